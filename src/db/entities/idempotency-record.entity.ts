@@ -1,0 +1,35 @@
+import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { UserEntity } from './user.entity';
+
+/** An `Idempotency-Key` seen for one account, kept 24 h. */
+@Entity('idempotency_records')
+export class IdempotencyRecordEntity {
+  @PrimaryColumn({ name: 'user_id', type: 'integer' })
+  userId: number;
+
+  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: UserEntity;
+
+  @PrimaryColumn({ type: 'text' })
+  key: string;
+
+  /** sha256 of the route and the canonical request body. */
+  @Column({ name: 'request_hash', type: 'text' })
+  requestHash: string;
+
+  @Column({ type: 'text', default: 'running' })
+  state: 'running' | 'done';
+
+  @Column({ name: 'response_status', type: 'integer', nullable: true })
+  responseStatus: number | null;
+
+  @Column({ name: 'response_body', type: 'jsonb', nullable: true })
+  responseBody: unknown;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ name: 'expires_at', type: 'timestamptz' })
+  expiresAt: Date;
+}

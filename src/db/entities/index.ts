@@ -1,0 +1,51 @@
+import { ApiKeyEntity } from './api-key.entity';
+import { AssistantEntity } from './assistant.entity';
+import { BalanceEntity } from './balance.entity';
+import { BotSessionEntity } from './bot-session.entity';
+import { GenerationEntity } from './generation.entity';
+import { IdempotencyRecordEntity } from './idempotency-record.entity';
+import { LedgerEntryEntity } from './ledger-entry.entity';
+import { PasswordResetEntity } from './password-reset.entity';
+import { PlanEntity } from './plan.entity';
+import { RateCounterEntity } from './rate-counter.entity';
+import { RefreshTokenEntity } from './refresh-token.entity';
+import { ReservationEntity } from './reservation.entity';
+import { ScheduleEntity } from './schedule.entity';
+import { UserSettingsEntity } from './user-settings.entity';
+import { UserEntity } from './user.entity';
+
+export {
+  ApiKeyEntity,
+  AssistantEntity,
+  BalanceEntity,
+  BotSessionEntity,
+  GenerationEntity,
+  IdempotencyRecordEntity,
+  LedgerEntryEntity,
+  PasswordResetEntity,
+  PlanEntity,
+  RateCounterEntity,
+  RefreshTokenEntity,
+  ReservationEntity,
+  ScheduleEntity,
+  UserEntity,
+  UserSettingsEntity,
+};
+
+export const entities = [
+  ApiKeyEntity,
+  AssistantEntity,
+  BalanceEntity,
+  BotSessionEntity,
+  GenerationEntity,
+  IdempotencyRecordEntity,
+  LedgerEntryEntity,
+  PasswordResetEntity,
+  PlanEntity,
+  RateCounterEntity,
+  RefreshTokenEntity,
+  ReservationEntity,
+  ScheduleEntity,
+  UserEntity,
+  UserSettingsEntity,
+];

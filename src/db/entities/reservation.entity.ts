@@ -1,0 +1,41 @@
+import { Check, Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { UserEntity } from './user.entity';
+
+export type ReservationStatus = 'reserved' | 'settled' | 'released';
+
+/** Tokens held for one piece of work. Moves reserved -> settled | released exactly once. */
+@Check('token_reservations_amounts', `"plan_amount" >= 0 AND "bonus_amount" >= 0`)
+@Entity('token_reservations')
+export class ReservationEntity {
+  @PrimaryGeneratedColumn({ type: 'integer' })
+  id: number;
+
+  @Column({ type: 'text', unique: true })
+  reference: string;
+
+  @Column({ name: 'user_id', type: 'integer' })
+  userId: number;
+
+  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: UserEntity;
+
+  @Column({ name: 'plan_amount', type: 'integer' })
+  planAmount: number;
+
+  @Column({ name: 'bonus_amount', type: 'integer' })
+  bonusAmount: number;
+
+  @Column({ type: 'text', default: 'reserved' })
+  status: ReservationStatus;
+
+  /** Tokens finally charged (set when settled; 0 when released). */
+  @Column({ type: 'integer', nullable: true })
+  charged: number | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

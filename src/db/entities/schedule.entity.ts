@@ -1,0 +1,38 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { UserEntity } from './user.entity';
+
+/** A recurring generation: the same request run every `interval_minutes`. */
+@Entity('schedules')
+@Index('schedules_due_idx', ['enabled', 'nextRunAt'])
+export class ScheduleEntity {
+  @PrimaryGeneratedColumn({ type: 'integer' })
+  id: number;
+
+  @Column({ name: 'user_id', type: 'integer' })
+  userId: number;
+
+  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: UserEntity;
+
+  @Column({ type: 'text' })
+  name: string;
+
+  @Column({ type: 'jsonb' })
+  request: Record<string, unknown>;
+
+  @Column({ name: 'interval_minutes', type: 'integer' })
+  intervalMinutes: number;
+
+  @Column({ name: 'next_run_at', type: 'timestamptz' })
+  nextRunAt: Date;
+
+  @Column({ name: 'last_generation_id', type: 'integer', nullable: true })
+  lastGenerationId: number | null;
+
+  @Column({ type: 'boolean', default: true })
+  enabled: boolean;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+}

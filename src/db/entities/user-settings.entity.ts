@@ -1,0 +1,31 @@
+import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { UserEntity } from './user.entity';
+
+@Entity('user_settings')
+export class UserSettingsEntity {
+  @PrimaryColumn({ name: 'user_id', type: 'integer' })
+  userId: number;
+
+  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: UserEntity;
+
+  @Column({ type: 'text', default: 'en' })
+  language: string;
+
+  @Column({ name: 'image_format', type: 'text', default: 'webp' })
+  imageFormat: string;
+
+  @Column({ name: 'notifications_enabled', type: 'boolean', default: true })
+  notificationsEnabled: boolean;
+
+  @Column({ name: 'default_image_size', type: 'text', default: '1024x1024' })
+  defaultImageSize: string;
+
+  /** Bot preferences: the text model chat uses, and the like. */
+  @Column({ name: 'chat_model', type: 'text', nullable: true })
+  chatModel: string | null;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

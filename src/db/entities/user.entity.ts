@@ -1,0 +1,64 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { PlanEntity } from './plan.entity';
+
+@Entity('users')
+@Index('users_idp_identity_idx', ['idpIssuer', 'idpSubject'], { unique: true, where: '"idp_subject" IS NOT NULL' })
+export class UserEntity {
+  @PrimaryGeneratedColumn({ type: 'integer' })
+  id: number;
+
+  @Column({ type: 'text' })
+  name: string;
+
+  /** Stored lower-cased; unique. */
+  @Column({ type: 'text', nullable: true, unique: true })
+  email: string | null;
+
+  /** E.164; unique. */
+  @Column({ type: 'text', nullable: true, unique: true })
+  phone: string | null;
+
+  @Column({ name: 'telegram_id', type: 'bigint', nullable: true, unique: true })
+  telegramId: string | null;
+
+  @Column({ name: 'messenger_username', type: 'text', nullable: true })
+  messengerUsername: string | null;
+
+  @Column({ name: 'idp_subject', type: 'text', nullable: true })
+  idpSubject: string | null;
+
+  @Column({ name: 'idp_issuer', type: 'text', nullable: true })
+  idpIssuer: string | null;
+
+  @Column({ name: 'avatar_url', type: 'text', nullable: true })
+  avatarUrl: string | null;
+
+  @Column({ name: 'password_hash', type: 'text', nullable: true })
+  passwordHash: string | null;
+
+  @Column({ name: 'plan_slug', type: 'text', default: 'free' })
+  planSlug: string;
+
+  @ManyToOne(() => PlanEntity)
+  @JoinColumn({ name: 'plan_slug' })
+  plan?: PlanEntity;
+
+  @Column({ name: 'plan_expires_at', type: 'timestamptz', nullable: true })
+  planExpiresAt: Date | null;
+
+  /** Start of the current billing period: plan tokens were last reset to the allowance then. */
+  @Column({ name: 'period_started_at', type: 'timestamptz', default: () => 'now()' })
+  periodStartedAt: Date;
+
+  @Column({ name: 'next_refill_at', type: 'timestamptz' })
+  nextRefillAt: Date;
+
+  @Column({ name: 'is_blocked', type: 'boolean', default: false })
+  isBlocked: boolean;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

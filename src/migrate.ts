@@ -1,0 +1,22 @@
+import 'reflect-metadata';
+import { loadConfig } from './config';
+import { connectDatabase } from './db/connect';
+import { createLogger } from './logger';
+
+/** `npm run migrate`: applies pending migrations and exits. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger(config.logLevel);
+  const db = await connectDatabase(config, log, { poolSize: 2 });
+  try {
+    const applied = await db.dataSource.runMigrations({ transaction: 'each' });
+    log.info({ applied: applied.map((m) => m.name) }, applied.length ? 'migrations applied' : 'schema is up to date');
+  } finally {
+    await db.close();
+  }
+}
+
+main().catch((err: Error) => {
+  process.stderr.write(`migration failed: ${err.stack ?? err.message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,89 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { isWellFormedApiKey } from '../../src/core/accounts/api-keys';
+import { createTestDatabase, TestDatabase } from '../support/databases';
+
+const run = promisify(execFile);
+const root = path.join(__dirname, '../..');
+let db: TestDatabase;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  await run('npm', ['run', 'build', '--silent'], { cwd: root });
+}, 60_000);
+afterAll(() => db.drop());
+
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run('node', ['dist/src/cli.js', ...args], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: db.url, NODE_ENV: 'test' },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+test('user:create prints the User object as JSON; key:create prints the full key once', async () => {
+  const created = await cli('user:create', '--email', 'Ops@Example.com', '--password', 'longenough', '--plan', 'vip', '--tokens', '500', '--bonus', '25');
+  expect(created.code).toBe(0);
+  const user = JSON.parse(created.stdout);
+  expect(user).toMatchObject({
+    email: 'ops@example.com',
+    plan: 'vip',
+    token_balance: 525,
+    token_limit: 8000,
+    rate_limit_hourly: 100,
+    rate_limit_daily: 1000,
+    auth_methods: { email: true, messenger: false, identity_provider: false },
+  });
+  expect(Number.isInteger(user.id)).toBe(true);
+
+  const key = await cli('key:create', '--user', String(user.id), '--name', 'ci');
+  expect(key.code).toBe(0);
+  const body = JSON.parse(key.stdout);
+  expect(Object.keys(body).sort()).toEqual(['created_at', 'id', 'key', 'name']);
+  expect(body.key).toHaveLength(48);
+  expect(isWellFormedApiKey(body.key)).toBe(true);
+
+  const granted = JSON.parse((await cli('user:grant', '--user', String(user.id), '--bonus', '10')).stdout);
+  expect(granted.token_balance).toBe(535);
+  const moved = JSON.parse((await cli('user:plan', '--user', String(user.id), '--plan', 'basic')).stdout);
+  expect(moved).toMatchObject({ plan: 'basic', token_limit: 1000, token_balance: 1000 + 35 });
+}, 30_000);
+
+test('a Starter user gets the 50-token grant unless --bonus says otherwise', async () => {
+  const starter = JSON.parse((await cli('user:create', '--email', 'starter@example.com', '--plan', 'free')).stdout);
+  expect(starter).toMatchObject({ plan: 'free', token_balance: 50, plan_expires_at: null });
+  const empty = JSON.parse((await cli('user:create', '--email', 'empty@example.com', '--plan', 'free', '--bonus', '0')).stdout);
+  expect(empty.token_balance).toBe(0);
+}, 30_000);
+
+test('bad input exits non-zero with a message and prints nothing on stdout', async () => {
+  const badPlan = await cli('user:create', '--email', 'x@example.com', '--plan', 'gold');
+  expect(badPlan.code).not.toBe(0);
+  expect(badPlan.stdout).toBe('');
+  expect(badPlan.stderr).toMatch(/unknown plan "gold"/);
+
+  const dup = await cli('user:create', '--email', 'starter@example.com', '--plan', 'free');
+  expect(dup.code).not.toBe(0);
+  expect(dup.stderr).toMatch(/already exists/);
+
+  const noUser = await cli('key:create', '--user', '999999', '--name', 'x');
+  expect(noUser.code).not.toBe(0);
+  expect(noUser.stderr).toMatch(/no user/);
+
+  const unknown = await cli('user:delete');
+  expect(unknown.code).toBe(2);
+  expect(unknown.stderr).toMatch(/usage/);
+}, 30_000);
+
+test('models:list prints the 52-model catalog', async () => {
+  const out = await cli('models:list');
+  const body = JSON.parse(out.stdout);
+  expect(body.total).toBe(52);
+  expect(body.models).toHaveLength(52);
+});

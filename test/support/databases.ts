@@ -1,0 +1,83 @@
+import crypto from 'node:crypto';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { migrations } from '../../migrations';
+import { createDataSource } from '../../src/db/data-source';
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+/** Name of the migrated template: changes whenever the list of migrations changes. */
+function templateName(): string {
+  const hash = crypto
+    .createHash('sha256')
+    .update(migrations.map((m) => m.name).join(','))
+    .digest('hex')
+    .slice(0, 12);
+  return `ng_template_${hash}`;
+}
+
+async function ensureTemplate(adminUrl: string): Promise<string> {
+  const name = templateName();
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    // One process builds the template; the others wait on the same advisory lock.
+    await admin.query('SELECT pg_advisory_lock(727001)');
+    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (exists.rowCount === 0) {
+      await admin.query(`CREATE DATABASE "${name}"`);
+      const ds = createDataSource(withDatabase(adminUrl, name), { poolSize: 2 });
+      await ds.initialize();
+      try {
+        await ds.runMigrations();
+      } finally {
+        await ds.destroy();
+      }
+    }
+  } finally {
+    await admin.query('SELECT pg_advisory_unlock(727001)').catch(() => undefined);
+    await admin.end();
+  }
+  return name;
+}
+
+export interface TestDatabase {
+  url: string;
+  dataSource: DataSource;
+  drop(): Promise<void>;
+}
+
+/** A fresh, migrated database of its own for one test file, copied from a migrated template. */
+export async function createTestDatabase(adminUrl = process.env.DATABASE_URL): Promise<TestDatabase> {
+  if (!adminUrl) throw new Error('DATABASE_URL is not set (the jest global setup provides one)');
+  const template = await ensureTemplate(adminUrl);
+  const name = `ng_test_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = withDatabase(adminUrl, name);
+  const dataSource = createDataSource(url, { poolSize: 30 });
+  await dataSource.initialize();
+  return {
+    url,
+    dataSource,
+    drop: async () => {
+      await dataSource.destroy();
+      const c = new Client({ connectionString: adminUrl });
+      await c.connect();
+      try {
+        await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
