@@ -1,0 +1,71 @@
+import { GenerationEntity } from '../../db/entities';
+
+/** The spec's Generation object: one shape on every route (generate, poll, history, stt, inpaint). */
+export interface GenerationView {
+  id: number;
+  status: 'pending' | 'completed' | 'failed';
+  model_slug: string;
+  category: string;
+  result_url: string | null;
+  result_text: string | null;
+  error: string | null;
+  tokens_spent: number;
+  processing_ms: number | null;
+  seed?: number;
+  result_metadata?: Record<string, unknown>;
+  eta_seconds?: number;
+  created_at: string;
+  completed_at: string | null;
+  type?: 'audio';
+  duration_seconds?: number;
+  sandbox?: boolean;
+  // Music results also carry the spec example's field names, with the same values.
+  model?: string;
+  output_url?: string | null;
+  tokens_used?: number;
+}
+
+const AUDIO_CATEGORIES = new Set(['music', 'tts']);
+
+/** `result_url` is `<publicBase>/files/<key>`: served by the service itself (410 once retention removed it). */
+export function resultUrl(publicBase: string, g: Pick<GenerationEntity, 'resultKey'>): string | null {
+  return g.resultKey ? `${publicBase}/files/${g.resultKey}` : null;
+}
+
+export function toGenerationView(g: GenerationEntity, publicBase: string): GenerationView {
+  const view: GenerationView = {
+    id: g.id,
+    status: g.status,
+    model_slug: g.modelSlug,
+    category: g.category,
+    result_url: resultUrl(publicBase, g),
+    result_text: g.resultText,
+    error: g.error,
+    tokens_spent: g.tokensSpent,
+    processing_ms: g.processingMs,
+    created_at: g.createdAt.toISOString(),
+    completed_at: g.completedAt ? g.completedAt.toISOString() : null,
+  };
+  if (g.seed !== null) view.seed = g.seed;
+  if (g.resultMetadata) view.result_metadata = g.resultMetadata;
+  if (g.status === 'pending') view.eta_seconds = Math.max(1, g.etaSeconds ?? 5);
+  if (g.sandbox) view.sandbox = true;
+  if (AUDIO_CATEGORIES.has(g.category)) {
+    view.type = 'audio';
+    if (g.durationSeconds !== null) view.duration_seconds = g.durationSeconds;
+  }
+  if (g.category === 'music') {
+    view.model = g.modelSlug;
+    view.output_url = view.result_url;
+    view.tokens_used = g.tokensSpent;
+  }
+  return view;
+}
+
+/** Accepts `42` and the music example's `gen_42`. */
+export function parseGenerationId(raw: string): number | null {
+  const m = /^(?:gen_)?(\d{1,10})$/.exec(raw);
+  if (!m) return null;
+  const id = Number(m[1]);
+  return id > 0 && id <= 2_147_483_647 ? id : null;
+}
