@@ -17,6 +17,7 @@ COPY package.json package-lock.json .npmrc ./
 RUN npm ci --omit=dev --loglevel=error && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY locales ./locales
+COPY src/sandbox/assets ./src/sandbox/assets
 RUN useradd --system --uid 10001 --home /app app && mkdir -p /app/data && chown app /app/data
 USER app
 EXPOSE 3000

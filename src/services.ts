@@ -2,12 +2,29 @@ import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { AppConfig } from './config';
 import { ApiKeyService } from './core/accounts/api-keys';
+import { AuthService } from './core/accounts/auth-service';
+import { LogMailer, Mailer } from './core/accounts/mailer';
+import { SmtpMailer } from './core/accounts/smtp-mailer';
 import { PlanDirectory } from './core/accounts/plans';
 import { FailoverCounterStore } from './core/limits/failover-store';
 import { PostgresCounterStore } from './core/limits/postgres-store';
 import { RateLimiter } from './core/limits/rate-limiter';
 import { RedisCounterStore } from './core/limits/redis-store';
 import { CounterStore } from './core/limits/types';
+import path from 'node:path';
+import PgBoss from 'pg-boss';
+import { ProviderConnections } from './core/generations/connections';
+import { IdempotencyStore } from './core/generations/idempotency';
+import { InputResolver } from './core/generations/inputs';
+import { MediaRunner } from './core/generations/media-runner';
+import { GenerationQueue, NotifierHub } from './core/generations/ports';
+import { ProviderGate } from './core/generations/provider-gate';
+import { GenerationService } from './core/generations/service';
+import { ChatService } from './core/generations/chat';
+import { LocalDiskStorage, ResultStorage } from './core/media/storage';
+import { defaultBaseUrls, providerAdapters } from './core/providers/registry';
+import { ProviderName } from './core/providers/types';
+import { createBoss, PgBossGenerationQueue } from './jobs/boss';
 import type { Logger } from './logger';
 
 /** Everything the front ends and workers share, built once per process. */
@@ -19,7 +36,29 @@ export interface Services {
   plans: PlanDirectory;
   limiter: RateLimiter;
   apiKeys: ApiKeyService;
+  /** Sign-in, sessions, bearer credentials, password recovery (src/core/accounts/auth-service.ts). */
+  auth: AuthService;
+  /** SMTP when SMTP_URL is set, else the log. */
+  mailer: Mailer;
+  storage: ResultStorage;
+  connections: ProviderConnections;
+  gate: ProviderGate;
+  notifier: NotifierHub;
+  boss: PgBoss;
+  queue: GenerationQueue;
+  generations: GenerationService;
+  chat: ChatService;
+  idempotency: IdempotencyStore;
   close(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  databaseUrl: string;
+  /** Mount URL of each vendor fake when the built-in sandbox upstream runs. */
+  sandboxMount?: (provider: ProviderName) => string;
+  /** host:port entries the SSRF-safe fetch may reach although private (tests, local development). */
+  allowPrivateHosts?: string[];
+  inlineBudgetMs?: number;
 }
 
 function connectRedis(url: string, log: Logger): Redis {
@@ -41,19 +80,63 @@ function connectRedis(url: string, log: Logger): Redis {
   return redis;
 }
 
-export function createServices(config: AppConfig, log: Logger, ds: DataSource): Services {
+export function createServices(config: AppConfig, log: Logger, ds: DataSource, options: ServiceOptions): Services {
   const redis = config.redisUrl ? connectRedis(config.redisUrl, log) : undefined;
   const pgCounters = new PostgresCounterStore(ds);
-  const counters: CounterStore = redis ? new FailoverCounterStore(new RedisCounterStore(redis), pgCounters) : pgCounters;
+  const counters: CounterStore = redis
+    ? new FailoverCounterStore(new RedisCounterStore(redis), pgCounters, (err) => log.debug({ err: err.message }, 'rate counters on PostgreSQL'))
+    : pgCounters;
+  const plans = new PlanDirectory(ds);
+  const apiKeys = new ApiKeyService(ds, config.apiKeyPepper);
+  const mailer: Mailer = config.mail.smtpUrl ? new SmtpMailer(config.mail.smtpUrl, config.mail.from) : new LogMailer(log);
+  const auth = new AuthService(ds, plans, apiKeys, mailer, log, {
+    jwtSecret: config.jwtSecret,
+    botToken: config.bot.token,
+    loginWidgetMaxAgeSeconds: config.auth.loginWidgetMaxAgeSeconds,
+    idp: { issuer: config.auth.oidcIssuer, clientId: config.auth.oidcClientId, jwksUrl: config.auth.oidcJwksUrl },
+  });
+  const limiter = new RateLimiter(counters);
+  const storage = new LocalDiskStorage(path.join(config.dataDir, 'results'));
+  const connections = new ProviderConnections(config, defaultBaseUrls, options.sandboxMount);
+  const gate = new ProviderGate({ concurrency: config.providerConcurrency, failureThreshold: 5, cooldownMs: 30_000 });
+  const notifier = new NotifierHub();
+  const boss = createBoss(options.databaseUrl, log);
+  const queue = new PgBossGenerationQueue(boss);
+  const runner = new MediaRunner({ ds, plans, storage, connections, gate, adapters: providerAdapters, notifier, log });
+  const inputs = new InputResolver({ storage, allowPrivateHosts: options.allowPrivateHosts });
+  const generations = new GenerationService({
+    ds,
+    limiter,
+    connections,
+    gate,
+    runner,
+    inputs,
+    storage,
+    queue,
+    log,
+    inlineBudgetMs: options.inlineBudgetMs,
+  });
   return {
     config,
     log,
     ds,
     redis,
-    plans: new PlanDirectory(ds),
-    limiter: new RateLimiter(counters),
-    apiKeys: new ApiKeyService(ds, config.apiKeyPepper),
+    plans,
+    limiter,
+    apiKeys,
+    auth,
+    mailer,
+    storage,
+    connections,
+    gate,
+    notifier,
+    boss,
+    queue,
+    generations,
+    chat: new ChatService({ ds, limiter, connections, gate, adapters: providerAdapters, log }),
+    idempotency: new IdempotencyStore(ds),
     close: async () => {
+      await boss.stop({ graceful: true, timeout: 5000 }).catch(() => undefined);
       redis?.disconnect();
     },
   };

@@ -1,16 +1,36 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import { Services } from '../services';
+import { errorHandler } from './middleware/errors';
+import { notFoundFallback } from './middleware/not-found';
+import { requestContext } from './middleware/request-context';
+import { createV1Router } from './v1/router';
+import { createV2Routers } from './v2/router';
 
 export function createApiApp(services: Services): Koa {
-  const app = new Koa();
-  app.proxy = true;
-  const router = new Router();
-  router.get('/health', async (ctx) => {
+  // Behind one reverse proxy: ctx.ip is the address that proxy saw (the last X-Forwarded-For entry), which a
+  // client cannot forge, unlike the first entry. The per-IP sign-in limits rely on it.
+  const app = new Koa({ proxy: true, maxIpsCount: 1 });
+
+  app.use(requestContext(services));
+  app.use(errorHandler());
+  app.use(notFoundFallback());
+
+  const health = new Router();
+  health.get('/health', async (ctx) => {
     await services.ds.query('SELECT 1');
     ctx.body = { status: 'ok' };
   });
-  app.use(router.routes());
-  app.use(router.allowedMethods());
+  app.use(health.routes());
+
+  const v2 = createV2Routers(services);
+  for (const router of [v2.publicRouter, v2.protectedRouter]) {
+    app.use(router.routes());
+    app.use(router.allowedMethods());
+  }
+
+  const v1 = createV1Router(services);
+  app.use(v1.routes());
+  app.use(v1.allowedMethods());
   return app;
 }

@@ -59,33 +59,42 @@ async function findReservation(db: Queryable, reference: string): Promise<Reserv
 }
 
 /**
+ * CTEs `cur`, `take`, `upd`, `res`, `led` that hold `amountParam` tokens of `userParam` under the reference the SQL
+ * expression `refExpr` yields: plan tokens first, then bonus tokens; nothing happens when the balance is short or
+ * the reference exists. `upd` returns (user_id, p, b) when tokens were taken. Composable into larger statements.
+ */
+export function reserveCtes(userParam: string, amountParam: string, refExpr: string): string {
+  return `cur AS (
+      SELECT user_id, plan_tokens, bonus_tokens FROM balances WHERE user_id = ${userParam} FOR UPDATE
+    ), take AS (
+      SELECT user_id, LEAST(plan_tokens, ${amountParam}) AS p, ${amountParam} - LEAST(plan_tokens, ${amountParam}) AS b
+        FROM cur WHERE plan_tokens + bonus_tokens >= ${amountParam}
+         AND NOT EXISTS (SELECT 1 FROM token_reservations WHERE reference = ${refExpr})
+    ), upd AS (
+      UPDATE balances bal
+         SET plan_tokens = bal.plan_tokens - take.p, bonus_tokens = bal.bonus_tokens - take.b, updated_at = now()
+        FROM take
+       WHERE bal.user_id = take.user_id AND bal.plan_tokens >= take.p AND bal.bonus_tokens >= take.b
+       RETURNING bal.user_id, take.p, take.b
+    ), res AS (
+      INSERT INTO token_reservations (reference, user_id, plan_amount, bonus_amount)
+      SELECT ${refExpr}, user_id, p, b FROM upd
+    ), led AS (
+      INSERT INTO ledger_entries (user_id, kind, reference, plan_delta, bonus_delta)
+      SELECT user_id, 'reserve', ${refExpr}, -p, -b FROM upd
+    )`;
+}
+
+/**
  * Holds `amount` tokens for `reference`, plan tokens first, then bonus tokens. Throws
  * InsufficientTokensError when the balance cannot cover it. Repeating a reference returns the first hold.
  */
 export async function reserve(db: Queryable, userId: number, reference: string, amount: number): Promise<Reservation> {
-  if (!Number.isInteger(amount) || amount < 0) throw new RangeError(`invalid token amount ${amount}`);
+  assertTokenAmount(amount);
   let rows: { available: number | null; plan_taken: number | null; bonus_taken: number | null }[];
   try {
     rows = await db.query(
-      `WITH cur AS (
-         SELECT user_id, plan_tokens, bonus_tokens FROM balances WHERE user_id = $1 FOR UPDATE
-       ), take AS (
-         SELECT user_id, LEAST(plan_tokens, $2) AS p, $2 - LEAST(plan_tokens, $2) AS b
-         FROM cur WHERE plan_tokens + bonus_tokens >= $2
-           AND NOT EXISTS (SELECT 1 FROM token_reservations WHERE reference = $3)
-       ), upd AS (
-         UPDATE balances bal
-            SET plan_tokens = bal.plan_tokens - take.p, bonus_tokens = bal.bonus_tokens - take.b, updated_at = now()
-           FROM take
-          WHERE bal.user_id = take.user_id AND bal.plan_tokens >= take.p AND bal.bonus_tokens >= take.b
-          RETURNING bal.user_id, take.p, take.b
-       ), res AS (
-         INSERT INTO token_reservations (reference, user_id, plan_amount, bonus_amount)
-         SELECT $3, user_id, p, b FROM upd
-       ), led AS (
-         INSERT INTO ledger_entries (user_id, kind, reference, plan_delta, bonus_delta)
-         SELECT user_id, 'reserve', $3, -p, -b FROM upd
-       )
+      `WITH ${reserveCtes('$1::int', '$2::int', '$3::text')}
        SELECT (SELECT plan_tokens + bonus_tokens FROM cur) AS available,
               (SELECT p FROM upd) AS plan_taken, (SELECT b FROM upd) AS bonus_taken`,
       [userId, amount, reference],
@@ -103,32 +112,44 @@ export async function reserve(db: Queryable, userId: number, reference: string, 
   throw new InsufficientTokensError(amount, row.available ?? 0);
 }
 
-const SETTLE_SQL = `
-  WITH r AS (
-    UPDATE token_reservations
-       SET status = $3, charged = LEAST($2, plan_amount + bonus_amount), updated_at = now()
-     WHERE reference = $1 AND status = 'reserved'
-     RETURNING user_id, plan_amount, bonus_amount, charged
-  ), refund AS (
-    -- give back bonus tokens first (they were taken last), then plan tokens
-    SELECT user_id, charged,
-           LEAST(bonus_amount, plan_amount + bonus_amount - charged) AS rb,
-           (plan_amount + bonus_amount - charged) - LEAST(bonus_amount, plan_amount + bonus_amount - charged) AS rp
-      FROM r
-  ), upd AS (
-    UPDATE balances bal
-       SET plan_tokens = bal.plan_tokens + refund.rp, bonus_tokens = bal.bonus_tokens + refund.rb,
-           tokens_used_this_period = bal.tokens_used_this_period + refund.charged, updated_at = now()
-      FROM refund WHERE bal.user_id = refund.user_id
-     RETURNING bal.user_id
-  ), led AS (
-    INSERT INTO ledger_entries (user_id, kind, reference, plan_delta, bonus_delta)
-    SELECT user_id, CASE WHEN $3 = 'settled' THEN 'settle' ELSE 'release' END, $1, rp, rb FROM refund
-  )
-  SELECT charged, rp, rb FROM refund`;
+export function assertTokenAmount(amount: number): void {
+  if (!Number.isInteger(amount) || amount < 0) throw new RangeError(`invalid token amount ${amount}`);
+}
+
+/**
+ * CTEs `r`, `refund`, `bal_upd`, `bal_led` that settle the reservation `refExpr` (status 'settled' charges up to
+ * `chargeExpr`, 'released' charges 0) and give the rest back, bonus tokens first (they were taken last).
+ * `guard`, when given, is an SQL condition the reservation update also needs (e.g. a generation transition).
+ * `bal_upd` returns the user's new total balance.
+ */
+export function settleCtes(refExpr: string, chargeExpr: string, statusExpr: string, guard = 'true'): string {
+  return `r AS (
+      UPDATE token_reservations
+         SET status = ${statusExpr}, charged = LEAST(${chargeExpr}, plan_amount + bonus_amount), updated_at = now()
+       WHERE reference = ${refExpr} AND status = 'reserved' AND ${guard}
+       RETURNING user_id, plan_amount, bonus_amount, charged
+    ), refund AS (
+      SELECT user_id, charged,
+             LEAST(bonus_amount, plan_amount + bonus_amount - charged) AS rb,
+             (plan_amount + bonus_amount - charged) - LEAST(bonus_amount, plan_amount + bonus_amount - charged) AS rp
+        FROM r
+    ), bal_upd AS (
+      UPDATE balances bal
+         SET plan_tokens = bal.plan_tokens + refund.rp, bonus_tokens = bal.bonus_tokens + refund.rb,
+             tokens_used_this_period = bal.tokens_used_this_period + refund.charged, updated_at = now()
+        FROM refund WHERE bal.user_id = refund.user_id
+       RETURNING bal.plan_tokens + bal.bonus_tokens AS balance
+    ), bal_led AS (
+      INSERT INTO ledger_entries (user_id, kind, reference, plan_delta, bonus_delta)
+      SELECT user_id, CASE WHEN ${statusExpr} = 'settled' THEN 'settle' ELSE 'release' END, ${refExpr}, rp, rb FROM refund
+    )`;
+}
 
 async function finish(db: Queryable, reference: string, charge: number, status: 'settled' | 'released'): Promise<Settlement | null> {
-  const rows = await db.query<{ charged: number; rp: number; rb: number }[]>(SETTLE_SQL, [reference, charge, status]);
+  const rows = await db.query<{ charged: number; rp: number; rb: number }[]>(
+    `WITH ${settleCtes('$1::text', '$2::int', '$3::text')} SELECT charged, rp, rb FROM refund`,
+    [reference, charge, status],
+  );
   const row = rows[0];
   return row ? { charged: row.charged, refundedPlan: row.rp, refundedBonus: row.rb } : null;
 }
@@ -138,7 +159,7 @@ async function finish(db: Queryable, reference: string, charge: number, status: 
  * call for a reference does anything; later ones (retries, other workers) return null.
  */
 export async function settle(db: Queryable, reference: string, actualCost: number): Promise<Settlement | null> {
-  if (!Number.isInteger(actualCost) || actualCost < 0) throw new RangeError(`invalid token amount ${actualCost}`);
+  assertTokenAmount(actualCost);
   return finish(db, reference, actualCost, 'settled');
 }
 

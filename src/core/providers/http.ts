@@ -20,9 +20,17 @@ export function classifyStatus(status: number, message = ''): ProviderErrorKind 
   return 'upstream';
 }
 
-function combineSignals(timeoutMs: number, signal?: AbortSignal): AbortSignal {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  return signal ? AbortSignal.any([signal, timeout]) : timeout;
+/**
+ * The timeout covers the wait for the response head only: a stream may then run as long as the vendor keeps
+ * sending (the caller's signal still aborts it).
+ */
+function headTimeout(timeoutMs: number, signal?: AbortSignal): { signal: AbortSignal; clear: () => void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('upstream timeout', 'TimeoutError')), timeoutMs);
+  return {
+    signal: signal ? AbortSignal.any([signal, controller.signal]) : controller.signal,
+    clear: () => clearTimeout(timer),
+  };
 }
 
 /** Extracts a human message from the common vendor error bodies (`{error:{message}}`, `{detail}`, `{message}`). */
@@ -51,21 +59,22 @@ export async function upstreamFetch(
   req: UpstreamRequest,
 ): Promise<Response> {
   const headers: Record<string, string> = { ...(req.headers ?? {}) };
-  let body: BodyInit | undefined;
+  let body: RequestInit['body'];
   if (req.body instanceof FormData || req.body instanceof Uint8Array || typeof req.body === 'string') {
-    body = req.body as BodyInit;
+    body = req.body as RequestInit['body'];
   } else if (req.body !== undefined) {
     headers['content-type'] = 'application/json';
     body = JSON.stringify(req.body);
   }
   const url = /^https?:\/\//.test(req.path) ? req.path : conn.baseUrl + req.path;
   let res: Response;
+  const timeout = headTimeout(conn.timeoutMs, req.signal);
   try {
     res = await conn.fetch(url, {
       method: req.method ?? (body === undefined ? 'GET' : 'POST'),
       headers,
       body,
-      signal: combineSignals(conn.timeoutMs, req.signal),
+      signal: timeout.signal,
     });
   } catch (err) {
     const e = err as Error;
@@ -74,6 +83,8 @@ export async function upstreamFetch(
       throw new ProviderError('timeout', `${provider} did not answer in time`, provider);
     }
     throw new ProviderError('overloaded', `${provider} could not be reached: ${e.message}`, provider);
+  } finally {
+    timeout.clear();
   }
   if (!res.ok) {
     const text = await res.text().catch(() => '');

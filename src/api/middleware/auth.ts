@@ -1,0 +1,81 @@
+import type { Middleware, ParameterizedContext } from 'koa';
+import type { Plan } from '../../core/accounts/plans';
+import { RateDecision, RateLimitedError } from '../../core/limits/rate-limiter';
+import type { UserEntity } from '../../db/entities';
+import type { Services } from '../../services';
+import { ApiError, NOT_AUTHENTICATED } from './errors';
+import { applyRateLimitHeaders } from './rate-limit-headers';
+import { servicesOf } from './request-context';
+
+/** Who is calling; set on `ctx.state.auth` by `authenticate`. */
+export interface AuthContext {
+  userId: number;
+  user: UserEntity;
+  plan: Plan;
+  via: 'api_key' | 'session';
+  /** The API key used (via `api_key`). */
+  keyId?: number;
+  /** The sign-in session (refresh family) of a web access token (via `session`). */
+  sessionId?: string;
+}
+
+const BEARER = /^Bearer[ \t]+([A-Za-z0-9._~+/=-]+)[ \t]*$/i;
+const MAX_TOKEN_LENGTH = 4096;
+
+/** The credential of `Authorization: Bearer <token>`, or null when the header is missing or malformed. */
+export function bearerToken(ctx: ParameterizedContext): string | null {
+  const header = ctx.get('Authorization');
+  if (!header || header.length > MAX_TOKEN_LENGTH + 16) return null;
+  return BEARER.exec(header)?.[1] ?? null;
+}
+
+/** The caller of an authenticated route. @throws ApiError 401 when `authenticate` did not run or failed */
+export function authOf(ctx: ParameterizedContext): AuthContext {
+  const auth = ctx.state.auth as AuthContext | undefined;
+  if (!auth) throw new ApiError(401, 'not_authenticated', NOT_AUTHENTICATED);
+  return auth;
+}
+
+/**
+ * `Authorization: Bearer <API key | access token>`. Missing/malformed: 401 `Not authenticated`; wrong, expired,
+ * revoked: 401 `Invalid or expired token`; an API key below the VIP plan: 403 naming the plan; blocked: 403.
+ * Sets `ctx.state.auth` and the X-RateLimit-* headers (peeked: reads do not count).
+ */
+export function authenticate(services: Services): Middleware {
+  return async (ctx, next) => {
+    const token = bearerToken(ctx);
+    if (!token) throw new ApiError(401, 'not_authenticated', NOT_AUTHENTICATED);
+    const principal = await services.auth.resolveBearer(token);
+    const auth: AuthContext = {
+      userId: principal.user.id,
+      user: principal.user,
+      plan: principal.plan,
+      via: principal.via,
+      ...(principal.keyId !== undefined ? { keyId: principal.keyId } : {}),
+      ...(principal.sessionId !== undefined ? { sessionId: principal.sessionId } : {}),
+    };
+    ctx.state.auth = auth;
+    applyRateLimitHeaders(ctx, await services.limiter.peek(auth.userId, auth.plan));
+    await next();
+  };
+}
+
+/**
+ * Counts one model-running request against the caller's hourly and daily limits (shared by the bot, /api/v2
+ * and /v1), sets the X-RateLimit-* headers to the new state, and throws RateLimitedError (429) when refused.
+ */
+export async function consumeRequest(ctx: ParameterizedContext): Promise<RateDecision> {
+  const auth = authOf(ctx);
+  const decision = await servicesOf(ctx).limiter.consume(auth.userId, auth.plan);
+  applyRateLimitHeaders(ctx, decision);
+  if (!decision.allowed) throw new RateLimitedError(decision);
+  return decision;
+}
+
+/** `consumeRequest` as route middleware, for routes that count every call. */
+export function countRequest(): Middleware {
+  return async (ctx, next) => {
+    await consumeRequest(ctx);
+    await next();
+  };
+}

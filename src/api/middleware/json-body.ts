@@ -1,0 +1,62 @@
+import type { ParameterizedContext } from 'koa';
+import { ApiError } from './errors';
+
+/** Default cap on JSON request bodies (account endpoints need far less; generate may pass a larger one). */
+export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
+
+const PARSED = Symbol('parsedJsonBody');
+
+function tooLarge(limit: number): ApiError {
+  return new ApiError(413, 'payload_too_large', `Request body is larger than ${limit} bytes`);
+}
+
+async function readRaw(ctx: ParameterizedContext, limit: number): Promise<Buffer> {
+  const declared = Number(ctx.get('Content-Length') || NaN);
+  if (Number.isFinite(declared) && declared > limit) {
+    // Answer without reading a body we will refuse anyway; the connection is not reused.
+    ctx.set('Connection', 'close');
+    throw tooLarge(limit);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) {
+      ctx.set('Connection', 'close');
+      throw tooLarge(limit);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The request's JSON body (`{}` when there is none). Reads at most `limitBytes`: 413 beyond, 415 for another
+ * content type or a compressed body, 400 for text that is not JSON. Read once per request; later calls return
+ * the same value.
+ */
+export async function readJsonBody(ctx: ParameterizedContext, options: { limitBytes?: number } = {}): Promise<unknown> {
+  const state = ctx.state as { [PARSED]?: unknown };
+  if (PARSED in state) return state[PARSED];
+  const limit = options.limitBytes ?? JSON_BODY_LIMIT_BYTES;
+  let value: unknown = {};
+  if (ctx.request.length !== 0 && (ctx.request.length !== undefined || ctx.get('Transfer-Encoding'))) {
+    const encoding = ctx.get('Content-Encoding').toLowerCase();
+    if (encoding && encoding !== 'identity') {
+      throw new ApiError(415, 'unsupported_media_type', 'Compressed request bodies are not accepted');
+    }
+    if (!ctx.is('application/json', '+json')) {
+      throw new ApiError(415, 'unsupported_media_type', 'Content-Type must be application/json');
+    }
+    const raw = (await readRaw(ctx, limit)).toString('utf8');
+    if (raw.trim() !== '') {
+      try {
+        value = JSON.parse(raw);
+      } catch {
+        throw new ApiError(400, 'invalid_json', 'Request body is not valid JSON');
+      }
+    }
+  }
+  state[PARSED] = value;
+  return value;
+}

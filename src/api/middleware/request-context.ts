@@ -1,0 +1,62 @@
+import crypto from 'node:crypto';
+import type { Middleware, ParameterizedContext } from 'koa';
+import pino from 'pino';
+import type { Logger } from '../../logger';
+import type { Services } from '../../services';
+
+const silent = pino({ enabled: false });
+
+/** A caller-supplied id is kept only when it is short and plain (it ends up in logs and headers). */
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,64}$/;
+
+export function requestLog(ctx: ParameterizedContext): Logger {
+  return (ctx.state.log as Logger | undefined) ?? silent;
+}
+
+export function requestId(ctx: ParameterizedContext): string {
+  return String(ctx.state.requestId ?? '');
+}
+
+/** The Services the app was built with (set by requestContext on every request). */
+export function servicesOf(ctx: ParameterizedContext): Services {
+  const services = ctx.state.services as Services | undefined;
+  if (!services) throw new Error('requestContext middleware is not installed');
+  return services;
+}
+
+/**
+ * First middleware: a request id (returned as X-Request-Id), a child logger carrying it, one JSON log line per
+ * request (method, path without the query, status, duration, user; never headers or bodies), and headers every
+ * API answer should have.
+ */
+export function requestContext(services: Services): Middleware {
+  return async (ctx, next) => {
+    const started = process.hrtime.bigint();
+    const incoming = ctx.get('X-Request-Id');
+    const id = SAFE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+    const log = services.log.child({ reqId: id });
+    ctx.state.requestId = id;
+    ctx.state.log = log;
+    ctx.state.services = services;
+    ctx.set('X-Request-Id', id);
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    // Answers carry tokens and account data: no shared caches.
+    ctx.set('Cache-Control', 'no-store');
+    try {
+      await next();
+    } finally {
+      const auth = ctx.state.auth as { userId?: number; via?: string } | undefined;
+      log.info(
+        {
+          method: ctx.method,
+          path: ctx.path,
+          status: ctx.status,
+          ms: Number(process.hrtime.bigint() - started) / 1e6,
+          ip: ctx.ip,
+          ...(auth?.userId ? { userId: auth.userId, via: auth.via } : {}),
+        },
+        'request',
+      );
+    }
+  };
+}

@@ -1,0 +1,257 @@
+// Response shapes of /api/v2 as zod schemas: the OpenAPI components, and what the tests check answers against.
+import { z } from 'zod';
+import { CATEGORIES, PLAN_SLUGS } from '../../core/catalog/types';
+
+/** Schemas with an id here become `#/components/schemas/<id>` in the OpenAPI document. */
+export const components = z.registry<{ id: string; description?: string }>();
+
+function component<S extends z.ZodType>(id: string, schema: S, description?: string): S {
+  components.add(schema, description ? { id, description } : { id });
+  return schema;
+}
+
+const isoDate = z.string().describe('ISO 8601 UTC timestamp');
+const planSlug = z.enum(PLAN_SLUGS);
+
+export const ErrorSchema = component(
+  'Error',
+  z
+    .object({
+      error: z.string().describe('snake_case error code'),
+      message: z.string(),
+      field: z.string().optional().describe('the request field at fault (validation errors)'),
+      required_plan: planSlug.optional().describe('insufficient_plan: the lowest plan that allows the request'),
+    })
+    .catchall(z.unknown()),
+  'Error body of /api/v2',
+);
+
+export const RateLimitErrorSchema = component(
+  'RateLimitError',
+  z.object({
+    error: z.literal('rate_limit_exceeded'),
+    message: z.string(),
+    retry_after: z.number().int().describe('seconds until the limit resets'),
+    plan: z.string(),
+    limit_hour: z.number().int(),
+    limit_day: z.number().int(),
+  }),
+  'The per-account hourly/daily request limit was reached',
+);
+
+export const IpRateLimitErrorSchema = component(
+  'IpRateLimitError',
+  z.object({ error: z.literal('rate_limit_exceeded'), message: z.string(), retry_after: z.number().int() }),
+  'Too many sign-in attempts from one address',
+);
+
+export const UserSchema = component(
+  'User',
+  z.object({
+    id: z.number().int(),
+    name: z.string(),
+    email: z.string().nullable(),
+    messenger_username: z.string().nullable(),
+    avatar_url: z.string().nullable(),
+    plan: planSlug,
+    plan_expires_at: isoDate.nullable(),
+    token_balance: z.number().int(),
+    token_limit: z.number().int(),
+    tokens_used_this_period: z.number().int(),
+    rate_limit_hourly: z.number().int().describe('0 means unlimited'),
+    rate_limit_daily: z.number().int().describe('0 means unlimited'),
+    auth_methods: z.object({ messenger: z.boolean(), identity_provider: z.boolean(), email: z.boolean() }),
+  }),
+);
+
+export const BalanceSchema = component(
+  'Balance',
+  z.object({
+    plan: planSlug,
+    token_balance: z.number().int(),
+    plan_tokens_remaining: z.number().int(),
+    bonus_tokens: z.number().int(),
+    plan_expires_at: isoDate.nullable().describe('null on the Starter plan'),
+    next_refill_at: isoDate,
+  }),
+);
+
+const countAndTokens = z.object({ count: z.number().int(), tokens: z.number().int() });
+export const StatsSchema = component(
+  'Stats',
+  z.object({
+    total_generations: z.number().int().describe('completed generations since the account was created'),
+    tokens_spent_total: z.number().int(),
+    breakdown: z.object({ text: countAndTokens, image: countAndTokens, video: countAndTokens, audio: countAndTokens, tools: countAndTokens }),
+    recent_30d: z.object({ generations: z.number().int(), tokens_spent: z.number().int() }),
+  }),
+);
+
+export const SettingsSchema = component(
+  'Settings',
+  z.object({
+    language: z.enum(['en', 'ru']),
+    image_format: z.enum(['webp', 'png', 'jpeg']),
+    notifications_enabled: z.boolean(),
+    default_image_size: z.string().describe('read-only'),
+  }),
+);
+
+export const GenerationSchema = component(
+  'Generation',
+  z.object({
+    id: z.number().int(),
+    status: z.enum(['pending', 'completed', 'failed']),
+    model_slug: z.string(),
+    category: z.enum(CATEGORIES),
+    result_url: z.string().nullable(),
+    result_text: z.string().nullable(),
+    error: z.string().nullable(),
+    tokens_spent: z.number().int(),
+    processing_ms: z.number().int().nullable(),
+    seed: z.number().int().optional(),
+    result_metadata: z.record(z.string(), z.unknown()).optional(),
+    eta_seconds: z.number().int().optional().describe('present on pending results'),
+    created_at: isoDate,
+    completed_at: isoDate.nullable(),
+    type: z.literal('audio').optional(),
+    duration_seconds: z.number().int().optional(),
+    sandbox: z.boolean().optional().describe('true when produced by the built-in sandbox upstream'),
+    model: z.string().optional().describe('music results: alias of model_slug'),
+    output_url: z.string().nullable().optional().describe('music results: alias of result_url'),
+    tokens_used: z.number().int().optional().describe('music results: alias of tokens_spent'),
+  }),
+);
+
+export const HistoryPageSchema = component(
+  'HistoryPage',
+  z.object({
+    items: z.array(GenerationSchema),
+    next_cursor: z.string().nullable().describe('pass as `cursor` for the next page; null on the last page'),
+  }),
+);
+
+export const ModelSchema = component(
+  'Model',
+  z.object({
+    slug: z.string(),
+    name: z.string(),
+    category: z.enum(CATEGORIES),
+    provider: z.string(),
+    token_cost: z.number().int(),
+    min_token_cost: z.number().int(),
+    max_token_cost: z.number().int(),
+    min_plan: planSlug,
+    min_plan_slug: planSlug.nullable().describe('null means Starter tier'),
+    description_en: z.string(),
+    supports_streaming: z.boolean(),
+    config: z.record(z.string(), z.unknown()),
+  }),
+);
+
+export const ModelListSchema = component('ModelList', z.object({ models: z.array(ModelSchema), total: z.number().int() }));
+
+export const AvgTimeSchema = component(
+  'ModelAverageTime',
+  z.object({
+    model_slug: z.string(),
+    avg_time_ms: z.number().int(),
+    samples: z.number().int().describe('0 when no generation finished recently: the catalog estimate is shown'),
+  }),
+);
+
+export const PriceQuoteSchema = component(
+  'PriceQuote',
+  z.object({
+    model_slug: z.string(),
+    tokens: z.number().int().describe('what generate would reserve for exactly this request'),
+    min_token_cost: z.number().int(),
+    max_token_cost: z.number().int(),
+  }),
+);
+
+export const CreatedApiKeySchema = component(
+  'CreatedApiKey',
+  z.object({ id: z.number().int(), name: z.string(), key: z.string().describe('the full key: shown only here'), created_at: isoDate }),
+);
+
+export const ApiKeySchema = component(
+  'ApiKey',
+  z.object({
+    id: z.number().int(),
+    name: z.string(),
+    masked_key: z.string(),
+    created_at: isoDate,
+    last_used_at: isoDate.nullable(),
+  }),
+);
+
+export const ApiKeyListSchema = component('ApiKeyList', z.object({ keys: z.array(ApiKeySchema) }));
+
+export const AssistantSchema = component(
+  'Assistant',
+  z.object({ id: z.number().int(), name: z.string(), description: z.string(), model_slug: z.string(), is_public: z.boolean() }),
+);
+
+export const OwnAssistantSchema = component(
+  'OwnAssistant',
+  AssistantSchema.extend({ system_prompt: z.string().describe('visible to the owner only') }),
+);
+
+const sessionUser = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string().nullable(),
+  plan: planSlug,
+  token_balance: z.number().int(),
+});
+
+export const SessionSchema = component(
+  'Session',
+  z.object({
+    access_token: z.string(),
+    token_type: z.literal('bearer'),
+    expires_in: z.literal(900),
+    refresh_token: z.string().optional().describe('also set as the httpOnly refresh cookie'),
+    is_new_user: z.boolean().optional(),
+    user: sessionUser,
+  }),
+  'A signed-in session; the refresh token is also set as an httpOnly cookie (path /api/v2/auth)',
+);
+
+export const RefreshedSchema = component(
+  'Refreshed',
+  z.object({
+    access_token: z.string(),
+    token_type: z.literal('bearer'),
+    expires_in: z.literal(900),
+    refresh_token: z.string().optional().describe('only when the old one was sent in the body'),
+  }),
+);
+
+export const StatusMessageSchema = component('StatusMessage', z.object({ status: z.literal('ok'), message: z.string() }));
+
+export const ArticleSchema = component(
+  'Article',
+  z.object({
+    id: z.string(),
+    kind: z.enum(['tokens', 'plan']),
+    title: z.string(),
+    price_rub: z.number().int(),
+    tokens: z.number().int().optional(),
+    plan: planSlug.optional(),
+    period_days: z.number().int().optional(),
+  }),
+);
+
+export const ArticleListSchema = component('ArticleList', z.object({ articles: z.array(ArticleSchema) }));
+
+export const CheckoutSchema = component(
+  'Checkout',
+  z.object({
+    status: z.literal('pending'),
+    payment_id: z.string(),
+    article: ArticleSchema,
+  }),
+  'A started carrier payment. The payment-provider flow is not connected yet: nothing is charged or granted.',
+);

@@ -1,0 +1,177 @@
+import { z } from 'zod';
+import { components, ErrorSchema, IpRateLimitErrorSchema, RateLimitErrorSchema } from './components';
+import { OpenApiRegistry, RegisteredOperation, ResponseSpec } from './registry';
+
+type Json = Record<string, unknown>;
+
+const COMPONENT_REF = '#/components/schemas/';
+
+/** Rewrites zod's `#/$defs/X` references to OpenAPI component references, in place. */
+function rewriteRefs(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(rewriteRefs);
+  if (!node || typeof node !== 'object') return;
+  const obj = node as Json;
+  if (typeof obj.$ref === 'string' && obj.$ref.startsWith('#/$defs/')) obj.$ref = COMPONENT_REF + obj.$ref.slice('#/$defs/'.length);
+  Object.values(obj).forEach(rewriteRefs);
+}
+
+class SchemaConverter {
+  readonly schemas: Record<string, Json> = {};
+
+  /** JSON Schema (2020-12, what OpenAPI 3.1 uses) of a request or response schema; components become $refs. */
+  convert(schema: z.ZodType, io: 'input' | 'output'): Json {
+    // Request schemas are inlined (their transforms make input and output differ); responses use components.
+    const json = z.toJSONSchema(schema, {
+      io,
+      target: 'draft-2020-12',
+      unrepresentable: 'any',
+      ...(io === 'output' ? { metadata: components } : { metadata: z.registry() }),
+    }) as Json;
+    delete json.$schema;
+    const defs = (json.$defs ?? {}) as Record<string, Json>;
+    delete json.$defs;
+    for (const [id, def] of Object.entries(defs)) {
+      delete def.id;
+      rewriteRefs(def);
+      this.schemas[id] ??= def;
+    }
+    delete json.id;
+    rewriteRefs(json);
+    return json;
+  }
+}
+
+function openApiPath(koaPath: string): string {
+  return koaPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+function parameters(converter: SchemaConverter, schema: z.ZodType | undefined, location: 'path' | 'query'): Json[] {
+  if (!schema) return [];
+  const json = converter.convert(schema, 'input');
+  const properties = (json.properties ?? {}) as Record<string, Json>;
+  const required = new Set((json.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, propSchema]) => {
+    const { description, ...rest } = propSchema;
+    return {
+      name,
+      in: location,
+      required: location === 'path' ? true : required.has(name) && rest.default === undefined,
+      ...(typeof description === 'string' ? { description } : {}),
+      schema: rest,
+    };
+  });
+}
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Invalid input (`validation_error` names the field; `invalid_json`)',
+  401: '`Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token`',
+  402: 'The balance cannot cover the request (`insufficient_tokens`)',
+  403: '`Insufficient plan` (the message names the required plan) or a blocked account',
+  404: 'Not found (others\u2019 objects answer 404 too)',
+  409: 'Conflict',
+  413: 'Request body too large',
+  415: 'Content-Type must be application/json',
+  503: 'Temporarily unavailable',
+};
+
+function response(converter: SchemaConverter, spec: ResponseSpec): Json {
+  const out: Json = { description: spec.description };
+  if (spec.schema) out.content = { [spec.contentType ?? 'application/json']: { schema: converter.convert(spec.schema, 'output') } };
+  else if (spec.contentType) out.content = { [spec.contentType]: {} };
+  if (spec.headers) {
+    out.headers = Object.fromEntries(
+      Object.entries(spec.headers).map(([name, description]) => [
+        name,
+        { description, schema: { type: /^(X-RateLimit-|Retry-After$)/.test(name) ? 'integer' : 'string' } },
+      ]),
+    );
+  }
+  return out;
+}
+
+const RATE_LIMIT_HEADERS: Record<string, string> = {
+  'X-RateLimit-Limit-Hour': 'requests allowed per hour (0: unlimited)',
+  'X-RateLimit-Remaining-Hour': 'requests left this hour',
+  'X-RateLimit-Limit-Day': 'requests allowed per day (0: unlimited)',
+  'X-RateLimit-Remaining-Day': 'requests left today',
+  'X-RateLimit-Reset-Hour': 'unix seconds when the hourly window resets',
+  'X-RateLimit-Remaining': 'the smaller of the two remaining counts',
+};
+
+function operation(converter: SchemaConverter, op: RegisteredOperation): Json {
+  const responses: Record<string, Json> = {};
+  for (const [status, spec] of Object.entries(op.responses)) {
+    const withHeaders = op.security === 'bearer' && Number(status) < 300 ? { ...spec, headers: { ...RATE_LIMIT_HEADERS, ...spec.headers } } : spec;
+    responses[status] = response(converter, withHeaders);
+  }
+  const errors = new Set<number>(Object.keys(op.responses).map(Number).filter((s) => s >= 400));
+  const implied = [
+    ...(op.body || op.query || op.params ? [400] : []),
+    ...(op.body && (op.bodyContentType ?? 'application/json') === 'application/json' ? [413, 415] : []),
+    ...(op.security !== 'none' ? [401] : []),
+    ...(op.security === 'bearer' ? [403] : []),
+  ];
+  for (const status of implied) {
+    if (!errors.has(status)) responses[String(status)] = response(converter, { description: ERROR_TEXT[status], schema: ErrorSchema });
+  }
+  if (op.security === 'bearer' && !responses['429']) {
+    // Only model-running routes count requests; the schema is documented once for every authenticated route.
+    responses['429'] = response(converter, {
+      description: 'Rate limit exceeded (model-running requests only)',
+      schema: RateLimitErrorSchema,
+      headers: { 'Retry-After': 'seconds until the limit resets', ...RATE_LIMIT_HEADERS },
+    });
+  }
+  const out: Json = {
+    operationId: op.operationId,
+    summary: op.summary,
+    tags: op.tags,
+    parameters: [...parameters(converter, op.params, 'path'), ...parameters(converter, op.query, 'query')],
+    responses,
+    security: op.security === 'bearer' ? [{ bearerAuth: [] }] : op.security === 'refresh_cookie' ? [{ refreshCookie: [] }, {}] : [],
+  };
+  if (op.description) out.description = op.description;
+  if (op.body) {
+    out.requestBody = { required: true, content: { [op.bodyContentType ?? 'application/json']: { schema: converter.convert(op.body, 'input') } } };
+  }
+  return out;
+}
+
+export interface DocumentInfo {
+  title: string;
+  version: string;
+  description?: string;
+  serverUrl?: string;
+}
+
+/** The OpenAPI 3.1 document of every operation in the registry. */
+export function buildOpenApiDocument(registry: OpenApiRegistry, info: DocumentInfo): Json {
+  const converter = new SchemaConverter();
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const op of registry.operations) {
+    const path = openApiPath(op.fullPath);
+    (paths[path] ??= {})[op.method] = operation(converter, op);
+  }
+  // Always present, so clients can rely on them even before a route refers to them.
+  converter.convert(ErrorSchema, 'output');
+  converter.convert(IpRateLimitErrorSchema, 'output');
+  const tags = [...new Set(registry.operations.flatMap((o) => o.tags))].map((name) => ({ name }));
+  return {
+    openapi: '3.1.0',
+    info: { title: info.title, version: info.version, ...(info.description ? { description: info.description } : {}) },
+    servers: [{ url: info.serverUrl ?? '/' }],
+    tags,
+    paths,
+    components: {
+      schemas: converter.schemas,
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An API key (`nb_` + 45 characters; VIP plan or higher) or a web access token (JWT, 15 minutes)',
+        },
+        refreshCookie: { type: 'apiKey', in: 'cookie', name: 'nb_refresh', description: 'httpOnly refresh token cookie (30 days)' },
+      },
+    },
+  };
+}

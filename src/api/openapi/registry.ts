@@ -1,0 +1,75 @@
+import type Router from '@koa/router';
+import type { z } from 'zod';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface ResponseSpec {
+  description: string;
+  /** JSON body schema (a component from components.ts, or any zod schema); none for 204. */
+  schema?: z.ZodType;
+  /** Non-JSON bodies, e.g. `text/event-stream`. */
+  contentType?: string;
+  /** Response headers worth documenting, name -> description. */
+  headers?: Record<string, string>;
+}
+
+/** One documented operation. The same zod schemas validate the request (see v2/route.ts). */
+export interface OperationSpec {
+  method: HttpMethod;
+  /** Path relative to the router's prefix, Koa style (`/keys/:id`). */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  /** `bearer`: API key or access token; `refresh_cookie`: the refresh cookie; `none`: public. */
+  security: 'bearer' | 'refresh_cookie' | 'none';
+  body?: z.ZodType;
+  /** Default `application/json`; multipart routes say `multipart/form-data`. */
+  bodyContentType?: string;
+  query?: z.ZodType;
+  params?: z.ZodType;
+  responses: Record<number, ResponseSpec>;
+}
+
+/** A documented operation with its full path. */
+export interface RegisteredOperation extends OperationSpec {
+  fullPath: string;
+}
+
+/** Collects the operations the OpenAPI document is built from. */
+export class OpenApiRegistry {
+  private readonly ops: RegisteredOperation[] = [];
+
+  add(op: OperationSpec, prefix = ''): void {
+    const fullPath = `${prefix}${op.path}`.replace(/\/$/, '') || '/';
+    if (this.ops.some((o) => o.fullPath === fullPath && o.method === op.method)) {
+      throw new Error(`operation ${op.method.toUpperCase()} ${fullPath} is documented twice`);
+    }
+    if (this.ops.some((o) => o.operationId === op.operationId)) throw new Error(`duplicate operationId ${op.operationId}`);
+    this.ops.push({ ...op, fullPath });
+  }
+
+  get operations(): readonly RegisteredOperation[] {
+    return this.ops;
+  }
+}
+
+const attached = new WeakMap<Router, OpenApiRegistry>();
+
+/** Routes added to `router` through addRoute/documentOperation are documented in `registry`. */
+export function attachOpenApi(router: Router, registry: OpenApiRegistry): void {
+  attached.set(router, registry);
+}
+
+export function openApiOf(router: Router): OpenApiRegistry | undefined {
+  return attached.get(router);
+}
+
+/**
+ * Documents an operation of `router` without routing it (for routes wired by hand, e.g. multipart ones).
+ * Does nothing when no registry is attached to the router.
+ */
+export function documentOperation(router: Router, op: OperationSpec): void {
+  attached.get(router)?.add(op, router.opts.prefix ?? '');
+}

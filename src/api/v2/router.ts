@@ -1,0 +1,45 @@
+import Router from '@koa/router';
+import type { Services } from '../../services';
+import { authenticate } from '../middleware/auth';
+import { attachOpenApi, OpenApiRegistry } from '../openapi/registry';
+import { registerAssistantRoutes } from './assistant-routes';
+import { registerAuthRoutes } from './auth-routes';
+import { registerGenerationRoutes } from './generation-routes';
+import { registerKeyRoutes } from './key-routes';
+import { registerModelRoutes } from './model-routes';
+import { registerOpenApiRoute } from './openapi-route';
+import { registerPaymentRoutes } from './payment-routes';
+import { registerUserRoutes } from './user-routes';
+
+export const V2_PREFIX = '/api/v2';
+
+export interface V2Routers {
+  /** Sign-in, refresh, logout, password recovery, the OpenAPI document: no bearer credential. */
+  publicRouter: Router;
+  /** Everything else: `authenticate` runs first and sets `ctx.state.auth`. */
+  protectedRouter: Router;
+  registry: OpenApiRegistry;
+}
+
+export function createV2Routers(services: Services): V2Routers {
+  const registry = new OpenApiRegistry();
+
+  const publicRouter = new Router({ prefix: V2_PREFIX });
+  attachOpenApi(publicRouter, registry);
+  registerAuthRoutes(publicRouter, services);
+  registerOpenApiRoute(publicRouter, registry, services);
+
+  const protectedRouter = new Router({ prefix: V2_PREFIX });
+  attachOpenApi(protectedRouter, registry);
+  // Router-level middleware runs only for requests that match one of this router's routes, so unknown
+  // paths still answer 404 (not 401).
+  protectedRouter.use(authenticate(services));
+  registerUserRoutes(protectedRouter, services);
+  registerKeyRoutes(protectedRouter, services);
+  registerModelRoutes(protectedRouter, services);
+  registerAssistantRoutes(protectedRouter, services);
+  registerPaymentRoutes(protectedRouter, services);
+  registerGenerationRoutes(protectedRouter, services);
+
+  return { publicRouter, protectedRouter, registry };
+}

@@ -1,0 +1,164 @@
+import type Router from '@koa/router';
+import { z } from 'zod';
+import { describeBalance, describeUser, updateProfile } from '../../core/accounts/profile';
+import { getSettings, LANGUAGES, updateSettings } from '../../core/accounts/settings';
+import { CATEGORIES, IMAGE_FORMATS } from '../../core/catalog/types';
+import { HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT, listHistory } from '../../core/stats/history';
+import { userStats } from '../../core/stats/user-stats';
+import type { Services } from '../../services';
+import { authOf } from '../middleware/auth';
+import { BalanceSchema, ErrorSchema, HistoryPageSchema, SettingsSchema, StatsSchema, UserSchema } from '../openapi/components';
+import { publicBaseUrl } from './public-url';
+import { addRoute } from './route';
+
+const httpUrl = z
+  .string()
+  .trim()
+  .max(2048)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+    } catch {
+      return false;
+    }
+  }, 'must be an http(s) URL');
+
+const profilePatch = z.strictObject({
+  name: z.string().trim().min(1, 'must not be empty').max(100).optional(),
+  avatar_url: httpUrl.nullable().optional().describe('an http(s) URL, or null to remove the picture'),
+});
+
+const settingsPatch = z.strictObject({
+  language: z.enum(LANGUAGES).optional(),
+  image_format: z.enum(IMAGE_FORMATS).optional(),
+  notifications_enabled: z.boolean().optional(),
+});
+
+const isoDateTime = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-01-31T00:00:00Z' });
+
+const historyQuery = z.object({
+  category: z.enum(CATEGORIES).optional(),
+  model: z.string().trim().min(1).max(100).optional().describe('model slug'),
+  status: z.enum(['pending', 'completed', 'failed']).optional(),
+  from: isoDateTime.optional().describe('created at or after (inclusive)'),
+  to: isoDateTime.optional().describe('created before (exclusive)'),
+  cursor: z.string().max(200).optional().describe('next_cursor of the previous page'),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(HISTORY_DEFAULT_LIMIT)
+    .describe(`page size, default ${HISTORY_DEFAULT_LIMIT}; values above ${HISTORY_MAX_LIMIT} are capped to ${HISTORY_MAX_LIMIT}`),
+});
+
+/** /user/*: the caller's own account; nothing here can reach another account. */
+export function registerUserRoutes(router: Router, services: Services): void {
+  const { ds } = services;
+  const tags = ['User'];
+
+  addRoute(
+    router,
+    { method: 'get', path: '/user/me', operationId: 'getMe', summary: 'The caller’s account', tags, security: 'bearer', responses: { 200: { description: 'The User object', schema: UserSchema } } },
+    async (ctx) => {
+      const { user, plan } = authOf(ctx);
+      return describeUser(ds, user, plan);
+    },
+  );
+
+  addRoute(
+    router,
+    {
+      method: 'patch',
+      path: '/user/me',
+      operationId: 'updateMe',
+      summary: 'Change the display name and/or the picture (nothing else is writable)',
+      tags,
+      security: 'bearer',
+      body: profilePatch,
+      responses: { 200: { description: 'The updated User object', schema: UserSchema } },
+    },
+    async (ctx, { body }) => {
+      const { userId, plan } = authOf(ctx);
+      return updateProfile(ds, userId, plan, { name: body.name, avatarUrl: body.avatar_url });
+    },
+  );
+
+  addRoute(
+    router,
+    { method: 'get', path: '/user/balance', operationId: 'getBalance', summary: 'Token balance', tags, security: 'bearer', responses: { 200: { description: 'The Balance object', schema: BalanceSchema } } },
+    async (ctx) => describeBalance(ds, authOf(ctx).user),
+  );
+
+  addRoute(
+    router,
+    {
+      method: 'get',
+      path: '/user/stats',
+      operationId: 'getStats',
+      summary: 'Completed generations and tokens spent, by category and over the last 30 days',
+      tags,
+      security: 'bearer',
+      responses: { 200: { description: 'The Stats object', schema: StatsSchema } },
+    },
+    async (ctx) => userStats(ds, authOf(ctx).userId),
+  );
+
+  addRoute(
+    router,
+    { method: 'get', path: '/user/settings', operationId: 'getSettings', summary: 'Preferences', tags, security: 'bearer', responses: { 200: { description: 'The Settings object', schema: SettingsSchema } } },
+    async (ctx) => getSettings(ds, authOf(ctx).userId),
+  );
+
+  addRoute(
+    router,
+    {
+      method: 'patch',
+      path: '/user/settings',
+      operationId: 'updateSettings',
+      summary: 'Change language, image format or notifications',
+      tags,
+      security: 'bearer',
+      body: settingsPatch,
+      responses: { 200: { description: 'The updated Settings object', schema: SettingsSchema } },
+    },
+    async (ctx, { body }) =>
+      updateSettings(ds, authOf(ctx).userId, {
+        language: body.language,
+        imageFormat: body.image_format,
+        notificationsEnabled: body.notifications_enabled,
+      }),
+  );
+
+  addRoute(
+    router,
+    {
+      method: 'get',
+      path: '/user/history',
+      operationId: 'getHistory',
+      summary: 'The caller’s generations, newest first, with filters and cursor pagination',
+      tags,
+      security: 'bearer',
+      query: historyQuery,
+      responses: {
+        200: { description: 'One page of Generation objects', schema: HistoryPageSchema },
+        400: { description: 'Invalid filter or cursor', schema: ErrorSchema },
+      },
+    },
+    async (ctx, { query }) =>
+      listHistory(
+        ds,
+        authOf(ctx).userId,
+        {
+          category: query.category,
+          model: query.model,
+          status: query.status,
+          from: query.from ? new Date(query.from) : undefined,
+          to: query.to ? new Date(query.to) : undefined,
+          cursor: query.cursor,
+          limit: query.limit,
+        },
+        publicBaseUrl(ctx, services.config),
+      ),
+  );
+}

@@ -1,0 +1,32 @@
+import { DataSource } from 'typeorm';
+import { UserEntity } from '../../db/entities';
+import { getBalance } from '../billing/ledger';
+import { NotFoundError } from './errors';
+import { Plan } from './plans';
+import { BalanceView, toBalanceView, toUserView, UserView } from './views';
+
+export interface ProfilePatch {
+  name?: string;
+  /** null removes the picture. */
+  avatarUrl?: string | null;
+}
+
+export async function describeUser(ds: DataSource, user: UserEntity, plan: Plan): Promise<UserView> {
+  return toUserView(user, plan, await getBalance(ds, user.id));
+}
+
+export async function describeBalance(ds: DataSource, user: UserEntity): Promise<BalanceView> {
+  return toBalanceView(user, await getBalance(ds, user.id));
+}
+
+/** Only the display name and the picture are writable by the user. */
+export async function updateProfile(ds: DataSource, userId: number, plan: Plan, patch: ProfilePatch): Promise<UserView> {
+  const repo = ds.getRepository(UserEntity);
+  const changes: Partial<UserEntity> = {};
+  if (patch.name !== undefined) changes.name = patch.name;
+  if (patch.avatarUrl !== undefined) changes.avatarUrl = patch.avatarUrl;
+  if (Object.keys(changes).length > 0) await repo.update({ id: userId }, changes);
+  const user = await repo.findOneBy({ id: userId });
+  if (!user) throw new NotFoundError('User');
+  return describeUser(ds, user, plan);
+}

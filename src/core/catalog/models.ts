@@ -1,0 +1,365 @@
+// The 52 models of the catalog (fixed list: slugs, providers, upstream ids, tiers, execution) with
+// their capabilities and prices. Order here is the order of GET /api/v2/models.
+import type { ProviderName } from '../providers/types';
+import {
+  IMAGE_FORMATS,
+  type ImageInput,
+  type ImageModel,
+  type ImageQuality,
+  type ImageStyle,
+  type ModelDefinition,
+  type MusicModel,
+  type PlanSlug,
+  type SttModel,
+  type TextModel,
+  type ToolModel,
+  type TtsModel,
+  type VideoModel,
+} from './types';
+
+/** The four size sets of the spec (`config.sizes`). C is a set of aspect ratios. */
+export const SIZE_SETS = {
+  A: ['1024x1024', '1024x1792', '1792x1024'],
+  B: ['1024x1024', '768x1344', '1344x768', '1024x1536', '1536x1024'],
+  C: ['1:1', '2:3', '3:2', '9:16', '16:9'],
+  D: ['1024x1024', '768x1344', '1344x768'],
+} as const;
+type SizeSet = keyof typeof SIZE_SETS;
+
+const STARTER: PlanSlug = 'free';
+const BASIC: PlanSlug = 'basic';
+
+// ---------- text ----------
+
+interface TextSpec {
+  slug: string;
+  name: string;
+  provider: ProviderName;
+  upstream?: string;
+  plan: PlanSlug;
+  vision: boolean;
+  context: number;
+  maxOutput: number;
+  /** Models that reason before answering get a larger default `max_tokens`. */
+  reasoning?: boolean;
+  rates: [inputPer1k: number, outputPer1k: number, min: number];
+  description: string;
+}
+
+function text(s: TextSpec): TextModel {
+  return {
+    slug: s.slug,
+    name: s.name,
+    category: 'text',
+    provider: s.provider,
+    upstreamModel: s.upstream ?? s.slug,
+    descriptionEn: s.description,
+    minPlan: s.plan,
+    supportsStreaming: true,
+    execution: 'sync',
+    etaSeconds: s.reasoning ? 20 : 5,
+    config: {
+      supports_vision: s.vision,
+      max_context: s.context,
+      max_output_tokens: s.maxOutput,
+      default_max_tokens: Math.min(s.reasoning ? 16384 : 4096, s.maxOutput),
+    },
+    pricing: { kind: 'usage', inputPer1k: s.rates[0], outputPer1k: s.rates[1], min: s.rates[2] },
+  };
+}
+
+// Starter rates are small enough that an ordinary request (about 1000 tokens each way) costs exactly 1.
+const TEXT_MODELS: TextModel[] = [
+  text({ slug: 'gpt-4o-mini', name: 'GPT-4o mini', provider: 'openai', plan: STARTER, vision: true, context: 128000, maxOutput: 16384, rates: [0.03, 0.12, 1], description: 'Fast, inexpensive general-purpose chat model with image understanding.' }),
+  text({ slug: 'gpt-4.1-nano', name: 'GPT-4.1 nano', provider: 'openai', plan: STARTER, vision: false, context: 1047576, maxOutput: 32768, rates: [0.02, 0.08, 1], description: 'Smallest GPT-4.1 model with a one-million-token context, for quick tasks.' }),
+  text({ slug: 'gpt-4o', name: 'GPT-4o', provider: 'openai', plan: BASIC, vision: true, context: 128000, maxOutput: 16384, rates: [0.5, 2, 2], description: 'Versatile flagship chat model with vision.' }),
+  text({ slug: 'gpt-4.1', name: 'GPT-4.1', provider: 'openai', plan: BASIC, vision: true, context: 1047576, maxOutput: 32768, rates: [0.4, 1.6, 2], description: 'Strong instruction following and coding with a one-million-token context.' }),
+  text({ slug: 'o4-mini', name: 'o4-mini', provider: 'openai', plan: BASIC, vision: false, context: 200000, maxOutput: 100000, reasoning: true, rates: [0.22, 0.88, 2], description: 'Compact reasoning model for math, code and analysis.' }),
+  text({ slug: 'gpt-5', name: 'GPT-5', provider: 'openai', plan: BASIC, vision: true, context: 400000, maxOutput: 128000, reasoning: true, rates: [0.25, 2, 3], description: 'Frontier reasoning model for complex, multi-step work.' }),
+  text({ slug: 'gpt-5-mini', name: 'GPT-5 mini', provider: 'openai', plan: BASIC, vision: true, context: 400000, maxOutput: 128000, reasoning: true, rates: [0.05, 0.4, 2], description: 'Faster, cheaper GPT-5 for well-defined tasks.' }),
+  text({ slug: 'claude-haiku-4-5', name: 'Claude Haiku 4.5', provider: 'anthropic', plan: STARTER, vision: true, context: 200000, maxOutput: 64000, rates: [0.05, 0.2, 1], description: 'Fast Claude model with vision and a 200K context.' }),
+  text({ slug: 'claude-sonnet-4-5', name: 'Claude Sonnet 4.5', provider: 'anthropic', plan: BASIC, vision: true, context: 200000, maxOutput: 64000, rates: [0.6, 3, 3], description: 'Balanced Claude model, strong at coding and agents.' }),
+  text({ slug: 'claude-opus-4-1', name: 'Claude Opus 4.1', provider: 'anthropic', plan: BASIC, vision: true, context: 200000, maxOutput: 32000, rates: [3, 15, 10], description: 'Most capable Claude model for demanding reasoning and writing.' }),
+  text({ slug: 'gemini-2.5-flash-lite', name: 'Gemini 2.5 Flash-Lite', provider: 'google', plan: STARTER, vision: true, context: 1048576, maxOutput: 65536, rates: [0.02, 0.08, 1], description: 'Lightest Gemini model: low latency, one-million-token context.' }),
+  text({ slug: 'gemini-2.5-flash', name: 'Gemini 2.5 Flash', provider: 'google', plan: STARTER, vision: true, context: 1048576, maxOutput: 65536, reasoning: true, rates: [0.03, 0.05, 1], description: 'Fast Gemini model with thinking and vision.' }),
+  text({ slug: 'gemini-2.5-pro', name: 'Gemini 2.5 Pro', provider: 'google', plan: BASIC, vision: true, context: 1048576, maxOutput: 65536, reasoning: true, rates: [0.25, 2, 3], description: 'Most capable Gemini model for complex reasoning over long inputs.' }),
+  text({ slug: 'grok-3-mini', name: 'Grok 3 mini', provider: 'xai', plan: STARTER, vision: false, context: 131072, maxOutput: 32768, reasoning: true, rates: [0.03, 0.05, 1], description: 'Lightweight Grok model that thinks before answering.' }),
+  text({ slug: 'grok-3', name: 'Grok 3', provider: 'xai', plan: BASIC, vision: false, context: 131072, maxOutput: 32768, rates: [0.6, 3, 3], description: 'General-purpose Grok model with broad knowledge.' }),
+  text({ slug: 'grok-4', name: 'Grok 4', provider: 'xai', plan: BASIC, vision: true, context: 256000, maxOutput: 32768, reasoning: true, rates: [0.6, 3, 4], description: 'Frontier Grok reasoning model with vision.' }),
+  text({ slug: 'deepseek-chat', name: 'DeepSeek Chat', provider: 'deepseek', plan: STARTER, vision: false, context: 64000, maxOutput: 8192, rates: [0.03, 0.05, 1], description: 'Capable, economical general chat model.' }),
+  text({ slug: 'deepseek-reasoner', name: 'DeepSeek Reasoner', provider: 'deepseek', plan: BASIC, vision: false, context: 64000, maxOutput: 32768, reasoning: true, rates: [0.11, 0.44, 2], description: 'DeepSeek model with step-by-step reasoning.' }),
+];
+
+// ---------- image ----------
+
+interface ImageSpec {
+  slug: string;
+  name: string;
+  provider: ProviderName;
+  upstream?: string;
+  plan: PlanSlug;
+  execution?: 'sync' | 'async';
+  eta: number;
+  sizes: SizeSet;
+  negativePrompt?: boolean;
+  hd?: boolean;
+  styles?: ImageStyle[];
+  imageInput?: ImageInput;
+  base: number;
+  nonSquare?: number;
+  hdMultiplier?: number;
+  description: string;
+}
+
+function image(s: ImageSpec): ImageModel {
+  const sizes = [...SIZE_SETS[s.sizes]];
+  const qualities: ImageQuality[] = s.hd ? ['standard', 'hd'] : ['standard'];
+  return {
+    slug: s.slug,
+    name: s.name,
+    category: 'image',
+    provider: s.provider,
+    upstreamModel: s.upstream ?? s.slug,
+    descriptionEn: s.description,
+    minPlan: s.plan,
+    supportsStreaming: false,
+    execution: s.execution ?? 'sync',
+    etaSeconds: s.eta,
+    config: {
+      sizes,
+      default_size: sizes.includes('1024x1024') ? '1024x1024' : '1:1',
+      formats: [...IMAGE_FORMATS],
+      supports_negative_prompt: s.negativePrompt ?? false,
+      qualities,
+      styles: s.styles ?? [],
+      image_input: s.imageInput ?? 'none',
+    },
+    pricing: { kind: 'image', base: s.base, nonSquareMultiplier: s.nonSquare ?? 1, hdMultiplier: s.hd ? (s.hdMultiplier ?? 1) : 1 },
+  };
+}
+
+const IMAGE_MODELS: ImageModel[] = [
+  image({ slug: 'dall-e-3', name: 'DALL·E 3', provider: 'openai', plan: BASIC, eta: 15, sizes: 'A', hd: true, styles: ['vivid', 'natural'], base: 8, nonSquare: 1.5, hdMultiplier: 2, description: 'Follows detailed prompts closely; vivid or natural style, HD quality.' }),
+  // gpt-image-1: `standard` maps to the vendor's medium quality, `hd` to high (about 4x the vendor cost).
+  image({ slug: 'gpt-image-1', name: 'GPT Image 1', provider: 'openai', plan: BASIC, eta: 30, sizes: 'B', hd: true, base: 8, nonSquare: 1.5, hdMultiplier: 4, description: 'Natively multimodal image model with precise text rendering.' }),
+  image({ slug: 'gemini-2.5-flash-image', name: 'Gemini 2.5 Flash Image', provider: 'google', plan: STARTER, eta: 10, sizes: 'C', imageInput: 'optional', base: 4, description: 'Fast image generation and editing: pass image_url to edit a picture.' }),
+  image({ slug: 'imagen-4', name: 'Imagen 4', provider: 'google', upstream: 'imagen-4.0-generate-001', plan: BASIC, eta: 12, sizes: 'C', base: 8, description: 'Photorealistic images with fine detail and good typography.' }),
+  image({ slug: 'flux-dev', name: 'FLUX.1 [dev]', provider: 'bfl', plan: STARTER, eta: 10, sizes: 'D', base: 3, description: 'Open-weight FLUX model: quality images at a low price.' }),
+  image({ slug: 'flux-pro-1.1', name: 'FLUX1.1 [pro]', provider: 'bfl', plan: BASIC, eta: 10, sizes: 'B', base: 8, description: 'Fast, high-quality FLUX model with strong prompt adherence.' }),
+  image({ slug: 'flux-pro-1.1-ultra', name: 'FLUX1.1 [pro] Ultra', provider: 'bfl', plan: BASIC, execution: 'async', eta: 25, sizes: 'C', base: 12, description: 'Up to 4-megapixel FLUX images in any of the listed aspect ratios.' }),
+  image({ slug: 'flux-kontext-pro', name: 'FLUX.1 Kontext [pro]', provider: 'bfl', plan: BASIC, eta: 15, sizes: 'C', imageInput: 'optional', base: 8, description: 'Generate or edit images from text; pass image_url to edit.' }),
+  image({ slug: 'grok-2-image', name: 'Grok 2 Image', provider: 'xai', plan: BASIC, eta: 10, sizes: 'D', base: 10, description: 'xAI image model; output is resized to the requested size.' }),
+  image({ slug: 'sdxl', name: 'Stable Diffusion XL', provider: 'replicate', upstream: 'stability-ai/sdxl', plan: BASIC, eta: 10, sizes: 'D', negativePrompt: true, base: 2, description: 'Classic open diffusion model with negative prompts.' }),
+  image({ slug: 'sd-3.5-large', name: 'Stable Diffusion 3.5 Large', provider: 'replicate', upstream: 'stability-ai/stable-diffusion-3.5-large', plan: BASIC, eta: 15, sizes: 'C', negativePrompt: true, base: 10, description: 'Large Stable Diffusion 3.5 model with negative prompts.' }),
+];
+
+// ---------- video ----------
+
+interface VideoSpec {
+  slug: string;
+  name: string;
+  provider: ProviderName;
+  upstream: string;
+  plan: PlanSlug;
+  eta: number;
+  sizes: string[];
+  durations: number[];
+  defaultDuration: number;
+  perSecond: number;
+  negativePrompt?: boolean;
+  imageInput: ImageInput;
+  description: string;
+}
+
+function video(s: VideoSpec): VideoModel {
+  return {
+    slug: s.slug,
+    name: s.name,
+    category: 'video',
+    provider: s.provider,
+    upstreamModel: s.upstream,
+    descriptionEn: s.description,
+    minPlan: s.plan,
+    supportsStreaming: false,
+    execution: 'async',
+    etaSeconds: s.eta,
+    config: {
+      sizes: [...s.sizes],
+      default_size: s.sizes[0] ?? null,
+      durations: [...s.durations],
+      default_duration: s.defaultDuration,
+      supports_negative_prompt: s.negativePrompt ?? false,
+      image_input: s.imageInput,
+    },
+    // One source for the durations: the config shows them, the pricing rule checks them.
+    pricing: { kind: 'duration', perSecond: s.perSecond, allowedSeconds: [...s.durations], defaultSeconds: s.defaultDuration },
+  };
+}
+
+const VIDEO_MODELS: VideoModel[] = [
+  video({ slug: 'veo-3-fast', name: 'Veo 3 Fast', provider: 'google', upstream: 'veo-3.0-fast-generate-001', plan: STARTER, eta: 60, sizes: ['16:9', '9:16'], durations: [4, 6, 8], defaultDuration: 8, perSecond: 4, negativePrompt: true, imageInput: 'optional', description: 'Quick Veo 3 clips with sound, landscape or portrait.' }),
+  video({ slug: 'veo-3', name: 'Veo 3', provider: 'google', upstream: 'veo-3.0-generate-001', plan: BASIC, eta: 120, sizes: ['16:9', '9:16'], durations: [4, 6, 8], defaultDuration: 8, perSecond: 8, negativePrompt: true, imageInput: 'optional', description: 'Highest-quality Veo 3 video with native audio.' }),
+  video({ slug: 'kling-v2.1', name: 'Kling 2.1', provider: 'replicate', upstream: 'kwaivgi/kling-v2.1', plan: BASIC, eta: 180, sizes: [], durations: [5, 10], defaultDuration: 5, perSecond: 5, negativePrompt: true, imageInput: 'required', description: 'Animates a start image (image_url) into a cinematic clip.' }),
+  video({ slug: 'hailuo-02', name: 'Hailuo 02', provider: 'replicate', upstream: 'minimax/hailuo-02', plan: BASIC, eta: 240, sizes: [], durations: [6, 10], defaultDuration: 6, perSecond: 5, imageInput: 'optional', description: 'Realistic motion and physics; optional first-frame image.' }),
+  video({ slug: 'wan-2.2', name: 'Wan 2.2 Fast', provider: 'replicate', upstream: 'wan-video/wan-2.2-t2v-fast', plan: BASIC, eta: 60, sizes: ['16:9', '9:16'], durations: [5], defaultDuration: 5, perSecond: 2, imageInput: 'none', description: 'Fast, inexpensive text-to-video clips.' }),
+  video({ slug: 'seedance-1-pro', name: 'Seedance 1 Pro', provider: 'replicate', upstream: 'bytedance/seedance-1-pro', plan: BASIC, eta: 120, sizes: ['16:9', '4:3', '1:1', '3:4', '9:16', '21:9'], durations: [5, 10], defaultDuration: 5, perSecond: 6, imageInput: 'optional', description: '1080p multi-shot video from text or a start image.' }),
+];
+
+// ---------- speech synthesis ----------
+
+const OPENAI_TTS_FORMATS = ['mp3', 'opus', 'aac', 'flac', 'wav'];
+const OPENAI_SPEED = { min: 0.25, max: 4 };
+const ELEVENLABS_SPEED = { min: 0.7, max: 1.2 };
+/** A premade ElevenLabs voice ("George") used when `params.voice_id` is omitted. */
+const ELEVENLABS_DEFAULT_VOICE = 'JBFqnCBsd6RMkjVDRZzb';
+
+function tts(
+  slug: string,
+  name: string,
+  provider: ProviderName,
+  upstream: string,
+  config: TtsModel['config'],
+  tokensPer1000: number,
+  min: number,
+  description: string,
+): TtsModel {
+  return {
+    slug,
+    name,
+    category: 'tts',
+    provider,
+    upstreamModel: upstream,
+    descriptionEn: description,
+    minPlan: BASIC,
+    supportsStreaming: false,
+    execution: 'sync',
+    etaSeconds: 5,
+    config,
+    pricing: { kind: 'characters', tokensPer1000, min },
+  };
+}
+
+const TTS_MODELS: TtsModel[] = [
+  tts('tts-1', 'OpenAI TTS-1', 'openai', 'tts-1', {
+    voices: ['alloy', 'ash', 'coral', 'echo', 'fable', 'onyx', 'nova', 'sage', 'shimmer'],
+    default_voice: 'alloy', audio_formats: OPENAI_TTS_FORMATS, default_audio_format: 'mp3', speed: OPENAI_SPEED,
+  }, 3, 1, 'Low-latency speech synthesis with built-in voices.'),
+  tts('gpt-4o-mini-tts', 'GPT-4o mini TTS', 'openai', 'gpt-4o-mini-tts', {
+    voices: ['alloy', 'ash', 'ballad', 'coral', 'echo', 'fable', 'nova', 'onyx', 'sage', 'shimmer', 'verse', 'marin', 'cedar'],
+    default_voice: 'alloy', audio_formats: OPENAI_TTS_FORMATS, default_audio_format: 'mp3', speed: OPENAI_SPEED,
+  }, 4, 1, 'Expressive speech synthesis with a wider choice of voices.'),
+  tts('vendor-v2', 'Multilingual v2', 'elevenlabs', 'eleven_multilingual_v2', {
+    voices: null, default_voice: ELEVENLABS_DEFAULT_VOICE, audio_formats: ['mp3'], default_audio_format: 'mp3', speed: ELEVENLABS_SPEED,
+  }, 20, 2, 'Lifelike multilingual speech; choose any voice with params.voice_id.'),
+  tts('vendor-flash-v2-5', 'Flash v2.5', 'elevenlabs', 'eleven_flash_v2_5', {
+    voices: null, default_voice: ELEVENLABS_DEFAULT_VOICE, audio_formats: ['mp3'], default_audio_format: 'mp3', speed: ELEVENLABS_SPEED,
+  }, 10, 1, 'Ultra-low-latency multilingual speech at half the price.'),
+  tts('vendor-v3', 'Eleven v3', 'elevenlabs', 'eleven_v3', {
+    voices: null, default_voice: ELEVENLABS_DEFAULT_VOICE, audio_formats: ['mp3'], default_audio_format: 'mp3', speed: ELEVENLABS_SPEED,
+  }, 24, 2, 'Most expressive speech model, with audio tags for emotion.'),
+];
+
+// ---------- speech to text (2 tokens each, spec table) ----------
+
+const STT_AUDIO_FORMATS = ['mp3', 'mp4', 'wav', 'm4a', 'ogg', 'flac', 'webm'];
+
+function stt(slug: string, name: string, provider: ProviderName, upstream: string, plan: PlanSlug, diarization: boolean, description: string): SttModel {
+  return {
+    slug,
+    name,
+    category: 'stt',
+    provider,
+    upstreamModel: upstream,
+    descriptionEn: description,
+    minPlan: plan,
+    supportsStreaming: false,
+    execution: 'sync',
+    etaSeconds: 15,
+    config: { supports_diarization: diarization, language_detection: true, audio_formats: [...STT_AUDIO_FORMATS], max_file_mb: 25 },
+    pricing: { kind: 'fixed', tokens: 2 },
+  };
+}
+
+const STT_MODELS: SttModel[] = [
+  stt('whisper-1', 'Whisper', 'openai', 'whisper-1', STARTER, false, 'Default transcription model: fast, 99 languages.'),
+  stt('gpt-4o-transcribe', 'GPT-4o Transcribe', 'openai', 'gpt-4o-transcribe', BASIC, false, 'Highest-accuracy transcription.'),
+  stt('vendor-scribe', 'Scribe', 'elevenlabs', 'scribe_v1', BASIC, true, 'Transcription with speaker diarization.'),
+];
+
+// ---------- music (fixed prices from the spec table; duration 15..120 s does not change them) ----------
+
+const MUSIC_MODELS: MusicModel[] = [
+  {
+    slug: 'musicgen', name: 'MusicGen', category: 'music', provider: 'replicate', upstreamModel: 'meta/musicgen',
+    descriptionEn: 'Instrumental music from a text description.', minPlan: STARTER, supportsStreaming: false,
+    execution: 'async', etaSeconds: 60,
+    config: { min_duration: 15, max_duration: 120, default_duration: 30, audio_formats: ['mp3', 'wav'], default_audio_format: 'mp3' },
+    pricing: { kind: 'fixed', tokens: 9 },
+  },
+  {
+    slug: 'vendor-music', name: 'Eleven Music', category: 'music', provider: 'elevenlabs', upstreamModel: 'music_v1',
+    descriptionEn: 'Studio-grade songs, with or without vocals, from a prompt.', minPlan: BASIC, supportsStreaming: false,
+    execution: 'async', etaSeconds: 90,
+    config: { min_duration: 15, max_duration: 120, default_duration: 30, audio_formats: ['mp3'], default_audio_format: 'mp3' },
+    pricing: { kind: 'fixed', tokens: 58 },
+  },
+];
+
+// ---------- tools (all Starter tier, all synchronous; 1 token each, inpaint 3) ----------
+
+function tool(
+  slug: string,
+  name: string,
+  provider: ProviderName,
+  upstream: string,
+  tokens: number,
+  config: Partial<ToolModel['config']>,
+  description: string,
+): ToolModel {
+  const result = config.result ?? 'image';
+  return {
+    slug,
+    name,
+    category: 'tool',
+    provider,
+    upstreamModel: upstream,
+    descriptionEn: description,
+    minPlan: STARTER,
+    supportsStreaming: false,
+    execution: 'sync',
+    etaSeconds: result === 'text' ? 5 : 15,
+    config: {
+      input: config.input ?? 'image',
+      requires_prompt: config.requires_prompt ?? false,
+      result,
+      formats: result === 'image' ? [...IMAGE_FORMATS] : [],
+      scales: config.scales ?? [],
+      supports_mask: config.supports_mask ?? false,
+    },
+    pricing: { kind: 'fixed', tokens },
+  };
+}
+
+const TOOL_MODELS: ToolModel[] = [
+  tool('upscale', 'Upscale', 'replicate', 'nightmareai/real-esrgan', 1, { scales: [2, 4] }, 'Upscale an image 2x or 4x (params.scale).'),
+  tool('face-swap', 'Face swap', 'replicate', 'codeplugtech/face-swap', 1, { input: 'image_pair' }, 'Put the face from params.source_image_url onto params.target_image_url.'),
+  tool('remove-bg', 'Remove background', 'replicate', '851-labs/background-remover', 1, {}, 'Cut the subject out of an image onto a transparent background.'),
+  tool('style-transfer', 'Style transfer', 'replicate', 'fofr/style-transfer', 1, { requires_prompt: true }, 'Apply the style described in the prompt to an image.'),
+  tool('colorize', 'Colorize', 'replicate', 'piddnad/ddcolor', 1, {}, 'Colorize a black-and-white photo.'),
+  // The mask is optional: without params.mask_url the transparent area of the image is repainted.
+  tool('inpaint', 'Inpaint', 'bfl', 'flux-pro-1.0-fill', 3, { requires_prompt: true, supports_mask: true }, 'Repaint the masked region of an image as the prompt describes.'),
+  tool('text-ocr', 'Text recognition', 'local', 'tesseract-eng', 1, { result: 'text' }, 'Extract English text from an image (result_text).'),
+];
+
+export const MODELS: readonly ModelDefinition[] = [
+  ...TEXT_MODELS,
+  ...IMAGE_MODELS,
+  ...VIDEO_MODELS,
+  ...TTS_MODELS,
+  ...STT_MODELS,
+  ...MUSIC_MODELS,
+  ...TOOL_MODELS,
+];
+
+/** The model used by POST /api/v2/stt when the request names none. */
+export const DEFAULT_STT_MODEL_SLUG = 'whisper-1';

@@ -1,0 +1,48 @@
+// Model choice and options of POST /api/v2/stt (multipart: the fields arrive as strings).
+import { defaultSttModel, listModels, requireModel } from './catalog';
+import { ParamError } from './errors';
+import type { SttModel } from './types';
+
+export interface SttOptions {
+  /** ISO 639 code, lower case; absent = auto-detect. */
+  language?: string;
+  diarize: boolean;
+}
+
+/** The named STT model, or the default one when `slug` is empty. @throws UnknownModelError, ParamError */
+export function resolveSttModel(slug?: string | null): SttModel {
+  const trimmed = slug?.trim();
+  if (!trimmed) return defaultSttModel();
+  const model = requireModel(trimmed);
+  if (model.category !== 'stt') {
+    throw new ParamError('model', `${model.slug} is not a speech-to-text model`);
+  }
+  return model;
+}
+
+const LANGUAGE_CODE = /^[a-z]{2,3}$/;
+
+/** @throws ParamError */
+export function normalizeSttOptions(
+  model: SttModel,
+  input: { language?: string | null; diarize?: boolean | string | null },
+): SttOptions {
+  const language = input.language?.trim().toLowerCase();
+  if (language && language !== 'auto' && !LANGUAGE_CODE.test(language)) {
+    throw new ParamError('language', 'language must be a language code such as en, ru or es');
+  }
+  const diarize = parseBoolean(input.diarize);
+  if (diarize && !model.config.supports_diarization) {
+    const able = listModels({ category: 'stt' }).filter((m) => m.category === 'stt' && m.config.supports_diarization);
+    throw new ParamError('diarize', `diarize is supported only by ${able.map((m) => m.slug).join(', ')}, not ${model.slug}`);
+  }
+  return { ...(language && language !== 'auto' ? { language } : {}), diarize };
+}
+
+function parseBoolean(value: boolean | string | null | undefined): boolean {
+  if (typeof value === 'boolean') return value;
+  const text = value?.trim().toLowerCase() ?? '';
+  if (text === '' || text === 'false' || text === '0') return false;
+  if (text === 'true' || text === '1') return true;
+  throw new ParamError('diarize', 'diarize must be true or false');
+}

@@ -1,0 +1,208 @@
+// Types of the model catalog. The data lives in models.ts; lookups in catalog.ts; prices in pricing.ts.
+import type { ProviderName } from '../providers/types';
+
+export const CATEGORIES = ['text', 'image', 'video', 'tts', 'stt', 'music', 'tool'] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+export const PLAN_SLUGS = ['free', 'basic', 'pro', 'vip', 'elite'] as const;
+export type PlanSlug = (typeof PLAN_SLUGS)[number];
+
+export const PLAN_LEVEL: Readonly<Record<PlanSlug, number>> = Object.freeze({
+  free: 0,
+  basic: 1,
+  pro: 2,
+  vip: 3,
+  elite: 4,
+});
+
+/** Output formats of image results (our sharp post-processing converts to them). */
+export const IMAGE_FORMATS = ['webp', 'png', 'jpeg'] as const;
+export type ImageFormat = (typeof IMAGE_FORMATS)[number];
+
+export const IMAGE_QUALITIES = ['standard', 'hd'] as const;
+export type ImageQuality = (typeof IMAGE_QUALITIES)[number];
+
+export const IMAGE_STYLES = ['vivid', 'natural'] as const;
+export type ImageStyle = (typeof IMAGE_STYLES)[number];
+
+/** Whether a model takes an input image (`image_url` / `params.image_url`). */
+export type ImageInput = 'none' | 'optional' | 'required';
+
+// ---------- pricing rules (every result is an integer >= 1, see pricing.ts) ----------
+
+export interface FixedPricing {
+  kind: 'fixed';
+  tokens: number;
+}
+
+/** Images: `base` for a square standard image; non-square sizes and `quality: hd` multiply it. */
+export interface ImagePricing {
+  kind: 'image';
+  base: number;
+  /** Applied to every size whose width != height (or aspect ratio other than 1:1). 1 = no effect, at most 2. */
+  nonSquareMultiplier: number;
+  /** Applied when `quality` is `hd`. 1 = no effect. */
+  hdMultiplier: number;
+}
+
+/** Video: priced per second of output; only the listed durations are accepted. */
+export interface DurationPricing {
+  kind: 'duration';
+  perSecond: number;
+  allowedSeconds: number[];
+  defaultSeconds: number;
+}
+
+/** Speech synthesis: priced per 1000 input characters, never below `min`. */
+export interface CharactersPricing {
+  kind: 'characters';
+  tokensPer1000: number;
+  min: number;
+}
+
+/** Text chat: priced on the real prompt/completion token usage after the call, never below `min`. */
+export interface UsagePricing {
+  kind: 'usage';
+  /** Tokens (our credit) per 1000 prompt tokens (the model's context tokens). */
+  inputPer1k: number;
+  /** Tokens (our credit) per 1000 completion tokens. */
+  outputPer1k: number;
+  min: number;
+}
+
+export type PricingRule = FixedPricing | ImagePricing | DurationPricing | CharactersPricing | UsagePricing;
+
+// ---------- per-category capabilities (published as `config` in the API, hence snake_case) ----------
+
+export interface TextConfig {
+  supports_vision: boolean;
+  max_context: number;
+  /** Upper bound the vendor accepts for `max_tokens`. */
+  max_output_tokens: number;
+  /** Used when the request gives no `max_tokens` (larger for models that think before answering). */
+  default_max_tokens: number;
+}
+
+export interface ImageConfig {
+  sizes: string[];
+  default_size: string;
+  formats: ImageFormat[];
+  supports_negative_prompt: boolean;
+  qualities: ImageQuality[];
+  /** Empty when the model takes no `style`. */
+  styles: ImageStyle[];
+  image_input: ImageInput;
+}
+
+export interface VideoConfig {
+  /** Aspect ratios; empty when the output follows the input image or the vendor's fixed frame. */
+  sizes: string[];
+  default_size: string | null;
+  durations: number[];
+  default_duration: number;
+  supports_negative_prompt: boolean;
+  image_input: ImageInput;
+}
+
+export interface SpeedRange {
+  min: number;
+  max: number;
+}
+
+export interface TtsConfig {
+  /** Allowed `params.voice_id` values; null when any vendor voice id is accepted. */
+  voices: string[] | null;
+  default_voice: string;
+  /** Allowed `params.format` values. */
+  audio_formats: string[];
+  default_audio_format: string;
+  /** Allowed `params.speed` range; null when the model takes no speed. */
+  speed: SpeedRange | null;
+}
+
+export interface SttConfig {
+  supports_diarization: boolean;
+  /** The language is detected when the request names none. */
+  language_detection: boolean;
+  audio_formats: string[];
+  max_file_mb: number;
+}
+
+export interface MusicConfig {
+  min_duration: number;
+  max_duration: number;
+  default_duration: number;
+  audio_formats: string[];
+  default_audio_format: string;
+}
+
+export interface ToolConfig {
+  /** `image`: one input image; `image_pair`: face-swap's source and target. */
+  input: 'image' | 'image_pair';
+  requires_prompt: boolean;
+  /** What the tool answers with: a file (`result_url`) or text (`result_text`). */
+  result: 'image' | 'text';
+  /** Image output formats; empty for text results. */
+  formats: ImageFormat[];
+  /** Upscale factors (`params.scale`); empty for other tools. */
+  scales: number[];
+  /** Whether `params.mask_url` is accepted (inpaint). */
+  supports_mask: boolean;
+}
+
+export type ModelConfig = TextConfig | ImageConfig | VideoConfig | TtsConfig | SttConfig | MusicConfig | ToolConfig;
+
+// ---------- model definitions ----------
+
+interface ModelBase<C extends Category, Cfg extends ModelConfig, P extends PricingRule> {
+  slug: string;
+  name: string;
+  category: C;
+  provider: ProviderName;
+  /** The id sent to the vendor. */
+  upstreamModel: string;
+  descriptionEn: string;
+  minPlan: PlanSlug;
+  supportsStreaming: boolean;
+  /** sync: the request waits for the result; async: answered `pending`, finished by a durable job. */
+  execution: 'sync' | 'async';
+  /** Typical processing time, reported as `eta_seconds` on pending results. */
+  etaSeconds: number;
+  config: Cfg;
+  pricing: P;
+}
+
+export type TextModel = ModelBase<'text', TextConfig, UsagePricing>;
+export type ImageModel = ModelBase<'image', ImageConfig, ImagePricing>;
+export type VideoModel = ModelBase<'video', VideoConfig, DurationPricing>;
+export type TtsModel = ModelBase<'tts', TtsConfig, CharactersPricing>;
+export type SttModel = ModelBase<'stt', SttConfig, FixedPricing>;
+export type MusicModel = ModelBase<'music', MusicConfig, FixedPricing>;
+export type ToolModel = ModelBase<'tool', ToolConfig, FixedPricing>;
+
+export type ModelDefinition = TextModel | ImageModel | VideoModel | TtsModel | SttModel | MusicModel | ToolModel;
+
+/** The API's Model object (GET /api/v2/models). `is_free` was removed (spec, Versioning). */
+export interface PublicModel {
+  slug: string;
+  name: string;
+  category: Category;
+  provider: ProviderName;
+  token_cost: number;
+  min_token_cost: number;
+  max_token_cost: number;
+  min_plan: PlanSlug;
+  /** null = Starter tier; otherwise the lowest plan slug that unlocks the model. */
+  min_plan_slug: PlanSlug | null;
+  description_en: string;
+  supports_streaming: boolean;
+  config: ModelConfig;
+}
+
+export function isCategory(value: unknown): value is Category {
+  return typeof value === 'string' && (CATEGORIES as readonly string[]).includes(value);
+}
+
+export function isPlanSlug(value: unknown): value is PlanSlug {
+  return typeof value === 'string' && (PLAN_SLUGS as readonly string[]).includes(value);
+}

@@ -1,0 +1,20 @@
+import { PlanTooLowError } from '../accounts/errors';
+import { Plan } from '../accounts/plans';
+import { canUseModel, requiredPlanFor } from '../catalog/catalog';
+import { ModelDefinition } from '../catalog/types';
+
+const PLAN_NAMES: Record<string, string> = { free: 'Starter', basic: 'Basic', pro: 'Pro', vip: 'VIP', elite: 'Elite' };
+
+export function planDisplayName(slug: string): string {
+  return PLAN_NAMES[slug] ?? slug;
+}
+
+/** @throws PlanTooLowError naming the lowest plan that opens the model. */
+export function assertCanUseModel(plan: Plan, model: ModelDefinition): void {
+  if (canUseModel(plan.slug, model)) return;
+  const required = requiredPlanFor(model);
+  throw new PlanTooLowError(
+    required,
+    `Insufficient plan: ${model.slug} needs the ${planDisplayName(required)} plan or higher (yours: ${planDisplayName(plan.slug)}).`,
+  );
+}

@@ -1,0 +1,214 @@
+import { DataSource } from 'typeorm';
+import type { Logger } from '../../logger';
+import { getBalance } from '../billing/ledger';
+import { requireModel } from '../catalog/catalog';
+import { ParamError } from '../catalog/errors';
+import { estimateChatReservation, estimatePromptTokens, priceChatUsage, resolveMaxTokens } from '../catalog/pricing';
+import { TextModel } from '../catalog/types';
+import { RateDecision, RateLimitedError, RateLimiter } from '../limits/rate-limiter';
+import {
+  ChatMessage,
+  ChatRequest,
+  ChatResult,
+  ChatStreamEvent,
+  ChatUsage,
+  FinishReason,
+  ProviderAdapter,
+  ProviderError,
+  ProviderName,
+} from '../providers/types';
+import { assertCanUseModel } from './access';
+import { ProviderConnections } from './connections';
+import { failureMessage } from './errors';
+import { createPendingGeneration, markCompleted, markFailed } from './lifecycle';
+import { ProviderGate } from './provider-gate';
+import { Actor, RequestContext } from './service';
+
+export interface ChatInput {
+  model: string;
+  messages: ChatMessage[];
+  maxTokens?: number | null;
+  temperature?: number | null;
+}
+
+export interface ChatBilling {
+  generationId: number;
+  /** Tokens charged after reconciliation with the real usage. */
+  tokensSpent: number;
+  /** Balance after the charge. */
+  balance: number;
+}
+
+export interface ChatOutcome extends ChatBilling {
+  model: TextModel;
+  result: ChatResult;
+  rate: RateDecision;
+}
+
+export interface ChatStream {
+  model: TextModel;
+  generationId: number;
+  rate: RateDecision;
+  /** Deltas as the vendor sends them. Stopping early (or aborting the signal) aborts the upstream request. */
+  events: AsyncIterable<ChatStreamEvent>;
+  /** Resolves once the stream ended and was billed: on what was delivered when it was cut off. */
+  billed: Promise<ChatBilling & { failed: boolean }>;
+}
+
+export interface ChatServiceDeps {
+  ds: DataSource;
+  limiter: RateLimiter;
+  connections: ProviderConnections;
+  gate: ProviderGate;
+  adapters: Readonly<Record<ProviderName, ProviderAdapter>>;
+  log: Logger;
+}
+
+const MAX_STORED_TEXT = 100_000;
+const CHARS_PER_TOKEN = 4;
+
+function messageText(m: ChatMessage): string {
+  return typeof m.content === 'string' ? m.content : m.content.map((p) => (p.type === 'text' ? p.text : '')).join(' ');
+}
+
+/** Text chat for /v1/chat/completions, /api/v2/generate/stream and the bot: reserve, call, settle on real usage. */
+export class ChatService {
+  constructor(private readonly deps: ChatServiceDeps) {}
+
+  private prepare(actor: Actor, input: ChatInput) {
+    const model = requireModel(input.model);
+    if (model.category !== 'text') {
+      throw new ParamError('model', `${model.slug} is not a text model: use POST /api/v2/generate`);
+    }
+    if (input.messages.length === 0) throw new ParamError('messages', 'messages must not be empty');
+    if (input.messages[input.messages.length - 1].role !== 'user') {
+      throw new ParamError('messages', 'the final message must have role "user"');
+    }
+    if (!model.config.supports_vision && input.messages.some((m) => typeof m.content !== 'string' && m.content.some((p) => p.type === 'image'))) {
+      throw new ParamError('messages', `${model.slug} does not accept images`);
+    }
+    assertCanUseModel(actor.plan, model);
+    const conn = this.deps.connections.connection(model.provider, model.slug);
+    this.deps.gate.assertAvailable(model.provider, model.slug);
+    const maxTokens = resolveMaxTokens(model, input.maxTokens);
+    const promptTokens = estimatePromptTokens(input.messages);
+    if (promptTokens + maxTokens > model.config.max_context && promptTokens >= model.config.max_context) {
+      throw new ParamError('messages', `the conversation is longer than ${model.slug}'s context of ${model.config.max_context} tokens`);
+    }
+    const request: ChatRequest = {
+      upstreamModel: model.upstreamModel,
+      messages: input.messages,
+      maxTokens,
+      temperature: input.temperature ?? undefined,
+    };
+    return { model, conn, request, promptTokens, reserve: estimateChatReservation(model, promptTokens, maxTokens) };
+  }
+
+  private async begin(actor: Actor, input: ChatInput, ctx: RequestContext) {
+    const prepared = this.prepare(actor, input);
+    const rate = await this.deps.limiter.consume(actor.user.id, actor.plan);
+    if (!rate.allowed) throw new RateLimitedError(rate);
+    const last = input.messages[input.messages.length - 1];
+    const { id, createdAt } = await createPendingGeneration(this.deps.ds, {
+      userId: actor.user.id,
+      modelSlug: prepared.model.slug,
+      category: 'text',
+      source: ctx.source,
+      prompt: messageText(last).slice(0, 4000),
+      params: { max_tokens: prepared.request.maxTokens, messages: input.messages.length },
+      tokensReserved: prepared.reserve,
+      etaSeconds: prepared.model.etaSeconds,
+      delivery: ctx.delivery ?? null,
+      sandbox: prepared.conn.sandbox,
+      deadlineAt: new Date(Date.now() + 30 * 60_000),
+    });
+    return { ...prepared, rate, generationId: id, startedAt: createdAt.getTime() };
+  }
+
+  private async settle(model: TextModel, generationId: number, startedAt: number, text: string, usage: ChatUsage): Promise<ChatBilling> {
+    const cost = priceChatUsage(model, usage);
+    const done = await markCompleted(
+      this.deps.ds,
+      generationId,
+      { resultKey: null, resultMime: null, resultText: text.slice(0, MAX_STORED_TEXT), metadata: { ...usage }, seed: null, durationSeconds: null },
+      cost,
+      Date.now() - startedAt,
+      null,
+    );
+    return { generationId, tokensSpent: done?.tokensSpent ?? 0, balance: done?.balance ?? 0 };
+  }
+
+  private async fail(model: TextModel, generationId: number, startedAt: number, err: unknown, userId: number): Promise<ChatBilling> {
+    const kind = err instanceof ProviderError ? err.kind : 'upstream';
+    if (!(err instanceof ProviderError)) this.deps.log.error({ err, generationId }, 'chat failed unexpectedly');
+    const done = await markFailed(this.deps.ds, generationId, kind, failureMessage(kind, model.slug), Date.now() - startedAt);
+    return { generationId, tokensSpent: 0, balance: done?.balance ?? (await getBalance(this.deps.ds, userId)).total };
+  }
+
+  /** A whole answer at once. @throws ProviderError (after releasing the reservation) when the vendor fails. */
+  async complete(actor: Actor, input: ChatInput, ctx: RequestContext, signal?: AbortSignal): Promise<ChatOutcome> {
+    const run = await this.begin(actor, input, ctx);
+    const chat = this.deps.adapters[run.model.provider].chat!;
+    let result: ChatResult;
+    try {
+      result = await this.deps.gate.track(run.model.provider, () => chat.chat(run.request, run.conn, signal));
+    } catch (err) {
+      await this.fail(run.model, run.generationId, run.startedAt, err, actor.user.id);
+      throw err;
+    }
+    const billing = await this.settle(run.model, run.generationId, run.startedAt, result.text, result.usage);
+    return { ...billing, model: run.model, result, rate: run.rate };
+  }
+
+  /** A streamed answer; billing is reconciled when the stream ends, however it ends. */
+  async stream(actor: Actor, input: ChatInput, ctx: RequestContext, signal?: AbortSignal): Promise<ChatStream> {
+    const run = await this.begin(actor, input, ctx);
+    const chat = this.deps.adapters[run.model.provider].chat!;
+    const upstreamAbort = new AbortController();
+    const onClientAbort = () => upstreamAbort.abort();
+    signal?.addEventListener('abort', onClientAbort, { once: true });
+    let resolveBilled!: (b: ChatBilling & { failed: boolean }) => void;
+    const billed = new Promise<ChatBilling & { failed: boolean }>((r) => (resolveBilled = r));
+    const self = this;
+
+    async function* events(): AsyncGenerator<ChatStreamEvent> {
+      let text = '';
+      let usage: ChatUsage | undefined;
+      let finish: FinishReason | undefined;
+      let failure: unknown;
+      try {
+        for await (const ev of chat.chatStream(run.request, run.conn, upstreamAbort.signal)) {
+          if (ev.type === 'delta') text += ev.text;
+          else if (ev.type === 'usage') usage = ev.usage;
+          else finish = ev.finishReason;
+          yield ev;
+        }
+      } catch (err) {
+        if (!upstreamAbort.signal.aborted) failure = err;
+      } finally {
+        // Reached on normal end, on upstream failure, and when the consumer stops early (client disconnect).
+        upstreamAbort.abort();
+        signal?.removeEventListener('abort', onClientAbort);
+        const cutOff = finish === undefined && failure === undefined;
+        self.deps.gate.observe(run.model.provider, failure ?? null);
+        let billing: ChatBilling & { failed: boolean };
+        if (failure !== undefined) {
+          billing = { ...(await self.fail(run.model, run.generationId, run.startedAt, failure, actor.user.id)), failed: true };
+        } else {
+          // Without the vendor's count (cut off, or none sent) the delivered text is measured instead.
+          const measured: ChatUsage = {
+            promptTokens: run.promptTokens,
+            completionTokens: Math.ceil(text.length / CHARS_PER_TOKEN),
+          };
+          const settled = await self.settle(run.model, run.generationId, run.startedAt, text, cutOff || !usage ? measured : usage);
+          billing = { ...settled, failed: false };
+        }
+        resolveBilled(billing);
+      }
+      if (failure !== undefined) throw failure;
+    }
+
+    return { model: run.model, generationId: run.generationId, rate: run.rate, events: events(), billed };
+  }
+}
+

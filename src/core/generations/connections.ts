@@ -1,0 +1,57 @@
+import { AppConfig } from '../../config';
+import { ProviderConnection, ProviderName } from '../providers/types';
+import { ProviderUnavailableError } from './errors';
+
+export interface ConnectionInfo {
+  provider: ProviderName;
+  mode: 'live' | 'sandbox' | 'unavailable';
+  baseUrl?: string;
+}
+
+/**
+ * Where each provider's adapter sends its requests: `<P>_BASE_URL` with `<P>_API_KEY`, or the built-in sandbox
+ * upstream when the provider has no credentials and sandboxing is allowed (always outside production).
+ */
+export class ProviderConnections {
+  constructor(
+    private readonly config: Pick<AppConfig, 'providers' | 'sandboxAllowed' | 'upstreamTimeoutMs'>,
+    private readonly defaultBaseUrls: Record<ProviderName, string>,
+    private readonly sandboxMount?: (provider: ProviderName) => string,
+    private readonly fetchImpl: typeof fetch = fetch,
+  ) {}
+
+  info(provider: ProviderName): ConnectionInfo {
+    const settings = this.config.providers[provider];
+    if (provider === 'local') return { provider, mode: 'live', baseUrl: 'local://' };
+    if (settings.apiKey) return { provider, mode: 'live', baseUrl: settings.baseUrl ?? this.defaultBaseUrls[provider] };
+    if (this.config.sandboxAllowed && this.sandboxMount) {
+      return { provider, mode: 'sandbox', baseUrl: this.sandboxBase(provider) };
+    }
+    return { provider, mode: 'unavailable' };
+  }
+
+  private sandboxBase(provider: ProviderName): string {
+    // The vendor's own path prefix (e.g. `/v1`) is kept under the sandbox mount.
+    const path = new URL(this.defaultBaseUrls[provider]).pathname.replace(/\/+$/, '');
+    return this.sandboxMount!(provider) + path;
+  }
+
+  /** @throws ProviderUnavailableError when the provider has neither credentials nor a sandbox. */
+  connection(provider: ProviderName, modelSlug: string): ProviderConnection {
+    const info = this.info(provider);
+    if (info.mode === 'unavailable' || !info.baseUrl) {
+      throw new ProviderUnavailableError(
+        provider,
+        modelSlug,
+        `The model ${modelSlug} is unavailable: its provider (${provider}) is not configured on this server. Please switch to another model.`,
+      );
+    }
+    return {
+      apiKey: info.mode === 'sandbox' ? 'sandbox-key' : (this.config.providers[provider].apiKey ?? ''),
+      baseUrl: info.baseUrl,
+      sandbox: info.mode === 'sandbox',
+      fetch: this.fetchImpl,
+      timeoutMs: this.config.upstreamTimeoutMs,
+    };
+  }
+}

@@ -1,0 +1,66 @@
+import { ProviderErrorKind } from '../providers/types';
+
+/** The provider cannot take work now (no credentials in production, circuit open, overloaded): HTTP 503. */
+export class ProviderUnavailableError extends Error {
+  constructor(
+    readonly provider: string,
+    readonly modelSlug: string,
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.name = 'ProviderUnavailableError';
+  }
+}
+
+/** A synchronous generation ended as `failed` (nothing charged); carries the stored generation id. */
+export class GenerationFailedError extends Error {
+  constructor(
+    readonly generationId: number,
+    readonly kind: ProviderErrorKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'GenerationFailedError';
+  }
+}
+
+export class IdempotencyConflictError extends Error {
+  constructor(
+    readonly reason: 'in_progress' | 'body_mismatch',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'IdempotencyConflictError';
+  }
+}
+
+/** An input image or audio could not be used (unsafe URL, unreachable, not an image, too large). */
+export class InputError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+    readonly status: 400 | 413 | 415 | 422 = 422,
+  ) {
+    super(message);
+    this.name = 'InputError';
+  }
+}
+
+/** The user-facing text for a failure kind (the vendor's raw text is kept in the logs, not shown). */
+export function failureMessage(kind: ProviderErrorKind, modelSlug: string): string {
+  switch (kind) {
+    case 'overloaded':
+      return `The model ${modelSlug} is overloaded right now. Please wait a minute and try again, or switch to another model.`;
+    case 'timeout':
+      return `The model ${modelSlug} did not finish in time (generation timeout). Nothing was charged; please try again.`;
+    case 'content_policy':
+      return 'The request was refused by the provider content policy (content policy violation). Nothing was charged; please rephrase it.';
+    case 'bad_request':
+      return `The model ${modelSlug} rejected these parameters. Nothing was charged.`;
+    case 'auth':
+      return `The provider of ${modelSlug} refused our credentials. Nothing was charged; the operator has been told.`;
+    case 'upstream':
+      return `The provider of ${modelSlug} failed to produce a result. Nothing was charged; please try again.`;
+  }
+}

@@ -1,0 +1,128 @@
+import { InsufficientTokensError } from '../billing/errors';
+import { reserveCtes, settleCtes } from '../billing/ledger';
+import { Queryable } from '../billing/queryable';
+import { ProviderErrorKind } from '../providers/types';
+import { StoredResult } from './results';
+
+// Each transition below is ONE SQL statement: the generation row and the token ledger change together, and the
+// `status = 'pending'` guard makes completion and failure single-shot (a retry, a second worker or the deadline
+// sweeper that comes second changes nothing).
+
+export const reservationRef = (generationId: number) => `gen:${generationId}`;
+const REF_OF = (idExpr: string) => `('gen:' || ${idExpr})`;
+
+export interface NewGeneration {
+  userId: number;
+  modelSlug: string;
+  category: string;
+  source: string;
+  prompt: string | null;
+  params: Record<string, unknown>;
+  tokensReserved: number;
+  etaSeconds: number;
+  delivery: Record<string, unknown> | null;
+  sandbox: boolean;
+  deadlineAt: Date;
+}
+
+/**
+ * Inserts a pending generation and reserves its tokens under `gen:<id>`, or neither.
+ * @throws InsufficientTokensError
+ */
+export async function createPendingGeneration(db: Queryable, g: NewGeneration): Promise<{ id: number; createdAt: Date }> {
+  const rows = await db.query<{ available: number | null; id: number | null; created_at: Date | null }[]>(
+    `WITH nid AS (SELECT nextval(pg_get_serial_sequence('generations', 'id'))::int AS id),
+     ${reserveCtes('$1::int', '$2::int', REF_OF('(SELECT id FROM nid)'))},
+     g AS (
+       INSERT INTO generations (id, user_id, model_slug, category, status, source, prompt, params, tokens_reserved,
+                                eta_seconds, delivery, sandbox, deadline_at)
+       SELECT nid.id, $1, $3, $4, 'pending', $5, $6, $7::jsonb, $2, $8, $9::jsonb, $10, $11 FROM nid, upd
+       RETURNING id, created_at
+     )
+     SELECT (SELECT plan_tokens + bonus_tokens FROM cur) AS available, (SELECT id FROM g) AS id,
+            (SELECT created_at FROM g) AS created_at`,
+    [
+      g.userId,
+      g.tokensReserved,
+      g.modelSlug,
+      g.category,
+      g.source,
+      g.prompt,
+      JSON.stringify(g.params),
+      g.etaSeconds,
+      g.delivery ? JSON.stringify(g.delivery) : null,
+      g.sandbox,
+      g.deadlineAt,
+    ],
+  );
+  const row = rows[0];
+  if (row.id === null || row.created_at === null) throw new InsufficientTokensError(g.tokensReserved, row.available ?? 0);
+  return { id: row.id, createdAt: new Date(row.created_at) };
+}
+
+export interface Transition {
+  /** Tokens finally charged. */
+  tokensSpent: number;
+  /** The user's balance right after. */
+  balance: number;
+}
+
+/** pending -> completed with the reservation settled to `tokensToCharge` (never above what was reserved). */
+export async function markCompleted(
+  db: Queryable,
+  id: number,
+  result: StoredResult,
+  tokensToCharge: number,
+  processingMs: number,
+  retentionDays: number | null,
+): Promise<Transition | null> {
+  const rows = await db.query<{ spent: number | null; balance: number | null }[]>(
+    `WITH g AS (
+       UPDATE generations SET status = 'completed', result_key = $2, result_mime = $3, result_text = $4,
+              result_metadata = $5::jsonb, seed = $6, duration_seconds = $7, processing_ms = $8, completed_at = now(),
+              expires_at = CASE WHEN $9::int IS NULL THEN NULL ELSE now() + make_interval(days => $9::int) END,
+              tokens_spent = LEAST($10::int, tokens_reserved), error = NULL, error_kind = NULL
+        WHERE id = $1 AND status = 'pending'
+        RETURNING tokens_spent
+     ),
+     ${settleCtes(REF_OF('$1::int'), '$10::int', `'settled'`, 'EXISTS (SELECT 1 FROM g)')}
+     SELECT (SELECT tokens_spent FROM g) AS spent, (SELECT balance FROM bal_upd) AS balance`,
+    [
+      id,
+      result.resultKey,
+      result.resultMime,
+      result.resultText,
+      result.metadata ? JSON.stringify(result.metadata) : null,
+      result.seed,
+      result.durationSeconds,
+      processingMs,
+      retentionDays,
+      tokensToCharge,
+    ],
+  );
+  const row = rows[0];
+  return row.spent === null ? null : { tokensSpent: row.spent, balance: row.balance ?? 0 };
+}
+
+/** pending -> failed with the reservation released in full: failed generations are not charged. */
+export async function markFailed(
+  db: Queryable,
+  id: number,
+  kind: ProviderErrorKind,
+  message: string,
+  processingMs: number | null,
+): Promise<Transition | null> {
+  const rows = await db.query<{ failed: number | null; balance: number | null }[]>(
+    `WITH g AS (
+       UPDATE generations SET status = 'failed', error = $2, error_kind = $3, tokens_spent = 0, processing_ms = $4,
+              completed_at = now()
+        WHERE id = $1 AND status = 'pending'
+        RETURNING id
+     ),
+     ${settleCtes(REF_OF('$1::int'), '0', `'released'`, 'EXISTS (SELECT 1 FROM g)')}
+     SELECT (SELECT id FROM g) AS failed, (SELECT balance FROM bal_upd) AS balance`,
+    [id, message, kind, processingMs],
+  );
+  const row = rows[0];
+  return row.failed === null ? null : { tokensSpent: 0, balance: row.balance ?? 0 };
+}

@@ -1,0 +1,115 @@
+import { DataSource } from 'typeorm';
+import { GenerationEntity } from '../../db/entities';
+import type { Logger } from '../../logger';
+import { PlanDirectory } from '../accounts/plans';
+import { NormalizedParams } from '../catalog/params';
+import { ModelDefinition } from '../catalog/types';
+import { ResultStorage } from '../media/storage';
+import { InputFile, MediaPoll, MediaRequest, MediaStart, ProviderAdapter, ProviderError, ProviderName } from '../providers/types';
+import { ProviderConnections } from './connections';
+import { failureMessage } from './errors';
+import { markCompleted, markFailed } from './lifecycle';
+import { GenerationNotifier } from './ports';
+import { ProviderGate } from './provider-gate';
+import { storeResult } from './results';
+
+export interface MediaInputs {
+  images: InputFile[];
+  mask?: InputFile;
+  audio?: InputFile;
+}
+
+export interface MediaRunnerDeps {
+  ds: DataSource;
+  plans: PlanDirectory;
+  storage: ResultStorage;
+  connections: ProviderConnections;
+  gate: ProviderGate;
+  adapters: Readonly<Record<ProviderName, ProviderAdapter>>;
+  notifier: GenerationNotifier;
+  log: Logger;
+}
+
+/** Extra per-request options that are not part of the generate body (STT). */
+export interface SttExtras {
+  language?: string;
+  diarize?: boolean;
+}
+
+export function buildMediaRequest(model: ModelDefinition, params: NormalizedParams, inputs: MediaInputs, stt?: SttExtras): MediaRequest {
+  if (model.category === 'text') throw new TypeError('text models do not run as media');
+  return {
+    category: model.category,
+    slug: model.slug,
+    upstreamModel: model.upstreamModel,
+    prompt: params.prompt || undefined,
+    negativePrompt: params.negativePrompt,
+    size: params.size,
+    quality: params.quality,
+    style: params.style,
+    seed: params.seed,
+    images: inputs.images.length > 0 ? inputs.images : undefined,
+    mask: inputs.mask,
+    audio: inputs.audio,
+    language: stt?.language,
+    diarize: stt?.diarize,
+    durationSeconds: params.durationSeconds,
+    voiceId: params.voiceId,
+    speed: params.speed,
+    audioFormat: params.audioFormat,
+    scale: params.scale,
+  };
+}
+
+/** Talks to the adapter through the provider gate and records the outcome (settle or release). */
+export class MediaRunner {
+  constructor(private readonly deps: MediaRunnerDeps) {}
+
+  private adapter(model: ModelDefinition) {
+    const media = this.deps.adapters[model.provider].media;
+    if (!media) throw new ProviderError('bad_request', `${model.provider} has no media capability`, model.provider);
+    return media;
+  }
+
+  isSandbox(model: ModelDefinition): boolean {
+    return this.deps.connections.info(model.provider).mode === 'sandbox';
+  }
+
+  start(model: ModelDefinition, req: MediaRequest): Promise<MediaStart> {
+    const conn = this.deps.connections.connection(model.provider, model.slug);
+    return this.deps.gate.run(model.provider, () => this.adapter(model).start(req, conn));
+  }
+
+  poll(model: ModelDefinition, req: MediaRequest, upstreamJobId: string): Promise<MediaPoll> {
+    const conn = this.deps.connections.connection(model.provider, model.slug);
+    return this.deps.gate.run(model.provider, () => this.adapter(model).poll(upstreamJobId, req, conn));
+  }
+
+  async complete(gen: GenerationEntity, model: ModelDefinition, params: NormalizedParams, output: Parameters<typeof storeResult>[3]) {
+    let stored;
+    try {
+      stored = await storeResult(this.deps.storage, model, params, output);
+    } catch (err) {
+      return this.fail(gen, model, err);
+    }
+    const user = await this.deps.ds.query<{ plan_slug: string }[]>('SELECT plan_slug FROM users WHERE id = $1', [gen.userId]);
+    const plan = await this.deps.plans.get(user[0]?.plan_slug ?? 'free');
+    const won = await markCompleted(this.deps.ds, gen.id, stored, gen.tokensReserved, Date.now() - gen.createdAt.getTime(), plan.retentionDays);
+    return this.finished(gen.id, won !== null);
+  }
+
+  async fail(gen: GenerationEntity, model: ModelDefinition, err: unknown): Promise<GenerationEntity> {
+    const kind = err instanceof ProviderError ? err.kind : 'upstream';
+    if (err instanceof ProviderError) this.deps.log.warn({ generation: gen.id, model: model.slug, kind, upstream: err.message }, 'generation failed');
+    else this.deps.log.error({ generation: gen.id, model: model.slug, err }, 'generation failed unexpectedly');
+    const won = await markFailed(this.deps.ds, gen.id, kind, failureMessage(kind, model.slug), Date.now() - gen.createdAt.getTime());
+    return this.finished(gen.id, won !== null);
+  }
+
+  /** Reloads the row; only the call that made the transition announces it. */
+  private async finished(id: number, announce: boolean): Promise<GenerationEntity> {
+    const gen = await this.deps.ds.getRepository(GenerationEntity).findOneByOrFail({ id });
+    if (announce) await this.deps.notifier.generationFinished(gen);
+    return gen;
+  }
+}

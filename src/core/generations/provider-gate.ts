@@ -1,0 +1,121 @@
+import PQueue from 'p-queue';
+import { ProviderError, ProviderName } from '../providers/types';
+import { ProviderUnavailableError } from './errors';
+
+export interface GateOptions {
+  /** Concurrent upstream calls per provider in this process. */
+  concurrency: number;
+  /** Consecutive overload/timeout failures that open the circuit. */
+  failureThreshold: number;
+  /** How long an open circuit refuses new work before one trial call is let through. */
+  cooldownMs: number;
+  now?: () => number;
+}
+
+export type CircuitEvent = { provider: ProviderName; state: 'open' | 'closed'; reason?: string };
+
+interface Circuit {
+  failures: number;
+  openedAt?: number;
+  trialInFlight: boolean;
+}
+
+/** Caps concurrent calls per provider (p-queue) and opens a circuit after repeated overloads. */
+export class ProviderGate {
+  private readonly queues = new Map<ProviderName, PQueue>();
+  private readonly circuits = new Map<ProviderName, Circuit>();
+  private readonly listeners: ((e: CircuitEvent) => void)[] = [];
+  private readonly now: () => number;
+
+  constructor(private readonly options: GateOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  onCircuitChange(listener: (e: CircuitEvent) => void): void {
+    this.listeners.push(listener);
+  }
+
+  private circuit(provider: ProviderName): Circuit {
+    let c = this.circuits.get(provider);
+    if (!c) this.circuits.set(provider, (c = { failures: 0, trialInFlight: false }));
+    return c;
+  }
+
+  isOpen(provider: ProviderName): boolean {
+    const c = this.circuit(provider);
+    if (c.openedAt === undefined) return false;
+    return this.now() - c.openedAt < this.options.cooldownMs || c.trialInFlight;
+  }
+
+  /** @throws ProviderUnavailableError while the circuit is open. */
+  assertAvailable(provider: ProviderName, modelSlug: string): void {
+    if (!this.isOpen(provider)) return;
+    const c = this.circuit(provider);
+    const retryAfter = Math.max(1, Math.ceil((c.openedAt! + this.options.cooldownMs - this.now()) / 1000));
+    throw new ProviderUnavailableError(
+      provider,
+      modelSlug,
+      `The model ${modelSlug} is overloaded right now (its provider is failing). Please wait about ${retryAfter} s or switch to another model.`,
+      retryAfter,
+    );
+  }
+
+  /** Records a call's outcome for the circuit without queueing it (chat streams hold no queue slot). */
+  async track<T>(provider: ProviderName, task: () => Promise<T>): Promise<T> {
+    try {
+      const result = await task();
+      this.record(provider, null);
+      return result;
+    } catch (err) {
+      this.record(provider, err);
+      throw err;
+    }
+  }
+
+  /** Records the outcome of work observed elsewhere (e.g. the end of a stream). */
+  observe(provider: ProviderName, err: unknown): void {
+    this.record(provider, err);
+  }
+
+  async run<T>(provider: ProviderName, task: () => Promise<T>): Promise<T> {
+    let queue = this.queues.get(provider);
+    if (!queue) this.queues.set(provider, (queue = new PQueue({ concurrency: this.options.concurrency })));
+    const c = this.circuit(provider);
+    const trial = c.openedAt !== undefined;
+    if (trial) c.trialInFlight = true;
+    try {
+      const result = await queue.add(task);
+      this.record(provider, null);
+      return result as T;
+    } catch (err) {
+      this.record(provider, err);
+      throw err;
+    } finally {
+      if (trial) c.trialInFlight = false;
+    }
+  }
+
+  private record(provider: ProviderName, err: unknown): void {
+    const c = this.circuit(provider);
+    const counts = err instanceof ProviderError && (err.kind === 'overloaded' || err.kind === 'timeout');
+    if (!counts) {
+      if (err === null || err instanceof ProviderError) {
+        const wasOpen = c.openedAt !== undefined;
+        c.failures = 0;
+        c.openedAt = undefined;
+        if (wasOpen) this.emit({ provider, state: 'closed' });
+      }
+      return;
+    }
+    c.failures += 1;
+    if (c.failures >= this.options.failureThreshold) {
+      const wasOpen = c.openedAt !== undefined;
+      c.openedAt = this.now();
+      if (!wasOpen) this.emit({ provider, state: 'open', reason: (err as Error).message });
+    }
+  }
+
+  private emit(e: CircuitEvent): void {
+    for (const l of this.listeners) l(e);
+  }
+}

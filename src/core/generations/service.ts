@@ -1,0 +1,312 @@
+import { DataSource } from 'typeorm';
+import { GenerationEntity, UserEntity } from '../../db/entities';
+import type { GenerationSource } from '../../db/entities/generation.entity';
+import type { Logger } from '../../logger';
+import { NotFoundError } from '../accounts/errors';
+import { Plan } from '../accounts/plans';
+import { NormalizedParams, parseGenerateRequest } from '../catalog/params';
+import { quoteGeneration } from '../catalog/pricing';
+import { normalizeSttOptions, resolveSttModel } from '../catalog/stt-options';
+import { requireModel } from '../catalog/catalog';
+import { ModelDefinition } from '../catalog/types';
+import { RateDecision, RateLimitedError, RateLimiter } from '../limits/rate-limiter';
+import { newResultKey, ResultStorage, readStoredObject } from '../media/storage';
+import { InputFile, MediaPoll, MediaStart, ProviderError } from '../providers/types';
+import { assertCanUseModel } from './access';
+import { ProviderConnections } from './connections';
+import { InputError } from './errors';
+import { InputResolver } from './inputs';
+import { createPendingGeneration } from './lifecycle';
+import { buildMediaRequest, MediaInputs, MediaRunner, SttExtras } from './media-runner';
+import { GenerationQueue } from './ports';
+import { ProviderGate } from './provider-gate';
+
+export interface Actor {
+  user: UserEntity;
+  plan: Plan;
+}
+
+export interface RequestContext {
+  source: GenerationSource;
+  /** Origins under which this service's own `/files/...` result URLs are reachable (results chain). */
+  ownOrigins: string[];
+  /** Where the bot should deliver an asynchronous result. */
+  delivery?: Record<string, unknown>;
+}
+
+export interface GenerationOutcome {
+  generation: GenerationEntity;
+  rate: RateDecision;
+}
+
+export interface GenerationServiceDeps {
+  ds: DataSource;
+  limiter: RateLimiter;
+  connections: ProviderConnections;
+  gate: ProviderGate;
+  runner: MediaRunner;
+  inputs: InputResolver;
+  storage: ResultStorage;
+  queue: GenerationQueue;
+  log: Logger;
+  /** How long a synchronous request waits before it is answered `pending` and handed to the workers. */
+  inlineBudgetMs?: number;
+  /** A pending generation still unfinished after this long fails with a timeout (and is released). */
+  asyncDeadlineMs?: number;
+}
+
+/** What the worker needs besides the normalised params: where inputs were persisted, STT options. */
+interface StoredParams extends NormalizedParams {
+  inputKeys?: string[];
+  maskKey?: string;
+  audioKey?: string;
+  stt?: SttExtras;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The generation pipeline shared by the API and the bot:
+ * quote -> access -> provider available -> admit (rate counters) -> inputs -> reserve -> run now or enqueue ->
+ * settle to the actual cost, or release everything on failure.
+ */
+export class GenerationService {
+  private readonly inlineBudgetMs: number;
+  private readonly asyncDeadlineMs: number;
+
+  constructor(private readonly deps: GenerationServiceDeps) {
+    this.inlineBudgetMs = deps.inlineBudgetMs ?? 90_000;
+    this.asyncDeadlineMs = deps.asyncDeadlineMs ?? 30 * 60_000;
+  }
+
+  /** The checks every model-running request passes before any money moves. */
+  private async admit(actor: Actor, model: ModelDefinition): Promise<RateDecision> {
+    assertCanUseModel(actor.plan, model);
+    this.deps.connections.connection(model.provider, model.slug);
+    this.deps.gate.assertAvailable(model.provider, model.slug);
+    const rate = await this.deps.limiter.consume(actor.user.id, actor.plan);
+    if (!rate.allowed) throw new RateLimitedError(rate);
+    return rate;
+  }
+
+  /** POST /api/v2/generate (and the bot's image, video, speech, music and tool actions). */
+  async generate(actor: Actor, body: unknown, ctx: RequestContext): Promise<GenerationOutcome> {
+    const { model, params } = parseGenerateRequest(body);
+    const cost = quoteGeneration(model, params);
+    const rate = await this.admit(actor, model);
+    const inputs = await this.resolveInputs(model, params, ctx);
+    const generation = await this.run(actor, model, params, inputs, cost, ctx);
+    return { generation, rate };
+  }
+
+  /** POST /api/v2/stt: the audio has already been received (and size-checked) by the transport. */
+  async transcribe(
+    actor: Actor,
+    input: { audio: InputFile; model?: string | null; language?: string | null; diarize?: boolean | string | null },
+    ctx: RequestContext,
+  ): Promise<GenerationOutcome> {
+    const model = resolveSttModel(input.model);
+    const options = normalizeSttOptions(model, { language: input.language, diarize: input.diarize });
+    const params: StoredParams = { prompt: '', format: 'webp', quality: 'standard', imageUrls: [], stt: options };
+    const cost = quoteGeneration(model, params);
+    const rate = await this.admit(actor, model);
+    const generation = await this.run(actor, model, params, { images: [], audio: input.audio }, cost, ctx);
+    return { generation, rate };
+  }
+
+  /** POST /api/v2/inpaint: image and mask uploaded as files. */
+  async inpaint(
+    actor: Actor,
+    input: { image: Buffer; mask: Buffer; prompt: string; format?: string },
+    ctx: RequestContext,
+  ): Promise<GenerationOutcome> {
+    const { model, params } = parseGenerateRequest({
+      model: 'inpaint',
+      prompt: input.prompt,
+      format: input.format,
+      // Stand-ins that satisfy the URL checks: the uploaded files are used instead.
+      params: { image_url: 'https://upload.invalid/image', mask_url: 'https://upload.invalid/mask' },
+    });
+    const cost = quoteGeneration(model, params);
+    const rate = await this.admit(actor, model);
+    const image = await this.deps.inputs.validateImage('image', input.image);
+    const mask = await this.deps.inputs.validateImage('mask', input.mask);
+    const generation = await this.run(actor, model, { ...params, imageUrls: [], maskUrl: undefined }, { images: [image], mask }, cost, ctx);
+    return { generation, rate };
+  }
+
+  async get(userId: number, id: number): Promise<GenerationEntity> {
+    const gen = await this.deps.ds.getRepository(GenerationEntity).findOneBy({ id, userId });
+    if (!gen) throw new NotFoundError('Generation');
+    return gen;
+  }
+
+  private async resolveInputs(model: ModelDefinition, params: NormalizedParams, ctx: RequestContext): Promise<MediaInputs> {
+    const fields = model.slug === 'face-swap' ? ['params.source_image_url', 'params.target_image_url'] : ['image_url'];
+    const images = await Promise.all(params.imageUrls.map((ref, i) => this.deps.inputs.image(fields[i] ?? 'image_url', ref, ctx.ownOrigins)));
+    const mask = params.maskUrl ? await this.deps.inputs.image('params.mask_url', params.maskUrl, ctx.ownOrigins) : undefined;
+    return { images, mask };
+  }
+
+  private async run(
+    actor: Actor,
+    model: ModelDefinition,
+    params: StoredParams,
+    inputs: MediaInputs,
+    cost: number,
+    ctx: RequestContext,
+  ): Promise<GenerationEntity> {
+    const row = {
+      userId: actor.user.id,
+      modelSlug: model.slug,
+      category: model.category,
+      source: ctx.source,
+      prompt: params.prompt || null,
+      params: params as unknown as Record<string, unknown>,
+      tokensReserved: cost,
+      etaSeconds: model.etaSeconds,
+      delivery: ctx.delivery ?? null,
+      sandbox: this.deps.runner.isSandbox(model),
+      deadlineAt: new Date(Date.now() + this.asyncDeadlineMs),
+    };
+    const { id, createdAt } = await createPendingGeneration(this.deps.ds, row);
+    const gen = this.deps.ds.getRepository(GenerationEntity).create({ ...row, id, createdAt, status: 'pending' });
+    if (model.execution === 'async') {
+      await this.handOff(gen, params, inputs);
+      return gen;
+    }
+    return this.runInline(gen, model, params, inputs);
+  }
+
+  /** Runs a synchronous model within the request; past the inline budget it continues in the workers. */
+  private async runInline(gen: GenerationEntity, model: ModelDefinition, params: StoredParams, inputs: MediaInputs): Promise<GenerationEntity> {
+    const req = buildMediaRequest(model, params, inputs, params.stt);
+    const deadline = Date.now() + this.inlineBudgetMs;
+    let started: MediaStart;
+    try {
+      started = await this.deps.runner.start(model, req);
+    } catch (err) {
+      return this.deps.runner.fail(gen, model, err);
+    }
+    let state: MediaStart | MediaPoll = started;
+    if (started.state === 'pending') {
+      const upstreamJobId = started.upstreamJobId;
+      await this.saveUpstreamJob(gen, upstreamJobId, started.etaSeconds);
+      let interval = this.deps.runner.isSandbox(model) ? 100 : 1000;
+      while (state.state === 'pending') {
+        if (Date.now() + interval > deadline) {
+          await this.handOff(gen, params, inputs, interval);
+          return gen;
+        }
+        await sleep(interval);
+        interval = Math.min(interval * 1.5, 3000);
+        try {
+          state = await this.deps.runner.poll(model, req, upstreamJobId);
+        } catch (err) {
+          if (err instanceof ProviderError && err.retryable) continue;
+          return this.deps.runner.fail(gen, model, err);
+        }
+      }
+    }
+    if (state.state === 'failed') return this.deps.runner.fail(gen, model, state.error);
+    if (state.state !== 'completed') throw new Error('unreachable: generation still pending');
+    return this.deps.runner.complete(gen, model, params, state.output);
+  }
+
+  private async saveUpstreamJob(gen: GenerationEntity, upstreamJobId: string, etaSeconds: number): Promise<void> {
+    gen.upstreamJobId = upstreamJobId;
+    gen.etaSeconds = Math.max(1, Math.round(etaSeconds));
+    await this.deps.ds.query('UPDATE generations SET upstream_job_id = $2, eta_seconds = $3 WHERE id = $1', [
+      gen.id,
+      upstreamJobId,
+      gen.etaSeconds,
+    ]);
+  }
+
+  /** Persists the inputs (so any instance can continue) and queues the durable job. */
+  private async handOff(gen: GenerationEntity, params: StoredParams, inputs: MediaInputs, delayMs = 0): Promise<void> {
+    const persist = async (file: InputFile) => {
+      const key = `inputs/${newResultKey('bin')}`;
+      await this.deps.storage.put(key, file.data, file.mime);
+      return key;
+    };
+    const stored: StoredParams = { ...params };
+    if (inputs.images.length > 0) stored.inputKeys = await Promise.all(inputs.images.map(persist));
+    if (inputs.mask) stored.maskKey = await persist(inputs.mask);
+    if (inputs.audio) stored.audioKey = await persist(inputs.audio);
+    gen.params = stored as unknown as Record<string, unknown>;
+    await this.deps.ds.query('UPDATE generations SET params = $2 WHERE id = $1', [gen.id, JSON.stringify(stored)]);
+    await this.deps.queue.enqueue(gen.id, delayMs);
+  }
+
+  private async loadInputs(params: StoredParams): Promise<MediaInputs> {
+    const load = async (key: string): Promise<InputFile> => {
+      const obj = await this.deps.storage.get(key);
+      if (!obj) throw new InputError('input', 'an input file of this generation is gone');
+      return { data: await readStoredObject(obj, 100 * 1024 * 1024), mime: obj.mime };
+    };
+    return {
+      images: await Promise.all((params.inputKeys ?? []).map(load)),
+      mask: params.maskKey ? await load(params.maskKey) : undefined,
+      audio: params.audioKey ? await load(params.audioKey) : undefined,
+    };
+  }
+
+  /**
+   * One step of a pending generation, run by the durable job: submit it upstream, or poll it once. Returns the
+   * delay after which the next step should run, or null when the generation is finished.
+   */
+  async advance(id: number): Promise<number | null> {
+    const gen = await this.deps.ds.getRepository(GenerationEntity).findOneBy({ id });
+    if (!gen || gen.status !== 'pending') return null;
+    const model = requireModel(gen.modelSlug);
+    if (gen.deadlineAt && gen.deadlineAt.getTime() < Date.now()) {
+      await this.deps.runner.fail(gen, model, new ProviderError('timeout', 'deadline passed', model.provider));
+      return null;
+    }
+    const params = gen.params as unknown as StoredParams;
+    let inputs: MediaInputs;
+    try {
+      inputs = await this.loadInputs(params);
+    } catch (err) {
+      await this.deps.runner.fail(gen, model, err);
+      return null;
+    }
+    const req = buildMediaRequest(model, params, inputs, params.stt);
+    const interval = this.deps.runner.isSandbox(model) ? 200 : 2000;
+    let state: MediaStart | MediaPoll;
+    try {
+      if (!gen.upstreamJobId) {
+        const started = await this.deps.runner.start(model, req);
+        if (started.state === 'pending') {
+          await this.saveUpstreamJob(gen, started.upstreamJobId, started.etaSeconds);
+          return interval;
+        }
+        state = started;
+      } else {
+        state = await this.deps.runner.poll(model, req, gen.upstreamJobId);
+      }
+    } catch (err) {
+      // A flaky poll is retried until the deadline; a refused submission fails the generation now.
+      if (gen.upstreamJobId && err instanceof ProviderError && err.retryable) return interval * 2;
+      await this.deps.runner.fail(gen, model, err);
+      return null;
+    }
+    if (state.state === 'pending') return interval;
+    if (state.state === 'failed') await this.deps.runner.fail(gen, model, state.error);
+    else await this.deps.runner.complete(gen, model, params, state.output);
+    return null;
+  }
+
+  /** Fails (and releases) pending generations whose deadline passed, whatever happened to their jobs. */
+  async sweepExpired(): Promise<number> {
+    const rows = await this.deps.ds.query<{ id: number }[]>(
+      `SELECT id FROM generations WHERE status = 'pending' AND deadline_at < now() - interval '1 minute' LIMIT 100`,
+    );
+    for (const { id } of rows) {
+      const gen = await this.deps.ds.getRepository(GenerationEntity).findOneBy({ id });
+      if (gen) await this.deps.runner.fail(gen, requireModel(gen.modelSlug), new ProviderError('timeout', 'deadline passed', requireModel(gen.modelSlug).provider));
+    }
+    return rows.length;
+  }
+}

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+// Anthropic Messages API wire shapes (https://docs.anthropic.com/en/api/messages), only the fields we read.
+
+export const ANTHROPIC_VERSION = '2023-06-01';
+
+export const anthropicUsage = z.object({
+  input_tokens: z.number().optional(),
+  output_tokens: z.number().optional(),
+});
+
+const contentBlock = z.object({ type: z.string(), text: z.string().optional() });
+
+export const anthropicMessage = z.object({
+  type: z.literal('message'),
+  content: z.array(contentBlock),
+  stop_reason: z.string().nullable().optional(),
+  usage: anthropicUsage,
+});
+export type AnthropicMessage = z.infer<typeof anthropicMessage>;
+
+export const anthropicErrorBody = z.object({
+  type: z.literal('error'),
+  error: z.object({ type: z.string(), message: z.string() }),
+});
+
+/** The SSE `data` payloads of a streamed message; unknown event types are ignored by the reader. */
+export const anthropicStreamEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('message_start'), message: z.object({ usage: anthropicUsage }) }),
+  z.object({ type: z.literal('content_block_start'), index: z.number(), content_block: contentBlock }),
+  z.object({
+    type: z.literal('content_block_delta'),
+    index: z.number(),
+    delta: z.object({ type: z.string(), text: z.string().optional() }),
+  }),
+  z.object({ type: z.literal('content_block_stop'), index: z.number() }),
+  z.object({
+    type: z.literal('message_delta'),
+    delta: z.object({ stop_reason: z.string().nullable().optional() }),
+    usage: anthropicUsage.optional(),
+  }),
+  z.object({ type: z.literal('message_stop') }),
+  z.object({ type: z.literal('ping') }),
+  anthropicErrorBody,
+]);
+export type AnthropicStreamEvent = z.infer<typeof anthropicStreamEvent>;
+
+/** Request body we send; `system` is a top-level field, never a message. */
+export interface AnthropicRequestBody {
+  model: string;
+  max_tokens: number;
+  messages: { role: 'user' | 'assistant'; content: AnthropicContentBlock[] }[];
+  system?: string;
+  temperature?: number;
+  stream?: boolean;
+}
+
+export type AnthropicContentBlock =
+  | { type: 'text'; text: string }
+  | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } };

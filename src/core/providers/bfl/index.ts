@@ -1,0 +1,22 @@
+import { MediaCapability, ProviderAdapter, ProviderError } from '../types';
+import { poll, submit } from './jobs';
+
+/**
+ * Black Forest Labs FLUX API (`x-key` header): submit a task, then poll it until Ready and download the sample.
+ * `start` always answers pending; the pipeline polls inline for the models the catalog runs synchronously.
+ */
+const media: MediaCapability = {
+  start: async (req, conn, signal) => {
+    if (req.category !== 'image' && req.category !== 'tool') {
+      throw new ProviderError('bad_request', `bfl does not serve ${req.category}`, 'bfl');
+    }
+    return submit(req, conn, signal);
+  },
+  poll: (jobId, _req, conn, signal) => poll(jobId, conn, signal),
+};
+
+export const bflAdapter: ProviderAdapter = {
+  name: 'bfl',
+  defaultBaseUrl: 'https://api.bfl.ai/v1',
+  media,
+};

@@ -1,0 +1,45 @@
+import { MediaRequest, ProviderError } from '../types';
+import { aspectRatioOf, fitToFluxBox } from './sizes';
+
+/**
+ * Request bodies of the FLUX endpoints (POST https://api.bfl.ai/v1/<model>), as documented per model:
+ * flux-dev and flux-pro-1.1 take width/height, flux-pro-1.1-ultra and flux-kontext-pro take aspect_ratio,
+ * Kontext edits with a base64 `input_image`, FLUX.1 Fill takes base64 `image` + `mask`.
+ * We ask for PNG so nothing is lost before our own sharp post-processing picks the output format.
+ */
+
+type Body = Record<string, unknown>;
+
+const builders: Record<string, (req: MediaRequest) => Body> = {
+  'flux-dev': (req) => ({ ...fitToFluxBox(req.size) }),
+  'flux-pro-1.1': (req) => ({ ...fitToFluxBox(req.size) }),
+  'flux-pro-1.1-ultra': (req) => ({ aspect_ratio: aspectRatioOf(req.size) }),
+  'flux-kontext-pro': (req) => {
+    const image = req.images?.[0];
+    return { aspect_ratio: aspectRatioOf(req.size), ...(image ? { input_image: image.data.toString('base64') } : {}) };
+  },
+  'flux-pro-1.0-fill': (req) => {
+    const image = req.images?.[0];
+    if (!image || !req.mask) {
+      throw new ProviderError('bad_request', 'inpainting needs an image and a mask', 'bfl');
+    }
+    return { image: image.data.toString('base64'), mask: req.mask.data.toString('base64') };
+  },
+};
+
+export function isBflModel(model: string): boolean {
+  return Object.hasOwn(builders, model);
+}
+
+export function buildSubmitBody(req: MediaRequest): Body {
+  const build = builders[req.upstreamModel];
+  if (!build) throw new ProviderError('bad_request', `bfl has no model ${req.upstreamModel}`, 'bfl');
+  const body: Body = { prompt: req.prompt ?? '', ...build(req), output_format: 'png' };
+  if (req.seed !== undefined) body.seed = req.seed;
+  return body;
+}
+
+/** Rough queue + render time, for the pipeline's first poll and the client's `eta_seconds`. */
+export function etaSeconds(model: string): number {
+  return model === 'flux-pro-1.1-ultra' ? 15 : model === 'flux-pro-1.0-fill' ? 12 : 8;
+}

@@ -1,0 +1,36 @@
+import { MediaCapability, ProviderAdapter, ProviderError } from '../types';
+import { compose } from './music';
+import { synthesize } from './speech';
+import { transcribe } from './transcription';
+
+/**
+ * ElevenLabs (`xi-api-key`): text-to-speech, Scribe speech-to-text with diarization, and music. All three
+ * answer within the request, so `start` always completes; music is long, which is why the pipeline runs it
+ * in a durable job.
+ */
+const media: MediaCapability = {
+  async start(req, conn, signal) {
+    switch (req.category) {
+      case 'tts':
+        return { state: 'completed', output: await synthesize(req, conn, signal) };
+      case 'stt':
+        return { state: 'completed', output: await transcribe(req, conn, signal) };
+      case 'music':
+        return { state: 'completed', output: await compose(req, conn, signal) };
+      default:
+        throw new ProviderError('bad_request', `elevenlabs does not serve ${req.category}`, 'elevenlabs');
+    }
+  },
+  async poll() {
+    return {
+      state: 'failed',
+      error: new ProviderError('bad_request', 'elevenlabs jobs complete in start; there is nothing to poll', 'elevenlabs'),
+    };
+  },
+};
+
+export const elevenlabsAdapter: ProviderAdapter = {
+  name: 'elevenlabs',
+  defaultBaseUrl: 'https://api.elevenlabs.io',
+  media,
+};

@@ -1,0 +1,125 @@
+import { readSse, upstreamFetch, upstreamJson } from '../http';
+import {
+  ChatCapability,
+  ChatRequest,
+  ChatResult,
+  ChatStreamEvent,
+  ChatUsage,
+  ProviderConnection,
+  ProviderError,
+} from '../types';
+import { googleHeaders, modelPath } from './auth';
+import { toGeminiChatBody } from './contents';
+import { blockedError, mapFinishReason, refineGoogleError, statusError } from './errors';
+import { GenerateContentResponse, generateContentResponse } from './wire';
+
+function parseResponse(raw: unknown): GenerateContentResponse {
+  const parsed = generateContentResponse.safeParse(raw);
+  if (!parsed.success) throw new ProviderError('upstream', 'google answered with an unexpected response shape', 'google');
+  return parsed.data;
+}
+
+/** Answer text of the first candidate; thought summaries are not part of it. */
+function candidateText(res: GenerateContentResponse): string {
+  const parts = res.candidates?.[0]?.content?.parts ?? [];
+  return parts.flatMap((p) => (p.text && !p.thought ? [p.text] : [])).join('');
+}
+
+/** Thinking tokens are billed as output, so they count as completion tokens. */
+function usageOf(res: GenerateContentResponse): ChatUsage | undefined {
+  const u = res.usageMetadata;
+  if (!u) return undefined;
+  return {
+    promptTokens: u.promptTokenCount ?? 0,
+    completionTokens: (u.candidatesTokenCount ?? 0) + (u.thoughtsTokenCount ?? 0),
+  };
+}
+
+function blockReason(res: GenerateContentResponse): string | undefined {
+  return (res.candidates?.length ?? 0) === 0 ? res.promptFeedback?.blockReason : undefined;
+}
+
+async function chat(req: ChatRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<ChatResult> {
+  let raw: unknown;
+  try {
+    raw = await upstreamJson<unknown>('google', conn, {
+      path: `${modelPath(req.upstreamModel)}:generateContent`,
+      headers: googleHeaders(conn),
+      body: toGeminiChatBody(req),
+      signal,
+    });
+  } catch (err) {
+    throw refineGoogleError(err);
+  }
+  const res = parseResponse(raw);
+  const blocked = blockReason(res);
+  if (blocked) throw blockedError(blocked);
+  const candidate = res.candidates?.[0];
+  if (!candidate) throw new ProviderError('upstream', 'google answered without candidates', 'google');
+  const text = candidateText(res);
+  const finishReason = mapFinishReason(candidate.finishReason);
+  if (finishReason === 'content_filter' && text === '') throw blockedError(candidate.finishReason ?? 'SAFETY');
+  return { text, finishReason, usage: usageOf(res) ?? { promptTokens: 0, completionTokens: 0 } };
+}
+
+function streamFailure(err: unknown, signal?: AbortSignal): unknown {
+  if (err instanceof ProviderError || signal?.aborted) return err;
+  const e = err as Error;
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') {
+    return new ProviderError('timeout', 'google stream stalled past the timeout', 'google');
+  }
+  return new ProviderError('upstream', `google stream broke off: ${e?.message ?? String(err)}`, 'google');
+}
+
+async function* chatStream(req: ChatRequest, conn: ProviderConnection, signal?: AbortSignal): AsyncGenerator<ChatStreamEvent> {
+  let res: Response;
+  try {
+    res = await upstreamFetch('google', conn, {
+      path: `${modelPath(req.upstreamModel)}:streamGenerateContent?alt=sse`,
+      headers: { ...googleHeaders(conn), accept: 'text/event-stream' },
+      body: toGeminiChatBody(req),
+      signal,
+    });
+  } catch (err) {
+    throw refineGoogleError(err);
+  }
+  if (!res.body) throw new ProviderError('upstream', 'google answered a stream request without a body', 'google');
+
+  let usage: ChatUsage | undefined;
+  let finish: string | undefined;
+  let sawText = false;
+  try {
+    for await (const sse of readSse(res.body)) {
+      let json: unknown;
+      try {
+        json = JSON.parse(sse.data);
+      } catch {
+        throw new ProviderError('upstream', 'google sent a stream chunk that is not JSON', 'google');
+      }
+      const chunk = parseResponse(json);
+      if (chunk.error) throw statusError(chunk.error);
+      const blocked = blockReason(chunk);
+      if (blocked) throw blockedError(blocked);
+      const text = candidateText(chunk);
+      if (text) {
+        sawText = true;
+        yield { type: 'delta', text };
+      }
+      // usageMetadata is cumulative: the last one seen is the total.
+      usage = usageOf(chunk) ?? usage;
+      finish = chunk.candidates?.[0]?.finishReason ?? finish;
+    }
+  } catch (err) {
+    throw streamFailure(err, signal);
+  } finally {
+    await res.body.cancel().catch(() => undefined);
+  }
+  // Gemini has no end-of-stream sentinel: the final chunk is the one carrying finishReason.
+  if (!finish) throw new ProviderError('upstream', 'google stream ended without a finish reason', 'google');
+  const finishReason = mapFinishReason(finish);
+  if (finishReason === 'content_filter' && !sawText) throw blockedError(finish);
+  if (usage) yield { type: 'usage', usage };
+  yield { type: 'finish', finishReason };
+}
+
+export const googleChat: ChatCapability = { chat, chatStream };

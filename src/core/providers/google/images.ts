@@ -1,0 +1,70 @@
+import { upstreamJson } from '../http';
+import { MediaOutput, MediaRequest, ProviderConnection, ProviderError } from '../types';
+import { GEMINI_IMAGE_RATIOS, IMAGEN_RATIOS, nearestRatio } from './aspect';
+import { googleHeaders, modelPath } from './auth';
+import { blockedError, isPolicyFinish, refineGoogleError } from './errors';
+import { GeminiPart, generateContentResponse, imagenPredictResponse } from './wire';
+
+async function post(conn: ProviderConnection, path: string, body: unknown, signal?: AbortSignal): Promise<unknown> {
+  try {
+    return await upstreamJson<unknown>('google', conn, { path, headers: googleHeaders(conn), body, signal });
+  } catch (err) {
+    throw refineGoogleError(err);
+  }
+}
+
+function requirePrompt(req: MediaRequest): string {
+  if (!req.prompt) throw new ProviderError('bad_request', 'a prompt is required', 'google');
+  return req.prompt;
+}
+
+/**
+ * Gemini native image generation (gemini-2.5-flash-image): generateContent asking for the IMAGE modality, the
+ * aspect ratio in `generationConfig.imageConfig`, and an optional input image as inline data for edits.
+ */
+export async function geminiImage(req: MediaRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<MediaOutput> {
+  const parts: GeminiPart[] = [{ text: requirePrompt(req) }];
+  for (const image of req.images ?? []) {
+    parts.push({ inline_data: { mime_type: image.mime, data: image.data.toString('base64') } });
+  }
+  const generationConfig: Record<string, unknown> = { responseModalities: ['TEXT', 'IMAGE'] };
+  const aspectRatio = nearestRatio(req.size, GEMINI_IMAGE_RATIOS);
+  if (aspectRatio) generationConfig.imageConfig = { aspectRatio };
+  if (req.seed !== undefined) generationConfig.seed = req.seed;
+
+  const raw = await post(conn, `${modelPath(req.upstreamModel)}:generateContent`, { contents: [{ role: 'user', parts }], generationConfig }, signal);
+  const parsed = generateContentResponse.safeParse(raw);
+  if (!parsed.success) throw new ProviderError('upstream', 'google answered with an unexpected response shape', 'google');
+  const res = parsed.data;
+  const candidate = res.candidates?.[0];
+  if (!candidate && res.promptFeedback?.blockReason) throw blockedError(res.promptFeedback.blockReason);
+  const files = (candidate?.content?.parts ?? []).flatMap((p) =>
+    p.inlineData ? [{ data: Buffer.from(p.inlineData.data, 'base64'), mime: p.inlineData.mimeType }] : [],
+  );
+  if (files.length > 0) return { files };
+  if (isPolicyFinish(candidate?.finishReason)) throw blockedError(candidate!.finishReason!);
+  const said = (candidate?.content?.parts ?? []).flatMap((p) => (p.text ? [p.text] : [])).join(' ').slice(0, 200);
+  throw new ProviderError(
+    'upstream',
+    `google returned no image (finishReason ${candidate?.finishReason ?? 'none'})${said ? `: ${said}` : ''}`,
+    'google',
+  );
+}
+
+/** Imagen: `:predict` with one instance; images come back base64 in `predictions[]`. No negative prompt. */
+export async function imagenImage(req: MediaRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<MediaOutput> {
+  const parameters: Record<string, unknown> = { sampleCount: 1 };
+  const aspectRatio = nearestRatio(req.size, IMAGEN_RATIOS);
+  if (aspectRatio) parameters.aspectRatio = aspectRatio;
+  const raw = await post(conn, `${modelPath(req.upstreamModel)}:predict`, { instances: [{ prompt: requirePrompt(req) }], parameters }, signal);
+  const parsed = imagenPredictResponse.safeParse(raw);
+  if (!parsed.success) throw new ProviderError('upstream', 'google answered with an unexpected predict shape', 'google');
+  const predictions = parsed.data.predictions ?? [];
+  const files = predictions.flatMap((p) =>
+    p.bytesBase64Encoded ? [{ data: Buffer.from(p.bytesBase64Encoded, 'base64'), mime: p.mimeType ?? 'image/png' }] : [],
+  );
+  if (files.length > 0) return { files };
+  // Imagen drops filtered images from `predictions` (with a reason when asked to include one).
+  const reason = predictions.find((p) => p.raiFilteredReason)?.raiFilteredReason;
+  throw new ProviderError('content_policy', reason ?? 'google filtered every generated image', 'google');
+}

@@ -1,0 +1,11 @@
+import { ProviderAdapter } from '../types';
+import { googleChat } from './chat';
+import { googleMedia } from './media';
+
+/** Gemini API (`x-goog-api-key`): Gemini text, Gemini native images, Imagen, and Veo long-running operations. */
+export const googleAdapter: ProviderAdapter = {
+  name: 'google',
+  defaultBaseUrl: 'https://generativelanguage.googleapis.com/v1beta',
+  chat: googleChat,
+  media: googleMedia,
+};

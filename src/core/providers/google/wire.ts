@@ -1,0 +1,75 @@
+import { z } from 'zod';
+
+// Gemini API wire shapes (https://ai.google.dev/api), only the fields we read. REST answers use camelCase.
+
+const part = z.object({
+  text: z.string().optional(),
+  /** Thought summaries, present only when the request asks for them; never part of the answer. */
+  thought: z.boolean().optional(),
+  inlineData: z.object({ mimeType: z.string(), data: z.string() }).optional(),
+});
+
+const candidate = z.object({
+  content: z.object({ parts: z.array(part).optional(), role: z.string().optional() }).optional(),
+  finishReason: z.string().optional(),
+});
+
+export const usageMetadata = z.object({
+  promptTokenCount: z.number().optional(),
+  candidatesTokenCount: z.number().optional(),
+  thoughtsTokenCount: z.number().optional(),
+  totalTokenCount: z.number().optional(),
+});
+
+export const googleStatus = z.object({
+  code: z.number().optional(),
+  message: z.string().optional(),
+  status: z.string().optional(),
+});
+export type GoogleStatus = z.infer<typeof googleStatus>;
+
+export const generateContentResponse = z.object({
+  candidates: z.array(candidate).optional(),
+  promptFeedback: z.object({ blockReason: z.string().optional() }).optional(),
+  usageMetadata: usageMetadata.optional(),
+  /** Only in a stream: an error after the 200 status line went out. */
+  error: googleStatus.optional(),
+});
+export type GenerateContentResponse = z.infer<typeof generateContentResponse>;
+
+export const imagenPredictResponse = z.object({
+  predictions: z
+    .array(
+      z.object({
+        bytesBase64Encoded: z.string().optional(),
+        mimeType: z.string().optional(),
+        raiFilteredReason: z.string().optional(),
+      }),
+    )
+    .optional(),
+});
+
+export const veoOperation = z.object({
+  name: z.string(),
+  /** Omitted (proto3 default false) while the operation runs. */
+  done: z.boolean().optional(),
+  error: googleStatus.optional(),
+  response: z
+    .object({
+      generateVideoResponse: z
+        .object({
+          generatedSamples: z.array(z.object({ video: z.object({ uri: z.string().optional() }).optional() })).optional(),
+          raiMediaFilteredCount: z.number().optional(),
+          raiMediaFilteredReasons: z.array(z.string()).optional(),
+        })
+        .optional(),
+    })
+    .optional(),
+});
+export type VeoOperation = z.infer<typeof veoOperation>;
+
+export type GeminiPart = { text: string } | { inline_data: { mime_type: string; data: string } };
+export interface GeminiContent {
+  role: 'user' | 'model';
+  parts: GeminiPart[];
+}

@@ -1,0 +1,7 @@
+export { createChatCompletionsChat } from './chat';
+export { generateImages, sniffImageMime } from './images';
+export type { ChatCompletionsProfile } from './profile';
+export { buildChatBody } from './request';
+export { bearerPost, readJsonBody } from './transport';
+export { synchronousMedia } from './media';
+export type { MediaRunner } from './media';

@@ -1,0 +1,23 @@
+import type { ProviderError, ProviderName } from '../types';
+
+/**
+ * What differs between vendors that speak the Chat Completions protocol (OpenAI, xAI, DeepSeek).
+ * One client, one profile per vendor.
+ */
+export interface ChatCompletionsProfile {
+  provider: ProviderName;
+  /** Appended to `conn.baseUrl`, e.g. `/chat/completions`. */
+  path: string;
+  /** The request field that carries the output limit for this model. */
+  tokenLimitField(model: string): 'max_tokens' | 'max_completion_tokens';
+  /** Documented output ceiling, so a large `maxTokens` is clamped instead of refused with a 400. */
+  maxOutputTokens?(model: string): number | undefined;
+  /** False for models that reject (or ignore) a non-default `temperature`. */
+  acceptsTemperature(model: string): boolean;
+  /** Whether image parts may be sent (as `image_url` data URIs). */
+  acceptsImages: boolean;
+  /** xAI reports `reasoning_tokens` outside `completion_tokens`, though they are billed as output. */
+  reasoningTokensOutsideCompletion: boolean;
+  /** Vendor quirks in error statuses, e.g. xAI answers a wrong key with HTTP 400. */
+  refineError?(err: ProviderError): ProviderError;
+}

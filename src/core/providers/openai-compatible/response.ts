@@ -1,0 +1,19 @@
+import { ChatUsage, FinishReason } from '../types';
+import type { ChatCompletionsProfile } from './profile';
+import type { WireUsage } from './wire';
+
+/** `tool_calls` / `function_call` cannot happen (we send no tools); anything unknown counts as a normal stop. */
+export function mapFinishReason(raw: string | null | undefined): FinishReason {
+  if (raw === 'length') return 'length';
+  if (raw === 'content_filter') return 'content_filter';
+  return 'stop';
+}
+
+export function mapUsage(profile: ChatCompletionsProfile, usage: WireUsage): ChatUsage {
+  const prompt = usage.prompt_tokens ?? 0;
+  let completion = usage.completion_tokens ?? 0;
+  if (profile.reasoningTokensOutsideCompletion) {
+    completion += usage.completion_tokens_details?.reasoning_tokens ?? 0;
+  }
+  return { promptTokens: prompt, completionTokens: completion };
+}

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+// The parts of the Chat Completions wire format the adapters read. Unknown fields are ignored, so
+// vendor extras (DeepSeek's prompt_cache_hit_tokens, xAI's num_sources_used...) pass through harmlessly.
+
+export const usageSchema = z.object({
+  prompt_tokens: z.number().nullish(),
+  completion_tokens: z.number().nullish(),
+  total_tokens: z.number().nullish(),
+  completion_tokens_details: z.object({ reasoning_tokens: z.number().nullish() }).nullish(),
+});
+export type WireUsage = z.infer<typeof usageSchema>;
+
+export const completionSchema = z.object({
+  id: z.string().nullish(),
+  choices: z.array(
+    z.object({
+      index: z.number().nullish(),
+      message: z.object({
+        role: z.string().nullish(),
+        content: z.string().nullish(),
+        /** DeepSeek reasoner / grok-3-mini chain of thought: never shown as the answer. */
+        reasoning_content: z.string().nullish(),
+        refusal: z.string().nullish(),
+      }),
+      finish_reason: z.string().nullish(),
+    }),
+  ),
+  usage: usageSchema.nullish(),
+});
+export type WireCompletion = z.infer<typeof completionSchema>;
+
+export const chunkSchema = z.object({
+  choices: z
+    .array(
+      z.object({
+        index: z.number().nullish(),
+        delta: z
+          .object({
+            content: z.string().nullish(),
+            reasoning_content: z.string().nullish(),
+            refusal: z.string().nullish(),
+          })
+          .nullish(),
+        finish_reason: z.string().nullish(),
+      }),
+    )
+    .nullish(),
+  usage: usageSchema.nullish(),
+  /** Some vendors report a failure inside an already started 200 stream. */
+  error: z.unknown().optional(),
+});
+export type WireChunk = z.infer<typeof chunkSchema>;
+
+export type WireContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+
+export interface WireMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string | WireContentPart[];
+}

@@ -1,0 +1,31 @@
+import { ChatCompletionsProfile, createChatCompletionsChat } from '../openai-compatible';
+
+/**
+ * o-series and GPT-5 models are reasoning models: they refuse `max_tokens` (it must be
+ * `max_completion_tokens`, which also covers their hidden reasoning tokens) and any temperature but
+ * the default. Older chat models keep `max_tokens`, which OpenAI-compatible self-hosted servers
+ * behind OPENAI_BASE_URL also understand.
+ */
+export function isOpenAiReasoningModel(model: string): boolean {
+  return /^(o\d|gpt-5)/.test(model);
+}
+
+// Documented output ceilings of the catalog's OpenAI models (longest prefix wins).
+const OUTPUT_CEILINGS: Array<[prefix: string, tokens: number]> = [
+  ['gpt-5', 128000],
+  ['o4-mini', 100000],
+  ['gpt-4.1', 32768],
+  ['gpt-4o', 16384],
+];
+
+export const openAiChatProfile: ChatCompletionsProfile = {
+  provider: 'openai',
+  path: '/chat/completions',
+  tokenLimitField: (model) => (isOpenAiReasoningModel(model) ? 'max_completion_tokens' : 'max_tokens'),
+  maxOutputTokens: (model) => OUTPUT_CEILINGS.find(([prefix]) => model.startsWith(prefix))?.[1],
+  acceptsTemperature: (model) => !isOpenAiReasoningModel(model),
+  acceptsImages: true,
+  reasoningTokensOutsideCompletion: false,
+};
+
+export const openAiChat = createChatCompletionsChat(openAiChatProfile);

@@ -1,0 +1,64 @@
+import { upstreamFetch } from '../http';
+import { InputFile, ProviderConnection, ProviderError } from '../types';
+import { fromDataUri } from './data-uri';
+
+/** File URLs in a prediction's output: a URL, an array of URLs, or an object holding them. */
+export function outputUrls(output: unknown): string[] {
+  if (typeof output === 'string') return /^(https?:|data:)/i.test(output) ? [output] : [];
+  if (Array.isArray(output)) return output.flatMap(outputUrls);
+  if (output && typeof output === 'object') return Object.values(output).flatMap(outputUrls);
+  return [];
+}
+
+const MIME_BY_EXT: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+  mp4: 'video/mp4',
+  mp3: 'audio/mpeg',
+  wav: 'audio/wav',
+};
+
+function filenameOf(url: string): string | undefined {
+  return new URL(url).pathname.split('/').pop() || undefined;
+}
+
+function mimeOf(res: Response, filename: string | undefined): string {
+  const header = res.headers.get('content-type')?.split(';')[0].trim();
+  if (header && header !== 'application/octet-stream') return header;
+  const ext = filename?.split('.').pop()?.toLowerCase() ?? '';
+  return MIME_BY_EXT[ext] ?? 'application/octet-stream';
+}
+
+/**
+ * Downloads one output file. Replicate serves files from replicate.delivery (no auth); file URLs on the API
+ * host itself need the token, so it is sent only when the URL is on the configured base URL's origin.
+ */
+export async function downloadOutput(conn: ProviderConnection, url: string, signal?: AbortSignal): Promise<InputFile> {
+  if (url.startsWith('data:')) {
+    const file = fromDataUri(url);
+    if (!file) throw new ProviderError('upstream', 'replicate returned an unreadable data URI', 'replicate');
+    return file;
+  }
+  const sameOrigin = new URL(url).origin === new URL(conn.baseUrl).origin;
+  const res = await upstreamFetch('replicate', conn, {
+    method: 'GET',
+    path: url,
+    headers: sameOrigin ? { authorization: `Bearer ${conn.apiKey}` } : {},
+    signal,
+  });
+  let data: Buffer;
+  try {
+    data = Buffer.from(await res.arrayBuffer());
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    const name = (err as { name?: string } | null)?.name;
+    if (name === 'TimeoutError' || name === 'AbortError') {
+      throw new ProviderError('timeout', 'replicate output download did not finish in time', 'replicate');
+    }
+    throw new ProviderError('upstream', `replicate output download broke off: ${(err as Error).message}`, 'replicate');
+  }
+  const filename = filenameOf(url);
+  return { data, mime: mimeOf(res, filename), filename };
+}

@@ -1,0 +1,55 @@
+import { DataSource } from 'typeorm';
+import { GenerationEntity, GenerationStatus } from '../../db/entities/generation.entity';
+import { Category, ParamError } from '../catalog';
+import { GenerationView, toGenerationView } from '../generations/views';
+
+export const HISTORY_DEFAULT_LIMIT = 20;
+export const HISTORY_MAX_LIMIT = 100;
+
+export interface HistoryQuery {
+  category?: Category;
+  model?: string;
+  status?: GenerationStatus;
+  /** Inclusive lower bound on created_at. */
+  from?: Date;
+  /** Exclusive upper bound on created_at. */
+  to?: Date;
+  cursor?: string;
+  limit?: number;
+}
+
+export interface HistoryPage {
+  items: GenerationView[];
+  /** Pass as `cursor` for the next (older) page; null on the last page. */
+  next_cursor: string | null;
+}
+
+// The cursor is opaque to clients: the id of the last row of the page, encoded.
+export function encodeCursor(id: number): string {
+  return Buffer.from(`g:${id}`).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): number {
+  const m = /^g:(\d{1,10})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  const id = m ? Number(m[1]) : NaN;
+  if (!Number.isSafeInteger(id) || id < 1) throw new ParamError('cursor', 'cursor is not valid: pass the next_cursor of the previous page');
+  return id;
+}
+
+/** One page of the caller's own generations, newest first. */
+export async function listHistory(ds: DataSource, userId: number, query: HistoryQuery, publicBase: string): Promise<HistoryPage> {
+  const limit = Math.min(Math.max(query.limit ?? HISTORY_DEFAULT_LIMIT, 1), HISTORY_MAX_LIMIT);
+  const qb = ds.getRepository(GenerationEntity).createQueryBuilder('g').where('g.user_id = :userId', { userId });
+  if (query.category) qb.andWhere('g.category = :category', { category: query.category });
+  if (query.model) qb.andWhere('g.model_slug = :model', { model: query.model });
+  if (query.status) qb.andWhere('g.status = :status', { status: query.status });
+  if (query.from) qb.andWhere('g.created_at >= :from', { from: query.from });
+  if (query.to) qb.andWhere('g.created_at < :to', { to: query.to });
+  if (query.cursor) qb.andWhere('g.id < :before', { before: decodeCursor(query.cursor) });
+  const rows = await qb.orderBy('g.id', 'DESC').limit(limit + 1).getMany();
+  const page = rows.slice(0, limit);
+  return {
+    items: page.map((g) => toGenerationView(g, publicBase)),
+    next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1].id) : null,
+  };
+}

@@ -1,0 +1,39 @@
+import PgBoss from 'pg-boss';
+import { refillDuePlans } from '../core/billing/refill';
+import { deleteExpiredResults } from '../core/generations/retention';
+import { Services } from '../services';
+import { GENERATION_STEP } from './boss';
+
+const SWEEP = 'generations-sweep';
+const MAINTENANCE = 'maintenance';
+
+/** Registers the durable job handlers and schedules on a started pg-boss. */
+export async function startWorkers(boss: PgBoss, services: Services): Promise<void> {
+  const { generations, queue, log } = services;
+  for (const name of [GENERATION_STEP, SWEEP, MAINTENANCE]) await boss.createQueue(name);
+
+  await boss.work<{ generationId: number }>(GENERATION_STEP, { pollingIntervalSeconds: 0.5, batchSize: 4 }, async (jobs) => {
+    await Promise.all(
+      jobs.map(async (job) => {
+        const delay = await generations.advance(job.data.generationId);
+        if (delay !== null) await queue.enqueue(job.data.generationId, delay);
+      }),
+    );
+  });
+
+  await boss.work(SWEEP, async () => {
+    const failed = await generations.sweepExpired();
+    if (failed > 0) log.warn({ failed }, 'pending generations past their deadline were failed and released');
+  });
+
+  await boss.work(MAINTENANCE, async () => {
+    const refilled = await refillDuePlans(services.ds, services.plans);
+    const expired = await deleteExpiredResults(services.ds, services.storage);
+    await services.idempotency.purgeExpired();
+    await services.ds.query('DELETE FROM rate_counters WHERE expires_at < now()');
+    log.info({ refilled, expired }, 'maintenance done');
+  });
+
+  await boss.schedule(SWEEP, '* * * * *');
+  await boss.schedule(MAINTENANCE, '*/10 * * * *');
+}

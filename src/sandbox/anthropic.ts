@@ -1,0 +1,263 @@
+import type { ServerResponse } from 'node:http';
+import { SandboxHandler, SandboxRequest, sendJson } from './types';
+
+/**
+ * In-process fake of the Anthropic Messages API (POST /v1/messages, JSON and SSE), speaking the documented wire
+ * format. Replies are deterministic and say they come from the sandbox. Markers in the last user message make it
+ * fail like the real API: [[fail:overloaded]] 529, [[fail:policy]] stop_reason "refusal", [[fail:timeout]] never
+ * answers, [[fail:midstream]] drops the connection after a few deltas, [[fail:stream-error]] sends a mid-stream
+ * `error` event (overloaded_error), [[fail:upstream]] 500 api_error.
+ */
+
+export interface AnthropicSandboxOptions {
+  /** Pause between two SSE events, so streaming is observable. */
+  streamDelayMs?: number;
+}
+
+type Failure = 'overloaded' | 'policy' | 'timeout' | 'midstream' | 'stream-error' | 'upstream';
+
+interface Block {
+  type?: unknown;
+  text?: unknown;
+  source?: { type?: unknown; media_type?: unknown; data?: unknown };
+}
+interface Message {
+  role?: unknown;
+  content?: unknown;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function error(res: ServerResponse, status: number, type: string, message: string): void {
+  sendJson(res, status, { type: 'error', error: { type, message } }, { 'request-id': 'req_sandbox' });
+}
+
+function blocksOf(content: unknown): Block[] {
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  return Array.isArray(content) ? (content as Block[]) : [];
+}
+
+function failureIn(text: string): Failure | undefined {
+  const m = /\[\[fail:(overloaded|policy|timeout|midstream|stream-error|upstream)\]\]/.exec(text);
+  return m ? (m[1] as Failure) : undefined;
+}
+
+/** Resolves when the client goes away: the fake's way of "answering slower than any sane timeout". */
+function hang(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    if (res.destroyed) resolve();
+    else res.once('close', () => resolve());
+  });
+}
+
+/** Checks headers and body the way the API does; answers the error itself and returns undefined when invalid. */
+interface ValidRequest {
+  model: string;
+  maxTokens: number;
+  messages: Message[];
+  system: string;
+  stream: boolean;
+}
+
+function validate(req: SandboxRequest, res: ServerResponse): ValidRequest | undefined {
+  const key = req.headers['x-api-key'];
+  if (typeof key !== 'string' || key === '') {
+    error(res, 401, 'authentication_error', 'x-api-key header is required');
+    return undefined;
+  }
+  if (!req.headers['anthropic-version']) {
+    error(res, 400, 'invalid_request_error', 'anthropic-version: header is required');
+    return undefined;
+  }
+  let body: Record<string, unknown>;
+  try {
+    body = JSON.parse(req.body.toString('utf8')) as Record<string, unknown>;
+  } catch {
+    error(res, 400, 'invalid_request_error', 'There was an issue with the format of your request: invalid JSON');
+    return undefined;
+  }
+  if (typeof body.model !== 'string' || body.model === '') {
+    error(res, 400, 'invalid_request_error', 'model: Field required');
+    return undefined;
+  }
+  if (!Number.isInteger(body.max_tokens) || (body.max_tokens as number) < 1) {
+    error(res, 400, 'invalid_request_error', 'max_tokens: Field required');
+    return undefined;
+  }
+  if (!Array.isArray(body.messages) || body.messages.length === 0) {
+    error(res, 400, 'invalid_request_error', 'messages: at least one message is required');
+    return undefined;
+  }
+  for (const m of body.messages as Message[]) {
+    if (m.role !== 'user' && m.role !== 'assistant') {
+      error(
+        res,
+        400,
+        'invalid_request_error',
+        `messages: Unexpected role "${String(m.role)}". The Messages API accepts a top-level \`system\` parameter, not "system" as an input message role.`,
+      );
+      return undefined;
+    }
+  }
+  if (body.temperature !== undefined && (typeof body.temperature !== 'number' || body.temperature < 0 || body.temperature > 1)) {
+    error(res, 400, 'invalid_request_error', 'temperature: Input should be less than or equal to 1');
+    return undefined;
+  }
+  return {
+    model: body.model,
+    maxTokens: body.max_tokens as number,
+    messages: body.messages as Message[],
+    system: typeof body.system === 'string' ? body.system : '',
+    stream: body.stream === true,
+  };
+}
+
+function lastUserText(messages: Message[]): string {
+  const last = [...messages].reverse().find((m) => m.role === 'user');
+  return last
+    ? blocksOf(last.content)
+        .flatMap((b) => (b.type === 'text' && typeof b.text === 'string' ? [b.text] : []))
+        .join(' ')
+    : '';
+}
+
+function countImages(messages: Message[]): number {
+  return messages.reduce((n, m) => n + blocksOf(m.content).filter((b) => b.type === 'image').length, 0);
+}
+
+function inputTokens(messages: Message[], system: number): number {
+  const chars = messages.reduce(
+    (n, m) => n + blocksOf(m.content).reduce((k, b) => k + (typeof b.text === 'string' ? b.text.length : 0), 0),
+    system,
+  );
+  return Math.max(1, Math.ceil(chars / 4)) + countImages(messages) * 85;
+}
+
+/** The deterministic reply, cut into word pieces (one "token" each) and truncated at max_tokens. */
+function reply(model: string, messages: Message[], maxTokens: number): { pieces: string[]; stopReason: string } {
+  const said = lastUserText(messages).replace(/\s+/g, ' ').trim();
+  const snippet = said.length > 80 ? `${said.slice(0, 80)}...` : said;
+  const images = countImages(messages);
+  const seen = images > 0 ? ` (with ${images} image${images > 1 ? 's' : ''})` : '';
+  const text = `Sandbox reply from ${model}: you said "${snippet}"${seen}. This text comes from the built-in sandbox, not from Anthropic.`;
+  const pieces = text.match(/\S+\s*/g) ?? [text];
+  if (pieces.length > maxTokens) return { pieces: pieces.slice(0, maxTokens), stopReason: 'max_tokens' };
+  return { pieces, stopReason: 'end_turn' };
+}
+
+let counter = 0;
+
+async function writeEvents(res: ServerResponse, events: Record<string, unknown>[], delayMs: number): Promise<void> {
+  for (const ev of events) {
+    if (res.destroyed) return;
+    res.write(`event: ${String(ev.type)}\ndata: ${JSON.stringify(ev)}\n\n`);
+    await sleep(delayMs);
+  }
+}
+
+export function createAnthropicSandbox(options: AnthropicSandboxOptions = {}): SandboxHandler {
+  const delayMs = options.streamDelayMs ?? 5;
+  return async (req, res) => {
+    if (req.method !== 'POST' || req.path !== '/v1/messages') {
+      error(res, 404, 'not_found_error', 'Not found');
+      return;
+    }
+    const input = validate(req, res);
+    if (!input) return;
+    const failure = failureIn(lastUserText(input.messages));
+
+    if (failure === 'overloaded') return error(res, 529, 'overloaded_error', 'Overloaded');
+    if (failure === 'upstream') return error(res, 500, 'api_error', 'Internal server error');
+    if (failure === 'timeout') return hang(res);
+    if (failure === 'midstream' && !input.stream) {
+      res.socket?.destroy();
+      return;
+    }
+
+    const id = `msg_sandbox_${++counter}`;
+    const promptTokens = inputTokens(input.messages, input.system.length);
+    const { pieces, stopReason } =
+      failure === 'policy' ? { pieces: [] as string[], stopReason: 'refusal' } : reply(input.model, input.messages, input.maxTokens);
+
+    if (!input.stream) {
+      sendJson(
+        res,
+        200,
+        {
+          id,
+          type: 'message',
+          role: 'assistant',
+          model: input.model,
+          content: pieces.length > 0 ? [{ type: 'text', text: pieces.join('') }] : [],
+          stop_reason: stopReason,
+          stop_sequence: null,
+          usage: { input_tokens: promptTokens, output_tokens: pieces.length },
+        },
+        { 'request-id': `req_sandbox_${counter}` },
+      );
+      return;
+    }
+
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      'request-id': `req_sandbox_${counter}`,
+    });
+    res.flushHeaders();
+    const start = {
+      type: 'message_start',
+      message: {
+        id,
+        type: 'message',
+        role: 'assistant',
+        content: [],
+        model: input.model,
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: promptTokens, output_tokens: 1 },
+      },
+    };
+    if (failure === 'policy') {
+      await writeEvents(
+        res,
+        [
+          start,
+          { type: 'message_delta', delta: { stop_reason: 'refusal', stop_sequence: null }, usage: { output_tokens: 0 } },
+          { type: 'message_stop' },
+        ],
+        delayMs,
+      );
+      res.end();
+      return;
+    }
+    const deltas = pieces.map((text) => ({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }));
+    await writeEvents(
+      res,
+      [start, { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, { type: 'ping' }],
+      delayMs,
+    );
+    if (failure === 'midstream' || failure === 'stream-error') {
+      await writeEvents(res, deltas.slice(0, 3), delayMs);
+      if (failure === 'midstream') {
+        res.socket?.destroy();
+        return;
+      }
+      await writeEvents(res, [{ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }], delayMs);
+      res.end();
+      return;
+    }
+    await writeEvents(
+      res,
+      [
+        ...deltas,
+        { type: 'content_block_stop', index: 0 },
+        { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: pieces.length } },
+        { type: 'message_stop' },
+      ],
+      delayMs,
+    );
+    res.end();
+  };
+}
+
+export const anthropicSandbox: SandboxHandler = createAnthropicSandbox();

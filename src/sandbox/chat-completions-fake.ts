@@ -1,0 +1,348 @@
+import type { ServerResponse } from 'node:http';
+import { sendJson, type SandboxRequest } from './types';
+
+// Shared pieces of the OpenAI, xAI and DeepSeek fakes: all three speak Chat Completions and differ in
+// error bodies, reasoning output and small framing details, which each vendor's profile supplies.
+
+export interface ErrorReply {
+  status: number;
+  body: unknown;
+}
+
+/** How a vendor words its errors (status and JSON body). */
+export interface VendorErrors {
+  missingKey(): ErrorReply;
+  invalidKey(key: string): ErrorReply;
+  rateLimited(model: string): ErrorReply;
+  overloaded(): ErrorReply;
+  serverError(): ErrorReply;
+  badRequest(message: string, param?: string, code?: string): ErrorReply;
+  notFound(method: string, path: string): ErrorReply;
+  /** DeepSeek-style 402; vendors without one answer a rate limit. */
+  insufficientBalance?(): ErrorReply;
+}
+
+export type FailureMarker = 'overloaded' | 'rate_limit' | 'server' | 'policy' | 'timeout' | 'midstream' | 'balance';
+
+const MARKERS: readonly FailureMarker[] = ['overloaded', 'rate_limit', 'server', 'policy', 'timeout', 'midstream', 'balance'];
+
+/** `[[fail:overloaded]]` and friends in a prompt ask the fake to fail the way the vendor would. */
+export function failureMarker(text: string | undefined): FailureMarker | undefined {
+  const match = /\[\[fail:([a-z_]+)\]\]/.exec(text ?? '');
+  return match && (MARKERS as readonly string[]).includes(match[1]) ? (match[1] as FailureMarker) : undefined;
+}
+
+export function sendError(res: ServerResponse, reply: ErrorReply): void {
+  sendJson(res, reply.status, reply.body);
+}
+
+/** Pause between stream chunks: 5 ms unless SANDBOX_CHUNK_DELAY_MS says otherwise. */
+export function defaultChunkDelayMs(): number {
+  const raw = process.env.SANDBOX_CHUNK_DELAY_MS;
+  const value = raw === undefined || raw === '' ? NaN : Number(raw);
+  return Number.isFinite(value) && value >= 0 ? value : 5;
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Keeps the request open without answering until the client gives up (a vendor that hangs). */
+export function hangUntilClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    if (res.destroyed) resolve();
+    else res.once('close', () => resolve());
+  });
+}
+
+/** Starts a 200 answer, sends part of it, then breaks the connection. */
+export function dropMidBody(res: ServerResponse, contentType: string, fullBody: string): void {
+  res.writeHead(200, { 'content-type': contentType, 'content-length': Buffer.byteLength(fullBody) });
+  res.write(fullBody.slice(0, Math.floor(fullBody.length / 2)));
+  setTimeout(() => res.destroy(), 10);
+}
+
+/** `//chat/completions/` → `/chat/completions`: tolerates base URLs that end in a slash. */
+export function normalizePath(path: string): string {
+  const collapsed = path.replace(/\/{2,}/g, '/');
+  return collapsed.length > 1 ? collapsed.replace(/\/$/, '') : collapsed;
+}
+
+/** The bearer key, or the vendor's 401/400 reply when it is missing or refused. */
+export function checkBearer(req: SandboxRequest, errors: VendorErrors): ErrorReply | undefined {
+  const header = req.headers.authorization;
+  const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header.trim()) : null;
+  if (!match) return errors.missingKey();
+  // Any key works in the sandbox except ones that say they are invalid, so tests can provoke the refusal.
+  if (/^(invalid|wrong|bad)/i.test(match[1])) return errors.invalidKey(match[1]);
+  return undefined;
+}
+
+export function maskKey(key: string): string {
+  return key.length <= 6 ? '****' : `${key.slice(0, 3)}***${key.slice(-2)}`;
+}
+
+export function parseJsonObject(body: Buffer): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(body.toString('utf8'));
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Answers the generic failures every endpoint shares; true when it did. */
+export function answerGenericFailure(
+  marker: FailureMarker | undefined,
+  errors: VendorErrors,
+  model: string,
+  res: ServerResponse,
+): boolean {
+  if (marker === 'overloaded') sendError(res, errors.overloaded());
+  else if (marker === 'rate_limit') sendError(res, errors.rateLimited(model));
+  else if (marker === 'server') sendError(res, errors.serverError());
+  else if (marker === 'balance') sendError(res, errors.insufficientBalance?.() ?? errors.rateLimited(model));
+  else return false;
+  return true;
+}
+
+// ---------- small in-memory file host, for vendors that hand out result URLs ----------
+
+const hostedFiles = new Map<string, { data: Buffer; mime: string }>();
+let hostedCounter = 0;
+const MAX_HOSTED = 64;
+
+/** Keeps a result for a later GET and returns its id; the oldest files are forgotten first. */
+export function hostFile(data: Buffer, mime: string): string {
+  hostedCounter += 1;
+  const id = `sandbox-${Date.now().toString(36)}-${hostedCounter}`;
+  hostedFiles.set(id, { data, mime });
+  if (hostedFiles.size > MAX_HOSTED) hostedFiles.delete(hostedFiles.keys().next().value as string);
+  return id;
+}
+
+export function hostedFile(id: string): { data: Buffer; mime: string } | undefined {
+  return hostedFiles.get(id);
+}
+
+// ---------- POST /chat/completions ----------
+
+export interface ChatFakeProfile {
+  vendor: 'openai' | 'xai' | 'deepseek';
+  errors: VendorErrors;
+  /** Pause between two stream chunks, so streaming is observable. */
+  chunkDelayMs: number;
+  /** How the model reasons: hidden (token count only), visible (`reasoning_content`), or not at all. */
+  reasoning(model: string): 'hidden' | 'visible' | undefined;
+  /** xAI reports reasoning tokens beside completion tokens rather than inside them. */
+  reasoningTokensOutsideCompletion: boolean;
+  /** Vendor-specific request checks (unsupported parameters and the like). */
+  validate?(body: Record<string, unknown>): ErrorReply | undefined;
+  /** A model that refuses flagged prompts with an HTTP error instead of a `content_filter` finish. */
+  policyError?(model: string): ErrorReply | undefined;
+  /** DeepSeek keeps queued requests alive with blank lines / `: keep-alive` comments. */
+  keepAlive?: boolean;
+  systemFingerprint: string | null;
+}
+
+interface ParsedMessage {
+  role: string;
+  text: string;
+  images: number;
+}
+
+function parseMessages(raw: unknown): ParsedMessage[] | string {
+  if (!Array.isArray(raw) || raw.length === 0) return "'messages' must be a non-empty array";
+  const out: ParsedMessage[] = [];
+  for (const [i, m] of raw.entries()) {
+    if (!m || typeof m !== 'object') return `messages[${i}] must be an object`;
+    const { role, content } = m as { role?: unknown; content?: unknown };
+    if (typeof role !== 'string') return `messages[${i}].role is required`;
+    if (typeof content === 'string') {
+      out.push({ role, text: content, images: 0 });
+    } else if (Array.isArray(content)) {
+      let text = '';
+      let images = 0;
+      for (const part of content as Array<Record<string, unknown>>) {
+        if (part?.type === 'text' && typeof part.text === 'string') text += (text ? '\n' : '') + part.text;
+        else if (part?.type === 'image_url') {
+          const url = (part.image_url as { url?: unknown } | undefined)?.url;
+          if (typeof url !== 'string' || !/^(data:image\/[a-z+.-]+;base64,|https?:\/\/)/.test(url)) {
+            return `messages[${i}]: image_url.url must be an http(s) URL or a base64 image data URI`;
+          }
+          images += 1;
+        } else return `messages[${i}]: unsupported content part`;
+      }
+      out.push({ role, text, images });
+    } else return `messages[${i}].content must be a string or an array of content parts`;
+  }
+  return out;
+}
+
+/** Word-sized pieces; each counts as one token and is one stream delta. */
+export function tokenPieces(text: string): string[] {
+  return text.match(/\S+\s*/g) ?? [];
+}
+
+function promptTokens(messages: ParsedMessage[]): number {
+  return messages.reduce((sum, m) => sum + Math.ceil(m.text.length / 4) + 4 + m.images * 85, 3);
+}
+
+function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 60 ? `${flat.slice(0, 60)}...` : flat;
+}
+
+interface Plan {
+  model: string;
+  answer: string[];
+  reasoning: string[];
+  reasoningMode: 'hidden' | 'visible' | undefined;
+  finish: 'stop' | 'length' | 'content_filter';
+  prompt: number;
+}
+
+function plan(profile: ChatFakeProfile, model: string, messages: ParsedMessage[], limit: number | undefined, policy: boolean): Plan {
+  const last = [...messages].reverse().find((m) => m.role === 'user') ?? messages[messages.length - 1];
+  const seen = last.images ? ` I received ${last.images} image${last.images > 1 ? 's' : ''}.` : '';
+  const reasoningMode = profile.reasoning(model);
+  const prompt = promptTokens(messages);
+  if (policy) return { model, answer: [], reasoning: [], reasoningMode, finish: 'content_filter', prompt };
+  const answerText = `Sandbox reply from ${model}: you said "${excerpt(last.text)}".${seen} This text comes from the built-in sandbox, not a real model.`;
+  const reasoningText = `Sandbox reasoning: the user wrote "${excerpt(last.text)}", so I echo it back.`;
+  let answer = tokenPieces(answerText);
+  let reasoning = reasoningMode ? tokenPieces(reasoningText) : [];
+  let finish: Plan['finish'] = 'stop';
+  if (limit !== undefined) {
+    // Reasoning spends the same budget first (except at xAI, which counts it apart).
+    const budget = profile.reasoningTokensOutsideCompletion ? limit : Math.max(0, limit - reasoning.length);
+    if (!profile.reasoningTokensOutsideCompletion && reasoning.length > limit) reasoning = reasoning.slice(0, limit);
+    if (answer.length > budget) {
+      answer = answer.slice(0, budget);
+      finish = 'length';
+    }
+  }
+  return { model, answer, reasoning, reasoningMode, finish, prompt };
+}
+
+function usageOf(profile: ChatFakeProfile, p: Plan): Record<string, unknown> {
+  const answerTokens = p.answer.length;
+  const reasoningTokens = p.reasoning.length;
+  const completion = profile.reasoningTokensOutsideCompletion ? answerTokens : answerTokens + reasoningTokens;
+  return {
+    prompt_tokens: p.prompt,
+    completion_tokens: completion,
+    total_tokens: p.prompt + answerTokens + reasoningTokens,
+    completion_tokens_details: { reasoning_tokens: reasoningTokens },
+  };
+}
+
+let completionCounter = 0;
+
+function completionId(vendor: ChatFakeProfile['vendor']): string {
+  completionCounter += 1;
+  return vendor === 'openai' ? `chatcmpl-sandbox${completionCounter}` : `sandbox-${completionCounter}-${Date.now().toString(36)}`;
+}
+
+function completionBody(profile: ChatFakeProfile, p: Plan): Record<string, unknown> {
+  const content = p.finish === 'content_filter' ? null : p.answer.join('');
+  const message: Record<string, unknown> = { role: 'assistant', content };
+  if (p.reasoningMode === 'visible') message.reasoning_content = p.reasoning.join('');
+  if (profile.vendor === 'openai') message.refusal = null;
+  return {
+    id: completionId(profile.vendor),
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: p.model,
+    choices: [{ index: 0, message, logprobs: null, finish_reason: p.finish }],
+    usage: usageOf(profile, p),
+    system_fingerprint: profile.systemFingerprint,
+  };
+}
+
+async function streamCompletion(
+  profile: ChatFakeProfile,
+  p: Plan,
+  includeUsage: boolean,
+  breakMidway: boolean,
+  res: ServerResponse,
+): Promise<void> {
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  res.flushHeaders();
+  res.socket?.setNoDelay(true);
+  const base = {
+    id: completionId(profile.vendor),
+    object: 'chat.completion.chunk',
+    created: Math.floor(Date.now() / 1000),
+    model: p.model,
+    system_fingerprint: profile.systemFingerprint,
+  };
+  const frames: string[] = [];
+  const chunk = (delta: Record<string, unknown>, finish: string | null) =>
+    JSON.stringify({
+      ...base,
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+      ...(includeUsage ? { usage: null } : {}),
+    });
+  const visible = p.reasoningMode === 'visible';
+  frames.push(chunk(visible ? { role: 'assistant', content: null, reasoning_content: '' } : { role: 'assistant', content: '' }, null));
+  if (visible) for (const piece of p.reasoning) frames.push(chunk({ content: null, reasoning_content: piece }, null));
+  const answerStart = frames.length;
+  for (const piece of p.answer) frames.push(chunk(visible ? { content: piece, reasoning_content: null } : { content: piece }, null));
+  frames.push(chunk({}, p.finish));
+  if (includeUsage) frames.push(JSON.stringify({ ...base, choices: [], usage: usageOf(profile, p) }));
+  frames.push('[DONE]');
+
+  if (profile.keepAlive) res.write(': keep-alive\n\n');
+  for (const [i, frame] of frames.entries()) {
+    if (res.destroyed) return;
+    if (breakMidway && i === answerStart + 2) {
+      res.destroy();
+      return;
+    }
+    res.write(`data: ${frame}\n\n`);
+    if (i < frames.length - 1) await sleep(profile.chunkDelayMs);
+  }
+  res.end();
+}
+
+/** POST /chat/completions for one vendor profile (auth already checked). */
+export async function handleChatCompletions(profile: ChatFakeProfile, req: SandboxRequest, res: ServerResponse): Promise<void> {
+  const { errors } = profile;
+  const body = parseJsonObject(req.body);
+  if (!body) return sendError(res, errors.badRequest('We could not parse the JSON body of your request.'));
+  if (typeof body.model !== 'string' || !body.model) {
+    return sendError(res, errors.badRequest("you must provide a model parameter", 'model'));
+  }
+  const messages = parseMessages(body.messages);
+  if (typeof messages === 'string') return sendError(res, errors.badRequest(messages, 'messages'));
+  if (body.stream_options !== undefined && body.stream !== true) {
+    return sendError(
+      res,
+      errors.badRequest("The 'stream_options' parameter is only allowed when 'stream' is enabled.", 'stream_options'),
+    );
+  }
+  const invalid = profile.validate?.(body);
+  if (invalid) return sendError(res, invalid);
+
+  const model = body.model;
+  const lastUser = [...messages].reverse().find((m) => m.role === 'user');
+  const marker = failureMarker(lastUser?.text);
+  if (answerGenericFailure(marker, errors, model, res)) return;
+  if (marker === 'timeout') return hangUntilClosed(res);
+  const policyError = marker === 'policy' ? profile.policyError?.(model) : undefined;
+  if (policyError) return sendError(res, policyError);
+
+  const rawLimit = body.max_completion_tokens ?? body.max_tokens;
+  const limit = typeof rawLimit === 'number' ? rawLimit : undefined;
+  const p = plan(profile, model, messages, limit, marker === 'policy');
+  const stream = body.stream === true;
+  const includeUsage = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
+
+  if (stream) return streamCompletion(profile, p, includeUsage, marker === 'midstream', res);
+  // DeepSeek may send blank lines before the JSON while a request waits; JSON parsers skip them.
+  const text = (profile.keepAlive ? '\n' : '') + JSON.stringify(completionBody(profile, p));
+  if (marker === 'midstream') return dropMidBody(res, 'application/json', text);
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}

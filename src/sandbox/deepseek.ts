@@ -1,0 +1,91 @@
+import {
+  ChatFakeProfile,
+  checkBearer,
+  defaultChunkDelayMs,
+  ErrorReply,
+  handleChatCompletions,
+  normalizePath,
+  sendError,
+  VendorErrors,
+} from './chat-completions-fake';
+import type { SandboxHandler } from './types';
+
+// An in-process fake of api.deepseek.com: POST /chat/completions (also under /v1, which DeepSeek
+// accepts as an alias). deepseek-reasoner streams its chain of thought as `reasoning_content`.
+
+function deepSeekError(status: number, message: string, type: string, code: string | null = null): ErrorReply {
+  return { status, body: { error: { message, type, param: null, code } } };
+}
+
+// Statuses and wording follow DeepSeek's error-code table (400/401/402/422/429/500/503).
+export const deepSeekErrors: VendorErrors = {
+  missingKey: () => deepSeekError(401, 'Authentication Fails (no api key provided)', 'authentication_error', 'invalid_request_error'),
+  invalidKey: (key) =>
+    deepSeekError(401, `Authentication Fails, Your api key: ****${key.slice(-4)} is invalid`, 'authentication_error', 'invalid_request_error'),
+  rateLimited: () => deepSeekError(429, 'Rate Limit Reached', 'rate_limit_error', 'rate_limit_reached'),
+  overloaded: () => deepSeekError(503, 'Server Overloaded', 'server_error', 'server_overloaded'),
+  serverError: () => deepSeekError(500, 'Server Error', 'server_error', 'server_error'),
+  badRequest: (message) => deepSeekError(400, message, 'invalid_request_error', 'invalid_request_error'),
+  notFound: (method, path) => deepSeekError(404, `Not Found: ${method} ${path}`, 'invalid_request_error'),
+  insufficientBalance: () => deepSeekError(402, 'Insufficient Balance', 'unknown_error', 'invalid_request_error'),
+};
+
+const OUTPUT_CEILINGS: Record<string, number> = { 'deepseek-chat': 8192, 'deepseek-reasoner': 65536 };
+
+/** DeepSeek takes text content only, and bounds max_tokens per model. */
+function validateChat(body: Record<string, unknown>): ErrorReply | undefined {
+  const model = String(body.model);
+  if (!(model in OUTPUT_CEILINGS)) {
+    return deepSeekError(400, 'Model Not Exist', 'invalid_request_error', 'invalid_request_error');
+  }
+  const messages = body.messages as Array<{ content?: unknown }>;
+  const index = messages.findIndex((m) => typeof m.content !== 'string');
+  if (index >= 0) {
+    return deepSeekError(
+      422,
+      `Failed to deserialize the JSON body into the target type: messages[${index}]: invalid type: sequence, expected a string`,
+      'invalid_request_error',
+      'invalid_request_error',
+    );
+  }
+  const ceiling = OUTPUT_CEILINGS[model];
+  const maxTokens = body.max_tokens;
+  if (maxTokens !== undefined && (typeof maxTokens !== 'number' || maxTokens < 1 || maxTokens > ceiling)) {
+    return deepSeekError(
+      400,
+      `Invalid max_tokens value, the valid range of max_tokens is [1, ${ceiling}]`,
+      'invalid_request_error',
+      'invalid_request_error',
+    );
+  }
+  return undefined;
+}
+
+export interface DeepSeekSandboxOptions {
+  chunkDelayMs?: number;
+}
+
+export function createDeepSeekSandbox(options: DeepSeekSandboxOptions = {}): SandboxHandler {
+  const chatProfile: ChatFakeProfile = {
+    vendor: 'deepseek',
+    errors: deepSeekErrors,
+    chunkDelayMs: options.chunkDelayMs ?? defaultChunkDelayMs(),
+    reasoning: (model) => (model === 'deepseek-reasoner' ? 'visible' : undefined),
+    reasoningTokensOutsideCompletion: false,
+    validate: validateChat,
+    keepAlive: true,
+    systemFingerprint: 'fp_sandbox_prod0820_fp8_kvcache',
+  };
+  return async (req, res) => {
+    const path = normalizePath(req.path);
+    if (req.method !== 'POST' || (path !== '/chat/completions' && path !== '/v1/chat/completions')) {
+      return sendError(res, deepSeekErrors.notFound(req.method, path));
+    }
+    const denied = checkBearer(req, deepSeekErrors);
+    if (denied) return sendError(res, denied);
+    await handleChatCompletions(chatProfile, req, res);
+  };
+}
+
+/** The DeepSeek fake mounted by the sandbox server. */
+export const deepseekSandbox: SandboxHandler = createDeepSeekSandbox();

@@ -1,0 +1,394 @@
+import { randomBytes } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import { syntheticImage, syntheticMp4 } from './synthetic';
+import { SandboxHandler, SandboxRequest, sendBytes, sendJson } from './types';
+
+/**
+ * In-process fake of the Gemini API under /v1beta: generateContent, streamGenerateContent (?alt=sse, or a JSON
+ * array without it), Imagen `:predict`, Veo `:predictLongRunning` + operation polling, and the file download the
+ * finished operation points at. Markers in the prompt / last user message fail like the real API:
+ * [[fail:overloaded]] 503 UNAVAILABLE (429 RESOURCE_EXHAUSTED for Imagen/Veo), [[fail:policy]] a safety block
+ * (promptFeedback, IMAGE_SAFETY, the Imagen 400, a Veo RAI-filtered operation), [[fail:timeout]] never answers,
+ * [[fail:midstream]] drops a stream after two chunks, [[fail:upstream]] 500 INTERNAL (a failed operation for Veo).
+ */
+
+export interface GoogleSandboxOptions {
+  /** Pause between two SSE chunks, so streaming is observable. */
+  streamDelayMs?: number;
+  /** How many polls of a Veo operation answer "not done" before it finishes. */
+  pendingPolls?: number;
+}
+
+type Failure = 'overloaded' | 'policy' | 'timeout' | 'midstream' | 'upstream';
+
+interface Part {
+  text?: unknown;
+  inline_data?: { mime_type?: unknown; data?: unknown };
+  inlineData?: { mimeType?: unknown; data?: unknown };
+}
+interface Content {
+  role?: unknown;
+  parts?: unknown;
+}
+
+const GEMINI_IMAGE_SIZES: Record<string, [number, number]> = {
+  '1:1': [1024, 1024],
+  '2:3': [832, 1248],
+  '3:2': [1248, 832],
+  '3:4': [864, 1184],
+  '4:3': [1184, 864],
+  '4:5': [896, 1152],
+  '5:4': [1152, 896],
+  '9:16': [768, 1344],
+  '16:9': [1344, 768],
+  '21:9': [1536, 672],
+};
+const IMAGEN_SIZES: Record<string, [number, number]> = {
+  '1:1': [1024, 1024],
+  '3:4': [896, 1280],
+  '4:3': [1280, 896],
+  '9:16': [768, 1408],
+  '16:9': [1408, 768],
+};
+const VEO_RATIOS = ['16:9', '9:16'];
+
+const STATUS_NAMES: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  429: 'RESOURCE_EXHAUSTED',
+  500: 'INTERNAL',
+  503: 'UNAVAILABLE',
+};
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function error(res: ServerResponse, code: number, message: string): void {
+  sendJson(res, code, { error: { code, message, status: STATUS_NAMES[code] ?? 'UNKNOWN' } });
+}
+
+const overloaded = (res: ServerResponse) => error(res, 503, 'The model is overloaded. Please try again later.');
+const exhausted = (res: ServerResponse) =>
+  error(res, 429, 'Resource has been exhausted (e.g. check quota).');
+const internal = (res: ServerResponse) =>
+  error(res, 500, 'An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting');
+
+function failureIn(text: string): Failure | undefined {
+  const m = /\[\[fail:(overloaded|policy|timeout|midstream|upstream)\]\]/.exec(text);
+  return m ? (m[1] as Failure) : undefined;
+}
+
+function hang(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    if (res.destroyed) resolve();
+    else res.once('close', () => resolve());
+  });
+}
+
+function partsOf(content: Content | undefined): Part[] {
+  return Array.isArray(content?.parts) ? (content.parts as Part[]) : [];
+}
+
+function textOf(parts: Part[]): string {
+  return parts.flatMap((p) => (typeof p.text === 'string' ? [p.text] : [])).join(' ');
+}
+
+function imagesIn(parts: Part[]): number {
+  return parts.filter((p) => p.inline_data || p.inlineData).length;
+}
+
+function snippet(text: string, max = 80): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max)}...` : flat;
+}
+
+function tokens(text: string): number {
+  return Math.max(1, Math.ceil(text.length / 4));
+}
+
+function readJson(req: SandboxRequest, res: ServerResponse): Record<string, unknown> | undefined {
+  try {
+    const body = JSON.parse(req.body.toString('utf8')) as unknown;
+    if (body && typeof body === 'object' && !Array.isArray(body)) return body as Record<string, unknown>;
+  } catch {
+    /* answered below */
+  }
+  error(res, 400, 'Invalid JSON payload received.');
+  return undefined;
+}
+
+interface VeoJob {
+  model: string;
+  polls: number;
+  failure?: Failure;
+  aspectRatio: string;
+}
+
+export function createGoogleSandbox(options: GoogleSandboxOptions = {}): SandboxHandler {
+  const delayMs = options.streamDelayMs ?? 5;
+  const pendingPolls = options.pendingPolls ?? 1;
+  const jobs = new Map<string, VeoJob>();
+  const files = new Map<string, string>(); // file id -> label
+
+  async function generateContent(model: string, stream: boolean, req: SandboxRequest, res: ServerResponse): Promise<void> {
+    const body = readJson(req, res);
+    if (!body) return;
+    if (!Array.isArray(body.contents) || body.contents.length === 0) {
+      return error(res, 400, '* GenerateContentRequest.contents: contents is not specified');
+    }
+    const contents = body.contents as Content[];
+    if (contents.some((c) => c.role !== undefined && c.role !== 'user' && c.role !== 'model')) {
+      return error(res, 400, 'Please use a valid role: user, model.');
+    }
+    const config = (body.generationConfig ?? {}) as Record<string, unknown>;
+    const temperature = config.temperature;
+    if (temperature !== undefined && (typeof temperature !== 'number' || temperature < 0 || temperature > 2)) {
+      return error(res, 400, 'Invalid value at \'generation_config.temperature\'');
+    }
+    const lastUser = [...contents].reverse().find((c) => c.role !== 'model');
+    const said = textOf(partsOf(lastUser));
+    const failure = failureIn(said);
+    if (failure === 'overloaded') return overloaded(res);
+    if (failure === 'upstream') return internal(res);
+    if (failure === 'timeout') return hang(res);
+    const systemText = textOf(partsOf((body.systemInstruction ?? body.system_instruction) as Content | undefined));
+    const promptTokenCount =
+      tokens(contents.map((c) => textOf(partsOf(c))).join(' ') + systemText) +
+      contents.reduce((n, c) => n + imagesIn(partsOf(c)) * 258, 0);
+
+    if (model.includes('image')) return imageContent(model, config, lastUser, said, failure, promptTokenCount, res);
+
+    if (failure === 'policy') {
+      const blocked = {
+        promptFeedback: {
+          blockReason: 'SAFETY',
+          safetyRatings: [{ category: 'HARM_CATEGORY_DANGEROUS_CONTENT', probability: 'HIGH' }],
+        },
+        usageMetadata: { promptTokenCount, totalTokenCount: promptTokenCount },
+        modelVersion: model,
+      };
+      if (!stream) return sendJson(res, 200, blocked);
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`data: ${JSON.stringify(blocked)}\r\n\r\n`);
+      return;
+    }
+
+    const images = imagesIn(partsOf(lastUser));
+    const seen = images > 0 ? ` (with ${images} image${images > 1 ? 's' : ''})` : '';
+    const text = `Sandbox reply from ${model}: you said "${snippet(said)}"${seen}. This text comes from the built-in sandbox, not from Google.`;
+    let pieces: string[] = text.match(/\S+\s*/g) ?? [text];
+    let finishReason = 'STOP';
+    const max = config.maxOutputTokens;
+    if (typeof max === 'number' && pieces.length > max) {
+      pieces = pieces.slice(0, Math.max(0, max));
+      finishReason = 'MAX_TOKENS';
+    }
+    const usage = {
+      promptTokenCount,
+      candidatesTokenCount: pieces.length,
+      totalTokenCount: promptTokenCount + pieces.length,
+    };
+    const responseId = randomBytes(9).toString('base64url');
+
+    if (!stream) {
+      return sendJson(res, 200, {
+        candidates: [{ content: { parts: [{ text: pieces.join('') }], role: 'model' }, finishReason, index: 0 }],
+        usageMetadata: usage,
+        modelVersion: model,
+        responseId,
+      });
+    }
+
+    // Two word pieces a chunk; the last chunk carries finishReason and the full usage.
+    const chunks: Record<string, unknown>[] = [];
+    for (let i = 0; i < pieces.length; i += 2) {
+      const last = i + 2 >= pieces.length;
+      chunks.push({
+        candidates: [
+          {
+            content: { parts: [{ text: pieces.slice(i, i + 2).join('') }], role: 'model' },
+            ...(last ? { finishReason } : {}),
+            index: 0,
+          },
+        ],
+        usageMetadata: last ? usage : { promptTokenCount, totalTokenCount: promptTokenCount },
+        modelVersion: model,
+        responseId,
+      });
+    }
+    if (chunks.length === 0) {
+      chunks.push({ candidates: [{ content: { parts: [{ text: '' }], role: 'model' }, finishReason, index: 0 }], usageMetadata: usage, modelVersion: model, responseId });
+    }
+    if (req.query.get('alt') !== 'sse') return sendJson(res, 200, failure === 'midstream' ? chunks.slice(0, 2) : chunks);
+
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.flushHeaders();
+    const toSend = failure === 'midstream' ? chunks.slice(0, 2) : chunks;
+    for (const chunk of toSend) {
+      if (res.destroyed) return;
+      res.write(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
+      await sleep(delayMs);
+    }
+    if (failure === 'midstream') {
+      res.socket?.destroy();
+      return;
+    }
+    res.end();
+  }
+
+  async function imageContent(
+    model: string,
+    config: Record<string, unknown>,
+    lastUser: Content | undefined,
+    said: string,
+    failure: Failure | undefined,
+    promptTokenCount: number,
+    res: ServerResponse,
+  ): Promise<void> {
+    if (failure === 'midstream') {
+      res.socket?.destroy();
+      return;
+    }
+    const usageMetadata = { promptTokenCount, candidatesTokenCount: 1290, totalTokenCount: promptTokenCount + 1290 };
+    if (failure === 'policy') {
+      return sendJson(res, 200, { candidates: [{ finishReason: 'IMAGE_SAFETY', index: 0 }], usageMetadata, modelVersion: model });
+    }
+    const imageConfig = (config.imageConfig ?? config.image_config ?? {}) as Record<string, unknown>;
+    const ratio = (imageConfig.aspectRatio ?? imageConfig.aspect_ratio ?? '1:1') as string;
+    const size = GEMINI_IMAGE_SIZES[ratio];
+    if (!size) return error(res, 400, `Unsupported aspect ratio: ${String(ratio)}`);
+    const edit = imagesIn(partsOf(lastUser)) > 0;
+    const png = await syntheticImage(size[0], size[1], `${model} ${edit ? 'edit' : ratio}: ${snippet(said, 40)}`);
+    sendJson(res, 200, {
+      candidates: [
+        {
+          content: {
+            parts: [
+              { text: `Here is your ${edit ? 'edited ' : ''}image from the sandbox.` },
+              { inlineData: { mimeType: 'image/png', data: png.toString('base64') } },
+            ],
+            role: 'model',
+          },
+          finishReason: 'STOP',
+          index: 0,
+        },
+      ],
+      usageMetadata,
+      modelVersion: model,
+    });
+  }
+
+  async function predict(model: string, req: SandboxRequest, res: ServerResponse): Promise<void> {
+    const body = readJson(req, res);
+    if (!body) return;
+    const instance = (Array.isArray(body.instances) ? body.instances[0] : undefined) as { prompt?: unknown } | undefined;
+    if (typeof instance?.prompt !== 'string' || instance.prompt === '') return error(res, 400, 'prompt is required');
+    const failure = failureIn(instance.prompt);
+    if (failure === 'overloaded') return exhausted(res);
+    if (failure === 'upstream') return internal(res);
+    if (failure === 'timeout') return hang(res);
+    if (failure === 'policy') {
+      return error(
+        res,
+        400,
+        'Image generation failed with the following error: The prompt could not be submitted. Your current safety filter threshold prohibited one or more words in this prompt. If you think this was an error, send feedback. Support codes: 61493863',
+      );
+    }
+    const parameters = (body.parameters ?? {}) as Record<string, unknown>;
+    const count = parameters.sampleCount ?? 4;
+    if (!Number.isInteger(count) || (count as number) < 1 || (count as number) > 4) {
+      return error(res, 400, 'sampleCount must be between 1 and 4');
+    }
+    const ratio = (parameters.aspectRatio ?? '1:1') as string;
+    const size = IMAGEN_SIZES[ratio];
+    if (!size) return error(res, 400, `Unsupported aspect ratio: ${String(ratio)}`);
+    const png = await syntheticImage(size[0], size[1], `${model} ${ratio}: ${snippet(instance.prompt, 40)}`);
+    sendJson(res, 200, {
+      predictions: Array.from({ length: count as number }, () => ({ mimeType: 'image/png', bytesBase64Encoded: png.toString('base64') })),
+    });
+  }
+
+  function predictLongRunning(model: string, req: SandboxRequest, res: ServerResponse): Promise<void> | void {
+    const body = readJson(req, res);
+    if (!body) return;
+    const instance = (Array.isArray(body.instances) ? body.instances[0] : undefined) as { prompt?: unknown } | undefined;
+    if (typeof instance?.prompt !== 'string' || instance.prompt === '') return error(res, 400, 'prompt is required');
+    const failure = failureIn(instance.prompt);
+    if (failure === 'overloaded') return exhausted(res);
+    if (failure === 'timeout') return hang(res);
+    const parameters = (body.parameters ?? {}) as Record<string, unknown>;
+    const aspectRatio = (parameters.aspectRatio ?? '16:9') as string;
+    if (!VEO_RATIOS.includes(aspectRatio)) return error(res, 400, `Unsupported aspect ratio: ${String(aspectRatio)}`);
+    const id = randomBytes(8).toString('hex');
+    jobs.set(id, { model, polls: 0, failure, aspectRatio });
+    sendJson(res, 200, { name: `models/${model}/operations/${id}` });
+  }
+
+  function operation(model: string, id: string, req: SandboxRequest, res: ServerResponse): void {
+    const job = jobs.get(id);
+    const name = `models/${model}/operations/${id}`;
+    if (!job || job.model !== model) return error(res, 404, `Operation ${name} not found.`);
+    job.polls += 1;
+    if (job.polls <= pendingPolls) return sendJson(res, 200, { name });
+    if (job.failure === 'upstream') {
+      return sendJson(res, 200, { name, done: true, error: { code: 13, message: 'Internal error encountered.' } });
+    }
+    const type = 'type.googleapis.com/google.ai.generativelanguage.v1beta.PredictLongRunningResponse';
+    if (job.failure === 'policy') {
+      return sendJson(res, 200, {
+        name,
+        done: true,
+        response: {
+          '@type': type,
+          generateVideoResponse: {
+            raiMediaFilteredCount: 1,
+            raiMediaFilteredReasons: [
+              "We encountered an issue with the audio for your prompt. You weren't charged for this request. (sandbox)",
+            ],
+          },
+        },
+      });
+    }
+    const fileId = `sandbox${id}`;
+    files.set(fileId, `${job.model} ${job.aspectRatio}`);
+    sendJson(res, 200, {
+      name,
+      done: true,
+      response: {
+        '@type': type,
+        generateVideoResponse: {
+          generatedSamples: [{ video: { uri: `${req.mountUrl}/v1beta/files/${fileId}:download?alt=media` } }],
+        },
+      },
+    });
+  }
+
+  return async (req, res) => {
+    const key = req.headers['x-goog-api-key'] ?? req.query.get('key');
+    if (typeof key !== 'string' || key === '') {
+      return error(
+        res,
+        403,
+        "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",
+      );
+    }
+    const method = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent|predict|predictLongRunning)$/.exec(req.path);
+    if (method && req.method === 'POST') {
+      const [, model, verb] = method;
+      if (verb === 'generateContent') return generateContent(model, false, req, res);
+      if (verb === 'streamGenerateContent') return generateContent(model, true, req, res);
+      if (verb === 'predict') return predict(model, req, res);
+      return predictLongRunning(model, req, res);
+    }
+    const op = /^\/v1beta\/models\/([^/:]+)\/operations\/([^/]+)$/.exec(req.path);
+    if (op && req.method === 'GET') return operation(op[1], op[2], req, res);
+    const file = /^\/v1beta\/files\/([^/:]+):download$/.exec(req.path);
+    if (file && req.method === 'GET') {
+      if (!files.has(file[1])) return error(res, 404, `File files/${file[1]} not found.`);
+      return sendBytes(res, 200, syntheticMp4(), 'video/mp4');
+    }
+    error(res, 404, `Requested entity was not found: ${req.method} ${req.path}`);
+  };
+}
+
+export const googleSandbox: SandboxHandler = createGoogleSandbox();

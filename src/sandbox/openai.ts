@@ -1,0 +1,371 @@
+import type { ServerResponse } from 'node:http';
+import {
+  answerGenericFailure,
+  ChatFakeProfile,
+  checkBearer,
+  defaultChunkDelayMs,
+  dropMidBody,
+  ErrorReply,
+  failureMarker,
+  handleChatCompletions,
+  hangUntilClosed,
+  hostedFile,
+  hostFile,
+  maskKey,
+  normalizePath,
+  parseJsonObject,
+  sendError,
+  VendorErrors,
+} from './chat-completions-fake';
+import { syntheticImage, syntheticMp3, syntheticWav } from './synthetic';
+import { sendBytes, sendJson, type SandboxHandler, type SandboxRequest } from './types';
+
+// An in-process fake of api.openai.com/v1: Chat Completions, Images, Speech and Transcriptions,
+// with OpenAI's paths, bearer auth, JSON shapes, SSE framing and error bodies.
+
+function openAiError(status: number, message: string, type: string, param: string | null, code: string | null): ErrorReply {
+  return { status, body: { error: { message, type, param, code } } };
+}
+
+export const openAiErrors: VendorErrors = {
+  missingKey: () =>
+    openAiError(
+      401,
+      "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY). You can obtain an API key from https://platform.openai.com/account/api-keys.",
+      'invalid_request_error',
+      null,
+      null,
+    ),
+  invalidKey: (key) =>
+    openAiError(
+      401,
+      `Incorrect API key provided: ${maskKey(key)}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+      'invalid_request_error',
+      null,
+      'invalid_api_key',
+    ),
+  rateLimited: (model) =>
+    openAiError(
+      429,
+      `Rate limit reached for ${model} in organization org-sandbox on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 20s. Visit https://platform.openai.com/account/rate-limits to learn more.`,
+      'requests',
+      null,
+      'rate_limit_exceeded',
+    ),
+  overloaded: () =>
+    openAiError(503, 'The engine is currently overloaded, please try again later.', 'server_error', null, null),
+  serverError: () =>
+    openAiError(500, 'The server had an error while processing your request. Sorry about that!', 'server_error', null, null),
+  badRequest: (message, param, code) => openAiError(400, message, 'invalid_request_error', param ?? null, code ?? null),
+  notFound: (method, path) => openAiError(404, `Invalid URL (${method} ${path})`, 'invalid_request_error', null, null),
+};
+
+const REASONING_MODEL = /^(o\d|gpt-5)/;
+
+/** OpenAI's refusals for reasoning models, worded as the API words them. */
+function validateChat(body: Record<string, unknown>): ErrorReply | undefined {
+  const model = String(body.model);
+  if (!REASONING_MODEL.test(model)) return undefined;
+  if (body.max_tokens !== undefined) {
+    return openAiError(
+      400,
+      "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+      'invalid_request_error',
+      'max_tokens',
+      'unsupported_parameter',
+    );
+  }
+  if (body.temperature !== undefined && body.temperature !== 1) {
+    return openAiError(
+      400,
+      `Unsupported value: 'temperature' does not support ${String(body.temperature)} with this model. Only the default (1) value is supported.`,
+      'invalid_request_error',
+      'temperature',
+      'unsupported_value',
+    );
+  }
+  return undefined;
+}
+
+function unsupportedValue(param: string, value: unknown, allowed: readonly string[]): ErrorReply {
+  return openAiError(
+    400,
+    `Invalid value: '${String(value)}'. Supported values are: ${allowed.map((v) => `'${v}'`).join(', ')}.`,
+    'invalid_request_error',
+    param,
+    'invalid_value',
+  );
+}
+
+// ---------- images ----------
+
+const DALL_E_3 = { sizes: ['1024x1024', '1792x1024', '1024x1792'], qualities: ['standard', 'hd'] } as const;
+const GPT_IMAGE = { sizes: ['1024x1024', '1536x1024', '1024x1536', 'auto'], qualities: ['low', 'medium', 'high', 'auto'] } as const;
+const DALL_E_2_SIZES = ['256x256', '512x512', '1024x1024'] as const;
+
+function imageRequestError(model: string, body: Record<string, unknown>): ErrorReply | undefined {
+  const gptImage = model.startsWith('gpt-image');
+  const sizes: readonly string[] = gptImage ? GPT_IMAGE.sizes : model === 'dall-e-3' ? DALL_E_3.sizes : DALL_E_2_SIZES;
+  if (body.size !== undefined && !sizes.includes(String(body.size))) return unsupportedValue('size', body.size, sizes);
+  if (gptImage) {
+    if (body.response_format !== undefined) {
+      return openAiError(400, "Unknown parameter: 'response_format'.", 'invalid_request_error', 'response_format', 'unknown_parameter');
+    }
+    if (body.style !== undefined) {
+      return openAiError(400, "Unknown parameter: 'style'.", 'invalid_request_error', 'style', 'unknown_parameter');
+    }
+    if (body.quality !== undefined && !(GPT_IMAGE.qualities as readonly string[]).includes(String(body.quality))) {
+      return unsupportedValue('quality', body.quality, GPT_IMAGE.qualities);
+    }
+  } else if (model === 'dall-e-3') {
+    if (body.quality !== undefined && !(DALL_E_3.qualities as readonly string[]).includes(String(body.quality))) {
+      return unsupportedValue('quality', body.quality, DALL_E_3.qualities);
+    }
+    if (body.style !== undefined && body.style !== 'vivid' && body.style !== 'natural') {
+      return unsupportedValue('style', body.style, ['vivid', 'natural']);
+    }
+    if (body.n !== undefined && body.n !== 1) {
+      return openAiError(400, 'You must provide n=1 for this model.', 'invalid_request_error', 'n', 'invalid_value');
+    }
+  }
+  if (body.response_format !== undefined && body.response_format !== 'url' && body.response_format !== 'b64_json') {
+    return unsupportedValue('response_format', body.response_format, ['url', 'b64_json']);
+  }
+  return undefined;
+}
+
+function policyRefusal(model: string): ErrorReply {
+  return model.startsWith('gpt-image')
+    ? openAiError(
+        400,
+        'Your request was rejected by the safety system. If you believe this is an error, contact us at help.openai.com and include the request ID req_sandbox.',
+        'image_generation_user_error',
+        null,
+        'moderation_blocked',
+      )
+    : openAiError(
+        400,
+        'Your request was rejected as a result of our safety system. Your prompt may contain text that is not allowed by our safety system.',
+        'invalid_request_error',
+        null,
+        'content_policy_violation',
+      );
+}
+
+async function handleImages(req: SandboxRequest, res: ServerResponse): Promise<void> {
+  const body = parseJsonObject(req.body);
+  if (!body) return sendError(res, openAiErrors.badRequest('We could not parse the JSON body of your request.'));
+  if (typeof body.prompt !== 'string' || !body.prompt) {
+    return sendError(res, openAiErrors.badRequest("Missing required parameter: 'prompt'.", 'prompt', 'missing_required_parameter'));
+  }
+  const model = typeof body.model === 'string' ? body.model : 'dall-e-2';
+  const invalid = imageRequestError(model, body);
+  if (invalid) return sendError(res, invalid);
+  const marker = failureMarker(body.prompt);
+  if (answerGenericFailure(marker, openAiErrors, model, res)) return;
+  if (marker === 'timeout') return hangUntilClosed(res);
+  if (marker === 'policy') return sendError(res, policyRefusal(model));
+
+  const size = typeof body.size === 'string' && body.size !== 'auto' ? body.size : '1024x1024';
+  const [width, height] = size.split('x').map(Number);
+  const png = await syntheticImage(width, height, `openai ${model}: ${body.prompt.slice(0, 40)}`);
+  const created = Math.floor(Date.now() / 1000);
+  const revised = `Sandbox rendering of: ${body.prompt}`;
+  let answer: Record<string, unknown>;
+  if (model.startsWith('gpt-image')) {
+    const textTokens = Math.ceil(body.prompt.length / 4);
+    answer = {
+      created,
+      background: 'opaque',
+      data: [{ b64_json: png.toString('base64') }],
+      output_format: 'png',
+      quality: typeof body.quality === 'string' && body.quality !== 'auto' ? body.quality : 'medium',
+      size,
+      usage: {
+        input_tokens: textTokens,
+        input_tokens_details: { image_tokens: 0, text_tokens: textTokens },
+        output_tokens: 1056,
+        total_tokens: textTokens + 1056,
+      },
+    };
+  } else if (body.response_format === 'b64_json') {
+    answer = { created, data: [{ b64_json: png.toString('base64'), revised_prompt: revised }] };
+  } else {
+    const url = `${req.mountUrl}/v1/sandbox-files/${hostFile(png, 'image/png')}`;
+    answer = { created, data: [{ url, revised_prompt: revised }] };
+  }
+  if (marker === 'midstream') return dropMidBody(res, 'application/json', JSON.stringify(answer));
+  sendJson(res, 200, answer);
+}
+
+// ---------- speech ----------
+
+const VOICES = ['alloy', 'ash', 'ballad', 'coral', 'echo', 'fable', 'onyx', 'nova', 'sage', 'shimmer', 'verse', 'marin', 'cedar'];
+const SPEECH_FORMATS = ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'];
+
+function handleSpeech(req: SandboxRequest, res: ServerResponse): Promise<void> | void {
+  const body = parseJsonObject(req.body);
+  if (!body) return sendError(res, openAiErrors.badRequest('We could not parse the JSON body of your request.'));
+  for (const field of ['model', 'input', 'voice']) {
+    if (typeof body[field] !== 'string' || !body[field]) {
+      return sendError(res, openAiErrors.badRequest(`Missing required parameter: '${field}'.`, field, 'missing_required_parameter'));
+    }
+  }
+  const { model, input, voice } = body as { model: string; input: string; voice: string };
+  if (!VOICES.includes(voice)) return sendError(res, unsupportedValue('voice', voice, VOICES));
+  const format = body.response_format === undefined ? 'mp3' : String(body.response_format);
+  if (!SPEECH_FORMATS.includes(format)) return sendError(res, unsupportedValue('response_format', format, SPEECH_FORMATS));
+  const speed = body.speed === undefined ? 1 : Number(body.speed);
+  if (!(speed >= 0.25 && speed <= 4)) {
+    return sendError(
+      res,
+      openAiError(400, `Invalid 'speed': ${String(body.speed)}. Expected a value between 0.25 and 4.0.`, 'invalid_request_error', 'speed', 'invalid_value'),
+    );
+  }
+  const marker = failureMarker(input);
+  if (answerGenericFailure(marker, openAiErrors, model, res)) return;
+  if (marker === 'timeout') return hangUntilClosed(res);
+
+  // About 15 characters a second of speech; the sandbox cannot encode opus/aac/flac and answers MP3 for them.
+  const seconds = Math.min(30, Math.max(1, input.length / 15 / speed));
+  if (format === 'wav') return sendBytes(res, 200, syntheticWav(seconds), 'audio/wav');
+  if (format === 'pcm') return sendBytes(res, 200, syntheticWav(seconds).subarray(44), 'audio/pcm');
+  sendBytes(res, 200, syntheticMp3(seconds), 'audio/mpeg');
+}
+
+// ---------- transcriptions ----------
+
+const AUDIO_EXTENSIONS = ['flac', 'm4a', 'mp3', 'mp4', 'mpeg', 'mpga', 'oga', 'ogg', 'wav', 'webm'];
+
+async function readForm(req: SandboxRequest): Promise<FormData | undefined> {
+  const contentType = req.headers['content-type'];
+  if (typeof contentType !== 'string' || !contentType.startsWith('multipart/form-data')) return undefined;
+  try {
+    return await new Request('http://sandbox/upload', {
+      method: 'POST',
+      headers: { 'content-type': contentType },
+      body: new Uint8Array(req.body),
+    }).formData();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Seconds of audio: exact for PCM WAV, else estimated at 128 kbit/s. */
+function audioSeconds(data: Buffer): number {
+  if (data.length > 44 && data.toString('ascii', 0, 4) === 'RIFF' && data.toString('ascii', 8, 12) === 'WAVE') {
+    const byteRate = data.readUInt32LE(28);
+    if (byteRate > 0) return Math.round(((data.length - 44) / byteRate) * 100) / 100;
+  }
+  return Math.max(1, Math.round(data.length / 16000));
+}
+
+async function handleTranscriptions(req: SandboxRequest, res: ServerResponse): Promise<void> {
+  const form = await readForm(req);
+  if (!form) {
+    return sendError(
+      res,
+      openAiErrors.badRequest(
+        `Invalid Content-Type header (${String(req.headers['content-type'])}), expected multipart/form-data.`,
+      ),
+    );
+  }
+  const file = form.get('file');
+  const model = form.get('model');
+  if (!(file instanceof Blob)) return sendError(res, openAiErrors.badRequest("Missing required parameter: 'file'.", 'file'));
+  if (typeof model !== 'string' || !model) return sendError(res, openAiErrors.badRequest("Missing required parameter: 'model'.", 'model'));
+  const filename = file instanceof File ? file.name : 'upload';
+  const ext = /\.([a-z0-9]+)$/i.exec(filename)?.[1].toLowerCase();
+  if (!ext || !AUDIO_EXTENSIONS.includes(ext)) {
+    return sendError(
+      res,
+      openAiErrors.badRequest(`Invalid file format. Supported formats: [${AUDIO_EXTENSIONS.map((e) => `'${e}'`).join(', ')}]`, 'file'),
+    );
+  }
+  const format = String(form.get('response_format') ?? 'json');
+  const gpt4o = model.startsWith('gpt-4o');
+  if (gpt4o && format !== 'json' && format !== 'text') {
+    return sendError(
+      res,
+      openAiErrors.badRequest(`response_format '${format}' is not compatible with model '${model}'. Use 'json' or 'text' instead.`, 'response_format'),
+    );
+  }
+  const prompt = form.get('prompt');
+  const marker = failureMarker(`${filename} ${typeof prompt === 'string' ? prompt : ''}`);
+  if (answerGenericFailure(marker, openAiErrors, model, res)) return;
+  if (marker === 'timeout') return hangUntilClosed(res);
+
+  const data = Buffer.from(await file.arrayBuffer());
+  const language = form.get('language');
+  const seconds = audioSeconds(data);
+  const text = `Sandbox transcription of ${filename} (${data.length} bytes${typeof language === 'string' && language ? `, language ${language}` : ''}).`;
+  if (format === 'text') return sendBytes(res, 200, Buffer.from(`${text}\n`), 'text/plain; charset=utf-8');
+  if (format === 'verbose_json') {
+    return sendJson(res, 200, { task: 'transcribe', language: typeof language === 'string' ? language : 'english', duration: seconds, text, segments: [] });
+  }
+  const audioTokens = Math.ceil(seconds * 10);
+  const outputTokens = Math.ceil(text.length / 4);
+  const usage = gpt4o
+    ? {
+        type: 'tokens',
+        input_tokens: audioTokens,
+        input_token_details: { text_tokens: 0, audio_tokens: audioTokens },
+        output_tokens: outputTokens,
+        total_tokens: audioTokens + outputTokens,
+      }
+    : { type: 'duration', seconds: Math.ceil(seconds) };
+  sendJson(res, 200, { text, usage });
+}
+
+// ---------- routing ----------
+
+export interface OpenAiSandboxOptions {
+  /** Pause between stream chunks in ms (default 5, or SANDBOX_CHUNK_DELAY_MS). */
+  chunkDelayMs?: number;
+}
+
+export function createOpenAiSandbox(options: OpenAiSandboxOptions = {}): SandboxHandler {
+  const chatProfile: ChatFakeProfile = {
+    vendor: 'openai',
+    errors: openAiErrors,
+    chunkDelayMs: options.chunkDelayMs ?? defaultChunkDelayMs(),
+    reasoning: (model) => (REASONING_MODEL.test(model) ? 'hidden' : undefined),
+    reasoningTokensOutsideCompletion: false,
+    validate: validateChat,
+    // Reasoning models refuse flagged prompts with a 400 invalid_prompt; other models end with content_filter.
+    policyError: (model) =>
+      REASONING_MODEL.test(model)
+        ? openAiError(
+            400,
+            'Invalid prompt: your prompt was flagged as potentially violating our usage policy. Please try again with a different prompt: https://platform.openai.com/docs/guides/reasoning#advice-on-prompting',
+            'invalid_request_error',
+            null,
+            'invalid_prompt',
+          )
+        : undefined,
+    systemFingerprint: 'fp_sandbox',
+  };
+  const routes = new Map<string, SandboxHandler>([
+    ['/v1/chat/completions', (r, s) => handleChatCompletions(chatProfile, r, s)],
+    ['/v1/images/generations', handleImages],
+    ['/v1/audio/speech', handleSpeech],
+    ['/v1/audio/transcriptions', handleTranscriptions],
+  ]);
+  return async (req, res) => {
+    const path = normalizePath(req.path);
+    const file = /^\/v1\/sandbox-files\/([\w-]+)$/.exec(path);
+    if (req.method === 'GET' && file) {
+      // Result URLs are signed blob links at OpenAI: fetched without the API key.
+      const hosted = hostedFile(file[1]);
+      return hosted ? sendBytes(res, 200, hosted.data, hosted.mime) : sendError(res, openAiErrors.notFound(req.method, path));
+    }
+    const handler = req.method === 'POST' ? routes.get(path) : undefined;
+    if (!handler) return sendError(res, openAiErrors.notFound(req.method, path));
+    const denied = checkBearer(req, openAiErrors);
+    if (denied) return sendError(res, denied);
+    await handler(req, res);
+  };
+}
+
+/** The OpenAI fake mounted by the sandbox server. */
+export const openaiSandbox: SandboxHandler = createOpenAiSandbox();

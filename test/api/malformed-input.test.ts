@@ -1,0 +1,149 @@
+// A sweep over every JSON endpoint, taken from the OpenAPI document: wrong types, missing fields, huge
+// strings, invalid JSON and wrong content types must all answer 4xx in the error shape, never 5xx.
+import { ApiHarness, ApiResponse, expectErrorShape, startApi } from './harness';
+
+type Json = Record<string, any>;
+
+interface JsonEndpoint {
+  method: string;
+  path: string;
+  secured: boolean;
+  schema: Json;
+}
+
+let api: ApiHarness;
+let token: string;
+let endpoints: JsonEndpoint[];
+
+beforeAll(async () => {
+  api = await startApi();
+  const account = await api.account('vip');
+  token = await api.accessToken(account);
+  // Real objects for the {id} routes, so requests get past the lookup where they can.
+  const key = await api.request('POST', '/api/v2/keys', { token, body: { name: 'sweep' } });
+  const assistant = await api.request('POST', '/api/v2/assistants', { token, body: { name: 'Sweep', model_slug: 'gpt-4o-mini' } });
+  const doc = (await api.request('GET', '/api/v2/openapi.json')).body;
+  endpoints = Object.entries(doc.paths as Json).flatMap(([path, item]) =>
+    Object.entries(item as Json)
+      .filter(([, op]) => (op as Json).requestBody?.content?.['application/json'])
+      .map(([method, op]) => ({
+        method: method.toUpperCase(),
+        path: path
+          .replace('/keys/{id}', `/keys/${key.body.id}`)
+          .replace('/assistants/{id}', `/assistants/${assistant.body.id}`)
+          .replace('{slug}', 'flux-dev'),
+        secured: ((op as Json).security as Json[]).some((s) => 'bearerAuth' in s),
+        schema: (op as Json).requestBody.content['application/json'].schema,
+      })),
+  );
+});
+afterAll(() => api.close());
+
+function send(e: JsonEndpoint, options: { body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<ApiResponse> {
+  return api.request(e.method, e.path, { token: e.secured ? token : undefined, ...options });
+}
+
+function expect4xx(e: JsonEndpoint, what: string, res: ApiResponse): void {
+  // The label makes a failure say which endpoint and which input.
+  expect([`${e.method} ${e.path}: ${what}`, res.status >= 400 && res.status < 500]).toEqual([`${e.method} ${e.path}: ${what}`, true]);
+  expectErrorShape(res, res.status);
+}
+
+/** A value of the wrong JSON type for a property schema. */
+function wrongValue(schema: Json): unknown {
+  const types = ([] as string[]).concat(schema.type ?? (schema.enum ? typeof schema.enum[0] : 'object'));
+  if (types.includes('string')) return { not: 'a string' };
+  if (types.includes('integer') || types.includes('number')) return 'not a number';
+  if (types.includes('boolean')) return 'not a boolean';
+  if (types.includes('object')) return 'not an object';
+  return [[]];
+}
+
+test('the sweep covers every JSON endpoint of the surface', () => {
+  expect(endpoints.length).toBeGreaterThanOrEqual(18);
+  expect(endpoints.map((e) => `${e.method} ${e.path}`)).toEqual(
+    expect.arrayContaining(['POST /api/v2/auth/login', 'PATCH /api/v2/user/me', 'POST /api/v2/keys', 'POST /api/v2/models/flux-dev/calculate-price']),
+  );
+});
+
+test('invalid JSON: 400 invalid_json', async () => {
+  for (const e of endpoints) {
+    for (const raw of ['{"a":', '{name: 1}', "{'a': 1}", '\u0000', '{"a":1}}']) {
+      const res = await send(e, { raw, headers: { 'Content-Type': 'application/json' } });
+      expect4xx(e, `invalid JSON ${JSON.stringify(raw)}`, res);
+      expect(res.body.error).toBe('invalid_json');
+    }
+  }
+});
+
+test('not an object: arrays, strings, numbers, null, deep nesting', async () => {
+  for (const e of endpoints) {
+    for (const raw of ['[]', '"text"', '42', 'null', 'true', `${'['.repeat(5000)}${']'.repeat(5000)}`]) {
+      const res = await send(e, { raw, headers: { 'Content-Type': 'application/json' } });
+      expect4xx(e, `body ${raw.slice(0, 12)}`, res);
+    }
+  }
+});
+
+test('wrong types, field by field: 400 naming the field', async () => {
+  for (const e of endpoints) {
+    for (const [name, propSchema] of Object.entries((e.schema.properties ?? {}) as Json)) {
+      const res = await send(e, { body: { [name]: wrongValue(propSchema as Json) } });
+      expect4xx(e, `${name} of the wrong type`, res);
+      expect(res.status).toBe(400);
+    }
+  }
+});
+
+test('missing required fields: 400 naming a required field', async () => {
+  for (const e of endpoints) {
+    const required: string[] = e.schema.required ?? [];
+    const res = await send(e, { body: {} });
+    if (required.length === 0) {
+      expect([`${e.method} ${e.path}`, res.status < 500]).toEqual([`${e.method} ${e.path}`, true]);
+      continue;
+    }
+    expect4xx(e, 'empty object', res);
+    expect(res.status).toBe(400);
+    if (res.body.error === 'validation_error') expect(required).toContain(res.body.field);
+  }
+});
+
+test('a 1 MB string in any field: 413; a 100 kB one: never a 5xx', async () => {
+  const huge = 'x'.repeat(1024 * 1024);
+  const large = 'y'.repeat(100 * 1024);
+  for (const e of endpoints) {
+    const names = Object.keys(e.schema.properties ?? {});
+    for (const name of names.length > 0 ? names : ['anything']) {
+      const res = await send(e, { body: { [name]: huge } });
+      expect4xx(e, `1 MB ${name}`, res);
+      expect(res.status).toBe(413);
+      const big = await send(e, { body: { [name]: large } });
+      expect([`${e.method} ${e.path} 100 kB ${name}`, big.status < 500]).toEqual([`${e.method} ${e.path} 100 kB ${name}`, true]);
+      expect(typeof big.body === 'object' || big.status === 204).toBe(true);
+    }
+  }
+});
+
+test('unknown fields, another content type, a compressed body', async () => {
+  for (const e of endpoints) {
+    const extra = await send(e, {
+      raw: '{"__proto__": {"admin": true}, "constructor": "x", "surprising_field": 1}',
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect4xx(e, 'unknown fields', extra);
+    const text = await send(e, { raw: '{}', headers: { 'Content-Type': 'text/plain' } });
+    expect4xx(e, 'text/plain', text);
+    expect(text.status).toBe(415);
+    const form = await send(e, { raw: 'a=1', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    expect(form.status).toBe(415);
+    const gzip = await send(e, { raw: '{}', headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' } });
+    expect(gzip.status).toBe(415);
+  }
+});
+
+test('the API stays healthy after the sweep', async () => {
+  const res = await api.request('GET', '/api/v2/user/me', { token });
+  expect(res.status).toBe(200);
+  expect(api.logs.filter((l) => JSON.parse(l).level >= 50)).toEqual([]);
+});

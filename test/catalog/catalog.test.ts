@@ -1,0 +1,305 @@
+import {
+  UnknownModelError,
+  canUseModel,
+  defaultSttModel,
+  findModel,
+  listModels,
+  requireModel,
+  requiredPlanFor,
+  toPublicModel,
+} from '../../src/core/catalog/catalog';
+import { SIZE_SETS } from '../../src/core/catalog/models';
+import { priceRange } from '../../src/core/catalog/pricing';
+import { PROVIDER_NAMES } from '../../src/core/providers/types';
+import { CATEGORIES, PLAN_LEVEL, PLAN_SLUGS, type ModelDefinition } from '../../src/core/catalog/types';
+
+const all = listModels();
+
+// From /work/briefs/catalog-table.md: slug -> [category, provider, upstream id, tier, exec].
+const TABLE: Record<string, [string, string, string, 'S' | 'B', 'sync' | 'async']> = {
+  'gpt-4o-mini': ['text', 'openai', 'gpt-4o-mini', 'S', 'sync'],
+  'gpt-4.1-nano': ['text', 'openai', 'gpt-4.1-nano', 'S', 'sync'],
+  'gpt-4o': ['text', 'openai', 'gpt-4o', 'B', 'sync'],
+  'gpt-4.1': ['text', 'openai', 'gpt-4.1', 'B', 'sync'],
+  'o4-mini': ['text', 'openai', 'o4-mini', 'B', 'sync'],
+  'gpt-5': ['text', 'openai', 'gpt-5', 'B', 'sync'],
+  'gpt-5-mini': ['text', 'openai', 'gpt-5-mini', 'B', 'sync'],
+  'claude-haiku-4-5': ['text', 'anthropic', 'claude-haiku-4-5', 'S', 'sync'],
+  'claude-sonnet-4-5': ['text', 'anthropic', 'claude-sonnet-4-5', 'B', 'sync'],
+  'claude-opus-4-1': ['text', 'anthropic', 'claude-opus-4-1', 'B', 'sync'],
+  'gemini-2.5-flash-lite': ['text', 'google', 'gemini-2.5-flash-lite', 'S', 'sync'],
+  'gemini-2.5-flash': ['text', 'google', 'gemini-2.5-flash', 'S', 'sync'],
+  'gemini-2.5-pro': ['text', 'google', 'gemini-2.5-pro', 'B', 'sync'],
+  'grok-3-mini': ['text', 'xai', 'grok-3-mini', 'S', 'sync'],
+  'grok-3': ['text', 'xai', 'grok-3', 'B', 'sync'],
+  'grok-4': ['text', 'xai', 'grok-4', 'B', 'sync'],
+  'deepseek-chat': ['text', 'deepseek', 'deepseek-chat', 'S', 'sync'],
+  'deepseek-reasoner': ['text', 'deepseek', 'deepseek-reasoner', 'B', 'sync'],
+  'dall-e-3': ['image', 'openai', 'dall-e-3', 'B', 'sync'],
+  'gpt-image-1': ['image', 'openai', 'gpt-image-1', 'B', 'sync'],
+  'gemini-2.5-flash-image': ['image', 'google', 'gemini-2.5-flash-image', 'S', 'sync'],
+  'imagen-4': ['image', 'google', 'imagen-4.0-generate-001', 'B', 'sync'],
+  'flux-dev': ['image', 'bfl', 'flux-dev', 'S', 'sync'],
+  'flux-pro-1.1': ['image', 'bfl', 'flux-pro-1.1', 'B', 'sync'],
+  'flux-pro-1.1-ultra': ['image', 'bfl', 'flux-pro-1.1-ultra', 'B', 'async'],
+  'flux-kontext-pro': ['image', 'bfl', 'flux-kontext-pro', 'B', 'sync'],
+  'grok-2-image': ['image', 'xai', 'grok-2-image', 'B', 'sync'],
+  sdxl: ['image', 'replicate', 'stability-ai/sdxl', 'B', 'sync'],
+  'sd-3.5-large': ['image', 'replicate', 'stability-ai/stable-diffusion-3.5-large', 'B', 'sync'],
+  'veo-3-fast': ['video', 'google', 'veo-3.0-fast-generate-001', 'S', 'async'],
+  'veo-3': ['video', 'google', 'veo-3.0-generate-001', 'B', 'async'],
+  'kling-v2.1': ['video', 'replicate', 'kwaivgi/kling-v2.1', 'B', 'async'],
+  'hailuo-02': ['video', 'replicate', 'minimax/hailuo-02', 'B', 'async'],
+  'wan-2.2': ['video', 'replicate', 'wan-video/wan-2.2-t2v-fast', 'B', 'async'],
+  'seedance-1-pro': ['video', 'replicate', 'bytedance/seedance-1-pro', 'B', 'async'],
+  'tts-1': ['tts', 'openai', 'tts-1', 'B', 'sync'],
+  'gpt-4o-mini-tts': ['tts', 'openai', 'gpt-4o-mini-tts', 'B', 'sync'],
+  'vendor-v2': ['tts', 'elevenlabs', 'eleven_multilingual_v2', 'B', 'sync'],
+  'vendor-flash-v2-5': ['tts', 'elevenlabs', 'eleven_flash_v2_5', 'B', 'sync'],
+  'vendor-v3': ['tts', 'elevenlabs', 'eleven_v3', 'B', 'sync'],
+  'whisper-1': ['stt', 'openai', 'whisper-1', 'S', 'sync'],
+  'gpt-4o-transcribe': ['stt', 'openai', 'gpt-4o-transcribe', 'B', 'sync'],
+  'vendor-scribe': ['stt', 'elevenlabs', 'scribe_v1', 'B', 'sync'],
+  musicgen: ['music', 'replicate', 'meta/musicgen', 'S', 'async'],
+  'vendor-music': ['music', 'elevenlabs', 'music_v1', 'B', 'async'],
+  upscale: ['tool', 'replicate', 'nightmareai/real-esrgan', 'S', 'sync'],
+  'face-swap': ['tool', 'replicate', 'codeplugtech/face-swap', 'S', 'sync'],
+  'remove-bg': ['tool', 'replicate', '851-labs/background-remover', 'S', 'sync'],
+  'style-transfer': ['tool', 'replicate', 'fofr/style-transfer', 'S', 'sync'],
+  colorize: ['tool', 'replicate', 'piddnad/ddcolor', 'S', 'sync'],
+  inpaint: ['tool', 'bfl', 'flux-pro-1.0-fill', 'S', 'sync'],
+  'text-ocr': ['tool', 'local', 'tesseract-eng', 'S', 'sync'],
+};
+
+// Size set per image model, from the table.
+const IMAGE_SIZE_SET: Record<string, keyof typeof SIZE_SETS> = {
+  'dall-e-3': 'A',
+  'gpt-image-1': 'B',
+  'gemini-2.5-flash-image': 'C',
+  'imagen-4': 'C',
+  'flux-dev': 'D',
+  'flux-pro-1.1': 'B',
+  'flux-pro-1.1-ultra': 'C',
+  'flux-kontext-pro': 'C',
+  'grok-2-image': 'D',
+  sdxl: 'D',
+  'sd-3.5-large': 'C',
+};
+
+function countBy(models: readonly ModelDefinition[], key: (m: ModelDefinition) => string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const m of models) out[key(m)] = (out[key(m)] ?? 0) + 1;
+  return out;
+}
+
+describe('catalog contents', () => {
+  test('52 models with unique slugs', () => {
+    expect(all).toHaveLength(52);
+    expect(new Set(all.map((m) => m.slug)).size).toBe(52);
+  });
+
+  test('per-category counts match the decision (text 18, image 11, video 6, tts 5, stt 3, music 2, tool 7)', () => {
+    expect(countBy(all, (m) => m.category)).toEqual({ text: 18, image: 11, video: 6, tts: 5, stt: 3, music: 2, tool: 7 });
+  });
+
+  test('exactly the 9 providers, each used', () => {
+    const used = new Set(all.map((m) => m.provider));
+    expect(used.size).toBe(9);
+    expect([...used].sort()).toEqual([...PROVIDER_NAMES].sort());
+  });
+
+  test('every row of the fixed table is reproduced exactly', () => {
+    expect(all.map((m) => m.slug).sort()).toEqual(Object.keys(TABLE).sort());
+    for (const m of all) {
+      const [category, provider, upstream, tier, exec] = TABLE[m.slug]!;
+      expect([m.slug, m.category, m.provider, m.upstreamModel, m.minPlan, m.execution]).toEqual([
+        m.slug,
+        category,
+        provider,
+        upstream,
+        tier === 'S' ? 'free' : 'basic',
+        exec,
+      ]);
+    }
+  });
+
+  test('19 Starter-tier models with the composition in decisions.md', () => {
+    const starter = all.filter((m) => m.minPlan === 'free');
+    expect(starter).toHaveLength(19);
+    expect(countBy(starter, (m) => m.category)).toEqual({ text: 7, image: 2, video: 1, music: 1, stt: 1, tool: 7 });
+    const starterSlugs = starter.map((m) => m.slug);
+    // one image model, one flash image, one flash video, the musicgen-class model, the default STT model
+    expect(starterSlugs).toEqual(expect.arrayContaining(['flux-dev', 'gemini-2.5-flash-image', 'veo-3-fast', 'musicgen', 'whisper-1']));
+    // every non-Starter model is Basic+ (paid plans unlock all 52)
+    expect(all.filter((m) => m.minPlan !== 'free').every((m) => m.minPlan === 'basic')).toBe(true);
+  });
+
+  test('text models stream, nothing else does; tools are all synchronous', () => {
+    for (const m of all) expect(m.supportsStreaming).toBe(m.category === 'text');
+    expect(all.filter((m) => m.category === 'tool').every((m) => m.execution === 'sync')).toBe(true);
+  });
+
+  test('text configs carry vision and context as in the table', () => {
+    const vision = new Set(['gpt-4o-mini', 'gpt-4o', 'gpt-4.1', 'gpt-5', 'gpt-5-mini', 'claude-haiku-4-5', 'claude-sonnet-4-5',
+      'claude-opus-4-1', 'gemini-2.5-flash-lite', 'gemini-2.5-flash', 'gemini-2.5-pro', 'grok-4']);
+    const contexts: Record<string, number> = { 'gpt-4o-mini': 128000, 'gpt-4.1-nano': 1047576, 'claude-haiku-4-5': 200000,
+      'gemini-2.5-flash-lite': 1048576, 'grok-3-mini': 131072, 'deepseek-chat': 64000 };
+    for (const m of listModels({ category: 'text' })) {
+      if (m.category !== 'text') throw new Error('filter broken');
+      expect([m.slug, m.config.supports_vision]).toEqual([m.slug, vision.has(m.slug)]);
+      if (contexts[m.slug]) expect(m.config.max_context).toBe(contexts[m.slug]);
+      expect(m.config.default_max_tokens).toBeLessThanOrEqual(m.config.max_output_tokens);
+      expect(m.config.max_output_tokens).toBeLessThan(m.config.max_context);
+    }
+  });
+
+  test('image configs use the size set of the table, all three formats, negative prompt only on SD models', () => {
+    for (const m of listModels({ category: 'image' })) {
+      if (m.category !== 'image') throw new Error('filter broken');
+      expect([m.slug, m.config.sizes]).toEqual([m.slug, [...SIZE_SETS[IMAGE_SIZE_SET[m.slug]!]]]);
+      expect(m.config.formats).toEqual(['webp', 'png', 'jpeg']);
+      expect(m.config.sizes).toContain(m.config.default_size);
+      expect([m.slug, m.config.supports_negative_prompt]).toEqual([m.slug, m.slug === 'sdxl' || m.slug === 'sd-3.5-large']);
+      expect(m.pricing.nonSquareMultiplier).toBeGreaterThanOrEqual(1);
+      expect(m.pricing.nonSquareMultiplier).toBeLessThanOrEqual(2);
+    }
+    expect(requireModel('dall-e-3').config).toMatchObject({ qualities: ['standard', 'hd'], styles: ['vivid', 'natural'] });
+    expect(requireModel('gpt-image-1').config).toMatchObject({ qualities: ['standard', 'hd'] });
+    expect(requireModel('gemini-2.5-flash-image').config).toMatchObject({ image_input: 'optional', default_size: '1:1' });
+    expect(requireModel('flux-kontext-pro').config).toMatchObject({ image_input: 'optional' });
+  });
+
+  test('video durations shown in config are the ones the price rule accepts', () => {
+    for (const m of listModels({ category: 'video' })) {
+      if (m.category !== 'video') throw new Error('filter broken');
+      expect(m.config.durations).toEqual(m.pricing.allowedSeconds);
+      expect(m.config.default_duration).toBe(m.pricing.defaultSeconds);
+      expect(m.config.durations).toContain(m.config.default_duration);
+      if (m.config.default_size !== null) expect(m.config.sizes).toContain(m.config.default_size);
+    }
+    expect(requireModel('veo-3-fast').config).toMatchObject({ sizes: ['16:9', '9:16'] });
+  });
+
+  test('only vendor-scribe diarizes; whisper-1 is the default STT model', () => {
+    const diarizing = listModels({ category: 'stt' }).filter((m) => m.category === 'stt' && m.config.supports_diarization);
+    expect(diarizing.map((m) => m.slug)).toEqual(['vendor-scribe']);
+    expect(defaultSttModel().slug).toBe('whisper-1');
+  });
+
+  test('music models accept 15..120 s with a 30 s default', () => {
+    for (const m of listModels({ category: 'music' })) {
+      expect(m.config).toMatchObject({ min_duration: 15, max_duration: 120, default_duration: 30 });
+    }
+  });
+
+  test('catalog data cannot be mutated by callers', () => {
+    const model = requireModel('flux-dev');
+    expect(() => {
+      (model.pricing as { base: number }).base = 0;
+    }).toThrow(TypeError);
+    expect(requireModel('flux-dev').pricing).toMatchObject({ base: 3 });
+  });
+});
+
+describe('lookups', () => {
+  test('findModel / requireModel', () => {
+    expect(findModel('gpt-4o')?.provider).toBe('openai');
+    expect(findModel('no-such-model')).toBeUndefined();
+    expect(requireModel('sdxl').upstreamModel).toBe('stability-ai/sdxl');
+    let caught: unknown;
+    try {
+      requireModel('dall-e-2');
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toBeInstanceOf(UnknownModelError);
+    expect((caught as UnknownModelError).slug).toBe('dall-e-2');
+    expect((caught as UnknownModelError).message).toContain('dall-e-2');
+  });
+
+  test('listModels filters by category and by plan availability', () => {
+    for (const c of CATEGORIES) {
+      const models = listModels({ category: c });
+      expect(models.length).toBeGreaterThan(0);
+      expect(models.every((m) => m.category === c)).toBe(true);
+    }
+    expect(listModels({ minPlan: 'free' })).toHaveLength(19);
+    for (const plan of ['basic', 'pro', 'vip', 'elite'] as const) expect(listModels({ minPlan: plan })).toHaveLength(52);
+    const starterImages = listModels({ category: 'image', minPlan: 'free' }).map((m) => m.slug);
+    expect(starterImages.sort()).toEqual(['flux-dev', 'gemini-2.5-flash-image']);
+  });
+});
+
+describe('access by plan', () => {
+  test('PLAN_LEVEL orders the plans', () => {
+    expect(PLAN_SLUGS.map((p) => PLAN_LEVEL[p])).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  test('canUseModel matrix: Starter sees only Starter-tier, every paid plan sees all', () => {
+    const starterModel = requireModel('gpt-4o-mini');
+    const basicModel = requireModel('gpt-5');
+    const expected: Record<string, [boolean, boolean]> = {
+      free: [true, false],
+      basic: [true, true],
+      pro: [true, true],
+      vip: [true, true],
+      elite: [true, true],
+    };
+    for (const plan of PLAN_SLUGS) {
+      expect([plan, canUseModel(plan, starterModel), canUseModel(plan, basicModel)]).toEqual([plan, ...expected[plan]!]);
+    }
+    expect(all.filter((m) => canUseModel('free', m))).toHaveLength(19);
+    expect(all.filter((m) => canUseModel('basic', m))).toHaveLength(52);
+  });
+
+  test('requiredPlanFor names the lowest plan', () => {
+    expect(requiredPlanFor(requireModel('claude-opus-4-1'))).toBe('basic');
+    expect(requiredPlanFor(requireModel('text-ocr'))).toBe('free');
+  });
+});
+
+describe('toPublicModel', () => {
+  test('has exactly the spec fields and no is_free', () => {
+    const pub = toPublicModel(requireModel('dall-e-3'));
+    expect(Object.keys(pub).sort()).toEqual(
+      ['slug', 'name', 'category', 'provider', 'token_cost', 'min_token_cost', 'max_token_cost', 'min_plan', 'min_plan_slug',
+        'description_en', 'supports_streaming', 'config'].sort(),
+    );
+    expect(pub).not.toHaveProperty('is_free');
+  });
+
+  test('min_plan_slug is null for Starter tier, the plan otherwise', () => {
+    expect(toPublicModel(requireModel('flux-dev'))).toMatchObject({ min_plan: 'free', min_plan_slug: null });
+    expect(toPublicModel(requireModel('imagen-4'))).toMatchObject({ min_plan: 'basic', min_plan_slug: 'basic' });
+  });
+
+  test('prices are integers >= 1 with min <= token_cost <= max, matching priceRange', () => {
+    for (const m of all) {
+      const pub = toPublicModel(m);
+      for (const v of [pub.token_cost, pub.min_token_cost, pub.max_token_cost]) {
+        expect(Number.isInteger(v)).toBe(true);
+        expect(v).toBeGreaterThanOrEqual(1);
+      }
+      expect(pub.min_token_cost).toBeLessThanOrEqual(pub.token_cost);
+      expect(pub.token_cost).toBeLessThanOrEqual(pub.max_token_cost);
+      expect({ min: pub.min_token_cost, max: pub.max_token_cost }).toEqual(priceRange(m));
+    }
+  });
+
+  test('spec prices: tools 1, inpaint 3, STT 2, musicgen 9, vendor-music 58, Starter text 1', () => {
+    const cost = (slug: string) => toPublicModel(requireModel(slug)).token_cost;
+    for (const slug of ['upscale', 'face-swap', 'remove-bg', 'style-transfer', 'colorize', 'text-ocr']) expect(cost(slug)).toBe(1);
+    expect(cost('inpaint')).toBe(3);
+    for (const slug of ['whisper-1', 'gpt-4o-transcribe', 'vendor-scribe']) expect(cost(slug)).toBe(2);
+    expect(cost('musicgen')).toBe(9);
+    expect(cost('vendor-music')).toBe(58);
+    for (const m of listModels({ category: 'text', minPlan: 'free' })) expect(cost(m.slug)).toBe(1);
+    for (const m of all.filter((x) => x.category === 'text' && x.minPlan === 'basic')) expect(cost(m.slug)).toBeGreaterThan(1);
+  });
+
+  test('config is a copy: editing it does not change the catalog', () => {
+    const pub = toPublicModel(requireModel('sdxl'));
+    (pub.config as { sizes: string[] }).sizes.push('1x1');
+    expect(toPublicModel(requireModel('sdxl')).config).toMatchObject({ sizes: [...SIZE_SETS.D] });
+  });
+});

@@ -1,0 +1,291 @@
+import { UnknownModelError, requireModel } from '../../src/core/catalog/catalog';
+import {
+  MAX_PROMPT_LENGTH,
+  ParamError,
+  normalizeGenerateParams,
+  parseGenerateBody,
+  parseGenerateRequest,
+} from '../../src/core/catalog/params';
+import { normalizeSttOptions, resolveSttModel } from '../../src/core/catalog/stt-options';
+
+const IMG = 'https://example.com/in.png';
+const IMG2 = 'https://example.com/face.jpg';
+
+/** Runs `fn` and returns the ParamError it throws (fails the test if it throws something else or nothing). */
+function paramError(fn: () => unknown): ParamError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof ParamError) return e;
+    throw e;
+  }
+  throw new Error('expected a ParamError');
+}
+
+const parse = (body: Record<string, unknown>) => parseGenerateRequest(body).params;
+
+describe('shape', () => {
+  test('body must be an object with a model', () => {
+    expect(paramError(() => parseGenerateRequest('hello')).field).toBe('body');
+    expect(paramError(() => parseGenerateRequest({ prompt: 'x' })).field).toBe('model');
+  });
+
+  test('unknown fields are named, at top level and inside params', () => {
+    const top = paramError(() => parse({ model: 'sdxl', prompt: 'x', negativePrompt: 'y' }));
+    expect(top.field).toBe('negativePrompt');
+    const nested = paramError(() => parse({ model: 'tts-1', prompt: 'x', params: { voice: 'alloy' } }));
+    expect(nested.field).toBe('params.voice');
+  });
+
+  test('typed fields are checked', () => {
+    expect(paramError(() => parse({ model: 'sdxl', prompt: 'x', format: 'gif' })).field).toBe('format');
+    expect(paramError(() => parse({ model: 'sdxl', prompt: 'x', seed: 1.5 })).field).toBe('seed');
+    expect(paramError(() => parse({ model: 'sdxl', prompt: 'x', seed: -1 })).field).toBe('seed');
+    expect(paramError(() => parse({ model: 'upscale', params: { image_url: 'file:///etc/passwd' } })).field).toBe('params.image_url');
+  });
+
+  test('unknown model is a typed UnknownModelError', () => {
+    expect(() => parseGenerateRequest({ model: 'midjourney', prompt: 'x' })).toThrow(UnknownModelError);
+  });
+
+  test('null counts as not given', () => {
+    const p = parse({ model: 'flux-dev', prompt: 'x', negative_prompt: null, size: null, seed: null, params: null });
+    expect(p.size).toBe('1024x1024');
+    expect(p.negativePrompt).toBeUndefined();
+  });
+});
+
+describe('categories that do not belong here', () => {
+  test('text models point to the chat endpoints', () => {
+    const e = paramError(() => parse({ model: 'gpt-4o', prompt: 'hello' }));
+    expect(e.field).toBe('model');
+    expect(e.message).toContain('/v1/chat/completions');
+    expect(e.message).toContain('/api/v2/generate/stream');
+  });
+
+  test('STT models point to /api/v2/stt', () => {
+    expect(paramError(() => parse({ model: 'whisper-1', prompt: 'x' })).message).toContain('/api/v2/stt');
+  });
+});
+
+describe('prompt', () => {
+  test('required and non-blank for generative models', () => {
+    expect(paramError(() => parse({ model: 'flux-dev' })).field).toBe('prompt');
+    expect(paramError(() => parse({ model: 'flux-dev', prompt: '   ' })).field).toBe('prompt');
+    expect(paramError(() => parse({ model: 'musicgen', prompt: '' })).field).toBe('prompt');
+  });
+
+  test(`at most ${MAX_PROMPT_LENGTH} characters`, () => {
+    expect(parse({ model: 'flux-dev', prompt: 'a'.repeat(MAX_PROMPT_LENGTH) }).prompt).toHaveLength(MAX_PROMPT_LENGTH);
+    const e = paramError(() => parse({ model: 'flux-dev', prompt: 'a'.repeat(MAX_PROMPT_LENGTH + 1) }));
+    expect(e.field).toBe('prompt');
+    expect(e.message).toContain(String(MAX_PROMPT_LENGTH));
+  });
+
+  test('tools other than style-transfer and inpaint accept an empty or missing prompt', () => {
+    for (const slug of ['upscale', 'remove-bg', 'colorize', 'text-ocr']) {
+      expect(parse({ model: slug, params: { image_url: IMG } }).prompt).toBe('');
+      expect(parse({ model: slug, prompt: '', params: { image_url: IMG } }).prompt).toBe('');
+    }
+    expect(parse({ model: 'face-swap', params: { source_image_url: IMG, target_image_url: IMG2 } }).prompt).toBe('');
+    for (const slug of ['style-transfer', 'inpaint']) {
+      expect(paramError(() => parse({ model: slug, params: { image_url: IMG } })).field).toBe('prompt');
+      expect(parse({ model: slug, prompt: 'oil painting', params: { image_url: IMG } }).prompt).toBe('oil painting');
+    }
+  });
+});
+
+describe('image options', () => {
+  test('defaults: 1024x1024, webp, standard, no input images', () => {
+    expect(parse({ model: 'dall-e-3', prompt: 'x' })).toEqual({
+      prompt: 'x',
+      size: '1024x1024',
+      format: 'webp',
+      quality: 'standard',
+      imageUrls: [],
+    });
+  });
+
+  test('aspect-ratio models default to 1:1 and map an explicit 1024x1024 to 1:1', () => {
+    expect(parse({ model: 'imagen-4', prompt: 'x' }).size).toBe('1:1');
+    expect(parse({ model: 'imagen-4', prompt: 'x', size: '1024x1024' }).size).toBe('1:1');
+    expect(parse({ model: 'imagen-4', prompt: 'x', size: '16:9' }).size).toBe('16:9');
+  });
+
+  test('a size outside the model set names the field and lists the allowed values', () => {
+    const e = paramError(() => parse({ model: 'flux-dev', prompt: 'x', size: '1024x1792' }));
+    expect(e.field).toBe('size');
+    for (const allowed of ['1024x1024', '768x1344', '1344x768']) expect(e.message).toContain(allowed);
+    expect(paramError(() => parse({ model: 'imagen-4', prompt: 'x', size: '768x1344' })).field).toBe('size');
+  });
+
+  test('size is case-insensitive on the x', () => {
+    expect(parse({ model: 'dall-e-3', prompt: 'x', size: '1792X1024' }).size).toBe('1792x1024');
+  });
+
+  test('negative prompt only where supported', () => {
+    expect(parse({ model: 'sdxl', prompt: 'x', negative_prompt: 'blur' }).negativePrompt).toBe('blur');
+    for (const slug of ['imagen-4', 'dall-e-3', 'flux-dev']) {
+      expect(paramError(() => parse({ model: slug, prompt: 'x', negative_prompt: 'blur' })).field).toBe('negative_prompt');
+    }
+    // an empty negative prompt is the same as none
+    expect(parse({ model: 'imagen-4', prompt: 'x', negative_prompt: '' }).negativePrompt).toBeUndefined();
+  });
+
+  test('quality hd and style only on models that offer them', () => {
+    expect(parse({ model: 'dall-e-3', prompt: 'x', quality: 'hd', style: 'natural' })).toMatchObject({ quality: 'hd', style: 'natural' });
+    expect(paramError(() => parse({ model: 'flux-dev', prompt: 'x', quality: 'hd' })).field).toBe('quality');
+    expect(paramError(() => parse({ model: 'gpt-image-1', prompt: 'x', style: 'vivid' })).field).toBe('style');
+    expect(parse({ model: 'flux-dev', prompt: 'x', quality: 'standard', format: 'png', seed: 42 })).toMatchObject({
+      quality: 'standard',
+      format: 'png',
+      seed: 42,
+    });
+  });
+
+  test('image_url only on editing models, given once', () => {
+    expect(parse({ model: 'flux-kontext-pro', prompt: 'make it red', image_url: IMG }).imageUrls).toEqual([IMG]);
+    expect(parse({ model: 'gemini-2.5-flash-image', prompt: 'x', params: { image_url: IMG } }).imageUrls).toEqual([IMG]);
+    expect(paramError(() => parse({ model: 'dall-e-3', prompt: 'x', image_url: IMG })).field).toBe('image_url');
+    expect(paramError(() => parse({ model: 'flux-kontext-pro', prompt: 'x', image_url: IMG, params: { image_url: IMG2 } })).field).toBe(
+      'params.image_url',
+    );
+  });
+
+  test('options of other categories are rejected on image models', () => {
+    expect(paramError(() => parse({ model: 'sdxl', prompt: 'x', duration: 30 })).field).toBe('duration');
+    expect(paramError(() => parse({ model: 'sdxl', prompt: 'x', params: { voice_id: 'alloy' } })).field).toBe('params.voice_id');
+    expect(paramError(() => parse({ model: 'sdxl', prompt: 'x', params: { scale: 2 } })).field).toBe('params.scale');
+  });
+});
+
+describe('video options', () => {
+  test('defaults to the model default duration and size', () => {
+    expect(parse({ model: 'veo-3-fast', prompt: 'x' })).toMatchObject({ durationSeconds: 8, size: '16:9' });
+    expect(parse({ model: 'seedance-1-pro', prompt: 'x' })).toMatchObject({ durationSeconds: 5, size: '16:9' });
+  });
+
+  test('only the model durations are accepted', () => {
+    expect(parse({ model: 'kling-v2.1', prompt: 'x', image_url: IMG, duration: 10 }).durationSeconds).toBe(10);
+    const e = paramError(() => parse({ model: 'veo-3', prompt: 'x', duration: 10 }));
+    expect(e.field).toBe('duration');
+    expect(e.message).toContain('4, 6, 8');
+  });
+
+  test('kling-v2.1 needs a start image; wan-2.2 takes none; veo takes 9:16 but not 1:1', () => {
+    expect(paramError(() => parse({ model: 'kling-v2.1', prompt: 'x' })).field).toBe('image_url');
+    expect(paramError(() => parse({ model: 'wan-2.2', prompt: 'x', image_url: IMG })).field).toBe('image_url');
+    expect(parse({ model: 'veo-3', prompt: 'x', size: '9:16' }).size).toBe('9:16');
+    expect(paramError(() => parse({ model: 'veo-3', prompt: 'x', size: '1024x1024' })).field).toBe('size');
+    expect(paramError(() => parse({ model: 'hailuo-02', prompt: 'x', size: '16:9' })).field).toBe('size');
+  });
+});
+
+describe('music options', () => {
+  test('duration defaults to 30 and must be within 15..120', () => {
+    expect(parse({ model: 'musicgen', prompt: 'lofi' }).durationSeconds).toBe(30);
+    expect(parse({ model: 'musicgen', prompt: 'lofi', duration: 15 }).durationSeconds).toBe(15);
+    expect(parse({ model: 'vendor-music', prompt: 'lofi', duration: 120 }).durationSeconds).toBe(120);
+    for (const bad of [14, 121, 0]) {
+      expect(paramError(() => parse({ model: 'musicgen', prompt: 'lofi', duration: bad })).field).toBe('duration');
+    }
+    expect(paramError(() => parse({ model: 'musicgen', prompt: 'lofi', duration: 30.5 })).field).toBe('duration');
+  });
+
+  test('audio format defaults and is checked', () => {
+    expect(parse({ model: 'musicgen', prompt: 'x', params: { format: 'wav' } }).audioFormat).toBe('wav');
+    expect(parse({ model: 'vendor-music', prompt: 'x' }).audioFormat).toBe('mp3');
+    expect(paramError(() => parse({ model: 'vendor-music', prompt: 'x', params: { format: 'wav' } })).field).toBe('params.format');
+  });
+});
+
+describe('speech synthesis options', () => {
+  test('voice defaults per model; OpenAI voices are checked, vendor voice ids pass through', () => {
+    expect(parse({ model: 'tts-1', prompt: 'hello' })).toMatchObject({ voiceId: 'alloy', audioFormat: 'mp3' });
+    expect(parse({ model: 'tts-1', prompt: 'hello', params: { voice_id: 'nova', speed: 1.5, format: 'wav' } })).toMatchObject({
+      voiceId: 'nova',
+      speed: 1.5,
+      audioFormat: 'wav',
+    });
+    expect(paramError(() => parse({ model: 'tts-1', prompt: 'hello', params: { voice_id: 'verse' } })).field).toBe('params.voice_id');
+    expect(parse({ model: 'gpt-4o-mini-tts', prompt: 'hello', params: { voice_id: 'verse' } }).voiceId).toBe('verse');
+    expect(parse({ model: 'vendor-v2', prompt: 'hello', params: { voice_id: 'EXAVITQu4vr4xnSDxMaL' } }).voiceId).toBe('EXAVITQu4vr4xnSDxMaL');
+    expect(parse({ model: 'vendor-v3', prompt: 'hello' }).voiceId).toMatch(/^[A-Za-z0-9]{20}$/);
+    expect(paramError(() => parse({ model: 'vendor-v2', prompt: 'hello', params: { voice_id: '../x' } })).field).toBe('params.voice_id');
+  });
+
+  test('speed range per vendor', () => {
+    expect(paramError(() => parse({ model: 'tts-1', prompt: 'hi', params: { speed: 5 } })).field).toBe('params.speed');
+    expect(paramError(() => parse({ model: 'vendor-v2', prompt: 'hi', params: { speed: 2 } })).field).toBe('params.speed');
+    expect(parse({ model: 'vendor-v2', prompt: 'hi', params: { speed: 1.1 } }).speed).toBe(1.1);
+  });
+
+  test('image options are rejected', () => {
+    expect(paramError(() => parse({ model: 'tts-1', prompt: 'hi', size: '1024x1024' })).field).toBe('size');
+    expect(paramError(() => parse({ model: 'tts-1', prompt: 'hi', quality: 'hd' })).field).toBe('quality');
+    expect(paramError(() => parse({ model: 'tts-1', prompt: 'hi', image_url: IMG })).field).toBe('image_url');
+  });
+});
+
+describe('tools', () => {
+  test('one-image tools need params.image_url (or image_url)', () => {
+    for (const slug of ['upscale', 'remove-bg', 'colorize', 'text-ocr', 'style-transfer', 'inpaint']) {
+      const e = paramError(() => parse({ model: slug, prompt: 'p' }));
+      expect([slug, e.field]).toEqual([slug, 'params.image_url']);
+    }
+    expect(parse({ model: 'remove-bg', image_url: IMG }).imageUrls).toEqual([IMG]);
+    expect(parse({ model: 'remove-bg', params: { image_url: IMG } }).imageUrls).toEqual([IMG]);
+  });
+
+  test('face-swap needs both URLs, in source-target order', () => {
+    expect(parse({ model: 'face-swap', params: { source_image_url: IMG2, target_image_url: IMG } }).imageUrls).toEqual([IMG2, IMG]);
+    expect(paramError(() => parse({ model: 'face-swap', params: { source_image_url: IMG2 } })).field).toBe('params.target_image_url');
+    expect(paramError(() => parse({ model: 'face-swap', params: { target_image_url: IMG } })).field).toBe('params.source_image_url');
+    expect(paramError(() => parse({ model: 'face-swap', params: { image_url: IMG } })).field).toBe('params.image_url');
+    expect(paramError(() => parse({ model: 'upscale', params: { image_url: IMG, source_image_url: IMG } })).field).toBe(
+      'params.source_image_url',
+    );
+  });
+
+  test('upscale scale is 2 by default, 2 or 4 only', () => {
+    expect(parse({ model: 'upscale', params: { image_url: IMG } }).scale).toBe(2);
+    expect(parse({ model: 'upscale', params: { image_url: IMG, scale: 4 } }).scale).toBe(4);
+    expect(paramError(() => parse({ model: 'upscale', params: { image_url: IMG, scale: 3 } })).field).toBe('params.scale');
+    expect(paramError(() => parse({ model: 'colorize', params: { image_url: IMG, scale: 2 } })).field).toBe('params.scale');
+  });
+
+  test('inpaint takes an optional mask; other tools do not', () => {
+    const mask = 'data:image/png;base64,iVBORw0KGgo=';
+    expect(parse({ model: 'inpaint', prompt: 'a hat', params: { image_url: IMG, mask_url: mask } }).maskUrl).toBe(mask);
+    expect(parse({ model: 'inpaint', prompt: 'a hat', params: { image_url: IMG } }).maskUrl).toBeUndefined();
+    expect(paramError(() => parse({ model: 'remove-bg', params: { image_url: IMG, mask_url: mask } })).field).toBe('params.mask_url');
+  });
+});
+
+test('normalizeGenerateParams works on a parsed body for a given model', () => {
+  const body = parseGenerateBody({ model: 'sd-3.5-large', prompt: 'x', size: '2:3', negative_prompt: 'text' });
+  expect(normalizeGenerateParams(requireModel('sd-3.5-large'), body)).toMatchObject({ size: '2:3', negativePrompt: 'text' });
+});
+
+describe('speech-to-text options', () => {
+  test('default model when none is named; non-STT models are refused', () => {
+    expect(resolveSttModel(undefined).slug).toBe('whisper-1');
+    expect(resolveSttModel('').slug).toBe('whisper-1');
+    expect(resolveSttModel('vendor-scribe').slug).toBe('vendor-scribe');
+    expect(paramError(() => resolveSttModel('tts-1')).field).toBe('model');
+    expect(() => resolveSttModel('nope')).toThrow(UnknownModelError);
+  });
+
+  test('diarize only on vendor-scribe; language codes checked', () => {
+    const scribe = resolveSttModel('vendor-scribe');
+    const whisper = resolveSttModel('whisper-1');
+    expect(normalizeSttOptions(scribe, { diarize: 'true', language: 'RU' })).toEqual({ diarize: true, language: 'ru' });
+    expect(normalizeSttOptions(whisper, { diarize: 'false' })).toEqual({ diarize: false });
+    expect(normalizeSttOptions(whisper, { language: 'auto' })).toEqual({ diarize: false });
+    const e = paramError(() => normalizeSttOptions(whisper, { diarize: true }));
+    expect(e.field).toBe('diarize');
+    expect(e.message).toContain('vendor-scribe');
+    expect(paramError(() => normalizeSttOptions(whisper, { language: 'english!' })).field).toBe('language');
+    expect(paramError(() => normalizeSttOptions(scribe, { diarize: 'maybe' })).field).toBe('diarize');
+  });
+});

@@ -1,0 +1,286 @@
+import { listModels, requireModel } from '../../src/core/catalog/catalog';
+import { ParamError } from '../../src/core/catalog/errors';
+import { MAX_PROMPT_LENGTH } from '../../src/core/catalog/limits';
+import { parseGenerateRequest } from '../../src/core/catalog/params';
+import {
+  IMAGE_PART_TOKENS,
+  defaultMaxTokens,
+  estimateChatReservation,
+  estimatePromptTokens,
+  isNonSquareSize,
+  priceChatUsage,
+  priceRange,
+  quoteGeneration,
+  resolveMaxTokens,
+} from '../../src/core/catalog/pricing';
+import type { ModelDefinition } from '../../src/core/catalog/types';
+
+const all = listModels();
+const media = all.filter((m) => m.category !== 'text');
+const text = all.filter((m) => m.category === 'text');
+
+const IMG = 'https://example.com/a.png';
+const TEXT_LENGTHS = [1, 7, 100, 999, 1000, 1001, 2500, MAX_PROMPT_LENGTH];
+
+/** Every request body a model accepts, over all its priced options, as the API would receive it. */
+function bodiesFor(m: ModelDefinition): Record<string, unknown>[] {
+  const base = { model: m.slug, prompt: 'a lighthouse at dusk' };
+  switch (m.category) {
+    case 'image':
+      return m.config.sizes.flatMap((size) =>
+        m.config.qualities.map((quality) => ({
+          ...base,
+          size,
+          quality,
+          ...(m.config.image_input === 'required' ? { image_url: IMG } : {}),
+        })),
+      );
+    case 'video': {
+      const sizes: (string | undefined)[] = m.config.sizes.length > 0 ? m.config.sizes : [undefined];
+      return sizes.flatMap((size) =>
+        m.config.durations.map((duration) => ({
+          ...base,
+          duration,
+          ...(size ? { size } : {}),
+          ...(m.config.image_input === 'required' ? { image_url: IMG } : {}),
+        })),
+      );
+    }
+    case 'tts':
+      return TEXT_LENGTHS.map((n) => ({ ...base, prompt: 'é'.repeat(n) }));
+    case 'music': {
+      const out = [];
+      for (let d = m.config.min_duration; d <= m.config.max_duration; d++) out.push({ ...base, duration: d });
+      return out;
+    }
+    case 'tool': {
+      const images =
+        m.config.input === 'image_pair'
+          ? { params: { source_image_url: IMG, target_image_url: IMG } }
+          : { params: { image_url: IMG } };
+      const prompts = m.config.requires_prompt ? ['watercolour'] : ['', 'anything'];
+      const scales: (number | undefined)[] = m.config.scales.length > 0 ? m.config.scales : [undefined];
+      return prompts.flatMap((prompt) =>
+        scales.map((scale) => ({
+          model: m.slug,
+          prompt,
+          ...images,
+          params: { ...images.params, ...(scale ? { scale } : {}) },
+        })),
+      );
+    }
+    default:
+      return [];
+  }
+}
+
+describe('media, tool, stt and music prices', () => {
+  test('every option combination of every model is priced as an integer >= 1 within [min, max]', () => {
+    let checked = 0;
+    for (const m of media) {
+      const range = priceRange(m);
+      expect(range.min).toBeGreaterThanOrEqual(1);
+      const bodies = m.category === 'stt' ? [] : bodiesFor(m);
+      if (m.category !== 'stt') expect(bodies.length).toBeGreaterThan(0);
+      for (const body of bodies) {
+        const { model, params } = parseGenerateRequest(body);
+        const price = quoteGeneration(model, params);
+        expect([m.slug, Number.isInteger(price)]).toEqual([m.slug, true]);
+        expect(price).toBeGreaterThanOrEqual(Math.max(1, range.min));
+        expect(price).toBeLessThanOrEqual(range.max);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(200);
+  });
+
+  test('min and max are reached by some option (the range is tight)', () => {
+    for (const m of media.filter((x) => x.category === 'image' || x.category === 'video')) {
+      const prices = bodiesFor(m).map((b) => {
+        const { model, params } = parseGenerateRequest(b);
+        return quoteGeneration(model, params);
+      });
+      expect([m.slug, Math.min(...prices), Math.max(...prices)]).toEqual([m.slug, priceRange(m).min, priceRange(m).max]);
+    }
+  });
+
+  test('fixed prices from the spec tables', () => {
+    const fixed = (slug: string) => quoteGeneration(requireModel(slug));
+    expect(fixed('upscale')).toBe(1);
+    expect(fixed('inpaint')).toBe(3);
+    expect(fixed('whisper-1')).toBe(2);
+    expect(fixed('vendor-scribe')).toBe(2);
+    expect(fixed('musicgen')).toBe(9);
+    // the music duration does not change the price
+    expect(quoteGeneration(requireModel('vendor-music'), { durationSeconds: 15 })).toBe(58);
+    expect(quoteGeneration(requireModel('vendor-music'), { durationSeconds: 120 })).toBe(58);
+  });
+
+  test('non-square sizes and hd raise the price where configured, never beyond 2x for the size', () => {
+    const dalle = requireModel('dall-e-3');
+    const square = quoteGeneration(dalle, { size: '1024x1024', quality: 'standard' });
+    const tall = quoteGeneration(dalle, { size: '1024x1792', quality: 'standard' });
+    const hd = quoteGeneration(dalle, { size: '1024x1024', quality: 'hd' });
+    const tallHd = quoteGeneration(dalle, { size: '1024x1792', quality: 'hd' });
+    expect(tall).toBeGreaterThan(square);
+    expect(tall).toBeLessThanOrEqual(2 * square);
+    expect(hd).toBeGreaterThan(square);
+    expect(tallHd).toBeGreaterThan(Math.max(tall, hd));
+
+    const gptImage = requireModel('gpt-image-1');
+    expect(quoteGeneration(gptImage, { size: '1536x1024' })).toBeGreaterThan(quoteGeneration(gptImage, { size: '1024x1024' }));
+    expect(quoteGeneration(gptImage, { quality: 'hd' })).toBeGreaterThan(quoteGeneration(gptImage, {}));
+
+    // a model without a size surcharge charges the same for every size
+    const flux = requireModel('flux-dev');
+    expect(quoteGeneration(flux, { size: '768x1344' })).toBe(quoteGeneration(flux, { size: '1024x1024' }));
+    for (const m of listModels({ category: 'image' })) {
+      if (m.category !== 'image') continue;
+      const sq = quoteGeneration(m, { size: m.config.default_size });
+      for (const size of m.config.sizes) expect(quoteGeneration(m, { size })).toBeLessThanOrEqual(2 * sq);
+    }
+  });
+
+  test('Starter image models fit the 50-token Starter grant many times over', () => {
+    for (const m of listModels({ category: 'image', minPlan: 'free' })) expect(priceRange(m).max).toBeLessThanOrEqual(10);
+  });
+
+  test('video is priced by duration; veo-3-fast is cheaper than veo-3', () => {
+    const fast = requireModel('veo-3-fast');
+    const full = requireModel('veo-3');
+    expect(quoteGeneration(fast, { durationSeconds: 8 })).toBeGreaterThan(quoteGeneration(fast, { durationSeconds: 4 }));
+    for (const d of [4, 6, 8]) {
+      expect(quoteGeneration(fast, { durationSeconds: d })).toBeLessThan(quoteGeneration(full, { durationSeconds: d }));
+    }
+    expect(() => quoteGeneration(fast, { durationSeconds: 5 })).toThrow(ParamError);
+  });
+
+  test('speech is priced by characters with a minimum', () => {
+    const tts = requireModel('vendor-v2');
+    const short = quoteGeneration(tts, { prompt: 'Hi' });
+    const long = quoteGeneration(tts, { prompt: 'x'.repeat(4000) });
+    expect(short).toBe(priceRange(tts).min);
+    expect(long).toBe(priceRange(tts).max);
+    expect(long).toBeGreaterThan(short);
+    // characters, not UTF-16 units: 1000 emoji cost the same as 1000 letters
+    expect(quoteGeneration(tts, { prompt: '😀'.repeat(1000) })).toBe(quoteGeneration(tts, { prompt: 'a'.repeat(1000) }));
+  });
+
+  test('quote rejects options the model does not offer and refuses text models', () => {
+    expect(() => quoteGeneration(requireModel('sdxl'), { size: '1024x1792' })).toThrow(ParamError);
+    expect(() => quoteGeneration(requireModel('sdxl'), { quality: 'hd' })).toThrow(ParamError);
+    expect(() => quoteGeneration(requireModel('gpt-4o'), {})).toThrow(TypeError);
+  });
+
+  test('isNonSquareSize reads both pixel sizes and aspect ratios', () => {
+    expect([isNonSquareSize('1024x1024'), isNonSquareSize('1:1'), isNonSquareSize('768x1344'), isNonSquareSize('16:9')]).toEqual([
+      false,
+      false,
+      true,
+      true,
+    ]);
+  });
+});
+
+describe('text prices', () => {
+  const usages = [
+    [0, 0],
+    [1, 1],
+    [10, 5],
+    [1000, 1000],
+    [5000, 300],
+    [30000, 4000],
+  ];
+
+  test('usage prices are integers >= the minimum and within the published range', () => {
+    for (const m of text) {
+      if (m.category !== 'text') continue;
+      const range = priceRange(m);
+      for (const [promptTokens, completionTokens] of usages) {
+        const price = priceChatUsage(m, { promptTokens: promptTokens!, completionTokens: completionTokens! });
+        expect(Number.isInteger(price)).toBe(true);
+        expect(price).toBeGreaterThanOrEqual(Math.max(1, m.pricing.min));
+        expect(price).toBeLessThanOrEqual(range.max);
+      }
+      const full = priceChatUsage(m, { promptTokens: m.config.max_context - m.config.max_output_tokens, completionTokens: m.config.max_output_tokens });
+      expect(full).toBe(range.max);
+    }
+  });
+
+  test('an ordinary request costs 1 on every Starter text model; Basic+ minimums are higher', () => {
+    for (const m of listModels({ category: 'text', minPlan: 'free' })) {
+      expect([m.slug, priceChatUsage(m, { promptTokens: 800, completionTokens: 1000 })]).toEqual([m.slug, 1]);
+      // the reservation for a short prompt with the default max_tokens also stays small
+      expect(estimateChatReservation(m, 200, defaultMaxTokens(m))).toBeLessThanOrEqual(2);
+    }
+    for (const m of text.filter((x) => x.minPlan === 'basic')) {
+      if (m.category !== 'text') continue;
+      expect(m.pricing.min).toBeGreaterThan(1);
+    }
+    const opus = requireModel('claude-opus-4-1');
+    const mini = requireModel('gpt-5-mini');
+    const usage = { promptTokens: 2000, completionTokens: 2000 };
+    expect(priceChatUsage(opus, usage)).toBeGreaterThan(priceChatUsage(mini, usage));
+  });
+
+  test('more usage never costs less', () => {
+    const m = requireModel('gpt-4o');
+    let last = 0;
+    for (let n = 0; n <= 20000; n += 250) {
+      const price = priceChatUsage(m, { promptTokens: n, completionTokens: n });
+      expect(price).toBeGreaterThanOrEqual(last);
+      last = price;
+    }
+    expect(last).toBeGreaterThan(priceChatUsage(m, { promptTokens: 0, completionTokens: 0 }));
+  });
+
+  test('garbage usage numbers never produce NaN or less than the minimum', () => {
+    const m = requireModel('gpt-4o');
+    for (const bad of [NaN, -5, Infinity, -Infinity]) {
+      const price = priceChatUsage(m, { promptTokens: bad, completionTokens: bad });
+      expect(Number.isNaN(price)).toBe(false);
+      expect(price).toBe(m.category === 'text' ? m.pricing.min : -1);
+    }
+  });
+
+  test('reservation covers any usage up to max_tokens, and settlement never exceeds it', () => {
+    for (const m of text) {
+      const promptTokens = 1500;
+      const maxTokens = 2000;
+      const reserved = estimateChatReservation(m, promptTokens, maxTokens);
+      for (const completionTokens of [0, 1, 500, 1999, 2000]) {
+        expect(priceChatUsage(m, { promptTokens, completionTokens })).toBeLessThanOrEqual(reserved);
+      }
+    }
+  });
+
+  test('max_tokens is capped at the model output limit and defaults when absent', () => {
+    const m = requireModel('deepseek-chat');
+    if (m.category !== 'text') throw new Error('not text');
+    expect(resolveMaxTokens(m, 10 ** 9)).toBe(m.config.max_output_tokens);
+    expect(resolveMaxTokens(m, undefined)).toBe(defaultMaxTokens(m));
+    expect(resolveMaxTokens(m, 0)).toBe(defaultMaxTokens(m));
+    expect(resolveMaxTokens(m, 100)).toBe(100);
+    expect(estimateChatReservation(m, 10, 10 ** 9)).toBe(estimateChatReservation(m, 10, m.config.max_output_tokens));
+    expect(() => defaultMaxTokens(requireModel('sdxl'))).toThrow(TypeError);
+  });
+
+  test('prompt estimate: about chars/4 for English, conservative for other scripts, overhead per message', () => {
+    const english = 'a'.repeat(400);
+    const one = estimatePromptTokens([{ role: 'user', content: english }]);
+    expect(one).toBeGreaterThanOrEqual(100);
+    expect(one).toBeLessThan(120);
+    const two = estimatePromptTokens([
+      { role: 'system', content: english },
+      { role: 'user', content: english },
+    ]);
+    expect(two - one).toBeGreaterThan(100); // second message adds its text plus framing
+    const cyrillic = estimatePromptTokens([{ role: 'user', content: 'я'.repeat(400) }]);
+    expect(cyrillic).toBeGreaterThanOrEqual(400);
+    const withImage = estimatePromptTokens([
+      { role: 'user', content: [{ type: 'text', text: english }, { type: 'image' }] },
+    ]);
+    expect(withImage - one).toBe(IMAGE_PART_TOKENS);
+    expect(estimatePromptTokens([])).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,186 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { deepseekAdapter } from '../../src/core/providers/deepseek';
+import { ChatRequest, ChatStreamEvent, ProviderConnection, ProviderError } from '../../src/core/providers/types';
+import { createDeepSeekSandbox } from '../../src/sandbox/deepseek';
+import { startSandbox, SandboxServer } from '../../src/sandbox/server';
+import type { SandboxRequest } from '../../src/sandbox/types';
+
+const chat = deepseekAdapter.chat!;
+
+let sandbox: SandboxServer;
+const seen: SandboxRequest[] = [];
+
+beforeAll(async () => {
+  const fake = createDeepSeekSandbox({ chunkDelayMs: 2 });
+  sandbox = await startSandbox({
+    deepseek: (req, res) => {
+      seen.push(req);
+      return fake(req, res);
+    },
+  });
+});
+afterAll(() => sandbox.close());
+beforeEach(() => {
+  seen.length = 0;
+});
+
+function conn(overrides: Partial<ProviderConnection> = {}): ProviderConnection {
+  // https://api.deepseek.com has no path: the sandbox base is the bare mount.
+  return { apiKey: 'test-key', baseUrl: sandbox.mountUrl('deepseek'), sandbox: true, fetch, timeoutMs: 5000, ...overrides };
+}
+
+const ask = (text: string, model = 'deepseek-chat', extra: Partial<ChatRequest> = {}): ChatRequest => ({
+  upstreamModel: model,
+  messages: [
+    { role: 'system', content: 'You are helpful.' },
+    { role: 'user', content: text },
+  ],
+  maxTokens: 500,
+  ...extra,
+});
+
+const body = (req: SandboxRequest) => JSON.parse(req.body.toString('utf8')) as Record<string, unknown>;
+
+async function failure(promise: Promise<unknown>): Promise<ProviderError> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof ProviderError) return err;
+    throw err;
+  }
+  throw new Error('expected a ProviderError');
+}
+
+async function collect(events: AsyncIterable<ChatStreamEvent>): Promise<ChatStreamEvent[]> {
+  const out: ChatStreamEvent[] = [];
+  for await (const e of events) out.push(e);
+  return out;
+}
+
+describe('deepseek chat (against the sandbox)', () => {
+  test('posts to /chat/completions under the bare base URL with bearer auth', async () => {
+    const result = await chat.chat(ask('Hello DeepSeek', 'deepseek-chat', { temperature: 1.3 }), conn());
+    expect(deepseekAdapter.defaultBaseUrl).toBe('https://api.deepseek.com');
+    expect(seen[0].path).toBe('/chat/completions');
+    expect(seen[0].headers.authorization).toBe('Bearer test-key');
+    expect(body(seen[0])).toEqual({
+      model: 'deepseek-chat',
+      messages: [
+        { role: 'system', content: 'You are helpful.' },
+        { role: 'user', content: 'Hello DeepSeek' },
+      ],
+      max_tokens: 500,
+      temperature: 1.3,
+    });
+    expect(result.text).toContain('Sandbox reply from deepseek-chat');
+  });
+
+  test('a base URL with a trailing slash still reaches the endpoint', async () => {
+    const result = await chat.chat(ask('hi'), conn({ baseUrl: `${sandbox.mountUrl('deepseek')}/` }));
+    expect(result.finishReason).toBe('stop');
+  });
+
+  test('maxTokens above the model ceiling is clamped (deepseek-chat writes at most 8K)', async () => {
+    await chat.chat(ask('hi', 'deepseek-chat', { maxTokens: 20000 }), conn());
+    expect(body(seen[0]).max_tokens).toBe(8192);
+  });
+
+  test('deepseek-reasoner: no temperature, and reasoning_content never becomes answer text', async () => {
+    const result = await chat.chat(ask('9.11 or 9.8?', 'deepseek-reasoner', { temperature: 0.2 }), conn());
+    expect(body(seen[0])).not.toHaveProperty('temperature');
+    expect(result.text).toMatch(/^Sandbox reply from deepseek-reasoner/);
+    expect(result.text).not.toContain('Sandbox reasoning');
+    // DeepSeek counts reasoning inside completion_tokens.
+    expect(result.usage.completionTokens).toBeGreaterThan(result.text.match(/\S+\s*/g)!.length);
+
+    const events = await collect(chat.chatStream(ask('9.11 or 9.8?', 'deepseek-reasoner'), conn()));
+    const deltas = events.filter((e) => e.type === 'delta');
+    expect(deltas.map((e) => (e.type === 'delta' ? e.text : '')).join('')).toBe(result.text);
+    expect(events.slice(-2)).toEqual([
+      { type: 'usage', usage: result.usage },
+      { type: 'finish', finishReason: 'stop' },
+    ]);
+  });
+
+  test('images are refused before any request (DeepSeek takes text only)', async () => {
+    const err = await failure(
+      chat.chat(
+        {
+          upstreamModel: 'deepseek-chat',
+          messages: [{ role: 'user', content: [{ type: 'image', mime: 'image/png', data: Buffer.from('png') }] }],
+          maxTokens: 10,
+        },
+        conn(),
+      ),
+    );
+    expect(err.kind).toBe('bad_request');
+    expect(seen).toHaveLength(0);
+  });
+
+  test.each([
+    ['invalid-key', undefined, 'auth', 401],
+    ['test-key', '[[fail:balance]]', 'auth', 402],
+    ['test-key', '[[fail:rate_limit]]', 'overloaded', 429],
+    ['test-key', '[[fail:overloaded]]', 'overloaded', 503],
+    ['test-key', '[[fail:server]]', 'upstream', 500],
+  ])('key %s, marker %s: %s (%d)', async (apiKey, marker, kind, status) => {
+    const err = await failure(chat.chat(ask(`${marker ?? ''} hi`), conn({ apiKey })));
+    expect(err).toMatchObject({ kind, upstreamStatus: status, provider: 'deepseek' });
+  });
+
+  test('a stream the vendor breaks off fails as upstream', async () => {
+    const err = await failure(collect(chat.chatStream(ask('[[fail:midstream]] go'), conn())));
+    expect(err.kind).toBe('upstream');
+  });
+});
+
+describe('deepseek adapter replaying documented payloads', () => {
+  const FIXTURES = path.join(__dirname, '../fixtures/deepseek');
+  const fixture = (name: string) => readFileSync(path.join(FIXTURES, name), 'utf8');
+  const calls: string[] = [];
+  const stubbed = (name: string, status = 200, type = 'application/json'): ProviderConnection => ({
+    apiKey: 'sk-test',
+    baseUrl: 'https://api.deepseek.com',
+    sandbox: false,
+    fetch: (async (url: string | URL | Request) => {
+      calls.push(String(url));
+      return new Response(fixture(name), { status, headers: { 'content-type': type } });
+    }) as typeof fetch,
+    timeoutMs: 5000,
+  });
+
+  test('recorded deepseek-chat response', async () => {
+    const result = await chat.chat(ask('hi'), stubbed('chat-completion.json'));
+    expect(calls[calls.length - 1]).toBe('https://api.deepseek.com/chat/completions');
+    expect(result).toEqual({
+      text: 'Hello! How can I assist you today?',
+      usage: { promptTokens: 14, completionTokens: 9 },
+      finishReason: 'stop',
+    });
+  });
+
+  test('reasoner response: the answer without the chain of thought', async () => {
+    const result = await chat.chat(ask('9.11 and 9.8, which is greater?', 'deepseek-reasoner'), stubbed('chat-completion-reasoner.json'));
+    expect(result.text).toBe('9.8 is greater than 9.11.');
+    expect(result.usage).toEqual({ promptTokens: 10, completionTokens: 15 });
+  });
+
+  test('reasoner stream with a keep-alive comment: only content deltas are yielded', async () => {
+    const events = await collect(
+      chat.chatStream(ask('9.11 and 9.8, which is greater?', 'deepseek-reasoner'), stubbed('chat-stream-reasoner.txt', 200, 'text/event-stream')),
+    );
+    expect(events).toEqual([
+      { type: 'delta', text: '9.8 is greater' },
+      { type: 'delta', text: ' than 9.11.' },
+      { type: 'usage', usage: { promptTokens: 10, completionTokens: 15 } },
+      { type: 'finish', finishReason: 'stop' },
+    ]);
+  });
+
+  test('401 authentication failure', async () => {
+    const err = await failure(chat.chat(ask('hi'), stubbed('error-authentication.json', 401)));
+    expect(err).toMatchObject({ kind: 'auth', upstreamStatus: 401 });
+    expect(err.message).toMatch(/Authentication Fails/);
+  });
+});

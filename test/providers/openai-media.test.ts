@@ -1,0 +1,232 @@
+import sharp from 'sharp';
+import { openaiAdapter } from '../../src/core/providers/openai';
+import { nearestSize } from '../../src/core/providers/openai/sizes';
+import { MediaOutput, MediaRequest, ProviderConnection, ProviderError } from '../../src/core/providers/types';
+import { createOpenAiSandbox } from '../../src/sandbox/openai';
+import { startSandbox, SandboxServer } from '../../src/sandbox/server';
+import { syntheticWav } from '../../src/sandbox/synthetic';
+import type { SandboxRequest } from '../../src/sandbox/types';
+
+const media = openaiAdapter.media!;
+
+let sandbox: SandboxServer;
+const seen: SandboxRequest[] = [];
+
+beforeAll(async () => {
+  const fake = createOpenAiSandbox({ chunkDelayMs: 0 });
+  sandbox = await startSandbox({
+    openai: (req, res) => {
+      seen.push(req);
+      return fake(req, res);
+    },
+  });
+});
+afterAll(() => sandbox.close());
+beforeEach(() => {
+  seen.length = 0;
+});
+
+function conn(overrides: Partial<ProviderConnection> = {}): ProviderConnection {
+  return { apiKey: 'test-key', baseUrl: `${sandbox.mountUrl('openai')}/v1`, sandbox: true, fetch, timeoutMs: 10000, ...overrides };
+}
+
+function jsonBody(req: SandboxRequest): Record<string, unknown> {
+  return JSON.parse(req.body.toString('utf8')) as Record<string, unknown>;
+}
+
+async function run(req: Partial<MediaRequest> & Pick<MediaRequest, 'category' | 'upstreamModel'>): Promise<MediaOutput> {
+  const started = await media.start({ slug: req.upstreamModel, ...req }, conn());
+  if (started.state !== 'completed') throw new Error('openai media must complete synchronously');
+  return started.output;
+}
+
+async function failure(promise: Promise<unknown>): Promise<ProviderError> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof ProviderError) return err;
+    throw err;
+  }
+  throw new Error('expected a ProviderError');
+}
+
+describe('openai images', () => {
+  test('dall-e-3: size, quality, style and b64_json are sent as documented', async () => {
+    const output = await run({
+      category: 'image',
+      upstreamModel: 'dall-e-3',
+      prompt: 'a lighthouse at dusk',
+      size: '1792x1024',
+      quality: 'hd',
+      style: 'natural',
+    });
+    expect(seen[0].path).toBe('/v1/images/generations');
+    expect(seen[0].headers.authorization).toBe('Bearer test-key');
+    expect(jsonBody(seen[0])).toEqual({
+      model: 'dall-e-3',
+      prompt: 'a lighthouse at dusk',
+      n: 1,
+      size: '1792x1024',
+      quality: 'hd',
+      style: 'natural',
+      response_format: 'b64_json',
+    });
+    expect(output.files).toHaveLength(1);
+    expect(output.files[0].mime).toBe('image/png');
+    const meta = await sharp(output.files[0].data).metadata();
+    expect([meta.width, meta.height]).toEqual([1792, 1024]);
+  });
+
+  test('dall-e-3: an unsupported size goes as the nearest supported shape', async () => {
+    await run({ category: 'image', upstreamModel: 'dall-e-3', prompt: 'tall tower', size: '768x1344' });
+    expect(jsonBody(seen[0])).toMatchObject({ size: '1024x1792', quality: 'standard' });
+  });
+
+  test('gpt-image-1: quality maps to high/medium, size to the nearest, no response_format or style', async () => {
+    const output = await run({
+      category: 'image',
+      upstreamModel: 'gpt-image-1',
+      prompt: 'a portrait of a cat',
+      size: '768x1344',
+      quality: 'hd',
+      style: 'vivid',
+    });
+    const body = jsonBody(seen[0]);
+    expect(body).toEqual({ model: 'gpt-image-1', prompt: 'a portrait of a cat', n: 1, size: '1024x1536', quality: 'high' });
+    const meta = await sharp(output.files[0].data).metadata();
+    expect([meta.width, meta.height]).toEqual([1024, 1536]);
+
+    await run({ category: 'image', upstreamModel: 'gpt-image-1', prompt: 'x', size: '1344x768', quality: 'standard' });
+    expect(jsonBody(seen[1])).toMatchObject({ size: '1536x1024', quality: 'medium' });
+  });
+
+  test.each(['dall-e-3', 'gpt-image-1'])('%s: a safety refusal becomes content_policy', async (model) => {
+    const err = await failure(run({ category: 'image', upstreamModel: model, prompt: '[[fail:policy]] forbidden' }));
+    expect(err).toMatchObject({ kind: 'content_policy', upstreamStatus: 400 });
+  });
+
+  test('an overloaded image endpoint becomes overloaded', async () => {
+    const err = await failure(run({ category: 'image', upstreamModel: 'dall-e-3', prompt: '[[fail:rate_limit]] x' }));
+    expect(err).toMatchObject({ kind: 'overloaded', upstreamStatus: 429 });
+  });
+});
+
+describe('nearestSize', () => {
+  const gptImage = ['1024x1024', '1536x1024', '1024x1536'];
+  test.each([
+    ['1024x1024', '1024x1024'],
+    ['16:9', '1536x1024'],
+    ['9:16', '1024x1536'],
+    ['1:1', '1024x1024'],
+    ['2:3', '1024x1536'],
+    ['1344x768', '1536x1024'],
+    [undefined, '1024x1024'],
+    ['nonsense', '1024x1024'],
+  ])('%s -> %s', (requested, expected) => {
+    expect(nearestSize(requested, gptImage)).toBe(expected);
+  });
+});
+
+describe('openai speech', () => {
+  test('sends model, input, voice, response_format and speed; returns the audio bytes', async () => {
+    const output = await run({
+      category: 'tts',
+      upstreamModel: 'tts-1',
+      prompt: 'Hello from the sandbox speaker.',
+      voiceId: 'nova',
+      audioFormat: 'wav',
+      speed: 1.25,
+    });
+    expect(seen[0].path).toBe('/v1/audio/speech');
+    expect(jsonBody(seen[0])).toEqual({
+      model: 'tts-1',
+      input: 'Hello from the sandbox speaker.',
+      voice: 'nova',
+      response_format: 'wav',
+      speed: 1.25,
+    });
+    expect(output.files[0].mime).toBe('audio/wav');
+    expect(output.files[0].data.toString('ascii', 0, 4)).toBe('RIFF');
+    expect(output.usage).toEqual({ characters: 'Hello from the sandbox speaker.'.length });
+  });
+
+  test('defaults to voice alloy and mp3', async () => {
+    const output = await run({ category: 'tts', upstreamModel: 'gpt-4o-mini-tts', prompt: 'Short.' });
+    expect(jsonBody(seen[0])).toEqual({ model: 'gpt-4o-mini-tts', input: 'Short.', voice: 'alloy', response_format: 'mp3' });
+    expect(output.files[0].mime).toBe('audio/mpeg');
+    expect([output.files[0].data[0], output.files[0].data[1]]).toEqual([0xff, 0xfb]);
+  });
+
+  test('an unsupported format is refused before any request', async () => {
+    const err = await failure(run({ category: 'tts', upstreamModel: 'tts-1', prompt: 'x', audioFormat: 'ogg' }));
+    expect(err.kind).toBe('bad_request');
+    expect(seen).toHaveLength(0);
+  });
+
+  test('an unknown voice is refused by the vendor as bad_request', async () => {
+    const err = await failure(run({ category: 'tts', upstreamModel: 'tts-1', prompt: 'x', voiceId: 'bob' }));
+    expect(err).toMatchObject({ kind: 'bad_request', upstreamStatus: 400 });
+    expect(err.message).toMatch(/Invalid value: 'bob'/);
+  });
+});
+
+describe('openai transcriptions', () => {
+  const wav = syntheticWav(2);
+
+  test('uploads a multipart form with file, model, language and response_format json', async () => {
+    const output = await run({
+      category: 'stt',
+      upstreamModel: 'whisper-1',
+      audio: { data: wav, mime: 'audio/wav' },
+      language: 'en',
+    });
+    expect(seen[0].path).toBe('/v1/audio/transcriptions');
+    expect(seen[0].headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    const form = await new Request('http://x', {
+      method: 'POST',
+      headers: { 'content-type': String(seen[0].headers['content-type']) },
+      body: new Uint8Array(seen[0].body),
+    }).formData();
+    const file = form.get('file') as File;
+    expect(file.name).toBe('audio.wav');
+    expect(Buffer.from(await file.arrayBuffer()).equals(wav)).toBe(true);
+    expect(form.get('model')).toBe('whisper-1');
+    expect(form.get('language')).toBe('en');
+    expect(form.get('response_format')).toBe('json');
+
+    expect(output.text).toBe(`Sandbox transcription of audio.wav (${wav.length} bytes, language en).`);
+    expect(output.files).toEqual([]);
+    expect(output.durationSeconds).toBe(2);
+    expect(output.usage).toEqual({ seconds: 2 });
+  });
+
+  test('keeps an uploaded file name and reports token usage for gpt-4o-transcribe', async () => {
+    const output = await run({
+      category: 'stt',
+      upstreamModel: 'gpt-4o-transcribe',
+      audio: { data: wav, mime: 'audio/wav', filename: 'meeting.wav' },
+    });
+    expect(output.text).toBe(`Sandbox transcription of meeting.wav (${wav.length} bytes).`);
+    expect(output.usage).toMatchObject({ input_tokens: expect.any(Number), output_tokens: expect.any(Number) });
+  });
+
+  test('a wrong key is refused as auth', async () => {
+    const started = media.start(
+      { category: 'stt', slug: 'whisper-1', upstreamModel: 'whisper-1', audio: { data: wav, mime: 'audio/wav' } },
+      conn({ apiKey: 'invalid-key' }),
+    );
+    expect(await failure(started)).toMatchObject({ kind: 'auth', upstreamStatus: 401 });
+  });
+});
+
+describe('openai media dispatch', () => {
+  test('categories OpenAI does not serve are refused', async () => {
+    const err = await failure(media.start({ category: 'video', slug: 'x', upstreamModel: 'x', prompt: 'x' }, conn()));
+    expect(err.kind).toBe('bad_request');
+  });
+
+  test('there is never a job to poll', async () => {
+    const polled = await media.poll('job-1', { category: 'image', slug: 'dall-e-3', upstreamModel: 'dall-e-3' }, conn());
+    expect(polled.state).toBe('failed');
+  });
+});
