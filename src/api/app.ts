@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import { Services } from '../services';
+import { resultFiles } from './files-route';
 import { errorHandler } from './middleware/errors';
 import { notFoundFallback } from './middleware/not-found';
 import { requestContext } from './middleware/request-context';
@@ -22,6 +23,7 @@ export function createApiApp(services: Services): Koa {
     ctx.body = { status: 'ok' };
   });
   app.use(health.routes());
+  app.use(resultFiles(services));
 
   const v2 = createV2Routers(services);
   for (const router of [v2.publicRouter, v2.protectedRouter]) {

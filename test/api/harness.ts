@@ -17,6 +17,8 @@ import type { PlanSlug } from '../../src/core/catalog/types';
 import { GenerationEntity, type UserEntity } from '../../src/db/entities';
 import type { DataSource } from 'typeorm';
 import { createServices, Services } from '../../src/services';
+import { sandboxHandlers } from '../../src/sandbox/handlers';
+import { SandboxHandlers, SandboxServer, startSandbox } from '../../src/sandbox/server';
 import { createTestDatabase, TestDatabase } from '../support/databases';
 
 export const BOT_TOKEN = '123456789:TEST-bot-token-for-login-widget';
@@ -48,6 +50,7 @@ export interface TestAccount {
 
 export interface ApiHarness {
   db: TestDatabase;
+  sandbox: SandboxServer;
   services: Services;
   baseUrl: string;
   mails: MailMessage[];
@@ -73,7 +76,7 @@ export function randomIp(): string {
   return `10.${crypto.randomInt(256)}.${crypto.randomInt(256)}.${crypto.randomInt(1, 255)}`;
 }
 
-export async function startApi(env: Record<string, string> = {}): Promise<ApiHarness> {
+export async function startApi(env: Record<string, string> = {}, opts: { handlers?: SandboxHandlers } = {}): Promise<ApiHarness> {
   const db = await createTestDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ng-api-'));
   const config = loadConfig({
@@ -93,7 +96,12 @@ export async function startApi(env: Record<string, string> = {}): Promise<ApiHar
     },
   });
   const log = pino({ level: 'info' }, sink);
-  const base = createServices(config, log, db.dataSource, { databaseUrl: db.url });
+  const sandbox = await startSandbox({ ...sandboxHandlers, ...opts.handlers });
+  const base = createServices(config, log, db.dataSource, {
+    databaseUrl: db.url,
+    sandboxMount: sandbox.mountUrl,
+    allowPrivateHosts: [new URL(sandbox.origin).host],
+  });
   const mails: MailMessage[] = [];
   const mailer = new CapturingMailer(mails);
   const services: Services = {
@@ -134,6 +142,7 @@ export async function startApi(env: Record<string, string> = {}): Promise<ApiHar
   let counter = 0;
   const harness: ApiHarness = {
     db,
+    sandbox,
     services,
     baseUrl,
     mails,
@@ -165,6 +174,7 @@ export async function startApi(env: Record<string, string> = {}): Promise<ApiHar
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await services.close();
+      await sandbox.close();
       await db.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

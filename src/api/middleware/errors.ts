@@ -11,7 +11,8 @@ import {
 } from '../../core/accounts/errors';
 import { InsufficientTokensError } from '../../core/billing/errors';
 import { ParamError, UnknownModelError } from '../../core/catalog/errors';
-import { GenerationFailedError, IdempotencyConflictError, InputError, ProviderUnavailableError } from '../../core/generations/errors';
+import { failureMessage, GenerationFailedError, IdempotencyConflictError, InputError, ProviderUnavailableError } from '../../core/generations/errors';
+import { ProviderError } from '../../core/providers/types';
 import { RateDecision, RateLimitedError } from '../../core/limits/rate-limiter';
 import { UnknownArticleError } from '../../core/payments/checkout';
 import { rateLimitHeaders } from './rate-limit-headers';
@@ -159,6 +160,13 @@ const MAPPERS: ErrorMapper[] = [
     if (!(err instanceof GenerationFailedError)) return undefined;
     const status = err.kind === 'content_policy' ? 422 : err.kind === 'overloaded' ? 503 : err.kind === 'timeout' ? 504 : 502;
     return { status, code: 'generation_failed', message: err.message, details: { generation_id: err.generationId, reason: err.kind } };
+  },
+  (err) => {
+    // A vendor failure during a synchronous call (chat): nothing was charged; the vendor's own text stays in the log.
+    if (!(err instanceof ProviderError)) return undefined;
+    const status = err.kind === 'overloaded' ? 503 : err.kind === 'timeout' ? 504 : err.kind === 'content_policy' ? 400 : 502;
+    const code = err.kind === 'overloaded' ? 'model_overloaded' : err.kind === 'content_policy' ? 'content_policy_violation' : `upstream_${err.kind}`;
+    return { status, code, message: failureMessage(err.kind, err.provider), details: { provider: err.provider } };
   },
   httpError,
 ];

@@ -1,7 +1,125 @@
+import crypto from 'node:crypto';
 import Router from '@koa/router';
-import { Services } from '../../services';
+import type { ParameterizedContext } from 'koa';
+import { listModels, requireModel } from '../../core/catalog/catalog';
+import { FinishReason } from '../../core/providers/types';
+import type { Services } from '../../services';
+import { authenticate, authOf } from '../middleware/auth';
+import { describeError, v1ErrorBody } from '../middleware/errors';
+import { readJsonBody } from '../middleware/json-body';
+import { applyRateLimitHeaders } from '../middleware/rate-limit-headers';
+import { parseInput } from '../middleware/validation';
+import { openSse } from '../sse';
+import { toChatMessages } from './messages';
+import { chatCompletionBody } from './schemas';
 
-/** The chat-completions-compatible surface under /v1 (own error shape). */
-export function createV1Router(_services: Services): Router {
-  return new Router({ prefix: '/v1' });
+/** Name of the adjacent billing object in chat-completions answers. */
+export const SERVICE_OBJECT = 'service';
+const CHAT_BODY_LIMIT = 30 * 1024 * 1024;
+const CATALOG_EPOCH = 1732200000;
+
+const finishReason = (r: FinishReason | undefined | null) => r ?? 'stop';
+
+function serviceObject(billing: { tokensSpent?: number; balance?: number }): Record<string, number> {
+  const out: Record<string, number> = {};
+  if (billing.tokensSpent !== undefined) out.tokens_spent = billing.tokensSpent;
+  if (billing.balance !== undefined) out.balance = billing.balance;
+  return out;
+}
+
+async function chatCompletions(ctx: ParameterizedContext, services: Services): Promise<void> {
+  const auth = authOf(ctx);
+  const body = parseInput(chatCompletionBody, await readJsonBody(ctx, { limitBytes: CHAT_BODY_LIMIT }), 'body');
+  const actor = { user: auth.user, plan: auth.plan };
+  const input = {
+    model: body.model,
+    messages: toChatMessages(body.messages),
+    maxTokens: body.max_completion_tokens ?? body.max_tokens,
+    temperature: body.temperature,
+  };
+  const reqCtx = { source: 'v1' as const, ownOrigins: [] };
+  const id = `chatcmpl-${crypto.randomBytes(12).toString('base64url')}`;
+  const created = Math.floor(Date.now() / 1000);
+
+  if (!body.stream) {
+    const abort = new AbortController();
+    ctx.req.on('close', () => {
+      if (!ctx.res.writableEnded) abort.abort();
+    });
+    const out = await services.chat.complete(actor, input, reqCtx, abort.signal);
+    applyRateLimitHeaders(ctx, out.rate);
+    ctx.set('X-RateLimit-Limit', String(out.rate.limitHour));
+    ctx.set('X-Token-Balance', String(out.balance));
+    const { promptTokens, completionTokens } = out.result.usage;
+    ctx.body = {
+      id,
+      object: 'chat.completion',
+      created,
+      model: out.model.slug,
+      choices: [
+        { index: 0, message: { role: 'assistant', content: out.result.text }, logprobs: null, finish_reason: finishReason(out.result.finishReason) },
+      ],
+      usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+      [SERVICE_OBJECT]: serviceObject(out),
+    };
+    return;
+  }
+
+  const abort = new AbortController();
+  const stream = await services.chat.stream(actor, input, reqCtx, abort.signal);
+  applyRateLimitHeaders(ctx, stream.rate);
+  ctx.set('X-RateLimit-Limit', String(stream.rate.limitHour));
+  const sse = openSse(ctx);
+  sse.signal.addEventListener('abort', () => abort.abort(), { once: true });
+  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => ({
+    id,
+    object: 'chat.completion.chunk',
+    created,
+    model: stream.model.slug,
+    choices,
+    ...extra,
+  });
+  sse.data(chunk([{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }]));
+  let finish: FinishReason | undefined;
+  let usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | undefined;
+  let failure: unknown;
+  try {
+    for await (const ev of stream.events) {
+      if (ev.type === 'delta') {
+        if (!sse.data(chunk([{ index: 0, delta: { content: ev.text }, logprobs: null, finish_reason: null }]))) break;
+      } else if (ev.type === 'finish') finish = ev.finishReason;
+      else usage = { prompt_tokens: ev.usage.promptTokens, completion_tokens: ev.usage.completionTokens, total_tokens: ev.usage.promptTokens + ev.usage.completionTokens };
+    }
+  } catch (err) {
+    failure = err;
+  }
+  const billed = await stream.billed;
+  if (failure !== undefined) {
+    sse.data({ ...v1ErrorBody(describeError(failure)), [SERVICE_OBJECT]: serviceObject({ tokensSpent: billed.tokensSpent, balance: billed.balance }) });
+  } else {
+    const wantsUsage = body.stream_options?.include_usage === true;
+    const last = chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: finishReason(finish) }], wantsUsage ? {} : { [SERVICE_OBJECT]: serviceObject(billed) });
+    sse.data(last);
+    if (wantsUsage) sse.data(chunk([], { usage: usage ?? null, [SERVICE_OBJECT]: serviceObject(billed) }));
+  }
+  sse.data('[DONE]');
+  sse.close();
+}
+
+/** The chat-completions-compatible surface under /v1 (errors in the compatible shape). */
+export function createV1Router(services: Services): Router {
+  const router = new Router({ prefix: '/v1' });
+  router.use(authenticate(services));
+  router.post('/chat/completions', (ctx) => chatCompletions(ctx, services));
+  router.get('/models', (ctx) => {
+    ctx.body = {
+      object: 'list',
+      data: listModels().map((m) => ({ id: m.slug, object: 'model', created: CATALOG_EPOCH, owned_by: m.provider, category: m.category })),
+    };
+  });
+  router.get('/models/:id', (ctx) => {
+    const m = requireModel(String(ctx.params.id));
+    ctx.body = { id: m.slug, object: 'model', created: CATALOG_EPOCH, owned_by: m.provider, category: m.category };
+  });
+  return router;
 }

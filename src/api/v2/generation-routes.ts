@@ -1,7 +1,179 @@
 import Router from '@koa/router';
-import { Services } from '../../services';
+import type { ParameterizedContext } from 'koa';
+import { z } from 'zod';
+import { generateBodySchema } from '../../core/catalog/params';
+import { GenerationFailedError } from '../../core/generations/errors';
+import { fingerprint, IDEMPOTENCY_KEY_PATTERN, StoredResponse } from '../../core/generations/idempotency';
+import { Actor, GenerationOutcome, RequestContext } from '../../core/generations/service';
+import { parseGenerationId, toGenerationView } from '../../core/generations/views';
+import { sniffAudio } from '../../core/media/sniff';
+import type { Services } from '../../services';
+import { authOf } from '../middleware/auth';
+import { ApiError } from '../middleware/errors';
+import { readJsonBody } from '../middleware/json-body';
+import { readMultipart } from '../middleware/multipart';
+import { applyRateLimitHeaders } from '../middleware/rate-limit-headers';
+import { documentOperation } from '../openapi/registry';
+import { publicBaseUrl, requestOrigin } from './public-url';
+import { registerStreamRoute } from './stream-route';
 
-/** POST /generate, GET /generate/:id, /generate/stream, /stt, /inpaint (owned by the generation engine). */
-export function registerGenerationRoutes(_router: Router, _services: Services): void {
-  // filled in by the generation engine work
+/** Base64 `data:` images of up to 20 MB fit. */
+const GENERATE_BODY_LIMIT = 30 * 1024 * 1024;
+export const STT_MAX_BYTES = 25 * 1024 * 1024;
+const STT_FORMATS = new Set(['mp3', 'mp4', 'wav', 'm4a', 'ogg', 'flac', 'webm']);
+const INPAINT_MAX_BYTES = 20 * 1024 * 1024;
+
+const generationResponse = { description: 'The Generation (completed, pending with eta_seconds, or failed with error)' };
+
+function actorOf(ctx: ParameterizedContext): Actor {
+  const auth = authOf(ctx);
+  return { user: auth.user, plan: auth.plan };
+}
+
+export function requestContextOf(ctx: ParameterizedContext, services: Services): RequestContext {
+  const base = publicBaseUrl(ctx, services.config);
+  return { source: 'api', ownOrigins: [...new Set([new URL(base).origin, requestOrigin(ctx)])] };
+}
+
+function renderOutcome(ctx: ParameterizedContext, services: Services, outcome: GenerationOutcome): StoredResponse {
+  applyRateLimitHeaders(ctx, outcome.rate);
+  const g = outcome.generation;
+  // An overloaded provider is a 503 (retry later or switch models); other failures are reported in the body.
+  if (g.status === 'failed' && g.errorKind === 'overloaded') {
+    throw new GenerationFailedError(g.id, 'overloaded', g.error ?? 'The model is overloaded');
+  }
+  return { status: 200, body: toGenerationView(g, publicBaseUrl(ctx, services.config)) };
+}
+
+/**
+ * Runs `work` under the request's `Idempotency-Key` (if any): a replay returns the stored answer and charges
+ * nothing again.
+ */
+async function idempotent(
+  ctx: ParameterizedContext,
+  services: Services,
+  route: string,
+  body: unknown,
+  work: () => Promise<StoredResponse>,
+): Promise<void> {
+  const key = ctx.get('Idempotency-Key');
+  let response: StoredResponse;
+  if (!key) {
+    response = await work();
+  } else {
+    if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
+      throw new ApiError(400, 'validation_error', 'Idempotency-Key must be 1-255 visible ASCII characters', { field: 'Idempotency-Key' });
+    }
+    const result = await services.idempotency.run(authOf(ctx).userId, key, fingerprint(route, body), work);
+    if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
+    response = result;
+  }
+  ctx.status = response.status;
+  ctx.body = response.body;
+}
+
+export function registerGenerationRoutes(router: Router, services: Services): void {
+  documentOperation(router, {
+    method: 'post',
+    path: '/generate',
+    operationId: 'generate',
+    security: 'bearer',
+    summary: 'Run an image, video, speech, music or tool model',
+    tags: ['Generation'],
+    body: generateBodySchema,
+    responses: { 200: generationResponse },
+  });
+  router.post('/generate', async (ctx) => {
+    const body = await readJsonBody(ctx, { limitBytes: GENERATE_BODY_LIMIT });
+    await idempotent(ctx, services, 'POST /generate', body, async () =>
+      renderOutcome(ctx, services, await services.generations.generate(actorOf(ctx), body, requestContextOf(ctx, services))),
+    );
+  });
+
+  const idParams = z.object({ id: z.string() });
+  for (const path of ['/generate/:id', '/inpaint/:id']) {
+    documentOperation(router, {
+      method: 'get',
+      path,
+      operationId: path.startsWith('/generate') ? 'getGeneration' : 'getInpaint',
+      security: 'bearer',
+      summary: 'Poll a generation until status is completed or failed',
+      tags: ['Generation'],
+      params: idParams,
+      responses: { 200: generationResponse },
+    });
+    router.get(path, async (ctx) => {
+      const id = parseGenerationId(String(ctx.params.id));
+      if (id === null) throw new ApiError(404, 'not_found', 'Generation not found');
+      const g = await services.generations.get(authOf(ctx).userId, id);
+      ctx.body = toGenerationView(g, publicBaseUrl(ctx, services.config));
+    });
+  }
+
+  documentOperation(router, {
+    method: 'post',
+    path: '/stt',
+    operationId: 'speechToText',
+    security: 'bearer',
+    summary: 'Speech to text (multipart: audio, model, language, diarize)',
+    tags: ['Generation'],
+    bodyContentType: 'multipart/form-data',
+    responses: { 200: generationResponse },
+  });
+  router.post('/stt', async (ctx) => {
+    const form = await readMultipart(ctx, { maxFileBytes: STT_MAX_BYTES, fileFields: ['audio'] });
+    const audio = form.files.audio;
+    if (!audio) throw new ApiError(400, 'validation_error', 'audio: a file is required', { field: 'audio' });
+    const kind = sniffAudio(audio.data);
+    if (!kind || !STT_FORMATS.has(kind.ext)) {
+      throw new ApiError(415, 'unsupported_media_type', `audio must be one of: ${[...STT_FORMATS].join(', ')}`, { field: 'audio' });
+    }
+    const fingerprintBody = { ...form.fields, audio: fingerprint('audio', audio.data.toString('base64')) };
+    await idempotent(ctx, services, 'POST /stt', fingerprintBody, async () => {
+      const outcome = await services.generations.transcribe(
+        actorOf(ctx),
+        {
+          audio: { data: audio.data, mime: kind.mime, filename: `audio.${kind.ext}` },
+          model: form.fields.model,
+          language: form.fields.language,
+          diarize: form.fields.diarize,
+        },
+        requestContextOf(ctx, services),
+      );
+      return renderOutcome(ctx, services, outcome);
+    });
+  });
+
+  documentOperation(router, {
+    method: 'post',
+    path: '/inpaint',
+    operationId: 'inpaint',
+    security: 'bearer',
+    summary: 'Repaint the masked region of an image (multipart: image, mask, prompt)',
+    tags: ['Generation'],
+    bodyContentType: 'multipart/form-data',
+    responses: { 200: generationResponse },
+  });
+  router.post('/inpaint', async (ctx) => {
+    const form = await readMultipart(ctx, { maxFileBytes: INPAINT_MAX_BYTES, fileFields: ['image', 'mask'] });
+    for (const field of ['image', 'mask']) {
+      if (!form.files[field]) throw new ApiError(400, 'validation_error', `${field}: a file is required`, { field });
+    }
+    const prompt = form.fields.prompt ?? '';
+    const fingerprintBody = {
+      ...form.fields,
+      image: fingerprint('image', form.files.image.data.toString('base64')),
+      mask: fingerprint('mask', form.files.mask.data.toString('base64')),
+    };
+    await idempotent(ctx, services, 'POST /inpaint', fingerprintBody, async () => {
+      const outcome = await services.generations.inpaint(
+        actorOf(ctx),
+        { image: form.files.image.data, mask: form.files.mask.data, prompt, format: form.fields.format },
+        requestContextOf(ctx, services),
+      );
+      return renderOutcome(ctx, services, outcome);
+    });
+  });
+
+  registerStreamRoute(router, services);
 }

@@ -3,7 +3,12 @@ import type { AppConfig } from '../../config';
 
 /** Base of links the service hands out (result files, reset links): PUBLIC_URL, else the request's origin. */
 export function publicBaseUrl(ctx: ParameterizedContext, config: AppConfig): string {
-  return config.publicUrl ?? ctx.origin;
+  return config.publicUrl ?? requestOrigin(ctx);
+}
+
+/** The origin this request was addressed to (Koa 3's `ctx.origin` is the Origin header, not this). */
+export function requestOrigin(ctx: ParameterizedContext): string {
+  return `${ctx.protocol}://${ctx.host}`;
 }
 
 /**

@@ -7,6 +7,8 @@ export type GenerationSource = 'api' | 'bot' | 'v1' | 'schedule';
 @Entity('generations')
 @Index('generations_user_created_idx', ['userId', 'id'])
 @Index('generations_model_completed_idx', ['modelSlug', 'completedAt'])
+@Index('generations_result_key_idx', ['resultKey'])
+@Index('generations_pending_deadline_idx', ['deadlineAt'], { where: `"status" = 'pending'` })
 export class GenerationEntity {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id: number;

@@ -1,0 +1,90 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import { ChatMessage } from '../../core/providers/types';
+import type { Services } from '../../services';
+import { authOf } from '../middleware/auth';
+import { applyRateLimitHeaders } from '../middleware/rate-limit-headers';
+import { openSse } from '../sse';
+import { publicBaseUrl } from './public-url';
+import { addRoute } from './route';
+
+const streamBody = z
+  .strictObject({
+    model: z.string().trim().min(1),
+    prompt: z.string().min(1).max(100_000).optional(),
+    system: z.string().max(20_000).optional(),
+    messages: z
+      .array(z.strictObject({ role: z.enum(['system', 'user', 'assistant']), content: z.string().max(100_000) }))
+      .min(1)
+      .max(200)
+      .optional(),
+    max_tokens: z.number().int().positive().optional(),
+    temperature: z.number().min(0).max(2).optional(),
+  })
+  .refine((b) => (b.prompt === undefined) !== (b.messages === undefined), {
+    message: 'give either prompt or messages',
+    path: ['prompt'],
+  });
+
+export const STREAM_HEARTBEAT_MS = 15_000;
+
+/**
+ * POST /api/v2/generate/stream: server-sent events `generation_start`, `content_delta` and `generation_end`,
+ * with a `heartbeat` event while the model is silent. Billing is reconciled on what was delivered.
+ */
+export function registerStreamRoute(router: Router, services: Services): void {
+  addRoute(
+    router,
+    {
+      method: 'post',
+      path: '/generate/stream',
+      operationId: 'generateStream',
+      security: 'bearer',
+      summary: 'Stream a text model answer as server-sent events',
+      description:
+        'Events: generation_start {generation_id, model_slug}; content_delta {text}; generation_end {generation_id, status, tokens_spent, balance, finish_reason, error}; heartbeat {}.',
+      tags: ['Generation'],
+      body: streamBody,
+      responses: { 200: { description: 'Server-sent events', contentType: 'text/event-stream' } },
+    },
+    async (ctx, { body }) => {
+      const auth = authOf(ctx);
+      const messages: ChatMessage[] = body.messages ?? [
+        ...(body.system ? [{ role: 'system' as const, content: body.system }] : []),
+        { role: 'user' as const, content: body.prompt! },
+      ];
+      const abort = new AbortController();
+      const stream = await services.chat.stream(
+        { user: auth.user, plan: auth.plan },
+        { model: body.model, messages, maxTokens: body.max_tokens, temperature: body.temperature },
+        { source: 'api', ownOrigins: [publicBaseUrl(ctx, services.config)] },
+        abort.signal,
+      );
+      applyRateLimitHeaders(ctx, stream.rate);
+      const sse = openSse(ctx, { everyMs: STREAM_HEARTBEAT_MS, frame: 'event: heartbeat\ndata: {}\n\n' });
+      sse.signal.addEventListener('abort', () => abort.abort(), { once: true });
+      sse.event('generation_start', { generation_id: stream.generationId, model_slug: stream.model.slug });
+      let finishReason: string | null = null;
+      try {
+        for await (const ev of stream.events) {
+          if (ev.type === 'delta') {
+            if (!sse.event('content_delta', { text: ev.text })) break;
+          } else if (ev.type === 'finish') finishReason = ev.finishReason;
+        }
+      } catch {
+        // reported in generation_end below
+      }
+      const billed = await stream.billed;
+      const g = billed.failed ? await services.generations.get(auth.userId, billed.generationId) : undefined;
+      sse.event('generation_end', {
+        generation_id: billed.generationId,
+        status: billed.failed ? 'failed' : 'completed',
+        tokens_spent: billed.tokensSpent,
+        balance: billed.balance,
+        finish_reason: finishReason,
+        error: g?.error ?? null,
+      });
+      sse.close();
+    },
+  );
+}
