@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { Services } from '../services';
 import { resultFiles } from './files-route';
+import { createMetrics } from './metrics';
 import { errorHandler } from './middleware/errors';
 import { notFoundFallback } from './middleware/not-found';
 import { requestContext } from './middleware/request-context';
@@ -13,6 +14,8 @@ export function createApiApp(services: Services): Koa {
   // client cannot forge, unlike the first entry. The per-IP sign-in limits rely on it.
   const app = new Koa({ proxy: true, maxIpsCount: 1 });
 
+  const metrics = createMetrics();
+  app.use(metrics.middleware);
   app.use(requestContext(services));
   app.use(errorHandler());
   app.use(notFoundFallback());
@@ -24,6 +27,7 @@ export function createApiApp(services: Services): Koa {
   });
   app.use(health.routes());
   app.use(resultFiles(services));
+  app.use(metrics.endpoint);
 
   const v2 = createV2Routers(services);
   for (const router of [v2.publicRouter, v2.protectedRouter]) {

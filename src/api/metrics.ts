@@ -1,0 +1,39 @@
+import type { Middleware } from 'koa';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+
+/** Prometheus metrics: process defaults plus request counts and durations by surface and status. */
+export function createMetrics(): { middleware: Middleware; endpoint: Middleware } {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests by surface and status',
+    labelNames: ['surface', 'status'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time to the response head, by surface',
+    labelNames: ['surface'] as const,
+    buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30],
+    registers: [registry],
+  });
+  const surfaceOf = (path: string) => (path.startsWith('/v1/') ? 'v1' : path.startsWith('/api/v2/') ? 'v2' : path.startsWith('/files/') ? 'files' : 'other');
+  return {
+    middleware: async (ctx, next) => {
+      const start = process.hrtime.bigint();
+      try {
+        await next();
+      } finally {
+        const surface = surfaceOf(ctx.path);
+        requests.inc({ surface, status: String(ctx.status) });
+        duration.observe({ surface }, Number(process.hrtime.bigint() - start) / 1e9);
+      }
+    },
+    endpoint: async (ctx, next) => {
+      if (ctx.path !== '/metrics' || ctx.method !== 'GET') return next();
+      ctx.type = registry.contentType;
+      ctx.body = await registry.metrics();
+    },
+  };
+}
