@@ -41,7 +41,8 @@ export function authOf(ctx: ParameterizedContext): AuthContext {
  * revoked: 401 `Invalid or expired token`; an API key below the VIP plan: 403 naming the plan; blocked: 403.
  * Sets `ctx.state.auth` and the X-RateLimit-* headers (peeked: reads do not count).
  */
-export function authenticate(services: Services): Middleware {
+export function authenticate(services: Services, options: { peekLimits?: boolean } = {}): Middleware {
+  const peekLimits = options.peekLimits ?? true;
   return async (ctx, next) => {
     const token = bearerToken(ctx);
     if (!token) throw new ApiError(401, 'not_authenticated', NOT_AUTHENTICATED);
@@ -55,7 +56,7 @@ export function authenticate(services: Services): Middleware {
       ...(principal.sessionId !== undefined ? { sessionId: principal.sessionId } : {}),
     };
     ctx.state.auth = auth;
-    applyRateLimitHeaders(ctx, await services.limiter.peek(auth.userId, auth.plan));
+    if (peekLimits) applyRateLimitHeaders(ctx, await services.limiter.peek(auth.userId, auth.plan));
     await next();
   };
 }

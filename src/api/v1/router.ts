@@ -109,7 +109,12 @@ async function chatCompletions(ctx: ParameterizedContext, services: Services): P
 /** The chat-completions-compatible surface under /v1 (errors in the compatible shape). */
 export function createV1Router(services: Services): Router {
   const router = new Router({ prefix: '/v1' });
-  router.use(authenticate(services));
+  // Model-running requests set the rate headers from the counters they consume; no separate read first.
+  router.use(authenticate(services, { peekLimits: false }));
+  router.use(async (ctx, next) => {
+    ctx.set('X-RateLimit-Limit', String(authOf(ctx).plan.rateLimitHourly));
+    await next();
+  });
   router.post('/chat/completions', (ctx) => chatCompletions(ctx, services));
   router.get('/models', (ctx) => {
     ctx.body = {

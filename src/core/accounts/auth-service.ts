@@ -217,9 +217,9 @@ export class AuthService {
    */
   async resolveBearer(token: string): Promise<Principal & { sessionId?: string }> {
     if (token.startsWith(API_KEY_PREFIX)) {
-      const key = await this.apiKeys.verify(token);
+      const key = await this.apiKeys.verifyWithOwner(token);
       if (!key) throw new InvalidTokenError();
-      const principal = await this.principal(key.userId);
+      const principal = await this.principalOf(key.user);
       if (principal.plan.level < API_KEY_MIN_LEVEL) {
         const required = [...(await this.plans.all()).values()].find((p) => p.level >= API_KEY_MIN_LEVEL);
         throw new PlanTooLowError(
@@ -238,6 +238,10 @@ export class AuthService {
   private async principal(userId: number): Promise<Omit<Principal, 'via'>> {
     const user = await findUserById(this.ds, userId);
     if (!user) throw new InvalidTokenError();
+    return this.principalOf(user);
+  }
+
+  private async principalOf(user: UserEntity): Promise<Omit<Principal, 'via'>> {
     if (user.isBlocked) throw new AccountBlockedError();
     return { user, plan: await this.plans.get(user.planSlug) };
   }
