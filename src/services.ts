@@ -21,6 +21,7 @@ import { GenerationQueue, NotifierHub } from './core/generations/ports';
 import { ProviderGate } from './core/generations/provider-gate';
 import { GenerationService } from './core/generations/service';
 import { ChatService } from './core/generations/chat';
+import { ScheduleService } from './core/schedules/schedules';
 import { LocalDiskStorage, ResultStorage } from './core/media/storage';
 import { defaultBaseUrls, providerAdapters } from './core/providers/registry';
 import { ProviderName } from './core/providers/types';
@@ -35,6 +36,8 @@ export interface Services {
   redis?: Redis;
   plans: PlanDirectory;
   limiter: RateLimiter;
+  /** The PostgreSQL counters (also the fallback when Redis fails); maintenance purges old windows. */
+  counters: PostgresCounterStore;
   apiKeys: ApiKeyService;
   /** Sign-in, sessions, bearer credentials, password recovery (src/core/accounts/auth-service.ts). */
   auth: AuthService;
@@ -48,6 +51,7 @@ export interface Services {
   queue: GenerationQueue;
   generations: GenerationService;
   chat: ChatService;
+  schedules: ScheduleService;
   idempotency: IdempotencyStore;
   close(): Promise<void>;
 }
@@ -123,6 +127,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     redis,
     plans,
     limiter,
+    counters: pgCounters,
     apiKeys,
     auth,
     mailer,
@@ -134,6 +139,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     queue,
     generations,
     chat: new ChatService({ ds, limiter, connections, gate, adapters: providerAdapters, log }),
+    schedules: new ScheduleService(ds, plans, generations, log),
     idempotency: new IdempotencyStore(ds),
     close: async () => {
       await boss.stop({ graceful: true, timeout: 5000 }).catch(() => undefined);

@@ -6,11 +6,12 @@ import { GENERATION_STEP } from './boss';
 
 const SWEEP = 'generations-sweep';
 const MAINTENANCE = 'maintenance';
+const SCHEDULES = 'schedules-run';
 
 /** Registers the durable job handlers and schedules on a started pg-boss. */
 export async function startWorkers(boss: PgBoss, services: Services): Promise<void> {
   const { generations, queue, log } = services;
-  for (const name of [GENERATION_STEP, SWEEP, MAINTENANCE]) await boss.createQueue(name);
+  for (const name of [GENERATION_STEP, SWEEP, MAINTENANCE, SCHEDULES]) await boss.createQueue(name);
 
   await boss.work<{ generationId: number }>(GENERATION_STEP, { pollingIntervalSeconds: 0.5, batchSize: 4 }, async (jobs) => {
     await Promise.all(
@@ -30,10 +31,16 @@ export async function startWorkers(boss: PgBoss, services: Services): Promise<vo
     const refilled = await refillDuePlans(services.ds, services.plans);
     const expired = await deleteExpiredResults(services.ds, services.storage);
     await services.idempotency.purgeExpired();
-    await services.ds.query('DELETE FROM rate_counters WHERE expires_at < now()');
+    await services.counters.purgeExpired();
     log.info({ refilled, expired }, 'maintenance done');
   });
 
+  await boss.work(SCHEDULES, async () => {
+    const started = await services.schedules.runDue();
+    if (started > 0) log.info({ started }, 'scheduled generations started');
+  });
+
   await boss.schedule(SWEEP, '* * * * *');
+  await boss.schedule(SCHEDULES, '* * * * *');
   await boss.schedule(MAINTENANCE, '*/10 * * * *');
 }

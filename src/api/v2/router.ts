@@ -9,6 +9,7 @@ import { registerKeyRoutes } from './key-routes';
 import { registerModelRoutes } from './model-routes';
 import { registerOpenApiRoute } from './openapi-route';
 import { registerPaymentRoutes } from './payment-routes';
+import { registerScheduleRoutes } from './schedule-routes';
 import { registerUserRoutes } from './user-routes';
 
 export const V2_PREFIX = '/api/v2';
@@ -39,6 +40,7 @@ export function createV2Routers(services: Services): V2Routers {
   registerModelRoutes(protectedRouter, services);
   registerAssistantRoutes(protectedRouter, services);
   registerPaymentRoutes(protectedRouter, services);
+  registerScheduleRoutes(protectedRouter, services);
   registerGenerationRoutes(protectedRouter, services);
 
   return { publicRouter, protectedRouter, registry };

@@ -58,7 +58,8 @@ export class PostgresCounterStore implements CounterStore {
 
   /** Deletes expired windows (run by a periodic job). */
   async purgeExpired(): Promise<number> {
-    const res = await this.ds.query<unknown[]>(`DELETE FROM rate_counters WHERE expires_at < now() RETURNING 1`);
-    return res.length;
+    // TypeORM answers DELETE with [rows, affected].
+    const [, affected] = await this.ds.query<[unknown[], number]>(`DELETE FROM rate_counters WHERE expires_at < now()`);
+    return affected;
   }
 }

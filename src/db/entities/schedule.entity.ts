@@ -33,6 +33,13 @@ export class ScheduleEntity {
   @Column({ type: 'boolean', default: true })
   enabled: boolean;
 
+  @Column({ name: 'last_run_at', type: 'timestamptz', nullable: true })
+  lastRunAt: Date | null;
+
+  /** Why the last run did not start (insufficient tokens, plan, rate limit...), or null. */
+  @Column({ name: 'last_error', type: 'text', nullable: true })
+  lastError: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

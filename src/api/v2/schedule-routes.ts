@@ -1,0 +1,67 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import { MAX_INTERVAL_MINUTES, MIN_INTERVAL_MINUTES } from '../../core/schedules/schedules';
+import type { Services } from '../../services';
+import { authOf } from '../middleware/auth';
+import { addRoute } from './route';
+
+const idParams = z.object({ id: z.coerce.number().int().positive() });
+const createBody = z.strictObject({
+  name: z.string().trim().min(1).max(100),
+  request: z.record(z.string(), z.unknown()),
+  interval_minutes: z.number().int().min(MIN_INTERVAL_MINUTES).max(MAX_INTERVAL_MINUTES),
+  start_at: z.iso.datetime({ offset: true }).optional(),
+});
+const tags = ['Schedules'];
+
+/** Recurring generations: POST/GET /schedules, PATCH (enable/disable) and DELETE /schedules/{id}. */
+export function registerScheduleRoutes(router: Router, services: Services): void {
+  addRoute(
+    router,
+    {
+      method: 'post',
+      path: '/schedules',
+      operationId: 'createSchedule',
+      summary: 'Run the same generate request every interval_minutes (billed per run)',
+      tags,
+      security: 'bearer',
+      body: createBody,
+      status: 201,
+      responses: { 201: { description: 'The schedule' } },
+    },
+    async (ctx, { body }) => {
+      const auth = authOf(ctx);
+      return services.schedules.create(
+        { user: auth.user, plan: auth.plan },
+        { name: body.name, request: body.request, intervalMinutes: body.interval_minutes, startAt: body.start_at ? new Date(body.start_at) : undefined },
+      );
+    },
+  );
+  addRoute(
+    router,
+    { method: 'get', path: '/schedules', operationId: 'listSchedules', summary: 'Own schedules', tags, security: 'bearer', responses: { 200: { description: '{schedules: [...]}' } } },
+    async (ctx) => ({ schedules: await services.schedules.list(authOf(ctx).userId) }),
+  );
+  addRoute(
+    router,
+    {
+      method: 'patch',
+      path: '/schedules/:id',
+      operationId: 'updateSchedule',
+      summary: 'Enable or disable a schedule',
+      tags,
+      security: 'bearer',
+      params: idParams,
+      body: z.strictObject({ enabled: z.boolean() }),
+      responses: { 200: { description: 'The schedule' } },
+    },
+    async (ctx, { params, body }) => services.schedules.setEnabled(authOf(ctx).userId, params.id, body.enabled),
+  );
+  addRoute(
+    router,
+    { method: 'delete', path: '/schedules/:id', operationId: 'deleteSchedule', summary: 'Delete a schedule', tags, security: 'bearer', params: idParams, responses: { 204: { description: 'Deleted' } } },
+    async (ctx, { params }) => {
+      await services.schedules.delete(authOf(ctx).userId, params.id);
+    },
+  );
+}
