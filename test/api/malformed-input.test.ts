@@ -22,6 +22,7 @@ beforeAll(async () => {
   // Real objects for the {id} routes, so requests get past the lookup where they can.
   const key = await api.request('POST', '/api/v2/keys', { token, body: { name: 'sweep' } });
   const assistant = await api.request('POST', '/api/v2/assistants', { token, body: { name: 'Sweep', model_slug: 'gpt-4o-mini' } });
+  const schedule = await api.request('POST', '/api/v2/schedules', { token, body: { name: 'Sweep', request: { model: 'flux-dev', prompt: 'x' }, interval_minutes: 60 } });
   const doc = (await api.request('GET', '/api/v2/openapi.json')).body;
   endpoints = Object.entries(doc.paths as Json).flatMap(([path, item]) =>
     Object.entries(item as Json)
@@ -31,6 +32,7 @@ beforeAll(async () => {
         path: path
           .replace('/keys/{id}', `/keys/${key.body.id}`)
           .replace('/assistants/{id}', `/assistants/${assistant.body.id}`)
+          .replace('/schedules/{id}', `/schedules/${schedule.body.id}`)
           .replace('{slug}', 'flux-dev'),
         secured: ((op as Json).security as Json[]).some((s) => 'bearerAuth' in s),
         schema: (op as Json).requestBody.content['application/json'].schema,
@@ -109,7 +111,10 @@ test('missing required fields: 400 naming a required field', async () => {
   }
 });
 
-test('a 1 MB string in any field: 413; a 100 kB one: never a 5xx', async () => {
+// These take inline base64 images (`data:` URIs up to 20 MB): a 1 MB string is refused by validation, not size.
+const LARGE_BODY_ENDPOINTS = new Set(['POST /api/v2/generate', 'POST /v1/chat/completions']);
+
+test('a 1 MB string in any field: 413 (a 4xx where large bodies are allowed); a 100 kB one: never a 5xx', async () => {
   const huge = 'x'.repeat(1024 * 1024);
   const large = 'y'.repeat(100 * 1024);
   for (const e of endpoints) {
@@ -117,7 +122,7 @@ test('a 1 MB string in any field: 413; a 100 kB one: never a 5xx', async () => {
     for (const name of names.length > 0 ? names : ['anything']) {
       const res = await send(e, { body: { [name]: huge } });
       expect4xx(e, `1 MB ${name}`, res);
-      expect(res.status).toBe(413);
+      if (!LARGE_BODY_ENDPOINTS.has(`${e.method} ${e.path}`)) expect(res.status).toBe(413);
       const big = await send(e, { body: { [name]: large } });
       expect([`${e.method} ${e.path} 100 kB ${name}`, big.status < 500]).toEqual([`${e.method} ${e.path} 100 kB ${name}`, true]);
       expect(typeof big.body === 'object' || big.status === 204).toBe(true);
