@@ -20,4 +20,6 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 30000,
+  // A leaked handle (a socket, a timer) must not hold CI until its time limit.
+  forceExit: true,
 };
