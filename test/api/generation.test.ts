@@ -64,7 +64,7 @@ test('an async video is pending with eta_seconds, then polled to completion (gen
   const token = await api.accessToken(acc);
   const res = await api.request('POST', '/api/v2/generate', { token, body: { model: 'kling-v2.1', prompt: 'a dancing robot', image_url: await pngDataUri() } });
   expect(res.status).toBe(200);
-  expect(res.body).toMatchObject({ status: 'pending', result_url: null });
+  expect(res.body).toMatchObject({ status: 'pending', result_url: null, result_text: null, error: null, tokens_spent: 0, processing_ms: null });
   expect(res.body.eta_seconds).toBeGreaterThan(0);
   const done = await poll(token, `gen_${res.body.id}`);
   expect(done).toMatchObject({ id: res.body.id, status: 'completed' });

@@ -39,20 +39,20 @@ export function toGenerationView(g: GenerationEntity, publicBase: string): Gener
     model_slug: g.modelSlug,
     category: g.category,
     result_url: resultUrl(publicBase, g),
-    result_text: g.resultText,
-    error: g.error,
-    tokens_spent: g.tokensSpent,
-    processing_ms: g.processingMs,
+    result_text: g.resultText ?? null,
+    error: g.error ?? null,
+    tokens_spent: g.tokensSpent ?? 0,
+    processing_ms: g.processingMs ?? null,
     created_at: g.createdAt.toISOString(),
     completed_at: g.completedAt ? g.completedAt.toISOString() : null,
   };
-  if (g.seed !== null) view.seed = g.seed;
+  if (g.seed !== null && g.seed !== undefined) view.seed = g.seed;
   if (g.resultMetadata) view.result_metadata = g.resultMetadata;
   if (g.status === 'pending') view.eta_seconds = Math.max(1, g.etaSeconds ?? 5);
   if (g.sandbox) view.sandbox = true;
   if (AUDIO_CATEGORIES.has(g.category)) {
     view.type = 'audio';
-    if (g.durationSeconds !== null) view.duration_seconds = g.durationSeconds;
+    if (g.durationSeconds !== null && g.durationSeconds !== undefined) view.duration_seconds = g.durationSeconds;
   }
   if (g.category === 'music') {
     view.model = g.modelSlug;
