@@ -1,0 +1,51 @@
+import { ConfigError, loadConfig } from '../src/config';
+import { ProviderConnections } from '../src/core/generations/connections';
+import { defaultBaseUrls } from '../src/core/providers/registry';
+
+test('a bad environment is refused with every bad variable named', () => {
+  let err: unknown;
+  try {
+    loadConfig({ PORT: 'eighty', BOT_MODE: 'carrier-pigeon', OPENAI_BASE_URL: 'not a url', ADMIN_CHAT_IDS: '12,abc' });
+  } catch (e) {
+    err = e;
+  }
+  expect(err).toBeInstanceOf(ConfigError);
+  const message = (err as Error).message;
+  for (const name of ['PORT', 'BOT_MODE', 'OPENAI_BASE_URL', 'ADMIN_CHAT_IDS']) expect(message).toContain(name);
+});
+
+test('production refuses to start without its secrets; development derives stable ones', () => {
+  expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET[\s\S]*API_KEY_PEPPER|API_KEY_PEPPER[\s\S]*JWT_SECRET/);
+  const a = loadConfig({ DATA_DIR: '/tmp/x' });
+  const b = loadConfig({ DATA_DIR: '/tmp/x' });
+  expect(a.jwtSecret).toBe(b.jwtSecret);
+  expect(a.jwtSecret).not.toBe(loadConfig({ DATA_DIR: '/tmp/y' }).jwtSecret);
+  expect(loadConfig({}).port).toBe(3000);
+  expect(loadConfig({ ADMIN_CHAT_IDS: '1, -100200' }).bot.adminChatIds).toEqual([1, -100200]);
+});
+
+describe('provider connections', () => {
+  const mount = (p: string) => `http://127.0.0.1:9/${p}`;
+
+  test('without credentials outside production a provider uses the sandbox, under the vendor path', () => {
+    const c = new ProviderConnections(loadConfig({}), defaultBaseUrls, mount);
+    expect(c.info('openai')).toMatchObject({ mode: 'sandbox', baseUrl: 'http://127.0.0.1:9/openai/v1' });
+    expect(c.connection('openai', 'gpt-4o-mini').sandbox).toBe(true);
+  });
+
+  test('with credentials a provider is live, at <P>_BASE_URL when set', () => {
+    const c = new ProviderConnections(loadConfig({ OPENAI_API_KEY: 'sk-1', OPENAI_BASE_URL: 'https://llm.internal/v1/' }), defaultBaseUrls, mount);
+    expect(c.connection('openai', 'gpt-4o-mini')).toMatchObject({ apiKey: 'sk-1', baseUrl: 'https://llm.internal/v1', sandbox: false });
+    const d = new ProviderConnections(loadConfig({ ANTHROPIC_API_KEY: 'k' }), defaultBaseUrls, mount);
+    expect(d.info('anthropic')).toMatchObject({ mode: 'live', baseUrl: 'https://api.anthropic.com/v1' });
+  });
+
+  test('in production a provider without credentials is unavailable (503) unless SANDBOX=1', () => {
+    const prod = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), API_KEY_PEPPER: 'p' };
+    const c = new ProviderConnections(loadConfig(prod), defaultBaseUrls, mount);
+    expect(c.info('bfl').mode).toBe('unavailable');
+    expect(() => c.connection('bfl', 'flux-dev')).toThrow(/flux-dev is unavailable/);
+    const s = new ProviderConnections(loadConfig({ ...prod, SANDBOX: '1' }), defaultBaseUrls, mount);
+    expect(s.info('bfl').mode).toBe('sandbox');
+  });
+});
