@@ -19,7 +19,7 @@ import {
 } from '../providers/types';
 import { assertCanUseModel } from './access';
 import { ProviderConnections } from './connections';
-import { failureMessage } from './errors';
+import { failureMessage, GenerationFailedError } from './errors';
 import { createPendingGeneration, markCompleted, markFailed } from './lifecycle';
 import { ProviderGate } from './provider-gate';
 import { Actor, RequestContext } from './service';
@@ -145,7 +145,7 @@ export class ChatService {
     return { generationId, tokensSpent: 0, balance: done?.balance ?? (await getBalance(this.deps.ds, userId)).total };
   }
 
-  /** A whole answer at once. @throws ProviderError (after releasing the reservation) when the vendor fails. */
+  /** A whole answer at once. @throws GenerationFailedError (after releasing the reservation) when the vendor fails. */
   async complete(actor: Actor, input: ChatInput, ctx: RequestContext, signal?: AbortSignal): Promise<ChatOutcome> {
     const run = await this.begin(actor, input, ctx);
     const chat = this.deps.adapters[run.model.provider].chat!;
@@ -154,7 +154,8 @@ export class ChatService {
       result = await this.deps.gate.track(run.model.provider, () => chat.chat(run.request, run.conn, signal));
     } catch (err) {
       await this.fail(run.model, run.generationId, run.startedAt, err, actor.user.id);
-      throw err;
+      const kind = err instanceof ProviderError ? err.kind : 'upstream';
+      throw new GenerationFailedError(run.generationId, kind, failureMessage(kind, run.model.slug));
     }
     const billing = await this.settle(run.model, run.generationId, run.startedAt, result.text, result.usage);
     return { ...billing, model: run.model, result, rate: run.rate };
@@ -205,7 +206,10 @@ export class ChatService {
         }
         resolveBilled(billing);
       }
-      if (failure !== undefined) throw failure;
+      if (failure !== undefined) {
+        const kind = failure instanceof ProviderError ? failure.kind : 'upstream';
+        throw new GenerationFailedError(run.generationId, kind, failureMessage(kind, run.model.slug));
+      }
     }
 
     return { model: run.model, generationId: run.generationId, rate: run.rate, events: events(), billed };
