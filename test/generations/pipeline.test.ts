@@ -7,6 +7,7 @@ import { quoteGeneration } from '../../src/core/catalog/pricing';
 import { requireModel } from '../../src/core/catalog/catalog';
 import { RateLimitedError } from '../../src/core/limits/rate-limiter';
 import { readStoredObject } from '../../src/core/media/storage';
+import { createPendingGeneration } from '../../src/core/generations/lifecycle';
 import { startWorkers } from '../../src/jobs/workers';
 import { syntheticImage, syntheticWav } from '../../src/sandbox/synthetic';
 import { Engine, startEngine } from '../support/engine';
@@ -157,14 +158,27 @@ test('speech-to-text with the default model, and diarization only on vendor-scri
 
 test('the deadline sweeper fails and releases a pending generation whose job was lost', async () => {
   const actor = await engine.actor('basic', { plan: 100 });
-  const { generation: g } = await engine.services.generations.generate(actor, { model: 'hailuo-02', prompt: 'x' }, ctx);
-  await engine.db.dataSource.query(`UPDATE generations SET deadline_at = now() - interval '5 minutes', status = 'pending' WHERE id = $1`, [g.id]);
-  const row = await engine.db.dataSource.getRepository(GenerationEntity).findOneByOrFail({ id: g.id });
-  if (row.status === 'pending') {
-    expect(await engine.services.generations.sweepExpired()).toBeGreaterThanOrEqual(1);
-    const after = await engine.db.dataSource.getRepository(GenerationEntity).findOneByOrFail({ id: g.id });
-    expect(after).toMatchObject({ status: 'failed', errorKind: 'timeout', tokensSpent: 0 });
-    expect((await getBalance(engine.db.dataSource, actor.user.id)).total).toBe(100);
-  }
+  // A pending generation with its tokens held, whose job never ran, past its deadline.
+  const { id } = await createPendingGeneration(engine.db.dataSource, {
+    userId: actor.user.id,
+    modelSlug: 'hailuo-02',
+    category: 'video',
+    source: 'api',
+    prompt: 'lost',
+    params: {},
+    tokensReserved: 30,
+    etaSeconds: 60,
+    delivery: null,
+    sandbox: true,
+    deadlineAt: new Date(Date.now() - 5 * 60_000),
+  });
+  expect((await getBalance(engine.db.dataSource, actor.user.id)).total).toBe(70);
+  expect(await engine.services.generations.sweepExpired()).toBeGreaterThanOrEqual(1);
+  const after = await engine.db.dataSource.getRepository(GenerationEntity).findOneByOrFail({ id });
+  expect(after).toMatchObject({ status: 'failed', errorKind: 'timeout', tokensSpent: 0 });
+  expect((await getBalance(engine.db.dataSource, actor.user.id)).total).toBe(100);
+  // A second sweep (another instance) changes nothing.
+  await engine.services.generations.sweepExpired();
+  expect((await getBalance(engine.db.dataSource, actor.user.id)).total).toBe(100);
   await expectBooksBalanced(actor.user.id);
 });
