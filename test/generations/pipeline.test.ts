@@ -182,3 +182,17 @@ test('the deadline sweeper fails and releases a pending generation whose job was
   expect((await getBalance(engine.db.dataSource, actor.user.id)).total).toBe(100);
   await expectBooksBalanced(actor.user.id);
 });
+
+test('40 parallel tool requests against a balance of 10: exactly 10 run and are charged, 30 are refused', async () => {
+  const actor = await engine.actor('elite', { plan: 6, bonus: 4 });
+  const image = `data:image/png;base64,${(await syntheticImage(32, 32, 'p')).toString('base64')}`;
+  const results = await Promise.allSettled(
+    Array.from({ length: 40 }, () => engine.services.generations.generate(actor, { model: 'remove-bg', params: { image_url: image } }, ctx)),
+  );
+  const done = results.filter((r) => r.status === 'fulfilled');
+  expect(done).toHaveLength(10);
+  for (const r of results.filter((r) => r.status === 'rejected')) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(InsufficientTokensError);
+  for (const r of done) expect((r as PromiseFulfilledResult<{ generation: GenerationEntity }>).value.generation.status).toBe('completed');
+  expect((await getBalance(engine.db.dataSource, actor.user.id)).total).toBe(0);
+  await expectBooksBalanced(actor.user.id);
+}, 60_000);
