@@ -26,6 +26,7 @@ import { LocalDiskStorage, ResultStorage } from './core/media/storage';
 import { defaultBaseUrls, providerAdapters } from './core/providers/registry';
 import { ProviderName } from './core/providers/types';
 import { createBoss, PgBossGenerationQueue } from './jobs/boss';
+import { FastSql } from './db/fast-sql';
 import type { Logger } from './logger';
 
 /** Everything the front ends and workers share, built once per process. */
@@ -90,8 +91,9 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
   const counters: CounterStore = redis
     ? new FailoverCounterStore(new RedisCounterStore(redis), pgCounters, (err) => log.debug({ err: err.message }, 'rate counters on PostgreSQL'))
     : pgCounters;
+  const sql = FastSql.of(ds);
   const plans = new PlanDirectory(ds);
-  const apiKeys = new ApiKeyService(ds, config.apiKeyPepper);
+  const apiKeys = new ApiKeyService(ds, config.apiKeyPepper, sql);
   const mailer: Mailer = config.mail.smtpUrl ? new SmtpMailer(config.mail.smtpUrl, config.mail.from) : new LogMailer(log);
   const auth = new AuthService(ds, plans, apiKeys, mailer, log, {
     jwtSecret: config.jwtSecret,
@@ -106,10 +108,11 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
   const notifier = new NotifierHub();
   const boss = createBoss(options.databaseUrl, log);
   const queue = new PgBossGenerationQueue(boss);
-  const runner = new MediaRunner({ ds, plans, storage, connections, gate, adapters: providerAdapters, notifier, log });
+  const runner = new MediaRunner({ ds, sql, plans, storage, connections, gate, adapters: providerAdapters, notifier, log });
   const inputs = new InputResolver({ storage, allowPrivateHosts: options.allowPrivateHosts });
   const generations = new GenerationService({
     ds,
+    sql,
     limiter,
     connections,
     gate,
@@ -138,7 +141,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     boss,
     queue,
     generations,
-    chat: new ChatService({ ds, limiter, connections, gate, adapters: providerAdapters, log }),
+    chat: new ChatService({ ds, sql, limiter, connections, gate, adapters: providerAdapters, log }),
     schedules: new ScheduleService(ds, plans, generations, log),
     idempotency: new IdempotencyStore(ds),
     close: async () => {

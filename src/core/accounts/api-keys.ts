@@ -1,7 +1,14 @@
 import crypto from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ApiKeyEntity, UserEntity } from '../../db/entities';
+import { Queryable } from '../billing/queryable';
 import { NotFoundError } from './errors';
+
+/** Every users column, aliased to the entity's property names. */
+const USER_COLUMNS = `u.id, u.name, u.email, u.phone, u.telegram_id AS "telegramId", u.messenger_username AS "messengerUsername",
+  u.idp_subject AS "idpSubject", u.idp_issuer AS "idpIssuer", u.avatar_url AS "avatarUrl", u.password_hash AS "passwordHash",
+  u.plan_slug AS "planSlug", u.plan_expires_at AS "planExpiresAt", u.period_started_at AS "periodStartedAt",
+  u.next_refill_at AS "nextRefillAt", u.is_blocked AS "isBlocked", u.created_at AS "createdAt", u.updated_at AS "updatedAt"`;
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const PREFIX = 'nb_';
@@ -66,10 +73,15 @@ const toView = (k: ApiKeyEntity): ApiKeyView => ({
 });
 
 export class ApiKeyService {
+  private readonly sql: Queryable;
+
   constructor(
     private readonly ds: DataSource,
     private readonly pepper: string,
-  ) {}
+    sql?: Queryable,
+  ) {
+    this.sql = sql ?? ds;
+  }
 
   private get repo() {
     return this.ds.getRepository(ApiKeyEntity);
@@ -116,16 +128,14 @@ export class ApiKeyService {
   /** Like verify, with the owner's row loaded in the same query (one round trip on every API-key request). */
   async verifyWithOwner(key: string): Promise<{ user: UserEntity; keyId: number } | null> {
     if (!isWellFormedApiKey(key)) return null;
-    const { entities, raw } = await this.ds
-      .getRepository(UserEntity)
-      .createQueryBuilder('u')
-      .innerJoin(ApiKeyEntity, 'k', 'k.user_id = u.id')
-      .addSelect('k.id', 'key_id')
-      .where('k.key_hash = :hash', { hash: hashApiKey(key, this.pepper) })
-      .getRawAndEntities<{ key_id: number }>();
-    const user = entities[0];
-    if (!user) return null;
-    const keyId = Number(raw[0].key_id);
+    const rows = await this.sql.query<(Record<string, unknown> & { key_id: number })[]>(
+      `SELECT k.id AS key_id, ${USER_COLUMNS} FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = $1`,
+      [hashApiKey(key, this.pepper)],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    const { key_id: keyId, ...userFields } = row;
+    const user = this.ds.getRepository(UserEntity).create(userFields as Partial<UserEntity>);
     void this.ds
       .query(
         `UPDATE api_keys SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,

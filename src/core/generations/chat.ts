@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import type { Logger } from '../../logger';
 import { getBalance } from '../billing/ledger';
+import { Queryable } from '../billing/queryable';
 import { requireModel } from '../catalog/catalog';
 import { ParamError } from '../catalog/errors';
 import { estimateChatReservation, estimatePromptTokens, priceChatUsage, resolveMaxTokens } from '../catalog/pricing';
@@ -57,6 +58,8 @@ export interface ChatStream {
 
 export interface ChatServiceDeps {
   ds: DataSource;
+  /** The hot-path SQL runner (prepared statements on the pool). */
+  sql: Queryable;
   limiter: RateLimiter;
   connections: ProviderConnections;
   gate: ProviderGate;
@@ -109,7 +112,7 @@ export class ChatService {
     const rate = await this.deps.limiter.consume(actor.user.id, actor.plan);
     if (!rate.allowed) throw new RateLimitedError(rate);
     const last = input.messages[input.messages.length - 1];
-    const { id, createdAt } = await createPendingGeneration(this.deps.ds, {
+    const { id, createdAt } = await createPendingGeneration(this.deps.sql, {
       userId: actor.user.id,
       modelSlug: prepared.model.slug,
       category: 'text',
@@ -128,7 +131,7 @@ export class ChatService {
   private async settle(model: TextModel, generationId: number, startedAt: number, text: string, usage: ChatUsage): Promise<ChatBilling> {
     const cost = priceChatUsage(model, usage);
     const done = await markCompleted(
-      this.deps.ds,
+      this.deps.sql,
       generationId,
       { resultKey: null, resultMime: null, resultText: text.slice(0, MAX_STORED_TEXT), metadata: { ...usage }, seed: null, durationSeconds: null },
       cost,
@@ -141,7 +144,7 @@ export class ChatService {
   private async fail(model: TextModel, generationId: number, startedAt: number, err: unknown, userId: number): Promise<ChatBilling> {
     const kind = err instanceof ProviderError ? err.kind : 'upstream';
     if (!(err instanceof ProviderError)) this.deps.log.error({ err, generationId }, 'chat failed unexpectedly');
-    const done = await markFailed(this.deps.ds, generationId, kind, failureMessage(kind, model.slug), Date.now() - startedAt);
+    const done = await markFailed(this.deps.sql, generationId, kind, failureMessage(kind, model.slug), Date.now() - startedAt);
     return { generationId, tokensSpent: 0, balance: done?.balance ?? (await getBalance(this.deps.ds, userId)).total };
   }
 

@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { GenerationEntity } from '../../db/entities';
 import type { Logger } from '../../logger';
 import { PlanDirectory } from '../accounts/plans';
+import { Queryable } from '../billing/queryable';
 import { NormalizedParams } from '../catalog/params';
 import { ModelDefinition } from '../catalog/types';
 import { ResultStorage } from '../media/storage';
@@ -21,6 +22,8 @@ export interface MediaInputs {
 
 export interface MediaRunnerDeps {
   ds: DataSource;
+  /** The hot-path SQL runner (prepared statements on the pool). */
+  sql: Queryable;
   plans: PlanDirectory;
   storage: ResultStorage;
   connections: ProviderConnections;
@@ -94,7 +97,7 @@ export class MediaRunner {
     }
     const user = await this.deps.ds.query<{ plan_slug: string }[]>('SELECT plan_slug FROM users WHERE id = $1', [gen.userId]);
     const plan = await this.deps.plans.get(user[0]?.plan_slug ?? 'free');
-    const won = await markCompleted(this.deps.ds, gen.id, stored, gen.tokensReserved, Date.now() - gen.createdAt.getTime(), plan.retentionDays);
+    const won = await markCompleted(this.deps.sql, gen.id, stored, gen.tokensReserved, Date.now() - gen.createdAt.getTime(), plan.retentionDays);
     return this.finished(gen.id, won !== null);
   }
 
@@ -102,7 +105,7 @@ export class MediaRunner {
     const kind = err instanceof ProviderError ? err.kind : 'upstream';
     if (err instanceof ProviderError) this.deps.log.warn({ generation: gen.id, model: model.slug, kind, upstream: err.message }, 'generation failed');
     else this.deps.log.error({ generation: gen.id, model: model.slug, err }, 'generation failed unexpectedly');
-    const won = await markFailed(this.deps.ds, gen.id, kind, failureMessage(kind, model.slug), Date.now() - gen.createdAt.getTime());
+    const won = await markFailed(this.deps.sql, gen.id, kind, failureMessage(kind, model.slug), Date.now() - gen.createdAt.getTime());
     return this.finished(gen.id, won !== null);
   }
 

@@ -4,6 +4,7 @@ import type { GenerationSource } from '../../db/entities/generation.entity';
 import type { Logger } from '../../logger';
 import { NotFoundError } from '../accounts/errors';
 import { Plan } from '../accounts/plans';
+import { Queryable } from '../billing/queryable';
 import { NormalizedParams, parseGenerateRequest } from '../catalog/params';
 import { quoteGeneration } from '../catalog/pricing';
 import { normalizeSttOptions, resolveSttModel } from '../catalog/stt-options';
@@ -41,6 +42,8 @@ export interface GenerationOutcome {
 
 export interface GenerationServiceDeps {
   ds: DataSource;
+  /** The hot-path SQL runner (prepared statements on the pool). */
+  sql: Queryable;
   limiter: RateLimiter;
   connections: ProviderConnections;
   gate: ProviderGate;
@@ -169,7 +172,7 @@ export class GenerationService {
       sandbox: this.deps.runner.isSandbox(model),
       deadlineAt: new Date(Date.now() + this.asyncDeadlineMs),
     };
-    const { id, createdAt } = await createPendingGeneration(this.deps.ds, row);
+    const { id, createdAt } = await createPendingGeneration(this.deps.sql, row);
     const gen = this.deps.ds.getRepository(GenerationEntity).create({ ...row, id, createdAt, status: 'pending' });
     if (model.execution === 'async') {
       await this.handOff(gen, params, inputs);
