@@ -14,24 +14,6 @@ import { ScheduleEntity } from './schedule.entity';
 import { UserSettingsEntity } from './user-settings.entity';
 import { UserEntity } from './user.entity';
 
-export {
-  ApiKeyEntity,
-  AssistantEntity,
-  BalanceEntity,
-  BotSessionEntity,
-  GenerationEntity,
-  IdempotencyRecordEntity,
-  LedgerEntryEntity,
-  PasswordResetEntity,
-  PlanEntity,
-  RateCounterEntity,
-  RefreshTokenEntity,
-  ReservationEntity,
-  ScheduleEntity,
-  UserEntity,
-  UserSettingsEntity,
-};
-
 export const entities = [
   ApiKeyEntity,
   AssistantEntity,
@@ -49,3 +31,19 @@ export const entities = [
   UserEntity,
   UserSettingsEntity,
 ];
+
+export * from './api-key.entity';
+export * from './assistant.entity';
+export * from './balance.entity';
+export * from './bot-session.entity';
+export * from './generation.entity';
+export * from './idempotency-record.entity';
+export * from './ledger-entry.entity';
+export * from './password-reset.entity';
+export * from './plan.entity';
+export * from './rate-counter.entity';
+export * from './refresh-token.entity';
+export * from './reservation.entity';
+export * from './schedule.entity';
+export * from './user-settings.entity';
+export * from './user.entity';
