@@ -1,0 +1,310 @@
+# Telegram bot texts, English. Every key here must also exist in ru.ftl (test/bot/locales.test.ts checks it).
+
+## Start, menu, help
+
+start-welcome-new =
+    👋 Welcome, { $name }!
+
+    Your account is ready on the { $plan } plan with a one-time gift of { $balance } { $balance ->
+        [one] token
+       *[other] tokens
+    }.
+    Chat with text models, create images, videos, speech and music, transcribe voice messages and edit photos — all from this chat.
+
+    Choose what to do:
+start-welcome-back =
+    👋 Welcome back, { $name }!
+    Plan: { $plan } · balance: { $balance } { $balance ->
+        [one] token
+       *[other] tokens
+    }.
+
+    Choose what to do:
+menu-title = What would you like to do?
+menu-chat = 💬 Chat
+menu-image = 🖼 Image
+menu-video = 🎬 Video
+menu-tts = 🗣 Speech
+menu-stt = 🎙 Transcribe
+menu-music = 🎵 Music
+menu-tools = 🛠 Photo tools
+menu-balance = 💰 Balance & plans
+menu-settings = ⚙️ Settings
+menu-stats = 📊 Stats
+menu-history = 🗂 History
+menu-help = ❓ Help
+help-text =
+    ❓ How it works
+
+    💬 Just write a message to chat with the selected text model; it remembers the conversation. /new starts over, /chat picks the model.
+    🖼 /image, 🎬 /video, 🗣 /speech, 🎵 /music: pick a model and options, write the prompt, see the price, confirm.
+    🎙 Send a voice message or an audio file to get it transcribed.
+    🛠 Send a photo with a caption: “upscale”, “upscale 4x”, “remove bg”, “colorize”, “ocr”, “style: watercolor”, “inpaint: a red hat”, “face swap” — or without a caption to pick a tool.
+
+    Every request costs tokens; the price is shown before you confirm, and a failed request costs nothing.
+    /balance shows your tokens and plans, /settings changes language, image format and notifications, /history lists your results, /cancel stops a wizard.
+cancel-nothing = Nothing to cancel.
+unhandled-message = I did not understand that. Choose something from the menu:
+button-expired = This button has expired. Open /menu again.
+account-blocked = This account is blocked. Contact support if you think this is a mistake.
+
+## Commands (shown in Telegram's command menu)
+
+command-start = Start and main menu
+command-menu = Main menu
+command-chat = Chat model and context
+command-new = Start a new conversation
+command-image = Create an image
+command-video = Create a video
+command-speech = Text to speech
+command-transcribe = Transcription model
+command-music = Create music
+command-tools = Photo tools
+command-balance = Balance and plans
+command-settings = Settings
+command-stats = Your statistics
+command-history = Your results
+command-help = Help
+command-cancel = Cancel the current step
+
+## Buttons
+
+button-menu = ☰ Menu
+button-back = ‹ Back
+button-cancel = ✖ Cancel
+button-skip = Skip ›
+button-generate = ✅ Generate · { $price } tkn
+button-top-up = 💳 Top up
+button-plans = ⭐ Plans
+button-new-chat = 🆕 New conversation
+button-older = Older ›
+button-newest = ‹ Newest
+button-resend = 📎 #{ $id }
+button-buy-plan = { $name } · { $price } ₽ / 30 days
+button-buy-tokens = { $tokens } { $tokens ->
+        [one] token
+       *[other] tokens
+    } · { $price } ₽
+button-notifications-on = 🔔 Turn notifications on
+button-notifications-off = 🔕 Turn notifications off
+
+## Models
+
+model-button = { $mark }{ $name } · { $price } tkn
+model-button-locked = 🔒 { $name } · { $plan }
+model-locked = { $model } is available from the { $plan } plan. Upgrade in Balance & plans to use it.
+price-tokens = { $price } tkn
+seconds = { $n } s
+
+## Chat
+
+chat-intro =
+    💬 Chat
+
+    Model: { $model }
+    Messages in context: { $messages }
+
+    Just write a message. Pick another model below; 🔒 models need a higher plan.
+chat-model-set = Chat model: { $model }
+chat-reset = 🆕 New conversation started: the previous context is forgotten.
+chat-thinking = ✍️ …
+chat-empty-reply = (the model returned an empty answer)
+chat-footer = — { $model } · { $tokens } tkn · balance { $balance }
+
+## Media wizards
+
+media-pick-image = 🖼 Choose an image model:
+media-pick-video = 🎬 Choose a video model:
+media-pick-tts = 🗣 Choose a speech model:
+media-pick-music = 🎵 Choose a music model:
+media-ask-size = Choose the size:
+media-ask-quality = Choose the quality:
+media-ask-aspect = Choose the aspect ratio:
+media-ask-duration = Choose the length:
+media-ask-music-duration = How long should the track be?
+media-ask-voice = Choose a voice:
+media-ask-photo-required = Send the photo to animate.
+media-ask-photo-optional = Send a photo to start from, or skip.
+media-ask-prompt-image = ✏️ Describe the image you want.
+media-ask-prompt-video = ✏️ Describe the video you want.
+media-ask-text-tts = ✏️ Send the text to read aloud.
+media-ask-prompt-music = ✏️ Describe the music: genre, mood, instruments.
+media-confirm =
+    { $model }
+    { $details }
+    Prompt: { $prompt }
+
+    Price: { $price } tkn (balance { $balance })
+quality-standard = Standard
+quality-hd = HD
+voice-default = default
+detail-size = Size: { $size }
+detail-quality-hd = Quality: HD
+detail-aspect = Aspect ratio: { $size }
+detail-duration = Length: { $seconds } s
+detail-voice = Voice: { $voice }
+detail-with-photo = With your photo
+detail-with-mask = With your mask
+detail-scale = Scale: { $scale }×
+wizard-cancelled = Cancelled.
+wizard-use-buttons = Please use the buttons above, or /cancel.
+wizard-stale-button = This button belongs to an earlier step.
+
+## Tools
+
+tools-pick = 🛠 Choose a photo tool:
+tools-pick-for-photo = 🛠 What should I do with this photo?
+tools-selected = 🛠 { $tool }
+tools-ask-photo = Send the photo.
+tools-ask-face-source = Send the photo with the face to use.
+tools-ask-face-target = Now send the photo to put that face on.
+tools-ask-mask = Send a mask (white = area to repaint, same size as the photo), or skip to repaint the transparent area.
+tools-ask-scale = How much larger?
+tools-ask-prompt-style = ✏️ Describe the style, e.g. “watercolor”, “pencil sketch”.
+tools-ask-prompt-inpaint = ✏️ Describe what to paint into the area.
+
+## Speech to text
+
+stt-intro =
+    🎙 Transcription
+
+    Send a voice message, an audio file or a video note and I will write it down.
+    Model: { $model }
+stt-model-set = Transcription model: { $model }
+
+## Progress and results
+
+progress-started = ⏳ { $model } is working on it… usually about { $eta } s.
+progress-running = ⏳ { $model }: { $elapsed } s so far, about { $left } s left.
+progress-late = ⏳ { $model }: { $elapsed } s so far — taking longer than usual, the result will arrive here.
+result-caption = { $model } · { $tokens } tkn · balance { $balance }
+result-sandbox = ⚠️ Sandbox result: this server runs without provider keys.
+result-link = Original: { $url }
+result-gone = The result file is no longer stored (retention period of your plan).
+result-too-large = The result is larger than Telegram allows bots to send.
+result-too-large-link = The result is larger than Telegram allows bots to send; download it here: { $url }
+result-empty-text = (no text recognised)
+
+## Failures (nothing is charged)
+
+failure-overloaded = ⚠️ { $model } is overloaded right now. Nothing was charged — try again in a minute or pick another model.
+failure-timeout = ⚠️ { $model } did not finish in time. Nothing was charged — please try again.
+failure-content-policy = ⚠️ The provider refused this request under its content policy. Nothing was charged — please rephrase it.
+failure-bad-request = ⚠️ { $model } could not process this request. Nothing was charged.
+failure-upstream = ⚠️ { $model } failed to produce a result. Nothing was charged — please try again.
+
+## Errors
+
+error-insufficient-tokens = 💳 Not enough tokens: this needs { $required } tkn, your balance is { $available }. Top up or choose a plan to continue.
+error-rate-limited-hour = ⏱ You reached the { $plan } plan limit of { $limit } requests per hour. It resets in { $minutes } min (at { $time }). Higher plans allow more.
+error-rate-limited-day = ⏱ You reached the { $plan } plan limit of { $limit } requests per day. It resets in { $minutes } min (at { $time }). Higher plans allow more.
+error-plan-too-low = 🔒 This needs the { $plan } plan or higher. See the plans to upgrade.
+error-provider-unavailable = ⚠️ { $model } is overloaded right now. Please wait about { $seconds } s or choose another model. Nothing was charged.
+error-prompt-too-long = The text is too long: at most 4000 characters.
+error-prompt-required = Please write a prompt.
+error-invalid-parameter = This option is not accepted ({ $field }). Please try again.
+error-unknown-model = Unknown model: { $model }.
+error-file-too-large = The file is too large: bots can download files of up to 20 MB.
+error-file-unavailable = I could not download this file from Telegram. Please send it again.
+error-bad-input = I could not use this file: send a JPEG, PNG or WebP image (or a supported audio format).
+error-internal = Something went wrong on our side. Nothing was charged; please try again.
+
+## Balance, plans, payments
+
+balance-text =
+    💰 Balance: { $total } tkn
+      plan tokens: { $planTokens }
+      bonus tokens: { $bonus } (never expire)
+
+    Plan: { $plan } (until { $expires })
+    Next refill: { $refill }
+    Limits: { $hourly } requests/hour, { $daily }/day
+balance-never = no end date
+plans-title = ⭐ Plans
+plan-line =
+    { $mark }{ $name } — { $price } ₽/month
+      { $tokens } { $tokens ->
+          [one] token
+         *[other] tokens
+      } a month, { $hourly } requests/hour, { $daily }/day, all models
+plan-line-starter =
+    { $mark }{ $name } — free
+      one-time 50 tokens, { $hourly } requests/hour, { $daily }/day, Starter models
+unlimited = unlimited
+topup-title = 💳 Token packages (bonus tokens never expire):
+article-plan = { $name } plan, { $days } days
+article-tokens = { $tokens } { $tokens ->
+        [one] token
+       *[other] tokens
+    }
+payment-pending =
+    🧾 Order { $payment }: { $title }, { $price } ₽.
+
+    Online payment is not connected on this server yet: an administrator has been notified and will contact you to complete it.
+payment-unknown-article = This offer is no longer available.
+
+## Settings
+
+settings-text =
+    ⚙️ Settings
+
+    Language: { $language }
+    Image format: { $format }
+    Notifications: { $notifications }
+
+    With notifications off, results that finish later arrive silently.
+settings-on = on
+settings-off = off
+
+## Stats and history
+
+stats-text =
+    📊 Your statistics
+
+    Completed: { $total } · tokens spent: { $spent }
+    Last 30 days: { $recent } · { $recentSpent } tkn
+
+    💬 Text: { $text } · { $textTokens } tkn
+    🖼 Images: { $image } · { $imageTokens } tkn
+    🎬 Video: { $video } · { $videoTokens } tkn
+    🎵 Audio: { $audio } · { $audioTokens } tkn
+    🛠 Tools: { $tools } · { $toolsTokens } tkn
+history-title = 🗂 Your results (newest first):
+history-item = { $icon } #{ $id } { $model } · { $tokens } tkn · { $date } { $text }
+history-empty = 🗂 No results yet.
+history-not-ready = This result is not ready.
+history-not-found = Result not found.
+
+## Admin
+
+admin-only = This command is for administrators only.
+admin-usage =
+    Admin commands:
+    /admin stats
+    /admin grant <user> <tokens>
+    /admin plan <user> <free|basic|pro|vip|elite>
+    /admin user <user>
+    A user is an id, tg:<telegram id> or @username.
+admin-stats =
+    📈 Service
+    Users: { $users } (+{ $newUsers } in 24 h)
+    By plan: { $plans }
+    Generations 24 h: { $generations }, failed: { $failed }, pending now: { $pending }
+    Tokens spent 24 h: { $spent }
+    Top models 24 h: { $top }
+admin-user-not-found = No user { $ref }.
+admin-granted = ✅ Granted { $tokens } bonus { $tokens ->
+        [one] token
+       *[other] tokens
+    } to #{ $id } { $name }. Balance: { $balance }.
+admin-plan-changed = ✅ #{ $id } { $name } is now on the { $plan } plan (new billing period started).
+admin-user =
+    👤 #{ $id } { $name } ({ $username })
+    Telegram: { $telegram } · email: { $email }
+    Plan: { $plan } · balance: { $balance }
+    Since { $created }
+admin-new-user = 🆕 New user #{ $id } { $name } ({ $username })
+admin-provider-down = 🔴 Provider { $provider } is failing: its models are paused. { $reason }
+admin-provider-up = 🟢 Provider { $provider } recovered.
+admin-failure-burst = ⚠️ { $count } generations failed in the last { $minutes } min (latest: { $model }, { $kind }).
+admin-payment-requested = 🧾 Payment request { $payment }: #{ $id } { $name } wants { $article } for { $price } ₽.

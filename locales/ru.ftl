@@ -1,0 +1,316 @@
+# Тексты Telegram-бота, русский. Каждый ключ должен быть и в en.ftl (это проверяет test/bot/locales.test.ts).
+
+## Старт, меню, помощь
+
+start-welcome-new =
+    👋 Добро пожаловать, { $name }!
+
+    Ваш аккаунт готов: тариф { $plan } и разовый подарок — { $balance } { $balance ->
+        [one] токен
+        [few] токена
+       *[many] токенов
+    }.
+    Общайтесь с текстовыми моделями, создавайте изображения, видео, озвучку и музыку, расшифровывайте голосовые и обрабатывайте фото — прямо в этом чате.
+
+    Выберите, что сделать:
+start-welcome-back =
+    👋 С возвращением, { $name }!
+    Тариф: { $plan } · баланс: { $balance } { $balance ->
+        [one] токен
+        [few] токена
+       *[many] токенов
+    }.
+
+    Выберите, что сделать:
+menu-title = Что будем делать?
+menu-chat = 💬 Чат
+menu-image = 🖼 Изображение
+menu-video = 🎬 Видео
+menu-tts = 🗣 Озвучка
+menu-stt = 🎙 Расшифровка
+menu-music = 🎵 Музыка
+menu-tools = 🛠 Фото-инструменты
+menu-balance = 💰 Баланс и тарифы
+menu-settings = ⚙️ Настройки
+menu-stats = 📊 Статистика
+menu-history = 🗂 История
+menu-help = ❓ Помощь
+help-text =
+    ❓ Как это работает
+
+    💬 Просто напишите сообщение — ответит выбранная текстовая модель, она помнит разговор. /new — начать заново, /chat — выбрать модель.
+    🖼 /image, 🎬 /video, 🗣 /speech, 🎵 /music: выберите модель и параметры, напишите запрос, посмотрите цену и подтвердите.
+    🎙 Пришлите голосовое сообщение или аудиофайл — я его расшифрую.
+    🛠 Пришлите фото с подписью: «увеличь», «увеличь 4x», «убери фон», «раскрась», «текст», «стиль: акварель», «перерисуй: красная шляпа», «замени лицо» — или без подписи, чтобы выбрать инструмент.
+
+    Каждый запрос стоит токенов; цена видна до подтверждения, а неудачный запрос ничего не стоит.
+    /balance — токены и тарифы, /settings — язык, формат изображений и уведомления, /history — ваши результаты, /cancel — прервать мастер.
+cancel-nothing = Отменять нечего.
+unhandled-message = Не понял. Выберите что-нибудь в меню:
+button-expired = Эта кнопка устарела. Откройте /menu заново.
+account-blocked = Этот аккаунт заблокирован. Если это ошибка, напишите в поддержку.
+
+## Команды (меню команд Telegram)
+
+command-start = Старт и главное меню
+command-menu = Главное меню
+command-chat = Модель чата и контекст
+command-new = Начать новый разговор
+command-image = Создать изображение
+command-video = Создать видео
+command-speech = Озвучить текст
+command-transcribe = Модель расшифровки
+command-music = Создать музыку
+command-tools = Фото-инструменты
+command-balance = Баланс и тарифы
+command-settings = Настройки
+command-stats = Ваша статистика
+command-history = Ваши результаты
+command-help = Помощь
+command-cancel = Отменить текущий шаг
+
+## Кнопки
+
+button-menu = ☰ Меню
+button-back = ‹ Назад
+button-cancel = ✖ Отмена
+button-skip = Пропустить ›
+button-generate = ✅ Создать · { $price } ток.
+button-top-up = 💳 Пополнить
+button-plans = ⭐ Тарифы
+button-new-chat = 🆕 Новый разговор
+button-older = Раньше ›
+button-newest = ‹ Новые
+button-resend = 📎 #{ $id }
+button-buy-plan = { $name } · { $price } ₽ / 30 дней
+button-buy-tokens = { $tokens } { $tokens ->
+        [one] токен
+        [few] токена
+       *[many] токенов
+    } · { $price } ₽
+button-notifications-on = 🔔 Включить уведомления
+button-notifications-off = 🔕 Выключить уведомления
+
+## Модели
+
+model-button = { $mark }{ $name } · { $price } ток.
+model-button-locked = 🔒 { $name } · { $plan }
+model-locked = { $model } доступна с тарифа { $plan }. Повысьте тариф в разделе «Баланс и тарифы».
+price-tokens = { $price } ток.
+seconds = { $n } с
+
+## Чат
+
+chat-intro =
+    💬 Чат
+
+    Модель: { $model }
+    Сообщений в контексте: { $messages }
+
+    Просто напишите сообщение. Ниже можно выбрать другую модель; для 🔒 нужен тариф выше.
+chat-model-set = Модель чата: { $model }
+chat-reset = 🆕 Начат новый разговор: прежний контекст забыт.
+chat-thinking = ✍️ …
+chat-empty-reply = (модель вернула пустой ответ)
+chat-footer = — { $model } · { $tokens } ток. · баланс { $balance }
+
+## Мастера медиа
+
+media-pick-image = 🖼 Выберите модель изображений:
+media-pick-video = 🎬 Выберите модель видео:
+media-pick-tts = 🗣 Выберите модель озвучки:
+media-pick-music = 🎵 Выберите модель музыки:
+media-ask-size = Выберите размер:
+media-ask-quality = Выберите качество:
+media-ask-aspect = Выберите соотношение сторон:
+media-ask-duration = Выберите длительность:
+media-ask-music-duration = Какой длины трек?
+media-ask-voice = Выберите голос:
+media-ask-photo-required = Пришлите фото, которое нужно оживить.
+media-ask-photo-optional = Пришлите фото-основу или пропустите этот шаг.
+media-ask-prompt-image = ✏️ Опишите, какое изображение нужно.
+media-ask-prompt-video = ✏️ Опишите, какое видео нужно.
+media-ask-text-tts = ✏️ Пришлите текст для озвучки.
+media-ask-prompt-music = ✏️ Опишите музыку: жанр, настроение, инструменты.
+media-confirm =
+    { $model }
+    { $details }
+    Запрос: { $prompt }
+
+    Цена: { $price } ток. (баланс { $balance })
+quality-standard = Обычное
+quality-hd = HD
+voice-default = по умолчанию
+detail-size = Размер: { $size }
+detail-quality-hd = Качество: HD
+detail-aspect = Соотношение сторон: { $size }
+detail-duration = Длительность: { $seconds } с
+detail-voice = Голос: { $voice }
+detail-with-photo = С вашим фото
+detail-with-mask = С вашей маской
+detail-scale = Масштаб: { $scale }×
+wizard-cancelled = Отменено.
+wizard-use-buttons = Пожалуйста, используйте кнопки выше или /cancel.
+wizard-stale-button = Эта кнопка относится к прошлому шагу.
+
+## Инструменты
+
+tools-pick = 🛠 Выберите инструмент:
+tools-pick-for-photo = 🛠 Что сделать с этим фото?
+tools-selected = 🛠 { $tool }
+tools-ask-photo = Пришлите фото.
+tools-ask-face-source = Пришлите фото с лицом, которое нужно взять.
+tools-ask-face-target = Теперь пришлите фото, на которое его поставить.
+tools-ask-mask = Пришлите маску (белое — область для перерисовки, того же размера, что и фото) или пропустите, чтобы перерисовать прозрачную область.
+tools-ask-scale = Во сколько раз увеличить?
+tools-ask-prompt-style = ✏️ Опишите стиль, например «акварель», «карандашный набросок».
+tools-ask-prompt-inpaint = ✏️ Опишите, что нарисовать в этой области.
+
+## Расшифровка речи
+
+stt-intro =
+    🎙 Расшифровка
+
+    Пришлите голосовое сообщение, аудиофайл или видеосообщение — я запишу текст.
+    Модель: { $model }
+stt-model-set = Модель расшифровки: { $model }
+
+## Ход работы и результаты
+
+progress-started = ⏳ { $model } работает… обычно около { $eta } с.
+progress-running = ⏳ { $model }: прошло { $elapsed } с, осталось около { $left } с.
+progress-late = ⏳ { $model }: прошло { $elapsed } с — дольше обычного, результат придёт сюда.
+result-caption = { $model } · { $tokens } ток. · баланс { $balance }
+result-sandbox = ⚠️ Результат песочницы: сервер работает без ключей провайдеров.
+result-link = Оригинал: { $url }
+result-gone = Файл результата больше не хранится (срок хранения по вашему тарифу истёк).
+result-too-large = Результат больше, чем Telegram позволяет отправлять ботам.
+result-too-large-link = Результат больше, чем Telegram позволяет отправлять ботам; скачайте его здесь: { $url }
+result-empty-text = (текст не распознан)
+
+## Сбои (ничего не списывается)
+
+failure-overloaded = ⚠️ { $model } сейчас перегружена. Ничего не списано — попробуйте через минуту или выберите другую модель.
+failure-timeout = ⚠️ { $model } не успела вовремя. Ничего не списано — попробуйте ещё раз.
+failure-content-policy = ⚠️ Провайдер отклонил запрос по правилам содержания. Ничего не списано — переформулируйте его.
+failure-bad-request = ⚠️ { $model } не смогла обработать этот запрос. Ничего не списано.
+failure-upstream = ⚠️ { $model } не выдала результат. Ничего не списано — попробуйте ещё раз.
+
+## Ошибки
+
+error-insufficient-tokens = 💳 Недостаточно токенов: нужно { $required } ток., на балансе { $available }. Пополните баланс или выберите тариф.
+error-rate-limited-hour = ⏱ Достигнут лимит тарифа { $plan }: { $limit } запросов в час. Он обновится через { $minutes } мин (в { $time }). На тарифах выше лимиты больше.
+error-rate-limited-day = ⏱ Достигнут лимит тарифа { $plan }: { $limit } запросов в сутки. Он обновится через { $minutes } мин (в { $time }). На тарифах выше лимиты больше.
+error-plan-too-low = 🔒 Для этого нужен тариф { $plan } или выше. Посмотрите тарифы.
+error-provider-unavailable = ⚠️ { $model } сейчас перегружена. Подождите около { $seconds } с или выберите другую модель. Ничего не списано.
+error-prompt-too-long = Слишком длинный текст: не больше 4000 символов.
+error-prompt-required = Пожалуйста, напишите запрос.
+error-invalid-parameter = Этот параметр не подходит ({ $field }). Попробуйте ещё раз.
+error-unknown-model = Неизвестная модель: { $model }.
+error-file-too-large = Файл слишком большой: боты могут скачивать файлы до 20 МБ.
+error-file-unavailable = Не удалось скачать файл из Telegram. Пришлите его ещё раз.
+error-bad-input = Не получилось использовать этот файл: пришлите изображение JPEG, PNG или WebP (или аудио в поддерживаемом формате).
+error-internal = У нас что-то пошло не так. Ничего не списано; попробуйте ещё раз.
+
+## Баланс, тарифы, оплата
+
+balance-text =
+    💰 Баланс: { $total } ток.
+      токены тарифа: { $planTokens }
+      бонусные токены: { $bonus } (не сгорают)
+
+    Тариф: { $plan } (до { $expires })
+    Следующее пополнение: { $refill }
+    Лимиты: { $hourly } запросов в час, { $daily } в сутки
+balance-never = бессрочно
+plans-title = ⭐ Тарифы
+plan-line =
+    { $mark }{ $name } — { $price } ₽/мес.
+      { $tokens } { $tokens ->
+          [one] токен
+          [few] токена
+         *[many] токенов
+      } в месяц, { $hourly } запросов в час, { $daily } в сутки, все модели
+plan-line-starter =
+    { $mark }{ $name } — бесплатно
+      разово 50 токенов, { $hourly } запросов в час, { $daily } в сутки, модели Starter
+unlimited = без ограничений
+topup-title = 💳 Пакеты токенов (бонусные токены не сгорают):
+article-plan = Тариф { $name }, { $days } дней
+article-tokens = { $tokens } { $tokens ->
+        [one] токен
+        [few] токена
+       *[many] токенов
+    }
+payment-pending =
+    🧾 Заказ { $payment }: { $title }, { $price } ₽.
+
+    Онлайн-оплата на этом сервере пока не подключена: администратор получил уведомление и свяжется с вами для оплаты.
+payment-unknown-article = Это предложение больше недоступно.
+
+## Настройки
+
+settings-text =
+    ⚙️ Настройки
+
+    Язык: { $language }
+    Формат изображений: { $format }
+    Уведомления: { $notifications }
+
+    Когда уведомления выключены, результаты, готовые позже, приходят без звука.
+settings-on = включены
+settings-off = выключены
+
+## Статистика и история
+
+stats-text =
+    📊 Ваша статистика
+
+    Выполнено: { $total } · потрачено токенов: { $spent }
+    За 30 дней: { $recent } · { $recentSpent } ток.
+
+    💬 Текст: { $text } · { $textTokens } ток.
+    🖼 Изображения: { $image } · { $imageTokens } ток.
+    🎬 Видео: { $video } · { $videoTokens } ток.
+    🎵 Аудио: { $audio } · { $audioTokens } ток.
+    🛠 Инструменты: { $tools } · { $toolsTokens } ток.
+history-title = 🗂 Ваши результаты (сначала новые):
+history-item = { $icon } #{ $id } { $model } · { $tokens } ток. · { $date } { $text }
+history-empty = 🗂 Результатов пока нет.
+history-not-ready = Этот результат ещё не готов.
+history-not-found = Результат не найден.
+
+## Администрирование
+
+admin-only = Эта команда только для администраторов.
+admin-usage =
+    Команды администратора:
+    /admin stats
+    /admin grant <пользователь> <токены>
+    /admin plan <пользователь> <free|basic|pro|vip|elite>
+    /admin user <пользователь>
+    Пользователь — это id, tg:<telegram id> или @username.
+admin-stats =
+    📈 Сервис
+    Пользователи: { $users } (+{ $newUsers } за 24 ч)
+    По тарифам: { $plans }
+    Генераций за 24 ч: { $generations }, с ошибкой: { $failed }, в работе: { $pending }
+    Потрачено токенов за 24 ч: { $spent }
+    Популярные модели за 24 ч: { $top }
+admin-user-not-found = Пользователь { $ref } не найден.
+admin-granted = ✅ Начислено { $tokens } { $tokens ->
+        [one] бонусный токен
+        [few] бонусных токена
+       *[many] бонусных токенов
+    } пользователю #{ $id } { $name }. Баланс: { $balance }.
+admin-plan-changed = ✅ #{ $id } { $name } теперь на тарифе { $plan } (начат новый расчётный период).
+admin-user =
+    👤 #{ $id } { $name } ({ $username })
+    Telegram: { $telegram } · email: { $email }
+    Тариф: { $plan } · баланс: { $balance }
+    С { $created }
+admin-new-user = 🆕 Новый пользователь #{ $id } { $name } ({ $username })
+admin-provider-down = 🔴 Провайдер { $provider } сбоит: его модели приостановлены. { $reason }
+admin-provider-up = 🟢 Провайдер { $provider } восстановился.
+admin-failure-burst = ⚠️ За последние { $minutes } мин сбоев генерации: { $count } (последний: { $model }, { $kind }).
+admin-payment-requested = 🧾 Заявка на оплату { $payment }: #{ $id } { $name } хочет { $article } за { $price } ₽.

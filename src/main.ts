@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import http from 'node:http';
+import type { RunnerHandle } from '@grammyjs/runner';
 import { createApiApp } from './api/app';
+import { createBot, registerWebhook, startPolling, telegramWebhook, type TelegramBot } from './bot';
 import { AppConfig, ConfigError, loadConfig } from './config';
 import { terminateOcrWorker } from './core/providers/local';
 import { PROVIDER_NAMES } from './core/providers/types';
@@ -58,21 +60,45 @@ async function main(): Promise<void> {
   await services.boss.start();
   await startWorkers(services.boss, services);
 
-  const app = createApiApp(services);
+  // The Telegram bot (BOT_TOKEN): long polling, or updates through POST /telegram/webhook (BOT_MODE=webhook).
+  const bot: TelegramBot | undefined = config.bot.token ? createBot(config.bot.token, services) : undefined;
+  bot?.attach();
+  const app = createApiApp(services, {
+    telegramWebhook: bot && config.bot.mode === 'webhook' ? telegramWebhook(bot, config.bot.webhookSecret) : undefined,
+  });
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   log.info({ port: config.port }, 'HTTP API listening');
 
+  let polling: RunnerHandle | undefined;
   let stopping = false;
+  // The bot starts in the background and retries while Telegram (or TELEGRAM_API_ROOT) is unreachable, so the
+  // HTTP API never waits on it.
+  const startBot = async (attempt = 1): Promise<void> => {
+    if (!bot || stopping) return;
+    try {
+      if (config.bot.mode === 'polling') polling = await startPolling(bot);
+      else if (config.publicUrl) await registerWebhook(bot, config.publicUrl, config.bot.webhookSecret);
+      else log.warn('BOT_MODE=webhook without PUBLIC_URL: point the bot webhook at <public url>/telegram/webhook yourself (with BOT_WEBHOOK_SECRET)');
+    } catch (err) {
+      const delay = Math.min(30_000, 1000 * 2 ** Math.min(attempt, 5));
+      log.error({ err, retryInMs: delay }, 'Telegram bot could not start (check BOT_TOKEN and TELEGRAM_API_ROOT); the HTTP API keeps running');
+      setTimeout(() => void startBot(attempt + 1), delay).unref();
+    }
+  };
+  void startBot();
+
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 20_000).unref();
+    if (polling?.isRunning()) await polling.stop().catch(() => undefined);
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     await closed;
+    await bot?.stop();
     await services.close();
     await sandbox?.close();
     await terminateOcrWorker().catch(() => undefined);

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import Koa from 'koa';
+import Koa, { type Middleware } from 'koa';
 import { Services } from '../services';
 import { resultFiles } from './files-route';
 import { createMetrics } from './metrics';
@@ -9,7 +9,12 @@ import { requestContext } from './middleware/request-context';
 import { createV1Router } from './v1/router';
 import { createV2Routers } from './v2/router';
 
-export function createApiApp(services: Services): Koa {
+export interface ApiAppOptions {
+  /** POST /telegram/webhook handler (BOT_MODE=webhook; it checks X-Telegram-Bot-Api-Secret-Token itself). */
+  telegramWebhook?: Middleware;
+}
+
+export function createApiApp(services: Services, options: ApiAppOptions = {}): Koa {
   // Behind one reverse proxy: ctx.ip is the address that proxy saw (the last X-Forwarded-For entry), which a
   // client cannot forge, unlike the first entry. The per-IP sign-in limits rely on it.
   const app = new Koa({ proxy: true, maxIpsCount: 1 });
@@ -26,6 +31,12 @@ export function createApiApp(services: Services): Koa {
     ctx.body = { status: 'ok' };
   });
   app.use(health.routes());
+  if (options.telegramWebhook) {
+    const telegram = new Router();
+    telegram.post('/telegram/webhook', options.telegramWebhook);
+    app.use(telegram.routes());
+    app.use(telegram.allowedMethods());
+  }
   app.use(resultFiles(services));
   app.use(metrics.endpoint);
 

@@ -74,6 +74,8 @@ const toView = (k: ApiKeyEntity): ApiKeyView => ({
 
 export class ApiKeyService {
   private readonly sql: Queryable;
+  /** When this process last wrote each key's last_used_at: at most one write a minute per key, off the request path. */
+  private readonly lastMarked = new Map<number, number>();
 
   constructor(
     private readonly ds: DataSource,
@@ -119,6 +121,19 @@ export class ApiKeyService {
     if (!res.affected) throw new NotFoundError('API key');
   }
 
+  private markUsed(keyId: number): void {
+    const now = Date.now();
+    if (now - (this.lastMarked.get(keyId) ?? 0) < 60_000) return;
+    this.lastMarked.set(keyId, now);
+    if (this.lastMarked.size > 10_000) this.lastMarked.clear();
+    void this.sql
+      .query(
+        `UPDATE api_keys SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+        [keyId],
+      )
+      .catch(() => undefined);
+  }
+
   /** Resolves a presented key to its owner, or null. Marks it used (at most once a minute per key). */
   async verify(key: string): Promise<{ userId: number; keyId: number } | null> {
     const found = await this.verifyWithOwner(key);
@@ -136,12 +151,7 @@ export class ApiKeyService {
     if (!row) return null;
     const { key_id: keyId, ...userFields } = row;
     const user = this.ds.getRepository(UserEntity).create(userFields as Partial<UserEntity>);
-    void this.ds
-      .query(
-        `UPDATE api_keys SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
-        [keyId],
-      )
-      .catch(() => undefined);
+    this.markUsed(keyId);
     return { user, keyId };
   }
 }

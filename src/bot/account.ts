@@ -1,0 +1,39 @@
+import type { MiddlewareFn } from 'grammy';
+import { getSettings } from '../core/accounts/settings';
+import { findOrCreateTelegramUser } from '../core/accounts/telegram-account';
+import type { BotContext } from './context';
+import { isLocale, localeFromTelegram } from './i18n';
+
+/**
+ * Finds (or, on first contact, creates) the account of the Telegram user behind the update: the same account as
+ * a messenger-login web session of that user. Its settings decide the language (a new account starts with the
+ * user's Telegram language). A blocked account gets a notice and nothing else.
+ */
+export function accountMiddleware(): MiddlewareFn<BotContext> {
+  return async (ctx, next) => {
+    const { services, i18n, admin } = ctx.deps;
+    const from = ctx.from;
+    ctx.locale = localeFromTelegram(from?.language_code);
+    if (from && !from.is_bot) {
+      const { user, created } = await findOrCreateTelegramUser(services.ds, services.plans, {
+        id: from.id,
+        first_name: from.first_name,
+        last_name: from.last_name,
+        username: from.username,
+        language: ctx.locale,
+      });
+      if (created) admin.newUser(user, from.username);
+      const settings = await getSettings(services.ds, user.id);
+      if (isLocale(settings.language)) ctx.locale = settings.language;
+      ctx.t = i18n.translator(ctx.locale);
+      if (user.isBlocked) {
+        if (ctx.callbackQuery) await ctx.answerCallbackQuery().catch(() => undefined);
+        await ctx.reply(ctx.t('account-blocked'));
+        return;
+      }
+      ctx.account = { user, plan: await services.plans.get(user.planSlug), locale: ctx.locale, settings, isNew: created };
+    }
+    ctx.t = i18n.translator(ctx.locale);
+    await next();
+  };
+}

@@ -1,0 +1,82 @@
+import type { Api } from 'grammy';
+import type { DataSource } from 'typeorm';
+import type { GenerationNotifier } from '../core/generations/ports';
+import type { CircuitEvent } from '../core/generations/provider-gate';
+import type { GenerationEntity, UserEntity } from '../db/entities';
+import type { Logger } from '../logger';
+import type { BackgroundTasks } from './background';
+import { DEFAULT_LOCALE, isLocale, type I18n, type Locale, type Translate } from './i18n';
+
+export interface AdminNotifierDeps {
+  api: Api;
+  ds: DataSource;
+  i18n: I18n;
+  log: Logger;
+  tasks: BackgroundTasks;
+  /** ADMIN_CHAT_IDS: users and groups that receive operator notifications. */
+  chatIds: readonly number[];
+  burstThreshold: number;
+  burstWindowMs: number;
+}
+
+/**
+ * Operator notifications to ADMIN_CHAT_IDS: new users, provider outages and recoveries, bursts of failed
+ * generations, payment requests. Each admin reads them in the language of their own account (English without
+ * one). Sending happens in the background; a failure to notify is logged, never raised.
+ */
+export class AdminNotifier implements GenerationNotifier {
+  private failures: number[] = [];
+  private lastBurstAlertAt = 0;
+
+  constructor(private readonly deps: AdminNotifierDeps) {}
+
+  private async localeOf(chatId: number): Promise<Locale> {
+    if (chatId < 0) return DEFAULT_LOCALE;
+    const rows = await this.deps.ds.query<{ language: string }[]>(
+      'SELECT s.language FROM users u JOIN user_settings s ON s.user_id = u.id WHERE u.telegram_id = $1',
+      [String(chatId)],
+    );
+    return isLocale(rows[0]?.language) ? rows[0].language : DEFAULT_LOCALE;
+  }
+
+  /** Sends a message built per admin language to every admin chat. */
+  notify(kind: string, build: (t: Translate) => string): void {
+    for (const chatId of this.deps.chatIds) {
+      this.deps.tasks.run(`admin:${kind}`, async () => {
+        const t = this.deps.i18n.translator(await this.localeOf(chatId));
+        await this.deps.api.sendMessage(chatId, build(t)).catch((err: unknown) => {
+          this.deps.log.warn({ err, chatId, kind }, 'admin notification not delivered');
+        });
+      });
+    }
+  }
+
+  newUser(user: UserEntity, username?: string): void {
+    this.notify('new-user', (t) => t('admin-new-user', { id: String(user.id), name: user.name, username: username ? `@${username}` : '—' }));
+  }
+
+  providerCircuit(event: CircuitEvent): void {
+    if (event.state === 'open') {
+      this.notify('outage', (t) => t('admin-provider-down', { provider: event.provider, reason: (event.reason ?? '').slice(0, 300) }));
+    } else {
+      this.notify('recovery', (t) => t('admin-provider-up', { provider: event.provider }));
+    }
+  }
+
+  paymentRequested(user: UserEntity, article: string, paymentId: string, priceRub: number): void {
+    this.notify('payment', (t) => t('admin-payment-requested', { id: String(user.id), name: user.name, article, payment: paymentId, price: priceRub }));
+  }
+
+  /** Counts failed generations; a burst within the window makes one alert (at most one per window). */
+  async generationFinished(gen: GenerationEntity): Promise<void> {
+    if (gen.status !== 'failed') return;
+    const now = Date.now();
+    this.failures = this.failures.filter((at) => now - at < this.deps.burstWindowMs);
+    this.failures.push(now);
+    if (this.failures.length < this.deps.burstThreshold || now - this.lastBurstAlertAt < this.deps.burstWindowMs) return;
+    this.lastBurstAlertAt = now;
+    const count = this.failures.length;
+    const minutes = Math.max(1, Math.round(this.deps.burstWindowMs / 60_000));
+    this.notify('failure-burst', (t) => t('admin-failure-burst', { count, minutes, model: gen.modelSlug, kind: gen.errorKind ?? 'upstream' }));
+  }
+}

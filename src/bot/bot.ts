@@ -1,0 +1,203 @@
+import { conversations, createConversation, type ConversationData, type VersionedState } from '@grammyjs/conversations';
+import { autoRetry, type AutoRetryOptions } from '@grammyjs/auto-retry';
+import { sequentialize } from '@grammyjs/runner';
+import { Bot, session, type BotError, type Middleware } from 'grammy';
+import type { UserFromGetMe } from 'grammy/types';
+import type { Services } from '../services';
+import { accountMiddleware } from './account';
+import { AdminNotifier } from './admin-notifier';
+import { BackgroundTasks } from './background';
+import { DEFAULT_BOT_SETTINGS, initialSession, type BotContext, type BotDeps, type BotSettings, type ConvContext, type SessionData } from './context';
+import { createMediaConversation } from './conversations/media';
+import { createToolsConversation } from './conversations/tools';
+import { ResultDelivery } from './delivery';
+import { I18n } from './i18n';
+import { adminFeature } from './features/admin';
+import { balanceFeature } from './features/balance';
+import { chatFeature } from './features/chat';
+import { historyFeature } from './features/history';
+import { mediaFeature } from './features/media';
+import { photosFeature } from './features/photos';
+import { settingsFeature } from './features/settings';
+import { startFeature } from './features/start';
+import { statsFeature } from './features/stats';
+import { unhandledFeature } from './features/unhandled';
+import { voiceFeature } from './features/voice';
+import { PostgresSessionStorage } from './session-storage';
+
+export const TELEGRAM_API_ROOT = 'https://api.telegram.org';
+/** Bump when a conversation's steps change incompatibly: stored conversations of older code are then dropped. */
+export const CONVERSATION_VERSION = 1;
+
+export interface BotOptions {
+  settings?: Partial<BotSettings>;
+  /** Bot API base URL; default TELEGRAM_API_ROOT from the configuration, else api.telegram.org. */
+  apiRoot?: string;
+  /** Skips the getMe call on start (tests, or a known bot). */
+  botInfo?: UserFromGetMe;
+  localesDir?: string;
+  /** Flood-wait retries of Bot API calls (false: none). */
+  autoRetry?: Partial<AutoRetryOptions> | false;
+}
+
+/** The bot and what connects it to the core. */
+export interface TelegramBot {
+  bot: Bot<BotContext>;
+  deps: BotDeps;
+  /**
+   * Connects the bot to the core: result delivery and failure-burst alerts through the notification port, provider
+   * outage and recovery alerts, and the progress refresher of pending results. Call once per process.
+   */
+  attach(): void;
+  /** Disconnects from the core and waits for background work (shutdown). */
+  stop(): Promise<void>;
+}
+
+/** Updates of one chat are handled one after another (in order), chats in parallel. */
+function chatKey(ctx: BotContext): string | undefined {
+  return ctx.chat?.id.toString();
+}
+
+/**
+ * Builds the Telegram bot on the shared core. Nothing happens at import time and nothing runs until the caller
+ * starts polling (src/bot/polling.ts) or mounts the webhook (src/bot/webhook.ts).
+ */
+export function createBot(token: string, services: Services, options: BotOptions = {}): TelegramBot {
+  const { config, log } = services;
+  const apiRoot = (options.apiRoot ?? config.bot.apiRoot ?? TELEGRAM_API_ROOT).replace(/\/+$/, '');
+  const bot = new Bot<BotContext>(token, { client: { apiRoot }, botInfo: options.botInfo });
+  const retry = options.autoRetry === false ? undefined : { maxRetryAttempts: 3, maxDelaySeconds: 60, ...options.autoRetry };
+  if (retry) bot.api.config.use(autoRetry(retry));
+
+  const settings: BotSettings = { ...DEFAULT_BOT_SETTINGS, ...options.settings };
+  const i18n = I18n.load(options.localesDir, (locale, key) => log.warn({ locale, key }, 'bot text missing in a locale'));
+  const tasks = new BackgroundTasks(log);
+  const delivery = new ResultDelivery({
+    ds: services.ds,
+    storage: services.storage,
+    i18n,
+    api: bot.api,
+    log,
+    publicUrl: config.publicUrl,
+    maxMessageLength: settings.maxMessageLength,
+    progressIntervalMs: settings.progressIntervalMs,
+  });
+  const admin = new AdminNotifier({
+    api: bot.api,
+    ds: services.ds,
+    i18n,
+    log,
+    tasks,
+    chatIds: config.bot.adminChatIds,
+    burstThreshold: settings.failureBurstThreshold,
+    burstWindowMs: settings.failureBurstWindowMs,
+  });
+  const deps: BotDeps = {
+    services,
+    api: bot.api,
+    i18n,
+    settings,
+    token,
+    apiRoot,
+    publicBase: config.publicUrl ?? `http://localhost:${config.port}`,
+    adminIds: new Set(config.bot.adminChatIds.filter((id) => id > 0)),
+    tasks,
+    delivery,
+    admin,
+  };
+
+  // The bot talks to people one to one; groups and channels are not served.
+  bot.drop((ctx) => ctx.chat !== undefined && ctx.chat.type !== 'private');
+  bot.use(sequentialize(chatKey));
+  bot.use((ctx, next) => {
+    ctx.deps = deps;
+    return next();
+  });
+  const sessionStore = new PostgresSessionStorage<SessionData>(services.ds, 'session:');
+  const conversationStore = new PostgresSessionStorage<VersionedState<ConversationData>>(services.ds, 'conversation:');
+  bot.use(
+    session<SessionData, BotContext>({
+      initial: initialSession,
+      storage: sessionStore,
+      getSessionKey: (ctx) => ctx.chat?.id.toString(),
+    }),
+  );
+  bot.use(accountMiddleware());
+
+  // Conversation contexts are built from scratch on every replay: they get the flood-wait retries here.
+  const conversationPlugins: Middleware<ConvContext>[] = retry
+    ? [
+        async (ctx, next) => {
+          ctx.api.config.use(autoRetry(retry));
+          await next();
+        },
+      ]
+    : [];
+  bot.use(
+    conversations<BotContext, ConvContext>({
+      storage: { type: 'key', version: CONVERSATION_VERSION, adapter: conversationStore },
+      plugins: conversationPlugins,
+    }),
+  );
+  const conversationOptions = { maxMillisecondsToWait: settings.conversationTimeoutMs };
+  bot.use(createConversation<BotContext, ConvContext>(createMediaConversation(i18n), { id: 'media', ...conversationOptions }));
+  bot.use(createConversation<BotContext, ConvContext>(createToolsConversation(i18n), { id: 'tools', ...conversationOptions }));
+
+  bot
+    .errorBoundary(async (err: BotError<BotContext>) => {
+      log.error({ err: err.error, update: err.ctx.update.update_id }, 'bot handler failed');
+      const t = err.ctx.t ?? i18n.translator(err.ctx.locale ?? 'en');
+      if (err.ctx.callbackQuery) await err.ctx.answerCallbackQuery().catch(() => undefined);
+      if (err.ctx.chat) await err.ctx.reply(t('error-internal')).catch(() => undefined);
+    })
+    .use(
+      startFeature(),
+      adminFeature(),
+      balanceFeature(),
+      settingsFeature(),
+      statsFeature(),
+      historyFeature(),
+      mediaFeature(),
+      voiceFeature(),
+      photosFeature(),
+      chatFeature(),
+      unhandledFeature(),
+    );
+
+  bot.catch((err) => log.error({ err: err.error, update: err.ctx.update.update_id }, 'bot update failed'));
+
+  // Abandoned chats: chat context after 90 days, half-finished wizards after a week (their steps time out sooner).
+  const purgeState = async () => {
+    const sessions = await sessionStore.purgeOlderThan(90);
+    const wizards = await conversationStore.purgeOlderThan(7);
+    if (sessions + wizards > 0) log.info({ sessions, wizards }, 'old bot state removed');
+  };
+  let purgeTimer: NodeJS.Timeout | undefined;
+
+  let attached = false;
+  let registered = false;
+  return {
+    bot,
+    deps,
+    attach() {
+      attached = true;
+      delivery.start();
+      purgeTimer ??= setInterval(() => purgeState().catch((err: unknown) => log.warn({ err }, 'bot state purge failed')), 6 * 3600_000);
+      purgeTimer.unref();
+      if (registered) return;
+      registered = true;
+      services.notifier.add({ generationFinished: (gen) => (attached ? delivery.generationFinished(gen) : Promise.resolve()) });
+      services.notifier.add({ generationFinished: (gen) => (attached ? admin.generationFinished(gen) : Promise.resolve()) });
+      services.gate.onCircuitChange((event) => {
+        if (attached) admin.providerCircuit(event);
+      });
+    },
+    async stop() {
+      attached = false;
+      delivery.stop();
+      if (purgeTimer) clearInterval(purgeTimer);
+      purgeTimer = undefined;
+      await tasks.drain(15_000);
+    },
+  };
+}

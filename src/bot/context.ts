@@ -1,0 +1,103 @@
+import type { Conversation, ConversationFlavor } from '@grammyjs/conversations';
+import type { Api, Context, SessionFlavor } from 'grammy';
+import type { Plan } from '../core/accounts/plans';
+import type { SettingsView } from '../core/accounts/settings';
+import type { Actor } from '../core/generations/service';
+import type { ChatMessage } from '../core/providers/types';
+import type { UserEntity } from '../db/entities';
+import type { Services } from '../services';
+import type { AdminNotifier } from './admin-notifier';
+import type { BackgroundTasks } from './background';
+import type { ResultDelivery } from './delivery';
+import type { I18n, Locale, Translate } from './i18n';
+
+/** Per-chat state kept in PostgreSQL (bot_sessions) between updates. */
+export interface SessionData {
+  /** Chat context sent to the text model: bounded, reset by /new. */
+  chat: { messages: ChatMessage[] };
+  /** Speech-to-text model for voice messages (default: the catalog's default STT model). */
+  sttModel?: string;
+}
+
+export function initialSession(): SessionData {
+  return { chat: { messages: [] } };
+}
+
+/** Tunables; the defaults suit production, tests make them fast. */
+export interface BotSettings {
+  /** Minimum pause between two edits of a streamed chat reply in one chat (Telegram allows about one per second). */
+  streamEditIntervalMs: number;
+  /** Longest message text; Telegram's limit is 4096 characters. */
+  maxMessageLength: number;
+  /** Chat context kept per chat: messages and characters. */
+  historyMessages: number;
+  historyCharacters: number;
+  /** How often pending results' progress messages are refreshed (and undelivered results swept up). */
+  progressIntervalMs: number;
+  /** Items per history page. */
+  historyPageSize: number;
+  /** How long a conversation waits for the user's next step before it is dropped. */
+  conversationTimeoutMs: number;
+  /** Largest Telegram file the bot downloads (the Bot API serves at most 20 MB). */
+  maxDownloadBytes: number;
+  /** Failed generations within `failureBurstWindowMs` that make an admin alert. */
+  failureBurstThreshold: number;
+  failureBurstWindowMs: number;
+}
+
+export const DEFAULT_BOT_SETTINGS: BotSettings = {
+  streamEditIntervalMs: 1000,
+  maxMessageLength: 4096,
+  historyMessages: 20,
+  historyCharacters: 16_000,
+  progressIntervalMs: 15_000,
+  historyPageSize: 5,
+  conversationTimeoutMs: 60 * 60_000,
+  maxDownloadBytes: 20 * 1024 * 1024,
+  failureBurstThreshold: 5,
+  failureBurstWindowMs: 5 * 60_000,
+};
+
+/** Everything the handlers need, shared by all updates of one bot. */
+export interface BotDeps {
+  services: Services;
+  /** The bot's Bot API client (with its transformers), for work outside an update (deliveries, background). */
+  api: Api;
+  i18n: I18n;
+  settings: BotSettings;
+  token: string;
+  /** Base URL of Telegram's Bot API (files are downloaded from `<apiRoot>/file/bot<token>/<path>`). */
+  apiRoot: string;
+  /** Base of this service's own result URLs. */
+  publicBase: string;
+  adminIds: ReadonlySet<number>;
+  tasks: BackgroundTasks;
+  delivery: ResultDelivery;
+  admin: AdminNotifier;
+}
+
+/** The caller's account, loaded (or created) for every update from a user. */
+export interface Account extends Actor {
+  user: UserEntity;
+  plan: Plan;
+  locale: Locale;
+  settings: SettingsView;
+  /** Created by this very update (first contact). */
+  isNew: boolean;
+}
+
+interface BotFlavor {
+  deps: BotDeps;
+  /** Absent only for updates without a user (channel posts and the like). */
+  account?: Account;
+  locale: Locale;
+  t: Translate;
+}
+
+/** Context of the outside middleware tree. */
+export type BotContext = ConversationFlavor<Context & SessionFlavor<SessionData> & BotFlavor>;
+
+/** Context inside conversations: plain, rebuilt on every replay (see conversations/). */
+export type ConvContext = Context;
+
+export type BotConversation = Conversation<BotContext, ConvContext>;

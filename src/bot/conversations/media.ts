@@ -1,0 +1,284 @@
+import { InlineKeyboard } from 'grammy';
+import { getBalance } from '../../core/billing/ledger';
+import { canUseModel, listModels } from '../../core/catalog/catalog';
+import { ParamError } from '../../core/catalog/errors';
+import { parseGenerateRequest } from '../../core/catalog/params';
+import { quoteGeneration } from '../../core/catalog/pricing';
+import type { ModelDefinition, PlanSlug } from '../../core/catalog/types';
+import type { BotConversation, ConvContext } from '../context';
+import { topUpKeyboard } from '../errors';
+import { planNames, truncate } from '../format';
+import { startForUpdate, type ImageInputRef } from '../generation-runner';
+import type { I18n, Locale, Translate } from '../i18n';
+import { modelPickerKeyboard } from '../keyboards/models';
+import { button, cancelKeyboard, finishWizard, openWizard, waitButton, waitPhoto, waitText, type Wizard } from './wizard';
+
+export const MEDIA_CATEGORIES = ['image', 'video', 'tts', 'music'] as const;
+export type MediaCategory = (typeof MEDIA_CATEGORIES)[number];
+
+export interface MediaArgs {
+  category: MediaCategory;
+  locale: Locale;
+}
+
+/** A stand-in that passes the URL check while the prompt is validated; the real photo is sent at run time. */
+export const PHOTO_PLACEHOLDER = 'https://telegram.invalid/photo';
+
+/** A generation being put together: the generate body, the photo inputs and the summary lines. */
+export interface Draft {
+  model: ModelDefinition;
+  body: Record<string, unknown>;
+  images: ImageInputRef[];
+  details: string[];
+}
+
+export interface WizardAccount {
+  plan: PlanSlug;
+  planNames: Record<string, string>;
+  imageFormat: string;
+}
+
+export function loadWizardAccount(conversation: BotConversation): Promise<WizardAccount> {
+  return conversation.external(async (octx) => ({
+    plan: octx.account!.plan.slug,
+    planNames: await planNames(octx.deps.services.plans),
+    imageFormat: octx.account!.settings.image_format,
+  }));
+}
+
+export interface Choice {
+  value: string;
+  label: string;
+}
+
+/** Edits the wizard message into a question with one button per choice; null when cancelled. */
+export async function choose(w: Wizard, ctx: ConvContext, messageId: number, text: string, choices: Choice[], perRow = 2): Promise<string | null> {
+  const kb = new InlineKeyboard();
+  choices.forEach((c, i) => {
+    kb.text(c.label, button(w, `o:${c.value}`));
+    if ((i + 1) % perRow === 0) kb.row();
+  });
+  kb.row().text(w.t('button-cancel'), button(w, 'x'));
+  await ctx.api.editMessageText(ctx.chat!.id, messageId, text, { reply_markup: kb });
+  for (;;) {
+    const { value, ctx: pressed } = await waitButton(w);
+    await pressed.answerCallbackQuery();
+    if (value === 'x') return null;
+    const picked = choices.find((c) => `o:${c.value}` === value);
+    if (picked) return picked.value;
+  }
+}
+
+/** Step 1 of every media wizard: a model the plan allows (a locked one explains which plan opens it). */
+export async function pickModel(
+  w: Wizard,
+  ctx: ConvContext,
+  me: WizardAccount,
+  models: readonly ModelDefinition[],
+  question: string,
+): Promise<{ model: ModelDefinition; messageId: number; ctx: ConvContext } | null> {
+  const t = w.t;
+  const sent = await ctx.reply(question, {
+    reply_markup: modelPickerKeyboard(t, models, { plan: me.plan, planNames: me.planNames, data: (slug) => button(w, `m:${slug}`), cancelData: button(w, 'x') }),
+  });
+  for (;;) {
+    const { value, ctx: pressed } = await waitButton(w);
+    if (value === 'x') {
+      await pressed.answerCallbackQuery();
+      await finishWizard(pressed, t('wizard-cancelled'), sent.message_id);
+      return null;
+    }
+    const model = value.startsWith('m:') ? models.find((m) => m.slug === value.slice(2)) : undefined;
+    if (!model) {
+      await pressed.answerCallbackQuery();
+      continue;
+    }
+    if (!canUseModel(me.plan, model)) {
+      await pressed.answerCallbackQuery({ text: t('model-locked', { model: model.name, plan: me.planNames[model.minPlan] ?? model.minPlan }), show_alert: true });
+      continue;
+    }
+    await pressed.answerCallbackQuery();
+    return { model, messageId: sent.message_id, ctx: pressed };
+  }
+}
+
+function price(t: Translate, tokens: number): string {
+  return t('price-tokens', { price: tokens });
+}
+
+/** Step 2: the model's options (size, quality, duration, voice) and an input photo where the model takes one. */
+async function chooseOptions(w: Wizard, ctx: ConvContext, messageId: number, draft: Draft): Promise<boolean> {
+  const { t } = w;
+  const { model, body } = draft;
+  const pick = (text: string, choices: Choice[], perRow?: number) => choose(w, ctx, messageId, text, choices, perRow);
+  if (model.category === 'image') {
+    const { sizes, qualities } = model.config;
+    if (sizes.length > 1) {
+      const size = await pick(t('media-ask-size'), sizes.map((s) => ({ value: s, label: `${s} · ${price(t, quoteGeneration(model, { size: s }))}` })));
+      if (size === null) return false;
+      body.size = size;
+    }
+    if (qualities.includes('hd')) {
+      const size = typeof body.size === 'string' ? body.size : model.config.default_size;
+      const quality = await pick(t('media-ask-quality'), [
+        { value: 'standard', label: `${t('quality-standard')} · ${price(t, quoteGeneration(model, { size, quality: 'standard' }))}` },
+        { value: 'hd', label: `${t('quality-hd')} · ${price(t, quoteGeneration(model, { size, quality: 'hd' }))}` },
+      ]);
+      if (quality === null) return false;
+      body.quality = quality;
+    }
+    draft.details.push(t('detail-size', { size: String(body.size ?? model.config.default_size) }));
+    if (body.quality === 'hd') draft.details.push(t('detail-quality-hd'));
+  } else if (model.category === 'video') {
+    const { sizes, durations } = model.config;
+    if (sizes.length > 1) {
+      const size = await pick(t('media-ask-aspect'), sizes.map((s) => ({ value: s, label: s })), 3);
+      if (size === null) return false;
+      body.size = size;
+      draft.details.push(t('detail-aspect', { size }));
+    }
+    let seconds = model.config.default_duration;
+    if (durations.length > 1) {
+      const picked = await pick(
+        t('media-ask-duration'),
+        durations.map((d) => ({ value: String(d), label: `${t('seconds', { n: d })} · ${price(t, quoteGeneration(model, { durationSeconds: d }))}` })),
+        3,
+      );
+      if (picked === null) return false;
+      seconds = Number(picked);
+    }
+    body.duration = seconds;
+    draft.details.push(t('detail-duration', { seconds }));
+  } else if (model.category === 'tts') {
+    const { voices } = model.config;
+    if (voices && voices.length > 1) {
+      const voice = await pick(t('media-ask-voice'), voices.map((v) => ({ value: v, label: v })), 3);
+      if (voice === null) return false;
+      body.params = { voice_id: voice };
+      draft.details.push(t('detail-voice', { voice }));
+    } else {
+      draft.details.push(t('detail-voice', { voice: t('voice-default') }));
+    }
+  } else if (model.category === 'music') {
+    const { min_duration, max_duration } = model.config;
+    const options = [15, 30, 60, 120].filter((d) => d >= min_duration && d <= max_duration);
+    const picked = await pick(t('media-ask-music-duration'), options.map((d) => ({ value: String(d), label: t('seconds', { n: d }) })), 4);
+    if (picked === null) return false;
+    body.duration = Number(picked);
+    draft.details.push(t('detail-duration', { seconds: Number(picked) }));
+  }
+  const imageInput = model.category === 'image' || model.category === 'video' ? model.config.image_input : 'none';
+  if (imageInput !== 'none') {
+    const question = imageInput === 'required' ? t('media-ask-photo-required') : t('media-ask-photo-optional');
+    const kb = cancelKeyboard(w);
+    if (imageInput === 'optional') kb.text(t('button-skip'), button(w, 'skip'));
+    await ctx.api.editMessageText(ctx.chat!.id, messageId, question, { reply_markup: kb });
+    const photo = await waitPhoto(w, question);
+    if (photo === null) return false;
+    if (photo !== 'skip') {
+      body.image_url = PHOTO_PLACEHOLDER;
+      draft.images.push({ field: 'image_url', fileId: photo.image.fileId, fileSize: photo.image.fileSize });
+      draft.details.push(t('detail-with-photo'));
+    }
+  }
+  return true;
+}
+
+/** Step 3: the prompt, checked by the core's own rules; the price follows from it. */
+export async function askPrompt(w: Wizard, ctx: ConvContext, messageId: number, draft: Draft, question: string): Promise<number | null> {
+  await ctx.api.editMessageText(ctx.chat!.id, messageId, question, { reply_markup: cancelKeyboard(w) }).catch(() => ctx.reply(question, { reply_markup: cancelKeyboard(w) }));
+  for (;;) {
+    const answer = await waitText(w, question);
+    if (answer === null) return null;
+    draft.body.prompt = answer.text;
+    try {
+      const { model, params } = parseGenerateRequest(draft.body);
+      return quoteGeneration(model, params);
+    } catch (err) {
+      if (!(err instanceof ParamError)) throw err;
+      const text =
+        err.field !== 'prompt'
+          ? w.t('error-invalid-parameter', { field: err.field })
+          : /longer/.test(err.message)
+            ? w.t('error-prompt-too-long')
+            : w.t('error-prompt-required');
+      await answer.ctx.reply(text, { reply_markup: cancelKeyboard(w) });
+    }
+  }
+}
+
+/** Step 4: price and balance; the generation starts only on confirmation. */
+export async function confirmAndStart(w: Wizard, ctx: ConvContext, draft: Draft, cost: number): Promise<void> {
+  const { t, conversation } = w;
+  const balance = await conversation.external((octx) => getBalance(octx.deps.services.ds, octx.account!.user.id).then((b) => b.total));
+  if (balance < cost) {
+    await ctx.reply(t('error-insufficient-tokens', { required: cost, available: balance }), { reply_markup: topUpKeyboard(t) });
+    return;
+  }
+  const prompt = typeof draft.body.prompt === 'string' && draft.body.prompt !== '' ? truncate(draft.body.prompt, 300) : '—';
+  const summary = t('media-confirm', { model: draft.model.name, details: draft.details.join('\n') || '—', prompt, price: cost, balance });
+  const sent = await ctx.reply(summary, {
+    reply_markup: new InlineKeyboard().text(t('button-generate', { price: cost }), button(w, 'ok')).text(t('button-cancel'), button(w, 'x')),
+  });
+  for (;;) {
+    const { value, ctx: pressed } = await waitButton(w);
+    await pressed.answerCallbackQuery();
+    if (value === 'x') {
+      await finishWizard(pressed, t('wizard-cancelled'), sent.message_id);
+      return;
+    }
+    if (value !== 'ok') continue;
+    await pressed.api.editMessageText(pressed.chat!.id, sent.message_id, summary).catch(() => undefined);
+    await conversation.external((octx) => startForUpdate(octx, draft.model.slug, { kind: 'generate', body: draft.body, images: draft.images }));
+    return;
+  }
+}
+
+function pickQuestion(t: Translate, category: MediaCategory): string {
+  switch (category) {
+    case 'image':
+      return t('media-pick-image');
+    case 'video':
+      return t('media-pick-video');
+    case 'tts':
+      return t('media-pick-tts');
+    case 'music':
+      return t('media-pick-music');
+  }
+}
+
+function promptQuestion(t: Translate, category: MediaCategory): string {
+  switch (category) {
+    case 'image':
+      return t('media-ask-prompt-image');
+    case 'video':
+      return t('media-ask-prompt-video');
+    case 'tts':
+      return t('media-ask-text-tts');
+    case 'music':
+      return t('media-ask-prompt-music');
+  }
+}
+
+/** Image, video, speech and music: model, then options, then prompt, then price and confirmation. */
+export function createMediaConversation(i18n: I18n) {
+  return async function media(conversation: BotConversation, ctx: ConvContext, args: MediaArgs): Promise<void> {
+    const t = i18n.translator(args.locale);
+    const w = await openWizard(conversation, t);
+    const me = await loadWizardAccount(conversation);
+    const picked = await pickModel(w, ctx, me, listModels({ category: args.category }), pickQuestion(t, args.category));
+    if (!picked) return;
+    const draft: Draft = { model: picked.model, body: { model: picked.model.slug }, images: [], details: [] };
+    if (picked.model.category === 'image') draft.body.format = me.imageFormat;
+    if (!(await chooseOptions(w, picked.ctx, picked.messageId, draft))) {
+      await finishWizard(picked.ctx, t('wizard-cancelled'), picked.messageId);
+      return;
+    }
+    const cost = await askPrompt(w, picked.ctx, picked.messageId, draft, promptQuestion(t, args.category));
+    if (cost === null) {
+      await finishWizard(picked.ctx, t('wizard-cancelled'), picked.messageId);
+      return;
+    }
+    await confirmAndStart(w, picked.ctx, draft, cost);
+  };
+}

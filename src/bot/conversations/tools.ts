@@ -1,0 +1,114 @@
+import { InlineKeyboard } from 'grammy';
+import { findModel, listModels } from '../../core/catalog/catalog';
+import { ParamError } from '../../core/catalog/errors';
+import { parseGenerateRequest } from '../../core/catalog/params';
+import { quoteGeneration } from '../../core/catalog/pricing';
+import type { ToolModel } from '../../core/catalog/types';
+import type { BotConversation, ConvContext } from '../context';
+import type { I18n, Locale } from '../i18n';
+import { askPrompt, choose, confirmAndStart, loadWizardAccount, PHOTO_PLACEHOLDER, pickModel, type Draft } from './media';
+import { button, cancelKeyboard, finishWizard, openWizard, waitPhoto, type ImageRef, type Wizard } from './wizard';
+
+export interface ToolsArgs {
+  locale: Locale;
+  /** Preselected tool (from a photo caption). */
+  tool?: string;
+  /** A photo the user already sent. */
+  photo?: ImageRef;
+  /** A prompt the user already gave (style, inpaint). */
+  prompt?: string;
+}
+
+/** Asks for a photo in the wizard message; the caption comes back as a possible prompt. */
+async function askPhoto(w: Wizard, ctx: ConvContext, messageId: number, question: string, optional = false) {
+  const kb = cancelKeyboard(w);
+  if (optional) kb.text(w.t('button-skip'), button(w, 'skip'));
+  await ctx.api.editMessageText(ctx.chat!.id, messageId, question, { reply_markup: kb });
+  return waitPhoto(w, question);
+}
+
+/**
+ * Image tools: upscale, remove-bg, colorize, style-transfer, text-ocr, inpaint (with an optional mask) and
+ * face-swap (asks for both photos). Tool, photos, options and prompt, then price and confirmation.
+ */
+export function createToolsConversation(i18n: I18n) {
+  return async function tools(conversation: BotConversation, ctx: ConvContext, args: ToolsArgs): Promise<void> {
+    const t = i18n.translator(args.locale);
+    const w = await openWizard(conversation, t);
+    const me = await loadWizardAccount(conversation);
+    let tool: ToolModel;
+    let messageId: number;
+    let c: ConvContext = ctx;
+    const preset = args.tool ? findModel(args.tool) : undefined;
+    if (preset?.category === 'tool') {
+      tool = preset;
+      messageId = (await ctx.reply(t('tools-selected', { tool: tool.name }), { reply_markup: cancelKeyboard(w) })).message_id;
+    } else {
+      const question = args.photo ? t('tools-pick-for-photo') : t('tools-pick');
+      const picked = await pickModel(w, ctx, me, listModels({ category: 'tool' }), question);
+      if (!picked || picked.model.category !== 'tool') return;
+      tool = picked.model;
+      messageId = picked.messageId;
+      c = picked.ctx;
+    }
+    const cancelled = () => finishWizard(c, t('wizard-cancelled'), messageId);
+    const params: Record<string, unknown> = {};
+    const draft: Draft = { model: tool, body: { model: tool.slug, params }, images: [], details: [] };
+    if (tool.config.result === 'image') draft.body.format = me.imageFormat;
+    let prompt = args.prompt;
+
+    if (tool.config.input === 'image_pair') {
+      const source = args.photo ?? (await askPhoto(w, c, messageId, t('tools-ask-face-source')));
+      if (source === null || source === 'skip') return cancelled();
+      const target = await askPhoto(w, c, messageId, t('tools-ask-face-target'));
+      if (target === null || target === 'skip') return cancelled();
+      const sourceRef = 'image' in source ? source.image : source;
+      params.source_image_url = PHOTO_PLACEHOLDER;
+      params.target_image_url = PHOTO_PLACEHOLDER;
+      draft.images.push({ field: 'params.source_image_url', ...sourceRef }, { field: 'params.target_image_url', ...target.image });
+    } else {
+      let photo = args.photo;
+      if (!photo) {
+        const sent = await askPhoto(w, c, messageId, t('tools-ask-photo'));
+        if (sent === null || sent === 'skip') return cancelled();
+        photo = sent.image;
+        prompt ??= sent.caption;
+      }
+      params.image_url = PHOTO_PLACEHOLDER;
+      draft.images.push({ field: 'params.image_url', ...photo });
+    }
+    if (tool.config.supports_mask) {
+      const mask = await askPhoto(w, c, messageId, t('tools-ask-mask'), true);
+      if (mask === null) return cancelled();
+      if (mask !== 'skip') {
+        params.mask_url = PHOTO_PLACEHOLDER;
+        draft.images.push({ field: 'params.mask_url', ...mask.image });
+        draft.details.push(t('detail-with-mask'));
+      }
+    }
+    if (tool.config.scales.length > 0) {
+      const scale = await choose(w, c, messageId, t('tools-ask-scale'), tool.config.scales.map((s) => ({ value: String(s), label: `${s}×` })));
+      if (scale === null) return cancelled();
+      params.scale = Number(scale);
+      draft.details.push(t('detail-scale', { scale: Number(scale) }));
+    }
+    let cost: number | null;
+    if (tool.config.requires_prompt && !prompt) {
+      const question = tool.slug === 'inpaint' ? t('tools-ask-prompt-inpaint') : t('tools-ask-prompt-style');
+      cost = await askPrompt(w, c, messageId, draft, question);
+      if (cost === null) return cancelled();
+    } else {
+      if (prompt && tool.config.requires_prompt) draft.body.prompt = prompt;
+      try {
+        const parsed = parseGenerateRequest(draft.body);
+        cost = quoteGeneration(parsed.model, parsed.params);
+      } catch (err) {
+        if (!(err instanceof ParamError)) throw err;
+        await c.reply(t('error-invalid-parameter', { field: err.field }));
+        return;
+      }
+      await c.api.editMessageText(c.chat!.id, messageId, t('tools-selected', { tool: tool.name }), { reply_markup: new InlineKeyboard() }).catch(() => undefined);
+    }
+    await confirmAndStart(w, c, draft, cost);
+  };
+}

@@ -1,0 +1,132 @@
+import { InlineKeyboard } from 'grammy';
+import type { BotConversation, ConvContext } from '../context';
+import type { Translate } from '../i18n';
+
+/**
+ * Small steps shared by the multi-step conversations. Every wizard has a nonce in its button data
+ * (`cv:<nonce>:<value>`), so buttons of an earlier, finished wizard are recognised as stale. A command or a button
+ * of another menu leaves the wizard and is then handled as usual (the user changed their mind).
+ */
+export interface Wizard {
+  conversation: BotConversation;
+  t: Translate;
+  nonce: string;
+}
+
+export interface ImageRef {
+  fileId: string;
+  fileSize?: number;
+}
+
+export async function openWizard(conversation: BotConversation, t: Translate): Promise<Wizard> {
+  const nonce = Math.floor((await conversation.random()) * 36 ** 5)
+    .toString(36)
+    .padStart(5, '0');
+  return { conversation, t, nonce };
+}
+
+export function button(w: Wizard, value: string): string {
+  return `cv:${w.nonce}:${value}`;
+}
+
+export function cancelKeyboard(w: Wizard): InlineKeyboard {
+  return new InlineKeyboard().text(w.t('button-cancel'), button(w, 'x'));
+}
+
+/** Buttons of other menus and commands: the user left the wizard. */
+function isEscape(ctx: ConvContext): boolean {
+  const data = ctx.callbackQuery?.data;
+  if (data !== undefined) return !data.startsWith('cv:');
+  const text = ctx.message?.text ?? ctx.message?.caption;
+  return typeof text === 'string' && text.startsWith('/');
+}
+
+/** Leaves the wizard for escapes; otherwise explains what the current step expects. */
+async function notExpected(w: Wizard, ctx: ConvContext, hint: string): Promise<void> {
+  if (/^\/cancel(@\w+)?$/.test(ctx.message?.text ?? '')) {
+    await ctx.reply(w.t('wizard-cancelled'));
+    await w.conversation.halt();
+  }
+  if (isEscape(ctx)) await w.conversation.halt({ next: true });
+  if (ctx.callbackQuery) {
+    await ctx.answerCallbackQuery({ text: w.t('wizard-stale-button') });
+    return;
+  }
+  if (ctx.message) await ctx.reply(hint, { reply_markup: cancelKeyboard(w) });
+}
+
+export interface Pressed {
+  value: string;
+  ctx: ConvContext;
+}
+
+/** Waits for a button of this wizard (the callback query is left for the caller to answer). */
+export async function waitButton(w: Wizard, hint = w.t('wizard-use-buttons')): Promise<Pressed> {
+  const prefix = `cv:${w.nonce}:`;
+  for (;;) {
+    const ctx = await w.conversation.wait();
+    const data = ctx.callbackQuery?.data;
+    if (data?.startsWith(prefix)) return { value: data.slice(prefix.length), ctx };
+    await notExpected(w, ctx, hint);
+  }
+}
+
+/** Waits for a text message; null when the wizard's cancel button was pressed. */
+export async function waitText(w: Wizard, hint: string): Promise<{ text: string; ctx: ConvContext } | null> {
+  const cancel = button(w, 'x');
+  for (;;) {
+    const ctx = await w.conversation.wait();
+    if (ctx.callbackQuery?.data === cancel) {
+      await ctx.answerCallbackQuery();
+      return null;
+    }
+    const text = ctx.message?.text;
+    if (text !== undefined && !text.startsWith('/') && text.trim() !== '') return { text: text.trim(), ctx };
+    await notExpected(w, ctx, hint);
+  }
+}
+
+/** The largest size of a photo, or an image sent as a file. */
+export function imageOf(ctx: ConvContext): ImageRef | undefined {
+  const photos = ctx.message?.photo;
+  if (photos && photos.length > 0) {
+    const best = photos[photos.length - 1];
+    return { fileId: best.file_id, fileSize: best.file_size };
+  }
+  const doc = ctx.message?.document;
+  if (doc && doc.mime_type?.startsWith('image/')) return { fileId: doc.file_id, fileSize: doc.file_size };
+  return undefined;
+}
+
+/**
+ * Waits for a photo. `skip` adds a Skip button (the result is then `'skip'`); null when cancelled. A caption
+ * that comes with the photo is returned too.
+ */
+export async function waitPhoto(w: Wizard, hint: string): Promise<{ image: ImageRef; caption?: string } | 'skip' | null> {
+  const cancel = button(w, 'x');
+  const skip = button(w, 'skip');
+  for (;;) {
+    const ctx = await w.conversation.wait();
+    const data = ctx.callbackQuery?.data;
+    if (data === cancel || data === skip) {
+      await ctx.answerCallbackQuery();
+      return data === cancel ? null : 'skip';
+    }
+    const image = imageOf(ctx);
+    if (image && !isEscape(ctx)) return { image, caption: ctx.message?.caption?.trim() || undefined };
+    await notExpected(w, ctx, hint);
+  }
+}
+
+/** Ends the wizard with a short note (editing the wizard message when given). */
+export async function finishWizard(ctx: ConvContext, text: string, messageId?: number): Promise<void> {
+  const chatId = ctx.chat?.id;
+  if (messageId && chatId !== undefined) {
+    const edited = await ctx.api.editMessageText(chatId, messageId, text).then(
+      () => true,
+      () => false,
+    );
+    if (edited) return;
+  }
+  await ctx.reply(text);
+}

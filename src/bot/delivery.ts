@@ -1,0 +1,268 @@
+import { GrammyError, InputFile, type Api } from 'grammy';
+import { z } from 'zod';
+import type { DataSource } from 'typeorm';
+import { getBalance } from '../core/billing/ledger';
+import { findModel } from '../core/catalog/catalog';
+import type { GenerationNotifier } from '../core/generations/ports';
+import { resultUrl } from '../core/generations/views';
+import { readStoredObject, type ResultStorage } from '../core/media/storage';
+import { GenerationEntity } from '../db/entities';
+import type { Logger } from '../logger';
+import { failureText } from './errors';
+import { DEFAULT_LOCALE, isLocale, type I18n, type Locale, type Translate } from './i18n';
+import { splitMessage } from './streaming-reply';
+
+/** What the bot stores on a generation (`delivery` column) so any process can deliver its result later. */
+export const deliveryTargetSchema = z.object({
+  chatId: z.number().int(),
+  /** The progress message, edited while pending and removed once the result is there. */
+  messageId: z.number().int().optional(),
+  locale: z.string().optional(),
+  /** The user turned notifications off: results arrive without a sound. */
+  silent: z.boolean().optional(),
+  deliveredAt: z.string().optional(),
+  attempts: z.number().int().optional(),
+});
+export type DeliveryTarget = z.infer<typeof deliveryTargetSchema>;
+
+export interface ResultDeliveryDeps {
+  ds: DataSource;
+  storage: ResultStorage;
+  i18n: I18n;
+  api: Api;
+  log: Logger;
+  /** PUBLIC_URL when configured: result links are only shown when they are reachable from outside. */
+  publicUrl?: string;
+  maxMessageLength: number;
+  progressIntervalMs: number;
+}
+
+/** Bots may upload files of up to 50 MB; photos up to 10 MB. */
+const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+const MAX_PHOTO_BYTES = 10 * 1024 * 1024;
+const MAX_ATTEMPTS = 5;
+/** Tools whose image result should arrive untouched (Telegram recompresses photos and drops transparency). */
+const AS_DOCUMENT = new Set(['upscale', 'remove-bg']);
+
+const EXTENSIONS: Record<string, string> = {
+  'image/webp': 'webp',
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'video/mp4': 'mp4',
+  'audio/mpeg': 'mp3',
+  'audio/wav': 'wav',
+  'audio/ogg': 'ogg',
+  'audio/flac': 'flac',
+  'audio/aac': 'aac',
+  'audio/opus': 'opus',
+};
+
+function targetOf(gen: GenerationEntity): DeliveryTarget | undefined {
+  if (gen.source !== 'bot' || !gen.delivery) return undefined;
+  const parsed = deliveryTargetSchema.safeParse(gen.delivery);
+  return parsed.success ? parsed.data : undefined;
+}
+
+function localeOf(target: DeliveryTarget): Locale {
+  return isLocale(target.locale) ? target.locale : DEFAULT_LOCALE;
+}
+
+function isGone(err: unknown): boolean {
+  return err instanceof GrammyError && (err.error_code === 400 || err.error_code === 403);
+}
+
+/**
+ * Delivers finished bot generations (files, text, failures) to the chat stored on the generation, through the
+ * core's notification port. Each result is claimed once in the database, so whichever process finishes the job
+ * (or the periodic sweep, for one finished where no bot runs) delivers it exactly once, also after a restart.
+ * While a generation is pending, its progress message is refreshed with the elapsed time and the ETA.
+ */
+export class ResultDelivery implements GenerationNotifier {
+  private timer?: NodeJS.Timeout;
+  private ticking = false;
+
+  constructor(private readonly deps: ResultDeliveryDeps) {}
+
+  async generationFinished(gen: GenerationEntity): Promise<void> {
+    await this.deliver(gen);
+  }
+
+  /** Claims and sends one finished generation; false when there was nothing to do (not ours, or delivered). */
+  async deliver(gen: GenerationEntity): Promise<boolean> {
+    const target = targetOf(gen);
+    if (!target || gen.status === 'pending') return false;
+    if (!(await this.claim(gen.id))) return false;
+    try {
+      await this.send(gen, target);
+      return true;
+    } catch (err) {
+      this.deps.log.error({ err, generation: gen.id }, 'bot result delivery failed; it will be retried');
+      await this.deps.ds.query(
+        `UPDATE generations SET delivery = (delivery - 'deliveredAt') || jsonb_build_object('attempts', COALESCE((delivery->>'attempts')::int, 0) + 1)
+          WHERE id = $1`,
+        [gen.id],
+      );
+      return false;
+    }
+  }
+
+  /** Sends a finished result again (history), without touching the delivery claim. */
+  async resend(gen: GenerationEntity, chatId: number, locale: Locale): Promise<void> {
+    await this.send(gen, { chatId, locale });
+  }
+
+  private async claim(id: number): Promise<boolean> {
+    const rows = await this.deps.ds.query<{ id: number }[]>(
+      `WITH c AS (
+         UPDATE generations SET delivery = delivery || jsonb_build_object('deliveredAt', now())
+          WHERE id = $1 AND status <> 'pending' AND delivery IS NOT NULL AND (delivery->>'deliveredAt') IS NULL
+          RETURNING id
+       ) SELECT id FROM c`,
+      [id],
+    );
+    return rows.length > 0;
+  }
+
+  private async send(gen: GenerationEntity, target: DeliveryTarget): Promise<void> {
+    const t = this.deps.i18n.translator(localeOf(target));
+    const model = findModel(gen.modelSlug)?.name ?? gen.modelSlug;
+    const { api } = this.deps;
+    if (gen.status === 'failed') {
+      await this.replaceProgress(target, failureText(gen.errorKind, t, model));
+      return;
+    }
+    const balance = (await getBalance(this.deps.ds, gen.userId)).total;
+    let caption = t('result-caption', { model, tokens: gen.tokensSpent, balance });
+    if (gen.sandbox) caption += `\n${t('result-sandbox')}`;
+    const options = { disable_notification: target.silent === true };
+    if (gen.resultKey) {
+      const stored = await this.deps.storage.get(gen.resultKey);
+      if (!stored) {
+        await this.replaceProgress(target, t('result-gone'));
+        return;
+      }
+      if (this.deps.publicUrl) caption += `\n${t('result-link', { url: resultUrl(this.deps.publicUrl, gen)! })}`;
+      if (stored.size > MAX_UPLOAD_BYTES) {
+        stored.stream?.destroy();
+        const url = this.deps.publicUrl ? resultUrl(this.deps.publicUrl, gen) : null;
+        await this.replaceProgress(target, url ? t('result-too-large-link', { url }) : t('result-too-large'));
+        return;
+      }
+      const data = await readStoredObject(stored, MAX_UPLOAD_BYTES);
+      await this.sendFile(api, target.chatId, gen, stored.mime, data, caption, options);
+    } else {
+      const text = gen.resultText?.trim() ? gen.resultText : t('result-empty-text');
+      for (const piece of splitMessage(`${text}\n\n${caption}`, this.deps.maxMessageLength)) {
+        await api.sendMessage(target.chatId, piece, options);
+      }
+    }
+    if (target.messageId) await api.deleteMessage(target.chatId, target.messageId).catch(() => undefined);
+  }
+
+  private async sendFile(
+    api: Api,
+    chatId: number,
+    gen: GenerationEntity,
+    mime: string,
+    data: Buffer,
+    caption: string,
+    options: { disable_notification: boolean },
+  ): Promise<void> {
+    const file = () => new InputFile(data, `${gen.modelSlug}-${gen.id}.${EXTENSIONS[mime] ?? 'bin'}`);
+    const withCaption = { ...options, caption };
+    if (mime.startsWith('image/') && !AS_DOCUMENT.has(gen.modelSlug) && data.length <= MAX_PHOTO_BYTES) {
+      try {
+        await api.sendPhoto(chatId, file(), withCaption);
+        return;
+      } catch (err) {
+        // Telegram refuses some photos (extreme aspect ratios, dimensions): the file still arrives as a document.
+        if (!isGone(err)) throw err;
+      }
+    } else if (mime.startsWith('video/')) {
+      await api.sendVideo(chatId, file(), { ...withCaption, supports_streaming: true });
+      return;
+    } else if (mime === 'audio/mpeg' || mime === 'audio/mp4' || mime === 'audio/aac') {
+      await api.sendAudio(chatId, file(), withCaption);
+      return;
+    }
+    await api.sendDocument(chatId, file(), withCaption);
+  }
+
+  /** Edits the progress message into `text`, or sends `text` when there is none (or it is gone). */
+  private async replaceProgress(target: DeliveryTarget, text: string): Promise<void> {
+    if (target.messageId) {
+      try {
+        await this.deps.api.editMessageText(target.chatId, target.messageId, text);
+        return;
+      } catch (err) {
+        if (!isGone(err)) throw err;
+      }
+    }
+    await this.deps.api.sendMessage(target.chatId, text, { disable_notification: target.silent === true });
+  }
+
+  // ---------- progress of pending results, and the safety sweep ----------
+
+  /** Progress text of a pending generation: elapsed time and the time left by its ETA. */
+  progressText(t: Translate, model: string, elapsedSeconds: number, etaSeconds: number): string {
+    const left = etaSeconds - elapsedSeconds;
+    return left > 0
+      ? t('progress-running', { model, elapsed: elapsedSeconds, left })
+      : t('progress-late', { model, elapsed: elapsedSeconds });
+  }
+
+  /** One round: refresh progress messages of pending results and deliver finished ones nobody delivered. */
+  async tick(): Promise<void> {
+    if (this.ticking) return;
+    this.ticking = true;
+    try {
+      await this.refreshProgress();
+      await this.sweep();
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  private async refreshProgress(): Promise<void> {
+    const rows = await this.deps.ds.getRepository(GenerationEntity).createQueryBuilder('g')
+      .where(`g.status = 'pending' AND g.source = 'bot' AND g.delivery IS NOT NULL`)
+      .andWhere(`(g.delivery->>'messageId') IS NOT NULL AND g.created_at > now() - interval '1 day'`)
+      .orderBy('g.id', 'ASC')
+      .limit(200)
+      .getMany();
+    for (const gen of rows) {
+      const target = targetOf(gen);
+      if (!target?.messageId) continue;
+      const t = this.deps.i18n.translator(localeOf(target));
+      const elapsed = Math.max(0, Math.round((Date.now() - gen.createdAt.getTime()) / 1000));
+      const text = this.progressText(t, findModel(gen.modelSlug)?.name ?? gen.modelSlug, elapsed, gen.etaSeconds ?? 30);
+      await this.deps.api.editMessageText(target.chatId, target.messageId, text).catch((err: unknown) => {
+        if (!isGone(err)) this.deps.log.debug({ err, generation: gen.id }, 'progress message not updated');
+      });
+    }
+  }
+
+  private async sweep(): Promise<void> {
+    const rows = await this.deps.ds.getRepository(GenerationEntity).createQueryBuilder('g')
+      .where(`g.status <> 'pending' AND g.source = 'bot' AND g.delivery IS NOT NULL`)
+      .andWhere(`(g.delivery->>'deliveredAt') IS NULL AND COALESCE((g.delivery->>'attempts')::int, 0) < :max`, { max: MAX_ATTEMPTS })
+      .andWhere(`g.completed_at > now() - interval '1 day'`)
+      .orderBy('g.id', 'ASC')
+      .limit(50)
+      .getMany();
+    for (const gen of rows) await this.deliver(gen);
+  }
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      this.tick().catch((err: unknown) => this.deps.log.warn({ err }, 'bot progress round failed'));
+    }, this.deps.progressIntervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}

@@ -1,0 +1,94 @@
+import { Composer } from 'grammy';
+import { isPlanSlug } from '../../core/accounts/plans';
+import { findUserByReference } from '../../core/accounts/telegram-account';
+import { changePlan } from '../../core/accounts/users';
+import { getBalance, grantBonus } from '../../core/billing/ledger';
+import { serviceStats } from '../../core/stats/service-stats';
+import type { BotContext } from '../context';
+import { formatDate, planName } from '../format';
+
+const MAX_GRANT = 1_000_000;
+
+/**
+ * /admin for the user ids in ADMIN_CHAT_IDS only: service stats, `grant <user> <tokens>` (bonus tokens),
+ * `plan <user> <plan>`, `user <user>`. A user is an internal id, `tg:<telegram id>` or `@username`.
+ */
+export function adminFeature(): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+
+  composer.command('admin', async (ctx) => {
+    const fromId = ctx.from?.id;
+    if (fromId === undefined || !ctx.deps.adminIds.has(fromId)) {
+      await ctx.reply(ctx.t('admin-only'));
+      return;
+    }
+    const { ds, plans } = ctx.deps.services;
+    const [sub = 'stats', ...args] = ctx.match.trim().split(/\s+/).filter(Boolean);
+
+    if (sub === 'stats') {
+      const s = await serviceStats(ds);
+      await ctx.reply(
+        ctx.t('admin-stats', {
+          users: s.users_total,
+          newUsers: s.users_new_24h,
+          plans: Object.entries(s.users_by_plan).map(([slug, n]) => `${slug}: ${n}`).join(', ') || '—',
+          generations: s.generations_24h,
+          failed: s.failed_24h,
+          pending: s.pending_now,
+          spent: s.tokens_spent_24h,
+          top: s.top_models_24h.map((m) => `${m.model_slug} (${m.count})`).join(', ') || '—',
+        }),
+      );
+      return;
+    }
+
+    const user = args[0] ? await findUserByReference(ds, args[0]) : null;
+    if (sub === 'grant' || sub === 'plan' || sub === 'user') {
+      if (!user) {
+        await ctx.reply(args[0] ? ctx.t('admin-user-not-found', { ref: args[0] }) : ctx.t('admin-usage'));
+        return;
+      }
+    }
+    if (sub === 'grant' && user) {
+      const amount = Number(args[1]);
+      if (!Number.isInteger(amount) || amount <= 0 || amount > MAX_GRANT) {
+        await ctx.reply(ctx.t('admin-usage'));
+        return;
+      }
+      // The update id makes the grant idempotent when Telegram delivers the same update twice.
+      await grantBonus(ds, user.id, amount, `admin:${ctx.update.update_id}`, `granted by admin ${fromId}`);
+      const balance = await getBalance(ds, user.id);
+      await ctx.reply(ctx.t('admin-granted', { tokens: amount, id: String(user.id), name: user.name, balance: balance.total }));
+      return;
+    }
+    if (sub === 'plan' && user) {
+      const slug = args[1];
+      if (!isPlanSlug(slug)) {
+        await ctx.reply(ctx.t('admin-usage'));
+        return;
+      }
+      const updated = await changePlan(ds, plans, user.id, slug);
+      await ctx.reply(ctx.t('admin-plan-changed', { id: String(user.id), name: user.name, plan: await planName(plans, updated.planSlug) }));
+      return;
+    }
+    if (sub === 'user' && user) {
+      const balance = await getBalance(ds, user.id);
+      await ctx.reply(
+        ctx.t('admin-user', {
+          id: String(user.id),
+          name: user.name,
+          username: user.messengerUsername ? `@${user.messengerUsername}` : '—',
+          telegram: user.telegramId ?? '—',
+          email: user.email ?? '—',
+          plan: await planName(plans, user.planSlug),
+          balance: balance.total,
+          created: formatDate(ctx.locale, user.createdAt),
+        }),
+      );
+      return;
+    }
+    await ctx.reply(ctx.t('admin-usage'));
+  });
+
+  return composer;
+}

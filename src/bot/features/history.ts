@@ -1,0 +1,65 @@
+import { Composer, InlineKeyboard } from 'grammy';
+import { findModel } from '../../core/catalog/catalog';
+import { NotFoundError } from '../../core/accounts/errors';
+import { ParamError } from '../../core/catalog/errors';
+import { listHistory } from '../../core/stats/history';
+import type { BotContext } from '../context';
+import { formatDateTime, truncate } from '../format';
+import { show } from './respond';
+
+const STATUS_ICON: Record<string, string> = { completed: '✅', pending: '⏳', failed: '⚠️' };
+
+async function showHistory(ctx: BotContext, cursor?: string): Promise<void> {
+  const account = ctx.account;
+  if (!account) return;
+  const { services, settings, publicBase } = ctx.deps;
+  let page;
+  try {
+    page = await listHistory(services.ds, account.user.id, { cursor, limit: settings.historyPageSize }, publicBase);
+  } catch (err) {
+    if (!(err instanceof ParamError)) throw err;
+    page = await listHistory(services.ds, account.user.id, { limit: settings.historyPageSize }, publicBase);
+  }
+  const kb = new InlineKeyboard();
+  const lines = page.items.map((g) => {
+    const model = findModel(g.model_slug)?.name ?? g.model_slug;
+    if (g.status === 'completed' && g.category !== 'text') kb.text(ctx.t('button-resend', { id: String(g.id) }), `res:${g.id}`);
+    return ctx.t('history-item', {
+      icon: STATUS_ICON[g.status] ?? '•',
+      id: String(g.id),
+      model,
+      tokens: g.tokens_spent,
+      date: formatDateTime(ctx.locale, new Date(g.created_at)),
+      text: g.result_text ? truncate(g.result_text.replace(/\s+/g, ' '), 60) : '',
+    });
+  });
+  kb.row();
+  if (cursor) kb.text(ctx.t('button-newest'), 'hist:first');
+  if (page.next_cursor) kb.text(ctx.t('button-older'), `hist:${page.next_cursor}`);
+  kb.row().text(ctx.t('button-menu'), 'menu:main');
+  const text = lines.length === 0 ? ctx.t('history-empty') : `${ctx.t('history-title')}\n\n${lines.join('\n')}`;
+  await show(ctx, text, kb);
+}
+
+/** The user's generations, newest first, paged with buttons; a finished file can be sent again. */
+export function historyFeature(): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+  composer.command('history', (ctx) => showHistory(ctx));
+  composer.callbackQuery('menu:history', (ctx) => showHistory(ctx));
+  composer.callbackQuery(/^hist:(first|[A-Za-z0-9_-]{1,40})$/, (ctx) => showHistory(ctx, ctx.match[1] === 'first' ? undefined : ctx.match[1]));
+
+  composer.callbackQuery(/^res:(\d{1,10})$/, async (ctx) => {
+    const account = ctx.account;
+    if (!account || ctx.chat === undefined) return ctx.answerCallbackQuery();
+    try {
+      const gen = await ctx.deps.services.generations.get(account.user.id, Number(ctx.match[1]));
+      if (gen.status !== 'completed') return ctx.answerCallbackQuery({ text: ctx.t('history-not-ready') });
+      await ctx.answerCallbackQuery();
+      await ctx.deps.delivery.resend(gen, ctx.chat.id, ctx.locale);
+    } catch (err) {
+      if (!(err instanceof NotFoundError)) throw err;
+      await ctx.answerCallbackQuery({ text: ctx.t('history-not-found') });
+    }
+  });
+  return composer;
+}

@@ -1,0 +1,36 @@
+import { Composer, InlineKeyboard } from 'grammy';
+import { userStats } from '../../core/stats/user-stats';
+import type { BotContext } from '../context';
+import { show } from './respond';
+
+async function showStats(ctx: BotContext): Promise<void> {
+  const account = ctx.account;
+  if (!account) return;
+  const s = await userStats(ctx.deps.services.ds, account.user.id);
+  const b = s.breakdown;
+  const text = ctx.t('stats-text', {
+    total: s.total_generations,
+    spent: s.tokens_spent_total,
+    recent: s.recent_30d.generations,
+    recentSpent: s.recent_30d.tokens_spent,
+    text: b.text.count,
+    textTokens: b.text.tokens,
+    image: b.image.count,
+    imageTokens: b.image.tokens,
+    video: b.video.count,
+    videoTokens: b.video.tokens,
+    audio: b.audio.count,
+    audioTokens: b.audio.tokens,
+    tools: b.tools.count,
+    toolsTokens: b.tools.tokens,
+  });
+  await show(ctx, text, new InlineKeyboard().text(ctx.t('menu-history'), 'menu:history').text(ctx.t('button-menu'), 'menu:main'));
+}
+
+/** Completed generations and tokens spent, in total, by kind and over 30 days (the API's Stats object). */
+export function statsFeature(): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+  composer.command('stats', showStats);
+  composer.callbackQuery('menu:stats', showStats);
+  return composer;
+}

@@ -1,0 +1,104 @@
+import { findModel } from '../core/catalog/catalog';
+import { sniffAudio, sniffImage } from '../core/media/sniff';
+import type { Actor, GenerationOutcome, RequestContext } from '../core/generations/service';
+import type { BotContext, BotDeps } from './context';
+import type { DeliveryTarget } from './delivery';
+import { describeErrorForUser, isExpectedError } from './errors';
+import type { Locale } from './i18n';
+import { downloadTelegramFile, toDataUri } from './telegram-files';
+
+/** A Telegram photo or image document to put into one of the generate body's image fields. */
+export interface ImageInputRef {
+  field: 'image_url' | 'params.image_url' | 'params.source_image_url' | 'params.target_image_url' | 'params.mask_url';
+  fileId: string;
+  fileSize?: number;
+}
+
+/** What to run: the POST /api/v2/generate body (images as Telegram files), or a transcription. */
+export type GenerationInput =
+  | { kind: 'generate'; body: Record<string, unknown>; images?: ImageInputRef[] }
+  | { kind: 'transcribe'; fileId: string; fileSize?: number; filename: string; model?: string };
+
+export interface GenerationJob {
+  chatId: number;
+  actor: Actor;
+  locale: Locale;
+  /** Notifications off: results arrive silently. */
+  silent: boolean;
+  modelSlug: string;
+  input: GenerationInput;
+  replyTo?: number;
+}
+
+function setField(body: Record<string, unknown>, field: ImageInputRef['field'], value: string): void {
+  if (field === 'image_url') {
+    body.image_url = value;
+    return;
+  }
+  const key = field.slice('params.'.length);
+  body.params = { ...((body.params as Record<string, unknown> | undefined) ?? {}), [key]: value };
+}
+
+/**
+ * Starts a generation for the bot: a progress message with the model's ETA right away, then the core call in the
+ * background. The progress message and the chat are stored on the generation (`delivery`), so the result (or the
+ * failure) reaches the chat through the notification port from whichever process finishes it. Errors raised
+ * before a generation exists (balance, limits, plan, overload, input) replace the progress message.
+ */
+export async function startGeneration(deps: BotDeps, job: GenerationJob): Promise<void> {
+  const t = deps.i18n.translator(job.locale);
+  const model = findModel(job.modelSlug);
+  const progress = await deps.api.sendMessage(
+    job.chatId,
+    t('progress-started', { model: model?.name ?? job.modelSlug, eta: model?.etaSeconds ?? 30 }),
+    job.replyTo ? { reply_parameters: { message_id: job.replyTo, allow_sending_without_reply: true } } : {},
+  );
+  const delivery: DeliveryTarget = { chatId: job.chatId, messageId: progress.message_id, locale: job.locale, silent: job.silent };
+  const ctx: RequestContext = { source: 'bot', ownOrigins: [deps.publicBase], delivery };
+  deps.tasks.run('generation', async () => {
+    try {
+      await run(deps, job, ctx);
+    } catch (err) {
+      if (!isExpectedError(err)) deps.services.log.error({ err, model: job.modelSlug }, 'bot generation failed');
+      const message = await describeErrorForUser(err, t, job.locale, deps.services.plans);
+      await deps.api
+        .editMessageText(job.chatId, progress.message_id, message.text, { reply_markup: message.keyboard })
+        .catch(() => deps.api.sendMessage(job.chatId, message.text, { reply_markup: message.keyboard }));
+    }
+  });
+}
+
+async function run(deps: BotDeps, job: GenerationJob, ctx: RequestContext): Promise<GenerationOutcome> {
+  const files = { api: deps.api, token: deps.token, apiRoot: deps.apiRoot, maxBytes: deps.settings.maxDownloadBytes };
+  const { input } = job;
+  if (input.kind === 'transcribe') {
+    const file = await downloadTelegramFile(files, input.fileId, input.fileSize);
+    const sniffed = sniffAudio(file.data);
+    // The vendors go by the file name's extension: name it after what the bytes really are.
+    const filename = sniffed ? input.filename.replace(/(\.[A-Za-z0-9]+)?$/, `.${sniffed.ext}`) : input.filename;
+    const audio = { data: file.data, mime: sniffed?.mime ?? 'audio/ogg', filename };
+    return deps.services.generations.transcribe(job.actor, { audio, model: input.model }, ctx);
+  }
+  const body: Record<string, unknown> = structuredClone(input.body);
+  for (const ref of input.images ?? []) {
+    const file = await downloadTelegramFile(files, ref.fileId, ref.fileSize);
+    setField(body, ref.field, toDataUri(file.data, sniffImage(file.data)?.mime ?? 'image/jpeg'));
+  }
+  return deps.services.generations.generate(job.actor, body, ctx);
+}
+
+/** startGeneration for the user and chat of an update (features, and conversations through `external`). */
+export async function startForUpdate(ctx: BotContext, modelSlug: string, input: GenerationInput, replyTo?: number): Promise<void> {
+  const account = ctx.account;
+  const chatId = ctx.chat?.id;
+  if (!account || chatId === undefined) return;
+  await startGeneration(ctx.deps, {
+    chatId,
+    actor: account,
+    locale: account.locale,
+    silent: !account.settings.notifications_enabled,
+    modelSlug,
+    input,
+    replyTo,
+  });
+}

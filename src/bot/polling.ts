@@ -1,0 +1,31 @@
+import { run, type RunnerHandle } from '@grammyjs/runner';
+import type { TelegramBot } from './bot';
+import { registerCommands } from './commands';
+
+/** Update kinds the bot handles. */
+export const ALLOWED_UPDATES = ['message', 'callback_query'] as const;
+
+/**
+ * Long polling with @grammyjs/runner: updates of different chats run concurrently, one chat's in order
+ * (`sequentialize` in createBot). Only one process may poll a bot; several instances need the webhook.
+ */
+export async function startPolling(app: TelegramBot): Promise<RunnerHandle> {
+  const { bot, deps } = app;
+  await bot.init();
+  await bot.api.deleteWebhook();
+  await registerCommands(bot.api, deps.i18n).catch((err: unknown) => deps.services.log.warn({ err }, 'bot commands not registered'));
+  const handle = run(bot, { runner: { fetch: { allowed_updates: ALLOWED_UPDATES } } });
+  deps.services.log.info({ bot: bot.botInfo.username }, 'Telegram bot polling');
+  return handle;
+}
+
+/** Points Telegram at `<publicUrl>/telegram/webhook` with the secret token it must send back. */
+export async function registerWebhook(app: TelegramBot, publicUrl: string, secret: string): Promise<string> {
+  const { bot, deps } = app;
+  await bot.init();
+  const url = `${publicUrl.replace(/\/+$/, '')}/telegram/webhook`;
+  await bot.api.setWebhook(url, { secret_token: secret, allowed_updates: ALLOWED_UPDATES });
+  await registerCommands(bot.api, deps.i18n).catch((err: unknown) => deps.services.log.warn({ err }, 'bot commands not registered'));
+  deps.services.log.info({ bot: bot.botInfo.username, url }, 'Telegram bot webhook set');
+  return url;
+}

@@ -1,0 +1,81 @@
+import { getBalance } from '../../src/core/billing/ledger';
+import { ProviderError } from '../../src/core/providers/types';
+import { GenerationEntity, UserEntity } from '../../src/db/entities';
+import { BotHarness, startBotHarness } from './harness';
+
+const ADMIN = 4_700_001;
+const ADMIN_GROUP = -1_004_700_002;
+let h: BotHarness;
+
+beforeAll(async () => {
+  h = await startBotHarness({ adminIds: [ADMIN, ADMIN_GROUP], bot: { settings: { failureBurstThreshold: 3, failureBurstWindowMs: 60_000 } } });
+});
+afterAll(() => h.close());
+
+async function accountOf(telegramId: number) {
+  return h.engine.db.dataSource.getRepository(UserEntity).findOneByOrFail({ telegramId: String(telegramId) });
+}
+
+test('a non-admin cannot use /admin: refused, and nothing changes', async () => {
+  const mallory = h.user(4_700_010, { username: 'mallory', languageCode: 'en' });
+  await h.send(mallory.text('/start'));
+  const before = h.telegram.calls.length;
+  await h.send(mallory.text(`/admin grant tg:${mallory.id} 1000`));
+  await h.send(mallory.text(`/admin plan tg:${mallory.id} elite`));
+  await h.send(mallory.text('/admin stats'));
+  const replies = h.telegram.calls.slice(before).filter((c) => c.method === 'sendMessage');
+  expect(replies.map((c) => c.payload.text)).toEqual(Array(3).fill('This command is for administrators only.'));
+  expect(replies.every((c) => Number(c.payload.chat_id) === mallory.id)).toBe(true);
+  const account = await accountOf(mallory.id);
+  expect(account.planSlug).toBe('free');
+  expect((await getBalance(h.engine.db.dataSource, account.id)).total).toBe(50);
+});
+
+test('an admin grants bonus tokens (once per update), changes a plan, looks up a user and reads the stats', async () => {
+  const admin = h.user(ADMIN, { languageCode: 'en' });
+  const customer = h.user(4_700_020, { username: 'customer_1' });
+  await h.send(customer.text('/start'));
+  const account = await accountOf(customer.id);
+
+  const grant = admin.text('/admin grant @customer_1 120');
+  await h.send(grant);
+  expect(h.telegram.sentTexts(ADMIN).pop()).toBe(`✅ Granted 120 bonus tokens to #${account.id} Alice. Balance: 170.`);
+  // Telegram may deliver an update twice: the grant is not repeated.
+  await h.send(grant);
+  expect((await getBalance(h.engine.db.dataSource, account.id)).total).toBe(170);
+
+  await h.send(admin.text(`/admin plan ${account.id} pro`));
+  expect(h.telegram.sentTexts(ADMIN).pop()).toContain('is now on the Pro plan');
+  const upgraded = await accountOf(customer.id);
+  expect(upgraded.planSlug).toBe('pro');
+  const plan = await h.engine.services.plans.get('pro');
+  expect((await getBalance(h.engine.db.dataSource, account.id)).planTokens).toBe(plan.monthlyTokens);
+
+  await h.send(admin.text(`/admin user tg:${customer.id}`));
+  expect(h.telegram.sentTexts(ADMIN).pop()).toContain('@customer_1');
+  await h.send(admin.text('/admin grant @nobody_here 5'));
+  expect(h.telegram.sentTexts(ADMIN).pop()).toBe('No user @nobody_here.');
+  await h.send(admin.text('/admin'));
+  expect(h.telegram.sentTexts(ADMIN).pop()).toMatch(/^📈 Service\nUsers: \d+/);
+});
+
+test('admins are told about new users, provider outages and recoveries, and failure bursts', async () => {
+  const newcomer = h.user(4_700_030, { firstName: 'Nina', username: 'nina' });
+  await h.send(newcomer.text('/start'));
+  const toAdmins = (text: string) =>
+    [ADMIN, ADMIN_GROUP].every((chat) => h.telegram.callsOf('sendMessage').some((c) => Number(c.payload.chat_id) === chat && String(c.payload.text).includes(text)));
+  expect(toAdmins('New user')).toBe(true);
+  expect(toAdmins('@nina')).toBe(true);
+
+  const gate = h.engine.services.gate;
+  for (let i = 0; i < 5; i++) gate.observe('xai', new ProviderError('overloaded', 'upstream 503', 'xai'));
+  gate.observe('xai', null);
+  await h.app.deps.tasks.drain();
+  expect(toAdmins('Provider xai is failing')).toBe(true);
+  expect(toAdmins('Provider xai recovered')).toBe(true);
+
+  const failed = { status: 'failed', modelSlug: 'flux-dev', errorKind: 'timeout' } as GenerationEntity;
+  for (let i = 0; i < 3; i++) await h.engine.services.notifier.generationFinished(failed);
+  await h.app.deps.tasks.drain();
+  expect(toAdmins('3 generations failed in the last 1 min')).toBe(true);
+});

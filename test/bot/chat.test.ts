@@ -1,0 +1,118 @@
+import { getBalance, ledgerTotals } from '../../src/core/billing/ledger';
+import { GenerationEntity, UserEntity } from '../../src/db/entities';
+import { telegramError } from './fake-telegram';
+import { BotHarness, buttonsOf, press, startBotHarness } from './harness';
+
+let h: BotHarness;
+
+beforeAll(async () => {
+  h = await startBotHarness();
+});
+afterAll(() => h.close());
+
+async function accountOf(telegramId: number) {
+  return h.engine.db.dataSource.getRepository(UserEntity).findOneByOrFail({ telegramId: String(telegramId) });
+}
+
+test('a chat message streams through edits of one message and is charged once, as on /v1', async () => {
+  const user = h.user(4_200_001, { languageCode: 'en' });
+  await h.send(user.text('/start'));
+  const mark = h.telegram.calls.length;
+  await h.send(user.text('Tell me about foxes'));
+
+  const calls = h.telegram.calls.slice(mark).filter((c) => Number(c.payload.chat_id) === user.id);
+  const placeholder = calls.find((c) => c.method === 'sendMessage')!;
+  const replyId = (placeholder.result as { message_id: number }).message_id;
+  expect(placeholder.payload.text).toBe('✍️ …');
+  expect(placeholder.payload.reply_parameters).toMatchObject({ message_id: expect.any(Number) });
+  const edits = calls.filter((c) => c.method === 'editMessageText' && Number(c.payload.message_id) === replyId);
+  // The sandbox streams word by word: the reply grows over several edits, each longer than the one before.
+  expect(edits.length).toBeGreaterThanOrEqual(2);
+  const lengths = edits.map((e) => String(e.payload.text).length);
+  expect([...lengths].sort((a, b) => a - b)).toEqual(lengths);
+  for (let i = 1; i < edits.length; i++) expect(edits[i].at - edits[i - 1].at).toBeGreaterThanOrEqual(30);
+
+  const account = await accountOf(user.id);
+  const gens = await h.engine.db.dataSource.getRepository(GenerationEntity).findBy({ userId: account.id });
+  expect(gens).toHaveLength(1);
+  const gen = gens[0];
+  expect(gen).toMatchObject({ status: 'completed', source: 'bot', category: 'text', modelSlug: 'gpt-4o-mini' });
+  expect(gen.tokensSpent).toBeGreaterThanOrEqual(1);
+
+  const final = h.telegram.textOf(user.id, replyId)!;
+  expect(final.startsWith(`Sandbox reply from`)).toBe(true);
+  expect(final).toContain('Tell me about foxes');
+  expect(final).toContain(`— GPT-4o mini · ${gen.tokensSpent} tkn · balance ${50 - gen.tokensSpent}`);
+
+  // Charged once: one reservation, one settlement, and the books balance.
+  const ledger = await h.engine.db.dataSource.query<{ kind: string }[]>(
+    'SELECT kind FROM ledger_entries WHERE user_id = $1 AND reference = $2 ORDER BY id',
+    [account.id, `gen:${gen.id}`],
+  );
+  expect(ledger.map((r) => r.kind)).toEqual(['reserve', 'settle']);
+  const balance = await getBalance(h.engine.db.dataSource, account.id);
+  expect(balance.total).toBe(50 - gen.tokensSpent);
+  expect(await ledgerTotals(h.engine.db.dataSource, account.id)).toEqual({ plan: balance.planTokens, bonus: balance.bonusTokens });
+});
+
+test('the conversation context is kept per chat and /new resets it', async () => {
+  const user = h.user(4_200_002);
+  await h.send(user.text('first question'));
+  await h.send(user.text('second question'));
+  await h.send(user.text('/new'));
+  expect(h.telegram.sentTexts(user.id).pop()).toContain('New conversation started');
+  await h.send(user.text('third question'));
+  const account = await accountOf(user.id);
+  const gens = await h.engine.db.dataSource.getRepository(GenerationEntity).find({ where: { userId: account.id }, order: { id: 'ASC' } });
+  // params.messages: how many messages went upstream (history + the new one).
+  expect(gens.map((g) => g.params.messages)).toEqual([1, 3, 1]);
+});
+
+test('the chat model picker shows prices, locks Basic models for Starter, and switches the model', async () => {
+  const user = h.user(4_200_003);
+  await h.send(user.text('/chat'));
+  const picker = h.telegram.callsOf('sendMessage').filter((c) => Number(c.payload.chat_id) === user.id).pop()!;
+  const buttons = buttonsOf(picker);
+  expect(buttons.find((b) => b.callback_data === 'chat:m:gpt-4o-mini')?.text).toBe('✓ GPT-4o mini · ≈1 tkn');
+  expect(buttons.find((b) => b.callback_data === 'chat:m:gpt-4o')?.text).toBe('🔒 GPT-4o · Basic');
+
+  await press(h, user, /^chat:m:gpt-4o$/);
+  const locked = h.telegram.callsOf('answerCallbackQuery').pop()!;
+  expect(locked.payload).toMatchObject({ show_alert: true });
+  expect(String(locked.payload.text)).toContain('Basic');
+
+  await press(h, user, /^chat:m:deepseek-chat$/);
+  await h.send(user.text('hello'));
+  const account = await accountOf(user.id);
+  const last = await h.engine.db.dataSource.getRepository(GenerationEntity).findOneOrFail({ where: { userId: account.id }, order: { id: 'DESC' } });
+  expect(last.modelSlug).toBe('deepseek-chat');
+});
+
+test('a stream broken mid-answer keeps the text so far, says so, and charges nothing', async () => {
+  const user = h.user(4_200_004);
+  await h.send(user.text('please [[fail:midstream]] now'));
+  const account = await accountOf(user.id);
+  const gen = await h.engine.db.dataSource.getRepository(GenerationEntity).findOneByOrFail({ userId: account.id });
+  expect(gen).toMatchObject({ status: 'failed', tokensSpent: 0 });
+  expect((await getBalance(h.engine.db.dataSource, account.id)).total).toBe(50);
+  const replies = h.telegram.calls.filter((c) => Number(c.payload.chat_id) === user.id && (c.method === 'editMessageText' || c.method === 'sendMessage'));
+  expect(String(replies[replies.length - 1].payload.text)).toContain('Nothing was charged');
+});
+
+test('when Telegram refuses the reply (bot blocked), the stream is stopped and settled, never left reserved', async () => {
+  const user = h.user(4_200_005);
+  await h.send(user.text('/start'));
+  h.telegram.failNext('sendMessage', telegramError('error-403-bot-blocked'));
+  await h.send(user.text('are you there?'));
+  const account = await accountOf(user.id);
+  const gen = await h.engine.db.dataSource.getRepository(GenerationEntity).findOneByOrFail({ userId: account.id });
+  expect(gen.status).not.toBe('pending');
+  const open = await h.engine.db.dataSource.query<{ n: number }[]>(
+    `SELECT count(*)::int AS n FROM token_reservations WHERE reference = $1 AND status = 'reserved'`,
+    [`gen:${gen.id}`],
+  );
+  expect(open[0].n).toBe(0);
+  const balance = await getBalance(h.engine.db.dataSource, account.id);
+  expect(balance.total).toBe(50 - gen.tokensSpent);
+  expect(await ledgerTotals(h.engine.db.dataSource, account.id)).toEqual({ plan: balance.planTokens, bonus: balance.bonusTokens });
+});

@@ -1,0 +1,356 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+
+// A fake Telegram Bot API server on loopback (TELEGRAM_API_ROOT points the real grammY client at it). It records
+// every call and answers with correctly shaped results: real Message objects with message ids, File objects,
+// `true` where the Bot API answers `true`, and Bot API error bodies ({ok:false, error_code, description,
+// parameters}) for the failures a bot must handle (message not modified, 429 with retry_after, bad file id).
+
+export interface UploadedFile {
+  name: string;
+  type: string;
+  data: Buffer;
+}
+
+export interface RecordedCall {
+  method: string;
+  /** Parameters as the client sent them (JSON, or multipart fields decoded from JSON where they were JSON). */
+  payload: Record<string, unknown>;
+  /** Files uploaded with the call, by parameter name (`photo`, `video`, `document`…). */
+  files: Record<string, UploadedFile>;
+  at: number;
+  /** What the fake answered (`result` of a successful call). */
+  result?: unknown;
+}
+
+export interface FakeFailure {
+  error_code: number;
+  description: string;
+  parameters?: { retry_after?: number };
+}
+
+interface StoredMessage {
+  chatId: number;
+  messageId: number;
+  text?: string;
+  markup?: string;
+  deleted?: boolean;
+}
+
+/** A recorded Bot API error body (test/fixtures/telegram). */
+export function telegramError(name: string): FakeFailure {
+  const body = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../fixtures/telegram', `${name}.json`), 'utf8')) as FakeFailure & { ok: false };
+  const { ok: _ok, ...failure } = body;
+  return failure;
+}
+
+/** The recorded 429, with a shorter wait (same wording) so tests do not sleep 15 s. */
+export function floodWait(seconds: number): FakeFailure {
+  const recorded = telegramError('error-429-too-many-requests');
+  return { ...recorded, description: recorded.description.replace(/\d+$/, String(seconds)), parameters: { retry_after: seconds } };
+}
+
+export const BOT_USER = { id: 777000111, is_bot: true, first_name: 'Nebula', username: 'nebula_test_bot' } as const;
+
+export const BOT_INFO = {
+  ...BOT_USER,
+  can_join_groups: true,
+  can_read_all_group_messages: false,
+  supports_inline_queries: false,
+  can_connect_to_business: false,
+  has_main_web_app: false,
+  has_topics_enabled: false,
+  allows_users_to_create_topics: false,
+  can_manage_bots: false,
+  supports_join_request_queries: false,
+} as const;
+
+async function readBody(req: http.IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+interface Part {
+  name: string;
+  filename?: string;
+  type?: string;
+  data: Buffer;
+}
+
+/** A small multipart/form-data reader (grammY writes headers without spaces, which some parsers refuse). */
+function parseMultipart(body: Buffer, boundary: string): Part[] {
+  const delimiter = Buffer.from(`--${boundary}`);
+  const parts: Part[] = [];
+  let pos = body.indexOf(delimiter);
+  while (pos >= 0) {
+    const start = pos + delimiter.length;
+    if (body.subarray(start, start + 2).toString() === '--') break;
+    const headerEnd = body.indexOf('\r\n\r\n', start);
+    const next = body.indexOf(delimiter, headerEnd);
+    if (headerEnd < 0 || next < 0) break;
+    const headers = body.subarray(start, headerEnd).toString('utf8');
+    const data = body.subarray(headerEnd + 4, next - 2);
+    const name = /name="([^"]*)"/i.exec(headers)?.[1] ?? '';
+    const filename = /filename="?([^";\r\n]*)"?/i.exec(headers)?.[1];
+    const type = /content-type:\s*([^\r\n]+)/i.exec(headers)?.[1];
+    parts.push({ name, filename, type, data: Buffer.from(data) });
+    pos = next;
+  }
+  return parts;
+}
+
+function decodeField(value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+export class FakeTelegram {
+  readonly calls: RecordedCall[] = [];
+  private server?: http.Server;
+  private nextMessageId = 1000;
+  private nextFileId = 1;
+  private readonly messages = new Map<string, StoredMessage>();
+  private readonly files = new Map<string, { path: string; data: Buffer }>();
+  private readonly failures: { method: string; failure: FakeFailure }[] = [];
+  private readonly pendingUpdates: { update_id: number }[] = [];
+  url = '';
+
+  constructor(readonly token: string) {}
+
+  static async start(token: string): Promise<FakeTelegram> {
+    const fake = new FakeTelegram(token);
+    await fake.listen();
+    return fake;
+  }
+
+  private async listen(): Promise<void> {
+    this.server = http.createServer((req, res) => {
+      this.handle(req, res).catch((err: Error) => {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ ok: false, error_code: 500, description: `fake: ${err.message}` }));
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
+  }
+
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+  }
+
+  /** Queues an update for getUpdates (long polling). */
+  queueUpdate(update: { update_id: number }): void {
+    this.pendingUpdates.push(update);
+  }
+
+  /** Makes the next call of `method` fail with a Bot API error. */
+  failNext(method: string, failure: FakeFailure): void {
+    this.failures.push({ method, failure });
+  }
+
+  /** A file the user "sent": it can be fetched with getFile and downloaded from /file/bot<token>/<path>. */
+  addFile(data: Buffer, folder: 'photos' | 'voice' | 'music' | 'documents', ext: string): { file_id: string; file_unique_id: string; file_size: number } {
+    const n = this.nextFileId++;
+    const fileId = `AgAC-file-${n}-${Math.random().toString(36).slice(2, 10)}`;
+    this.files.set(fileId, { path: `${folder}/file_${n}.${ext}`, data });
+    return { file_id: fileId, file_unique_id: `uniq${n}`, file_size: data.length };
+  }
+
+  callsOf(method: string): RecordedCall[] {
+    return this.calls.filter((c) => c.method === method);
+  }
+
+  /** Texts of sendMessage calls to a chat, in order. */
+  sentTexts(chatId: number): string[] {
+    return this.callsOf('sendMessage')
+      .filter((c) => Number(c.payload.chat_id) === chatId)
+      .map((c) => String(c.payload.text));
+  }
+
+  /** The current text of a message (after edits). */
+  textOf(chatId: number, messageId: number): string | undefined {
+    return this.messages.get(`${chatId}:${messageId}`)?.text;
+  }
+
+  isDeleted(chatId: number, messageId: number): boolean {
+    return this.messages.get(`${chatId}:${messageId}`)?.deleted === true;
+  }
+
+  /** Waits until a recorded call satisfies `predicate`. */
+  async waitForCall(predicate: (c: RecordedCall) => boolean, timeoutMs = 20_000): Promise<RecordedCall> {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.calls.find(predicate);
+      if (found) return found;
+      if (Date.now() > until) throw new Error(`no matching Bot API call within ${timeoutMs} ms; calls: ${this.calls.map((c) => c.method).join(', ')}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', this.url);
+    const filePrefix = `/file/bot${this.token}/`;
+    if (url.pathname.startsWith(filePrefix)) {
+      const path = decodeURIComponent(url.pathname.slice(filePrefix.length));
+      const file = [...this.files.values()].find((f) => f.path === path);
+      if (!file) {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ ok: false, error_code: 404, description: 'Not Found' }));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': file.data.length });
+      res.end(file.data);
+      return;
+    }
+    const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(url.pathname);
+    if (!match || match[1] !== this.token) {
+      this.reply(res, 401, { ok: false, ...telegramError('error-401-unauthorized') });
+      return;
+    }
+    const method = match[2];
+    const { payload, files } = await this.parse(req);
+    const call: RecordedCall = { method, payload, files, at: Date.now() };
+    this.calls.push(call);
+    const failureIndex = this.failures.findIndex((f) => f.method === method);
+    if (failureIndex >= 0) {
+      const { failure } = this.failures.splice(failureIndex, 1)[0];
+      this.reply(res, failure.error_code, { ok: false, ...failure });
+      return;
+    }
+    if (method === 'getUpdates') {
+      // Long polling: confirmed updates (below `offset`) are dropped; waits briefly when there is nothing new.
+      const offset = Number(payload.offset ?? 0);
+      for (let i = this.pendingUpdates.length - 1; i >= 0; i--) if (this.pendingUpdates[i].update_id < offset) this.pendingUpdates.splice(i, 1);
+      if (this.pendingUpdates.length === 0) await new Promise((r) => setTimeout(r, 50));
+      call.result = [...this.pendingUpdates];
+      this.reply(res, 200, { ok: true, result: call.result });
+      return;
+    }
+    const result = this.answer(method, payload, files);
+    if ('error_code' in result && result.ok === false) {
+      this.reply(res, Number(result.error_code), result);
+      return;
+    }
+    call.result = result.result;
+    this.reply(res, 200, result);
+  }
+
+  private reply(res: http.ServerResponse, status: number, body: unknown): void {
+    const text = JSON.stringify(body);
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+    res.end(text);
+  }
+
+  private async parse(req: http.IncomingMessage): Promise<{ payload: Record<string, unknown>; files: Record<string, UploadedFile> }> {
+    const body = await readBody(req);
+    const type = String(req.headers['content-type'] ?? '');
+    if (body.length === 0) return { payload: {}, files: {} };
+    if (type.startsWith('application/json')) return { payload: JSON.parse(body.toString('utf8')) as Record<string, unknown>, files: {} };
+    if (type.startsWith('multipart/form-data')) {
+      const boundary = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(type);
+      const parts = parseMultipart(body, boundary?.[1] ?? boundary?.[2] ?? '');
+      const payload: Record<string, unknown> = {};
+      const uploads = new Map<string, UploadedFile>();
+      for (const part of parts) {
+        if (part.filename !== undefined) uploads.set(part.name, { name: part.filename, type: part.type ?? '', data: part.data });
+        else payload[part.name] = decodeField(part.data.toString('utf8'));
+      }
+      const files: Record<string, UploadedFile> = {};
+      for (const [name, value] of Object.entries(payload)) {
+        const ref = typeof value === 'string' ? /^attach:\/\/(.+)$/.exec(value) : null;
+        if (ref && uploads.has(ref[1])) files[name] = uploads.get(ref[1])!;
+      }
+      for (const [name, upload] of uploads) if (!Object.values(files).includes(upload)) files[name] = upload;
+      return { payload, files };
+    }
+    return { payload: Object.fromEntries(new URLSearchParams(body.toString('utf8'))), files: {} };
+  }
+
+  private message(chatId: number, extra: Record<string, unknown>): Record<string, unknown> {
+    const messageId = this.nextMessageId++;
+    const stored: StoredMessage = { chatId, messageId, text: typeof extra.text === 'string' ? extra.text : undefined };
+    if (extra.reply_markup) stored.markup = JSON.stringify(extra.reply_markup);
+    this.messages.set(`${chatId}:${messageId}`, stored);
+    return {
+      message_id: messageId,
+      from: BOT_USER,
+      chat: { id: chatId, type: 'private', first_name: 'Tester' },
+      date: Math.floor(Date.now() / 1000),
+      ...extra,
+    };
+  }
+
+  private fileMeta(file: UploadedFile | undefined) {
+    const n = this.nextFileId++;
+    return { file_id: `BQAC-sent-${n}`, file_unique_id: `sent${n}`, file_size: file?.data.length ?? 0 };
+  }
+
+  private answer(method: string, p: Record<string, unknown>, files: Record<string, UploadedFile>): Record<string, unknown> {
+    const ok = (result: unknown) => ({ ok: true, result });
+    const fail = (fixture: string) => ({ ok: false, ...telegramError(fixture) });
+    const chatId = Number(p.chat_id);
+    const caption = typeof p.caption === 'string' ? { caption: p.caption } : {};
+    switch (method) {
+      case 'getMe':
+        return ok(BOT_INFO);
+      case 'sendMessage':
+        return ok(this.message(chatId, { text: String(p.text), ...(p.reply_markup ? { reply_markup: p.reply_markup } : {}) }));
+      case 'editMessageText':
+      case 'editMessageReplyMarkup': {
+        const stored = this.messages.get(`${chatId}:${Number(p.message_id)}`);
+        if (!stored || stored.deleted) return fail('error-400-message-to-edit-not-found');
+        const text = method === 'editMessageText' ? String(p.text) : stored.text;
+        const markup = p.reply_markup ? JSON.stringify(p.reply_markup) : undefined;
+        if (text === stored.text && markup === stored.markup) {
+          return fail('error-400-message-not-modified');
+        }
+        stored.text = text;
+        stored.markup = markup;
+        return ok({
+          message_id: stored.messageId,
+          from: BOT_USER,
+          chat: { id: chatId, type: 'private', first_name: 'Tester' },
+          date: Math.floor(Date.now() / 1000),
+          edit_date: Math.floor(Date.now() / 1000),
+          text,
+          ...(p.reply_markup ? { reply_markup: p.reply_markup } : {}),
+        });
+      }
+      case 'deleteMessage': {
+        const stored = this.messages.get(`${chatId}:${Number(p.message_id)}`);
+        if (!stored || stored.deleted) return { ok: false, error_code: 400, description: 'Bad Request: message to delete not found' };
+        stored.deleted = true;
+        return ok(true);
+      }
+      case 'sendPhoto': {
+        const meta = this.fileMeta(files.photo);
+        return ok(this.message(chatId, { photo: [{ ...meta, width: 90, height: 90 }, { ...meta, file_id: `${meta.file_id}-l`, width: 1024, height: 1024 }], ...caption }));
+      }
+      case 'sendDocument':
+        return ok(this.message(chatId, { document: { ...this.fileMeta(files.document), file_name: files.document?.name, mime_type: files.document?.type || 'application/octet-stream' }, ...caption }));
+      case 'sendVideo':
+        return ok(this.message(chatId, { video: { ...this.fileMeta(files.video), width: 1280, height: 720, duration: 4, mime_type: 'video/mp4' }, ...caption }));
+      case 'sendAudio':
+        return ok(this.message(chatId, { audio: { ...this.fileMeta(files.audio), duration: 10, mime_type: 'audio/mpeg', file_name: files.audio?.name }, ...caption }));
+      case 'getFile': {
+        const file = this.files.get(String(p.file_id));
+        if (!file) return fail('error-400-invalid-file-id');
+        return ok({ file_id: String(p.file_id), file_unique_id: `u-${String(p.file_id)}`, file_size: file.data.length, file_path: file.path });
+      }
+      case 'answerCallbackQuery':
+      case 'sendChatAction':
+      case 'setMyCommands':
+      case 'deleteWebhook':
+      case 'setWebhook':
+        return ok(true);
+      default:
+        return { ok: false, error_code: 404, description: 'Not Found' };
+    }
+  }
+}

@@ -1,0 +1,34 @@
+import { startPolling } from '../../src/bot';
+import { BotHarness, startBotHarness } from './harness';
+
+let h: BotHarness;
+
+beforeAll(async () => {
+  h = await startBotHarness();
+});
+afterAll(() => h.close());
+
+test('long polling through @grammyjs/runner: drops the webhook, registers commands in both languages, answers updates', async () => {
+  const user = h.user(4_900_001, { languageCode: 'ru' });
+  const runner = await startPolling(h.app);
+  let update;
+  try {
+    update = user.text('/help');
+    h.telegram.queueUpdate(update);
+    const reply = await h.telegram.waitForCall((c) => c.method === 'sendMessage' && Number(c.payload.chat_id) === user.id, 10_000);
+    expect(reply.payload.text).toContain('Как это работает');
+  } finally {
+    await runner.stop();
+  }
+  expect(h.telegram.callsOf('deleteWebhook')).toHaveLength(1);
+  const commands = h.telegram.callsOf('setMyCommands');
+  expect(commands.map((c) => c.payload.language_code ?? null).sort()).toEqual(['en', 'ru', null].sort());
+  const ru = commands.find((c) => c.payload.language_code === 'ru')!;
+  expect(ru.payload.commands).toContainEqual({ command: 'image', description: 'Создать изображение' });
+  // The update was confirmed: a later getUpdates asked past it.
+  expect(offsets(h)).toContain(update!.update_id + 1);
+});
+
+function offsets(harness: BotHarness): number[] {
+  return harness.telegram.callsOf('getUpdates').map((c) => Number(c.payload.offset ?? 0));
+}

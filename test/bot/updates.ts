@@ -1,0 +1,94 @@
+import type { Update } from 'grammy/types';
+import { BOT_USER } from './fake-telegram';
+
+// Realistic Telegram updates from one private-chat user, shaped as the Bot API delivers them.
+
+let updateId = 500_000;
+let messageId = 1;
+
+export interface TestUserOptions {
+  firstName?: string;
+  lastName?: string;
+  username?: string;
+  languageCode?: string;
+}
+
+export class TestUser {
+  constructor(
+    readonly id: number,
+    readonly options: TestUserOptions = {},
+  ) {}
+
+  get from() {
+    return {
+      id: this.id,
+      is_bot: false as const,
+      first_name: this.options.firstName ?? 'Alice',
+      ...(this.options.lastName ? { last_name: this.options.lastName } : {}),
+      ...(this.options.username ? { username: this.options.username } : {}),
+      ...(this.options.languageCode ? { language_code: this.options.languageCode } : {}),
+    };
+  }
+
+  get chat() {
+    return { id: this.id, type: 'private' as const, first_name: this.options.firstName ?? 'Alice', ...(this.options.username ? { username: this.options.username } : {}) };
+  }
+
+  private base() {
+    return { message_id: messageId++, from: this.from, chat: this.chat, date: Math.floor(Date.now() / 1000) };
+  }
+
+  /** A text message; a leading /command gets its bot_command entity, as Telegram sends it. */
+  text(text: string): Update {
+    const command = /^\/[A-Za-z0-9_]+(@\w+)?/.exec(text);
+    return {
+      update_id: updateId++,
+      message: {
+        ...this.base(),
+        text,
+        ...(command ? { entities: [{ type: 'bot_command', offset: 0, length: command[0].length }] } : {}),
+      },
+    };
+  }
+
+  photo(file: { file_id: string; file_unique_id: string; file_size: number }, caption?: string): Update {
+    return {
+      update_id: updateId++,
+      message: {
+        ...this.base(),
+        photo: [
+          { file_id: `${file.file_id}-thumb`, file_unique_id: `${file.file_unique_id}t`, file_size: 1200, width: 90, height: 90 },
+          { ...file, width: 512, height: 512 },
+        ],
+        ...(caption ? { caption } : {}),
+      },
+    };
+  }
+
+  voice(file: { file_id: string; file_unique_id: string; file_size: number }, duration = 3): Update {
+    return {
+      update_id: updateId++,
+      message: { ...this.base(), voice: { ...file, duration, mime_type: 'audio/ogg' } },
+    };
+  }
+
+  /** Pressing an inline button of a message the bot sent. */
+  press(data: string, message: { message_id: number; text?: string }): Update {
+    return {
+      update_id: updateId++,
+      callback_query: {
+        id: String(updateId * 7),
+        from: this.from,
+        chat_instance: `ci${this.id}`,
+        data,
+        message: {
+          message_id: message.message_id,
+          from: BOT_USER,
+          chat: this.chat,
+          date: Math.floor(Date.now() / 1000),
+          text: message.text ?? '…',
+        },
+      },
+    };
+  }
+}
