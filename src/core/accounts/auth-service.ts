@@ -19,6 +19,7 @@ import { consumeResetToken, issueResetToken, RESET_TOKEN_TTL_SECONDS } from './p
 import { API_KEY_MIN_LEVEL, Plan, PlanDirectory } from './plans';
 import { RefreshTokens } from './refresh-tokens';
 import { TelegramLoginData, verifyTelegramLogin } from './telegram-login';
+import { findOrCreateTelegramUser } from './telegram-account';
 import { createUser, findUserById } from './users';
 
 export interface AuthSettings {
@@ -110,31 +111,8 @@ export class AuthService {
   async signInWithTelegram(data: TelegramLoginData): Promise<SignInResult> {
     if (!this.settings.botToken) throw new SignInUnavailableError('Messenger sign-in is not configured on this server (BOT_TOKEN)');
     verifyTelegramLogin(data, this.settings.botToken, this.settings.loginWidgetMaxAgeSeconds);
-    const telegramId = String(data.id);
-    const repo = this.ds.getRepository(UserEntity);
-    const existing = await repo.findOneBy({ telegramId });
-    if (existing) {
-      if (data.username && existing.messengerUsername !== data.username) {
-        await repo.update({ id: existing.id }, { messengerUsername: data.username });
-        existing.messengerUsername = data.username;
-      }
-      return this.startSession(existing, false);
-    }
-    const name = [data.first_name, data.last_name].filter(Boolean).join(' ').trim() || data.username || `user${telegramId}`;
-    try {
-      const user = await createUser(this.ds, this.plans, {
-        name,
-        telegramId,
-        messengerUsername: data.username ?? null,
-        avatarUrl: data.photo_url ?? null,
-      });
-      return this.startSession(user, true);
-    } catch (err) {
-      // Two first sign-ins raced: the other one created the account.
-      const raced = err instanceof AccountConflictError && err.field === 'telegram_id' ? await repo.findOneBy({ telegramId }) : null;
-      if (raced) return this.startSession(raced, false);
-      throw err;
-    }
+    const { user, created } = await findOrCreateTelegramUser(this.ds, this.plans, data);
+    return this.startSession(user, created);
   }
 
   /**
