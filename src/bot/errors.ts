@@ -4,7 +4,7 @@ import type { PlanDirectory } from '../core/accounts/plans';
 import { InsufficientTokensError } from '../core/billing/errors';
 import { findModel } from '../core/catalog/catalog';
 import { ParamError, UnknownModelError } from '../core/catalog/errors';
-import { InputError, ProviderUnavailableError } from '../core/generations/errors';
+import { GenerationFailedError, InputError, ProviderUnavailableError } from '../core/generations/errors';
 import { RateLimitedError } from '../core/limits/rate-limiter';
 import { ProviderError } from '../core/providers/types';
 import { formatTime, planName } from './format';
@@ -57,6 +57,9 @@ export async function describeErrorForUser(err: unknown, t: Translate, locale: L
     return { text: t('error-provider-unavailable', { model: findModel(err.modelSlug)?.name ?? err.modelSlug, seconds: err.retryAfterSeconds ?? 60 }) };
   }
   if (err instanceof ProviderError) return { text: failureText(err.kind, t, err.provider) };
+  if (err instanceof GenerationFailedError) {
+    return { text: failureText(err.kind, t, (err.modelSlug && findModel(err.modelSlug)?.name) || err.modelSlug || '') };
+  }
   if (err instanceof ParamError) {
     if (err.field === 'prompt' || err.field === 'negative_prompt') {
       return { text: /longer/.test(err.message) ? t('error-prompt-too-long') : t('error-prompt-required') };
@@ -93,6 +96,7 @@ export function isExpectedError(err: unknown): boolean {
     err instanceof PlanTooLowError ||
     err instanceof ProviderUnavailableError ||
     err instanceof ProviderError ||
+    err instanceof GenerationFailedError ||
     err instanceof ParamError ||
     err instanceof UnknownModelError ||
     err instanceof InputError ||

@@ -116,3 +116,15 @@ test('when Telegram refuses the reply (bot blocked), the stream is stopped and s
   expect(balance.total).toBe(50 - gen.tokensSpent);
   expect(await ledgerTotals(h.engine.db.dataSource, account.id)).toEqual({ plan: balance.planTokens, bonus: balance.bonusTokens });
 });
+
+test('an overloaded model says so by name (wait or switch), and charges nothing', async () => {
+  const user = h.user(4_200_006, { languageCode: 'en' });
+  await h.send(user.text('hello [[fail:overloaded]]'));
+  const account = await accountOf(user.id);
+  const gen = await h.engine.db.dataSource.getRepository(GenerationEntity).findOneByOrFail({ userId: account.id });
+  expect(gen).toMatchObject({ status: 'failed', errorKind: 'overloaded', tokensSpent: 0 });
+  const replies = h.telegram.calls.filter((c) => Number(c.payload.chat_id) === user.id && (c.method === 'editMessageText' || c.method === 'sendMessage'));
+  const last = String(replies[replies.length - 1].payload.text);
+  expect(last).toContain('GPT-4o mini');
+  expect(last).toMatch(/overloaded/i);
+});

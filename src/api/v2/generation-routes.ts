@@ -40,7 +40,7 @@ function renderOutcome(ctx: ParameterizedContext, services: Services, outcome: G
   const g = outcome.generation;
   // An overloaded provider is a 503 (retry later or switch models); other failures are reported in the body.
   if (g.status === 'failed' && g.errorKind === 'overloaded') {
-    throw new GenerationFailedError(g.id, 'overloaded', g.error ?? 'The model is overloaded');
+    throw new GenerationFailedError(g.id, 'overloaded', g.error ?? 'The model is overloaded', g.modelSlug);
   }
   return { status: 200, body: toGenerationView(g, publicBaseUrl(ctx, services.config)) };
 }

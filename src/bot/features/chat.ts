@@ -2,6 +2,7 @@ import { Composer, InlineKeyboard } from 'grammy';
 import { getChatModel, setChatModel } from '../../core/accounts/chat-preference';
 import { canUseModel, findModel, listModels } from '../../core/catalog/catalog';
 import type { ChatStream } from '../../core/generations/chat';
+import { GenerationFailedError } from '../../core/generations/errors';
 import { ProviderError, type ChatMessage } from '../../core/providers/types';
 import type { BotContext, BotSettings } from '../context';
 import { describeErrorForUser, failureText, isExpectedError } from '../errors';
@@ -81,8 +82,8 @@ async function chatTurn(ctx: BotContext, text: string): Promise<void> {
     return;
   }
   if (failure !== undefined || billed.failed) {
-    const kind = failure instanceof ProviderError ? failure.kind : 'upstream';
-    if (!(failure instanceof ProviderError)) services.log.error({ err: failure }, 'bot chat stream failed');
+    const kind = failure instanceof ProviderError || failure instanceof GenerationFailedError ? failure.kind : 'upstream';
+    if (kind === 'upstream' && failure !== undefined) services.log.error({ err: failure }, 'bot chat stream failed');
     await reply.finish(failureText(kind, t, model.name));
     return;
   }

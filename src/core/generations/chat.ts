@@ -158,7 +158,7 @@ export class ChatService {
     } catch (err) {
       await this.fail(run.model, run.generationId, run.startedAt, err, actor.user.id);
       const kind = err instanceof ProviderError ? err.kind : 'upstream';
-      throw new GenerationFailedError(run.generationId, kind, failureMessage(kind, run.model.slug));
+      throw new GenerationFailedError(run.generationId, kind, failureMessage(kind, run.model.slug), run.model.slug);
     }
     const billing = await this.settle(run.model, run.generationId, run.startedAt, result.text, result.usage);
     return { ...billing, model: run.model, result, rate: run.rate };
@@ -211,7 +211,7 @@ export class ChatService {
       }
       if (failure !== undefined) {
         const kind = failure instanceof ProviderError ? failure.kind : 'upstream';
-        throw new GenerationFailedError(run.generationId, kind, failureMessage(kind, run.model.slug));
+        throw new GenerationFailedError(run.generationId, kind, failureMessage(kind, run.model.slug), run.model.slug);
       }
     }
 

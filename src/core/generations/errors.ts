@@ -19,6 +19,7 @@ export class GenerationFailedError extends Error {
     readonly generationId: number,
     readonly kind: ProviderErrorKind,
     message: string,
+    readonly modelSlug?: string,
   ) {
     super(message);
     this.name = 'GenerationFailedError';
