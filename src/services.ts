@@ -92,6 +92,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     ? new FailoverCounterStore(new RedisCounterStore(redis), pgCounters, (err) => log.debug({ err: err.message }, 'rate counters on PostgreSQL'))
     : pgCounters;
   const sql = FastSql.of(ds);
+  const holds = FastSql.asyncCommitPool(options.databaseUrl);
   const plans = new PlanDirectory(ds);
   const apiKeys = new ApiKeyService(ds, config.apiKeyPepper, sql);
   const mailer: Mailer = config.mail.smtpUrl ? new SmtpMailer(config.mail.smtpUrl, config.mail.from) : new LogMailer(log);
@@ -113,6 +114,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
   const generations = new GenerationService({
     ds,
     sql,
+    holdSql: holds.sql,
     limiter,
     connections,
     gate,
@@ -141,11 +143,12 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     boss,
     queue,
     generations,
-    chat: new ChatService({ ds, sql, limiter, connections, gate, adapters: providerAdapters, log }),
+    chat: new ChatService({ ds, sql, holdSql: holds.sql, limiter, connections, gate, adapters: providerAdapters, log }),
     schedules: new ScheduleService(ds, plans, generations, log),
     idempotency: new IdempotencyStore(ds),
     close: async () => {
       await boss.stop({ graceful: true, timeout: 5000 }).catch(() => undefined);
+      await holds.close().catch(() => undefined);
       redis?.disconnect();
     },
   };

@@ -1,6 +1,7 @@
 import type { Update } from 'grammy/types';
 import { createBot, type BotOptions, type TelegramBot } from '../../src/bot';
 import type { BotSettings } from '../../src/bot/context';
+import { createGoogleSandbox } from '../../src/sandbox/google';
 import { Engine, startEngine } from '../support/engine';
 import { BOT_INFO, FakeTelegram, type RecordedCall } from './fake-telegram';
 import { TestUser, type TestUserOptions } from './updates';
@@ -32,6 +33,9 @@ export async function startBotHarness(options: { adminIds?: number[]; env?: Reco
     TELEGRAM_API_ROOT: telegram.url,
     ...(options.adminIds ? { ADMIN_CHAT_IDS: options.adminIds.join(',') } : {}),
     ...options.env,
+  }, {
+    // Slow videos (several polls before the result) so a pending job's progress can be watched reliably.
+    handlers: { google: createGoogleSandbox({ pendingPolls: 6 }) },
   });
   const bots: TelegramBot[] = [];
   const newBot = (extra: BotOptions = {}) => {

@@ -9,7 +9,7 @@ import { PlanSlug } from '../../src/core/catalog/types';
 import { startWorkers } from '../../src/jobs/workers';
 import { createLogger } from '../../src/logger';
 import { sandboxHandlers } from '../../src/sandbox/handlers';
-import { SandboxServer, startSandbox } from '../../src/sandbox/server';
+import { SandboxHandlers, SandboxServer, startSandbox } from '../../src/sandbox/server';
 import { createServices, Services } from '../../src/services';
 import { terminateOcrWorker } from '../../src/core/providers/local';
 import { createTestDatabase, TestDatabase } from './databases';
@@ -27,9 +27,9 @@ export interface Engine {
   close(): Promise<void>;
 }
 
-export async function startEngine(env: Record<string, string> = {}): Promise<Engine> {
+export async function startEngine(env: Record<string, string> = {}, opts: { handlers?: SandboxHandlers } = {}): Promise<Engine> {
   const db = await createTestDatabase();
-  const sandbox = await startSandbox(sandboxHandlers);
+  const sandbox = await startSandbox({ ...sandboxHandlers, ...opts.handlers });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ng-engine-'));
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
   const log = createLogger('silent');

@@ -60,6 +60,8 @@ export interface ChatServiceDeps {
   ds: DataSource;
   /** The hot-path SQL runner (prepared statements on the pool). */
   sql: Queryable;
+  /** Runs the token holds (see FastSql.asyncCommitPool). */
+  holdSql: Queryable;
   limiter: RateLimiter;
   connections: ProviderConnections;
   gate: ProviderGate;
@@ -112,7 +114,7 @@ export class ChatService {
     const rate = await this.deps.limiter.consume(actor.user.id, actor.plan);
     if (!rate.allowed) throw new RateLimitedError(rate);
     const last = input.messages[input.messages.length - 1];
-    const { id, createdAt } = await createPendingGeneration(this.deps.sql, {
+    const { id, createdAt } = await createPendingGeneration(this.deps.holdSql, {
       userId: actor.user.id,
       modelSlug: prepared.model.slug,
       category: 'text',
@@ -190,8 +192,9 @@ export class ChatService {
       } catch (err) {
         if (!upstreamAbort.signal.aborted) failure = err;
       } finally {
-        // Reached on normal end, on upstream failure, and when the consumer stops early (client disconnect).
-        upstreamAbort.abort();
+        // Reached on normal end, on upstream failure, and when the consumer stops early (client disconnect):
+        // an unfinished upstream request is aborted.
+        if (finish === undefined) upstreamAbort.abort();
         signal?.removeEventListener('abort', onClientAbort);
         const cutOff = finish === undefined && failure === undefined;
         self.deps.gate.observe(run.model.provider, failure ?? null);

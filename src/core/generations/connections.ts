@@ -1,4 +1,5 @@
 import { AppConfig } from '../../config';
+import { agentFetch } from '../providers/agent-fetch';
 import { ProviderConnection, ProviderName } from '../providers/types';
 import { ProviderUnavailableError } from './errors';
 
@@ -17,7 +18,7 @@ export class ProviderConnections {
     private readonly config: Pick<AppConfig, 'providers' | 'sandboxAllowed' | 'upstreamTimeoutMs'>,
     private readonly defaultBaseUrls: Record<ProviderName, string>,
     private readonly sandboxMount?: (provider: ProviderName) => string,
-    private readonly fetchImpl: typeof fetch = fetch,
+    private readonly fetchImpl: typeof fetch = agentFetch,
   ) {}
 
   info(provider: ProviderName): ConnectionInfo {

@@ -44,6 +44,8 @@ export interface GenerationServiceDeps {
   ds: DataSource;
   /** The hot-path SQL runner (prepared statements on the pool). */
   sql: Queryable;
+  /** Runs the token holds (see FastSql.asyncCommitPool). */
+  holdSql: Queryable;
   limiter: RateLimiter;
   connections: ProviderConnections;
   gate: ProviderGate;
@@ -172,7 +174,7 @@ export class GenerationService {
       sandbox: this.deps.runner.isSandbox(model),
       deadlineAt: new Date(Date.now() + this.asyncDeadlineMs),
     };
-    const { id, createdAt } = await createPendingGeneration(this.deps.sql, row);
+    const { id, createdAt } = await createPendingGeneration(this.deps.holdSql, row);
     const gen = this.deps.ds.getRepository(GenerationEntity).create({ ...row, id, createdAt, status: 'pending' });
     if (model.execution === 'async') {
       await this.handOff(gen, params, inputs);
