@@ -1,0 +1,313 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Child, cpuMs, freePort, RssSampler } from './lib/child';
+import { runLoad, RunResult, Target } from './lib/http-load';
+import { BenchReport, Mode, ModeFigures, RateLimitRun, renderMarkdown, TargetFigures } from './lib/report';
+import {
+  BenchDatabase,
+  BenchUser,
+  checkBilling,
+  clearRateCounters,
+  createUserWithKey,
+  redisReachable,
+  serviceEnv,
+} from './lib/service-fixture';
+import { summarize } from './lib/stats';
+
+// `npm run bench`: the mock upstream, Portkey and this service as child processes, measured side by side in one run.
+// Compiled to dist/bench/run.js, so the repository root is two levels up.
+const ROOT = path.resolve(__dirname, '..', '..');
+
+const intEnv = (name: string, fallback: number) => {
+  const v = Number(process.env[name]);
+  return Number.isInteger(v) && v > 0 ? v : fallback;
+};
+const SETTINGS = {
+  latencyRequests: intEnv('BENCH_LATENCY_REQUESTS', 2000),
+  warmupRequests: intEnv('BENCH_WARMUP_REQUESTS', 300),
+  throughputSeconds: intEnv('BENCH_THROUGHPUT_SECONDS', 12),
+  concurrency: intEnv('BENCH_CONCURRENCY', 64),
+  pgAdminUrl: process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  // A Redis database of its own, so the bench's counters never meet another process's users.
+  redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/14',
+  cpuProfDir: process.env.BENCH_CPU_PROF_DIR,
+};
+const LATENCY_ROUNDS = 4;
+const THROUGHPUT_ROUNDS = 2;
+const VIP_REQUESTS = 150;
+const VIP_CONCURRENCY = 8;
+const ELITE_TOKENS = 100_000_000;
+const MODES: Mode[] = ['sync', 'stream'];
+
+const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const hourWindow = () => Math.floor(Date.now() / 3_600_000);
+
+interface Entry {
+  target: Target;
+  child?: Child;
+  isGateway: boolean;
+  latency: Record<Mode, RunResult[]>;
+  throughput: Partial<Record<Mode, Throughput>>;
+  /** Every 200 this target answered, warm-ups included (the service's billing check needs them all). */
+  okTotal: number;
+}
+
+/** The concurrency-64 rounds of one target and mode, added up (CPU in ms over all rounds). */
+interface Throughput {
+  ok: number;
+  failed: number;
+  elapsedMs: number;
+  statuses: Record<number, number>;
+  cpu: { gateway: number; postgres: number; mock: number };
+  hasPostgres?: boolean;
+}
+
+/** Who else is measured: the mock's CPU, and the service's PostgreSQL backends. */
+interface Context {
+  mock: Child;
+  db: BenchDatabase;
+}
+
+function newEntry(target: Target, isGateway: boolean, child?: Child): Entry {
+  return { target, child, isGateway, latency: { sync: [], stream: [] }, throughput: {}, okTotal: 0 };
+}
+
+async function measure(entry: Entry, opts: Parameters<typeof runLoad>[1]): Promise<RunResult> {
+  const r = await runLoad(entry.target, opts);
+  entry.okTotal += r.ok;
+  if (entry.child && !entry.child.running) throw new Error(`${entry.child.name} (pid ${entry.child.pid}) ended during the run (${entry.child.exitStatus}); its last output:\n${entry.child.tail()}`);
+  if (r.failed > 0) log(`${entry.target.name}: ${r.failed} failed, e.g. ${r.firstProblem}`);
+  return r;
+}
+
+async function benchMode(entries: Entry[], mode: Mode, ctx: Context): Promise<void> {
+  const stream = mode === 'stream';
+  const c = SETTINGS.concurrency;
+  for (const e of entries) {
+    log(`${mode}: warm-up ${e.target.name}`);
+    await measure(e, { concurrency: 1, maxRequests: SETTINGS.warmupRequests, maxMs: 30_000, stream });
+    await measure(e, { concurrency: c, maxRequests: SETTINGS.warmupRequests * 4, maxMs: 10_000, stream });
+  }
+  // Rounds in rotating order, so a slow spell on the machine does not land on one target only.
+  const perRound = Math.ceil(SETTINGS.latencyRequests / LATENCY_ROUNDS);
+  for (let round = 0; round < LATENCY_ROUNDS; round++) {
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[(i + round) % entries.length];
+      e.latency[mode].push(await measure(e, { concurrency: 1, maxRequests: perRound, maxMs: 120_000, stream }));
+    }
+  }
+  // Throughput in rotating rounds as well; each target gets throughputSeconds in total.
+  const roundMs = (SETTINGS.throughputSeconds * 1000) / THROUGHPUT_ROUNDS;
+  for (let round = 0; round < THROUGHPUT_ROUNDS; round++) {
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[(i + round) % entries.length];
+      log(`${mode}: ${roundMs / 1000} s at concurrency ${c} on ${e.target.name} (round ${round + 1}/${THROUGHPUT_ROUNDS})`);
+      await pause(500);
+      await throughputRound(e, mode, ctx, roundMs);
+    }
+  }
+}
+
+async function throughputRound(e: Entry, mode: Mode, ctx: Context, maxMs: number): Promise<void> {
+  // The service's own database backends are its cost too; Portkey and the mock have none.
+  const pgPids = e.child?.name === 'service' ? await ctx.db.backendPids() : [];
+  const before = { gateway: e.child ? cpuMs(e.child.pid) : NaN, mock: cpuMs(ctx.mock.pid), pg: pgPids.map(cpuMs) };
+  const r = await measure(e, { concurrency: SETTINGS.concurrency, maxRequests: 2_000_000, maxMs, stream: mode === 'stream' });
+  const pgUsed = pgPids.map(cpuMs).reduce((sum, v, i) => sum + (Number.isFinite(v) && Number.isFinite(before.pg[i]) ? v - before.pg[i] : 0), 0);
+  const tp = (e.throughput[mode] ??= { ok: 0, failed: 0, elapsedMs: 0, statuses: {}, cpu: { gateway: 0, postgres: 0, mock: 0 } });
+  tp.ok += r.ok;
+  tp.failed += r.failed;
+  tp.elapsedMs += r.elapsedMs;
+  for (const [status, n] of Object.entries(r.statuses)) tp.statuses[Number(status)] = (tp.statuses[Number(status)] ?? 0) + n;
+  tp.cpu.gateway += e.child ? cpuMs(e.child.pid) - before.gateway : 0;
+  tp.cpu.postgres += pgUsed;
+  tp.cpu.mock += cpuMs(ctx.mock.pid) - before.mock;
+  tp.hasPostgres ||= pgPids.length > 0;
+}
+
+function figures(e: Entry, mode: Mode): ModeFigures {
+  const ok = e.latency[mode].flatMap((r) => r.outcomes.filter((o) => o.ok));
+  const tp = e.throughput[mode]!;
+  const per = (v: number) => (tp.ok > 0 ? v / tp.ok : NaN);
+  return {
+    latency: summarize(ok.map((o) => o.totalMs)),
+    firstByteP50: summarize(ok.map((o) => o.firstByteMs)).p50,
+    latencyFailed: e.latency[mode].reduce((s, r) => s + r.failed, 0),
+    rps: tp.ok / (tp.elapsedMs / 1000),
+    throughputOk: tp.ok,
+    throughputFailed: tp.failed,
+    throughputStatuses: tp.statuses,
+    cpu: {
+      gateway: e.child ? per(tp.cpu.gateway) : NaN,
+      postgres: tp.hasPostgres ? per(tp.cpu.postgres) : undefined,
+      mock: per(tp.cpu.mock),
+    },
+  };
+}
+
+async function rateLimitRun(serviceUrl: string, user: BenchUser, db: BenchDatabase): Promise<RateLimitRun> {
+  const entry = newEntry({ name: 'service (vip)', url: serviceUrl, headers: { authorization: `Bearer ${user.key}` } }, true);
+  const hourBefore = hourWindow();
+  const r = await runLoad(entry.target, { concurrency: VIP_CONCURRENCY, maxRequests: VIP_REQUESTS, maxMs: 60_000, stream: false });
+  const refusal = r.outcomes.find((o) => o.status === 429);
+  const plan = await db.query<{ h: number }>(`SELECT rate_limit_hourly AS h FROM plans WHERE slug = $1`, [user.plan]);
+  return {
+    plan: user.plan,
+    sent: r.outcomes.length,
+    accepted: r.ok,
+    refused429: r.statuses[429] ?? 0,
+    other: r.outcomes.length - r.ok - (r.statuses[429] ?? 0),
+    limitHour: Number(plan[0]?.h ?? NaN),
+    sameHour: hourBefore === hourWindow(),
+    refusalBody: refusal?.problem?.replace(/^HTTP 429: /, ''),
+    billing: await checkBilling(db, user.id, r.ok),
+  };
+}
+
+function machine(): string {
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  const ram = (os.totalmem() / 1024 ** 3).toFixed(1);
+  return `nproc=${os.availableParallelism()}, ${cpu}, ${ram} GiB RAM, Linux ${os.release()}, Node ${process.version}`;
+}
+
+/** The commit measured, and whether src/ had uncommitted edits (the build compiles the working tree). */
+function revision(): string {
+  try {
+    const git = (args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+    const dirty = git(['status', '--porcelain', '--', 'src', 'migrations']) !== '';
+    return `${git(['rev-parse', '--short', 'HEAD'])}${dirty ? ' + uncommitted changes in src/' : ''}`;
+  } catch {
+    return 'unknown (no git)';
+  }
+}
+
+function command(): string {
+  const overrides = Object.keys(process.env)
+    .filter((k) => k.startsWith('BENCH_'))
+    .sort()
+    .map((k) => `${k}=${process.env[k]}`);
+  return [...overrides, 'npm run bench'].join(' ');
+}
+
+async function main(): Promise<void> {
+  for (const f of ['dist/src/main.js', 'dist/src/cli.js', 'dist/bench/mock-upstream.js']) {
+    if (!fs.existsSync(path.join(ROOT, f))) throw new Error(`${f} is missing: run \`npm run bench\` (it builds first)`);
+  }
+  const children: Child[] = [];
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nebula-bench-'));
+  let db: BenchDatabase | undefined;
+  let redisUrl: string | undefined;
+  const userIds: number[] = [];
+  try {
+    const mock = Child.start('mock', process.execPath, ['dist/bench/mock-upstream.js'], { env: { PATH: process.env.PATH }, cwd: ROOT });
+    children.push(mock);
+    const mockUrl = (await mock.waitForOutput(/\{"url":"([^"]+)"\}/, 10_000))[1];
+    log(`mock upstream at ${mockUrl}`);
+
+    db = await BenchDatabase.create(SETTINGS.pgAdminUrl);
+    log(`bench database ${db.name}`);
+    const redis = new URL(SETTINGS.redisUrl);
+    redisUrl = (await redisReachable(redis.hostname, Number(redis.port || 6379))) ? SETTINGS.redisUrl : undefined;
+    log(redisUrl ? `Redis at ${redisUrl}` : 'Redis not reachable: rate counters on PostgreSQL');
+
+    const servicePort = await freePort();
+    const env = serviceEnv(process.env, {
+      PORT: String(servicePort),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: db.url,
+      OPENAI_BASE_URL: `${mockUrl}/v1`,
+      OPENAI_API_KEY: 'x',
+      ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+    });
+    const elite = await createUserWithKey(ROOT, env, 'elite', ELITE_TOKENS);
+    const vip = await createUserWithKey(ROOT, env, 'vip', 1_000_000);
+    userIds.push(elite.id, vip.id);
+    log(`users: elite ${elite.id}, vip ${vip.id}`);
+
+    const profArgs = SETTINGS.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(SETTINGS.cpuProfDir)}`] : [];
+    const service = Child.start('service', process.execPath, [...profArgs, 'dist/src/main.js'], { env, cwd: ROOT });
+    children.push(service);
+    const portkeyPort = await freePort();
+    const portkeyBin = path.join(path.dirname(require.resolve('@portkey-ai/gateway/package.json', { paths: [ROOT] })), 'build/start-server.js');
+    const portkey = Child.start(
+      'portkey',
+      process.execPath,
+      ['--require', path.join(__dirname, 'lib/loopback-only.js'), portkeyBin, `--port=${portkeyPort}`],
+      { env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production' }, cwd: ROOT },
+    );
+    children.push(portkey);
+    await service.waitForHttp(`http://127.0.0.1:${servicePort}/health`, 60_000, 200);
+    await portkey.waitForHttp(`http://127.0.0.1:${portkeyPort}/`, 60_000, 200);
+    log(`service pid ${service.pid} on ${servicePort}, Portkey pid ${portkey.pid} on ${portkeyPort}`);
+
+    const portkeyPackage = path.join(path.dirname(portkeyBin), '..', 'package.json');
+    const portkeyVersion = (JSON.parse(fs.readFileSync(portkeyPackage, 'utf8')) as { version: string }).version;
+    const serviceUrl = `http://127.0.0.1:${servicePort}/v1/chat/completions`;
+    const entries = [
+      newEntry({ name: 'mock direct', url: `${mockUrl}/v1/chat/completions`, headers: { authorization: 'Bearer x' } }, false),
+      newEntry(
+        {
+          name: `Portkey ${portkeyVersion}`,
+          url: `http://127.0.0.1:${portkeyPort}/v1/chat/completions`,
+          headers: { authorization: 'Bearer x', 'x-portkey-provider': 'openai', 'x-portkey-custom-host': `${mockUrl}/v1` },
+        },
+        true,
+        portkey,
+      ),
+      newEntry({ name: 'nebula-gen (elite key)', url: serviceUrl, headers: { authorization: `Bearer ${elite.key}` } }, true, service),
+    ];
+
+    await pause(1000);
+    const idle = new Map(entries.filter((e) => e.child).map((e) => [e.child!, e.child!.memoryKb('VmRSS')]));
+    const sampler = new RssSampler([service, portkey]);
+    sampler.start();
+    const loadBefore = os.loadavg()[0];
+    for (const mode of MODES) await benchMode(entries, mode, { mock, db });
+    log('rate-limit run with the vip user');
+    const rateLimit = await rateLimitRun(serviceUrl, vip, db);
+    sampler.stop();
+
+    const targets: TargetFigures[] = entries.map((e) => ({
+      name: e.target.name,
+      isGateway: e.isGateway,
+      modes: { sync: figures(e, 'sync'), stream: figures(e, 'stream') },
+      memory: e.child ? { idleKb: idle.get(e.child)!, sampledPeakKb: sampler.peakKb(e.child), hwmKb: e.child.memoryKb('VmHWM') } : undefined,
+    }));
+    const serviceEntry = entries[2];
+    const report: BenchReport = {
+      date: new Date().toISOString(),
+      machine: machine(),
+      command: command(),
+      revision: revision(),
+      settings:
+        `concurrency 1: ${SETTINGS.latencyRequests} requests per target and mode in ${LATENCY_ROUNDS} rotating rounds, after ` +
+        `${SETTINGS.warmupRequests} warm-up requests at concurrency 1 and ${SETTINGS.warmupRequests * 4} at concurrency ${SETTINGS.concurrency}; ` +
+        `throughput: ${SETTINGS.throughputSeconds} s per target and mode at concurrency ${SETTINGS.concurrency} in ${THROUGHPUT_ROUNDS} rotating rounds; keep-alive node:http client; ` +
+        `model gpt-4o-mini, max_tokens 32, streaming with stream_options.include_usage; service with NODE_ENV=production, LOG_LEVEL=warn`,
+      targets,
+      billing: await checkBilling(db, elite.id, serviceEntry.okTotal),
+      rateLimit,
+      load: `1-minute load average ${loadBefore.toFixed(2)} before the measurements, ${os.loadavg()[0].toFixed(2)} after (nproc ${os.availableParallelism()}; while measuring, the bench's own processes add about 2)`,
+      redis: redisUrl ? `Redis (${redisUrl})` : 'PostgreSQL (Redis not reachable)',
+    };
+    await Promise.all(children.map((c) => c.stop()));
+    const markdown = renderMarkdown(report);
+    fs.writeFileSync(path.join(ROOT, 'bench', 'results.md'), markdown);
+    process.stdout.write(`${markdown}\n`);
+    log('written to bench/results.md');
+  } finally {
+    await Promise.all(children.map((c) => c.stop().catch(() => undefined)));
+    if (redisUrl && userIds.length > 0) await clearRateCounters(redisUrl, userIds).catch((err: Error) => log(`Redis cleanup: ${err.message}`));
+    await db?.drop().catch((err: Error) => log(`could not drop ${db?.name}: ${err.message}`));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: Error) => {
+  process.stderr.write(`bench failed: ${err.stack ?? err.message}\n`);
+  process.exitCode = 1;
+});
