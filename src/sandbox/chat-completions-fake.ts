@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { sendJson, type SandboxRequest } from './types';
+import { sendBytes, sendJson, type SandboxHandler, type SandboxRequest } from './types';
 
 // Shared pieces of the OpenAI, xAI and DeepSeek fakes: all three speak Chat Completions and differ in
 // error bodies, reasoning output and small framing details, which each vendor's profile supplies.
@@ -123,6 +123,28 @@ export function hostFile(data: Buffer, mime: string): string {
 
 export function hostedFile(id: string): { data: Buffer; mime: string } | undefined {
   return hostedFiles.get(id);
+}
+
+// ---------- request routing ----------
+
+/**
+ * The front door of an OpenAI-style fake: GET `/v1/sandbox-files/<id>` serves a hosted result without a key
+ * (the vendors hand out signed links), the POST `routes` need a bearer key, anything else is the vendor's 404.
+ */
+export function routeVendorRequests(errors: VendorErrors, routes: ReadonlyMap<string, SandboxHandler>): SandboxHandler {
+  return async (req, res) => {
+    const path = normalizePath(req.path);
+    const file = /^\/v1\/sandbox-files\/([\w-]+)$/.exec(path);
+    if (req.method === 'GET' && file) {
+      const hosted = hostedFile(file[1]);
+      return hosted ? sendBytes(res, 200, hosted.data, hosted.mime) : sendError(res, errors.notFound(req.method, path));
+    }
+    const handler = req.method === 'POST' ? routes.get(path) : undefined;
+    if (!handler) return sendError(res, errors.notFound(req.method, path));
+    const denied = checkBearer(req, errors);
+    if (denied) return sendError(res, denied);
+    await handler(req, res);
+  };
 }
 
 // ---------- POST /chat/completions ----------

@@ -2,18 +2,16 @@ import type { ServerResponse } from 'node:http';
 import {
   answerGenericFailure,
   ChatFakeProfile,
-  checkBearer,
   defaultChunkDelayMs,
   dropMidBody,
   ErrorReply,
   failureMarker,
   handleChatCompletions,
   hangUntilClosed,
-  hostedFile,
   hostFile,
   maskKey,
-  normalizePath,
   parseJsonObject,
+  routeVendorRequests,
   sendError,
   VendorErrors,
 } from './chat-completions-fake';
@@ -345,26 +343,16 @@ export function createOpenAiSandbox(options: OpenAiSandboxOptions = {}): Sandbox
         : undefined,
     systemFingerprint: 'fp_sandbox',
   };
-  const routes = new Map<string, SandboxHandler>([
-    ['/v1/chat/completions', (r, s) => handleChatCompletions(chatProfile, r, s)],
-    ['/v1/images/generations', handleImages],
-    ['/v1/audio/speech', handleSpeech],
-    ['/v1/audio/transcriptions', handleTranscriptions],
-  ]);
-  return async (req, res) => {
-    const path = normalizePath(req.path);
-    const file = /^\/v1\/sandbox-files\/([\w-]+)$/.exec(path);
-    if (req.method === 'GET' && file) {
-      // Result URLs are signed blob links at OpenAI: fetched without the API key.
-      const hosted = hostedFile(file[1]);
-      return hosted ? sendBytes(res, 200, hosted.data, hosted.mime) : sendError(res, openAiErrors.notFound(req.method, path));
-    }
-    const handler = req.method === 'POST' ? routes.get(path) : undefined;
-    if (!handler) return sendError(res, openAiErrors.notFound(req.method, path));
-    const denied = checkBearer(req, openAiErrors);
-    if (denied) return sendError(res, denied);
-    await handler(req, res);
-  };
+  // Result URLs are signed blob links at OpenAI: the router serves them without the API key.
+  return routeVendorRequests(
+    openAiErrors,
+    new Map<string, SandboxHandler>([
+      ['/v1/chat/completions', (r, s) => handleChatCompletions(chatProfile, r, s)],
+      ['/v1/images/generations', handleImages],
+      ['/v1/audio/speech', handleSpeech],
+      ['/v1/audio/transcriptions', handleTranscriptions],
+    ]),
+  );
 }
 
 /** The OpenAI fake mounted by the sandbox server. */

@@ -3,23 +3,21 @@ import sharp from 'sharp';
 import {
   answerGenericFailure,
   ChatFakeProfile,
-  checkBearer,
   defaultChunkDelayMs,
   dropMidBody,
   ErrorReply,
   failureMarker,
   handleChatCompletions,
   hangUntilClosed,
-  hostedFile,
   hostFile,
   maskKey,
-  normalizePath,
   parseJsonObject,
+  routeVendorRequests,
   sendError,
   VendorErrors,
 } from './chat-completions-fake';
 import { syntheticImage } from './synthetic';
-import { sendBytes, sendJson, type SandboxHandler, type SandboxRequest } from './types';
+import { sendJson, type SandboxHandler, type SandboxRequest } from './types';
 
 // An in-process fake of api.x.ai/v1: Chat Completions and grok-2-image generations. xAI's error
 // bodies are flat: {"code": <gRPC status text>, "error": <message>}; a wrong key is a 400.
@@ -101,23 +99,13 @@ export function createXaiSandbox(options: XaiSandboxOptions = {}): SandboxHandle
     validate: validateChat,
     systemFingerprint: 'fp_sandbox',
   };
-  const routes = new Map<string, SandboxHandler>([
-    ['/v1/chat/completions', (r, s) => handleChatCompletions(chatProfile, r, s)],
-    ['/v1/images/generations', handleImages],
-  ]);
-  return async (req, res) => {
-    const path = normalizePath(req.path);
-    const file = /^\/v1\/sandbox-files\/([\w-]+)$/.exec(path);
-    if (req.method === 'GET' && file) {
-      const hosted = hostedFile(file[1]);
-      return hosted ? sendBytes(res, 200, hosted.data, hosted.mime) : sendError(res, xaiErrors.notFound(req.method, path));
-    }
-    const handler = req.method === 'POST' ? routes.get(path) : undefined;
-    if (!handler) return sendError(res, xaiErrors.notFound(req.method, path));
-    const denied = checkBearer(req, xaiErrors);
-    if (denied) return sendError(res, denied);
-    await handler(req, res);
-  };
+  return routeVendorRequests(
+    xaiErrors,
+    new Map<string, SandboxHandler>([
+      ['/v1/chat/completions', (r, s) => handleChatCompletions(chatProfile, r, s)],
+      ['/v1/images/generations', handleImages],
+    ]),
+  );
 }
 
 /** The xAI fake mounted by the sandbox server. */

@@ -1,66 +1,15 @@
-import type { ServerResponse } from 'node:http';
 import { anthropicAdapter } from '../../src/core/providers/anthropic';
-import { ChatRequest, ChatStreamEvent, ProviderConnection, ProviderError } from '../../src/core/providers/types';
+import { ChatRequest, ChatStreamEvent } from '../../src/core/providers/types';
 import { createAnthropicSandbox } from '../../src/sandbox/anthropic';
-import { SandboxServer, startSandbox } from '../../src/sandbox/server';
-import { SandboxRequest } from '../../src/sandbox/types';
+import { collect, failure, useVendorSandbox } from '../support/vendor-sandbox';
 
 const DELAY_MS = 15;
 const chat = anthropicAdapter.chat!;
 
-let sandbox: SandboxServer;
-let received: SandboxRequest[] = [];
-/** Per request: whether the fake's response closed before it had written everything (the client went away). */
-let cutShort: boolean[] = [];
-let conn: ProviderConnection;
-
-beforeAll(async () => {
-  const fake = createAnthropicSandbox({ streamDelayMs: DELAY_MS });
-  sandbox = await startSandbox({
-    anthropic: (req: SandboxRequest, res: ServerResponse) => {
-      const i = received.push(req) - 1;
-      res.once('close', () => (cutShort[i] = !res.writableFinished));
-      return fake(req, res);
-    },
-  });
-  conn = {
-    apiKey: 'test-key',
-    baseUrl: sandbox.mountUrl('anthropic') + new URL(anthropicAdapter.defaultBaseUrl).pathname,
-    sandbox: true,
-    fetch,
-    timeoutMs: 5000,
-  };
-});
-
-afterAll(() => sandbox.close());
-
-beforeEach(() => {
-  received = [];
-  cutShort = [];
-});
+const { received, cutShort, conn, lastBody } = useVendorSandbox(anthropicAdapter, createAnthropicSandbox({ streamDelayMs: DELAY_MS }));
 
 function ask(text: string, extra: Partial<ChatRequest> = {}): ChatRequest {
   return { upstreamModel: 'claude-haiku-4-5', messages: [{ role: 'user', content: text }], maxTokens: 200, ...extra };
-}
-
-async function collect(events: AsyncIterable<ChatStreamEvent>): Promise<ChatStreamEvent[]> {
-  const out: ChatStreamEvent[] = [];
-  for await (const ev of events) out.push(ev);
-  return out;
-}
-
-async function failure(p: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(ProviderError);
-    return err as ProviderError;
-  }
-  throw new Error('expected a ProviderError');
-}
-
-function lastBody(): Record<string, unknown> {
-  return JSON.parse(received[received.length - 1].body.toString('utf8')) as Record<string, unknown>;
 }
 
 describe('anthropic adapter against the sandbox', () => {
@@ -86,7 +35,7 @@ describe('anthropic adapter against the sandbox', () => {
           { role: 'user', content: 'and be quick' },
         ],
       },
-      conn,
+      conn(),
     );
     const req = received[0];
     expect(req.method).toBe('POST');
@@ -115,7 +64,7 @@ describe('anthropic adapter against the sandbox', () => {
   });
 
   test('maps the response: text, usage and end_turn → stop', async () => {
-    const result = await chat.chat(ask('tell me about tides'), conn);
+    const result = await chat.chat(ask('tell me about tides'), conn());
     expect(result.text).toContain('Sandbox reply from claude-haiku-4-5');
     expect(result.text).toContain('tell me about tides');
     expect(result.finishReason).toBe('stop');
@@ -124,17 +73,17 @@ describe('anthropic adapter against the sandbox', () => {
   });
 
   test('max_tokens stop reason maps to length', async () => {
-    const result = await chat.chat(ask('a long question about everything', { maxTokens: 3 }), conn);
+    const result = await chat.chat(ask('a long question about everything', { maxTokens: 3 }), conn());
     expect(result.finishReason).toBe('length');
     expect(result.usage.completionTokens).toBe(3);
     expect(result.text.trim().split(/\s+/)).toHaveLength(3);
   });
 
   test('streams deltas in order as they arrive, then usage, then finish', async () => {
-    const whole = await chat.chat(ask('stream this please'), conn);
+    const whole = await chat.chat(ask('stream this please'), conn());
     const times: number[] = [];
     const events: ChatStreamEvent[] = [];
-    for await (const ev of chat.chatStream(ask('stream this please'), conn)) {
+    for await (const ev of chat.chatStream(ask('stream this please'), conn())) {
       events.push(ev);
       times.push(Date.now());
     }
@@ -152,34 +101,34 @@ describe('anthropic adapter against the sandbox', () => {
   });
 
   test('a missing API key is refused with the vendor 401 → auth', async () => {
-    const err = await failure(chat.chat(ask('hi'), { ...conn, apiKey: '' }));
+    const err = await failure(chat.chat(ask('hi'), conn({ apiKey: '' })));
     expect(err.kind).toBe('auth');
     expect(err.upstreamStatus).toBe(401);
   });
 
   test('[[fail:overloaded]] → 529 overloaded, for chat and for streams', async () => {
-    const err = await failure(chat.chat(ask('hi [[fail:overloaded]]'), conn));
+    const err = await failure(chat.chat(ask('hi [[fail:overloaded]]'), conn()));
     expect(err.kind).toBe('overloaded');
     expect(err.upstreamStatus).toBe(529);
     expect(err.message).toBe('Overloaded');
-    const streamErr = await failure(collect(chat.chatStream(ask('hi [[fail:overloaded]]'), conn)));
+    const streamErr = await failure(collect(chat.chatStream(ask('hi [[fail:overloaded]]'), conn())));
     expect(streamErr.kind).toBe('overloaded');
   });
 
   test('[[fail:policy]] → stop_reason refusal without text → content_policy', async () => {
-    expect((await failure(chat.chat(ask('[[fail:policy]]'), conn))).kind).toBe('content_policy');
-    expect((await failure(collect(chat.chatStream(ask('[[fail:policy]]'), conn)))).kind).toBe('content_policy');
+    expect((await failure(chat.chat(ask('[[fail:policy]]'), conn()))).kind).toBe('content_policy');
+    expect((await failure(collect(chat.chatStream(ask('[[fail:policy]]'), conn())))).kind).toBe('content_policy');
   });
 
   test('[[fail:upstream]] → 500 api_error → upstream (retryable)', async () => {
-    const err = await failure(chat.chat(ask('[[fail:upstream]]'), conn));
+    const err = await failure(chat.chat(ask('[[fail:upstream]]'), conn()));
     expect(err.kind).toBe('upstream');
     expect(err.retryable).toBe(true);
   });
 
   test('[[fail:timeout]] → timeout once conn.timeoutMs passes', async () => {
     const started = Date.now();
-    const err = await failure(chat.chat(ask('[[fail:timeout]]'), { ...conn, timeoutMs: 300 }));
+    const err = await failure(chat.chat(ask('[[fail:timeout]]'), conn({ timeoutMs: 300 })));
     expect(err.kind).toBe('timeout');
     expect(Date.now() - started).toBeLessThan(3000);
   });
@@ -188,7 +137,7 @@ describe('anthropic adapter against the sandbox', () => {
     const seen: ChatStreamEvent[] = [];
     const err = await failure(
       (async () => {
-        for await (const ev of chat.chatStream(ask('go [[fail:midstream]]'), conn)) seen.push(ev);
+        for await (const ev of chat.chatStream(ask('go [[fail:midstream]]'), conn())) seen.push(ev);
       })(),
     );
     expect(err.kind).toBe('upstream');
@@ -200,7 +149,7 @@ describe('anthropic adapter against the sandbox', () => {
     const seen: ChatStreamEvent[] = [];
     const err = await failure(
       (async () => {
-        for await (const ev of chat.chatStream(ask('go [[fail:stream-error]]'), conn)) seen.push(ev);
+        for await (const ev of chat.chatStream(ask('go [[fail:stream-error]]'), conn())) seen.push(ev);
       })(),
     );
     expect(err.kind).toBe('overloaded');
@@ -213,7 +162,7 @@ describe('anthropic adapter against the sandbox', () => {
     let deltas = 0;
     await expect(
       (async () => {
-        for await (const ev of chat.chatStream(ask('a rather long message to stream back slowly'), conn, ac.signal)) {
+        for await (const ev of chat.chatStream(ask('a rather long message to stream back slowly'), conn(), ac.signal)) {
           if (ev.type === 'delta' && ++deltas === 2) ac.abort();
         }
       })(),
@@ -224,7 +173,7 @@ describe('anthropic adapter against the sandbox', () => {
   });
 
   test('a consumer that stops iterating closes the upstream connection', async () => {
-    for await (const ev of chat.chatStream(ask('a rather long message to stream back slowly'), conn)) {
+    for await (const ev of chat.chatStream(ask('a rather long message to stream back slowly'), conn())) {
       if (ev.type === 'delta') break;
     }
     await new Promise((r) => setTimeout(r, 50));
@@ -234,7 +183,7 @@ describe('anthropic adapter against the sandbox', () => {
 
 describe('anthropic sandbox speaks the documented protocol', () => {
   const post = (headers: Record<string, string>, body: unknown) =>
-    fetch(`${conn.baseUrl}/messages`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    fetch(`${conn().baseUrl}/messages`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 
   test('without anthropic-version → 400 invalid_request_error in the documented error shape', async () => {
     const res = await post({ 'x-api-key': 'k' }, { model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] });

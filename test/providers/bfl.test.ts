@@ -1,47 +1,18 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import sharp from 'sharp';
 import { bflAdapter } from '../../src/core/providers/bfl';
 import { pollUrl } from '../../src/core/providers/bfl/jobs';
 import { MediaPoll, MediaRequest, ProviderConnection, ProviderError } from '../../src/core/providers/types';
 import { bflSandbox } from '../../src/sandbox/bfl';
-import { SandboxServer, startSandbox } from '../../src/sandbox/server';
-
-interface Sent {
-  url: string;
-  method: string;
-  headers: Record<string, string>;
-  body?: Record<string, unknown>;
-}
-
-/** Forwards to the real fetch and keeps what went over the wire. */
-function recordingFetch(log: Sent[], inner: typeof fetch = fetch): typeof fetch {
-  return async (input, init) => {
-    const headers = Object.fromEntries(new Headers(init?.headers).entries());
-    const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as Record<string, unknown>) : undefined;
-    log.push({ url: String(input), method: init?.method ?? 'GET', headers, body });
-    return inner(input, init);
-  };
-}
+import { fixtureReader, recordingFetch, SentRequest, useVendorSandbox } from '../support/vendor-sandbox';
 
 const media = bflAdapter.media!;
-let sandbox: SandboxServer;
-let sent: Sent[];
+const bfl = useVendorSandbox(bflAdapter, bflSandbox);
+let sent: SentRequest[];
 let conn: ProviderConnection;
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ bfl: bflSandbox });
-});
-afterAll(() => sandbox.close());
 beforeEach(() => {
   sent = [];
-  conn = {
-    apiKey: 'test-key',
-    baseUrl: sandbox.mountUrl('bfl') + new URL(bflAdapter.defaultBaseUrl).pathname,
-    sandbox: true,
-    fetch: recordingFetch(sent),
-    timeoutMs: 5000,
-  };
+  conn = bfl.conn({ fetch: recordingFetch(sent) });
 });
 
 function request(over: Partial<MediaRequest>): MediaRequest {
@@ -214,12 +185,12 @@ describe('bfl polling URL', () => {
 });
 
 describe('bfl adapter replaying documented payloads', () => {
-  const fixture = (name: string) => readFileSync(path.join(__dirname, '../fixtures/bfl', name), 'utf8');
+  const fixture = fixtureReader('bfl');
   const json = (body: string, status = 200) =>
     new Response(body, { status, headers: { 'content-type': 'application/json' } });
 
-  function stub(routes: Array<(url: URL, init?: RequestInit) => Response | undefined>): { fetch: typeof fetch; log: Sent[] } {
-    const log: Sent[] = [];
+  function stub(routes: Array<(url: URL, init?: RequestInit) => Response | undefined>): { fetch: typeof fetch; log: SentRequest[] } {
+    const log: SentRequest[] = [];
     const inner: typeof fetch = async (input, init) => {
       const url = new URL(String(input));
       for (const route of routes) {

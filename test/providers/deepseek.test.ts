@@ -1,33 +1,16 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { deepseekAdapter } from '../../src/core/providers/deepseek';
-import { ChatRequest, ChatStreamEvent, ProviderConnection, ProviderError } from '../../src/core/providers/types';
+import { ChatRequest, ProviderConnection } from '../../src/core/providers/types';
 import { createDeepSeekSandbox } from '../../src/sandbox/deepseek';
-import { startSandbox, SandboxServer } from '../../src/sandbox/server';
-import type { SandboxRequest } from '../../src/sandbox/types';
+import { bodyOf, collect, failure, fixtureReader, replyWith, stubConnection, useVendorSandbox } from '../support/vendor-sandbox';
 
 const chat = deepseekAdapter.chat!;
 
-let sandbox: SandboxServer;
-const seen: SandboxRequest[] = [];
-
-beforeAll(async () => {
-  const fake = createDeepSeekSandbox({ chunkDelayMs: 2 });
-  sandbox = await startSandbox({
-    deepseek: (req, res) => {
-      seen.push(req);
-      return fake(req, res);
-    },
-  });
-});
-afterAll(() => sandbox.close());
-beforeEach(() => {
-  seen.length = 0;
-});
+const deepseek = useVendorSandbox(deepseekAdapter, createDeepSeekSandbox({ chunkDelayMs: 2 }));
+const seen = deepseek.received;
 
 function conn(overrides: Partial<ProviderConnection> = {}): ProviderConnection {
   // https://api.deepseek.com has no path: the sandbox base is the bare mount.
-  return { apiKey: 'test-key', baseUrl: sandbox.mountUrl('deepseek'), sandbox: true, fetch, timeoutMs: 5000, ...overrides };
+  return deepseek.conn({ baseUrl: deepseek.mountUrl(), ...overrides });
 }
 
 const ask = (text: string, model = 'deepseek-chat', extra: Partial<ChatRequest> = {}): ChatRequest => ({
@@ -40,31 +23,13 @@ const ask = (text: string, model = 'deepseek-chat', extra: Partial<ChatRequest> 
   ...extra,
 });
 
-const body = (req: SandboxRequest) => JSON.parse(req.body.toString('utf8')) as Record<string, unknown>;
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ProviderError) return err;
-    throw err;
-  }
-  throw new Error('expected a ProviderError');
-}
-
-async function collect(events: AsyncIterable<ChatStreamEvent>): Promise<ChatStreamEvent[]> {
-  const out: ChatStreamEvent[] = [];
-  for await (const e of events) out.push(e);
-  return out;
-}
-
 describe('deepseek chat (against the sandbox)', () => {
   test('posts to /chat/completions under the bare base URL with bearer auth', async () => {
     const result = await chat.chat(ask('Hello DeepSeek', 'deepseek-chat', { temperature: 1.3 }), conn());
     expect(deepseekAdapter.defaultBaseUrl).toBe('https://api.deepseek.com');
     expect(seen[0].path).toBe('/chat/completions');
     expect(seen[0].headers.authorization).toBe('Bearer test-key');
-    expect(body(seen[0])).toEqual({
+    expect(bodyOf(seen[0])).toEqual({
       model: 'deepseek-chat',
       messages: [
         { role: 'system', content: 'You are helpful.' },
@@ -77,18 +42,18 @@ describe('deepseek chat (against the sandbox)', () => {
   });
 
   test('a base URL with a trailing slash still reaches the endpoint', async () => {
-    const result = await chat.chat(ask('hi'), conn({ baseUrl: `${sandbox.mountUrl('deepseek')}/` }));
+    const result = await chat.chat(ask('hi'), conn({ baseUrl: `${deepseek.mountUrl()}/` }));
     expect(result.finishReason).toBe('stop');
   });
 
   test('maxTokens above the model ceiling is clamped (deepseek-chat writes at most 8K)', async () => {
     await chat.chat(ask('hi', 'deepseek-chat', { maxTokens: 20000 }), conn());
-    expect(body(seen[0]).max_tokens).toBe(8192);
+    expect(bodyOf(seen[0]).max_tokens).toBe(8192);
   });
 
   test('deepseek-reasoner: no temperature, and reasoning_content never becomes answer text', async () => {
     const result = await chat.chat(ask('9.11 or 9.8?', 'deepseek-reasoner', { temperature: 0.2 }), conn());
-    expect(body(seen[0])).not.toHaveProperty('temperature');
+    expect(bodyOf(seen[0])).not.toHaveProperty('temperature');
     expect(result.text).toMatch(/^Sandbox reply from deepseek-reasoner/);
     expect(result.text).not.toContain('Sandbox reasoning');
     // DeepSeek counts reasoning inside completion_tokens.
@@ -136,23 +101,15 @@ describe('deepseek chat (against the sandbox)', () => {
 });
 
 describe('deepseek adapter replaying documented payloads', () => {
-  const FIXTURES = path.join(__dirname, '../fixtures/deepseek');
-  const fixture = (name: string) => readFileSync(path.join(FIXTURES, name), 'utf8');
-  const calls: string[] = [];
-  const stubbed = (name: string, status = 200, type = 'application/json'): ProviderConnection => ({
-    apiKey: 'sk-test',
-    baseUrl: 'https://api.deepseek.com',
-    sandbox: false,
-    fetch: (async (url: string | URL | Request) => {
-      calls.push(String(url));
-      return new Response(fixture(name), { status, headers: { 'content-type': type } });
-    }) as typeof fetch,
-    timeoutMs: 5000,
-  });
+  const fixture = fixtureReader('deepseek');
+  const stub = (name: string, status = 200, type = 'application/json') =>
+    stubConnection(deepseekAdapter, replyWith(fixture(name), status, type), { apiKey: 'sk-test' });
+  const stubbed = (name: string, status = 200, type = 'application/json') => stub(name, status, type).conn;
 
   test('recorded deepseek-chat response', async () => {
-    const result = await chat.chat(ask('hi'), stubbed('chat-completion.json'));
-    expect(calls[calls.length - 1]).toBe('https://api.deepseek.com/chat/completions');
+    const { conn: stubConn, calls } = stub('chat-completion.json');
+    const result = await chat.chat(ask('hi'), stubConn);
+    expect(calls[calls.length - 1].url).toBe('https://api.deepseek.com/chat/completions');
     expect(result).toEqual({
       text: 'Hello! How can I assist you today?',
       usage: { promptTokens: 14, completionTokens: 9 },

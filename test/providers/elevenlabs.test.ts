@@ -1,49 +1,20 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { elevenlabsAdapter } from '../../src/core/providers/elevenlabs';
 import { diarizedText } from '../../src/core/providers/elevenlabs/diarization';
 import { DEFAULT_VOICE_ID } from '../../src/core/providers/elevenlabs/speech';
 import { MediaRequest, MediaStart, ProviderConnection, ProviderError } from '../../src/core/providers/types';
 import { elevenlabsSandbox } from '../../src/sandbox/elevenlabs';
-import { SandboxServer, startSandbox } from '../../src/sandbox/server';
 import { syntheticWav } from '../../src/sandbox/synthetic';
-
-interface Sent {
-  url: string;
-  method: string;
-  headers: Record<string, string>;
-  json?: Record<string, unknown>;
-  form?: Record<string, string | { name: string; size: number; type: string }>;
-}
-
-function recordingFetch(log: Sent[], inner: typeof fetch = fetch): typeof fetch {
-  return async (input, init) => {
-    const entry: Sent = { url: String(input), method: init?.method ?? 'GET', headers: Object.fromEntries(new Headers(init?.headers).entries()) };
-    if (typeof init?.body === 'string') entry.json = JSON.parse(init.body) as Record<string, unknown>;
-    if (init?.body instanceof FormData) {
-      entry.form = {};
-      for (const [k, v] of init.body.entries()) {
-        entry.form[k] = typeof v === 'string' ? v : { name: (v as File).name, size: v.size, type: v.type };
-      }
-    }
-    log.push(entry);
-    return inner(input, init);
-  };
-}
+import { fixtureReader, recordingFetch, SentRequest, useVendorSandbox } from '../support/vendor-sandbox';
 
 const media = elevenlabsAdapter.media!;
-let sandbox: SandboxServer;
-let sent: Sent[];
+const elevenlabs = useVendorSandbox(elevenlabsAdapter, elevenlabsSandbox);
+let sent: SentRequest[];
 let conn: ProviderConnection;
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ elevenlabs: elevenlabsSandbox });
-});
-afterAll(() => sandbox.close());
 beforeEach(() => {
   sent = [];
   // defaultBaseUrl has no path: its pathname is "/", which must not break the joined URLs.
-  conn = { apiKey: 'test-key', baseUrl: sandbox.mountUrl('elevenlabs') + new URL(elevenlabsAdapter.defaultBaseUrl).pathname, sandbox: true, fetch: recordingFetch(sent), timeoutMs: 5000 };
+  conn = elevenlabs.conn({ fetch: recordingFetch(sent) });
 });
 
 function output(start: MediaStart) {
@@ -67,7 +38,7 @@ describe('elevenlabs text-to-speech', () => {
     expect(url.pathname).toBe('/elevenlabs/v1/text-to-speech/voice123');
     expect(url.searchParams.get('output_format')).toBe('mp3_44100_128');
     expect(sent[0].headers['xi-api-key']).toBe('test-key');
-    expect(sent[0].json).toEqual({ text: 'Hello there, this is a test.', model_id: 'eleven_multilingual_v2', voice_settings: { speed: 1.1 } });
+    expect(sent[0].body).toEqual({ text: 'Hello there, this is a test.', model_id: 'eleven_multilingual_v2', voice_settings: { speed: 1.1 } });
     expect(out.files[0].mime).toBe('audio/mpeg');
     expect(out.files[0].data.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xfb]));
     expect(out.usage).toEqual({ characters: 'Hello there, this is a test.'.length });
@@ -76,9 +47,9 @@ describe('elevenlabs text-to-speech', () => {
   it('uses the default voice, omits voice_settings without a speed and clamps speed into 0.7..1.2', async () => {
     await media.start(tts(), conn);
     expect(new URL(sent[0].url).pathname).toBe(`/elevenlabs/v1/text-to-speech/${DEFAULT_VOICE_ID}`);
-    expect(sent[0].json).not.toHaveProperty('voice_settings');
+    expect(sent[0].body).not.toHaveProperty('voice_settings');
     await media.start(tts({ speed: 3 }), conn);
-    expect(sent[1].json?.voice_settings).toEqual({ speed: 1.2 });
+    expect(sent[1].body?.voice_settings).toEqual({ speed: 1.2 });
   });
 
   it('asks for raw PCM when WAV is wanted and wraps it in a WAV header', async () => {
@@ -144,7 +115,7 @@ describe('elevenlabs music', () => {
   it('posts prompt and music_length_ms and answers completed with the track', async () => {
     const out = output(await media.start(song(), conn));
     expect(new URL(sent[0].url).pathname).toBe('/elevenlabs/v1/music');
-    expect(sent[0].json).toEqual({ prompt: 'warm lo-fi beat', music_length_ms: 45000, model_id: 'music_v1' });
+    expect(sent[0].body).toEqual({ prompt: 'warm lo-fi beat', music_length_ms: 45000, model_id: 'music_v1' });
     expect(out.files[0].mime).toBe('audio/mpeg');
     expect(out.durationSeconds).toBe(45);
     // 45 s of 128 kbps CBR is ~720 kB
@@ -205,7 +176,7 @@ describe('diarized text', () => {
 });
 
 describe('elevenlabs replaying documented payloads', () => {
-  const fixture = (name: string) => readFileSync(path.join(__dirname, '../fixtures/elevenlabs', name), 'utf8');
+  const fixture = fixtureReader('elevenlabs');
   const json = (body: string, status = 200) => new Response(body, { status, headers: { 'content-type': 'application/json' } });
   const realConn = (inner: typeof fetch): ProviderConnection => ({
     apiKey: 'xi-real',

@@ -1,71 +1,29 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { googleAdapter } from '../../src/core/providers/google';
+import { ChatRequest, ChatStreamEvent, MediaRequest } from '../../src/core/providers/types';
 import {
-  ChatRequest,
-  ChatStreamEvent,
-  MediaRequest,
-  ProviderConnection,
-  ProviderError,
-} from '../../src/core/providers/types';
+  collect,
+  failure,
+  fixtureReader,
+  Reply,
+  replyWith,
+  replyWithSse,
+  StubCall,
+  stubConnection,
+} from '../support/vendor-sandbox';
 
 // Replays Gemini API payloads in their documented shapes through a fetch stub (no sandbox involved).
 
-const fixture = (name: string) => readFileSync(path.join(__dirname, '../fixtures/google', name), 'utf8');
+const fixture = fixtureReader('google');
 const chat = googleAdapter.chat!;
 const media = googleAdapter.media!;
 const BASE = googleAdapter.defaultBaseUrl;
 
-function trickle(text: string, size = 11): ReadableStream<Uint8Array> {
-  const bytes = new TextEncoder().encode(text);
-  let offset = 0;
-  return new ReadableStream({
-    pull(controller) {
-      if (offset >= bytes.length) return controller.close();
-      controller.enqueue(bytes.slice(offset, offset + size));
-      offset += size;
-    },
-  });
-}
-
-interface Call {
-  url: string;
-  init: RequestInit;
-}
-type Route = (url: string) => Response;
-
-function stub(route: Route) {
-  const calls: Call[] = [];
-  const fn = (async (input: string | URL | Request, init?: RequestInit) => {
-    calls.push({ url: String(input), init: init ?? {} });
-    return route(String(input));
-  }) as typeof fetch;
-  const conn: ProviderConnection = { apiKey: 'AIza-test', baseUrl: BASE, sandbox: false, fetch: fn, timeoutMs: 5000 };
-  return { conn, calls };
-}
-
-const json = (status: number, body: string) => () =>
-  new Response(body, { status, headers: { 'content-type': 'application/json; charset=UTF-8' } });
-const sse = (body: string) => () => new Response(trickle(body), { status: 200, headers: { 'content-type': 'text/event-stream' } });
+const stub = (reply: Reply) => stubConnection(googleAdapter, reply, { apiKey: 'AIza-test' });
+const json = (status: number, body: string) => replyWith(body, status, 'application/json; charset=UTF-8');
+const sse = (body: string) => replyWithSse(body, 11);
 
 const req: ChatRequest = { upstreamModel: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'Explain AI' }], maxTokens: 1024 };
-const headerOf = (call: Call, name: string) => (call.init.headers as Record<string, string> | undefined)?.[name];
-
-async function collect(events: AsyncIterable<ChatStreamEvent>): Promise<ChatStreamEvent[]> {
-  const out: ChatStreamEvent[] = [];
-  for await (const ev of events) out.push(ev);
-  return out;
-}
-
-async function failure(p: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(ProviderError);
-    return err as ProviderError;
-  }
-  throw new Error('expected a ProviderError');
-}
+const headerOf = (call: StubCall, name: string) => (call.init.headers as Record<string, string> | undefined)?.[name];
 
 describe('gemini text', () => {
   test('generateContent answer → text, stop, usage counting thinking tokens as output', async () => {
@@ -200,7 +158,7 @@ describe('veo operations', () => {
   test('running operation (no `done`) → pending; done → video downloaded from the URI with the API key', async () => {
     expect(await media.poll(OP, veo, stub(json(200, fixture('veo-running.json'))).conn)).toEqual({ state: 'pending' });
 
-    const { conn, calls } = stub((url) =>
+    const { conn, calls } = stub(({ url }) =>
       url.includes('/files/') ? new Response(mp4, { status: 200, headers: { 'content-type': 'video/mp4' } }) : json(200, fixture('veo-done.json'))(),
     );
     const done = await media.poll(OP, veo, conn);
@@ -214,7 +172,7 @@ describe('veo operations', () => {
 
   test('a video URI on another origin is downloaded without our key', async () => {
     const body = fixture('veo-done.json').replace('https://generativelanguage.googleapis.com/v1beta/files', 'https://storage.example.com/v');
-    const { conn, calls } = stub((url) => (url.includes('storage.example.com') ? new Response(mp4, { status: 200 }) : json(200, body)()));
+    const { conn, calls } = stub(({ url }) => (url.includes('storage.example.com') ? new Response(mp4, { status: 200 }) : json(200, body)()));
     const done = await media.poll(OP, veo, conn);
     expect(done.state).toBe('completed');
     expect(headerOf(calls[1], 'x-goog-api-key')).toBeUndefined();

@@ -1,51 +1,15 @@
-import type { ServerResponse } from 'node:http';
 import sharp from 'sharp';
 import { googleAdapter } from '../../src/core/providers/google';
-import {
-  ChatRequest,
-  ChatStreamEvent,
-  MediaRequest,
-  ProviderConnection,
-  ProviderError,
-} from '../../src/core/providers/types';
+import { ChatRequest, ChatStreamEvent, MediaRequest } from '../../src/core/providers/types';
 import { createGoogleSandbox } from '../../src/sandbox/google';
-import { SandboxServer, startSandbox } from '../../src/sandbox/server';
 import { syntheticMp4 } from '../../src/sandbox/synthetic';
-import { SandboxRequest } from '../../src/sandbox/types';
+import { bodyOf, collect, failure, useVendorSandbox } from '../support/vendor-sandbox';
 
 const DELAY_MS = 15;
 const chat = googleAdapter.chat!;
 const media = googleAdapter.media!;
 
-let sandbox: SandboxServer;
-let received: SandboxRequest[] = [];
-let cutShort: boolean[] = [];
-let conn: ProviderConnection;
-
-beforeAll(async () => {
-  const fake = createGoogleSandbox({ streamDelayMs: DELAY_MS, pendingPolls: 1 });
-  sandbox = await startSandbox({
-    google: (req: SandboxRequest, res: ServerResponse) => {
-      const i = received.push(req) - 1;
-      res.once('close', () => (cutShort[i] = !res.writableFinished));
-      return fake(req, res);
-    },
-  });
-  conn = {
-    apiKey: 'test-key',
-    baseUrl: sandbox.mountUrl('google') + new URL(googleAdapter.defaultBaseUrl).pathname,
-    sandbox: true,
-    fetch,
-    timeoutMs: 5000,
-  };
-});
-
-afterAll(() => sandbox.close());
-
-beforeEach(() => {
-  received = [];
-  cutShort = [];
-});
+const { received, cutShort, conn } = useVendorSandbox(googleAdapter, createGoogleSandbox({ streamDelayMs: DELAY_MS, pendingPolls: 1 }));
 
 function ask(text: string, extra: Partial<ChatRequest> = {}): ChatRequest {
   return { upstreamModel: 'gemini-2.5-flash', messages: [{ role: 'user', content: text }], maxTokens: 200, ...extra };
@@ -58,24 +22,6 @@ function image(prompt: string, extra: Partial<MediaRequest> = {}): MediaRequest 
 function video(prompt: string, extra: Partial<MediaRequest> = {}): MediaRequest {
   return { category: 'video', slug: 'veo-3-fast', upstreamModel: 'veo-3.0-fast-generate-001', prompt, ...extra };
 }
-
-async function collect(events: AsyncIterable<ChatStreamEvent>): Promise<ChatStreamEvent[]> {
-  const out: ChatStreamEvent[] = [];
-  for await (const ev of events) out.push(ev);
-  return out;
-}
-
-async function failure(p: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(ProviderError);
-    return err as ProviderError;
-  }
-  throw new Error('expected a ProviderError');
-}
-
-const bodyOf = (req: SandboxRequest) => JSON.parse(req.body.toString('utf8')) as Record<string, unknown>;
 
 describe('gemini text against the sandbox', () => {
   test('maps the request: model path, x-goog-api-key, systemInstruction, user/model roles, inline image, config', async () => {
@@ -92,7 +38,7 @@ describe('gemini text against the sandbox', () => {
           { role: 'user', content: [{ type: 'text', text: 'what is it?' }, { type: 'image', mime: 'image/png', data: png }] },
         ],
       },
-      conn,
+      conn(),
     );
     const req = received[0];
     expect(req.method).toBe('POST');
@@ -111,7 +57,7 @@ describe('gemini text against the sandbox', () => {
   });
 
   test('maps the response: text, STOP → stop, usage', async () => {
-    const result = await chat.chat(ask('why is the sky blue'), conn);
+    const result = await chat.chat(ask('why is the sky blue'), conn());
     expect(result.text).toContain('Sandbox reply from gemini-2.5-flash');
     expect(result.text).toContain('why is the sky blue');
     expect(result.finishReason).toBe('stop');
@@ -120,16 +66,16 @@ describe('gemini text against the sandbox', () => {
   });
 
   test('MAX_TOKENS → length', async () => {
-    const result = await chat.chat(ask('tell me everything', { maxTokens: 4 }), conn);
+    const result = await chat.chat(ask('tell me everything', { maxTokens: 4 }), conn());
     expect(result.finishReason).toBe('length');
     expect(result.usage.completionTokens).toBe(4);
   });
 
   test('streams SSE chunks as they arrive: deltas in order, then usage, then finish', async () => {
-    const whole = await chat.chat(ask('stream it please'), conn);
+    const whole = await chat.chat(ask('stream it please'), conn());
     const events: ChatStreamEvent[] = [];
     const times: number[] = [];
-    for await (const ev of chat.chatStream(ask('stream it please'), conn)) {
+    for await (const ev of chat.chatStream(ask('stream it please'), conn())) {
       events.push(ev);
       times.push(Date.now());
     }
@@ -147,29 +93,29 @@ describe('gemini text against the sandbox', () => {
   });
 
   test('no API key → the vendor 403 → auth', async () => {
-    const err = await failure(chat.chat(ask('hi'), { ...conn, apiKey: '' }));
+    const err = await failure(chat.chat(ask('hi'), conn({ apiKey: '' })));
     expect(err.kind).toBe('auth');
     expect(err.upstreamStatus).toBe(403);
   });
 
   test('[[fail:overloaded]] → 503 UNAVAILABLE → overloaded (chat and stream)', async () => {
-    const err = await failure(chat.chat(ask('[[fail:overloaded]]'), conn));
+    const err = await failure(chat.chat(ask('[[fail:overloaded]]'), conn()));
     expect(err.kind).toBe('overloaded');
     expect(err.upstreamStatus).toBe(503);
-    expect((await failure(collect(chat.chatStream(ask('[[fail:overloaded]]'), conn)))).kind).toBe('overloaded');
+    expect((await failure(collect(chat.chatStream(ask('[[fail:overloaded]]'), conn())))).kind).toBe('overloaded');
   });
 
   test('[[fail:policy]] → promptFeedback.blockReason in a 200 → content_policy (chat and stream)', async () => {
-    expect((await failure(chat.chat(ask('[[fail:policy]]'), conn))).kind).toBe('content_policy');
-    expect((await failure(collect(chat.chatStream(ask('[[fail:policy]]'), conn)))).kind).toBe('content_policy');
+    expect((await failure(chat.chat(ask('[[fail:policy]]'), conn()))).kind).toBe('content_policy');
+    expect((await failure(collect(chat.chatStream(ask('[[fail:policy]]'), conn())))).kind).toBe('content_policy');
   });
 
   test('[[fail:upstream]] → 500 INTERNAL → upstream', async () => {
-    expect((await failure(chat.chat(ask('[[fail:upstream]]'), conn))).kind).toBe('upstream');
+    expect((await failure(chat.chat(ask('[[fail:upstream]]'), conn()))).kind).toBe('upstream');
   });
 
   test('[[fail:timeout]] → timeout', async () => {
-    const err = await failure(chat.chat(ask('[[fail:timeout]]'), { ...conn, timeoutMs: 300 }));
+    const err = await failure(chat.chat(ask('[[fail:timeout]]'), conn({ timeoutMs: 300 })));
     expect(err.kind).toBe('timeout');
   });
 
@@ -177,7 +123,7 @@ describe('gemini text against the sandbox', () => {
     const seen: ChatStreamEvent[] = [];
     const err = await failure(
       (async () => {
-        for await (const ev of chat.chatStream(ask('go on [[fail:midstream]]'), conn)) seen.push(ev);
+        for await (const ev of chat.chatStream(ask('go on [[fail:midstream]]'), conn())) seen.push(ev);
       })(),
     );
     expect(err.kind).toBe('upstream');
@@ -189,7 +135,7 @@ describe('gemini text against the sandbox', () => {
     const ac = new AbortController();
     await expect(
       (async () => {
-        for await (const ev of chat.chatStream(ask('a fairly long question to answer slowly'), conn, ac.signal)) {
+        for await (const ev of chat.chatStream(ask('a fairly long question to answer slowly'), conn(), ac.signal)) {
           if (ev.type === 'delta') ac.abort();
         }
       })(),
@@ -201,7 +147,7 @@ describe('gemini text against the sandbox', () => {
 
 describe('gemini-2.5-flash-image against the sandbox', () => {
   test('asks for the IMAGE modality with imageConfig.aspectRatio and returns the inline PNG', async () => {
-    const start = await media.start(image('a red bicycle', { size: '2:3', seed: 42 }), conn);
+    const start = await media.start(image('a red bicycle', { size: '2:3', seed: 42 }), conn());
     expect(start.state).toBe('completed');
     if (start.state !== 'completed') return;
     const req = received[0];
@@ -219,7 +165,7 @@ describe('gemini-2.5-flash-image against the sandbox', () => {
 
   test('an input image is sent as inline_data after the prompt (edit); WxH sizes become a ratio', async () => {
     const input = Buffer.from('ffd8ffe000104a464946', 'hex');
-    await media.start(image('make it blue', { size: '1024x1024', images: [{ data: input, mime: 'image/jpeg' }] }), conn);
+    await media.start(image('make it blue', { size: '1024x1024', images: [{ data: input, mime: 'image/jpeg' }] }), conn());
     const body = bodyOf(received[0]) as { contents: { parts: unknown[] }[]; generationConfig: Record<string, unknown> };
     expect(body.contents[0].parts).toEqual([
       { text: 'make it blue' },
@@ -229,8 +175,8 @@ describe('gemini-2.5-flash-image against the sandbox', () => {
   });
 
   test('[[fail:policy]] → IMAGE_SAFETY finish → content_policy; [[fail:overloaded]] → overloaded', async () => {
-    expect((await failure(media.start(image('x [[fail:policy]]'), conn))).kind).toBe('content_policy');
-    expect((await failure(media.start(image('x [[fail:overloaded]]'), conn))).kind).toBe('overloaded');
+    expect((await failure(media.start(image('x [[fail:policy]]'), conn()))).kind).toBe('content_policy');
+    expect((await failure(media.start(image('x [[fail:overloaded]]'), conn()))).kind).toBe('overloaded');
   });
 });
 
@@ -239,7 +185,7 @@ describe('imagen-4 against the sandbox', () => {
     image(prompt, { slug: 'imagen-4', upstreamModel: 'imagen-4.0-generate-001', ...extra });
 
   test('POSTs :predict with one instance; 2:3 maps to the nearest Imagen ratio 3:4; no negative prompt', async () => {
-    const start = await media.start(imagen('a lighthouse', { size: '2:3', negativePrompt: 'fog' }), conn);
+    const start = await media.start(imagen('a lighthouse', { size: '2:3', negativePrompt: 'fog' }), conn());
     const req = received[0];
     expect(req.path).toBe('/v1beta/models/imagen-4.0-generate-001:predict');
     expect(req.headers['x-goog-api-key']).toBe('test-key');
@@ -252,10 +198,10 @@ describe('imagen-4 against the sandbox', () => {
   });
 
   test('[[fail:policy]] → the 400 safety-filter answer → content_policy; [[fail:overloaded]] → 429 → overloaded', async () => {
-    const policy = await failure(media.start(imagen('x [[fail:policy]]'), conn));
+    const policy = await failure(media.start(imagen('x [[fail:policy]]'), conn()));
     expect(policy.kind).toBe('content_policy');
     expect(policy.upstreamStatus).toBe(400);
-    const busy = await failure(media.start(imagen('x [[fail:overloaded]]'), conn));
+    const busy = await failure(media.start(imagen('x [[fail:overloaded]]'), conn()));
     expect(busy.kind).toBe('overloaded');
     expect(busy.upstreamStatus).toBe(429);
   });
@@ -264,7 +210,7 @@ describe('imagen-4 against the sandbox', () => {
 describe('veo against the sandbox (async operation)', () => {
   test('start → pending with the operation name; first poll pending; then completed with the downloaded MP4', async () => {
     const req = video('waves at dusk', { size: '9:16', negativePrompt: 'people' });
-    const start = await media.start(req, conn);
+    const start = await media.start(req, conn());
     expect(start.state).toBe('pending');
     if (start.state !== 'pending') return;
     expect(start.upstreamJobId).toMatch(/^models\/veo-3\.0-fast-generate-001\/operations\/[0-9a-f]+$/);
@@ -275,11 +221,11 @@ describe('veo against the sandbox (async operation)', () => {
       parameters: { aspectRatio: '9:16', negativePrompt: 'people' },
     });
 
-    expect(await media.poll(start.upstreamJobId, req, conn)).toEqual({ state: 'pending' });
+    expect(await media.poll(start.upstreamJobId, req, conn())).toEqual({ state: 'pending' });
     expect(received[1].method).toBe('GET');
     expect(received[1].path).toBe(`/v1beta/${start.upstreamJobId}`);
 
-    const done = await media.poll(start.upstreamJobId, req, conn);
+    const done = await media.poll(start.upstreamJobId, req, conn());
     expect(done.state).toBe('completed');
     if (done.state !== 'completed') return;
     expect(done.output.files[0].mime).toBe('video/mp4');
@@ -293,20 +239,20 @@ describe('veo against the sandbox (async operation)', () => {
 
   test('[[fail:policy]] → the operation finishes RAI-filtered → failed content_policy', async () => {
     const req = video('x [[fail:policy]]');
-    const start = await media.start(req, conn);
+    const start = await media.start(req, conn());
     if (start.state !== 'pending') throw new Error('expected pending');
-    expect((await media.poll(start.upstreamJobId, req, conn)).state).toBe('pending');
-    const end = await media.poll(start.upstreamJobId, req, conn);
+    expect((await media.poll(start.upstreamJobId, req, conn())).state).toBe('pending');
+    const end = await media.poll(start.upstreamJobId, req, conn());
     expect(end.state).toBe('failed');
     if (end.state === 'failed') expect(end.error.kind).toBe('content_policy');
   });
 
   test('[[fail:upstream]] → an error inside the operation → failed upstream', async () => {
     const req = video('x [[fail:upstream]]');
-    const start = await media.start(req, conn);
+    const start = await media.start(req, conn());
     if (start.state !== 'pending') throw new Error('expected pending');
-    await media.poll(start.upstreamJobId, req, conn);
-    const end = await media.poll(start.upstreamJobId, req, conn);
+    await media.poll(start.upstreamJobId, req, conn());
+    const end = await media.poll(start.upstreamJobId, req, conn());
     expect(end.state).toBe('failed');
     if (end.state === 'failed') {
       expect(end.error.kind).toBe('upstream');
@@ -315,26 +261,26 @@ describe('veo against the sandbox (async operation)', () => {
   });
 
   test('[[fail:overloaded]] → 429 at submit → overloaded', async () => {
-    expect((await failure(media.start(video('x [[fail:overloaded]]'), conn))).kind).toBe('overloaded');
+    expect((await failure(media.start(video('x [[fail:overloaded]]'), conn()))).kind).toBe('overloaded');
   });
 
   test('an unknown operation (404) or a malformed name ends the job as failed bad_request', async () => {
-    const unknown = await media.poll('models/veo-3.0-fast-generate-001/operations/nope', video('x'), conn);
+    const unknown = await media.poll('models/veo-3.0-fast-generate-001/operations/nope', video('x'), conn());
     expect(unknown.state === 'failed' && unknown.error.kind).toBe('bad_request');
-    const sneaky = await media.poll('../../openai/v1/files', video('x'), conn);
+    const sneaky = await media.poll('../../openai/v1/files', video('x'), conn());
     expect(sneaky.state === 'failed' && sneaky.error.kind).toBe('bad_request');
     expect(received).toHaveLength(1);
   });
 
   test('categories google does not serve are refused', async () => {
-    const err = await failure(media.start({ category: 'tts', slug: 'x', upstreamModel: 'x', prompt: 'hi' }, conn));
+    const err = await failure(media.start({ category: 'tts', slug: 'x', upstreamModel: 'x', prompt: 'hi' }, conn()));
     expect(err.kind).toBe('bad_request');
   });
 });
 
 describe('google sandbox speaks the documented protocol', () => {
   test('the key is also accepted as ?key=, and streamGenerateContent without alt=sse answers a JSON array', async () => {
-    const res = await fetch(`${conn.baseUrl}/models/gemini-2.5-flash:streamGenerateContent?key=k`, {
+    const res = await fetch(`${conn().baseUrl}/models/gemini-2.5-flash:streamGenerateContent?key=k`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hello there' }] }] }),
@@ -348,7 +294,7 @@ describe('google sandbox speaks the documented protocol', () => {
   });
 
   test('an invalid role is refused with the google.rpc error shape', async () => {
-    const res = await fetch(`${conn.baseUrl}/models/gemini-2.5-flash:generateContent`, {
+    const res = await fetch(`${conn().baseUrl}/models/gemini-2.5-flash:generateContent`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-goog-api-key': 'k' },
       body: JSON.stringify({ contents: [{ role: 'assistant', parts: [{ text: 'hi' }] }] }),

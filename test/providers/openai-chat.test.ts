@@ -1,37 +1,14 @@
-import type { ServerResponse } from 'node:http';
 import { openaiAdapter } from '../../src/core/providers/openai';
-import { ChatRequest, ChatStreamEvent, ProviderConnection, ProviderError } from '../../src/core/providers/types';
+import { ChatRequest, ChatStreamEvent } from '../../src/core/providers/types';
 import { tokenPieces } from '../../src/sandbox/chat-completions-fake';
 import { createOpenAiSandbox } from '../../src/sandbox/openai';
-import { startSandbox, SandboxServer } from '../../src/sandbox/server';
-import type { SandboxRequest } from '../../src/sandbox/types';
+import { failure, useVendorSandbox } from '../support/vendor-sandbox';
 
 const CHUNK_DELAY_MS = 15;
 const chat = openaiAdapter.chat!;
 
-let sandbox: SandboxServer;
-const seen: SandboxRequest[] = [];
-const responses: ServerResponse[] = [];
-
-beforeAll(async () => {
-  const fake = createOpenAiSandbox({ chunkDelayMs: CHUNK_DELAY_MS });
-  sandbox = await startSandbox({
-    openai: (req, res) => {
-      seen.push(req);
-      responses.push(res);
-      return fake(req, res);
-    },
-  });
-});
-afterAll(() => sandbox.close());
-beforeEach(() => {
-  seen.length = 0;
-  responses.length = 0;
-});
-
-function conn(overrides: Partial<ProviderConnection> = {}): ProviderConnection {
-  return { apiKey: 'test-key', baseUrl: `${sandbox.mountUrl('openai')}/v1`, sandbox: true, fetch, timeoutMs: 5000, ...overrides };
-}
+const openai = useVendorSandbox(openaiAdapter, createOpenAiSandbox({ chunkDelayMs: CHUNK_DELAY_MS }));
+const { received: seen, conn, lastBody } = openai;
 
 function ask(text: string, overrides: Partial<ChatRequest> = {}): ChatRequest {
   return {
@@ -45,24 +22,10 @@ function ask(text: string, overrides: Partial<ChatRequest> = {}): ChatRequest {
   };
 }
 
-function lastBody(): Record<string, unknown> {
-  return JSON.parse(seen[seen.length - 1].body.toString('utf8')) as Record<string, unknown>;
-}
-
 async function collect(events: AsyncIterable<ChatStreamEvent>): Promise<Array<ChatStreamEvent & { at: number }>> {
   const out: Array<ChatStreamEvent & { at: number }> = [];
   for await (const event of events) out.push({ ...event, at: Date.now() });
   return out;
-}
-
-async function failure(run: () => Promise<unknown>): Promise<ProviderError> {
-  try {
-    await run();
-  } catch (err) {
-    if (err instanceof ProviderError) return err;
-    throw err;
-  }
-  throw new Error('expected a ProviderError');
 }
 
 describe('openai chat (against the sandbox)', () => {
@@ -186,9 +149,8 @@ describe('openai chat streaming (against the sandbox)', () => {
     })();
     await expect(run).rejects.toMatchObject({ name: 'AbortError' });
     expect(received).toHaveLength(1);
-    const res = responses[0];
-    await new Promise<void>((resolve) => (res.destroyed ? resolve() : res.once('close', () => resolve())));
-    expect(res.writableFinished).toBe(false);
+    // The fake's response closes before it has written everything.
+    expect(await openai.whenClosed(0)).toBe(true);
   });
 
   test('a stream cut off by the vendor fails as upstream after the first deltas', async () => {

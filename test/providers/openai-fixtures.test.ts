@@ -1,57 +1,13 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import sharp from 'sharp';
 import { openaiAdapter } from '../../src/core/providers/openai';
-import { ChatStreamEvent, ProviderConnection, ProviderError } from '../../src/core/providers/types';
+import { ChatStreamEvent } from '../../src/core/providers/types';
+import { failure, fixtureReader, Reply, replyWith, replyWithSse, stubConnection } from '../support/vendor-sandbox';
 
 // Replays payloads recorded from OpenAI's documentation through the adapter, so it is not tuned to our fake alone.
 
-const FIXTURES = path.join(__dirname, '../fixtures/openai');
-const fixture = (name: string) => readFileSync(path.join(FIXTURES, name), 'utf8');
-
-interface Call {
-  url: string;
-  init?: RequestInit;
-}
-
-/** A body delivered in small pieces, so SSE events straddle read boundaries as on a real network. */
-function trickle(text: string, size = 7): ReadableStream<Uint8Array> {
-  const bytes = Buffer.from(text);
-  let offset = 0;
-  return new ReadableStream({
-    pull(controller) {
-      if (offset >= bytes.length) return controller.close();
-      controller.enqueue(new Uint8Array(bytes.subarray(offset, offset + size)));
-      offset += size;
-    },
-  });
-}
-
-function stub(answer: (call: Call) => Response): { conn: ProviderConnection; calls: Call[] } {
-  const calls: Call[] = [];
-  const fakeFetch = (async (input: string | URL | Request, init?: RequestInit) => {
-    const call = { url: String(input), init };
-    calls.push(call);
-    return answer(call);
-  }) as typeof fetch;
-  return {
-    calls,
-    conn: { apiKey: 'sk-test', baseUrl: 'https://api.openai.com/v1', sandbox: false, fetch: fakeFetch, timeoutMs: 5000 },
-  };
-}
-
-const json = (name: string, status = 200) => () =>
-  new Response(fixture(name), { status, headers: { 'content-type': 'application/json' } });
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ProviderError) return err;
-    throw err;
-  }
-  throw new Error('expected a ProviderError');
-}
+const fixture = fixtureReader('openai');
+const stub = (reply: Reply) => stubConnection(openaiAdapter, reply, { apiKey: 'sk-test' });
+const json = (name: string, status = 200) => replyWith(fixture(name), status);
 
 const request = {
   upstreamModel: 'gpt-4.1',
@@ -73,7 +29,7 @@ describe('openai adapter replaying documented payloads', () => {
   });
 
   test('streaming example with include_usage, delivered in 7-byte pieces', async () => {
-    const { conn } = stub(() => new Response(trickle(fixture('chat-stream.txt')), { headers: { 'content-type': 'text/event-stream' } }));
+    const { conn } = stub(replyWithSse(fixture('chat-stream.txt')));
     const events: ChatStreamEvent[] = [];
     for await (const event of openaiAdapter.chat!.chatStream(request, conn)) events.push(event);
     expect(events).toEqual([
@@ -87,7 +43,7 @@ describe('openai adapter replaying documented payloads', () => {
 
   test('a stream that stops without [DONE] or a finish reason is an upstream failure', async () => {
     const cut = fixture('chat-stream.txt').split('\n\n').slice(0, 3).join('\n\n') + '\n\n';
-    const { conn } = stub(() => new Response(trickle(cut), { headers: { 'content-type': 'text/event-stream' } }));
+    const { conn } = stub(replyWithSse(cut));
     const run = (async () => {
       for await (const _event of openaiAdapter.chat!.chatStream(request, conn)) void _event;
     })();

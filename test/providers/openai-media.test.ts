@@ -1,53 +1,21 @@
 import sharp from 'sharp';
 import { openaiAdapter } from '../../src/core/providers/openai';
 import { nearestSize } from '../../src/core/providers/openai/sizes';
-import { MediaOutput, MediaRequest, ProviderConnection, ProviderError } from '../../src/core/providers/types';
+import { MediaOutput, MediaRequest, ProviderConnection } from '../../src/core/providers/types';
 import { createOpenAiSandbox } from '../../src/sandbox/openai';
-import { startSandbox, SandboxServer } from '../../src/sandbox/server';
 import { syntheticWav } from '../../src/sandbox/synthetic';
-import type { SandboxRequest } from '../../src/sandbox/types';
+import { bodyOf, failure, useVendorSandbox } from '../support/vendor-sandbox';
 
 const media = openaiAdapter.media!;
 
-let sandbox: SandboxServer;
-const seen: SandboxRequest[] = [];
-
-beforeAll(async () => {
-  const fake = createOpenAiSandbox({ chunkDelayMs: 0 });
-  sandbox = await startSandbox({
-    openai: (req, res) => {
-      seen.push(req);
-      return fake(req, res);
-    },
-  });
-});
-afterAll(() => sandbox.close());
-beforeEach(() => {
-  seen.length = 0;
-});
-
-function conn(overrides: Partial<ProviderConnection> = {}): ProviderConnection {
-  return { apiKey: 'test-key', baseUrl: `${sandbox.mountUrl('openai')}/v1`, sandbox: true, fetch, timeoutMs: 10000, ...overrides };
-}
-
-function jsonBody(req: SandboxRequest): Record<string, unknown> {
-  return JSON.parse(req.body.toString('utf8')) as Record<string, unknown>;
-}
+const openai = useVendorSandbox(openaiAdapter, createOpenAiSandbox({ chunkDelayMs: 0 }));
+const seen = openai.received;
+const conn = (overrides: Partial<ProviderConnection> = {}) => openai.conn({ timeoutMs: 10000, ...overrides });
 
 async function run(req: Partial<MediaRequest> & Pick<MediaRequest, 'category' | 'upstreamModel'>): Promise<MediaOutput> {
   const started = await media.start({ slug: req.upstreamModel, ...req }, conn());
   if (started.state !== 'completed') throw new Error('openai media must complete synchronously');
   return started.output;
-}
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ProviderError) return err;
-    throw err;
-  }
-  throw new Error('expected a ProviderError');
 }
 
 describe('openai images', () => {
@@ -62,7 +30,7 @@ describe('openai images', () => {
     });
     expect(seen[0].path).toBe('/v1/images/generations');
     expect(seen[0].headers.authorization).toBe('Bearer test-key');
-    expect(jsonBody(seen[0])).toEqual({
+    expect(bodyOf(seen[0])).toEqual({
       model: 'dall-e-3',
       prompt: 'a lighthouse at dusk',
       n: 1,
@@ -79,7 +47,7 @@ describe('openai images', () => {
 
   test('dall-e-3: an unsupported size goes as the nearest supported shape', async () => {
     await run({ category: 'image', upstreamModel: 'dall-e-3', prompt: 'tall tower', size: '768x1344' });
-    expect(jsonBody(seen[0])).toMatchObject({ size: '1024x1792', quality: 'standard' });
+    expect(bodyOf(seen[0])).toMatchObject({ size: '1024x1792', quality: 'standard' });
   });
 
   test('gpt-image-1: quality maps to high/medium, size to the nearest, no response_format or style', async () => {
@@ -91,13 +59,13 @@ describe('openai images', () => {
       quality: 'hd',
       style: 'vivid',
     });
-    const body = jsonBody(seen[0]);
+    const body = bodyOf(seen[0]);
     expect(body).toEqual({ model: 'gpt-image-1', prompt: 'a portrait of a cat', n: 1, size: '1024x1536', quality: 'high' });
     const meta = await sharp(output.files[0].data).metadata();
     expect([meta.width, meta.height]).toEqual([1024, 1536]);
 
     await run({ category: 'image', upstreamModel: 'gpt-image-1', prompt: 'x', size: '1344x768', quality: 'standard' });
-    expect(jsonBody(seen[1])).toMatchObject({ size: '1536x1024', quality: 'medium' });
+    expect(bodyOf(seen[1])).toMatchObject({ size: '1536x1024', quality: 'medium' });
   });
 
   test.each(['dall-e-3', 'gpt-image-1'])('%s: a safety refusal becomes content_policy', async (model) => {
@@ -138,7 +106,7 @@ describe('openai speech', () => {
       speed: 1.25,
     });
     expect(seen[0].path).toBe('/v1/audio/speech');
-    expect(jsonBody(seen[0])).toEqual({
+    expect(bodyOf(seen[0])).toEqual({
       model: 'tts-1',
       input: 'Hello from the sandbox speaker.',
       voice: 'nova',
@@ -152,7 +120,7 @@ describe('openai speech', () => {
 
   test('defaults to voice alloy and mp3', async () => {
     const output = await run({ category: 'tts', upstreamModel: 'gpt-4o-mini-tts', prompt: 'Short.' });
-    expect(jsonBody(seen[0])).toEqual({ model: 'gpt-4o-mini-tts', input: 'Short.', voice: 'alloy', response_format: 'mp3' });
+    expect(bodyOf(seen[0])).toEqual({ model: 'gpt-4o-mini-tts', input: 'Short.', voice: 'alloy', response_format: 'mp3' });
     expect(output.files[0].mime).toBe('audio/mpeg');
     expect([output.files[0].data[0], output.files[0].data[1]]).toEqual([0xff, 0xfb]);
   });

@@ -1,53 +1,27 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import sharp from 'sharp';
 import { replicateAdapter } from '../../src/core/providers/replicate';
 import { REPLICATE_MODELS, REPLICATE_VERSIONS } from '../../src/core/providers/replicate/models';
 import { InputFile, MediaPoll, MediaRequest, ProviderConnection, ProviderError } from '../../src/core/providers/types';
 import { replicateSandbox } from '../../src/sandbox/replicate';
-import { SandboxServer, startSandbox } from '../../src/sandbox/server';
-
-interface Sent {
-  url: string;
-  method: string;
-  headers: Record<string, string>;
-  body?: { version?: string; input?: Record<string, unknown> };
-}
-
-function recordingFetch(log: Sent[], inner: typeof fetch = fetch): typeof fetch {
-  return async (input, init) => {
-    const headers = Object.fromEntries(new Headers(init?.headers).entries());
-    const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as Sent['body']) : undefined;
-    log.push({ url: String(input), method: init?.method ?? 'GET', headers, body });
-    return inner(input, init);
-  };
-}
+import { fixtureReader, recordingFetch, SentRequest, useVendorSandbox } from '../support/vendor-sandbox';
 
 const media = replicateAdapter.media!;
-let sandbox: SandboxServer;
-let sent: Sent[];
+const replicate = useVendorSandbox(replicateAdapter, replicateSandbox);
+let sent: SentRequest[];
 let conn: ProviderConnection;
 let photo: InputFile;
 let face: InputFile;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ replicate: replicateSandbox });
   photo = { data: await sharp({ create: { width: 64, height: 48, channels: 3, background: '#777' } }).png().toBuffer(), mime: 'image/png' };
   face = { data: await sharp({ create: { width: 40, height: 40, channels: 3, background: '#c96' } }).jpeg().toBuffer(), mime: 'image/jpeg' };
 });
-afterAll(() => sandbox.close());
 beforeEach(() => {
   sent = [];
-  conn = {
-    apiKey: 'test-key',
-    baseUrl: sandbox.mountUrl('replicate') + new URL(replicateAdapter.defaultBaseUrl).pathname,
-    sandbox: true,
-    fetch: recordingFetch(sent),
-    timeoutMs: 5000,
-  };
+  conn = replicate.conn({ fetch: recordingFetch(sent) });
 });
 
-const pathOf = (s: Sent) => new URL(s.url).pathname;
+const pathOf = (s: SentRequest) => new URL(s.url).pathname;
 
 async function run(req: MediaRequest, c = conn): Promise<{ result: MediaPoll; polls: number }> {
   const start = await media.start(req, c);
@@ -222,17 +196,17 @@ describe('replicate adapter against the sandbox', () => {
 });
 
 describe('replicate adapter replaying documented payloads', () => {
-  const fixture = (name: string) => readFileSync(path.join(__dirname, '../fixtures/replicate', name), 'utf8');
+  const fixture = fixtureReader('replicate');
   const json = (body: string, status = 200) => new Response(body, { status, headers: { 'content-type': 'application/json' } });
   const req: MediaRequest = { category: 'tool', slug: 'upscale', upstreamModel: 'nightmareai/real-esrgan', images: [] };
 
-  function connWith(inner: typeof fetch, log: Sent[]): ProviderConnection {
+  function connWith(inner: typeof fetch, log: SentRequest[]): ProviderConnection {
     return { apiKey: 'r8_real', baseUrl: replicateAdapter.defaultBaseUrl, sandbox: false, fetch: recordingFetch(log, inner), timeoutMs: 2000 };
   }
 
   it('starting -> succeeded, downloading replicate.delivery output without the token', async () => {
     const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } }).png().toBuffer();
-    const log: Sent[] = [];
+    const log: SentRequest[] = [];
     const c = connWith(async (input, init) => {
       const url = new URL(String(input));
       if (url.hostname === 'replicate.delivery') return new Response(png, { headers: { 'content-type': 'image/png' } });

@@ -1,36 +1,13 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import sharp from 'sharp';
 import { xaiAdapter } from '../../src/core/providers/xai';
-import { ChatRequest, ChatStreamEvent, ProviderConnection, ProviderError } from '../../src/core/providers/types';
-import { startSandbox, SandboxServer } from '../../src/sandbox/server';
-import type { SandboxRequest } from '../../src/sandbox/types';
+import { ChatRequest } from '../../src/core/providers/types';
 import { createXaiSandbox } from '../../src/sandbox/xai';
+import { bodyOf, collect, failure, fixtureReader, replyWith, stubConnection, useVendorSandbox } from '../support/vendor-sandbox';
 
 const chat = xaiAdapter.chat!;
 const media = xaiAdapter.media!;
 
-let sandbox: SandboxServer;
-const seen: SandboxRequest[] = [];
-
-beforeAll(async () => {
-  const fake = createXaiSandbox({ chunkDelayMs: 2 });
-  sandbox = await startSandbox({
-    xai: (req, res) => {
-      seen.push(req);
-      return fake(req, res);
-    },
-  });
-});
-afterAll(() => sandbox.close());
-beforeEach(() => {
-  seen.length = 0;
-});
-
-function conn(overrides: Partial<ProviderConnection> = {}): ProviderConnection {
-  const base = `${sandbox.mountUrl('xai')}${new URL(xaiAdapter.defaultBaseUrl).pathname}`;
-  return { apiKey: 'test-key', baseUrl: base, sandbox: true, fetch, timeoutMs: 5000, ...overrides };
-}
+const { received: seen, conn } = useVendorSandbox(xaiAdapter, createXaiSandbox({ chunkDelayMs: 2 }));
 
 const ask = (text: string, model = 'grok-3', extra: Partial<ChatRequest> = {}): ChatRequest => ({
   upstreamModel: model,
@@ -39,31 +16,13 @@ const ask = (text: string, model = 'grok-3', extra: Partial<ChatRequest> = {}): 
   ...extra,
 });
 
-const body = (req: SandboxRequest) => JSON.parse(req.body.toString('utf8')) as Record<string, unknown>;
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ProviderError) return err;
-    throw err;
-  }
-  throw new Error('expected a ProviderError');
-}
-
-async function collect(events: AsyncIterable<ChatStreamEvent>): Promise<ChatStreamEvent[]> {
-  const out: ChatStreamEvent[] = [];
-  for await (const e of events) out.push(e);
-  return out;
-}
-
 describe('xai chat (against the sandbox)', () => {
   test('posts to /v1/chat/completions with bearer auth, max_tokens and temperature', async () => {
     const result = await chat.chat(ask('Hi Grok', 'grok-3', { temperature: 0.7 }), conn());
     expect(xaiAdapter.defaultBaseUrl).toBe('https://api.x.ai/v1');
     expect(seen[0].path).toBe('/v1/chat/completions');
     expect(seen[0].headers.authorization).toBe('Bearer test-key');
-    expect(body(seen[0])).toEqual({
+    expect(bodyOf(seen[0])).toEqual({
       model: 'grok-3',
       messages: [{ role: 'user', content: 'Hi Grok' }],
       max_tokens: 300,
@@ -114,7 +73,7 @@ describe('xai images (against the sandbox)', () => {
       conn(),
     );
     expect(seen[0].path).toBe('/v1/images/generations');
-    expect(body(seen[0])).toEqual({ model: 'grok-2-image', prompt: 'a cat in a tree', n: 1, response_format: 'b64_json' });
+    expect(bodyOf(seen[0])).toEqual({ model: 'grok-2-image', prompt: 'a cat in a tree', n: 1, response_format: 'b64_json' });
     if (started.state !== 'completed') throw new Error('expected completed');
     const file = started.output.files[0];
     expect(file.mime).toBe('image/jpeg');
@@ -136,15 +95,8 @@ describe('xai images (against the sandbox)', () => {
 });
 
 describe('xai adapter replaying recorded payloads', () => {
-  const FIXTURES = path.join(__dirname, '../fixtures/xai');
-  const fixture = (name: string) => readFileSync(path.join(FIXTURES, name), 'utf8');
-  const stubbed = (name: string, status = 200): ProviderConnection => ({
-    apiKey: 'xai-test',
-    baseUrl: 'https://api.x.ai/v1',
-    sandbox: false,
-    fetch: (async () => new Response(fixture(name), { status, headers: { 'content-type': 'application/json' } })) as typeof fetch,
-    timeoutMs: 5000,
-  });
+  const fixture = fixtureReader('xai');
+  const stubbed = (name: string, status = 200) => stubConnection(xaiAdapter, replyWith(fixture(name), status), { apiKey: 'xai-test' }).conn;
 
   test('reasoning tokens reported beside completion tokens are billed as output', async () => {
     const result = await chat.chat(ask('Who are you?', 'grok-4'), stubbed('chat-completion-reasoning.json'));
