@@ -44,7 +44,10 @@ test('answers like fetch: status, headers, JSON body; sends method, headers and 
   expect(res.status).toBe(201);
   expect(res.ok).toBe(true);
   expect(res.headers.get('x-request-id')).toBe('abc');
+  const copy = res.clone();
   expect(await res.json()).toEqual({ echo: '{"a":1}' });
+  await expect(res.text()).rejects.toThrow(/already been read/);
+  expect(Buffer.from(await copy.arrayBuffer()).toString()).toBe('{"echo":"{\\"a\\":1}"}');
   const last = seen[seen.length - 1];
   expect(last).toMatchObject({ method: 'POST', body: '{"a":1}' });
   expect(last.headers.authorization).toBe('Bearer k');

@@ -27,6 +27,67 @@ function responseHeaders(res: http.IncomingMessage): Headers {
   return out;
 }
 
+/**
+ * A whole response already in memory. It offers what callers of a vendor API use (status, headers, text, json,
+ * arrayBuffer, body, clone) without the cost of a WHATWG Response, whose body reads go through web streams.
+ */
+class BufferedResponse {
+  readonly ok: boolean;
+  readonly redirected = false;
+  readonly type = 'basic';
+  bodyUsed = false;
+  private cachedHeaders?: Headers;
+
+  constructor(
+    readonly status: number,
+    readonly statusText: string,
+    private readonly raw: http.IncomingMessage,
+    private readonly data: Buffer,
+    readonly url: string,
+  ) {
+    this.ok = status >= 200 && status < 300;
+  }
+
+  get headers(): Headers {
+    return (this.cachedHeaders ??= responseHeaders(this.raw));
+  }
+
+  get body(): ReadableStream<Uint8Array> {
+    return new Response(this.data).body!;
+  }
+
+  private consume(): Buffer {
+    if (this.bodyUsed) throw new TypeError('Body is unusable: Body has already been read');
+    this.bodyUsed = true;
+    return this.data;
+  }
+
+  async text(): Promise<string> {
+    return this.consume().toString('utf8');
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text());
+  }
+
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    const b = this.consume();
+    return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
+  }
+
+  async bytes(): Promise<Uint8Array> {
+    return new Uint8Array(this.consume());
+  }
+
+  async blob(): Promise<Blob> {
+    return new Blob([this.consume()], { type: this.raw.headers['content-type'] ?? '' });
+  }
+
+  clone(): BufferedResponse {
+    return new BufferedResponse(this.status, this.statusText, this.raw, this.data, this.url);
+  }
+}
+
 function abortReason(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new DOMException('This operation was aborted', 'AbortError');
 }
@@ -70,7 +131,7 @@ export const agentFetch: typeof fetch = (input, init = {}) => {
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         done();
-        resolve(new Response(Buffer.concat(chunks), head));
+        resolve(new BufferedResponse(status, res.statusMessage ?? '', res, Buffer.concat(chunks), url.href) as unknown as Response);
       });
       res.on('error', (err) => {
         done();
