@@ -110,14 +110,28 @@ export async function upstreamJson<T>(provider: ProviderName, conn: ProviderConn
   }
 }
 
+/**
+ * Downloads a body whole (a result file). A body that breaks off or stalls becomes a ProviderError like any
+ * other upstream failure. `mime` is the response's content type, or undefined when it sent none.
+ */
 export async function upstreamBytes(
   provider: ProviderName,
   conn: ProviderConnection,
   req: UpstreamRequest,
-): Promise<{ data: Buffer; mime: string }> {
+): Promise<{ data: Buffer; mime: string | undefined; res: Response }> {
   const res = await upstreamFetch(provider, conn, req);
-  const data = Buffer.from(await res.arrayBuffer());
-  return { data, mime: res.headers.get('content-type')?.split(';')[0].trim() || 'application/octet-stream' };
+  let data: Buffer;
+  try {
+    data = Buffer.from(await res.arrayBuffer());
+  } catch (err) {
+    if (req.signal?.aborted) throw err;
+    const name = (err as { name?: string } | null)?.name;
+    if (name === 'TimeoutError' || name === 'AbortError') {
+      throw new ProviderError('timeout', `${provider} download did not finish in time`, provider);
+    }
+    throw new ProviderError('upstream', `${provider} download broke off: ${(err as Error).message}`, provider);
+  }
+  return { data, mime: res.headers.get('content-type')?.split(';')[0].trim() || undefined, res };
 }
 
 export interface SseEvent {

@@ -1,24 +1,14 @@
-import { upstreamFetch } from '../http';
-import { InputFile, ProviderConnection, ProviderError } from '../types';
+import { upstreamBytes } from '../http';
+import { InputFile, ProviderConnection } from '../types';
 
 /**
  * Downloads a result from the signed delivery URL BFL hands out (it needs no key, so none is sent).
  * A body that breaks off becomes a ProviderError like any other upstream failure.
  */
 export async function downloadSample(conn: ProviderConnection, url: string, signal?: AbortSignal): Promise<InputFile> {
-  const res = await upstreamFetch('bfl', conn, { method: 'GET', path: url, signal });
-  let data: Buffer;
-  try {
-    data = Buffer.from(await res.arrayBuffer());
-  } catch (err) {
-    if (signal?.aborted) throw err;
-    const name = (err as { name?: string } | null)?.name;
-    if (name === 'TimeoutError' || name === 'AbortError') {
-      throw new ProviderError('timeout', 'bfl result download did not finish in time', 'bfl');
-    }
-    throw new ProviderError('upstream', `bfl result download broke off: ${(err as Error).message}`, 'bfl');
-  }
-  const mime = res.headers.get('content-type')?.split(';')[0].trim() || mimeFromUrl(url);
+  const downloaded = await upstreamBytes('bfl', conn, { method: 'GET', path: url, signal });
+  const data = downloaded.data;
+  const mime = downloaded.mime || mimeFromUrl(url);
   return { data, mime, filename: filenameFromUrl(url) };
 }
 

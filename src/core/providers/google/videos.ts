@@ -75,7 +75,7 @@ async function poll(name: string, req: MediaRequest, conn: ProviderConnection, s
     headers: sameOrigin(uri, conn.baseUrl) ? googleHeaders(conn) : {},
     signal,
   });
-  const mime = video.mime.startsWith('video/') ? video.mime : 'video/mp4';
+  const mime = video.mime?.startsWith('video/') ? video.mime : 'video/mp4';
   return {
     state: 'completed',
     output: {

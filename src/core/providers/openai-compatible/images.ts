@@ -55,7 +55,7 @@ export async function generateImages(conn: ProviderConnection, req: ImageGenerat
       files.push(decodeBase64Image(provider, item.b64_json, index));
     } else if (item.url) {
       const { data, mime } = await upstreamBytes(provider, conn, { path: item.url, signal });
-      const sniffed = sniffImageMime(data) ?? mime;
+      const sniffed = sniffImageMime(data) ?? mime ?? 'application/octet-stream';
       files.push({ data, mime: sniffed, filename: `image-${index + 1}.${EXTENSIONS[sniffed] ?? 'bin'}` });
     } else {
       throw new ProviderError('upstream', `${provider} returned an image entry without data`, provider);

@@ -1,4 +1,4 @@
-import { upstreamFetch } from '../http';
+import { upstreamBytes } from '../http';
 import { InputFile, ProviderConnection, ProviderError } from '../types';
 import { fromDataUri } from './data-uri';
 
@@ -42,23 +42,12 @@ export async function downloadOutput(conn: ProviderConnection, url: string, sign
     return file;
   }
   const sameOrigin = new URL(url).origin === new URL(conn.baseUrl).origin;
-  const res = await upstreamFetch('replicate', conn, {
+  const { data, res } = await upstreamBytes('replicate', conn, {
     method: 'GET',
     path: url,
     headers: sameOrigin ? { authorization: `Bearer ${conn.apiKey}` } : {},
     signal,
   });
-  let data: Buffer;
-  try {
-    data = Buffer.from(await res.arrayBuffer());
-  } catch (err) {
-    if (signal?.aborted) throw err;
-    const name = (err as { name?: string } | null)?.name;
-    if (name === 'TimeoutError' || name === 'AbortError') {
-      throw new ProviderError('timeout', 'replicate output download did not finish in time', 'replicate');
-    }
-    throw new ProviderError('upstream', `replicate output download broke off: ${(err as Error).message}`, 'replicate');
-  }
   const filename = filenameOf(url);
   return { data, mime: mimeOf(res, filename), filename };
 }
