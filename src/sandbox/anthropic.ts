@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { SandboxHandler, SandboxRequest, sendJson } from './types';
+import { failureMarkerIn, hangUntilClosed } from './failures';
 
 /**
  * In-process fake of the Anthropic Messages API (POST /v1/messages, JSON and SSE), speaking the documented wire
@@ -14,7 +15,8 @@ export interface AnthropicSandboxOptions {
   streamDelayMs?: number;
 }
 
-type Failure = 'overloaded' | 'policy' | 'timeout' | 'midstream' | 'stream-error' | 'upstream';
+const FAILURES = ['overloaded', 'policy', 'timeout', 'midstream', 'stream-error', 'upstream'] as const;
+type Failure = (typeof FAILURES)[number];
 
 interface Block {
   type?: unknown;
@@ -38,16 +40,7 @@ function blocksOf(content: unknown): Block[] {
 }
 
 function failureIn(text: string): Failure | undefined {
-  const m = /\[\[fail:(overloaded|policy|timeout|midstream|stream-error|upstream)\]\]/.exec(text);
-  return m ? (m[1] as Failure) : undefined;
-}
-
-/** Resolves when the client goes away: the fake's way of "answering slower than any sane timeout". */
-function hang(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    if (res.destroyed) resolve();
-    else res.once('close', () => resolve());
-  });
+  return failureMarkerIn(text, FAILURES);
 }
 
 /** Checks headers and body the way the API does; answers the error itself and returns undefined when invalid. */
@@ -168,7 +161,7 @@ export function createAnthropicSandbox(options: AnthropicSandboxOptions = {}): S
 
     if (failure === 'overloaded') return error(res, 529, 'overloaded_error', 'Overloaded');
     if (failure === 'upstream') return error(res, 500, 'api_error', 'Internal server error');
-    if (failure === 'timeout') return hang(res);
+    if (failure === 'timeout') return hangUntilClosed(res);
     if (failure === 'midstream' && !input.stream) {
       res.socket?.destroy();
       return;

@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import { parseSize } from '../core/providers/bfl/sizes';
 import { syntheticImage } from './synthetic';
 import { SandboxHandler, SandboxRequest, sendBytes, sendJson } from './types';
+import { failureMarkerIn, hangUntilClosed } from './failures';
 
 /**
  * In-process fake of the BFL FLUX API: POST /v1/<model> answers {id, polling_url}; GET the polling URL
@@ -12,7 +13,8 @@ import { SandboxHandler, SandboxRequest, sendBytes, sendJson } from './types';
  * [[fail:timeout]] never answers the submit, [[fail:midstream]] drops the connection while sending the sample.
  */
 
-type Failure = 'overloaded' | 'policy' | 'timeout' | 'midstream';
+const FAILURES = ['overloaded', 'policy', 'timeout', 'midstream'] as const;
+type Failure = (typeof FAILURES)[number];
 
 interface Job {
   model: string;
@@ -35,15 +37,7 @@ function remember(id: string, job: Job): void {
 }
 
 function failureIn(text: string): Failure | undefined {
-  const m = /\[\[fail:(overloaded|policy|timeout|midstream)\]\]/.exec(text);
-  return m ? (m[1] as Failure) : undefined;
-}
-
-function hang(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    if (res.destroyed) resolve();
-    else res.once('close', () => resolve());
-  });
+  return failureMarkerIn(text, FAILURES);
 }
 
 /** FastAPI-style 422, as the API answers invalid bodies. */
@@ -76,7 +70,7 @@ async function submit(req: SandboxRequest, res: ServerResponse, model: string): 
   const prompt = typeof body.prompt === 'string' ? body.prompt : '';
   if (model !== 'flux-pro-1.0-fill' && prompt === '') return invalid(res, 'prompt', 'Field required');
   const failure = failureIn(prompt);
-  if (failure === 'timeout') return hang(res);
+  if (failure === 'timeout') return hangUntilClosed(res);
   if (failure === 'overloaded') {
     sendJson(res, 429, { detail: 'Too Many Requests: you have exceeded your concurrent task limit (sandbox)' });
     return;

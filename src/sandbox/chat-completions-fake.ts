@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { sendBytes, sendJson, type SandboxHandler, type SandboxRequest } from './types';
+import { failureMarkerIn, hangUntilClosed } from './failures';
 
 // Shared pieces of the OpenAI, xAI and DeepSeek fakes: all three speak Chat Completions and differ in
 // error bodies, reasoning output and small framing details, which each vendor's profile supplies.
@@ -28,8 +29,7 @@ const MARKERS: readonly FailureMarker[] = ['overloaded', 'rate_limit', 'server',
 
 /** `[[fail:overloaded]]` and friends in a prompt ask the fake to fail the way the vendor would. */
 export function failureMarker(text: string | undefined): FailureMarker | undefined {
-  const match = /\[\[fail:([a-z_]+)\]\]/.exec(text ?? '');
-  return match && (MARKERS as readonly string[]).includes(match[1]) ? (match[1] as FailureMarker) : undefined;
+  return failureMarkerIn(text, MARKERS);
 }
 
 export function sendError(res: ServerResponse, reply: ErrorReply): void {
@@ -47,13 +47,7 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Keeps the request open without answering until the client gives up (a vendor that hangs). */
-export function hangUntilClosed(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    if (res.destroyed) resolve();
-    else res.once('close', () => resolve());
-  });
-}
+export { hangUntilClosed };
 
 /** Starts a 200 answer, sends part of it, then breaks the connection. */
 export function dropMidBody(res: ServerResponse, contentType: string, fullBody: string): void {

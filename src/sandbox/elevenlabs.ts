@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { syntheticMp3 } from './synthetic';
 import { SandboxHandler, SandboxRequest, sendBytes, sendJson } from './types';
+import { failureMarkerIn, hangUntilClosed } from './failures';
 
 /**
  * In-process fake of the ElevenLabs API (`xi-api-key`): POST /v1/text-to-speech/{voice_id}?output_format=
@@ -11,18 +12,11 @@ import { SandboxHandler, SandboxRequest, sendBytes, sendJson } from './types';
  * [[fail:midstream]] drops the connection part-way through the audio.
  */
 
-type Failure = 'overloaded' | 'policy' | 'timeout' | 'midstream';
+const FAILURES = ['overloaded', 'policy', 'timeout', 'midstream'] as const;
+type Failure = (typeof FAILURES)[number];
 
 function failureIn(text: string): Failure | undefined {
-  const m = /\[\[fail:(overloaded|policy|timeout|midstream)\]\]/.exec(text);
-  return m ? (m[1] as Failure) : undefined;
-}
-
-function hang(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    if (res.destroyed) resolve();
-    else res.once('close', () => resolve());
-  });
+  return failureMarkerIn(text, FAILURES);
 }
 
 function fail(res: ServerResponse, status: number, code: string, message: string, extra: Record<string, unknown> = {}): void {
@@ -70,7 +64,7 @@ async function textToSpeech(req: SandboxRequest, res: ServerResponse, voiceId: s
     return invalidParam(res, 'voice_settings.speed', 'speed must be between 0.7 and 1.2');
   }
   const failure = failureIn(text);
-  if (failure === 'timeout') return hang(res);
+  if (failure === 'timeout') return hangUntilClosed(res);
   if (failure === 'overloaded') return fail(res, 429, 'system_busy', 'Our services are experiencing high levels of traffic (sandbox)');
 
   const format = req.query.get('output_format') ?? 'mp3_44100_128';
@@ -146,7 +140,7 @@ async function speechToText(req: SandboxRequest, res: ServerResponse): Promise<v
   const file = form.get('file');
   if (!(file instanceof Blob) || file.size === 0) return invalidParam(res, 'file', 'file is required');
   const failure = failureIn(file instanceof File ? file.name : '');
-  if (failure === 'timeout') return hang(res);
+  if (failure === 'timeout') return hangUntilClosed(res);
   if (failure === 'overloaded') return fail(res, 429, 'too_many_concurrent_requests', 'Too many concurrent requests (sandbox)');
   const language = form.get('language_code');
   const seconds = audioSeconds(Buffer.from(await file.arrayBuffer()));
@@ -163,7 +157,7 @@ async function music(req: SandboxRequest, res: ServerResponse): Promise<void> {
     return invalidParam(res, 'music_length_ms', 'music_length_ms must be between 3000 and 600000');
   }
   const failure = failureIn(prompt);
-  if (failure === 'timeout') return hang(res);
+  if (failure === 'timeout') return hangUntilClosed(res);
   if (failure === 'overloaded') return fail(res, 429, 'too_many_concurrent_requests', 'Too many concurrent requests (sandbox)');
   if (failure === 'policy') {
     return fail(res, 400, 'bad_prompt', 'The prompt references material the music model cannot use (sandbox)', {

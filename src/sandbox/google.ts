@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { syntheticImage, syntheticMp4 } from './synthetic';
 import { SandboxHandler, SandboxRequest, sendBytes, sendJson } from './types';
+import { failureMarkerIn, hangUntilClosed } from './failures';
 
 /**
  * In-process fake of the Gemini API under /v1beta: generateContent, streamGenerateContent (?alt=sse, or a JSON
@@ -19,7 +20,8 @@ export interface GoogleSandboxOptions {
   pendingPolls?: number;
 }
 
-type Failure = 'overloaded' | 'policy' | 'timeout' | 'midstream' | 'upstream';
+const FAILURES = ['overloaded', 'policy', 'timeout', 'midstream', 'upstream'] as const;
+type Failure = (typeof FAILURES)[number];
 
 interface Part {
   text?: unknown;
@@ -74,15 +76,7 @@ const internal = (res: ServerResponse) =>
   error(res, 500, 'An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting');
 
 function failureIn(text: string): Failure | undefined {
-  const m = /\[\[fail:(overloaded|policy|timeout|midstream|upstream)\]\]/.exec(text);
-  return m ? (m[1] as Failure) : undefined;
-}
-
-function hang(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    if (res.destroyed) resolve();
-    else res.once('close', () => resolve());
-  });
+  return failureMarkerIn(text, FAILURES);
 }
 
 function partsOf(content: Content | undefined): Part[] {
@@ -150,7 +144,7 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
     const failure = failureIn(said);
     if (failure === 'overloaded') return overloaded(res);
     if (failure === 'upstream') return internal(res);
-    if (failure === 'timeout') return hang(res);
+    if (failure === 'timeout') return hangUntilClosed(res);
     const systemText = textOf(partsOf((body.systemInstruction ?? body.system_instruction) as Content | undefined));
     const promptTokenCount =
       tokens(contents.map((c) => textOf(partsOf(c))).join(' ') + systemText) +
@@ -286,7 +280,7 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
     const failure = failureIn(instance.prompt);
     if (failure === 'overloaded') return exhausted(res);
     if (failure === 'upstream') return internal(res);
-    if (failure === 'timeout') return hang(res);
+    if (failure === 'timeout') return hangUntilClosed(res);
     if (failure === 'policy') {
       return error(
         res,
@@ -315,7 +309,7 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
     if (typeof instance?.prompt !== 'string' || instance.prompt === '') return error(res, 400, 'prompt is required');
     const failure = failureIn(instance.prompt);
     if (failure === 'overloaded') return exhausted(res);
-    if (failure === 'timeout') return hang(res);
+    if (failure === 'timeout') return hangUntilClosed(res);
     const parameters = (body.parameters ?? {}) as Record<string, unknown>;
     const aspectRatio = (parameters.aspectRatio ?? '16:9') as string;
     if (!VEO_RATIOS.includes(aspectRatio)) return error(res, 400, `Unsupported aspect ratio: ${String(aspectRatio)}`);

@@ -5,6 +5,7 @@ import { fromDataUri } from '../core/providers/replicate/data-uri';
 import { REPLICATE_VERSIONS } from '../core/providers/replicate/models';
 import { syntheticImage, syntheticMp3, syntheticMp4, syntheticWav } from './synthetic';
 import { SandboxHandler, SandboxRequest, sendBytes, sendJson } from './types';
+import { failureMarkerIn, hangUntilClosed } from './failures';
 
 /**
  * In-process fake of the Replicate predictions API. POST /v1/models/{owner}/{name}/predictions (official models)
@@ -14,7 +15,8 @@ import { SandboxHandler, SandboxRequest, sendBytes, sendJson } from './types';
  * [[fail:midstream]] drops the connection while sending the output file.
  */
 
-type Failure = 'overloaded' | 'policy' | 'timeout' | 'midstream';
+const FAILURES = ['overloaded', 'policy', 'timeout', 'midstream'] as const;
+type Failure = (typeof FAILURES)[number];
 type Kind = 'image' | 'video' | 'audio';
 
 interface OutputSpec {
@@ -159,16 +161,7 @@ function remember(job: Job): void {
 }
 
 function failureIn(input: Input): Failure | undefined {
-  const text = typeof input.prompt === 'string' ? input.prompt : '';
-  const m = /\[\[fail:(overloaded|policy|timeout|midstream)\]\]/.exec(text);
-  return m ? (m[1] as Failure) : undefined;
-}
-
-function hang(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    if (res.destroyed) resolve();
-    else res.once('close', () => resolve());
-  });
+  return failureMarkerIn(typeof input.prompt === 'string' ? input.prompt : '', FAILURES);
 }
 
 function problem(res: ServerResponse, status: number, title: string, detail: string): void {
@@ -225,7 +218,7 @@ async function create(req: SandboxRequest, res: ServerResponse, official: string
   }
 
   const failure = failureIn(input);
-  if (failure === 'timeout') return hang(res);
+  if (failure === 'timeout') return hangUntilClosed(res);
   if (failure === 'overloaded') {
     sendJson(res, 429, { detail: 'Request was throttled. Expected available in 1 second.' }, { 'retry-after': '1' });
     return;
