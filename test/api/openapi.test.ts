@@ -152,3 +152,31 @@ test('every $ref resolves to a component; the request schemas are the validating
   expect(history).toEqual(['category', 'model', 'status', 'from', 'to', 'cursor', 'limit']);
   expect(doc.components.schemas.User.required).toEqual(expect.arrayContaining(['id', 'plan', 'token_balance', 'auth_methods']));
 });
+
+describe('validation against the official OpenAPI 3.1 schema', () => {
+  const { execFileSync } = require('node:child_process') as typeof import('node:child_process');
+  const fs = require('node:fs') as typeof import('node:fs');
+  const os = require('node:os') as typeof import('node:os');
+  const path = require('node:path') as typeof import('node:path');
+  const cli = path.join(__dirname, '../../node_modules/@seriousme/openapi-schema-validator/bin/validate-api-cli.js');
+
+  // The validator is an ES module that reads its schemas through import.meta: it runs in its own node process.
+  function validate(document: Json): { valid: boolean; errors?: unknown } {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'oas-')), 'openapi.json');
+    fs.writeFileSync(file, JSON.stringify(document));
+    try {
+      return JSON.parse(execFileSync(process.execPath, [cli, file], { encoding: 'utf8' }));
+    } catch (err) {
+      return JSON.parse((err as { stdout: string }).stdout);
+    }
+  }
+
+  test('the served document is valid OpenAPI 3.1', () => {
+    expect(validate(doc)).toEqual({ valid: true });
+  });
+
+  test('the check does reject a broken document', () => {
+    const broken = { ...doc, info: undefined, paths: { '/x': { get: { responses: 'none' } } } };
+    expect(validate(broken).valid).toBe(false);
+  });
+});
