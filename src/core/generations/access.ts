@@ -2,6 +2,9 @@ import { PlanTooLowError } from '../accounts/errors';
 import { Plan } from '../accounts/plans';
 import { canUseModel, requiredPlanFor } from '../catalog/catalog';
 import { ModelDefinition } from '../catalog/types';
+import { ProviderConnection } from '../providers/types';
+import { ProviderConnections } from './connections';
+import { ProviderGate } from './provider-gate';
 
 const PLAN_NAMES: Record<string, string> = { free: 'Starter', basic: 'Basic', pro: 'Pro', vip: 'VIP', elite: 'Elite' };
 
@@ -17,4 +20,15 @@ export function assertCanUseModel(plan: Plan, model: ModelDefinition): void {
     required,
     `Insufficient plan: ${model.slug} needs the ${planDisplayName(required)} plan or higher (yours: ${planDisplayName(plan.slug)}).`,
   );
+}
+
+/**
+ * What every model-running request passes before any money moves: the plan opens the model, its provider is
+ * configured (or sandboxed), and its circuit is closed. @throws PlanTooLowError, ProviderUnavailableError
+ */
+export function assertRunnable(plan: Plan, model: ModelDefinition, connections: ProviderConnections, gate: ProviderGate): ProviderConnection {
+  assertCanUseModel(plan, model);
+  const conn = connections.connection(model.provider, model.slug);
+  gate.assertAvailable(model.provider, model.slug);
+  return conn;
 }

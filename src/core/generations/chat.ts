@@ -6,7 +6,7 @@ import { requireModel } from '../catalog/catalog';
 import { ParamError } from '../catalog/errors';
 import { estimateChatReservation, estimatePromptTokens, priceChatUsage, resolveMaxTokens } from '../catalog/pricing';
 import { TextModel } from '../catalog/types';
-import { RateDecision, RateLimitedError, RateLimiter } from '../limits/rate-limiter';
+import { RateDecision, RateLimiter } from '../limits/rate-limiter';
 import {
   ChatMessage,
   ChatRequest,
@@ -18,7 +18,7 @@ import {
   ProviderError,
   ProviderName,
 } from '../providers/types';
-import { assertCanUseModel } from './access';
+import { assertRunnable } from './access';
 import { ProviderConnections } from './connections';
 import { failureMessage, GenerationFailedError } from './errors';
 import { createPendingGeneration, markCompleted, markFailed } from './lifecycle';
@@ -92,12 +92,10 @@ export class ChatService {
     if (!model.config.supports_vision && input.messages.some((m) => typeof m.content !== 'string' && m.content.some((p) => p.type === 'image'))) {
       throw new ParamError('messages', `${model.slug} does not accept images`);
     }
-    assertCanUseModel(actor.plan, model);
-    const conn = this.deps.connections.connection(model.provider, model.slug);
-    this.deps.gate.assertAvailable(model.provider, model.slug);
+    const conn = assertRunnable(actor.plan, model, this.deps.connections, this.deps.gate);
     const maxTokens = resolveMaxTokens(model, input.maxTokens);
     const promptTokens = estimatePromptTokens(input.messages);
-    if (promptTokens + maxTokens > model.config.max_context && promptTokens >= model.config.max_context) {
+    if (promptTokens >= model.config.max_context) {
       throw new ParamError('messages', `the conversation is longer than ${model.slug}'s context of ${model.config.max_context} tokens`);
     }
     const request: ChatRequest = {
@@ -111,8 +109,7 @@ export class ChatService {
 
   private async begin(actor: Actor, input: ChatInput, ctx: RequestContext) {
     const prepared = this.prepare(actor, input);
-    const rate = await this.deps.limiter.consume(actor.user.id, actor.plan);
-    if (!rate.allowed) throw new RateLimitedError(rate);
+    const rate = await this.deps.limiter.admit(actor.user.id, actor.plan);
     const last = input.messages[input.messages.length - 1];
     const { id, createdAt } = await createPendingGeneration(this.deps.holdSql, {
       userId: actor.user.id,

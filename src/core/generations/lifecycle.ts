@@ -8,7 +8,7 @@ import { StoredResult } from './results';
 // `status = 'pending'` guard makes completion and failure single-shot (a retry, a second worker or the deadline
 // sweeper that comes second changes nothing).
 
-export const reservationRef = (generationId: number) => `gen:${generationId}`;
+/** The reservation of generation N is `gen:N` (as an SQL expression over the id). */
 const REF_OF = (idExpr: string) => `('gen:' || ${idExpr})`;
 
 export interface NewGeneration {

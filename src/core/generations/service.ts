@@ -10,10 +10,10 @@ import { quoteGeneration } from '../catalog/pricing';
 import { normalizeSttOptions, resolveSttModel } from '../catalog/stt-options';
 import { requireModel } from '../catalog/catalog';
 import { ModelDefinition } from '../catalog/types';
-import { RateDecision, RateLimitedError, RateLimiter } from '../limits/rate-limiter';
+import { RateDecision, RateLimiter } from '../limits/rate-limiter';
 import { newResultKey, ResultStorage, readStoredObject } from '../media/storage';
 import { InputFile, MediaPoll, MediaStart, ProviderError } from '../providers/types';
-import { assertCanUseModel } from './access';
+import { assertRunnable } from './access';
 import { ProviderConnections } from './connections';
 import { InputError } from './errors';
 import { InputResolver } from './inputs';
@@ -85,13 +85,9 @@ export class GenerationService {
   }
 
   /** The checks every model-running request passes before any money moves. */
-  private async admit(actor: Actor, model: ModelDefinition): Promise<RateDecision> {
-    assertCanUseModel(actor.plan, model);
-    this.deps.connections.connection(model.provider, model.slug);
-    this.deps.gate.assertAvailable(model.provider, model.slug);
-    const rate = await this.deps.limiter.consume(actor.user.id, actor.plan);
-    if (!rate.allowed) throw new RateLimitedError(rate);
-    return rate;
+  private admit(actor: Actor, model: ModelDefinition): Promise<RateDecision> {
+    assertRunnable(actor.plan, model, this.deps.connections, this.deps.gate);
+    return this.deps.limiter.admit(actor.user.id, actor.plan);
   }
 
   /** POST /api/v2/generate (and the bot's image, video, speech, music and tool actions). */
@@ -310,7 +306,9 @@ export class GenerationService {
     );
     for (const { id } of rows) {
       const gen = await this.deps.ds.getRepository(GenerationEntity).findOneBy({ id });
-      if (gen) await this.deps.runner.fail(gen, requireModel(gen.modelSlug), new ProviderError('timeout', 'deadline passed', requireModel(gen.modelSlug).provider));
+      if (!gen) continue;
+      const model = requireModel(gen.modelSlug);
+      await this.deps.runner.fail(gen, model, new ProviderError('timeout', 'deadline passed', model.provider));
     }
     return rows.length;
   }

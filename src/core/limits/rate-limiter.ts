@@ -72,6 +72,13 @@ export class RateLimiter {
     return this.decide(plan, await this.store.hit(`u:${userId}`, this.windows(plan), nowMs), nowMs);
   }
 
+  /** Counts one model-running request. @throws RateLimitedError when a window is full (nothing counted). */
+  async admit(userId: number, plan: PlanLimits): Promise<RateDecision> {
+    const decision = await this.consume(userId, plan);
+    if (!decision.allowed) throw new RateLimitedError(decision);
+    return decision;
+  }
+
   /** The current state without counting (for reads' headers). */
   async peek(userId: number, plan: PlanLimits): Promise<RateDecision> {
     const nowMs = this.now();
