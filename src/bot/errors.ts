@@ -76,6 +76,7 @@ export async function describeErrorForUser(err: unknown, t: Translate, locale: L
 export function failureText(kind: string | null, t: Translate, model: string): string {
   switch (kind) {
     case 'overloaded':
+    case 'rate_limited':
       return t('failure-overloaded', { model });
     case 'timeout':
       return t('failure-timeout', { model });

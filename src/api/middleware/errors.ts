@@ -97,6 +97,9 @@ function httpError(err: unknown): ErrorDescription | undefined {
 }
 
 // The one place where domain errors become HTTP statuses. First match wins.
+/** Vendor failures that mean "not now" to the client: overload, a vendor rate limit, a paused provider. */
+const busyKind = (kind: string) => kind === 'overloaded' || kind === 'rate_limited' || kind === 'quota';
+
 const MAPPERS: ErrorMapper[] = [
   (err) => (err instanceof ApiError ? { status: err.status, code: err.code, message: err.message, details: err.details, headers: err.headers } : undefined),
   (err) => (err instanceof RateLimitedError ? rateLimited(err.decision) : undefined),
@@ -158,14 +161,21 @@ const MAPPERS: ErrorMapper[] = [
       : undefined,
   (err) => {
     if (!(err instanceof GenerationFailedError)) return undefined;
-    const status = err.kind === 'content_policy' ? 422 : err.kind === 'overloaded' ? 503 : err.kind === 'timeout' ? 504 : 502;
+    const status = err.kind === 'content_policy' ? 422 : busyKind(err.kind) ? 503 : err.kind === 'timeout' ? 504 : 502;
     return { status, code: 'generation_failed', message: err.message, details: { generation_id: err.generationId, reason: err.kind } };
   },
   (err) => {
     // A vendor failure during a synchronous call (chat): nothing was charged; the vendor's own text stays in the log.
     if (!(err instanceof ProviderError)) return undefined;
-    const status = err.kind === 'overloaded' ? 503 : err.kind === 'timeout' ? 504 : err.kind === 'content_policy' ? 400 : 502;
-    const code = err.kind === 'overloaded' ? 'model_overloaded' : err.kind === 'content_policy' ? 'content_policy_violation' : `upstream_${err.kind}`;
+    const status = busyKind(err.kind) ? 503 : err.kind === 'timeout' ? 504 : err.kind === 'content_policy' ? 400 : 502;
+    const code =
+      err.kind === 'overloaded' || err.kind === 'rate_limited'
+        ? 'model_overloaded'
+        : err.kind === 'quota'
+          ? 'model_unavailable'
+          : err.kind === 'content_policy'
+            ? 'content_policy_violation'
+            : `upstream_${err.kind}`;
     return { status, code, message: failureMessage(err.kind, err.provider), details: { provider: err.provider } };
   },
   httpError,
