@@ -143,7 +143,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     boss,
     queue,
     generations,
-    chat: new ChatService({ ds, sql, holdSql: holds.sql, limiter, connections, gate, adapters: providerAdapters, log }),
+    chat: new ChatService({ ds, sql, holdSql: holds.sql, limiter, connections, gate, adapters: providerAdapters, inputs, log }),
     schedules: new ScheduleService(ds, plans, generations, log),
     idempotency: new IdempotencyStore(ds),
     close: async () => {
