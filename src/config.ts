@@ -25,6 +25,7 @@ const envSchema = z
     PUBLIC_URL: optionalUrl,
     DATABASE_URL: optionalUrl,
     REDIS_URL: optionalUrl,
+    REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().default(500),
     DATA_DIR: z.string().default('./data'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     SANDBOX: flag,
@@ -74,6 +75,7 @@ const envSchema = z
       .transform((v) => new URL(v).origin),
     UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(120000),
     PROVIDER_CONCURRENCY: z.coerce.number().int().positive().default(8),
+    SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).default(10000),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production') {
@@ -98,6 +100,8 @@ export interface AppConfig {
   publicUrl?: string;
   databaseUrl?: string;
   redisUrl?: string;
+  /** A Redis command unanswered after this long fails, and the counters fall back to PostgreSQL. */
+  redisCommandTimeoutMs: number;
   dataDir: string;
   logLevel: string;
   /** Providers without credentials use the built-in sandbox upstream (always outside production). */
@@ -125,6 +129,8 @@ export interface AppConfig {
   telegramWidgetOrigin: string;
   upstreamTimeoutMs: number;
   providerConcurrency: number;
+  /** On SIGTERM, open answers and job steps get this long to finish before they are aborted (and billed). */
+  shutdownDrainMs: number;
   providers: Record<ProviderName, ProviderSettings>;
 }
 
@@ -176,6 +182,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,
     dataDir: path.resolve(e.DATA_DIR),
     logLevel: e.LOG_LEVEL,
     sandboxAllowed: e.NODE_ENV !== 'production' || e.SANDBOX,
@@ -200,6 +207,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     telegramWidgetOrigin: e.TELEGRAM_WIDGET_ORIGIN,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     providerConcurrency: e.PROVIDER_CONCURRENCY,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     providers,
   };
 }

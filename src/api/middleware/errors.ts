@@ -2,6 +2,7 @@ import type { Middleware, ParameterizedContext } from 'koa';
 import { ErrorTable, renderByCode } from '../../core/error-registry';
 import { failureMessage } from '../../core/generations/errors';
 import { RateDecision } from '../../core/limits/rate-limiter';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../core/ops/availability';
 import { ProviderError } from '../../core/providers/types';
 import { rateLimitHeaders } from './rate-limit-headers';
 import { requestLog } from './request-context';
@@ -150,6 +151,17 @@ export function apiRendersCode(code: string): boolean {
   return Object.hasOwn(API_ERRORS, code);
 }
 
+/** A driver error saying the database is away (not a domain failure): 503 with a retry hint. */
+function databaseUnavailable(err: unknown): ErrorDescription | undefined {
+  if (!isDatabaseUnavailable(err)) return undefined;
+  return {
+    status: 503,
+    code: 'service_unavailable',
+    message: 'The service is temporarily unavailable; retry shortly',
+    headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+  };
+}
+
 function describeDomainError(err: unknown): ErrorDescription | undefined {
   const r = renderByCode(API_ERRORS, err);
   if (!r) return undefined;
@@ -160,7 +172,7 @@ function describeDomainError(err: unknown): ErrorDescription | undefined {
 /** Status, code and text for any thrown value; unknown errors are a 500 whose details stay in the log. */
 export function describeError(err: unknown): ErrorDescription {
   if (err instanceof ApiError) return { status: err.status, code: err.code, message: err.message, details: err.details, headers: err.headers };
-  return describeDomainError(err) ?? httpError(err) ?? { status: 500, code: 'internal_error', message: 'Internal server error' };
+  return describeDomainError(err) ?? databaseUnavailable(err) ?? httpError(err) ?? { status: 500, code: 'internal_error', message: 'Internal server error' };
 }
 
 /** `/api/v2` error body: `{"error": "<code>", "message": "<text>", ...details}`. */
@@ -190,7 +202,8 @@ export function v1ErrorBody(d: ErrorDescription): { error: Record<string, unknow
 /** Answers an error on `ctx` in the shape of the surface the request went to. */
 export function renderError(ctx: ParameterizedContext, err: unknown): void {
   const d = describeError(err);
-  if (d.status >= 500) requestLog(ctx).error({ err }, 'request failed');
+  if (d.status >= 500 && d.code !== 'service_unavailable') requestLog(ctx).error({ err }, 'request failed');
+  else if (d.code === 'service_unavailable') requestLog(ctx).warn({ err: (err as Error).message }, 'request refused: a dependency is unavailable');
   ctx.status = d.status;
   for (const [name, value] of Object.entries(d.headers ?? {})) ctx.set(name, value);
   ctx.body = ctx.path === '/v1' || ctx.path.startsWith('/v1/') ? v1ErrorBody(d) : v2ErrorBody(d);
