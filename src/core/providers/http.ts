@@ -2,7 +2,7 @@ import { createParser } from 'eventsource-parser';
 import { classifyFault } from './faults';
 import { byStatus } from './faults/table';
 import { nextDelay, retryAfterFromBody, retryAfterFromHeaders, sleep } from './retry';
-import { ResponseTooLargeError, VendorFetch, VendorInit, asFetchError, failedMidBody, isPhaseTimeout } from './transport/vendor-fetch';
+import { VendorFetch, VendorInit, asFetchError, failedMidBody, isPhaseTimeout, isResponseTooLarge, responseTooLarge } from './transport/vendor-fetch';
 import { ProviderConnection, ProviderError, ProviderErrorKind, ProviderName } from './types';
 
 export interface UpstreamRequest {
@@ -80,7 +80,7 @@ async function faultOf(provider: ProviderName, res: Response): Promise<ProviderE
 
 function transportFailure(provider: ProviderName, err: unknown): ProviderError {
   const e = err as Error;
-  if (e instanceof ResponseTooLargeError) return new ProviderError('upstream', `${provider}: ${e.message}`, provider);
+  if (isResponseTooLarge(e)) return new ProviderError('upstream', `${provider}: ${e.message}`, provider);
   if (e?.name === 'TimeoutError' || e?.name === 'AbortError') {
     return new ProviderError('timeout', `${provider} did not answer in time (${e.message})`, provider);
   }
@@ -160,11 +160,11 @@ export async function upstreamBytes(
   const limit = conn.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   let data: Buffer;
   try {
-    if (Number(res.headers.get('content-length')) > limit) throw new ResponseTooLargeError(limit, res.url || String(req.path));
+    if (Number(res.headers.get('content-length')) > limit) throw responseTooLarge(limit, res.url || String(req.path));
     data = Buffer.from(await res.arrayBuffer());
-    if (data.length > limit) throw new ResponseTooLargeError(limit, res.url || String(req.path));
+    if (data.length > limit) throw responseTooLarge(limit, res.url || String(req.path));
   } catch (err) {
-    if (err instanceof ResponseTooLargeError) throw new ProviderError('upstream', `${provider}: ${err.message}`, provider);
+    if (isResponseTooLarge(err)) throw new ProviderError('upstream', `${provider}: ${(err as Error).message}`, provider);
     if (req.signal?.aborted) throw err;
     const name = (err as { name?: string } | null)?.name;
     if (name === 'TimeoutError' || name === 'AbortError') {

@@ -31,7 +31,8 @@ export type VendorFetch = typeof fetch & {
   readonly phaseTimeouts: true;
 };
 
-export class ResponseTooLargeError extends Error {
+/** Stays inside the providers: the HTTP layer turns it into an `upstream` ProviderError. */
+class ResponseTooLargeError extends Error {
   constructor(
     readonly limitBytes: number,
     readonly url: string,
@@ -39,6 +40,14 @@ export class ResponseTooLargeError extends Error {
     super(`the answer of ${new URL(url).host} is larger than ${limitBytes} bytes`);
     this.name = 'ResponseTooLargeError';
   }
+}
+
+export function responseTooLarge(limitBytes: number, url: string): Error {
+  return new ResponseTooLargeError(limitBytes, url);
+}
+
+export function isResponseTooLarge(err: unknown): boolean {
+  return err instanceof ResponseTooLargeError;
 }
 
 /** Marks a failure after the response head arrived: the vendor took the request, then the body broke off. */
