@@ -49,6 +49,8 @@ const envSchema = z
     OIDC_ISSUER: z.string().default('https://accounts.google.com'),
     OIDC_CLIENT_ID: optionalString,
     OIDC_JWKS_URL: z.url().default('https://www.googleapis.com/oauth2/v3/certs'),
+    TELEGRAM_WIDGET_SCRIPT_URL: z.url().default('https://telegram.org/js/telegram-widget.js?22'),
+    OIDC_AUTHORIZATION_URL: z.url().default('https://accounts.google.com/o/oauth2/v2/auth'),
     SMTP_URL: optionalUrl,
     MAIL_FROM: z.string().default('no-reply@localhost'),
     UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(120000),
@@ -97,6 +99,8 @@ export interface AppConfig {
     oidcJwksUrl: string;
   };
   mail: { smtpUrl?: string; from: string };
+  /** What the web dashboard needs to offer the Telegram and identity-provider sign-ins. */
+  web: { telegramWidgetScriptUrl: string; oidcAuthorizationUrl: string };
   upstreamTimeoutMs: number;
   providerConcurrency: number;
   providers: Record<ProviderName, ProviderSettings>;
@@ -153,6 +157,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       oidcJwksUrl: e.OIDC_JWKS_URL,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    web: { telegramWidgetScriptUrl: e.TELEGRAM_WIDGET_SCRIPT_URL, oidcAuthorizationUrl: e.OIDC_AUTHORIZATION_URL },
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     providerConcurrency: e.PROVIDER_CONCURRENCY,
     providers,
