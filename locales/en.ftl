@@ -308,3 +308,7 @@ admin-provider-down = 🔴 Provider { $provider } is failing: its models are pau
 admin-provider-up = 🟢 Provider { $provider } recovered.
 admin-failure-burst = ⚠️ { $count } generations failed in the last { $minutes } min (latest: { $model }, { $kind }).
 admin-payment-requested = 🧾 Payment request { $payment }: #{ $id } { $name } wants { $article } for { $price } ₽.
+
+## Group chats
+
+group-chat-note = I work in private chat only: message me at @{ $bot }.

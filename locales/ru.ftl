@@ -314,3 +314,7 @@ admin-provider-down = 🔴 Провайдер { $provider } сбоит: его �
 admin-provider-up = 🟢 Провайдер { $provider } восстановился.
 admin-failure-burst = ⚠️ За последние { $minutes } мин сбоев генерации: { $count } (последний: { $model }, { $kind }).
 admin-payment-requested = 🧾 Заявка на оплату { $payment }: #{ $id } { $name } хочет { $article } за { $price } ₽.
+
+## Групповые чаты
+
+group-chat-note = Я работаю только в личном чате: напишите мне в @{ $bot }.

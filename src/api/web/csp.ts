@@ -5,7 +5,7 @@ import type { AppConfig } from '../../config';
  * no inline code), plus the Telegram Login Widget script's origin and Telegram's sign-in frames.
  */
 export function dashboardCsp(config: AppConfig): string {
-  const widgetOrigin = config.bot.token ? new URL(config.web.telegramWidgetScriptUrl).origin : '';
+  const widgetOrigin = config.bot.token ? config.telegramWidgetOrigin : '';
   return [
     "default-src 'self'",
     `script-src 'self'${widgetOrigin ? ` ${widgetOrigin}` : ''}`,
