@@ -53,11 +53,17 @@ const envSchema = z
     MAIL_FROM: z.string().default('no-reply@localhost'),
     UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(120000),
     PROVIDER_CONCURRENCY: z.coerce.number().int().positive().default(8),
+    YOOKASSA_SHOP_ID: optionalString,
+    YOOKASSA_SECRET_KEY: optionalString,
+    YOOKASSA_BASE_URL: optionalUrl,
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production') {
       for (const key of ['JWT_SECRET', 'API_KEY_PEPPER'] as const) {
         if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when NODE_ENV=production' });
+      }
+      if (Boolean(env.YOOKASSA_SHOP_ID) !== Boolean(env.YOOKASSA_SECRET_KEY)) {
+        ctx.addIssue({ code: 'custom', path: ['YOOKASSA_SECRET_KEY'], message: 'YOOKASSA_SHOP_ID and YOOKASSA_SECRET_KEY go together' });
       }
       if (env.BOT_TOKEN && env.BOT_MODE === 'webhook' && !env.BOT_WEBHOOK_SECRET) {
         ctx.addIssue({ code: 'custom', path: ['BOT_WEBHOOK_SECRET'], message: 'is required for a production webhook' });
@@ -100,6 +106,8 @@ export interface AppConfig {
   upstreamTimeoutMs: number;
   providerConcurrency: number;
   providers: Record<ProviderName, ProviderSettings>;
+  /** The web payment provider (YooKassa API v3); without credentials it runs on the sandbox fake outside production. */
+  yookassa: { shopId?: string; secretKey?: string; baseUrl?: string };
 }
 
 export class ConfigError extends Error {
@@ -156,5 +164,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     providerConcurrency: e.PROVIDER_CONCURRENCY,
     providers,
+    yookassa: { shopId: e.YOOKASSA_SHOP_ID, secretKey: e.YOOKASSA_SECRET_KEY, baseUrl: e.YOOKASSA_BASE_URL?.replace(/\/+$/, '') },
   };
 }

@@ -22,6 +22,7 @@ import { ProviderGate } from './core/generations/provider-gate';
 import { GenerationService } from './core/generations/service';
 import { ChatService } from './core/generations/chat';
 import { ScheduleService } from './core/schedules/schedules';
+import { carrierGateway, PaymentService } from './core/payments/service';
 import { LocalDiskStorage, ResultStorage } from './core/media/storage';
 import { defaultBaseUrls, providerAdapters } from './core/providers/registry';
 import { ProviderName } from './core/providers/types';
@@ -54,13 +55,15 @@ export interface Services {
   chat: ChatService;
   schedules: ScheduleService;
   idempotency: IdempotencyStore;
+  /** Articles, orders, carrier checkout, Telegram Stars, refunds; `payments.hub` takes PaymentListeners. */
+  payments: PaymentService;
   close(): Promise<void>;
 }
 
 export interface ServiceOptions {
   databaseUrl: string;
   /** Mount URL of each vendor fake when the built-in sandbox upstream runs. */
-  sandboxMount?: (provider: ProviderName) => string;
+  sandboxMount?: (vendor: ProviderName | 'yookassa') => string;
   /** host:port entries the SSRF-safe fetch may reach although private (tests, local development). */
   allowPrivateHosts?: string[];
   inlineBudgetMs?: number;
@@ -125,6 +128,15 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     log,
     inlineBudgetMs: options.inlineBudgetMs,
   });
+  const carrier = carrierGateway(
+    config.yookassa,
+    config.sandboxAllowed && options.sandboxMount ? `${options.sandboxMount('yookassa')}/v3` : undefined,
+    `${config.dataDir}|${options.databaseUrl}`,
+  );
+  const payments = new PaymentService(ds, plans, log, {
+    carrier,
+    defaultReturnUrl: `${config.publicUrl ?? `http://localhost:${config.port}`}/`,
+  });
   return {
     config,
     log,
@@ -146,6 +158,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     chat: new ChatService({ ds, sql, holdSql: holds.sql, limiter, connections, gate, adapters: providerAdapters, log }),
     schedules: new ScheduleService(ds, plans, generations, log),
     idempotency: new IdempotencyStore(ds),
+    payments,
     close: async () => {
       await boss.stop({ graceful: true, timeout: 5000 }).catch(() => undefined);
       await holds.close().catch(() => undefined);

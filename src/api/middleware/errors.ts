@@ -14,7 +14,8 @@ import { ParamError, UnknownModelError } from '../../core/catalog/errors';
 import { failureMessage, GenerationFailedError, IdempotencyConflictError, InputError, ProviderUnavailableError } from '../../core/generations/errors';
 import { ProviderError } from '../../core/providers/types';
 import { RateDecision, RateLimitedError } from '../../core/limits/rate-limiter';
-import { UnknownArticleError } from '../../core/payments/checkout';
+import { PAYMENT_ERROR_STATUS } from '../../core/payments/error-status';
+import { DomainError } from '../../core/errors';
 import { rateLimitHeaders } from './rate-limit-headers';
 import { requestLog } from './request-context';
 
@@ -137,7 +138,10 @@ const MAPPERS: ErrorMapper[] = [
   (err) =>
     err instanceof UnknownModelError ? { status: 404, code: 'model_not_found', message: err.message, details: { model: err.slug } } : undefined,
   (err) => (err instanceof ParamError ? { status: 400, code: 'validation_error', message: err.message, details: { field: err.field } } : undefined),
-  (err) => (err instanceof UnknownArticleError ? { status: 400, code: 'unknown_article', message: err.message, details: { field: 'article_id' } } : undefined),
+  (err) =>
+    err instanceof DomainError && PAYMENT_ERROR_STATUS[err.code] !== undefined
+      ? { status: PAYMENT_ERROR_STATUS[err.code], code: err.code, message: err.message, details: err.details }
+      : undefined,
   (err) =>
     err instanceof InputError ? { status: err.status, code: 'invalid_input', message: err.message, details: { field: err.field } } : undefined,
   (err) =>
