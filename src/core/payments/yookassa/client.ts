@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { PaymentProviderName } from '../../../db/entities';
 import type { OrderRecord } from '../orders';
 import { PaymentProviderRejectedError, PaymentProviderUnavailableError } from '../errors';
@@ -100,6 +101,7 @@ export class YooKassaGateway implements CarrierGateway {
     return this.payment(json);
   }
 
+  /** The Idempotence-Key is at most 64 characters (YooKassa). */
   async refund(order: OrderRecord): Promise<'refunded' | 'already_refunded'> {
     const paymentId = order.providerPaymentId ?? order.providerChargeId;
     if (!paymentId) throw new PaymentProviderRejectedError('yookassa', 'the order has no payment id');
@@ -115,7 +117,7 @@ export class YooKassaGateway implements CarrierGateway {
 
   async subscribeNotifications(url: string): Promise<void> {
     for (const event of ['payment.succeeded', 'payment.canceled']) {
-      const { status, json } = await this.call('POST', '/webhooks', { event, url }, `webhook:${event}:${url}`);
+      const { status, json } = await this.call('POST', '/webhooks', { event, url }, `webhook-${crypto.createHash('sha256').update(`${event} ${url}`).digest('hex').slice(0, 40)}`);
       if (status !== 200) throw this.rejected(status, json);
     }
   }
