@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
+import { TrustedProxies } from './core/net/trusted-proxies';
 import { PROVIDER_NAMES, ProviderName } from './core/providers/types';
+import { DevelopmentSecrets, developmentSecrets } from './dev-secrets';
 
 const optionalString = z
   .string()
@@ -23,6 +25,7 @@ const envSchema = z
     PUBLIC_URL: optionalUrl,
     DATABASE_URL: optionalUrl,
     REDIS_URL: optionalUrl,
+    REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().default(500),
     DATA_DIR: z.string().default('./data'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     SANDBOX: flag,
@@ -30,7 +33,12 @@ const envSchema = z
     API_KEY_PEPPER: optionalString,
     BOT_TOKEN: optionalString,
     BOT_MODE: z.enum(['polling', 'webhook']).default('polling'),
-    BOT_WEBHOOK_SECRET: optionalString,
+    BOT_WEBHOOK_SECRET: optionalString.pipe(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{16,256}$/, 'must be 16-256 characters of A-Z, a-z, 0-9, _ and -')
+        .optional(),
+    ),
     TELEGRAM_API_ROOT: optionalUrl,
     ADMIN_CHAT_IDS: z
       .string()
@@ -51,11 +59,26 @@ const envSchema = z
     OIDC_JWKS_URL: z.url().default('https://www.googleapis.com/oauth2/v3/certs'),
     SMTP_URL: optionalUrl,
     MAIL_FROM: z.string().default('no-reply@localhost'),
+    TRUST_PROXY: optionalString.transform((v, ctx) => {
+      try {
+        return TrustedProxies.parse(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
+    METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+    METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    TELEGRAM_WIDGET_ORIGIN: z
+      .url()
+      .default('https://telegram.org')
+      .transform((v) => new URL(v).origin),
     UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(120000),
     PROVIDER_CONCURRENCY: z.coerce.number().int().positive().default(8),
     YOOKASSA_SHOP_ID: optionalString,
     YOOKASSA_SECRET_KEY: optionalString,
     YOOKASSA_BASE_URL: optionalUrl,
+    SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).default(10000),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production') {
@@ -83,6 +106,8 @@ export interface AppConfig {
   publicUrl?: string;
   databaseUrl?: string;
   redisUrl?: string;
+  /** A Redis command unanswered after this long fails, and the counters fall back to PostgreSQL. */
+  redisCommandTimeoutMs: number;
   dataDir: string;
   logLevel: string;
   /** Providers without credentials use the built-in sandbox upstream (always outside production). */
@@ -103,8 +128,15 @@ export interface AppConfig {
     oidcJwksUrl: string;
   };
   mail: { smtpUrl?: string; from: string };
+  /** Peers whose X-Forwarded-For is believed (TRUST_PROXY); none by default. */
+  trustProxy: TrustedProxies;
+  metrics: { token?: string; port?: number };
+  /** Origin of the Telegram Login Widget script, allowed by the CSP of HTML pages. */
+  telegramWidgetOrigin: string;
   upstreamTimeoutMs: number;
   providerConcurrency: number;
+  /** On SIGTERM, open answers and job steps get this long to finish before they are aborted (and billed). */
+  shutdownDrainMs: number;
   providers: Record<ProviderName, ProviderSettings>;
   /** The web payment provider (YooKassa API v3); without credentials it runs on the sandbox fake outside production. */
   yookassa: { shopId?: string; secretKey?: string; baseUrl?: string };
@@ -117,9 +149,24 @@ export class ConfigError extends Error {
   }
 }
 
-/** A stable development secret derived from the data directory, so restarts keep sessions valid. */
-function developmentSecret(dataDir: string, purpose: string): string {
-  return crypto.createHash('sha256').update(`dev-only:${purpose}:${path.resolve(dataDir)}`).digest('hex');
+/**
+ * Secrets missing outside production come from `DATA_DIR/dev-secrets.json` (random, made on first start);
+ * production has refused to start without them already. The webhook secret of a polling bot is never used.
+ */
+function secretsOf(e: { NODE_ENV: string; DATA_DIR: string; JWT_SECRET?: string; API_KEY_PEPPER?: string; BOT_WEBHOOK_SECRET?: string }): DevelopmentSecrets {
+  const given = { jwtSecret: e.JWT_SECRET, apiKeyPepper: e.API_KEY_PEPPER, botWebhookSecret: e.BOT_WEBHOOK_SECRET };
+  if (given.jwtSecret && given.apiKeyPepper && given.botWebhookSecret) {
+    return { jwtSecret: given.jwtSecret, apiKeyPepper: given.apiKeyPepper, botWebhookSecret: given.botWebhookSecret };
+  }
+  const fallback =
+    e.NODE_ENV === 'production'
+      ? { jwtSecret: '', apiKeyPepper: '', botWebhookSecret: crypto.randomBytes(32).toString('base64url') }
+      : developmentSecrets(path.resolve(e.DATA_DIR));
+  return {
+    jwtSecret: given.jwtSecret ?? fallback.jwtSecret,
+    apiKeyPepper: given.apiKeyPepper ?? fallback.apiKeyPepper,
+    botWebhookSecret: given.botWebhookSecret ?? fallback.botWebhookSecret,
+  };
 }
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -135,6 +182,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
+  const secrets = secretsOf(e);
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -142,15 +190,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,
     dataDir: path.resolve(e.DATA_DIR),
     logLevel: e.LOG_LEVEL,
     sandboxAllowed: e.NODE_ENV !== 'production' || e.SANDBOX,
-    jwtSecret: e.JWT_SECRET ?? developmentSecret(e.DATA_DIR, 'jwt'),
-    apiKeyPepper: e.API_KEY_PEPPER ?? developmentSecret(e.DATA_DIR, 'api-key'),
+    jwtSecret: secrets.jwtSecret,
+    apiKeyPepper: secrets.apiKeyPepper,
     bot: {
       token: e.BOT_TOKEN,
       mode: e.BOT_MODE,
-      webhookSecret: e.BOT_WEBHOOK_SECRET ?? developmentSecret(e.DATA_DIR, 'webhook').slice(0, 32),
+      webhookSecret: secrets.botWebhookSecret,
       apiRoot: e.TELEGRAM_API_ROOT?.replace(/\/+$/, ''),
       adminChatIds: e.ADMIN_CHAT_IDS,
     },
@@ -161,8 +210,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       oidcJwksUrl: e.OIDC_JWKS_URL,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    trustProxy: e.TRUST_PROXY,
+    metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
+    telegramWidgetOrigin: e.TELEGRAM_WIDGET_ORIGIN,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     providerConcurrency: e.PROVIDER_CONCURRENCY,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     providers,
     yookassa: { shopId: e.YOOKASSA_SHOP_ID, secretKey: e.YOOKASSA_SECRET_KEY, baseUrl: e.YOOKASSA_BASE_URL?.replace(/\/+$/, '') },
   };
