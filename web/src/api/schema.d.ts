@@ -193,6 +193,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/payments/articles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What can be bought: token packages and plans, with RUB and Stars prices */
+        get: operations["listArticles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/payments/carrier/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * YooKassa notifications (payment.succeeded, payment.canceled)
+         * @description The payment named in `object.id` is re-read from the YooKassa API before anything changes: a forged or replayed notification changes nothing.
+         */
+        post: operations["carrierNotification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/user/me": {
         parameters: {
             query?: never;
@@ -490,17 +527,20 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v2/payments/articles": {
+    "/api/v2/payments/carrier/initiate": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** What can be bought: token packages and plans */
-        get: operations["listArticles"];
+        get?: never;
         put?: never;
-        post?: never;
+        /**
+         * Start a web payment (YooKassa) for an article
+         * @description Creates the order and the provider payment; open `confirmation_url` to pay. The order is fulfilled when the provider confirms.
+         */
+        post: operations["carrierInitiate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -516,10 +556,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /**
-         * Quick checkout of an article through the mobile carrier
-         * @description The payment provider is not connected yet: the answer is a `pending` payment that charges and grants nothing.
-         */
+        /** Pay for an article with the saved payment method (like initiate when none is saved) */
         post: operations["carrierQuickCheckout"];
         delete?: never;
         options?: never;
@@ -527,20 +564,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v2/payments/carrier/initiate": {
+    "/api/v2/payments/orders": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** The caller's orders, newest first */
+        get: operations["listOrders"];
         put?: never;
-        /**
-         * Start a carrier payment for an article
-         * @description The payment provider is not connected yet: the answer is a `pending` payment that charges and grants nothing.
-         */
-        post: operations["carrierInitiate"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/payments/orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the caller's orders */
+        get: operations["getOrder"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -751,6 +802,27 @@ export interface components {
                 client_id: string;
                 authorization_url: string;
             } | null;
+        };
+        ArticleList: {
+            articles: components["schemas"]["Article"][];
+        };
+        Article: {
+            id: string;
+            /** @enum {string} */
+            kind: "tokens" | "plan";
+            title: string;
+            tokens: number | null;
+            plan: ("free" | "basic" | "pro" | "vip" | "elite") | null;
+            period_days: number | null;
+            price: {
+                amount: number;
+                currency: string;
+            };
+            stars: number;
+        };
+        NotificationAck: {
+            /** @enum {string} */
+            status: "fulfilled" | "duplicate" | "canceled" | "pending" | "ignored" | "mismatch";
         };
         User: {
             id: number;
@@ -963,26 +1035,43 @@ export interface components {
             is_public: boolean;
             system_prompt: string;
         };
-        ArticleList: {
-            articles: components["schemas"]["Article"][];
+        /** @description A started carrier payment: the order is fulfilled when the provider confirms the payment. */
+        Checkout: {
+            order_id: number;
+            /** @enum {string} */
+            status: "pending" | "paid" | "fulfilled" | "canceled" | "expired" | "refunded";
+            article_id: string;
+            amount: number;
+            currency: string;
+            confirmation_url: string | null;
         };
-        Article: {
-            id: string;
+        OrderList: {
+            orders: components["schemas"]["Order"][];
+        };
+        Order: {
+            id: number;
+            reference: string;
+            /** @enum {string} */
+            status: "pending" | "paid" | "fulfilled" | "canceled" | "expired" | "refunded";
+            article_id: string;
             /** @enum {string} */
             kind: "tokens" | "plan";
-            title: string;
-            price_rub: number;
-            tokens?: number;
+            tokens: number | null;
+            plan: ("free" | "basic" | "pro" | "vip" | "elite") | null;
+            period_days: number | null;
+            amount: number;
+            currency: string;
             /** @enum {string} */
-            plan?: "free" | "basic" | "pro" | "vip" | "elite";
-            period_days?: number;
-        };
-        /** @description A started carrier payment. The payment-provider flow is not connected yet: nothing is charged or granted. */
-        Checkout: {
-            /** @constant */
-            status: "pending";
-            payment_id: string;
-            article: components["schemas"]["Article"];
+            provider: "yookassa" | "stars";
+            confirmation_url: string | null;
+            created_at: string;
+            paid_at: string | null;
+            fulfilled_at: string | null;
+            refunded_at: string | null;
+            refund: {
+                tokens_taken: number;
+                tokens_spent: number;
+            } | null;
         };
     };
     responses: never;
@@ -1666,6 +1755,96 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PublicConfig"];
+                };
+            };
+        };
+    };
+    listArticles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Articles */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticleList"];
+                };
+            };
+        };
+    };
+    carrierNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    type: string;
+                    event: string;
+                    object: {
+                        id: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Handled (what it did to the order) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationAck"];
+                };
+            };
+            /** @description Not a notification, or a payment the provider does not know (`unknown_payment`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Online payment is not configured, or the provider is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3705,17 +3884,26 @@ export interface operations {
             };
         };
     };
-    listArticles: {
+    carrierInitiate: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    article_id: string;
+                    /** Format: uri */
+                    return_url?: string;
+                    save_payment_method?: boolean;
+                };
+            };
+        };
         responses: {
-            /** @description Articles */
-            200: {
+            /** @description A pending order */
+            201: {
                 headers: {
                     /** @description requests allowed per hour (0: unlimited) */
                     "X-RateLimit-Limit-Hour"?: number;
@@ -3732,7 +3920,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ArticleList"];
+                    "application/json": components["schemas"]["Checkout"];
+                };
+            };
+            /** @description Unknown article id (`unknown_article`) or invalid body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
@@ -3746,6 +3943,24 @@ export interface operations {
             };
             /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3774,6 +3989,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Online payment is not configured, or the provider is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3793,8 +4017,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A pending payment */
-            200: {
+            /** @description The order (fulfilled when the saved method was charged) */
+            201: {
                 headers: {
                     /** @description requests allowed per hour (0: unlimited) */
                     "X-RateLimit-Limit-Hour"?: number;
@@ -3882,24 +4106,27 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitError"];
                 };
             };
+            /** @description Online payment is not configured, or the provider is unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
-    carrierInitiate: {
+    listOrders: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
-                    article_id: string;
-                };
-            };
-        };
+        requestBody?: never;
         responses: {
-            /** @description A pending payment */
+            /** @description Orders */
             200: {
                 headers: {
                     /** @description requests allowed per hour (0: unlimited) */
@@ -3917,10 +4144,85 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Checkout"];
+                    "application/json": components["schemas"]["OrderList"];
                 };
             };
-            /** @description Unknown article id (`unknown_article`) or invalid body */
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    getOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3947,17 +4249,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Request body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Content-Type must be application/json */
-            415: {
+            /** @description No such order of the caller */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
