@@ -25,6 +25,7 @@ import { GenerationService } from './core/generations/service';
 import { ChatService } from './core/generations/chat';
 import { applyDeferredOutcome, BillingOutbox } from './core/generations/billing-outbox';
 import { ScheduleService } from './core/schedules/schedules';
+import { carrierGateway, PaymentService } from './core/payments/service';
 import { LocalDiskStorage, ResultStorage } from './core/media/storage';
 import { defaultBaseUrls, providerAdapters } from './core/providers/registry';
 import { ProviderName } from './core/providers/types';
@@ -59,6 +60,8 @@ export interface Services {
   chat: ChatService;
   schedules: ScheduleService;
   idempotency: IdempotencyStore;
+  /** Articles, orders, carrier checkout, Telegram Stars, refunds; `payments.hub` takes PaymentListeners. */
+  payments: PaymentService;
   /** The readiness probe: phase (starting, ready, draining) and dependency checks. */
   readiness: Readiness;
   /** Chat outcomes the database could not take yet (replayed at start and every few seconds). */
@@ -69,7 +72,7 @@ export interface Services {
 export interface ServiceOptions {
   databaseUrl: string;
   /** Mount URL of each vendor fake when the built-in sandbox upstream runs. */
-  sandboxMount?: (provider: ProviderName) => string;
+  sandboxMount?: (vendor: ProviderName | 'yookassa') => string;
   /** host:port entries the SSRF-safe fetch may reach although private (tests, local development). */
   allowPrivateHosts?: string[];
   inlineBudgetMs?: number;
@@ -152,6 +155,15 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     log,
     inlineBudgetMs: options.inlineBudgetMs,
   });
+  const carrier = carrierGateway(
+    config.yookassa,
+    config.sandboxAllowed && options.sandboxMount ? `${options.sandboxMount('yookassa')}/v3` : undefined,
+    `${config.dataDir}|${options.databaseUrl}`,
+  );
+  const payments = new PaymentService(ds, plans, log, {
+    carrier,
+    defaultReturnUrl: `${config.publicUrl ?? `http://localhost:${config.port}`}/`,
+  });
   const chat = new ChatService({ ds, sql, holdSql: holds.sql, limiter, connections, gate, adapters: providerAdapters, inputs, log, outbox });
   setGaugeSource(GAUGES.openAnswers, () => chat.openAnswers);
   return {
@@ -179,6 +191,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     chat,
     schedules: new ScheduleService(ds, plans, generations, log),
     idempotency: new IdempotencyStore(ds),
+    payments,
     outbox,
     readiness,
     close: async () => {
