@@ -308,3 +308,4 @@ admin-provider-down = 🔴 Provider { $provider } is failing: its models are pau
 admin-provider-up = 🟢 Provider { $provider } recovered.
 admin-failure-burst = ⚠️ { $count } generations failed in the last { $minutes } min (latest: { $model }, { $kind }).
 admin-payment-requested = 🧾 Payment request { $payment }: #{ $id } { $name } wants { $article } for { $price } ₽.
+admin-webhook-failing = 🪝 Webhook #{ $endpoint } of user #{ $id } is failing after { $attempts } attempts: { $url } ({ $error })

@@ -314,3 +314,4 @@ admin-provider-down = 🔴 Провайдер { $provider } сбоит: его �
 admin-provider-up = 🟢 Провайдер { $provider } восстановился.
 admin-failure-burst = ⚠️ За последние { $minutes } мин сбоев генерации: { $count } (последний: { $model }, { $kind }).
 admin-payment-requested = 🧾 Заявка на оплату { $payment }: #{ $id } { $name } хочет { $article } за { $price } ₽.
+admin-webhook-failing = 🪝 Вебхук #{ $endpoint } пользователя #{ $id } не принимает события после { $attempts } попыток: { $url } ({ $error })

@@ -53,6 +53,11 @@ const envSchema = z
     MAIL_FROM: z.string().default('no-reply@localhost'),
     UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(120000),
     PROVIDER_CONCURRENCY: z.coerce.number().int().positive().default(8),
+    WEBHOOK_ALLOW_PRIVATE: flag,
+    WEBHOOK_MAX_ENDPOINTS: z.coerce.number().int().positive().default(10),
+    WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().positive().default(15000),
+    WEBHOOK_RETRY_WINDOW_MS: z.coerce.number().int().positive().default(86_400_000),
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(10_000),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production') {
@@ -100,6 +105,7 @@ export interface AppConfig {
   upstreamTimeoutMs: number;
   providerConcurrency: number;
   providers: Record<ProviderName, ProviderSettings>;
+  webhooks: { allowPrivate: boolean; maxEndpoints: number; retryBaseMs: number; retryWindowMs: number; timeoutMs: number };
 }
 
 export class ConfigError extends Error {
@@ -156,5 +162,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     providerConcurrency: e.PROVIDER_CONCURRENCY,
     providers,
+    webhooks: {
+      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+      maxEndpoints: e.WEBHOOK_MAX_ENDPOINTS,
+      retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+      retryWindowMs: e.WEBHOOK_RETRY_WINDOW_MS,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    },
   };
 }

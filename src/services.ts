@@ -26,6 +26,8 @@ import { LocalDiskStorage, ResultStorage } from './core/media/storage';
 import { defaultBaseUrls, providerAdapters } from './core/providers/registry';
 import { ProviderName } from './core/providers/types';
 import { createBoss, PgBossGenerationQueue } from './jobs/boss';
+import { PgBossWebhookQueue } from './jobs/webhook-jobs';
+import { WebhookService } from './core/webhooks/service';
 import { FastSql } from './db/fast-sql';
 import type { Logger } from './logger';
 
@@ -54,6 +56,8 @@ export interface Services {
   chat: ChatService;
   schedules: ScheduleService;
   idempotency: IdempotencyStore;
+  /** Webhook endpoints and signed event delivery (src/core/webhooks). */
+  webhooks: WebhookService;
   close(): Promise<void>;
 }
 
@@ -109,6 +113,20 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
   const notifier = new NotifierHub();
   const boss = createBoss(options.databaseUrl, log);
   const queue = new PgBossGenerationQueue(boss);
+  const webhooks = new WebhookService({
+    ds,
+    queue: new PgBossWebhookQueue(boss),
+    log,
+    settings: {
+      allowPrivate: config.webhooks.allowPrivate,
+      requireHttps: config.env === 'production',
+      maxEndpoints: config.webhooks.maxEndpoints,
+      retry: { baseMs: config.webhooks.retryBaseMs, windowMs: config.webhooks.retryWindowMs },
+      timeoutMs: config.webhooks.timeoutMs,
+      publicBase: config.publicUrl ?? `http://localhost:${config.port}`,
+    },
+  });
+  notifier.add(webhooks);
   const runner = new MediaRunner({ ds, sql, plans, storage, connections, gate, adapters: providerAdapters, notifier, log });
   const inputs = new InputResolver({ storage, allowPrivateHosts: options.allowPrivateHosts });
   const generations = new GenerationService({
@@ -143,9 +161,10 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     boss,
     queue,
     generations,
-    chat: new ChatService({ ds, sql, holdSql: holds.sql, limiter, connections, gate, adapters: providerAdapters, log }),
+    chat: new ChatService({ ds, sql, holdSql: holds.sql, limiter, connections, gate, adapters: providerAdapters, log, notifier }),
     schedules: new ScheduleService(ds, plans, generations, log),
     idempotency: new IdempotencyStore(ds),
+    webhooks,
     close: async () => {
       await boss.stop({ graceful: true, timeout: 5000 }).catch(() => undefined);
       await holds.close().catch(() => undefined);

@@ -2,6 +2,7 @@ import type { Api } from 'grammy';
 import type { DataSource } from 'typeorm';
 import type { GenerationNotifier } from '../core/generations/ports';
 import type { CircuitEvent } from '../core/generations/provider-gate';
+import type { FailingEndpoint } from '../core/webhooks/ports';
 import type { GenerationEntity, UserEntity } from '../db/entities';
 import type { Logger } from '../logger';
 import type { BackgroundTasks } from './background';
@@ -65,6 +66,12 @@ export class AdminNotifier implements GenerationNotifier {
 
   paymentRequested(user: UserEntity, article: string, paymentId: string, priceRub: number): void {
     this.notify('payment', (t) => t('admin-payment-requested', { id: String(user.id), name: user.name, article, payment: paymentId, price: priceRub }));
+  }
+
+  webhookFailing(e: FailingEndpoint): void {
+    this.notify('webhook-failing', (t) =>
+      t('admin-webhook-failing', { endpoint: String(e.endpointId), id: String(e.userId), url: e.url, attempts: e.attempts, error: (e.lastError ?? '').slice(0, 300) }),
+    );
   }
 
   /** Counts failed generations; a burst within the window makes one alert (at most one per window). */

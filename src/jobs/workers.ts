@@ -3,6 +3,7 @@ import { refillDuePlans } from '../core/billing/refill';
 import { deleteExpiredResults } from '../core/generations/retention';
 import { Services } from '../services';
 import { GENERATION_STEP } from './boss';
+import { startWebhookWorkers } from './webhook-jobs';
 
 const SWEEP = 'generations-sweep';
 const MAINTENANCE = 'maintenance';
@@ -39,6 +40,8 @@ export async function startWorkers(boss: PgBoss, services: Services): Promise<vo
     const started = await services.schedules.runDue();
     if (started > 0) log.info({ started }, 'scheduled generations started');
   });
+
+  await startWebhookWorkers(boss, services.webhooks, log);
 
   await boss.schedule(SWEEP, '* * * * *');
   await boss.schedule(SCHEDULES, '* * * * *');

@@ -15,6 +15,7 @@ import { failureMessage, GenerationFailedError, IdempotencyConflictError, InputE
 import { ProviderError } from '../../core/providers/types';
 import { RateDecision, RateLimitedError } from '../../core/limits/rate-limiter';
 import { UnknownArticleError } from '../../core/payments/checkout';
+import { WebhookInputError, WebhookNotFoundError } from '../../core/webhooks/errors';
 import { rateLimitHeaders } from './rate-limit-headers';
 import { requestLog } from './request-context';
 
@@ -134,6 +135,8 @@ const MAPPERS: ErrorMapper[] = [
   (err) =>
     err instanceof QuotaExceededError ? { status: 409, code: 'quota_exceeded', message: err.message, details: { limit: err.limit } } : undefined,
   (err) => (err instanceof NotFoundError ? { status: 404, code: 'not_found', message: err.message } : undefined),
+  (err) => (err instanceof WebhookInputError ? { status: 400, code: err.code, message: err.message, details: err.details } : undefined),
+  (err) => (err instanceof WebhookNotFoundError ? { status: 404, code: err.code, message: err.message } : undefined),
   (err) =>
     err instanceof UnknownModelError ? { status: 404, code: 'model_not_found', message: err.message, details: { model: err.slug } } : undefined,
   (err) => (err instanceof ParamError ? { status: 400, code: 'validation_error', message: err.message, details: { field: err.field } } : undefined),

@@ -11,6 +11,7 @@ import { registerOpenApiRoute } from './openapi-route';
 import { registerPaymentRoutes } from './payment-routes';
 import { registerScheduleRoutes } from './schedule-routes';
 import { registerUserRoutes } from './user-routes';
+import { registerWebhookRoutes } from './webhook-routes';
 
 export const V2_PREFIX = '/api/v2';
 
@@ -41,6 +42,7 @@ export function createV2Routers(services: Services): V2Routers {
   registerAssistantRoutes(protectedRouter, services);
   registerPaymentRoutes(protectedRouter, services);
   registerScheduleRoutes(protectedRouter, services);
+  registerWebhookRoutes(protectedRouter, services);
   registerGenerationRoutes(protectedRouter, services);
 
   return { publicRouter, protectedRouter, registry };

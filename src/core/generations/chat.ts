@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { GenerationEntity } from '../../db/entities';
 import type { Logger } from '../../logger';
 import { getBalance } from '../billing/ledger';
 import { Queryable } from '../billing/queryable';
@@ -22,6 +23,7 @@ import { assertRunnable } from './access';
 import { ProviderConnections } from './connections';
 import { failureMessage, GenerationFailedError } from './errors';
 import { createPendingGeneration, markCompleted, markFailed } from './lifecycle';
+import { GenerationNotifier } from './ports';
 import { ProviderGate } from './provider-gate';
 import { Actor, RequestContext } from './service';
 
@@ -67,6 +69,8 @@ export interface ChatServiceDeps {
   gate: ProviderGate;
   adapters: Readonly<Record<ProviderName, ProviderAdapter>>;
   log: Logger;
+  /** Finished chats are announced like media generations (webhooks: one event stream per account). */
+  notifier?: GenerationNotifier;
 }
 
 const MAX_STORED_TEXT = 100_000;
@@ -137,13 +141,26 @@ export class ChatService {
       Date.now() - startedAt,
       null,
     );
+    if (done) await this.announce(generationId);
     return { generationId, tokensSpent: done?.tokensSpent ?? 0, balance: done?.balance ?? 0 };
+  }
+
+  /** Only the call that made the transition announces it. */
+  private async announce(generationId: number): Promise<void> {
+    if (!this.deps.notifier) return;
+    try {
+      const gen = await this.deps.ds.getRepository(GenerationEntity).findOneBy({ id: generationId });
+      if (gen) await this.deps.notifier.generationFinished(gen);
+    } catch (err) {
+      this.deps.log.warn({ err, generationId }, 'finished chat not announced');
+    }
   }
 
   private async fail(model: TextModel, generationId: number, startedAt: number, err: unknown, userId: number): Promise<ChatBilling> {
     const kind = err instanceof ProviderError ? err.kind : 'upstream';
     if (!(err instanceof ProviderError)) this.deps.log.error({ err, generationId }, 'chat failed unexpectedly');
     const done = await markFailed(this.deps.sql, generationId, kind, failureMessage(kind, model.slug), Date.now() - startedAt);
+    if (done) await this.announce(generationId);
     return { generationId, tokensSpent: 0, balance: done?.balance ?? (await getBalance(this.deps.ds, userId)).total };
   }
 

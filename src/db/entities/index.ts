@@ -13,6 +13,10 @@ import { ReservationEntity } from './reservation.entity';
 import { ScheduleEntity } from './schedule.entity';
 import { UserSettingsEntity } from './user-settings.entity';
 import { UserEntity } from './user.entity';
+import { WebhookAttemptEntity } from './webhook-attempt.entity';
+import { WebhookBalanceAlertEntity } from './webhook-balance-alert.entity';
+import { WebhookDeliveryEntity } from './webhook-delivery.entity';
+import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 
 export const entities = [
   ApiKeyEntity,
@@ -30,6 +34,10 @@ export const entities = [
   ScheduleEntity,
   UserEntity,
   UserSettingsEntity,
+  WebhookAttemptEntity,
+  WebhookBalanceAlertEntity,
+  WebhookDeliveryEntity,
+  WebhookEndpointEntity,
 ];
 
 export * from './api-key.entity';
@@ -47,3 +55,7 @@ export * from './reservation.entity';
 export * from './schedule.entity';
 export * from './user-settings.entity';
 export * from './user.entity';
+export * from './webhook-attempt.entity';
+export * from './webhook-balance-alert.entity';
+export * from './webhook-delivery.entity';
+export * from './webhook-endpoint.entity';
