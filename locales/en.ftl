@@ -309,3 +309,7 @@ admin-provider-up = 🟢 Provider { $provider } recovered.
 admin-failure-burst = ⚠️ { $count } generations failed in the last { $minutes } min (latest: { $model }, { $kind }).
 admin-payment-requested = 🧾 Payment request { $payment }: #{ $id } { $name } wants { $article } for { $price } ₽.
 admin-webhook-failing = 🪝 Webhook #{ $endpoint } of user #{ $id } is failing after { $attempts } attempts: { $url } ({ $error })
+
+## Group chats
+
+group-chat-note = I work in private chat only: message me at @{ $bot }.

@@ -315,3 +315,7 @@ admin-provider-up = 🟢 Провайдер { $provider } восстановил
 admin-failure-burst = ⚠️ За последние { $minutes } мин сбоев генерации: { $count } (последний: { $model }, { $kind }).
 admin-payment-requested = 🧾 Заявка на оплату { $payment }: #{ $id } { $name } хочет { $article } за { $price } ₽.
 admin-webhook-failing = 🪝 Вебхук #{ $endpoint } пользователя #{ $id } не принимает события после { $attempts } попыток: { $url } ({ $error })
+
+## Групповые чаты
+
+group-chat-note = Я работаю только в личном чате: напишите мне в @{ $bot }.

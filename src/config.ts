@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
+import { TrustedProxies } from './core/net/trusted-proxies';
 import { PROVIDER_NAMES, ProviderName } from './core/providers/types';
+import { DevelopmentSecrets, developmentSecrets } from './dev-secrets';
 
 const optionalString = z
   .string()
@@ -30,7 +32,12 @@ const envSchema = z
     API_KEY_PEPPER: optionalString,
     BOT_TOKEN: optionalString,
     BOT_MODE: z.enum(['polling', 'webhook']).default('polling'),
-    BOT_WEBHOOK_SECRET: optionalString,
+    BOT_WEBHOOK_SECRET: optionalString.pipe(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{16,256}$/, 'must be 16-256 characters of A-Z, a-z, 0-9, _ and -')
+        .optional(),
+    ),
     TELEGRAM_API_ROOT: optionalUrl,
     ADMIN_CHAT_IDS: z
       .string()
@@ -51,6 +58,20 @@ const envSchema = z
     OIDC_JWKS_URL: z.url().default('https://www.googleapis.com/oauth2/v3/certs'),
     SMTP_URL: optionalUrl,
     MAIL_FROM: z.string().default('no-reply@localhost'),
+    TRUST_PROXY: optionalString.transform((v, ctx) => {
+      try {
+        return TrustedProxies.parse(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
+    METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+    METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    TELEGRAM_WIDGET_ORIGIN: z
+      .url()
+      .default('https://telegram.org')
+      .transform((v) => new URL(v).origin),
     UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(120000),
     PROVIDER_CONCURRENCY: z.coerce.number().int().positive().default(8),
     WEBHOOK_ALLOW_PRIVATE: flag,
@@ -102,6 +123,11 @@ export interface AppConfig {
     oidcJwksUrl: string;
   };
   mail: { smtpUrl?: string; from: string };
+  /** Peers whose X-Forwarded-For is believed (TRUST_PROXY); none by default. */
+  trustProxy: TrustedProxies;
+  metrics: { token?: string; port?: number };
+  /** Origin of the Telegram Login Widget script, allowed by the CSP of HTML pages. */
+  telegramWidgetOrigin: string;
   upstreamTimeoutMs: number;
   providerConcurrency: number;
   providers: Record<ProviderName, ProviderSettings>;
@@ -115,9 +141,24 @@ export class ConfigError extends Error {
   }
 }
 
-/** A stable development secret derived from the data directory, so restarts keep sessions valid. */
-function developmentSecret(dataDir: string, purpose: string): string {
-  return crypto.createHash('sha256').update(`dev-only:${purpose}:${path.resolve(dataDir)}`).digest('hex');
+/**
+ * Secrets missing outside production come from `DATA_DIR/dev-secrets.json` (random, made on first start);
+ * production has refused to start without them already. The webhook secret of a polling bot is never used.
+ */
+function secretsOf(e: { NODE_ENV: string; DATA_DIR: string; JWT_SECRET?: string; API_KEY_PEPPER?: string; BOT_WEBHOOK_SECRET?: string }): DevelopmentSecrets {
+  const given = { jwtSecret: e.JWT_SECRET, apiKeyPepper: e.API_KEY_PEPPER, botWebhookSecret: e.BOT_WEBHOOK_SECRET };
+  if (given.jwtSecret && given.apiKeyPepper && given.botWebhookSecret) {
+    return { jwtSecret: given.jwtSecret, apiKeyPepper: given.apiKeyPepper, botWebhookSecret: given.botWebhookSecret };
+  }
+  const fallback =
+    e.NODE_ENV === 'production'
+      ? { jwtSecret: '', apiKeyPepper: '', botWebhookSecret: crypto.randomBytes(32).toString('base64url') }
+      : developmentSecrets(path.resolve(e.DATA_DIR));
+  return {
+    jwtSecret: given.jwtSecret ?? fallback.jwtSecret,
+    apiKeyPepper: given.apiKeyPepper ?? fallback.apiKeyPepper,
+    botWebhookSecret: given.botWebhookSecret ?? fallback.botWebhookSecret,
+  };
 }
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -133,6 +174,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
+  const secrets = secretsOf(e);
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -143,12 +185,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir: path.resolve(e.DATA_DIR),
     logLevel: e.LOG_LEVEL,
     sandboxAllowed: e.NODE_ENV !== 'production' || e.SANDBOX,
-    jwtSecret: e.JWT_SECRET ?? developmentSecret(e.DATA_DIR, 'jwt'),
-    apiKeyPepper: e.API_KEY_PEPPER ?? developmentSecret(e.DATA_DIR, 'api-key'),
+    jwtSecret: secrets.jwtSecret,
+    apiKeyPepper: secrets.apiKeyPepper,
     bot: {
       token: e.BOT_TOKEN,
       mode: e.BOT_MODE,
-      webhookSecret: e.BOT_WEBHOOK_SECRET ?? developmentSecret(e.DATA_DIR, 'webhook').slice(0, 32),
+      webhookSecret: secrets.botWebhookSecret,
       apiRoot: e.TELEGRAM_API_ROOT?.replace(/\/+$/, ''),
       adminChatIds: e.ADMIN_CHAT_IDS,
     },
@@ -159,6 +201,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       oidcJwksUrl: e.OIDC_JWKS_URL,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    trustProxy: e.TRUST_PROXY,
+    metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
+    telegramWidgetOrigin: e.TELEGRAM_WIDGET_ORIGIN,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     providerConcurrency: e.PROVIDER_CONCURRENCY,
     providers,

@@ -1,4 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { ConfigError, loadConfig } from '../src/config';
+import { DEV_SECRETS_FILE } from '../src/dev-secrets';
 import { ProviderConnections } from '../src/core/generations/connections';
 import { defaultBaseUrls } from '../src/core/providers/registry';
 
@@ -14,14 +18,39 @@ test('a bad environment is refused with every bad variable named', () => {
   for (const name of ['PORT', 'BOT_MODE', 'OPENAI_BASE_URL', 'ADMIN_CHAT_IDS']) expect(message).toContain(name);
 });
 
-test('production refuses to start without its secrets; development derives stable ones', () => {
+test('production refuses to start without its secrets; development generates random ones and keeps them', () => {
   expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET[\s\S]*API_KEY_PEPPER|API_KEY_PEPPER[\s\S]*JWT_SECRET/);
-  const a = loadConfig({ DATA_DIR: '/tmp/x' });
-  const b = loadConfig({ DATA_DIR: '/tmp/x' });
-  expect(a.jwtSecret).toBe(b.jwtSecret);
-  expect(a.jwtSecret).not.toBe(loadConfig({ DATA_DIR: '/tmp/y' }).jwtSecret);
-  expect(loadConfig({}).port).toBe(3000);
-  expect(loadConfig({ ADMIN_CHAT_IDS: '1, -100200' }).bot.adminChatIds).toEqual([1, -100200]);
+  expect(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), API_KEY_PEPPER: 'p', BOT_TOKEN: '1:x', BOT_MODE: 'webhook' })).toThrow(
+    /BOT_WEBHOOK_SECRET/,
+  );
+  const x = fs.mkdtempSync(path.join(os.tmpdir(), 'ng-secrets-'));
+  const y = fs.mkdtempSync(path.join(os.tmpdir(), 'ng-secrets-'));
+  try {
+    const a = loadConfig({ DATA_DIR: x });
+    const b = loadConfig({ DATA_DIR: x });
+    expect(a.jwtSecret).toBe(b.jwtSecret);
+    expect(a.apiKeyPepper).toBe(b.apiKeyPepper);
+    expect(a.bot.webhookSecret).toBe(b.bot.webhookSecret);
+    const file = path.join(x, DEV_SECRETS_FILE);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    const other = loadConfig({ DATA_DIR: y });
+    expect(other.jwtSecret).not.toBe(a.jwtSecret);
+    // Same folder name elsewhere, fresh start: nothing is derived from the path.
+    fs.rmSync(file);
+    expect(loadConfig({ DATA_DIR: x }).jwtSecret).not.toBe(a.jwtSecret);
+    expect(new Set([a.jwtSecret, a.apiKeyPepper, a.bot.webhookSecret]).size).toBe(3);
+    expect(loadConfig({ DATA_DIR: x, JWT_SECRET: 's'.repeat(40) }).jwtSecret).toBe('s'.repeat(40));
+  } finally {
+    fs.rmSync(x, { recursive: true, force: true });
+    fs.rmSync(y, { recursive: true, force: true });
+  }
+  expect(loadConfig({ DATA_DIR: y }).port).toBe(3000);
+  fs.rmSync(y, { recursive: true, force: true });
+  expect(loadConfig({ DATA_DIR: y, ADMIN_CHAT_IDS: '1, -100200' }).bot.adminChatIds).toEqual([1, -100200]);
+  fs.rmSync(y, { recursive: true, force: true });
+  expect(() => loadConfig({ DATA_DIR: y, TRUST_PROXY: '10.0.0.0/33' })).toThrow(/TRUST_PROXY/);
+  expect(loadConfig({ DATA_DIR: y, TRUST_PROXY: 'loopback,192.168.0.0/16' }).trustProxy.trusts('192.168.3.4')).toBe(true);
+  fs.rmSync(y, { recursive: true, force: true });
 });
 
 describe('provider connections', () => {

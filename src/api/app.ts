@@ -3,6 +3,7 @@ import Koa, { type Middleware } from 'koa';
 import { Services } from '../services';
 import { resultFiles } from './files-route';
 import { createMetrics } from './metrics';
+import { clientAddress } from './middleware/client-address';
 import { errorHandler } from './middleware/errors';
 import { notFoundFallback } from './middleware/not-found';
 import { requestContext } from './middleware/request-context';
@@ -15,11 +16,11 @@ export interface ApiAppOptions {
 }
 
 export function createApiApp(services: Services, options: ApiAppOptions = {}): Koa {
-  // Behind one reverse proxy: ctx.ip is the address that proxy saw (the last X-Forwarded-For entry), which a
-  // client cannot forge, unlike the first entry. The per-IP sign-in limits rely on it.
-  const app = new Koa({ proxy: true, maxIpsCount: 1 });
+  // X-Forwarded-* are believed only from the proxies named in TRUST_PROXY; ctx.ip is set by clientAddress.
+  const app = new Koa({ proxy: services.config.trustProxy.enabled });
 
   const metrics = createMetrics();
+  app.use(clientAddress(services.config.trustProxy));
   app.use(metrics.middleware);
   app.use(requestContext(services));
   app.use(errorHandler());

@@ -23,6 +23,7 @@ import { startFeature } from './features/start';
 import { statsFeature } from './features/stats';
 import { unhandledFeature } from './features/unhandled';
 import { voiceFeature } from './features/voice';
+import { privateChatsOnly } from './private-only';
 import { PostgresSessionStorage } from './session-storage';
 
 export const TELEGRAM_API_ROOT = 'https://api.telegram.org';
@@ -106,8 +107,9 @@ export function createBot(token: string, services: Services, options: BotOptions
     admin,
   };
 
-  // The bot talks to people one to one; groups and channels are not served.
-  bot.drop((ctx) => ctx.chat !== undefined && ctx.chat.type !== 'private');
+  // The bot talks to people one to one; groups and channels get a note and nothing else. (`bot.drop` would not
+  // do: it only filters the middleware passed to it.)
+  bot.use(privateChatsOnly<BotContext>(i18n));
   bot.use(sequentialize(chatKey));
   bot.use((ctx, next) => {
     ctx.deps = deps;

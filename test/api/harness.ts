@@ -86,6 +86,9 @@ export async function startApi(env: Record<string, string> = {}, opts: { handler
     API_KEY_PEPPER: 'test-pepper',
     BOT_TOKEN,
     LOG_LEVEL: 'info',
+    // The harness talks over loopback and names a client address per request (X-Forwarded-For), as a reverse
+    // proxy on the same machine would. Pass TRUST_PROXY: '' to test the default (the header ignored).
+    TRUST_PROXY: 'loopback',
     ...env,
   });
   const logs: string[] = [];

@@ -5,6 +5,10 @@ import { InvalidTokenError } from './errors';
 /** Web access tokens live 15 minutes (`expires_in` = 900). */
 export const ACCESS_TOKEN_TTL_SECONDS = 900;
 
+/** Refused past this age even if `exp` says otherwise (a token minted with a far `exp` by a leaked key). */
+export const ACCESS_TOKEN_MAX_AGE_SECONDS = ACCESS_TOKEN_TTL_SECONDS;
+
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ISSUER = 'nebula-gen';
 const AUDIENCE = 'nebula-gen:api';
 
@@ -47,10 +51,13 @@ export class AccessTokens {
         issuer: ISSUER,
         audience: AUDIENCE,
         currentDate: new Date(this.now()),
-        requiredClaims: ['sub', 'exp', 'sid'],
+        requiredClaims: ['sub', 'exp', 'iat', 'sid'],
+        maxTokenAge: ACCESS_TOKEN_MAX_AGE_SECONDS,
       });
       const userId = Number(payload.sub);
-      if (!Number.isSafeInteger(userId) || userId <= 0 || typeof payload.sid !== 'string') throw new InvalidTokenError();
+      if (!Number.isSafeInteger(userId) || userId <= 0 || typeof payload.sid !== 'string' || !SESSION_ID.test(payload.sid)) {
+        throw new InvalidTokenError();
+      }
       return { userId, sessionId: payload.sid };
     } catch (err) {
       if (err instanceof InvalidTokenError || err instanceof joseErrors.JOSEError) throw new InvalidTokenError();

@@ -209,14 +209,20 @@ export class AuthService {
       return { ...principal, via: 'api_key', keyId: key.keyId };
     }
     const claims = await this.access.verify(token);
-    if (!(await this.refreshTokens.isFamilyActive(claims.sessionId))) throw new InvalidTokenError();
-    return { ...(await this.principal(claims.userId)), via: 'session', sessionId: claims.sessionId };
-  }
-
-  private async principal(userId: number): Promise<Omit<Principal, 'via'>> {
-    const user = await findUserById(this.ds, userId);
+    // One query: the user, provided the token's session is live AND belongs to that user (a session id of one
+    // account never vouches for another).
+    const user = await this.ds
+      .getRepository(UserEntity)
+      .createQueryBuilder('u')
+      .where('u.id = :userId', { userId: claims.userId })
+      .andWhere(
+        `EXISTS (SELECT 1 FROM refresh_tokens r WHERE r.family_id = :sessionId AND r.user_id = u.id
+                   AND r.rotated_at IS NULL AND r.revoked_at IS NULL AND r.expires_at > now())`,
+        { sessionId: claims.sessionId },
+      )
+      .getOne();
     if (!user) throw new InvalidTokenError();
-    return this.principalOf(user);
+    return { ...(await this.principalOf(user)), via: 'session', sessionId: claims.sessionId };
   }
 
   private async principalOf(user: UserEntity): Promise<Omit<Principal, 'via'>> {
