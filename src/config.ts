@@ -25,6 +25,7 @@ const envSchema = z
     PUBLIC_URL: optionalUrl,
     DATABASE_URL: optionalUrl,
     REDIS_URL: optionalUrl,
+    REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().default(500),
     DATA_DIR: z.string().default('./data'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     SANDBOX: flag,
@@ -79,6 +80,7 @@ const envSchema = z
     WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().positive().default(15000),
     WEBHOOK_RETRY_WINDOW_MS: z.coerce.number().int().positive().default(86_400_000),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(10_000),
+    SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).default(10000),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production') {
@@ -103,6 +105,8 @@ export interface AppConfig {
   publicUrl?: string;
   databaseUrl?: string;
   redisUrl?: string;
+  /** A Redis command unanswered after this long fails, and the counters fall back to PostgreSQL. */
+  redisCommandTimeoutMs: number;
   dataDir: string;
   logLevel: string;
   /** Providers without credentials use the built-in sandbox upstream (always outside production). */
@@ -130,6 +134,8 @@ export interface AppConfig {
   telegramWidgetOrigin: string;
   upstreamTimeoutMs: number;
   providerConcurrency: number;
+  /** On SIGTERM, open answers and job steps get this long to finish before they are aborted (and billed). */
+  shutdownDrainMs: number;
   providers: Record<ProviderName, ProviderSettings>;
   webhooks: { allowPrivate: boolean; maxEndpoints: number; retryBaseMs: number; retryWindowMs: number; timeoutMs: number };
 }
@@ -182,6 +188,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,
     dataDir: path.resolve(e.DATA_DIR),
     logLevel: e.LOG_LEVEL,
     sandboxAllowed: e.NODE_ENV !== 'production' || e.SANDBOX,
@@ -206,6 +213,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     telegramWidgetOrigin: e.TELEGRAM_WIDGET_ORIGIN,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     providerConcurrency: e.PROVIDER_CONCURRENCY,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     providers,
     webhooks: {
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,

@@ -16,6 +16,7 @@ import { ProviderError } from '../../core/providers/types';
 import { RateDecision, RateLimitedError } from '../../core/limits/rate-limiter';
 import { UnknownArticleError } from '../../core/payments/checkout';
 import { WebhookInputError, WebhookNotFoundError } from '../../core/webhooks/errors';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../core/ops/availability';
 import { rateLimitHeaders } from './rate-limit-headers';
 import { requestLog } from './request-context';
 
@@ -171,6 +172,15 @@ const MAPPERS: ErrorMapper[] = [
     const code = err.kind === 'overloaded' ? 'model_overloaded' : err.kind === 'content_policy' ? 'content_policy_violation' : `upstream_${err.kind}`;
     return { status, code, message: failureMessage(err.kind, err.provider), details: { provider: err.provider } };
   },
+  (err) =>
+    isDatabaseUnavailable(err)
+      ? {
+          status: 503,
+          code: 'service_unavailable',
+          message: 'The service is temporarily unavailable; retry shortly',
+          headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+        }
+      : undefined,
   httpError,
 ];
 
@@ -215,7 +225,8 @@ export function v1ErrorBody(d: ErrorDescription): { error: Record<string, unknow
 /** Answers an error on `ctx` in the shape of the surface the request went to. */
 export function renderError(ctx: ParameterizedContext, err: unknown): void {
   const d = describeError(err);
-  if (d.status >= 500) requestLog(ctx).error({ err }, 'request failed');
+  if (d.status >= 500 && d.code !== 'service_unavailable') requestLog(ctx).error({ err }, 'request failed');
+  else if (d.code === 'service_unavailable') requestLog(ctx).warn({ err: (err as Error).message }, 'request refused: a dependency is unavailable');
   ctx.status = d.status;
   for (const [name, value] of Object.entries(d.headers ?? {})) ctx.set(name, value);
   ctx.body = ctx.path === '/v1' || ctx.path.startsWith('/v1/') ? v1ErrorBody(d) : v2ErrorBody(d);

@@ -42,14 +42,16 @@ async function chatCompletions(ctx: ParameterizedContext, services: Services): P
   const created = Math.floor(Date.now() / 1000);
 
   if (!body.stream) {
+    // The client leaving closes the response before it finished (on Node 20 the request's own 'close' has already
+    // fired once the body was read, so it cannot tell): the upstream call is aborted and nothing is charged.
     const abort = new AbortController();
-    ctx.req.on('close', () => {
-      if (!ctx.res.writableEnded) abort.abort();
+    ctx.res.once('close', () => {
+      if (!ctx.res.writableFinished) abort.abort();
     });
     const out = await services.chat.complete(actor, input, reqCtx, abort.signal);
     applyRateLimitHeaders(ctx, out.rate);
     ctx.set('X-RateLimit-Limit', String(out.rate.limitHour));
-    ctx.set('X-Token-Balance', String(out.balance));
+    if (out.balance !== undefined) ctx.set('X-Token-Balance', String(out.balance));
     const { promptTokens, completionTokens } = out.result.usage;
     ctx.body = {
       id,

@@ -1,5 +1,4 @@
 import { DataSource } from 'typeorm';
-import { GenerationEntity } from '../../db/entities';
 import type { Logger } from '../../logger';
 import { getBalance } from '../billing/ledger';
 import { Queryable } from '../billing/queryable';
@@ -22,7 +21,9 @@ import {
 import { assertRunnable } from './access';
 import { ProviderConnections } from './connections';
 import { failureMessage, GenerationFailedError } from './errors';
-import { createPendingGeneration, markCompleted, markFailed } from './lifecycle';
+import { announceFinished } from './announce';
+import { applyDeferredOutcome, BillingOutbox, DeferredOutcome } from './billing-outbox';
+import { createPendingGeneration } from './lifecycle';
 import { GenerationNotifier } from './ports';
 import { ProviderGate } from './provider-gate';
 import { Actor, RequestContext } from './service';
@@ -38,8 +39,10 @@ export interface ChatBilling {
   generationId: number;
   /** Tokens charged after reconciliation with the real usage. */
   tokensSpent: number;
-  /** Balance after the charge. */
-  balance: number;
+  /** Balance after the charge; unknown while the charge is deferred. */
+  balance?: number;
+  /** The database was unavailable: the outcome waits in the billing outbox and is applied when it returns. */
+  deferred?: boolean;
 }
 
 export interface ChatOutcome extends ChatBilling {
@@ -69,6 +72,8 @@ export interface ChatServiceDeps {
   gate: ProviderGate;
   adapters: Readonly<Record<ProviderName, ProviderAdapter>>;
   log: Logger;
+  /** Where outcomes go when the database cannot take them. */
+  outbox: BillingOutbox;
   /** Finished chats are announced like media generations (webhooks: one event stream per account). */
   notifier?: GenerationNotifier;
 }
@@ -131,53 +136,107 @@ export class ChatService {
     return { ...prepared, rate, generationId: id, startedAt: createdAt.getTime() };
   }
 
-  private async settle(model: TextModel, generationId: number, startedAt: number, text: string, usage: ChatUsage): Promise<ChatBilling> {
-    const cost = priceChatUsage(model, usage);
-    const done = await markCompleted(
-      this.deps.sql,
-      generationId,
-      { resultKey: null, resultMime: null, resultText: text.slice(0, MAX_STORED_TEXT), metadata: { ...usage }, seed: null, durationSeconds: null },
+  /** Settles on the real usage; when the database cannot take it, the outcome goes to the outbox instead. */
+  private async settle(run: { model: TextModel; generationId: number; startedAt: number; reserve: number }, text: string, usage: ChatUsage): Promise<ChatBilling> {
+    const cost = priceChatUsage(run.model, usage);
+    const outcome = {
+      op: 'complete' as const,
+      generationId: run.generationId,
+      text: text.slice(0, MAX_STORED_TEXT),
+      metadata: { ...usage },
       cost,
-      Date.now() - startedAt,
-      null,
-    );
-    if (done) await this.announce(generationId);
-    return { generationId, tokensSpent: done?.tokensSpent ?? 0, balance: done?.balance ?? 0 };
-  }
-
-  /** Only the call that made the transition announces it. */
-  private async announce(generationId: number): Promise<void> {
-    if (!this.deps.notifier) return;
+      processingMs: Date.now() - run.startedAt,
+    };
     try {
-      const gen = await this.deps.ds.getRepository(GenerationEntity).findOneBy({ id: generationId });
-      if (gen) await this.deps.notifier.generationFinished(gen);
+      const done = await applyDeferredOutcome(this.deps.sql, outcome);
+      if (done) await announceFinished(this.deps.ds, this.deps.notifier, run.generationId, this.deps.log);
+      return { generationId: run.generationId, tokensSpent: done?.tokensSpent ?? 0, balance: done?.balance ?? 0 };
     } catch (err) {
-      this.deps.log.warn({ err, generationId }, 'finished chat not announced');
+      await this.defer(outcome, err);
+      return { generationId: run.generationId, tokensSpent: Math.min(cost, run.reserve), deferred: true };
     }
   }
 
-  private async fail(model: TextModel, generationId: number, startedAt: number, err: unknown, userId: number): Promise<ChatBilling> {
+  private async fail(run: { model: TextModel; generationId: number; startedAt: number }, err: unknown, userId: number): Promise<ChatBilling> {
     const kind = err instanceof ProviderError ? err.kind : 'upstream';
-    if (!(err instanceof ProviderError)) this.deps.log.error({ err, generationId }, 'chat failed unexpectedly');
-    const done = await markFailed(this.deps.sql, generationId, kind, failureMessage(kind, model.slug), Date.now() - startedAt);
-    if (done) await this.announce(generationId);
-    return { generationId, tokensSpent: 0, balance: done?.balance ?? (await getBalance(this.deps.ds, userId)).total };
+    if (!(err instanceof ProviderError)) this.deps.log.error({ err, generationId: run.generationId }, 'chat failed unexpectedly');
+    const outcome = {
+      op: 'fail' as const,
+      generationId: run.generationId,
+      kind,
+      message: failureMessage(kind, run.model.slug),
+      processingMs: Date.now() - run.startedAt,
+    };
+    try {
+      const done = await applyDeferredOutcome(this.deps.sql, outcome);
+      if (done) await announceFinished(this.deps.ds, this.deps.notifier, run.generationId, this.deps.log);
+      return { generationId: run.generationId, tokensSpent: 0, balance: done?.balance ?? (await getBalance(this.deps.ds, userId)).total };
+    } catch (dbErr) {
+      await this.defer(outcome, dbErr);
+      return { generationId: run.generationId, tokensSpent: 0, deferred: true };
+    }
+  }
+
+  private async defer(outcome: DeferredOutcome, cause: unknown): Promise<void> {
+    this.deps.log.warn({ err: (cause as Error).message, generationId: outcome.generationId }, 'chat billing deferred: the database is unavailable');
+    try {
+      await this.deps.outbox.add(outcome);
+    } catch (err) {
+      // Nothing durable is left: the deadline sweeper releases the reservation (the answer goes unbilled).
+      this.deps.log.error({ err, generationId: outcome.generationId }, 'chat billing could not be deferred');
+    }
+  }
+
+  /** Answers in flight: a draining instance waits for them, then aborts the rest (billed on what was delivered). */
+  private readonly inFlight = new Set<{ abort: AbortController; done: Promise<unknown> }>();
+
+  get openAnswers(): number {
+    return this.inFlight.size;
+  }
+
+  private follow(abort: AbortController, done: Promise<unknown>): void {
+    const entry = { abort, done };
+    this.inFlight.add(entry);
+    void done.finally(() => this.inFlight.delete(entry)).catch(() => undefined);
+  }
+
+  /**
+   * Shutdown: lets open answers finish for up to `graceMs`, then aborts the rest; resolves once every one of them
+   * was billed (or deferred), or after `graceMs + billMs` at the latest.
+   */
+  async drain(graceMs: number, billMs = 5000): Promise<void> {
+    const all = () => Promise.allSettled([...this.inFlight].map((e) => e.done));
+    const timeout = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
+    await Promise.race([all(), timeout(graceMs)]);
+    if (this.inFlight.size === 0) return;
+    this.deps.log.warn({ open: this.inFlight.size }, 'aborting answers still open at shutdown; billed on what was delivered');
+    for (const e of this.inFlight) e.abort.abort();
+    await Promise.race([all(), timeout(billMs)]);
   }
 
   /** A whole answer at once. @throws GenerationFailedError (after releasing the reservation) when the vendor fails. */
   async complete(actor: Actor, input: ChatInput, ctx: RequestContext, signal?: AbortSignal): Promise<ChatOutcome> {
     const run = await this.begin(actor, input, ctx);
     const chat = this.deps.adapters[run.model.provider].chat!;
-    let result: ChatResult;
-    try {
-      result = await this.deps.gate.track(run.model.provider, () => chat.chat(run.request, run.conn, signal));
-    } catch (err) {
-      await this.fail(run.model, run.generationId, run.startedAt, err, actor.user.id);
-      const kind = err instanceof ProviderError ? err.kind : 'upstream';
-      throw new GenerationFailedError(run.generationId, kind, failureMessage(kind, run.model.slug), run.model.slug);
-    }
-    const billing = await this.settle(run.model, run.generationId, run.startedAt, result.text, result.usage);
-    return { ...billing, model: run.model, result, rate: run.rate };
+    const abort = new AbortController();
+    const onClientAbort = () => abort.abort();
+    signal?.addEventListener('abort', onClientAbort, { once: true });
+    const work = (async (): Promise<ChatOutcome> => {
+      let result: ChatResult;
+      try {
+        result = await this.deps.gate.track(run.model.provider, () => chat.chat(run.request, run.conn, abort.signal));
+      } catch (err) {
+        await this.fail(run, err, actor.user.id);
+        const kind = err instanceof ProviderError ? err.kind : 'upstream';
+        throw new GenerationFailedError(run.generationId, kind, failureMessage(kind, run.model.slug), run.model.slug);
+      } finally {
+        signal?.removeEventListener('abort', onClientAbort);
+      }
+      const billing = await this.settle(run, result.text, result.usage);
+      return { ...billing, model: run.model, result, rate: run.rate };
+    })();
+    this.follow(abort, work);
+    return work;
   }
 
   /** A streamed answer; billing is reconciled when the stream ends, however it ends. */
@@ -189,6 +248,7 @@ export class ChatService {
     signal?.addEventListener('abort', onClientAbort, { once: true });
     let resolveBilled!: (b: ChatBilling & { failed: boolean }) => void;
     const billed = new Promise<ChatBilling & { failed: boolean }>((r) => (resolveBilled = r));
+    this.follow(upstreamAbort, billed);
     const self = this;
 
     async function* events(): AsyncGenerator<ChatStreamEvent> {
@@ -207,21 +267,22 @@ export class ChatService {
         if (!upstreamAbort.signal.aborted) failure = err;
       } finally {
         // Reached on normal end, on upstream failure, and when the consumer stops early (client disconnect):
-        // an unfinished upstream request is aborted.
+        // an unfinished upstream request is aborted. Billing never throws here (a database outage defers it), so
+        // `billed` always resolves and the client always gets its end.
         if (finish === undefined) upstreamAbort.abort();
         signal?.removeEventListener('abort', onClientAbort);
         const cutOff = finish === undefined && failure === undefined;
         self.deps.gate.observe(run.model.provider, failure ?? null);
         let billing: ChatBilling & { failed: boolean };
         if (failure !== undefined) {
-          billing = { ...(await self.fail(run.model, run.generationId, run.startedAt, failure, actor.user.id)), failed: true };
+          billing = { ...(await self.fail(run, failure, actor.user.id)), failed: true };
         } else {
           // Without the vendor's count (cut off, or none sent) the delivered text is measured instead.
           const measured: ChatUsage = {
             promptTokens: run.promptTokens,
             completionTokens: Math.ceil(text.length / CHARS_PER_TOKEN),
           };
-          const settled = await self.settle(run.model, run.generationId, run.startedAt, text, cutOff || !usage ? measured : usage);
+          const settled = await self.settle(run, text, cutOff || !usage ? measured : usage);
           billing = { ...settled, failed: false };
         }
         resolveBilled(billing);
@@ -235,4 +296,3 @@ export class ChatService {
     return { model: run.model, generationId: run.generationId, rate: run.rate, events: events(), billed };
   }
 }
-
