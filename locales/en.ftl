@@ -196,17 +196,41 @@ failure-upstream = ⚠️ { $model } failed to produce a result. Nothing was cha
 ## Errors
 
 error-insufficient-tokens = 💳 Not enough tokens: this needs { $required } tkn, your balance is { $available }. Top up or choose a plan to continue.
-error-rate-limited-hour = ⏱ You reached the { $plan } plan limit of { $limit } requests per hour. It resets in { $minutes } min (at { $time }). Higher plans allow more.
-error-rate-limited-day = ⏱ You reached the { $plan } plan limit of { $limit } requests per day. It resets in { $minutes } min (at { $time }). Higher plans allow more.
-error-plan-too-low = 🔒 This needs the { $plan } plan or higher. See the plans to upgrade.
-error-provider-unavailable = ⚠️ { $model } is overloaded right now. Please wait about { $seconds } s or choose another model. Nothing was charged.
-error-prompt-too-long = The text is too long: at most 4000 characters.
-error-prompt-required = Please write a prompt.
-error-invalid-parameter = This option is not accepted ({ $field }). Please try again.
-error-unknown-model = Unknown model: { $model }.
+error-rate-limit-exceeded = { $window ->
+    [day] ⏱ You reached the { $plan } plan limit of { $limit } requests per day. It resets in { $minutes } min (at { $time }). Higher plans allow more.
+   *[hour] ⏱ You reached the { $plan } plan limit of { $limit } requests per hour. It resets in { $minutes } min (at { $time }). Higher plans allow more.
+}
+error-insufficient-plan = 🔒 This needs the { $plan } plan or higher. See the plans to upgrade.
+error-model-unavailable = ⚠️ { $model } is overloaded right now. Please wait about { $seconds } s or choose another model. Nothing was charged.
+error-generation-failed = { $reason ->
+    [overloaded] { failure-overloaded }
+    [timeout] { failure-timeout }
+    [content_policy] { failure-content-policy }
+    [bad_request] { failure-bad-request }
+   *[other] { failure-upstream }
+}
+error-model-overloaded = { failure-overloaded }
+error-upstream-timeout = { failure-timeout }
+error-content-policy-violation = { failure-content-policy }
+error-upstream-bad-request = { failure-bad-request }
+error-upstream-auth = { failure-upstream }
+error-upstream-upstream = { failure-upstream }
+error-validation-error = { $reason ->
+    [prompt_too_long] The text is too long: at most 4000 characters.
+    [prompt_required] Please write a prompt.
+   *[other] This option is not accepted ({ $field }). Please try again.
+}
+error-invalid-size = This size is not available for the model. Please choose another.
+error-model-not-found = Unknown model: { $model }.
+error-invalid-input = I could not use this file: send a JPEG, PNG or WebP image (or a supported audio format).
+error-unsafe-url = { error-invalid-input }
+error-fetch-failed = { error-invalid-input }
+error-image-rejected = { error-invalid-input }
 error-file-too-large = The file is too large: bots can download files of up to 20 MB.
 error-file-unavailable = I could not download this file from Telegram. Please send it again.
-error-bad-input = I could not use this file: send a JPEG, PNG or WebP image (or a supported audio format).
+error-account-blocked = ⛔️ This account is blocked. Please contact support.
+error-quota-exceeded = You have reached the limit of { $limit } for this.
+error-not-found = Not found: it may have been deleted.
 error-internal = Something went wrong on our side. Nothing was charged; please try again.
 
 ## Balance, plans, payments

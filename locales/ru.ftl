@@ -199,17 +199,41 @@ failure-upstream = ⚠️ { $model } не выдала результат. Ни�
 ## Ошибки
 
 error-insufficient-tokens = 💳 Недостаточно токенов: нужно { $required } ток., на балансе { $available }. Пополните баланс или выберите тариф.
-error-rate-limited-hour = ⏱ Достигнут лимит тарифа { $plan }: { $limit } запросов в час. Он обновится через { $minutes } мин (в { $time }). На тарифах выше лимиты больше.
-error-rate-limited-day = ⏱ Достигнут лимит тарифа { $plan }: { $limit } запросов в сутки. Он обновится через { $minutes } мин (в { $time }). На тарифах выше лимиты больше.
-error-plan-too-low = 🔒 Для этого нужен тариф { $plan } или выше. Посмотрите тарифы.
-error-provider-unavailable = ⚠️ { $model } сейчас перегружена. Подождите около { $seconds } с или выберите другую модель. Ничего не списано.
-error-prompt-too-long = Слишком длинный текст: не больше 4000 символов.
-error-prompt-required = Пожалуйста, напишите запрос.
-error-invalid-parameter = Этот параметр не подходит ({ $field }). Попробуйте ещё раз.
-error-unknown-model = Неизвестная модель: { $model }.
+error-rate-limit-exceeded = { $window ->
+    [day] ⏱ Достигнут лимит тарифа { $plan }: { $limit } запросов в сутки. Он обновится через { $minutes } мин (в { $time }). На тарифах выше лимиты больше.
+   *[hour] ⏱ Достигнут лимит тарифа { $plan }: { $limit } запросов в час. Он обновится через { $minutes } мин (в { $time }). На тарифах выше лимиты больше.
+}
+error-insufficient-plan = 🔒 Для этого нужен тариф { $plan } или выше. Посмотрите тарифы.
+error-model-unavailable = ⚠️ { $model } сейчас перегружена. Подождите около { $seconds } с или выберите другую модель. Ничего не списано.
+error-generation-failed = { $reason ->
+    [overloaded] { failure-overloaded }
+    [timeout] { failure-timeout }
+    [content_policy] { failure-content-policy }
+    [bad_request] { failure-bad-request }
+   *[other] { failure-upstream }
+}
+error-model-overloaded = { failure-overloaded }
+error-upstream-timeout = { failure-timeout }
+error-content-policy-violation = { failure-content-policy }
+error-upstream-bad-request = { failure-bad-request }
+error-upstream-auth = { failure-upstream }
+error-upstream-upstream = { failure-upstream }
+error-validation-error = { $reason ->
+    [prompt_too_long] Слишком длинный текст: не больше 4000 символов.
+    [prompt_required] Пожалуйста, напишите запрос.
+   *[other] Этот параметр не подходит ({ $field }). Попробуйте ещё раз.
+}
+error-invalid-size = Этот размер недоступен для модели. Выберите другой.
+error-model-not-found = Неизвестная модель: { $model }.
+error-invalid-input = Не получилось использовать этот файл: пришлите изображение JPEG, PNG или WebP (или аудио в поддерживаемом формате).
+error-unsafe-url = { error-invalid-input }
+error-fetch-failed = { error-invalid-input }
+error-image-rejected = { error-invalid-input }
 error-file-too-large = Файл слишком большой: боты могут скачивать файлы до 20 МБ.
 error-file-unavailable = Не удалось скачать файл из Telegram. Пришлите его ещё раз.
-error-bad-input = Не получилось использовать этот файл: пришлите изображение JPEG, PNG или WebP (или аудио в поддерживаемом формате).
+error-account-blocked = ⛔️ Этот аккаунт заблокирован. Напишите в поддержку.
+error-quota-exceeded = Достигнут предел: не больше { $limit }.
+error-not-found = Не найдено: возможно, это уже удалено.
 error-internal = У нас что-то пошло не так. Ничего не списано; попробуйте ещё раз.
 
 ## Баланс, тарифы, оплата

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { PlanDirectory } from '../accounts/plans';
+import { DomainError } from '../errors';
 import { PLAN_SLUGS } from '../catalog/types';
 import { TOKEN_PACKAGES, isPaidPlan, planArticleId } from './articles';
 
@@ -21,10 +22,10 @@ export interface CheckoutView {
 }
 
 /** The carrier endpoints answer 400 for an article id that is not sold (spec, Versioning). */
-export class UnknownArticleError extends Error {
+export class UnknownArticleError extends DomainError {
+  readonly code = 'unknown_article';
   constructor(readonly articleId: string) {
-    super(`Unknown article id: ${articleId.slice(0, 64)}`);
-    this.name = 'UnknownArticleError';
+    super(`Unknown article id: ${articleId.slice(0, 64)}`, { field: 'article_id' });
   }
 }
 

@@ -1,4 +1,5 @@
 // The one contract every upstream adapter implements. The generation pipeline only sees these types.
+import { DomainError } from '../errors';
 
 export const PROVIDER_NAMES = [
   'openai',
@@ -33,15 +34,26 @@ export type ProviderErrorKind =
   | 'auth' // credentials missing or refused
   | 'upstream'; // anything else the vendor did wrong (5xx, malformed body)
 
-export class ProviderError extends Error {
+/** The wire code of each vendor failure kind. */
+export const PROVIDER_ERROR_CODES = {
+  overloaded: 'model_overloaded',
+  timeout: 'upstream_timeout',
+  content_policy: 'content_policy_violation',
+  bad_request: 'upstream_bad_request',
+  auth: 'upstream_auth',
+  upstream: 'upstream_upstream',
+} as const satisfies Record<ProviderErrorKind, string>;
+
+export class ProviderError extends DomainError {
+  readonly code: (typeof PROVIDER_ERROR_CODES)[ProviderErrorKind];
   constructor(
     readonly kind: ProviderErrorKind,
     message: string,
     readonly provider: ProviderName,
     readonly upstreamStatus?: number,
   ) {
-    super(message);
-    this.name = 'ProviderError';
+    super(message, { provider, reason: kind });
+    this.code = PROVIDER_ERROR_CODES[kind];
   }
   get retryable(): boolean {
     return this.kind === 'overloaded' || this.kind === 'timeout' || this.kind === 'upstream';

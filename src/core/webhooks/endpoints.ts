@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { WebhookEndpointEntity } from '../../db/entities';
-import { WebhookInputError, WebhookNotFoundError } from './errors';
+import { NotFoundError } from '../accounts/errors';
+import { WebhookInputError } from './errors';
 import { isWebhookEvent, WEBHOOK_EVENTS, WebhookEventName } from './events';
 import { newWebhookSecret } from './signing';
 import { checkWebhookTarget, TargetPolicy } from './target-policy';
@@ -84,13 +85,13 @@ export class WebhookEndpoints {
 
   async get(userId: number, id: number): Promise<WebhookEndpointEntity> {
     const row = await this.ds.getRepository(WebhookEndpointEntity).findOneBy({ id, userId });
-    if (!row) throw new WebhookNotFoundError();
+    if (!row) throw new NotFoundError('Webhook');
     return row;
   }
 
   /** Deleting stops every pending delivery to it (they go with it). */
   async delete(userId: number, id: number): Promise<void> {
     const result = await this.ds.getRepository(WebhookEndpointEntity).delete({ id, userId });
-    if (!result.affected) throw new WebhookNotFoundError();
+    if (!result.affected) throw new NotFoundError('Webhook');
   }
 }

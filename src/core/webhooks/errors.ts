@@ -12,11 +12,3 @@ export class WebhookInputError extends DomainError {
     super(message, field ? { field } : {});
   }
 }
-
-/** No such webhook endpoint on this account (another account's endpoints look the same). */
-export class WebhookNotFoundError extends DomainError {
-  readonly code = 'not_found';
-  constructor() {
-    super('Webhook not found');
-  }
-}
