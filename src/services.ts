@@ -180,7 +180,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     log,
     inlineBudgetMs: options.inlineBudgetMs,
   });
-  const chat = new ChatService({ ds, sql, holdSql: holds.sql, limiter, connections, gate, adapters: providerAdapters, log, outbox, notifier });
+  const chat = new ChatService({ ds, sql, holdSql: holds.sql, limiter, connections, gate, adapters: providerAdapters, inputs, log, outbox, notifier });
   setGaugeSource(GAUGES.openAnswers, () => chat.openAnswers);
   return {
     config,
