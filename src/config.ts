@@ -75,6 +75,9 @@ const envSchema = z
       .transform((v) => new URL(v).origin),
     UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(120000),
     PROVIDER_CONCURRENCY: z.coerce.number().int().positive().default(8),
+    YOOKASSA_SHOP_ID: optionalString,
+    YOOKASSA_SECRET_KEY: optionalString,
+    YOOKASSA_BASE_URL: optionalUrl,
     WEBHOOK_ALLOW_PRIVATE: flag,
     WEBHOOK_MAX_ENDPOINTS: z.coerce.number().int().positive().default(10),
     WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().positive().default(15000),
@@ -86,6 +89,9 @@ const envSchema = z
     if (env.NODE_ENV === 'production') {
       for (const key of ['JWT_SECRET', 'API_KEY_PEPPER'] as const) {
         if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when NODE_ENV=production' });
+      }
+      if (Boolean(env.YOOKASSA_SHOP_ID) !== Boolean(env.YOOKASSA_SECRET_KEY)) {
+        ctx.addIssue({ code: 'custom', path: ['YOOKASSA_SECRET_KEY'], message: 'YOOKASSA_SHOP_ID and YOOKASSA_SECRET_KEY go together' });
       }
       if (env.BOT_TOKEN && env.BOT_MODE === 'webhook' && !env.BOT_WEBHOOK_SECRET) {
         ctx.addIssue({ code: 'custom', path: ['BOT_WEBHOOK_SECRET'], message: 'is required for a production webhook' });
@@ -137,6 +143,8 @@ export interface AppConfig {
   /** On SIGTERM, open answers and job steps get this long to finish before they are aborted (and billed). */
   shutdownDrainMs: number;
   providers: Record<ProviderName, ProviderSettings>;
+  /** The web payment provider (YooKassa API v3); without credentials it runs on the sandbox fake outside production. */
+  yookassa: { shopId?: string; secretKey?: string; baseUrl?: string };
   webhooks: { allowPrivate: boolean; maxEndpoints: number; retryBaseMs: number; retryWindowMs: number; timeoutMs: number };
 }
 
@@ -215,6 +223,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     providerConcurrency: e.PROVIDER_CONCURRENCY,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     providers,
+    yookassa: { shopId: e.YOOKASSA_SHOP_ID, secretKey: e.YOOKASSA_SECRET_KEY, baseUrl: e.YOOKASSA_BASE_URL?.replace(/\/+$/, '') },
     webhooks: {
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
       maxEndpoints: e.WEBHOOK_MAX_ENDPOINTS,

@@ -25,6 +25,7 @@ import { GenerationService } from './core/generations/service';
 import { ChatService } from './core/generations/chat';
 import { applyDeferredOutcome, BillingOutbox } from './core/generations/billing-outbox';
 import { ScheduleService } from './core/schedules/schedules';
+import { carrierGateway, PaymentService } from './core/payments/service';
 import { LocalDiskStorage, ResultStorage } from './core/media/storage';
 import { defaultBaseUrls, providerAdapters } from './core/providers/registry';
 import { ProviderName } from './core/providers/types';
@@ -62,6 +63,8 @@ export interface Services {
   chat: ChatService;
   schedules: ScheduleService;
   idempotency: IdempotencyStore;
+  /** Articles, orders, carrier checkout, Telegram Stars, refunds; `payments.hub` takes PaymentListeners. */
+  payments: PaymentService;
   /** Webhook endpoints and signed event delivery (src/core/webhooks). */
   webhooks: WebhookService;
   /** The readiness probe: phase (starting, ready, draining) and dependency checks. */
@@ -74,7 +77,7 @@ export interface Services {
 export interface ServiceOptions {
   databaseUrl: string;
   /** Mount URL of each vendor fake when the built-in sandbox upstream runs. */
-  sandboxMount?: (provider: ProviderName) => string;
+  sandboxMount?: (vendor: ProviderName | 'yookassa') => string;
   /** host:port entries the SSRF-safe fetch may reach although private (tests, local development). */
   allowPrivateHosts?: string[];
   inlineBudgetMs?: number;
@@ -180,6 +183,16 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     log,
     inlineBudgetMs: options.inlineBudgetMs,
   });
+  const carrier = carrierGateway(
+    config.yookassa,
+    config.sandboxAllowed && options.sandboxMount ? `${options.sandboxMount('yookassa')}/v3` : undefined,
+    `${config.dataDir}|${options.databaseUrl}`,
+  );
+  const payments = new PaymentService(ds, plans, log, {
+    carrier,
+    defaultReturnUrl: `${config.publicUrl ?? `http://localhost:${config.port}`}/`,
+  });
+  payments.hub.add(webhooks);
   const chat = new ChatService({ ds, sql, holdSql: holds.sql, limiter, connections, gate, adapters: providerAdapters, inputs, log, outbox, notifier });
   setGaugeSource(GAUGES.openAnswers, () => chat.openAnswers);
   return {
@@ -207,6 +220,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     chat,
     schedules: new ScheduleService(ds, plans, generations, log),
     idempotency: new IdempotencyStore(ds),
+    payments,
     outbox,
     readiness,
     webhooks,

@@ -186,3 +186,28 @@ test('balance.low fires once per period when the balance drops below 10 % of the
   await new Promise((r) => setTimeout(r, 1500));
   expect(receiver.received).toHaveLength(1);
 });
+
+test('a paid order on the carrier sandbox sends payment.succeeded', async () => {
+  await api.services.payments.connectSandboxNotifications(`${api.baseUrl}/api/v2/payments/carrier/notifications`);
+  const acc = await api.account('free', { bonusTokens: 0 });
+  const token = await api.accessToken(acc);
+  const hook = await register(token, ['payment.succeeded']);
+  const res = await api.request('POST', '/api/v2/payments/carrier/initiate', { token, body: { article_id: 'tokens-500' } });
+  expect(res.status).toBe(201);
+  const page = `${res.body.confirmation_url}/approve`;
+  expect((await fetch(page, { method: 'POST', redirect: 'manual' })).status).toBe(303);
+  const [got] = await receiver.waitFor(1);
+  expect(new Webhook(hook.secret).verify(got.body, got.headers)).toEqual({
+    event: 'payment.succeeded',
+    order_id: res.body.order_id,
+    article_id: 'tokens-500',
+    kind: 'tokens',
+    amount: 590,
+    currency: 'RUB',
+    tokens: 500,
+    plan: null,
+    provider: 'yookassa',
+    renewal: false,
+    created_at: expect.any(String),
+  });
+});

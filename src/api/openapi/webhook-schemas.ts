@@ -94,15 +94,18 @@ export const PaymentSucceededEventSchema = component(
   'PaymentSucceededEvent',
   z.object({
     event: z.literal('payment.succeeded'),
-    order_id: z.union([z.string(), z.number().int()]),
+    order_id: z.number().int(),
     article_id: z.string(),
-    amount: z.number(),
-    currency: z.string(),
-    tokens: z.number().int().nullable(),
-    plan: z.string().nullable(),
+    kind: z.enum(['tokens', 'plan']),
+    amount: z.number().describe('major units (RUB) or Telegram Stars'),
+    currency: z.string().describe('`RUB`, or `XTR` for Stars'),
+    tokens: z.number().int().nullable().describe('bonus tokens granted (token packages)'),
+    plan: z.string().nullable().describe('the plan bought (plan articles)'),
     provider: z.string(),
+    renewal: z.boolean().describe('a subscription renewal'),
     created_at: isoDate,
   }),
+  'A payment of the account was paid and fulfilled',
 );
 
 export const TestEventSchema = component(

@@ -1,4 +1,5 @@
 import type { GenerationEntity } from '../../db/entities';
+import type { PaymentSucceededEvent } from '../payments/ports';
 
 /** Events an endpoint can subscribe to. `webhook.test` is sent on request only and needs no subscription. */
 export const WEBHOOK_EVENTS = ['generation.completed', 'generation.failed', 'balance.low', 'payment.succeeded'] as const;
@@ -37,29 +38,21 @@ export interface BalanceLowEventBody {
   created_at: string;
 }
 
-/** What the payments core reports once a payment is fulfilled (see WebhookService.paymentSucceeded). */
-export interface PaymentSucceededEvent {
-  userId: number;
-  orderId: string | number;
-  articleId: string;
-  amount: number;
-  currency: string;
-  /** Bonus tokens granted, or null for a plan. */
-  tokens?: number | null;
-  /** The plan bought, or null for tokens. */
-  plan?: string | null;
-  provider: string;
-}
-
 export interface PaymentSucceededEventBody {
   event: 'payment.succeeded';
-  order_id: string | number;
+  order_id: number;
   article_id: string;
+  kind: 'tokens' | 'plan';
+  /** Major units (rubles) or Stars. */
   amount: number;
   currency: string;
+  /** Bonus tokens granted (token packages). */
   tokens: number | null;
+  /** The plan bought (plan articles). */
   plan: string | null;
   provider: string;
+  /** A subscription renewal. */
+  renewal: boolean;
   created_at: string;
 }
 
@@ -94,11 +87,13 @@ export function paymentEventBody(p: PaymentSucceededEvent): PaymentSucceededEven
     event: 'payment.succeeded',
     order_id: p.orderId,
     article_id: p.articleId,
+    kind: p.kind,
     amount: p.amount,
     currency: p.currency,
-    tokens: p.tokens ?? null,
-    plan: p.plan ?? null,
+    tokens: p.tokens,
+    plan: p.plan,
     provider: p.provider,
-    created_at: new Date().toISOString(),
+    renewal: p.renewal,
+    created_at: p.paidAt.toISOString(),
   };
 }

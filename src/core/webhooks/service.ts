@@ -3,6 +3,7 @@ import type { GenerationEntity } from '../../db/entities';
 import type { Logger } from '../../logger';
 import type { GenerationNotifier } from '../generations/ports';
 import type { HostResolver } from '../net/safe-fetch';
+import type { PaymentListener, PaymentSucceededEvent } from '../payments/ports';
 import { RetryPolicy, retryDelayMs } from './backoff';
 import { AttemptOutcome, AttemptView, claimDelivery, insertDeliveries, overdueDeliveries, recentAttempts, recordAttempt } from './deliveries';
 import { WebhookEndpoints } from './endpoints';
@@ -10,7 +11,6 @@ import {
   BalanceLowEventBody,
   generationEventBody,
   paymentEventBody,
-  PaymentSucceededEvent,
   TEST_EVENT,
   TestEventBody,
   WebhookEventBody,
@@ -57,7 +57,7 @@ const SWEEP_GRACE_MS = 30_000;
  * delivery, attempts triggered by jobs), retried with backoff within the retry window, recorded per attempt.
  * It listens to finished generations through the core's notifier, whichever door started them.
  */
-export class WebhookService implements GenerationNotifier {
+export class WebhookService implements GenerationNotifier, PaymentListener {
   readonly endpoints: WebhookEndpoints;
   private readonly failingListeners: FailingEndpointListener[] = [];
 
@@ -92,10 +92,7 @@ export class WebhookService implements GenerationNotifier {
     }
   }
 
-  /**
-   * The payments core's `PaymentListener` hook: register this service on the payments hub so every fulfilled
-   * payment becomes a `payment.succeeded` event.
-   */
+  /** PaymentListener (registered on the payments hub): every paid order becomes `payment.succeeded`. */
   async paymentSucceeded(event: PaymentSucceededEvent): Promise<void> {
     try {
       if (!(await this.subscribedEvents(event.userId)).has('payment.succeeded')) return;
