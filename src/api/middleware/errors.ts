@@ -1,6 +1,9 @@
 import type { Middleware, ParameterizedContext } from 'koa';
 import {
   AccountBlockedError,
+  AccountLockedError,
+  LoginReplayedError,
+  SignInThrottledError,
   AccountConflictError,
   InvalidCredentialsError,
   InvalidTokenError,
@@ -120,10 +123,23 @@ const MAPPERS: ErrorMapper[] = [
       : undefined,
   (err) => (err instanceof AccountBlockedError ? { status: 403, code: 'account_blocked', message: err.message } : undefined),
   (err) =>
+    err instanceof AccountLockedError || err instanceof SignInThrottledError
+      ? {
+          status: 429,
+          code: err.code,
+          message: err.message,
+          details: { retry_after: err.retryAfterSeconds },
+          headers: { 'Retry-After': String(err.retryAfterSeconds) },
+        }
+      : undefined,
+  (err) => (err instanceof LoginReplayedError ? { status: 401, code: err.code, message: err.message } : undefined),
+  (err) =>
     err instanceof InvalidTokenError
       ? err.kind === 'reset'
         ? { status: 400, code: 'invalid_reset_token', message: err.message }
-        : { status: 401, code: 'invalid_token', message: err.message }
+        : err.kind === 'verification'
+          ? { status: 400, code: 'invalid_verification_token', message: err.message }
+          : { status: 401, code: 'invalid_token', message: err.message }
       : undefined,
   (err) => (err instanceof InvalidCredentialsError ? { status: 401, code: 'invalid_credentials', message: err.message } : undefined),
   (err) => (err instanceof SignInUnavailableError ? { status: 503, code: 'sign_in_unavailable', message: err.message } : undefined),

@@ -1,3 +1,5 @@
+import { DomainError } from '../errors';
+
 export class AccountConflictError extends Error {
   constructor(readonly field: 'email' | 'phone' | 'telegram_id' | 'identity', message: string) {
     super(message);
@@ -35,7 +37,7 @@ export class InvalidCredentialsError extends Error {
 export class InvalidTokenError extends Error {
   constructor(
     message = 'Invalid or expired token',
-    readonly kind: 'access' | 'refresh' | 'identity' | 'reset' = 'access',
+    readonly kind: 'access' | 'refresh' | 'identity' | 'reset' | 'verification' = 'access',
   ) {
     super(message);
     this.name = 'InvalidTokenError';
@@ -66,5 +68,34 @@ export class QuotaExceededError extends Error {
   ) {
     super(`You can have at most ${limit} ${what}`);
     this.name = 'QuotaExceededError';
+  }
+}
+
+/** Password sign-in of this account is locked after too many failures: HTTP 429 with retry_after. */
+export class AccountLockedError extends DomainError {
+  readonly code = 'account_locked';
+  constructor(readonly retryAfterSeconds: number) {
+    const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+    super(
+      `Too many failed sign-ins: password sign-in for this account is locked for ${minutes} more minute${minutes === 1 ? '' : 's'}. ` +
+        'Try again later, reset the password, or sign in another way.',
+      { retry_after: retryAfterSeconds },
+    );
+  }
+}
+
+/** A per-email or per-account limit on a sign-in helper (forgot-password): HTTP 429 with retry_after. */
+export class SignInThrottledError extends DomainError {
+  readonly code = 'rate_limit_exceeded';
+  constructor(readonly retryAfterSeconds: number, message: string) {
+    super(message, { retry_after: retryAfterSeconds });
+  }
+}
+
+/** A Telegram Login Widget payload presented a second time: HTTP 401. */
+export class LoginReplayedError extends DomainError {
+  readonly code = 'login_replayed';
+  constructor() {
+    super('This sign-in was already used: sign in with the messenger again');
   }
 }

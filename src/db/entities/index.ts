@@ -2,6 +2,7 @@ import { ApiKeyEntity } from './api-key.entity';
 import { AssistantEntity } from './assistant.entity';
 import { BalanceEntity } from './balance.entity';
 import { BotSessionEntity } from './bot-session.entity';
+import { EmailVerificationEntity } from './email-verification.entity';
 import { GenerationEntity } from './generation.entity';
 import { IdempotencyRecordEntity } from './idempotency-record.entity';
 import { LedgerEntryEntity } from './ledger-entry.entity';
@@ -11,6 +12,8 @@ import { RateCounterEntity } from './rate-counter.entity';
 import { RefreshTokenEntity } from './refresh-token.entity';
 import { ReservationEntity } from './reservation.entity';
 import { ScheduleEntity } from './schedule.entity';
+import { SignInLockoutEntity } from './sign-in-lockout.entity';
+import { UsedLoginWidgetEntity } from './used-login-widget.entity';
 import { UserSettingsEntity } from './user-settings.entity';
 import { UserEntity } from './user.entity';
 
@@ -19,6 +22,7 @@ export const entities = [
   AssistantEntity,
   BalanceEntity,
   BotSessionEntity,
+  EmailVerificationEntity,
   GenerationEntity,
   IdempotencyRecordEntity,
   LedgerEntryEntity,
@@ -28,6 +32,8 @@ export const entities = [
   RefreshTokenEntity,
   ReservationEntity,
   ScheduleEntity,
+  SignInLockoutEntity,
+  UsedLoginWidgetEntity,
   UserEntity,
   UserSettingsEntity,
 ];
@@ -36,6 +42,7 @@ export * from './api-key.entity';
 export * from './assistant.entity';
 export * from './balance.entity';
 export * from './bot-session.entity';
+export * from './email-verification.entity';
 export * from './generation.entity';
 export * from './idempotency-record.entity';
 export * from './ledger-entry.entity';
@@ -45,5 +52,7 @@ export * from './rate-counter.entity';
 export * from './refresh-token.entity';
 export * from './reservation.entity';
 export * from './schedule.entity';
+export * from './sign-in-lockout.entity';
+export * from './used-login-widget.entity';
 export * from './user-settings.entity';
 export * from './user.entity';
