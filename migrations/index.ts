@@ -3,6 +3,7 @@ import { SeedPlansAndAssistants1732200000001 } from './1732200000001-SeedPlansAn
 import { GenerationLookups1732200000002 } from './1732200000002-GenerationLookups';
 import { ScheduleRuns1732200000003 } from './1732200000003-ScheduleRuns';
 import { SecurityHardening1763800100000 } from './1763800100000-SecurityHardening';
+import { Payments1763800200000 } from './1763800200000-Payments';
 
 /** Every migration in order; the data source lists them explicitly so the compiled build needs no glob. */
 export const migrations = [
@@ -11,4 +12,5 @@ export const migrations = [
   GenerationLookups1732200000002,
   ScheduleRuns1732200000003,
   SecurityHardening1763800100000,
+  Payments1763800200000,
 ];

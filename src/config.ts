@@ -25,6 +25,7 @@ const envSchema = z
     PUBLIC_URL: optionalUrl,
     DATABASE_URL: optionalUrl,
     REDIS_URL: optionalUrl,
+    REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().default(500),
     DATA_DIR: z.string().default('./data'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     SANDBOX: flag,
@@ -74,11 +75,18 @@ const envSchema = z
       .transform((v) => new URL(v).origin),
     UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(120000),
     PROVIDER_CONCURRENCY: z.coerce.number().int().positive().default(8),
+    YOOKASSA_SHOP_ID: optionalString,
+    YOOKASSA_SECRET_KEY: optionalString,
+    YOOKASSA_BASE_URL: optionalUrl,
+    SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).default(10000),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production') {
       for (const key of ['JWT_SECRET', 'API_KEY_PEPPER'] as const) {
         if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when NODE_ENV=production' });
+      }
+      if (Boolean(env.YOOKASSA_SHOP_ID) !== Boolean(env.YOOKASSA_SECRET_KEY)) {
+        ctx.addIssue({ code: 'custom', path: ['YOOKASSA_SECRET_KEY'], message: 'YOOKASSA_SHOP_ID and YOOKASSA_SECRET_KEY go together' });
       }
       if (env.BOT_TOKEN && env.BOT_MODE === 'webhook' && !env.BOT_WEBHOOK_SECRET) {
         ctx.addIssue({ code: 'custom', path: ['BOT_WEBHOOK_SECRET'], message: 'is required for a production webhook' });
@@ -98,6 +106,8 @@ export interface AppConfig {
   publicUrl?: string;
   databaseUrl?: string;
   redisUrl?: string;
+  /** A Redis command unanswered after this long fails, and the counters fall back to PostgreSQL. */
+  redisCommandTimeoutMs: number;
   dataDir: string;
   logLevel: string;
   /** Providers without credentials use the built-in sandbox upstream (always outside production). */
@@ -125,7 +135,11 @@ export interface AppConfig {
   telegramWidgetOrigin: string;
   upstreamTimeoutMs: number;
   providerConcurrency: number;
+  /** On SIGTERM, open answers and job steps get this long to finish before they are aborted (and billed). */
+  shutdownDrainMs: number;
   providers: Record<ProviderName, ProviderSettings>;
+  /** The web payment provider (YooKassa API v3); without credentials it runs on the sandbox fake outside production. */
+  yookassa: { shopId?: string; secretKey?: string; baseUrl?: string };
 }
 
 export class ConfigError extends Error {
@@ -176,6 +190,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,
     dataDir: path.resolve(e.DATA_DIR),
     logLevel: e.LOG_LEVEL,
     sandboxAllowed: e.NODE_ENV !== 'production' || e.SANDBOX,
@@ -200,6 +215,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     telegramWidgetOrigin: e.TELEGRAM_WIDGET_ORIGIN,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     providerConcurrency: e.PROVIDER_CONCURRENCY,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     providers,
+    yookassa: { shopId: e.YOOKASSA_SHOP_ID, secretKey: e.YOOKASSA_SECRET_KEY, baseUrl: e.YOOKASSA_BASE_URL?.replace(/\/+$/, '') },
   };
 }

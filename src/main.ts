@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { RunnerHandle } from '@grammyjs/runner';
 import { createApiApp } from './api/app';
 import { createBot, registerWebhook, startPolling, telegramWebhook, type TelegramBot } from './bot';
@@ -27,7 +28,7 @@ function readConfig(): AppConfig {
 
 /** Starts the loopback sandbox upstream when at least one provider will use it. */
 async function maybeStartSandbox(config: AppConfig): Promise<SandboxServer | undefined> {
-  const needed = PROVIDER_NAMES.some((p) => p !== 'local' && !config.providers[p].apiKey);
+  const needed = PROVIDER_NAMES.some((p) => p !== 'local' && !config.providers[p].apiKey) || !config.yookassa.shopId;
   return needed && config.sandboxAllowed ? startSandbox(sandboxHandlers) : undefined;
 }
 
@@ -44,6 +45,12 @@ function logProviderModes(services: Services, log: Logger): void {
   }
 }
 
+function listenUrl(server: http.Server, config: AppConfig): string {
+  const port = (server.address() as AddressInfo).port;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  return `http://${host}:${port}`;
+}
+
 async function main(): Promise<void> {
   const config = readConfig();
   const log = createLogger(config.logLevel);
@@ -57,8 +64,14 @@ async function main(): Promise<void> {
     sandboxMount: sandbox?.mountUrl,
   });
   logProviderModes(services, log);
+  let workersRunning = false;
+  services.readiness.addCheck('job_queue', async () => {
+    if (!workersRunning) throw new Error('job workers are not running');
+  });
+  await services.outbox.replay().catch((err) => log.warn({ err: (err as Error).message }, 'deferred billing replay failed; retried on a timer'));
   await services.boss.start();
   await startWorkers(services.boss, services);
+  workersRunning = true;
 
   // The Telegram bot (BOT_TOKEN): long polling, or updates through POST /telegram/webhook (BOT_MODE=webhook).
   const bot: TelegramBot | undefined = config.bot.token ? createBot(config.bot.token, services) : undefined;
@@ -69,7 +82,12 @@ async function main(): Promise<void> {
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
-  log.info({ port: config.port }, 'HTTP API listening');
+  services.readiness.set('ready');
+  log.info({ port: config.port }, `listening on ${listenUrl(server, config)}`);
+  // The sandbox carrier sends its notifications to this process (a live YooKassa shop sets the URL in its dashboard).
+  await services.payments
+    .connectSandboxNotifications(`${config.publicUrl ?? `http://127.0.0.1:${config.port}`}/api/v2/payments/carrier/notifications`)
+    .catch((err: unknown) => log.error({ err }, 'sandbox carrier notifications not connected'));
 
   let polling: RunnerHandle | undefined;
   let stopping = false;
@@ -89,15 +107,26 @@ async function main(): Promise<void> {
   };
   void startBot();
 
+  // Shutdown: /health/ready answers 503 and no new job is taken at once; open answers get SHUTDOWN_DRAIN_MS to
+  // finish, then are aborted and billed on what was delivered; a hard exit follows only if something still hangs.
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 20_000).unref();
+    services.readiness.set('draining');
+    log.info({ signal, drainMs: config.shutdownDrainMs }, 'shutting down: draining');
+    const force = setTimeout(() => {
+      log.error('shutdown did not finish in time: exiting');
+      process.exit(1);
+    }, config.shutdownDrainMs + 15_000).unref();
+    const jobsStopped = services.stopJobs(config.shutdownDrainMs);
     if (polling?.isRunning()) await polling.stop().catch(() => undefined);
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
-    await closed;
+    await services.chat.drain(config.shutdownDrainMs);
+    // Streams have ended; requests still running past the drain (say, an image call) are cut.
+    await Promise.race([closed, new Promise((r) => setTimeout(r, 2000).unref())]);
+    server.closeAllConnections();
+    await jobsStopped;
     await bot?.stop();
     await services.close();
     await sandbox?.close();

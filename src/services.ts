@@ -7,6 +7,8 @@ import { LogMailer, Mailer } from './core/accounts/mailer';
 import { SmtpMailer } from './core/accounts/smtp-mailer';
 import { PlanDirectory } from './core/accounts/plans';
 import { FailoverCounterStore } from './core/limits/failover-store';
+import { GAUGES, setGaugeSource } from './core/ops/metrics';
+import { Readiness } from './core/ops/readiness';
 import { PostgresCounterStore } from './core/limits/postgres-store';
 import { RateLimiter } from './core/limits/rate-limiter';
 import { RedisCounterStore } from './core/limits/redis-store';
@@ -21,11 +23,13 @@ import { GenerationQueue, NotifierHub } from './core/generations/ports';
 import { ProviderGate } from './core/generations/provider-gate';
 import { GenerationService } from './core/generations/service';
 import { ChatService } from './core/generations/chat';
+import { applyDeferredOutcome, BillingOutbox } from './core/generations/billing-outbox';
 import { ScheduleService } from './core/schedules/schedules';
+import { carrierGateway, PaymentService } from './core/payments/service';
 import { LocalDiskStorage, ResultStorage } from './core/media/storage';
 import { defaultBaseUrls, providerAdapters } from './core/providers/registry';
 import { ProviderName } from './core/providers/types';
-import { createBoss, PgBossGenerationQueue } from './jobs/boss';
+import { createBoss, GENERATION_STEP, PgBossGenerationQueue } from './jobs/boss';
 import { FastSql } from './db/fast-sql';
 import type { Logger } from './logger';
 
@@ -49,28 +53,38 @@ export interface Services {
   gate: ProviderGate;
   notifier: NotifierHub;
   boss: PgBoss;
+  /** Stops taking jobs at once, lets running steps finish for up to `timeoutMs`, then stops the queue quietly. */
+  stopJobs(timeoutMs: number): Promise<void>;
   queue: GenerationQueue;
   generations: GenerationService;
   chat: ChatService;
   schedules: ScheduleService;
   idempotency: IdempotencyStore;
+  /** Articles, orders, carrier checkout, Telegram Stars, refunds; `payments.hub` takes PaymentListeners. */
+  payments: PaymentService;
+  /** The readiness probe: phase (starting, ready, draining) and dependency checks. */
+  readiness: Readiness;
+  /** Chat outcomes the database could not take yet (replayed at start and every few seconds). */
+  outbox: BillingOutbox;
   close(): Promise<void>;
 }
 
 export interface ServiceOptions {
   databaseUrl: string;
   /** Mount URL of each vendor fake when the built-in sandbox upstream runs. */
-  sandboxMount?: (provider: ProviderName) => string;
+  sandboxMount?: (vendor: ProviderName | 'yookassa') => string;
   /** host:port entries the SSRF-safe fetch may reach although private (tests, local development). */
   allowPrivateHosts?: string[];
   inlineBudgetMs?: number;
 }
 
-function connectRedis(url: string, log: Logger): Redis {
+function connectRedis(url: string, commandTimeoutMs: number, log: Logger): Redis {
   const redis = new Redis(url, {
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
     connectTimeout: 2000,
+    // A frozen Redis (alive socket, no answers) fails each command after this, and the counters move to PostgreSQL.
+    commandTimeout: commandTimeoutMs,
     retryStrategy: (attempt) => Math.min(attempt * 200, 5000),
   });
   let down = false;
@@ -86,11 +100,16 @@ function connectRedis(url: string, log: Logger): Redis {
 }
 
 export function createServices(config: AppConfig, log: Logger, ds: DataSource, options: ServiceOptions): Services {
-  const redis = config.redisUrl ? connectRedis(config.redisUrl, log) : undefined;
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, config.redisCommandTimeoutMs, log) : undefined;
   const pgCounters = new PostgresCounterStore(ds);
-  const counters: CounterStore = redis
-    ? new FailoverCounterStore(new RedisCounterStore(redis), pgCounters, (err) => log.debug({ err: err.message }, 'rate counters on PostgreSQL'))
-    : pgCounters;
+  const failover = redis
+    ? new FailoverCounterStore(new RedisCounterStore(redis), pgCounters, {
+        onFailover: (err) => log.warn({ err: err.message }, 'rate counters moved to PostgreSQL (Redis failed or timed out)'),
+        onRecovered: () => log.info('rate counters back on Redis (raised to the PostgreSQL counts first)'),
+      })
+    : undefined;
+  const counters: CounterStore = failover ?? pgCounters;
+  setGaugeSource(GAUGES.redisFallback, () => (failover?.onFallback ? 1 : 0));
   const sql = FastSql.of(ds);
   const holds = FastSql.asyncCommitPool(options.databaseUrl);
   const plans = new PlanDirectory(ds);
@@ -107,10 +126,21 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
   const connections = new ProviderConnections(config, defaultBaseUrls, options.sandboxMount);
   const gate = new ProviderGate({ concurrency: config.providerConcurrency, failureThreshold: 5, cooldownMs: 30_000 });
   const notifier = new NotifierHub();
-  const boss = createBoss(options.databaseUrl, log);
+  const jobQueue = createBoss(options.databaseUrl, log);
+  const boss = jobQueue.boss;
+  setGaugeSource(GAUGES.queueDepth, () => boss.getQueueSize(GENERATION_STEP));
+  setGaugeSource(GAUGES.reservationsOpen, async () => {
+    const rows = await ds.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM token_reservations WHERE status = 'reserved'`);
+    return rows[0].n;
+  });
   const queue = new PgBossGenerationQueue(boss);
   const runner = new MediaRunner({ ds, sql, plans, storage, connections, gate, adapters: providerAdapters, notifier, log });
   const inputs = new InputResolver({ storage, allowPrivateHosts: options.allowPrivateHosts });
+  const readiness = new Readiness();
+  readiness.addCheck('database', () => ds.query('SELECT 1'));
+  if (redis) readiness.addCheck('redis', () => redis.ping());
+  const outbox = new BillingOutbox(path.join(config.dataDir, 'outbox'), (o) => applyDeferredOutcome(sql, o), log);
+  outbox.start(5000);
   const generations = new GenerationService({
     ds,
     sql,
@@ -125,6 +155,17 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     log,
     inlineBudgetMs: options.inlineBudgetMs,
   });
+  const carrier = carrierGateway(
+    config.yookassa,
+    config.sandboxAllowed && options.sandboxMount ? `${options.sandboxMount('yookassa')}/v3` : undefined,
+    `${config.dataDir}|${options.databaseUrl}`,
+  );
+  const payments = new PaymentService(ds, plans, log, {
+    carrier,
+    defaultReturnUrl: `${config.publicUrl ?? `http://localhost:${config.port}`}/`,
+  });
+  const chat = new ChatService({ ds, sql, holdSql: holds.sql, limiter, connections, gate, adapters: providerAdapters, inputs, log, outbox });
+  setGaugeSource(GAUGES.openAnswers, () => chat.openAnswers);
   return {
     config,
     log,
@@ -141,14 +182,24 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     gate,
     notifier,
     boss,
+    stopJobs: async (timeoutMs) => {
+      jobQueue.quiet();
+      await boss.stop({ graceful: true, timeout: timeoutMs, wait: true }).catch(() => undefined);
+    },
     queue,
     generations,
-    chat: new ChatService({ ds, sql, holdSql: holds.sql, limiter, connections, gate, adapters: providerAdapters, log }),
+    chat,
     schedules: new ScheduleService(ds, plans, generations, log),
     idempotency: new IdempotencyStore(ds),
+    payments,
+    outbox,
+    readiness,
     close: async () => {
+      outbox.stop();
+      jobQueue.quiet();
       await boss.stop({ graceful: true, timeout: 5000 }).catch(() => undefined);
       await holds.close().catch(() => undefined);
+      failover?.stop();
       redis?.disconnect();
     },
   };

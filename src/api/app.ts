@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
 import { Services } from '../services';
 import { resultFiles } from './files-route';
+import { healthRoutes } from './health-routes';
 import { createMetrics } from './metrics';
 import { clientAddress } from './middleware/client-address';
 import { errorHandler } from './middleware/errors';
@@ -26,12 +27,7 @@ export function createApiApp(services: Services, options: ApiAppOptions = {}): K
   app.use(errorHandler());
   app.use(notFoundFallback());
 
-  const health = new Router();
-  health.get('/health', async (ctx) => {
-    await services.ds.query('SELECT 1');
-    ctx.body = { status: 'ok' };
-  });
-  app.use(health.routes());
+  app.use(healthRoutes(services).routes());
   if (options.telegramWebhook) {
     const telegram = new Router();
     telegram.post('/telegram/webhook', options.telegramWebhook);

@@ -3,6 +3,7 @@ import { refillDuePlans } from '../core/billing/refill';
 import { deleteExpiredResults } from '../core/generations/retention';
 import { Services } from '../services';
 import { GENERATION_STEP } from './boss';
+import { startPaymentWorkers } from './payments';
 
 const SWEEP = 'generations-sweep';
 const MAINTENANCE = 'maintenance';
@@ -13,11 +14,18 @@ export async function startWorkers(boss: PgBoss, services: Services): Promise<vo
   const { generations, queue, log } = services;
   for (const name of [GENERATION_STEP, SWEEP, MAINTENANCE, SCHEDULES]) await boss.createQueue(name);
 
+  // Each job of a batch succeeds or fails on its own: a failed one is failed (and retried) by itself; pg-boss then
+  // completes the rest when the handler returns (its completion only touches jobs still active).
   await boss.work<{ generationId: number }>(GENERATION_STEP, { pollingIntervalSeconds: 0.5, batchSize: 4 }, async (jobs) => {
     await Promise.all(
       jobs.map(async (job) => {
-        const delay = await generations.advance(job.data.generationId);
-        if (delay !== null) await queue.enqueue(job.data.generationId, delay);
+        try {
+          const delay = await generations.advance(job.data.generationId);
+          if (delay !== null) await queue.enqueue(job.data.generationId, delay);
+        } catch (err) {
+          log.warn({ err, generationId: job.data.generationId }, 'generation step failed; it will be retried');
+          await boss.fail(GENERATION_STEP, job.id, { message: (err as Error).message }).catch(() => undefined);
+        }
       }),
     );
   });
@@ -43,4 +51,5 @@ export async function startWorkers(boss: PgBoss, services: Services): Promise<vo
   await boss.schedule(SWEEP, '* * * * *');
   await boss.schedule(SCHEDULES, '* * * * *');
   await boss.schedule(MAINTENANCE, '*/10 * * * *');
+  await startPaymentWorkers(boss, services);
 }

@@ -90,7 +90,7 @@ test('when Redis fails mid-flight the requests are counted in PostgreSQL, and th
   const broken = new Redis('redis://127.0.0.1:1', { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
   const failures: Error[] = [];
   const pg = new PostgresCounterStore(db.dataSource);
-  const store = new FailoverCounterStore(new RedisCounterStore(broken), pg, (e) => failures.push(e));
+  const store = new FailoverCounterStore(new RedisCounterStore(broken), pg, { onFailover: (e) => failures.push(e) });
   const limiter = new RateLimiter(store, () => fixedNow);
   const user = uniqueUser();
   const results = await Promise.all(Array.from({ length: 8 }, () => limiter.consume(user, plan)));
@@ -98,5 +98,6 @@ test('when Redis fails mid-flight the requests are counted in PostgreSQL, and th
   expect(failures.length).toBeGreaterThan(0);
   // The PostgreSQL store saw the five admitted requests.
   expect((await new RateLimiter(pg, () => fixedNow).peek(user, plan)).remainingHour).toBe(0);
+  store.stop();
   broken.disconnect();
 });

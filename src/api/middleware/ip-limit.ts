@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { RateWindow } from '../../core/limits/types';
-import { SignInThrottledError } from '../../core/accounts/errors';
 import { IpRateLimitedError } from './errors';
 import { readJsonBody } from './json-body';
 import { servicesOf } from './request-context';
@@ -43,7 +42,7 @@ export function limitPerEmail(bucket: string, window: RateWindow): Middleware {
     if (email.length > 0 && email.length <= 320) {
       const result = await servicesOf(ctx).limiter.consumeKey(`email:${bucket}:${crypto.createHash('sha256').update(email).digest('hex')}`, window);
       if (!result.allowed) {
-        throw new SignInThrottledError(result.retryAfter, 'Too many requests for this email address; try again later');
+        throw new IpRateLimitedError(result.retryAfter, 'Too many requests for this email address; try again later');
       }
     }
     await next();

@@ -8,7 +8,7 @@ import { registerGenerationRoutes } from './generation-routes';
 import { registerKeyRoutes } from './key-routes';
 import { registerModelRoutes } from './model-routes';
 import { registerOpenApiRoute } from './openapi-route';
-import { registerPaymentRoutes } from './payment-routes';
+import { registerPaymentRoutes, registerPublicPaymentRoutes } from './payment-routes';
 import { registerScheduleRoutes } from './schedule-routes';
 import { registerUserRoutes } from './user-routes';
 
@@ -29,6 +29,7 @@ export function createV2Routers(services: Services): V2Routers {
   attachOpenApi(publicRouter, registry);
   registerAuthRoutes(publicRouter, services);
   registerOpenApiRoute(publicRouter, registry, services);
+  registerPublicPaymentRoutes(publicRouter, services);
 
   const protectedRouter = new Router({ prefix: V2_PREFIX });
   attachOpenApi(protectedRouter, registry);

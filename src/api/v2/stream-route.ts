@@ -75,12 +75,12 @@ export function registerStreamRoute(router: Router, services: Services): void {
         // reported in generation_end below
       }
       const billed = await stream.billed;
-      const g = billed.failed ? await services.generations.get(auth.userId, billed.generationId) : undefined;
+      const g = billed.failed && !billed.deferred ? await services.generations.get(auth.userId, billed.generationId).catch(() => undefined) : undefined;
       sse.event('generation_end', {
         generation_id: billed.generationId,
         status: billed.failed ? 'failed' : 'completed',
         tokens_spent: billed.tokensSpent,
-        balance: billed.balance,
+        balance: billed.balance ?? null,
         finish_reason: finishReason,
         error: g?.error ?? null,
       });

@@ -88,7 +88,7 @@ async function chatTurn(ctx: BotContext, text: string): Promise<void> {
     return;
   }
   const answer = reply.text;
-  await reply.finish([answer.trim() === '' ? t('chat-empty-reply') : '', t('chat-footer', { model: model.name, tokens: billed.tokensSpent, balance: billed.balance })].filter(Boolean).join('\n\n'));
+  await reply.finish([answer.trim() === '' ? t('chat-empty-reply') : '', t('chat-footer', { model: model.name, tokens: billed.tokensSpent, balance: billed.balance ?? '…' })].filter(Boolean).join('\n\n'));
   ctx.session.chat.messages = trimHistory([...messages, { role: 'assistant', content: answer }], settings);
 }
 

@@ -8,7 +8,6 @@ import { estimateChatReservation, estimatePromptTokens, priceChatUsage, resolveM
 import { TextModel } from '../catalog/types';
 import { RateDecision, RateLimiter } from '../limits/rate-limiter';
 import {
-  ChatMessage,
   ChatRequest,
   ChatResult,
   ChatStreamEvent,
@@ -19,15 +18,18 @@ import {
   ProviderName,
 } from '../providers/types';
 import { assertRunnable } from './access';
+import { ChatInputMessage, ChatOptions, checkChatRequest, resolveImages, toolCallsText } from './chat-request';
 import { ProviderConnections } from './connections';
 import { failureMessage, GenerationFailedError } from './errors';
-import { createPendingGeneration, markCompleted, markFailed } from './lifecycle';
+import { applyDeferredOutcome, BillingOutbox, DeferredOutcome } from './billing-outbox';
+import { InputResolver } from './inputs';
+import { createPendingGeneration } from './lifecycle';
 import { ProviderGate } from './provider-gate';
 import { Actor, RequestContext } from './service';
 
-export interface ChatInput {
+export interface ChatInput extends ChatOptions {
   model: string;
-  messages: ChatMessage[];
+  messages: ChatInputMessage[];
   maxTokens?: number | null;
   temperature?: number | null;
 }
@@ -36,8 +38,10 @@ export interface ChatBilling {
   generationId: number;
   /** Tokens charged after reconciliation with the real usage. */
   tokensSpent: number;
-  /** Balance after the charge. */
-  balance: number;
+  /** Balance after the charge; unknown while the charge is deferred. */
+  balance?: number;
+  /** The database was unavailable: the outcome waits in the billing outbox and is applied when it returns. */
+  deferred?: boolean;
 }
 
 export interface ChatOutcome extends ChatBilling {
@@ -66,14 +70,25 @@ export interface ChatServiceDeps {
   connections: ProviderConnections;
   gate: ProviderGate;
   adapters: Readonly<Record<ProviderName, ProviderAdapter>>;
+  /** Fetches `image_url` parts (SSRF policy, size cap). */
+  inputs: InputResolver;
   log: Logger;
+  /** Where outcomes go when the database cannot take them. */
+  outbox: BillingOutbox;
 }
 
 const MAX_STORED_TEXT = 100_000;
 const CHARS_PER_TOKEN = 4;
 
-function messageText(m: ChatMessage): string {
-  return typeof m.content === 'string' ? m.content : m.content.map((p) => (p.type === 'text' ? p.text : '')).join(' ');
+function messageText(m: ChatInputMessage): string {
+  const text = typeof m.content === 'string' ? m.content : m.content.map((p) => (p.type === 'text' ? p.text : '')).join(' ');
+  return text || toolCallsText(m.toolCalls);
+}
+
+/** Tool definitions and earlier tool calls are prompt text too. */
+function toolPromptTokens(input: ChatInput): number {
+  const chars = (input.tools ? JSON.stringify(input.tools).length : 0) + input.messages.reduce((n, m) => n + toolCallsText(m.toolCalls).length, 0);
+  return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
 /** Text chat for /v1/chat/completions, /api/v2/generate/stream and the bot: reserve, call, settle on real usage. */
@@ -85,24 +100,27 @@ export class ChatService {
     if (model.category !== 'text') {
       throw new ParamError('model', `${model.slug} is not a text model: use POST /api/v2/generate`);
     }
-    if (input.messages.length === 0) throw new ParamError('messages', 'messages must not be empty');
-    if (input.messages[input.messages.length - 1].role !== 'user') {
-      throw new ParamError('messages', 'the final message must have role "user"');
-    }
-    if (!model.config.supports_vision && input.messages.some((m) => typeof m.content !== 'string' && m.content.some((p) => p.type === 'image'))) {
-      throw new ParamError('messages', `${model.slug} does not accept images`);
-    }
+    checkChatRequest(model, this.deps.adapters[model.provider].chat!, input.messages, input.temperature, input);
     const conn = assertRunnable(actor.plan, model, this.deps.connections, this.deps.gate);
     const maxTokens = resolveMaxTokens(model, input.maxTokens);
-    const promptTokens = estimatePromptTokens(input.messages);
+    const promptTokens = estimatePromptTokens(input.messages) + toolPromptTokens(input);
     if (promptTokens >= model.config.max_context) {
       throw new ParamError('messages', `the conversation is longer than ${model.slug}'s context of ${model.config.max_context} tokens`);
     }
-    const request: ChatRequest = {
+    const request: Omit<ChatRequest, 'messages'> = {
       upstreamModel: model.upstreamModel,
-      messages: input.messages,
       maxTokens,
       temperature: input.temperature ?? undefined,
+      tools: input.tools,
+      toolChoice: input.toolChoice,
+      parallelToolCalls: input.parallelToolCalls,
+      responseFormat: input.responseFormat,
+      stop: input.stop,
+      topP: input.topP,
+      seed: input.seed,
+      presencePenalty: input.presencePenalty,
+      frequencyPenalty: input.frequencyPenalty,
+      user: input.user,
     };
     return { model, conn, request, promptTokens, reserve: estimateChatReservation(model, promptTokens, maxTokens) };
   }
@@ -110,6 +128,8 @@ export class ChatService {
   private async begin(actor: Actor, input: ChatInput, ctx: RequestContext) {
     const prepared = this.prepare(actor, input);
     const rate = await this.deps.limiter.admit(actor.user.id, actor.plan);
+    const messages = await resolveImages(input.messages, (field, url) => this.deps.inputs.image(field, url, ctx.ownOrigins));
+    const request: ChatRequest = { ...prepared.request, messages };
     const last = input.messages[input.messages.length - 1];
     const { id, createdAt } = await createPendingGeneration(this.deps.holdSql, {
       userId: actor.user.id,
@@ -117,50 +137,120 @@ export class ChatService {
       category: 'text',
       source: ctx.source,
       prompt: messageText(last).slice(0, 4000),
-      params: { max_tokens: prepared.request.maxTokens, messages: input.messages.length },
+      params: {
+        max_tokens: prepared.request.maxTokens,
+        messages: input.messages.length,
+        ...(input.tools?.length ? { tools: input.tools.map((t) => t.name) } : {}),
+        ...(input.user !== undefined ? { user: input.user } : {}),
+      },
       tokensReserved: prepared.reserve,
       etaSeconds: prepared.model.etaSeconds,
       delivery: ctx.delivery ?? null,
       sandbox: prepared.conn.sandbox,
       deadlineAt: new Date(Date.now() + 30 * 60_000),
     });
-    return { ...prepared, rate, generationId: id, startedAt: createdAt.getTime() };
+    return { ...prepared, request, rate, generationId: id, startedAt: createdAt.getTime() };
   }
 
-  private async settle(model: TextModel, generationId: number, startedAt: number, text: string, usage: ChatUsage): Promise<ChatBilling> {
-    const cost = priceChatUsage(model, usage);
-    const done = await markCompleted(
-      this.deps.sql,
-      generationId,
-      { resultKey: null, resultMime: null, resultText: text.slice(0, MAX_STORED_TEXT), metadata: { ...usage }, seed: null, durationSeconds: null },
+  /** Settles on the real usage; when the database cannot take it, the outcome goes to the outbox instead. */
+  private async settle(run: { model: TextModel; generationId: number; startedAt: number; reserve: number }, text: string, usage: ChatUsage): Promise<ChatBilling> {
+    const cost = priceChatUsage(run.model, usage);
+    const outcome = {
+      op: 'complete' as const,
+      generationId: run.generationId,
+      text: text.slice(0, MAX_STORED_TEXT),
+      metadata: { ...usage },
       cost,
-      Date.now() - startedAt,
-      null,
-    );
-    return { generationId, tokensSpent: done?.tokensSpent ?? 0, balance: done?.balance ?? 0 };
+      processingMs: Date.now() - run.startedAt,
+    };
+    try {
+      const done = await applyDeferredOutcome(this.deps.sql, outcome);
+      return { generationId: run.generationId, tokensSpent: done?.tokensSpent ?? 0, balance: done?.balance ?? 0 };
+    } catch (err) {
+      await this.defer(outcome, err);
+      return { generationId: run.generationId, tokensSpent: Math.min(cost, run.reserve), deferred: true };
+    }
   }
 
-  private async fail(model: TextModel, generationId: number, startedAt: number, err: unknown, userId: number): Promise<ChatBilling> {
+  private async fail(run: { model: TextModel; generationId: number; startedAt: number }, err: unknown, userId: number): Promise<ChatBilling> {
     const kind = err instanceof ProviderError ? err.kind : 'upstream';
-    if (!(err instanceof ProviderError)) this.deps.log.error({ err, generationId }, 'chat failed unexpectedly');
-    const done = await markFailed(this.deps.sql, generationId, kind, failureMessage(kind, model.slug), Date.now() - startedAt);
-    return { generationId, tokensSpent: 0, balance: done?.balance ?? (await getBalance(this.deps.ds, userId)).total };
+    if (!(err instanceof ProviderError)) this.deps.log.error({ err, generationId: run.generationId }, 'chat failed unexpectedly');
+    const outcome = {
+      op: 'fail' as const,
+      generationId: run.generationId,
+      kind,
+      message: failureMessage(kind, run.model.slug),
+      processingMs: Date.now() - run.startedAt,
+    };
+    try {
+      const done = await applyDeferredOutcome(this.deps.sql, outcome);
+      return { generationId: run.generationId, tokensSpent: 0, balance: done?.balance ?? (await getBalance(this.deps.ds, userId)).total };
+    } catch (dbErr) {
+      await this.defer(outcome, dbErr);
+      return { generationId: run.generationId, tokensSpent: 0, deferred: true };
+    }
+  }
+
+  private async defer(outcome: DeferredOutcome, cause: unknown): Promise<void> {
+    this.deps.log.warn({ err: (cause as Error).message, generationId: outcome.generationId }, 'chat billing deferred: the database is unavailable');
+    try {
+      await this.deps.outbox.add(outcome);
+    } catch (err) {
+      // Nothing durable is left: the deadline sweeper releases the reservation (the answer goes unbilled).
+      this.deps.log.error({ err, generationId: outcome.generationId }, 'chat billing could not be deferred');
+    }
+  }
+
+  /** Answers in flight: a draining instance waits for them, then aborts the rest (billed on what was delivered). */
+  private readonly inFlight = new Set<{ abort: AbortController; done: Promise<unknown> }>();
+
+  get openAnswers(): number {
+    return this.inFlight.size;
+  }
+
+  private follow(abort: AbortController, done: Promise<unknown>): void {
+    const entry = { abort, done };
+    this.inFlight.add(entry);
+    void done.finally(() => this.inFlight.delete(entry)).catch(() => undefined);
+  }
+
+  /**
+   * Shutdown: lets open answers finish for up to `graceMs`, then aborts the rest; resolves once every one of them
+   * was billed (or deferred), or after `graceMs + billMs` at the latest.
+   */
+  async drain(graceMs: number, billMs = 5000): Promise<void> {
+    const all = () => Promise.allSettled([...this.inFlight].map((e) => e.done));
+    const timeout = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
+    await Promise.race([all(), timeout(graceMs)]);
+    if (this.inFlight.size === 0) return;
+    this.deps.log.warn({ open: this.inFlight.size }, 'aborting answers still open at shutdown; billed on what was delivered');
+    for (const e of this.inFlight) e.abort.abort();
+    await Promise.race([all(), timeout(billMs)]);
   }
 
   /** A whole answer at once. @throws GenerationFailedError (after releasing the reservation) when the vendor fails. */
   async complete(actor: Actor, input: ChatInput, ctx: RequestContext, signal?: AbortSignal): Promise<ChatOutcome> {
     const run = await this.begin(actor, input, ctx);
     const chat = this.deps.adapters[run.model.provider].chat!;
-    let result: ChatResult;
-    try {
-      result = await this.deps.gate.track(run.model.provider, () => chat.chat(run.request, run.conn, signal));
-    } catch (err) {
-      await this.fail(run.model, run.generationId, run.startedAt, err, actor.user.id);
-      const kind = err instanceof ProviderError ? err.kind : 'upstream';
-      throw new GenerationFailedError(run.generationId, kind, failureMessage(kind, run.model.slug), run.model.slug);
-    }
-    const billing = await this.settle(run.model, run.generationId, run.startedAt, result.text, result.usage);
-    return { ...billing, model: run.model, result, rate: run.rate };
+    const abort = new AbortController();
+    const onClientAbort = () => abort.abort();
+    signal?.addEventListener('abort', onClientAbort, { once: true });
+    const work = (async (): Promise<ChatOutcome> => {
+      let result: ChatResult;
+      try {
+        result = await this.deps.gate.track(run.model.provider, () => chat.chat(run.request, run.conn, abort.signal));
+      } catch (err) {
+        await this.fail(run, err, actor.user.id);
+        const kind = err instanceof ProviderError ? err.kind : 'upstream';
+        throw new GenerationFailedError(run.generationId, kind, failureMessage(kind, run.model.slug), run.model.slug);
+      } finally {
+        signal?.removeEventListener('abort', onClientAbort);
+      }
+      const billing = await this.settle(run, result.text || toolCallsText(result.toolCalls), result.usage);
+      return { ...billing, model: run.model, result, rate: run.rate };
+    })();
+    this.follow(abort, work);
+    return work;
   }
 
   /** A streamed answer; billing is reconciled when the stream ends, however it ends. */
@@ -172,16 +262,20 @@ export class ChatService {
     signal?.addEventListener('abort', onClientAbort, { once: true });
     let resolveBilled!: (b: ChatBilling & { failed: boolean }) => void;
     const billed = new Promise<ChatBilling & { failed: boolean }>((r) => (resolveBilled = r));
+    this.follow(upstreamAbort, billed);
     const self = this;
 
     async function* events(): AsyncGenerator<ChatStreamEvent> {
       let text = '';
+      // Tool-call names and argument fragments are completion text too.
+      let toolText = '';
       let usage: ChatUsage | undefined;
       let finish: FinishReason | undefined;
       let failure: unknown;
       try {
         for await (const ev of chat.chatStream(run.request, run.conn, upstreamAbort.signal)) {
           if (ev.type === 'delta') text += ev.text;
+          else if (ev.type === 'tool_call') toolText += (ev.name ?? '') + ev.arguments;
           else if (ev.type === 'usage') usage = ev.usage;
           else finish = ev.finishReason;
           yield ev;
@@ -190,21 +284,22 @@ export class ChatService {
         if (!upstreamAbort.signal.aborted) failure = err;
       } finally {
         // Reached on normal end, on upstream failure, and when the consumer stops early (client disconnect):
-        // an unfinished upstream request is aborted.
+        // an unfinished upstream request is aborted. Billing never throws here (a database outage defers it), so
+        // `billed` always resolves and the client always gets its end.
         if (finish === undefined) upstreamAbort.abort();
         signal?.removeEventListener('abort', onClientAbort);
         const cutOff = finish === undefined && failure === undefined;
         self.deps.gate.observe(run.model.provider, failure ?? null);
         let billing: ChatBilling & { failed: boolean };
         if (failure !== undefined) {
-          billing = { ...(await self.fail(run.model, run.generationId, run.startedAt, failure, actor.user.id)), failed: true };
+          billing = { ...(await self.fail(run, failure, actor.user.id)), failed: true };
         } else {
           // Without the vendor's count (cut off, or none sent) the delivered text is measured instead.
           const measured: ChatUsage = {
             promptTokens: run.promptTokens,
-            completionTokens: Math.ceil(text.length / CHARS_PER_TOKEN),
+            completionTokens: Math.ceil((text.length + toolText.length) / CHARS_PER_TOKEN),
           };
-          const settled = await self.settle(run.model, run.generationId, run.startedAt, text, cutOff || !usage ? measured : usage);
+          const settled = await self.settle(run, text || toolText, cutOff || !usage ? measured : usage);
           billing = { ...settled, failed: false };
         }
         resolveBilled(billing);
@@ -218,4 +313,3 @@ export class ChatService {
     return { model: run.model, generationId: run.generationId, rate: run.rate, events: events(), billed };
   }
 }
-

@@ -3,6 +3,14 @@ import { CounterStore, HitResult, isOver, RateWindow, windowStart } from './type
 
 class RefusedError extends Error {}
 
+/** One counter window as both stores can hold it. `windowStart` and `expiresAt` in Unix seconds. */
+export interface CounterEntry {
+  key: string;
+  windowStart: number;
+  count: number;
+  expiresAt: number;
+}
+
 /** Counters in the `rate_counters` table; used without Redis, or when Redis fails. */
 export class PostgresCounterStore implements CounterStore {
   readonly kind = 'postgres' as const;
@@ -54,6 +62,25 @@ export class PostgresCounterStore implements CounterStore {
       resetAt: starts[i] + w.seconds,
     }));
     return { allowed: !states.some((s) => isOver(s.count, s.limit)), windows: states };
+  }
+
+  /** Raises counters to at least the given counts (never lowers one): the copy of Redis's counts. */
+  async raiseTo(entries: CounterEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    await this.ds.query(
+      `INSERT INTO rate_counters (key, window_start, count, expires_at)
+       SELECT k, s, c, to_timestamp(e) FROM unnest($1::text[], $2::bigint[], $3::int[], $4::bigint[]) AS t(k, s, c, e)
+       ON CONFLICT (key, window_start) DO UPDATE SET count = GREATEST(rate_counters.count, EXCLUDED.count)`,
+      [entries.map((e) => e.key), entries.map((e) => e.windowStart), entries.map((e) => e.count), entries.map((e) => e.expiresAt)],
+    );
+  }
+
+  /** Every window still running (to raise Redis's counts after an outage). */
+  async liveWindows(): Promise<CounterEntry[]> {
+    const rows = await this.ds.query<{ key: string; window_start: string; count: number; expires_at: string }[]>(
+      `SELECT key, window_start, count, extract(epoch FROM expires_at)::bigint AS expires_at FROM rate_counters WHERE expires_at > now()`,
+    );
+    return rows.map((r) => ({ key: r.key, windowStart: Number(r.window_start), count: r.count, expiresAt: Number(r.expires_at) }));
   }
 
   /** Deletes expired windows (run by a periodic job). */

@@ -1,4 +1,5 @@
 import type Redis from 'ioredis';
+import type { CounterEntry } from './postgres-store';
 import { CounterStore, HitResult, RateWindow, windowStart } from './types';
 
 // KEYS: one counter key per window. ARGV: mode (1 = hit, 0 = peek), then limit and ttl per window.
@@ -24,6 +25,16 @@ table.insert(counts, 1, allowed)
 return counts
 `;
 
+// KEYS: counter keys. ARGV: per key a count and a TTL in seconds. Raises each counter to at least its count.
+const RAISE_SCRIPT = `
+for i = 1, #KEYS do
+  local want = tonumber(ARGV[2 * i - 1])
+  local have = tonumber(redis.call('GET', KEYS[i]) or '0')
+  if have < want then redis.call('SET', KEYS[i], want, 'EX', tonumber(ARGV[2 * i])) end
+end
+return #KEYS
+`;
+
 export class RedisCounterStore implements CounterStore {
   readonly kind = 'redis' as const;
 
@@ -32,6 +43,20 @@ export class RedisCounterStore implements CounterStore {
     private readonly prefix = 'ng:rl:',
   ) {
     redis.defineCommand('ngRateHit', { lua: HIT_SCRIPT });
+    redis.defineCommand('ngRateRaise', { lua: RAISE_SCRIPT });
+  }
+
+  /** Raises counters to at least the given counts (PostgreSQL's counts after an outage), 500 per call. */
+  async raiseTo(entries: CounterEntry[]): Promise<void> {
+    const cmd = (this.redis as unknown as Record<string, (...a: unknown[]) => Promise<number>>).ngRateRaise;
+    const nowS = Math.floor(Date.now() / 1000);
+    const live = entries.filter((e) => e.expiresAt > nowS);
+    for (let i = 0; i < live.length; i += 500) {
+      const batch = live.slice(i, i + 500);
+      const keys = batch.map((e) => `${this.prefix}${e.key}:${e.windowStart}`);
+      const args = batch.flatMap((e) => [e.count, e.expiresAt - nowS]);
+      await cmd.call(this.redis, keys.length, ...keys, ...args);
+    }
   }
 
   private async run(mode: 0 | 1, key: string, windows: RateWindow[], nowMs: number): Promise<HitResult> {

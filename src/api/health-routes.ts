@@ -1,0 +1,25 @@
+import Router from '@koa/router';
+import type { Services } from '../services';
+
+/**
+ * Probes. `/health`: the database answers (as before). `/health/live`: the process answers. `/health/ready`: the
+ * phase is `ready` and every dependency answers; 503 while starting, draining, or when a dependency is down.
+ */
+export function healthRoutes(services: Services): Router {
+  const router = new Router();
+  router.get('/health', async (ctx) => {
+    await services.ds.query('SELECT 1');
+    ctx.body = { status: 'ok' };
+  });
+  router.get('/health/live', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  router.get('/health/ready', async (ctx) => {
+    const report = await services.readiness.report();
+    ctx.status = report.ready ? 200 : 503;
+    if (!report.ready) ctx.set('Retry-After', '5');
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { status: report.status, checks: report.checks };
+  });
+  return router;
+}

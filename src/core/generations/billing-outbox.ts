@@ -1,0 +1,130 @@
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Logger } from '../../logger';
+import { Queryable } from '../billing/queryable';
+import { ProviderErrorKind } from '../providers/types';
+import { markCompleted, markFailed, Transition } from './lifecycle';
+
+/** A chat outcome the database could not take when it happened; applied later, exactly once (the transitions are single-shot). */
+export type DeferredOutcome =
+  | {
+      op: 'complete';
+      generationId: number;
+      text: string;
+      metadata: Record<string, unknown>;
+      cost: number;
+      processingMs: number;
+    }
+  | { op: 'fail'; generationId: number; kind: string; message: string; processingMs: number };
+
+export type ApplyOutcome = (outcome: DeferredOutcome) => Promise<unknown>;
+
+/** The single-shot transition an outcome stands for; null when the generation was no longer pending. */
+export function applyDeferredOutcome(db: Queryable, o: DeferredOutcome): Promise<Transition | null> {
+  if (o.op === 'fail') return markFailed(db, o.generationId, o.kind as ProviderErrorKind, o.message, o.processingMs);
+  const result = { resultKey: null, resultMime: null, resultText: o.text, metadata: o.metadata, seed: null, durationSeconds: null };
+  return markCompleted(db, o.generationId, result, o.cost, o.processingMs, null);
+}
+
+const LOG_FILE = 'billing.jsonl';
+const REPLAY_PREFIX = 'billing.replaying-';
+
+/**
+ * An append-only file under DATA_DIR: it is the one durable place left when PostgreSQL itself is down. Each line
+ * is flushed to disk before the client is answered. Replay (at start and on a timer) renames the file first, so
+ * new outcomes go to a fresh one, applies every line, and appends back those that still fail.
+ */
+export class BillingOutbox {
+  private readonly file: string;
+  private replaying: Promise<number> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly dir: string,
+    private readonly apply: ApplyOutcome,
+    private readonly log: Logger,
+  ) {
+    this.file = path.join(dir, LOG_FILE);
+  }
+
+  async add(outcome: DeferredOutcome): Promise<void> {
+    await fs.mkdir(this.dir, { recursive: true });
+    const handle = await fs.open(this.file, 'a');
+    try {
+      await handle.write(`${JSON.stringify(outcome)}\n`);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** Outcomes waiting in the file (for tests and metrics). */
+  async pending(): Promise<number> {
+    let count = 0;
+    for (const file of await this.files()) count += (await this.readLines(file)).length;
+    return count;
+  }
+
+  /** Applies every waiting outcome; returns how many were applied. Concurrent calls share one run. */
+  replay(): Promise<number> {
+    this.replaying ??= this.replayOnce().finally(() => (this.replaying = undefined));
+    return this.replaying;
+  }
+
+  /** Replays every `intervalMs` while the process runs. */
+  start(intervalMs: number): void {
+    this.timer ??= setInterval(() => void this.replay().catch(() => undefined), intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private async files(): Promise<string[]> {
+    const names = await fs.readdir(this.dir).catch(() => [] as string[]);
+    return names.filter((n) => n === LOG_FILE || n.startsWith(REPLAY_PREFIX)).map((n) => path.join(this.dir, n));
+  }
+
+  private async readLines(file: string): Promise<DeferredOutcome[]> {
+    const text = await fs.readFile(file, 'utf8').catch(() => '');
+    const out: DeferredOutcome[] = [];
+    for (const line of text.split('\n')) {
+      if (!line.trim()) continue;
+      try {
+        out.push(JSON.parse(line) as DeferredOutcome);
+      } catch {
+        // A line torn by a crash mid-write was never acknowledged to anyone.
+      }
+    }
+    return out;
+  }
+
+  private async replayOnce(): Promise<number> {
+    // Leftovers of a replay interrupted by a crash are applied again: harmless, the transitions are single-shot.
+    const exists = await fs.stat(this.file).then(
+      (s) => s.size > 0,
+      () => false,
+    );
+    if (exists) await fs.rename(this.file, path.join(this.dir, `${REPLAY_PREFIX}${Date.now()}-${randomBytes(4).toString('hex')}`));
+    let applied = 0;
+    for (const file of (await this.files()).filter((f) => path.basename(f).startsWith(REPLAY_PREFIX))) {
+      const failed: DeferredOutcome[] = [];
+      for (const outcome of await this.readLines(file)) {
+        try {
+          await this.apply(outcome);
+          applied += 1;
+        } catch (err) {
+          failed.push(outcome);
+          this.log.debug({ err: (err as Error).message, generationId: outcome.generationId }, 'deferred billing still waits');
+        }
+      }
+      for (const outcome of failed) await this.add(outcome);
+      await fs.rm(file, { force: true });
+    }
+    if (applied > 0) this.log.info({ applied }, 'deferred chat billing applied');
+    return applied;
+  }
+}

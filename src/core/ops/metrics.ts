@@ -1,0 +1,86 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * The operator metrics, in one registry that GET /metrics exposes. Any module increments the counters it owns
+ * (payments, webhooks); gauges that need a query register a source with `setGaugeSource`.
+ */
+export const metricsRegistry = new Registry();
+collectDefaultMetrics({ register: metricsRegistry });
+
+export const generationsTotal = new Counter({
+  name: 'nebula_generations_total',
+  help: 'Finished generations by model and status (completed, failed)',
+  labelNames: ['model', 'status'] as const,
+  registers: [metricsRegistry],
+});
+
+export const upstreamDuration = new Histogram({
+  name: 'nebula_upstream_duration_seconds',
+  help: 'Upstream (vendor) call time by provider and outcome (ok or the error kind)',
+  labelNames: ['provider', 'outcome'] as const,
+  buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+  registers: [metricsRegistry],
+});
+
+export const webhookDeliveriesTotal = new Counter({
+  name: 'nebula_webhook_deliveries_total',
+  help: 'Webhook delivery attempts by outcome (delivered, retried, failed)',
+  labelNames: ['outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+export const paymentsTotal = new Counter({
+  name: 'nebula_payments_total',
+  help: 'Payments by provider and outcome (succeeded, canceled, refunded, failed)',
+  labelNames: ['provider', 'outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+export const rateCounterFailoversTotal = new Counter({
+  name: 'nebula_rate_counter_failovers_total',
+  help: 'Times the rate counters left Redis for PostgreSQL',
+  registers: [metricsRegistry],
+});
+
+export const deferredBillingTotal = new Counter({
+  name: 'nebula_deferred_billing_total',
+  help: 'Chat outcomes written to the billing outbox because the database was unavailable',
+  registers: [metricsRegistry],
+});
+
+type GaugeSource = () => Promise<number> | number;
+const sources: Record<string, GaugeSource | undefined> = {};
+
+function sourcedGauge(name: string, help: string): Gauge {
+  return new Gauge({
+    name,
+    help,
+    registers: [metricsRegistry],
+    async collect() {
+      const source = sources[name];
+      if (!source) return;
+      try {
+        this.set(await source());
+      } catch {
+        // A dependency that does not answer leaves the last value; /health/ready reports it.
+      }
+    },
+  });
+}
+
+export const GAUGES = {
+  reservationsOpen: 'nebula_reservations_open',
+  queueDepth: 'nebula_job_queue_depth',
+  redisFallback: 'nebula_rate_counters_on_postgres',
+  openAnswers: 'nebula_chat_answers_open',
+} as const;
+
+sourcedGauge(GAUGES.reservationsOpen, 'Token reservations held (generations still running)');
+sourcedGauge(GAUGES.queueDepth, 'Generation steps waiting in the job queue');
+sourcedGauge(GAUGES.redisFallback, '1 while the rate counters run on PostgreSQL because Redis failed, else 0');
+sourcedGauge(GAUGES.openAnswers, 'Chat answers (streams and whole answers) in flight in this process');
+
+/** The latest process to register a source wins (one service set per process in production). */
+export function setGaugeSource(name: (typeof GAUGES)[keyof typeof GAUGES], source: GaugeSource): void {
+  sources[name] = source;
+}

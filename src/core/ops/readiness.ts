@@ -1,0 +1,57 @@
+/** Where the process is in its life: only `ready` takes traffic. */
+export type Phase = 'starting' | 'ready' | 'draining';
+
+export type Check = () => Promise<unknown>;
+
+export interface ReadinessReport {
+  ready: boolean;
+  status: Phase | 'unavailable';
+  /** `ok`, or what failed, per dependency. */
+  checks: Record<string, string>;
+}
+
+const CHECK_TIMEOUT_MS = 2000;
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** The readiness probe: the phase plus one check per dependency (database, Redis when configured, job queue). */
+export class Readiness {
+  private current: Phase = 'starting';
+  private readonly checks = new Map<string, Check>();
+
+  get phase(): Phase {
+    return this.current;
+  }
+
+  set(phase: Phase): void {
+    // Draining is final: a late "ready" from a slow start cannot reopen a stopping process.
+    if (this.current !== 'draining') this.current = phase;
+  }
+
+  addCheck(name: string, check: Check): void {
+    this.checks.set(name, check);
+  }
+
+  async report(): Promise<ReadinessReport> {
+    const entries = await Promise.all(
+      [...this.checks].map(async ([name, check]) => {
+        try {
+          await withTimeout(check(), CHECK_TIMEOUT_MS);
+          return [name, 'ok'] as const;
+        } catch (err) {
+          return [name, (err as Error).message || 'failed'] as const;
+        }
+      }),
+    );
+    const checks = Object.fromEntries(entries);
+    const healthy = entries.every(([, v]) => v === 'ok');
+    const ready = this.current === 'ready' && healthy;
+    return { ready, status: this.current !== 'ready' ? this.current : healthy ? 'ready' : 'unavailable', checks };
+  }
+}
