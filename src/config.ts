@@ -57,6 +57,8 @@ const envSchema = z
     OIDC_ISSUER: z.string().default('https://accounts.google.com'),
     OIDC_CLIENT_ID: optionalString,
     OIDC_JWKS_URL: z.url().default('https://www.googleapis.com/oauth2/v3/certs'),
+    TELEGRAM_WIDGET_SCRIPT_URL: optionalUrl,
+    OIDC_AUTHORIZATION_URL: z.url().default('https://accounts.google.com/o/oauth2/v2/auth'),
     SMTP_URL: optionalUrl,
     MAIL_FROM: z.string().default('no-reply@localhost'),
     TRUST_PROXY: optionalString.transform((v, ctx) => {
@@ -128,6 +130,8 @@ export interface AppConfig {
     oidcJwksUrl: string;
   };
   mail: { smtpUrl?: string; from: string };
+  /** What the web dashboard needs to offer the Telegram and identity-provider sign-ins. */
+  web: { telegramWidgetScriptUrl: string; oidcAuthorizationUrl: string };
   /** Peers whose X-Forwarded-For is believed (TRUST_PROXY); none by default. */
   trustProxy: TrustedProxies;
   metrics: { token?: string; port?: number };
@@ -182,6 +186,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
+  const widgetScriptUrl = e.TELEGRAM_WIDGET_SCRIPT_URL ?? `${e.TELEGRAM_WIDGET_ORIGIN}/js/telegram-widget.js?22`;
   const secrets = secretsOf(e);
   return {
     env: e.NODE_ENV,
@@ -210,9 +215,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       oidcJwksUrl: e.OIDC_JWKS_URL,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    web: { telegramWidgetScriptUrl: widgetScriptUrl, oidcAuthorizationUrl: e.OIDC_AUTHORIZATION_URL },
     trustProxy: e.TRUST_PROXY,
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
-    telegramWidgetOrigin: e.TELEGRAM_WIDGET_ORIGIN,
+    // The script's origin unless TELEGRAM_WIDGET_ORIGIN names one explicitly.
+    telegramWidgetOrigin: source.TELEGRAM_WIDGET_ORIGIN ? e.TELEGRAM_WIDGET_ORIGIN : new URL(widgetScriptUrl).origin,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     providerConcurrency: e.PROVIDER_CONCURRENCY,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
