@@ -1,6 +1,8 @@
 import {
   AccountBlockedError,
   AccountConflictError,
+  AccountLockedError,
+  LoginReplayedError,
   InvalidCredentialsError,
   InvalidTokenError,
   NotFoundError,
@@ -39,6 +41,8 @@ import { WebhookInputError } from './webhooks/errors';
 export const CORE_ERROR_CLASSES = [
   AccountBlockedError,
   AccountConflictError,
+  AccountLockedError,
+  LoginReplayedError,
   InvalidCredentialsError,
   InvalidTokenError,
   NotFoundError,
