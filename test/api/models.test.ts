@@ -102,10 +102,10 @@ describe('POST /models/{slug}/calculate-price', () => {
       min_token_cost: priceRange(flux).min,
       max_token_cost: priceRange(flux).max,
     });
-    const dalle = requireModel('dall-e-3');
-    const hdWide = await price('dall-e-3', { prompt: 'a fox', size: '1792x1024', quality: 'hd' });
-    expect(hdWide.body.tokens).toBe(quoteGeneration(dalle, { size: '1792x1024', quality: 'hd' }));
-    expect(hdWide.body.tokens).toBeGreaterThan((await price('dall-e-3', { prompt: 'a fox' })).body.tokens);
+    const dalle = requireModel('gpt-image-1-mini');
+    const hdWide = await price('gpt-image-1-mini', { prompt: 'a fox', size: '1536x1024', quality: 'hd' });
+    expect(hdWide.body.tokens).toBe(quoteGeneration(dalle, { size: '1536x1024', quality: 'hd' }));
+    expect(hdWide.body.tokens).toBeGreaterThan((await price('gpt-image-1-mini', { prompt: 'a fox' })).body.tokens);
   });
 
   test('video duration, tools, music and speech-to-text', async () => {

@@ -43,7 +43,7 @@ test('an image conversation end to end: model, size, prompt, price, confirm, pho
   expect(labels).toContain('🔒 DALL·E 3 · Basic');
 
   // A locked model explains which plan opens it, and the wizard stays on the picker.
-  await press(h, user, /:m:dall-e-3$/);
+  await press(h, user, /:m:gpt-image-1-mini$/);
   const alert = h.telegram.callsOf('answerCallbackQuery').pop()!;
   expect(alert.payload).toMatchObject({ show_alert: true });
   expect(String(alert.payload.text)).toContain('Basic');
