@@ -44,7 +44,7 @@ test('POST /generate: a synchronous image is completed in the first answer, with
   expect(res.status).toBe(200);
   const g = res.body;
   const cost = quoteGeneration(requireModel('gpt-image-1-mini'), { size: '1536x1024', quality: 'hd' });
-  expect(g).toMatchObject({ status: 'completed', model_slug: 'gpt-image-1-mini', error: null, result_text: null, tokens_spent: cost, result_metadata: { width: 1792, height: 1024 } });
+  expect(g).toMatchObject({ status: 'completed', model_slug: 'gpt-image-1-mini', error: null, result_text: null, tokens_spent: cost, result_metadata: { width: 1536, height: 1024 } });
   expect(Number.isInteger(g.id)).toBe(true);
   expect(Number.isInteger(g.processing_ms)).toBe(true);
   expect(new Date(g.created_at).toISOString()).toBe(g.created_at);
@@ -55,7 +55,7 @@ test('POST /generate: a synchronous image is completed in the first answer, with
   expect(file.status).toBe(200);
   expect(file.headers.get('content-type')).toBe('image/png');
   const meta = await sharp(Buffer.from(await file.arrayBuffer())).metadata();
-  expect([meta.width, meta.height]).toEqual([1792, 1024]);
+  expect([meta.width, meta.height]).toEqual([1536, 1024]);
   expect((await api.request('GET', '/api/v2/user/balance', { token })).body.token_balance).toBe(100 - cost);
 });
 

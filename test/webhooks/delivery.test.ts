@@ -92,7 +92,7 @@ test('generations from /v1 chat, a tool and a worker-finished video all reach th
   const got = await receiver.waitFor(4, undefined, 30_000);
   const bodies = got.map((r) => verifier.verify(r.body, r.headers) as Record<string, any>);
   expect(bodies.every((b) => b.event === 'generation.completed')).toBe(true);
-  expect(bodies.map((b) => b.model_slug).sort()).toEqual(['gpt-image-1-mini', 'gpt-4o-mini', 'upscale', 'veo-3-fast']);
+  expect(bodies.map((b) => b.model_slug).sort()).toEqual(['gpt-4o-mini', 'gpt-image-1-mini', 'upscale', 'veo-3-fast']);
   const text = bodies.find((b) => b.model_slug === 'gpt-4o-mini')!;
   expect(text.result_text).toBe(chat.body.choices[0].message.content);
   expect(text.tokens_spent).toBe(chat.body.service.tokens_spent);
