@@ -49,8 +49,7 @@ test('Veo: generateVideos with duration, ratio, negative prompt and an image; po
   const png = Buffer.from('89504e470d0a1a0a', 'hex');
   let op = await ai().models.generateVideos({
     model: 'veo-3.1-fast-generate-preview',
-    prompt: 'waves on black rocks',
-    image: { imageBytes: png.toString('base64'), mimeType: 'image/png' },
+    source: { prompt: 'waves on black rocks', image: { imageBytes: png.toString('base64'), mimeType: 'image/png' } },
     config: { durationSeconds: 4, aspectRatio: '9:16', negativePrompt: 'people' },
   });
   expect(op.name).toMatch(/operations\//);
@@ -69,7 +68,7 @@ test('Veo: generateVideos with duration, ratio, negative prompt and an image; po
 
 test('an unsupported Veo duration is refused as Google refuses it (400 INVALID_ARGUMENT)', async () => {
   const err = await ai()
-    .models.generateVideos({ model: 'veo-3.1-generate-preview', prompt: 'x', config: { durationSeconds: 7 } })
+    .models.generateVideos({ model: 'veo-3.1-generate-preview', source: { prompt: 'x' }, config: { durationSeconds: 7 } })
     .catch((e: unknown) => e);
   expect(err).toMatchObject({ status: 400 });
 });
@@ -78,7 +77,7 @@ test('error answers: an overloaded model is 503 UNAVAILABLE, a Veo quota 429 RES
   const busy = await ai().models.generateContent({ model: 'gemini-3.5-flash', contents: 'x [[fail:overloaded]]' }).catch((e: unknown) => e);
   expect(busy).toMatchObject({ status: 503 });
   expect(String((busy as Error).message)).toMatch(/UNAVAILABLE/);
-  const exhausted = await ai().models.generateVideos({ model: 'veo-3.1-generate-preview', prompt: 'x [[fail:overloaded]]' }).catch((e: unknown) => e);
+  const exhausted = await ai().models.generateVideos({ model: 'veo-3.1-generate-preview', source: { prompt: 'x [[fail:overloaded]]' } }).catch((e: unknown) => e);
   expect(exhausted).toMatchObject({ status: 429 });
   expect(String((exhausted as Error).message)).toMatch(/RESOURCE_EXHAUSTED/);
 });
