@@ -25,10 +25,14 @@ import { GenerationService } from './core/generations/service';
 import { ChatService } from './core/generations/chat';
 import { applyDeferredOutcome, BillingOutbox } from './core/generations/billing-outbox';
 import { ScheduleService } from './core/schedules/schedules';
+import { carrierGateway, PaymentService } from './core/payments/service';
 import { LocalDiskStorage, ResultStorage } from './core/media/storage';
 import { defaultBaseUrls, providerAdapters } from './core/providers/registry';
 import { ProviderName } from './core/providers/types';
 import { createBoss, GENERATION_STEP, PgBossGenerationQueue } from './jobs/boss';
+import { PgBossWebhookQueue } from './jobs/webhook-jobs';
+import { announceFinished } from './core/generations/announce';
+import { WebhookService } from './core/webhooks/service';
 import { FastSql } from './db/fast-sql';
 import type { Logger } from './logger';
 
@@ -59,6 +63,10 @@ export interface Services {
   chat: ChatService;
   schedules: ScheduleService;
   idempotency: IdempotencyStore;
+  /** Articles, orders, carrier checkout, Telegram Stars, refunds; `payments.hub` takes PaymentListeners. */
+  payments: PaymentService;
+  /** Webhook endpoints and signed event delivery (src/core/webhooks). */
+  webhooks: WebhookService;
   /** The readiness probe: phase (starting, ready, draining) and dependency checks. */
   readiness: Readiness;
   /** Chat outcomes the database could not take yet (replayed at start and every few seconds). */
@@ -69,7 +77,7 @@ export interface Services {
 export interface ServiceOptions {
   databaseUrl: string;
   /** Mount URL of each vendor fake when the built-in sandbox upstream runs. */
-  sandboxMount?: (provider: ProviderName) => string;
+  sandboxMount?: (vendor: ProviderName | 'yookassa') => string;
   /** host:port entries the SSRF-safe fetch may reach although private (tests, local development). */
   allowPrivateHosts?: string[];
   inlineBudgetMs?: number;
@@ -131,12 +139,35 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     return rows[0].n;
   });
   const queue = new PgBossGenerationQueue(boss);
+  const webhooks = new WebhookService({
+    ds,
+    queue: new PgBossWebhookQueue(boss),
+    log,
+    settings: {
+      allowPrivate: config.webhooks.allowPrivate,
+      requireHttps: config.env === 'production',
+      maxEndpoints: config.webhooks.maxEndpoints,
+      retry: { baseMs: config.webhooks.retryBaseMs, windowMs: config.webhooks.retryWindowMs },
+      timeoutMs: config.webhooks.timeoutMs,
+      publicBase: config.publicUrl ?? `http://localhost:${config.port}`,
+    },
+  });
+  notifier.add(webhooks);
   const runner = new MediaRunner({ ds, sql, plans, storage, connections, gate, adapters: providerAdapters, notifier, log });
   const inputs = new InputResolver({ storage, allowPrivateHosts: options.allowPrivateHosts });
   const readiness = new Readiness();
   readiness.addCheck('database', () => ds.query('SELECT 1'));
   if (redis) readiness.addCheck('redis', () => redis.ping());
-  const outbox = new BillingOutbox(path.join(config.dataDir, 'outbox'), (o) => applyDeferredOutcome(sql, o), log);
+  // A replayed chat outcome is announced like any finished generation (webhooks).
+  const outbox = new BillingOutbox(
+    path.join(config.dataDir, 'outbox'),
+    async (o) => {
+      const done = await applyDeferredOutcome(sql, o);
+      if (done) await announceFinished(ds, notifier, o.generationId, log);
+      return done;
+    },
+    log,
+  );
   outbox.start(5000);
   const generations = new GenerationService({
     ds,
@@ -152,7 +183,17 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     log,
     inlineBudgetMs: options.inlineBudgetMs,
   });
-  const chat = new ChatService({ ds, sql, holdSql: holds.sql, limiter, connections, gate, adapters: providerAdapters, inputs, log, outbox });
+  const carrier = carrierGateway(
+    config.yookassa,
+    config.sandboxAllowed && options.sandboxMount ? `${options.sandboxMount('yookassa')}/v3` : undefined,
+    `${config.dataDir}|${options.databaseUrl}`,
+  );
+  const payments = new PaymentService(ds, plans, log, {
+    carrier,
+    defaultReturnUrl: `${config.publicUrl ?? `http://localhost:${config.port}`}/`,
+  });
+  payments.hub.add(webhooks);
+  const chat = new ChatService({ ds, sql, holdSql: holds.sql, limiter, connections, gate, adapters: providerAdapters, inputs, log, outbox, notifier });
   setGaugeSource(GAUGES.openAnswers, () => chat.openAnswers);
   return {
     config,
@@ -179,8 +220,10 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     chat,
     schedules: new ScheduleService(ds, plans, generations, log),
     idempotency: new IdempotencyStore(ds),
+    payments,
     outbox,
     readiness,
+    webhooks,
     close: async () => {
       outbox.stop();
       jobQueue.quiet();

@@ -1,6 +1,8 @@
 import {
   AccountBlockedError,
   AccountConflictError,
+  AccountLockedError,
+  LoginReplayedError,
   InvalidCredentialsError,
   InvalidTokenError,
   NotFoundError,
@@ -17,8 +19,19 @@ import { RateLimitedError } from './limits/rate-limiter';
 import { ImageValidationError, InvalidSizeError } from './media/image';
 import { InvalidStorageKeyError } from './media/storage';
 import { FetchFailedError, UnsafeUrlError } from './net/errors';
-import { UnknownArticleError } from './payments/checkout';
+import {
+  CarrierNotConfiguredError,
+  InvalidNotificationError,
+  OrderNotFoundError,
+  OrderNotRefundableError,
+  PaymentProviderRejectedError,
+  PaymentProviderUnavailableError,
+  UnknownArticleError,
+  UnknownChargeError,
+  UnknownPaymentError,
+} from './payments/errors';
 import { ProviderError } from './providers/types';
+import { WebhookInputError } from './webhooks/errors';
 
 /**
  * Every error class the core raises. The doors' tables are typed over the codes derived from this list, so a new
@@ -28,6 +41,8 @@ import { ProviderError } from './providers/types';
 export const CORE_ERROR_CLASSES = [
   AccountBlockedError,
   AccountConflictError,
+  AccountLockedError,
+  LoginReplayedError,
   InvalidCredentialsError,
   InvalidTokenError,
   NotFoundError,
@@ -49,7 +64,16 @@ export const CORE_ERROR_CLASSES = [
   FetchFailedError,
   UnsafeUrlError,
   UnknownArticleError,
+  OrderNotFoundError,
+  UnknownChargeError,
+  OrderNotRefundableError,
+  InvalidNotificationError,
+  UnknownPaymentError,
+  CarrierNotConfiguredError,
+  PaymentProviderUnavailableError,
+  PaymentProviderRejectedError,
   ProviderError,
+  WebhookInputError,
 ] as const;
 
 export type CoreError = InstanceType<(typeof CORE_ERROR_CLASSES)[number]>;

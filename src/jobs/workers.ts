@@ -3,6 +3,8 @@ import { refillDuePlans } from '../core/billing/refill';
 import { deleteExpiredResults } from '../core/generations/retention';
 import { Services } from '../services';
 import { GENERATION_STEP } from './boss';
+import { startPaymentWorkers } from './payments';
+import { startWebhookWorkers } from './webhook-jobs';
 
 const SWEEP = 'generations-sweep';
 const MAINTENANCE = 'maintenance';
@@ -47,7 +49,10 @@ export async function startWorkers(boss: PgBoss, services: Services): Promise<vo
     if (started > 0) log.info({ started }, 'scheduled generations started');
   });
 
+  await startWebhookWorkers(boss, services.webhooks, log);
+
   await boss.schedule(SWEEP, '* * * * *');
   await boss.schedule(SCHEDULES, '* * * * *');
   await boss.schedule(MAINTENANCE, '*/10 * * * *');
+  await startPaymentWorkers(boss, services);
 }

@@ -15,6 +15,8 @@ export interface NewUser {
   messengerUsername?: string | null;
   avatarUrl?: string | null;
   passwordHash?: string | null;
+  /** The email was proven (by an identity provider's verified claim). */
+  emailVerified?: boolean;
   idp?: { issuer: string; subject: string } | null;
   plan?: PlanSlug;
   language?: 'en' | 'ru';
@@ -57,6 +59,7 @@ export async function createUser(ds: DataSource, plans: PlanDirectory, input: Ne
           messengerUsername: input.messengerUsername ?? null,
           avatarUrl: input.avatarUrl ?? null,
           passwordHash: input.passwordHash ?? null,
+          emailVerifiedAt: input.emailVerified && input.email ? now : null,
           idpIssuer: input.idp?.issuer ?? null,
           idpSubject: input.idp?.subject ?? null,
           planSlug,
@@ -97,6 +100,8 @@ export async function changePlan(ds: DataSource, plans: PlanDirectory, userId: n
     const user = await repo.findOneByOrFail({ id: userId });
     user.planSlug = planSlug;
     user.planExpiresAt = plan.level > 0 ? addDays(now, BILLING_PERIOD_DAYS) : null;
+    // A plan set by the operator renews with the cycle; only bought plans lapse.
+    user.planPaidThrough = null;
     user.periodStartedAt = now;
     user.nextRefillAt = addDays(now, BILLING_PERIOD_DAYS);
     await repo.save(user);

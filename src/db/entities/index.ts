@@ -1,49 +1,79 @@
 import { ApiKeyEntity } from './api-key.entity';
+import { ArticleEntity } from './article.entity';
 import { AssistantEntity } from './assistant.entity';
 import { BalanceEntity } from './balance.entity';
 import { BotSessionEntity } from './bot-session.entity';
+import { EmailVerificationEntity } from './email-verification.entity';
 import { GenerationEntity } from './generation.entity';
 import { IdempotencyRecordEntity } from './idempotency-record.entity';
 import { LedgerEntryEntity } from './ledger-entry.entity';
 import { PasswordResetEntity } from './password-reset.entity';
+import { PaymentOrderEntity } from './payment-order.entity';
 import { PlanEntity } from './plan.entity';
 import { RateCounterEntity } from './rate-counter.entity';
 import { RefreshTokenEntity } from './refresh-token.entity';
 import { ReservationEntity } from './reservation.entity';
+import { SavedPaymentMethodEntity } from './saved-payment-method.entity';
 import { ScheduleEntity } from './schedule.entity';
+import { SignInLockoutEntity } from './sign-in-lockout.entity';
+import { UsedLoginWidgetEntity } from './used-login-widget.entity';
 import { UserSettingsEntity } from './user-settings.entity';
 import { UserEntity } from './user.entity';
+import { WebhookAttemptEntity } from './webhook-attempt.entity';
+import { WebhookBalanceAlertEntity } from './webhook-balance-alert.entity';
+import { WebhookDeliveryEntity } from './webhook-delivery.entity';
+import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 
 export const entities = [
   ApiKeyEntity,
+  ArticleEntity,
   AssistantEntity,
   BalanceEntity,
   BotSessionEntity,
+  EmailVerificationEntity,
   GenerationEntity,
   IdempotencyRecordEntity,
   LedgerEntryEntity,
   PasswordResetEntity,
+  PaymentOrderEntity,
   PlanEntity,
   RateCounterEntity,
   RefreshTokenEntity,
   ReservationEntity,
+  SavedPaymentMethodEntity,
   ScheduleEntity,
+  SignInLockoutEntity,
+  UsedLoginWidgetEntity,
   UserEntity,
   UserSettingsEntity,
+  WebhookAttemptEntity,
+  WebhookBalanceAlertEntity,
+  WebhookDeliveryEntity,
+  WebhookEndpointEntity,
 ];
 
 export * from './api-key.entity';
+export * from './article.entity';
 export * from './assistant.entity';
 export * from './balance.entity';
 export * from './bot-session.entity';
+export * from './email-verification.entity';
 export * from './generation.entity';
 export * from './idempotency-record.entity';
 export * from './ledger-entry.entity';
 export * from './password-reset.entity';
+export * from './payment-order.entity';
 export * from './plan.entity';
 export * from './rate-counter.entity';
 export * from './refresh-token.entity';
 export * from './reservation.entity';
+export * from './saved-payment-method.entity';
 export * from './schedule.entity';
+export * from './sign-in-lockout.entity';
+export * from './used-login-widget.entity';
 export * from './user-settings.entity';
 export * from './user.entity';
+export * from './webhook-attempt.entity';
+export * from './webhook-balance-alert.entity';
+export * from './webhook-delivery.entity';
+export * from './webhook-endpoint.entity';

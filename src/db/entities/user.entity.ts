@@ -14,6 +14,10 @@ export class UserEntity {
   @Column({ type: 'text', nullable: true, unique: true })
   email: string | null;
 
+  /** When the owner proved the email (a verification link, or an identity provider's verified claim). */
+  @Column({ name: 'email_verified_at', type: 'timestamptz', nullable: true })
+  emailVerifiedAt: Date | null;
+
   /** E.164; unique. */
   @Column({ type: 'text', nullable: true, unique: true })
   phone: string | null;
@@ -45,6 +49,10 @@ export class UserEntity {
 
   @Column({ name: 'plan_expires_at', type: 'timestamptz', nullable: true })
   planExpiresAt: Date | null;
+
+  /** A bought plan is paid up to here; without a renewal it lapses to Starter at the first period end after it. */
+  @Column({ name: 'plan_paid_through', type: 'timestamptz', nullable: true })
+  planPaidThrough: Date | null;
 
   /** Start of the current billing period: plan tokens were last reset to the allowance then. */
   @Column({ name: 'period_started_at', type: 'timestamptz', default: () => 'now()' })
