@@ -26,6 +26,7 @@ import { ChatService } from './core/generations/chat';
 import { applyDeferredOutcome, BillingOutbox } from './core/generations/billing-outbox';
 import { ScheduleService } from './core/schedules/schedules';
 import { LocalDiskStorage, ResultStorage } from './core/media/storage';
+import { S3Storage } from './core/media/s3-storage';
 import { defaultBaseUrls, providerAdapters } from './core/providers/registry';
 import { ProviderName } from './core/providers/types';
 import { createBoss, GENERATION_STEP, PgBossGenerationQueue } from './jobs/boss';
@@ -119,7 +120,8 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     idp: { issuer: config.auth.oidcIssuer, clientId: config.auth.oidcClientId, jwksUrl: config.auth.oidcJwksUrl },
   });
   const limiter = new RateLimiter(counters);
-  const storage = new LocalDiskStorage(path.join(config.dataDir, 'results'));
+  const storage: ResultStorage =
+    config.storage.kind === 's3' ? new S3Storage(config.storage) : new LocalDiskStorage(path.join(config.dataDir, 'results'));
   const connections = new ProviderConnections(config, defaultBaseUrls, options.sandboxMount);
   const gate = new ProviderGate({ concurrency: config.providerConcurrency, failureThreshold: 5, cooldownMs: 30_000 });
   const notifier = new NotifierHub();

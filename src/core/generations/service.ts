@@ -296,7 +296,14 @@ export class GenerationService {
     if (state.state === 'pending') return interval;
     if (state.state === 'failed') await this.deps.runner.fail(gen, model, state.error);
     else await this.deps.runner.complete(gen, model, params, state.output);
+    await this.dropInputs(params);
     return null;
+  }
+
+  /** A finished generation's persisted inputs are not needed any more (in whichever store holds them). */
+  private async dropInputs(params: StoredParams): Promise<void> {
+    const keys = [...(params.inputKeys ?? []), params.maskKey, params.audioKey].filter((k): k is string => !!k);
+    await Promise.all(keys.map((k) => this.deps.storage.delete(k).catch(() => undefined)));
   }
 
   /** Fails (and releases) pending generations whose deadline passed, whatever happened to their jobs. */
