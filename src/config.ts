@@ -83,6 +83,7 @@ const envSchema = z
     UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(120000),
     PROVIDER_CONCURRENCY: z.coerce.number().int().positive().default(8),
     SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).default(10000),
+    INSTANCE_ID: optionalString,
   })
   .superRefine((env, ctx) => {
     if (env.STORAGE === 's3' && !env.S3_BUCKET) ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when STORAGE=s3' });
@@ -143,6 +144,8 @@ export interface AppConfig {
   providerConcurrency: number;
   /** On SIGTERM, open answers and job steps get this long to finish before they are aborted (and billed). */
   shutdownDrainMs: number;
+  /** Names this instance across restarts (default: generated once into DATA_DIR/instance-id). */
+  instanceId?: string;
   providers: Record<ProviderName, ProviderSettings>;
 }
 
@@ -232,6 +235,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     providerConcurrency: e.PROVIDER_CONCURRENCY,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    instanceId: e.INSTANCE_ID,
     providers,
   };
 }

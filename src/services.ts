@@ -24,6 +24,9 @@ import { ProviderGate } from './core/generations/provider-gate';
 import { GenerationService } from './core/generations/service';
 import { ChatService } from './core/generations/chat';
 import { applyDeferredOutcome, BillingOutbox } from './core/generations/billing-outbox';
+import { GenerationLeases } from './core/generations/leases';
+import { recoverAbandoned } from './core/generations/recovery';
+import { resolveInstanceId } from './core/ops/instance-id';
 import { ScheduleService } from './core/schedules/schedules';
 import { LocalDiskStorage, ResultStorage } from './core/media/storage';
 import { S3Storage } from './core/media/s3-storage';
@@ -60,6 +63,10 @@ export interface Services {
   chat: ChatService;
   schedules: ScheduleService;
   idempotency: IdempotencyStore;
+  /** Generations this process runs itself; what a crashed process left is resolved from here. */
+  leases: GenerationLeases;
+  /** Resolves generations abandoned by a dead process (`own`: this instance's, at start). */
+  recoverAbandoned(own: boolean): Promise<number>;
   /** The readiness probe: phase (starting, ready, draining) and dependency checks. */
   readiness: Readiness;
   /** Chat outcomes the database could not take yet (replayed at start and every few seconds). */
@@ -140,7 +147,9 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
   if (redis) readiness.addCheck('redis', () => redis.ping());
   const outbox = new BillingOutbox(path.join(config.dataDir, 'outbox'), (o) => applyDeferredOutcome(sql, o), log);
   outbox.start(5000);
+  const leases = new GenerationLeases(holds.sql, resolveInstanceId(config.dataDir, config.instanceId));
   const generations = new GenerationService({
+    leases,
     ds,
     sql,
     holdSql: holds.sql,
@@ -154,7 +163,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     log,
     inlineBudgetMs: options.inlineBudgetMs,
   });
-  const chat = new ChatService({ ds, sql, holdSql: holds.sql, limiter, connections, gate, adapters: providerAdapters, log, outbox });
+  const chat = new ChatService({ ds, sql, holdSql: holds.sql, limiter, connections, gate, adapters: providerAdapters, log, outbox, leases });
   setGaugeSource(GAUGES.openAnswers, () => chat.openAnswers);
   return {
     config,
@@ -183,6 +192,8 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     idempotency: new IdempotencyStore(ds),
     outbox,
     readiness,
+    leases,
+    recoverAbandoned: (own) => recoverAbandoned({ sql, leases, queue, log }, own),
     close: async () => {
       outbox.stop();
       jobQueue.quiet();

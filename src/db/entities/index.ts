@@ -3,6 +3,7 @@ import { AssistantEntity } from './assistant.entity';
 import { BalanceEntity } from './balance.entity';
 import { BotSessionEntity } from './bot-session.entity';
 import { GenerationEntity } from './generation.entity';
+import { GenerationLeaseEntity } from './generation-lease.entity';
 import { IdempotencyRecordEntity } from './idempotency-record.entity';
 import { LedgerEntryEntity } from './ledger-entry.entity';
 import { PasswordResetEntity } from './password-reset.entity';
@@ -20,6 +21,7 @@ export const entities = [
   BalanceEntity,
   BotSessionEntity,
   GenerationEntity,
+  GenerationLeaseEntity,
   IdempotencyRecordEntity,
   LedgerEntryEntity,
   PasswordResetEntity,
@@ -37,6 +39,7 @@ export * from './assistant.entity';
 export * from './balance.entity';
 export * from './bot-session.entity';
 export * from './generation.entity';
+export * from './generation-lease.entity';
 export * from './idempotency-record.entity';
 export * from './ledger-entry.entity';
 export * from './password-reset.entity';
