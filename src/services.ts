@@ -28,6 +28,7 @@ import { GenerationLeases } from './core/generations/leases';
 import { recoverAbandoned } from './core/generations/recovery';
 import { resolveInstanceId } from './core/ops/instance-id';
 import { ScheduleService } from './core/schedules/schedules';
+import { carrierGateway, PaymentService } from './core/payments/service';
 import { LocalDiskStorage, ResultStorage } from './core/media/storage';
 import { S3Storage } from './core/media/s3-storage';
 import { defaultBaseUrls, providerAdapters } from './core/providers/registry';
@@ -67,6 +68,8 @@ export interface Services {
   leases: GenerationLeases;
   /** Resolves generations abandoned by a dead process (`own`: this instance's, at start). */
   recoverAbandoned(own: boolean): Promise<number>;
+  /** Articles, orders, carrier checkout, Telegram Stars, refunds; `payments.hub` takes PaymentListeners. */
+  payments: PaymentService;
   /** The readiness probe: phase (starting, ready, draining) and dependency checks. */
   readiness: Readiness;
   /** Chat outcomes the database could not take yet (replayed at start and every few seconds). */
@@ -77,7 +80,7 @@ export interface Services {
 export interface ServiceOptions {
   databaseUrl: string;
   /** Mount URL of each vendor fake when the built-in sandbox upstream runs. */
-  sandboxMount?: (provider: ProviderName) => string;
+  sandboxMount?: (vendor: ProviderName | 'yookassa') => string;
   /** host:port entries the SSRF-safe fetch may reach although private (tests, local development). */
   allowPrivateHosts?: string[];
   inlineBudgetMs?: number;
@@ -163,7 +166,16 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     log,
     inlineBudgetMs: options.inlineBudgetMs,
   });
-  const chat = new ChatService({ ds, sql, holdSql: holds.sql, limiter, connections, gate, adapters: providerAdapters, log, outbox, leases });
+  const carrier = carrierGateway(
+    config.yookassa,
+    config.sandboxAllowed && options.sandboxMount ? `${options.sandboxMount('yookassa')}/v3` : undefined,
+    `${config.dataDir}|${options.databaseUrl}`,
+  );
+  const payments = new PaymentService(ds, plans, log, {
+    carrier,
+    defaultReturnUrl: `${config.publicUrl ?? `http://localhost:${config.port}`}/`,
+  });
+  const chat = new ChatService({ ds, sql, holdSql: holds.sql, limiter, connections, gate, adapters: providerAdapters, inputs, log, outbox, leases });
   setGaugeSource(GAUGES.openAnswers, () => chat.openAnswers);
   return {
     config,
@@ -190,6 +202,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     chat,
     schedules: new ScheduleService(ds, plans, generations, log),
     idempotency: new IdempotencyStore(ds),
+    payments,
     outbox,
     readiness,
     leases,

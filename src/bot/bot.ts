@@ -17,6 +17,7 @@ import { balanceFeature } from './features/balance';
 import { chatFeature } from './features/chat';
 import { historyFeature } from './features/history';
 import { mediaFeature } from './features/media';
+import { paymentsFeature } from './features/payments';
 import { photosFeature } from './features/photos';
 import { settingsFeature } from './features/settings';
 import { startFeature } from './features/start';
@@ -25,6 +26,7 @@ import { unhandledFeature } from './features/unhandled';
 import { voiceFeature } from './features/voice';
 import { privateChatsOnly } from './private-only';
 import { PostgresSessionStorage } from './session-storage';
+import { TelegramStarsGateway } from './stars-gateway';
 
 export const TELEGRAM_API_ROOT = 'https://api.telegram.org';
 /** Bump when a conversation's steps change incompatibly: stored conversations of older code are then dropped. */
@@ -155,6 +157,7 @@ export function createBot(token: string, services: Services, options: BotOptions
     .use(
       startFeature(),
       adminFeature(),
+      paymentsFeature(),
       balanceFeature(),
       settingsFeature(),
       statsFeature(),
@@ -193,6 +196,11 @@ export function createBot(token: string, services: Services, options: BotOptions
       services.gate.onCircuitChange((event) => {
         if (attached) admin.providerCircuit(event);
       });
+      services.payments.hub.add({
+        paymentSucceeded: (e) => (attached ? admin.paymentSucceeded(e) : undefined),
+        paymentRefunded: (e) => (attached ? admin.paymentRefunded(e) : undefined),
+      });
+      services.payments.refunds.useGateway('stars', new TelegramStarsGateway(bot.api));
     },
     async stop() {
       attached = false;

@@ -4,7 +4,7 @@ import type { Plan } from '../core/accounts/plans';
 import type { SettingsView } from '../core/accounts/settings';
 import type { Actor } from '../core/generations/service';
 import type { ChatMessage } from '../core/providers/types';
-import type { UserEntity } from '../db/entities';
+import type { UserRecord } from '../core/records';
 import type { Services } from '../services';
 import type { AdminNotifier } from './admin-notifier';
 import type { BackgroundTasks } from './background';
@@ -78,7 +78,7 @@ export interface BotDeps {
 
 /** The caller's account, loaded (or created) for every update from a user. */
 export interface Account extends Actor {
-  user: UserEntity;
+  user: UserRecord;
   plan: Plan;
   locale: Locale;
   settings: SettingsView;

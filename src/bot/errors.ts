@@ -1,12 +1,10 @@
 import { InlineKeyboard } from 'grammy';
-import { PlanTooLowError } from '../core/accounts/errors';
 import type { PlanDirectory } from '../core/accounts/plans';
-import { InsufficientTokensError } from '../core/billing/errors';
 import { findModel } from '../core/catalog/catalog';
-import { ParamError, UnknownModelError } from '../core/catalog/errors';
-import { GenerationFailedError, InputError, ProviderUnavailableError } from '../core/generations/errors';
+import type { ParamError } from '../core/catalog/errors';
+import { ErrorTable, renderByCode } from '../core/error-registry';
+import { DomainError } from '../core/errors';
 import { RateLimitedError } from '../core/limits/rate-limiter';
-import { ProviderError } from '../core/providers/types';
 import { formatTime, planName } from './format';
 import type { Locale, Translate } from './i18n';
 
@@ -17,10 +15,11 @@ export interface UserMessage {
 }
 
 /** Thrown by the bot itself for a Telegram file it cannot use (too large, gone). */
-export class TelegramFileError extends Error {
+export class TelegramFileError extends DomainError {
+  readonly code: 'file_too_large' | 'file_unavailable';
   constructor(readonly reason: 'too_large' | 'unavailable') {
-    super(`Telegram file ${reason}`);
-    this.name = 'TelegramFileError';
+    super(`Telegram file ${reason}`, { reason });
+    this.code = reason === 'too_large' ? 'file_too_large' : 'file_unavailable';
   }
 }
 
@@ -28,78 +27,115 @@ export function topUpKeyboard(t: Translate): InlineKeyboard {
   return new InlineKeyboard().text(t('button-top-up'), 'bal:topup').text(t('button-plans'), 'bal:plans');
 }
 
-/**
- * The one place where domain errors become what the user reads, in their language. Unknown errors are
- * reported as a generic failure (the caller logs them).
- */
+const plansKeyboard = (t: Translate) => new InlineKeyboard().text(t('button-plans'), 'bal:plans');
+
+interface RenderEnv {
+  t: Translate;
+  locale: Locale;
+  plans: PlanDirectory;
+}
+
+/** How the bot answers one code; `fault` marks a failure on our side that is logged rather than the user's situation. */
+interface BotRendering {
+  render: (env: RenderEnv) => UserMessage | Promise<UserMessage>;
+  fault?: boolean;
+}
+
+const modelName = (slug: string | undefined) => (slug && findModel(slug)?.name) || slug || '';
+
+async function rateLimited(err: RateLimitedError, { t, locale, plans }: RenderEnv): Promise<UserMessage> {
+  const d = err.decision;
+  const dayFull = d.limitDay > 0 && d.remainingDay === 0;
+  const args = {
+    window: dayFull ? 'day' : 'hour',
+    plan: await planName(plans, d.plan),
+    limit: dayFull ? d.limitDay : d.limitHour,
+    minutes: Math.max(1, Math.ceil(d.retryAfter / 60)),
+    time: formatTime(locale, new Date(Date.now() + d.retryAfter * 1000)),
+  };
+  return { text: t('error-rate-limit-exceeded', args), keyboard: plansKeyboard(t) };
+}
+
+/** A refused parameter in the user's words: prompt problems get their own wording; any other field is named. */
+export function paramErrorText(err: ParamError, t: Translate): string {
+  const prompt = err.field === 'prompt' || err.field === 'negative_prompt';
+  const reason = !prompt ? 'other' : err.reason === 'too_long' ? 'prompt_too_long' : 'prompt_required';
+  return t('error-validation-error', { field: err.field, reason });
+}
+
+const fault = (render: BotRendering['render']): BotRendering => ({ render, fault: true });
+const internal = fault(({ t }) => ({ text: t('error-internal') }));
+
+/** The one place where core error codes become what the user reads, in their language. */
+const BOT_ERRORS: ErrorTable<BotRendering> & Record<TelegramFileError['code'], () => BotRendering> = {
+  insufficient_tokens: (err) => ({
+    render: ({ t }) => ({ text: t('error-insufficient-tokens', { required: err.required, available: err.available }), keyboard: topUpKeyboard(t) }),
+  }),
+  rate_limit_exceeded: (err) => ({ render: (env) => rateLimited(err, env) }),
+  insufficient_plan: (err) => ({
+    render: async ({ t, plans }) => ({ text: t('error-insufficient-plan', { plan: await planName(plans, err.requiredPlan) }), keyboard: plansKeyboard(t) }),
+  }),
+  model_unavailable: (err) => ({
+    render: ({ t }) => ({ text: t('error-model-unavailable', { model: modelName(err.modelSlug), seconds: err.retryAfterSeconds ?? 60 }) }),
+  }),
+  generation_failed: (err) => ({ render: ({ t }) => ({ text: t('error-generation-failed', { reason: err.kind, model: modelName(err.modelSlug) }) }) }),
+  model_overloaded: (err) => ({ render: ({ t }) => ({ text: t('error-model-overloaded', { model: err.provider }) }) }),
+  upstream_timeout: (err) => ({ render: ({ t }) => ({ text: t('error-upstream-timeout', { model: err.provider }) }) }),
+  content_policy_violation: () => ({ render: ({ t }) => ({ text: t('error-content-policy-violation') }) }),
+  upstream_bad_request: (err) => ({ render: ({ t }) => ({ text: t('error-upstream-bad-request', { model: err.provider }) }) }),
+  upstream_auth: (err) => ({ render: ({ t }) => ({ text: t('error-upstream-auth', { model: err.provider }) }) }),
+  upstream_upstream: (err) => ({ render: ({ t }) => ({ text: t('error-upstream-upstream', { model: err.provider }) }) }),
+  validation_error: (err) => ({ render: ({ t }) => ({ text: paramErrorText(err, t) }) }),
+  invalid_size: () => ({ render: ({ t }) => ({ text: t('error-invalid-size') }) }),
+  model_not_found: (err) => ({ render: ({ t }) => ({ text: t('error-model-not-found', { model: err.slug }) }) }),
+  invalid_input: () => ({ render: ({ t }) => ({ text: t('error-invalid-input') }) }),
+  unsafe_url: () => ({ render: ({ t }) => ({ text: t('error-unsafe-url') }) }),
+  fetch_failed: () => ({ render: ({ t }) => ({ text: t('error-fetch-failed') }) }),
+  image_rejected: () => ({ render: ({ t }) => ({ text: t('error-image-rejected') }) }),
+  file_too_large: () => ({ render: ({ t }) => ({ text: t('error-file-too-large') }) }),
+  file_unavailable: () => ({ render: ({ t }) => ({ text: t('error-file-unavailable') }) }),
+  account_blocked: () => ({ render: ({ t }) => ({ text: t('error-account-blocked') }) }),
+  quota_exceeded: (err) => ({ render: ({ t }) => ({ text: t('error-quota-exceeded', { limit: err.limit }) }) }),
+  not_found: () => ({ render: ({ t }) => ({ text: t('error-not-found') }) }),
+  // Failures a bot user cannot cause: logged, and answered as an internal error.
+  invalid_token: () => internal,
+  invalid_reset_token: () => internal,
+  invalid_credentials: () => internal,
+  sign_in_unavailable: () => internal,
+  account_exists: () => internal,
+  invalid_storage_key: () => internal,
+  unknown_article: () => internal,
+  order_not_found: () => internal,
+  unknown_charge: () => internal,
+  order_not_refundable: () => internal,
+  invalid_notification: () => internal,
+  unknown_payment: () => internal,
+  payments_unavailable: () => internal,
+  payment_provider_unavailable: () => internal,
+  payment_provider_rejected: () => internal,
+  idempotency_conflict: () => internal,
+  idempotency_key_reused: () => internal,
+  mail_failed: () => internal,
+};
+
+/** The codes the bot renders, for the test that walks every core error. */
+export function botRendersCode(code: string): boolean {
+  return Object.hasOwn(BOT_ERRORS, code);
+}
+
+/** What the user reads for any thrown value, in their language; unknown errors are a generic failure (the caller logs them). */
 export async function describeErrorForUser(err: unknown, t: Translate, locale: Locale, plans: PlanDirectory): Promise<UserMessage> {
-  if (err instanceof InsufficientTokensError) {
-    return { text: t('error-insufficient-tokens', { required: err.required, available: err.available }), keyboard: topUpKeyboard(t) };
-  }
-  if (err instanceof RateLimitedError) {
-    const d = err.decision;
-    const minutes = Math.max(1, Math.ceil(d.retryAfter / 60));
-    const resetAt = formatTime(locale, new Date(Date.now() + d.retryAfter * 1000));
-    const dayFull = d.limitDay > 0 && d.remainingDay === 0;
-    const args = { plan: await planName(plans, d.plan), limit: dayFull ? d.limitDay : d.limitHour, minutes, time: resetAt };
-    return {
-      text: dayFull ? t('error-rate-limited-day', args) : t('error-rate-limited-hour', args),
-      keyboard: new InlineKeyboard().text(t('button-plans'), 'bal:plans'),
-    };
-  }
-  if (err instanceof PlanTooLowError) {
-    return {
-      text: t('error-plan-too-low', { plan: await planName(plans, err.requiredPlan) }),
-      keyboard: new InlineKeyboard().text(t('button-plans'), 'bal:plans'),
-    };
-  }
-  if (err instanceof ProviderUnavailableError) {
-    return { text: t('error-provider-unavailable', { model: findModel(err.modelSlug)?.name ?? err.modelSlug, seconds: err.retryAfterSeconds ?? 60 }) };
-  }
-  if (err instanceof ProviderError) return { text: failureText(err.kind, t, err.provider) };
-  if (err instanceof GenerationFailedError) {
-    return { text: failureText(err.kind, t, (err.modelSlug && findModel(err.modelSlug)?.name) || err.modelSlug || '') };
-  }
-  if (err instanceof ParamError) {
-    if (err.field === 'prompt' || err.field === 'negative_prompt') {
-      return { text: /longer/.test(err.message) ? t('error-prompt-too-long') : t('error-prompt-required') };
-    }
-    return { text: t('error-invalid-parameter', { field: err.field }) };
-  }
-  if (err instanceof UnknownModelError) return { text: t('error-unknown-model', { model: err.slug }) };
-  if (err instanceof TelegramFileError) return { text: err.reason === 'too_large' ? t('error-file-too-large') : t('error-file-unavailable') };
-  if (err instanceof InputError) return { text: t('error-bad-input') };
-  return { text: t('error-internal') };
+  const rendering = renderByCode(BOT_ERRORS as ErrorTable<BotRendering>, err) ?? internal;
+  return rendering.render({ t, locale, plans });
 }
 
 /** The text of a failed generation, by its failure kind (nothing is ever charged for one). */
 export function failureText(kind: string | null, t: Translate, model: string): string {
-  switch (kind) {
-    case 'overloaded':
-      return t('failure-overloaded', { model });
-    case 'timeout':
-      return t('failure-timeout', { model });
-    case 'content_policy':
-      return t('failure-content-policy');
-    case 'bad_request':
-      return t('failure-bad-request', { model });
-    default:
-      return t('failure-upstream', { model });
-  }
+  return t('error-generation-failed', { reason: kind ?? 'upstream', model });
 }
 
 /** Errors that are the user's situation (balance, limits, plan, input), not a fault to log. */
 export function isExpectedError(err: unknown): boolean {
-  return (
-    err instanceof InsufficientTokensError ||
-    err instanceof RateLimitedError ||
-    err instanceof PlanTooLowError ||
-    err instanceof ProviderUnavailableError ||
-    err instanceof ProviderError ||
-    err instanceof GenerationFailedError ||
-    err instanceof ParamError ||
-    err instanceof UnknownModelError ||
-    err instanceof InputError ||
-    err instanceof TelegramFileError
-  );
+  const rendering = renderByCode(BOT_ERRORS as ErrorTable<BotRendering>, err);
+  return rendering !== undefined && !rendering.fault;
 }

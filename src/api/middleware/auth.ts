@@ -1,7 +1,7 @@
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { Plan } from '../../core/accounts/plans';
 import { RateDecision, RateLimitedError } from '../../core/limits/rate-limiter';
-import type { UserEntity } from '../../db/entities';
+import type { UserRecord } from '../../core/records';
 import type { Services } from '../../services';
 import { ApiError, NOT_AUTHENTICATED } from './errors';
 import { applyRateLimitHeaders } from './rate-limit-headers';
@@ -10,7 +10,7 @@ import { servicesOf } from './request-context';
 /** Who is calling; set on `ctx.state.auth` by `authenticate`. */
 export interface AuthContext {
   userId: number;
-  user: UserEntity;
+  user: UserRecord;
   plan: Plan;
   via: 'api_key' | 'session';
   /** The API key used (via `api_key`). */

@@ -1,21 +1,9 @@
 import type { Middleware, ParameterizedContext } from 'koa';
-import {
-  AccountBlockedError,
-  AccountConflictError,
-  InvalidCredentialsError,
-  InvalidTokenError,
-  NotFoundError,
-  PlanTooLowError,
-  QuotaExceededError,
-  SignInUnavailableError,
-} from '../../core/accounts/errors';
-import { InsufficientTokensError } from '../../core/billing/errors';
-import { ParamError, UnknownModelError } from '../../core/catalog/errors';
-import { failureMessage, GenerationFailedError, IdempotencyConflictError, InputError, ProviderUnavailableError } from '../../core/generations/errors';
-import { ProviderError } from '../../core/providers/types';
-import { RateDecision, RateLimitedError } from '../../core/limits/rate-limiter';
-import { UnknownArticleError } from '../../core/payments/checkout';
+import { ErrorTable, renderByCode } from '../../core/error-registry';
+import { failureMessage } from '../../core/generations/errors';
+import { RateDecision } from '../../core/limits/rate-limiter';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../core/ops/availability';
+import { ProviderError } from '../../core/providers/types';
 import { rateLimitHeaders } from './rate-limit-headers';
 import { requestLog } from './request-context';
 
@@ -34,9 +22,11 @@ export class ApiError extends Error {
 }
 
 /** A sign-in endpoint hit too often from one IP address. */
-export class IpRateLimitedError extends Error {
+export class IpRateLimitedError extends ApiError {
   constructor(readonly retryAfter: number) {
-    super('Too many attempts from this address; try again later');
+    super(429, 'rate_limit_exceeded', 'Too many attempts from this address; try again later', { retry_after: retryAfter }, {
+      'Retry-After': String(retryAfter),
+    });
     this.name = 'IpRateLimitedError';
   }
 }
@@ -49,8 +39,6 @@ export interface ErrorDescription {
   details?: Record<string, unknown>;
   headers?: Record<string, string>;
 }
-
-export type ErrorMapper = (err: unknown) => ErrorDescription | undefined;
 
 export const NOT_AUTHENTICATED = 'Not authenticated';
 export const INVALID_TOKEN = 'Invalid or expired token';
@@ -97,102 +85,102 @@ function httpError(err: unknown): ErrorDescription | undefined {
   return { status, code, message, headers };
 }
 
-// The one place where domain errors become HTTP statuses. First match wins.
-const MAPPERS: ErrorMapper[] = [
-  (err) => (err instanceof ApiError ? { status: err.status, code: err.code, message: err.message, details: err.details, headers: err.headers } : undefined),
-  (err) => (err instanceof RateLimitedError ? rateLimited(err.decision) : undefined),
-  (err) =>
-    err instanceof IpRateLimitedError
-      ? {
-          status: 429,
-          code: 'rate_limit_exceeded',
-          message: err.message,
-          details: { retry_after: err.retryAfter },
-          headers: { 'Retry-After': String(err.retryAfter) },
-        }
-      : undefined,
-  (err) =>
-    err instanceof InsufficientTokensError
-      ? { status: 402, code: 'insufficient_tokens', message: err.message, details: { required: err.required, available: err.available } }
-      : undefined,
-  (err) =>
-    err instanceof PlanTooLowError
-      ? { status: 403, code: 'insufficient_plan', message: err.message, details: { required_plan: err.requiredPlan } }
-      : undefined,
-  (err) => (err instanceof AccountBlockedError ? { status: 403, code: 'account_blocked', message: err.message } : undefined),
-  (err) =>
-    err instanceof InvalidTokenError
-      ? err.kind === 'reset'
-        ? { status: 400, code: 'invalid_reset_token', message: err.message }
-        : { status: 401, code: 'invalid_token', message: err.message }
-      : undefined,
-  (err) => (err instanceof InvalidCredentialsError ? { status: 401, code: 'invalid_credentials', message: err.message } : undefined),
-  (err) => (err instanceof SignInUnavailableError ? { status: 503, code: 'sign_in_unavailable', message: err.message } : undefined),
-  (err) =>
-    err instanceof AccountConflictError
-      ? { status: 409, code: 'account_exists', message: err.message, details: { field: err.field } }
-      : undefined,
-  (err) =>
-    err instanceof QuotaExceededError ? { status: 409, code: 'quota_exceeded', message: err.message, details: { limit: err.limit } } : undefined,
-  (err) => (err instanceof NotFoundError ? { status: 404, code: 'not_found', message: err.message } : undefined),
-  (err) =>
-    err instanceof UnknownModelError ? { status: 404, code: 'model_not_found', message: err.message, details: { model: err.slug } } : undefined,
-  (err) => (err instanceof ParamError ? { status: 400, code: 'validation_error', message: err.message, details: { field: err.field } } : undefined),
-  (err) => (err instanceof UnknownArticleError ? { status: 400, code: 'unknown_article', message: err.message, details: { field: 'article_id' } } : undefined),
-  (err) =>
-    err instanceof InputError ? { status: err.status, code: 'invalid_input', message: err.message, details: { field: err.field } } : undefined,
-  (err) =>
-    err instanceof IdempotencyConflictError
-      ? err.reason === 'in_progress'
-        ? { status: 409, code: 'idempotency_conflict', message: err.message }
-        : { status: 422, code: 'idempotency_key_reused', message: err.message }
-      : undefined,
-  (err) =>
-    err instanceof ProviderUnavailableError
-      ? {
-          status: 503,
-          code: 'model_unavailable',
-          message: err.message,
-          details: { model: err.modelSlug },
-          headers: err.retryAfterSeconds ? { 'Retry-After': String(err.retryAfterSeconds) } : {},
-        }
-      : undefined,
-  (err) => {
-    if (!(err instanceof GenerationFailedError)) return undefined;
-    const status = err.kind === 'content_policy' ? 422 : err.kind === 'overloaded' ? 503 : err.kind === 'timeout' ? 504 : 502;
-    return { status, code: 'generation_failed', message: err.message, details: { generation_id: err.generationId, reason: err.kind } };
-  },
-  (err) => {
-    // A vendor failure during a synchronous call (chat): nothing was charged; the vendor's own text stays in the log.
-    if (!(err instanceof ProviderError)) return undefined;
-    const status = err.kind === 'overloaded' ? 503 : err.kind === 'timeout' ? 504 : err.kind === 'content_policy' ? 400 : 502;
-    const code = err.kind === 'overloaded' ? 'model_overloaded' : err.kind === 'content_policy' ? 'content_policy_violation' : `upstream_${err.kind}`;
-    return { status, code, message: failureMessage(err.kind, err.provider), details: { provider: err.provider } };
-  },
-  (err) =>
-    isDatabaseUnavailable(err)
-      ? {
-          status: 503,
-          code: 'service_unavailable',
-          message: 'The service is temporarily unavailable; retry shortly',
-          headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
-        }
-      : undefined,
-  httpError,
-];
+type Rendering = Omit<ErrorDescription, 'code' | 'message'> & { code?: string; message?: string };
 
-/** Adds a mapping for another error type (checked before the built-in ones). */
-export function registerErrorMapping(mapper: ErrorMapper): void {
-  MAPPERS.unshift(mapper);
+const INPUT_STATUS = { invalid: 400, too_large: 413, unusable: 422 } as const;
+const GENERATION_FAILED_STATUS: Partial<Record<string, number>> = { content_policy: 422, overloaded: 503, timeout: 504 };
+const PROVIDER_FAILURE_STATUS: Partial<Record<string, number>> = { overloaded: 503, timeout: 504, content_policy: 400 };
+
+// A vendor failure during a synchronous call (chat): nothing was charged; the vendor's own text stays in the log.
+const providerFailure = (err: ProviderError): Rendering => ({
+  status: PROVIDER_FAILURE_STATUS[err.kind] ?? 502,
+  message: failureMessage(err.kind, err.provider),
+  details: { provider: err.provider },
+});
+
+/** Never shown to a client as such: a core failure that reaching the door means a fault on our side. */
+const internal = (): Rendering => ({ status: 500, code: 'internal_error', message: 'Internal server error' });
+
+/**
+ * The one place where core error codes become HTTP statuses and bodies. The wire code is the error's own code
+ * unless the rendering names another; `details` are the extra body fields.
+ */
+const API_ERRORS: ErrorTable<Rendering> = {
+  rate_limit_exceeded: (err) => rateLimited(err.decision),
+  insufficient_tokens: (err) => ({ status: 402, details: { required: err.required, available: err.available } }),
+  insufficient_plan: (err) => ({ status: 403, details: { required_plan: err.requiredPlan } }),
+  account_blocked: () => ({ status: 403 }),
+  invalid_token: () => ({ status: 401 }),
+  invalid_reset_token: () => ({ status: 400 }),
+  invalid_credentials: () => ({ status: 401 }),
+  sign_in_unavailable: () => ({ status: 503 }),
+  account_exists: (err) => ({ status: 409, details: { field: err.field } }),
+  quota_exceeded: (err) => ({ status: 409, details: { limit: err.limit } }),
+  not_found: () => ({ status: 404 }),
+  invalid_storage_key: () => ({ status: 404, code: 'not_found', message: 'File not found' }),
+  model_not_found: (err) => ({ status: 404, details: { model: err.slug } }),
+  validation_error: (err) => ({ status: 400, details: { field: err.field } }),
+  invalid_size: (err) => ({ status: 400, code: 'validation_error', details: { field: 'size' }, message: err.message }),
+  unknown_article: (err) => ({ status: 400, details: { field: err.details.field } }),
+  order_not_found: () => ({ status: 404 }),
+  unknown_charge: () => ({ status: 404 }),
+  order_not_refundable: (err) => ({ status: 409, details: { status: err.status } }),
+  invalid_notification: () => ({ status: 400 }),
+  unknown_payment: () => ({ status: 400 }),
+  payments_unavailable: () => ({ status: 503 }),
+  payment_provider_unavailable: () => ({ status: 503, headers: { 'Retry-After': '30' } }),
+  payment_provider_rejected: () => ({ status: 502 }),
+  invalid_input: (err) => ({ status: INPUT_STATUS[err.reason], details: { field: err.field } }),
+  unsafe_url: () => ({ status: 400, code: 'invalid_input' }),
+  fetch_failed: () => ({ status: 422, code: 'invalid_input' }),
+  image_rejected: (err) => ({ status: err.reason === 'too_large' ? 413 : 422, code: 'invalid_input' }),
+  idempotency_conflict: () => ({ status: 409 }),
+  idempotency_key_reused: () => ({ status: 422 }),
+  model_unavailable: (err) => ({
+    status: 503,
+    details: { model: err.modelSlug },
+    headers: err.retryAfterSeconds ? { 'Retry-After': String(err.retryAfterSeconds) } : undefined,
+  }),
+  generation_failed: (err) => ({
+    status: GENERATION_FAILED_STATUS[err.kind] ?? 502,
+    details: { generation_id: err.generationId, reason: err.kind },
+  }),
+  model_overloaded: providerFailure,
+  upstream_timeout: providerFailure,
+  content_policy_violation: providerFailure,
+  upstream_bad_request: providerFailure,
+  upstream_auth: providerFailure,
+  upstream_upstream: providerFailure,
+  mail_failed: internal,
+};
+
+/** The codes the API door renders, for the test that walks every core error. */
+export function apiRendersCode(code: string): boolean {
+  return Object.hasOwn(API_ERRORS, code);
+}
+
+/** A driver error saying the database is away (not a domain failure): 503 with a retry hint. */
+function databaseUnavailable(err: unknown): ErrorDescription | undefined {
+  if (!isDatabaseUnavailable(err)) return undefined;
+  return {
+    status: 503,
+    code: 'service_unavailable',
+    message: 'The service is temporarily unavailable; retry shortly',
+    headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+  };
+}
+
+function describeDomainError(err: unknown): ErrorDescription | undefined {
+  const r = renderByCode(API_ERRORS, err);
+  if (!r) return undefined;
+  const e = err as Error & { code: string };
+  return { ...r, code: r.code ?? e.code, message: r.message ?? e.message };
 }
 
 /** Status, code and text for any thrown value; unknown errors are a 500 whose details stay in the log. */
 export function describeError(err: unknown): ErrorDescription {
-  for (const map of MAPPERS) {
-    const d = map(err);
-    if (d) return d;
-  }
-  return { status: 500, code: 'internal_error', message: 'Internal server error' };
+  if (err instanceof ApiError) return { status: err.status, code: err.code, message: err.message, details: err.details, headers: err.headers };
+  return describeDomainError(err) ?? databaseUnavailable(err) ?? httpError(err) ?? { status: 500, code: 'internal_error', message: 'Internal server error' };
 }
 
 /** `/api/v2` error body: `{"error": "<code>", "message": "<text>", ...details}`. */

@@ -6,7 +6,7 @@ import { parseGenerateRequest } from '../../core/catalog/params';
 import { quoteGeneration } from '../../core/catalog/pricing';
 import type { ModelDefinition, PlanSlug } from '../../core/catalog/types';
 import type { BotConversation, ConvContext } from '../context';
-import { topUpKeyboard } from '../errors';
+import { paramErrorText, topUpKeyboard } from '../errors';
 import { planNames, truncate } from '../format';
 import { startForUpdate, type ImageInputRef } from '../generation-runner';
 import type { I18n, Locale, Translate } from '../i18n';
@@ -196,13 +196,7 @@ export async function askPrompt(w: Wizard, ctx: ConvContext, messageId: number, 
       return quoteGeneration(model, params);
     } catch (err) {
       if (!(err instanceof ParamError)) throw err;
-      const text =
-        err.field !== 'prompt'
-          ? w.t('error-invalid-parameter', { field: err.field })
-          : /longer/.test(err.message)
-            ? w.t('error-prompt-too-long')
-            : w.t('error-prompt-required');
-      await answer.ctx.reply(text, { reply_markup: cancelKeyboard(w) });
+      await answer.ctx.reply(paramErrorText(err, w.t), { reply_markup: cancelKeyboard(w) });
     }
   }
 }

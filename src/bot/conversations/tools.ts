@@ -7,6 +7,7 @@ import type { ToolModel } from '../../core/catalog/types';
 import type { BotConversation, ConvContext } from '../context';
 import type { I18n, Locale } from '../i18n';
 import { askPrompt, choose, confirmAndStart, loadWizardAccount, PHOTO_PLACEHOLDER, pickModel, type Draft } from './media';
+import { paramErrorText } from '../errors';
 import { button, cancelKeyboard, finishWizard, openWizard, waitPhoto, type ImageRef, type Wizard } from './wizard';
 
 export interface ToolsArgs {
@@ -104,7 +105,7 @@ export function createToolsConversation(i18n: I18n) {
         cost = quoteGeneration(parsed.model, parsed.params);
       } catch (err) {
         if (!(err instanceof ParamError)) throw err;
-        await c.reply(t('error-invalid-parameter', { field: err.field }));
+        await c.reply(paramErrorText(err, t));
         return;
       }
       await c.api.editMessageText(c.chat!.id, messageId, t('tools-selected', { tool: tool.name }), { reply_markup: new InlineKeyboard() }).catch(() => undefined);

@@ -1,70 +1,77 @@
-export class AccountConflictError extends Error {
-  constructor(readonly field: 'email' | 'phone' | 'telegram_id' | 'identity', message: string) {
-    super(message);
-    this.name = 'AccountConflictError';
+import { DomainError } from '../errors';
+
+/** The email, phone, Telegram id or identity already belongs to another account. */
+export class AccountConflictError extends DomainError {
+  readonly code = 'account_exists';
+  constructor(
+    readonly field: 'email' | 'phone' | 'telegram_id' | 'identity',
+    message: string,
+  ) {
+    super(message, { field });
   }
 }
 
-export class NotFoundError extends Error {
+export class NotFoundError extends DomainError {
+  readonly code = 'not_found';
   constructor(readonly what: string) {
-    super(`${what} not found`);
-    this.name = 'NotFoundError';
+    super(`${what} not found`, { what });
   }
 }
 
-/** The plan is below what the model or the surface needs: HTTP 403 `Insufficient plan`, naming the plan. */
-export class PlanTooLowError extends Error {
+/** The plan is below what the model or the surface needs; names the plan required. */
+export class PlanTooLowError extends DomainError {
+  readonly code = 'insufficient_plan';
   constructor(
     readonly requiredPlan: string,
     message: string,
   ) {
-    super(message);
-    this.name = 'PlanTooLowError';
+    super(message, { required_plan: requiredPlan });
   }
 }
 
-/** Wrong email/phone/password, or a messenger login whose signature or age does not check out: HTTP 401. */
-export class InvalidCredentialsError extends Error {
+/** Wrong email/phone/password, or a messenger login whose signature or age does not check out. */
+export class InvalidCredentialsError extends DomainError {
+  readonly code = 'invalid_credentials';
   constructor(message = 'Invalid email or password') {
     super(message);
-    this.name = 'InvalidCredentialsError';
   }
 }
 
-/** An access, refresh, identity or reset token that is wrong, expired or revoked: HTTP 401 (400 for reset). */
-export class InvalidTokenError extends Error {
+/** An access, refresh, identity or reset token that is wrong, expired or revoked (a reset token has its own code). */
+export class InvalidTokenError extends DomainError {
+  readonly code: 'invalid_token' | 'invalid_reset_token';
   constructor(
     message = 'Invalid or expired token',
     readonly kind: 'access' | 'refresh' | 'identity' | 'reset' = 'access',
   ) {
-    super(message);
-    this.name = 'InvalidTokenError';
+    super(message, { kind });
+    this.code = kind === 'reset' ? 'invalid_reset_token' : 'invalid_token';
   }
 }
 
-/** The account exists but is blocked by an operator: HTTP 403. */
-export class AccountBlockedError extends Error {
+/** The account exists but is blocked by an operator. */
+export class AccountBlockedError extends DomainError {
+  readonly code = 'account_blocked';
   constructor() {
     super('This account is blocked');
-    this.name = 'AccountBlockedError';
   }
 }
 
-/** A sign-in method whose configuration is missing (no bot token, no OIDC client id): HTTP 503. */
-export class SignInUnavailableError extends Error {
+/** A sign-in method whose configuration is missing (no bot token, no OIDC client id). */
+export class SignInUnavailableError extends DomainError {
+  readonly code = 'sign_in_unavailable';
   constructor(message: string) {
     super(message);
-    this.name = 'SignInUnavailableError';
   }
 }
 
-/** A per-account cap (API keys, assistants) is reached: HTTP 409. */
-export class QuotaExceededError extends Error {
+/** A per-account cap (API keys, assistants) is reached. */
+export class QuotaExceededError extends DomainError {
+  readonly code = 'quota_exceeded';
   constructor(
     readonly what: string,
     readonly limit: number,
   ) {
-    super(`You can have at most ${limit} ${what}`);
-    this.name = 'QuotaExceededError';
+    super(`You can have at most ${limit} ${what}`, { what, limit });
   }
 }

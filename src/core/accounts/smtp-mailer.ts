@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import net from 'node:net';
 import tls from 'node:tls';
+import { DomainError } from '../errors';
 import type { MailMessage, Mailer } from './mailer';
 
 // A small SMTP client (RFC 5321) for the few transactional mails we send: `smtp://` (STARTTLS when the server
@@ -11,11 +12,8 @@ interface Reply {
   lines: string[];
 }
 
-export class SmtpError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SmtpError';
-  }
+export class SmtpError extends DomainError {
+  readonly code = 'mail_failed';
 }
 
 class SmtpConnection {

@@ -1,23 +1,26 @@
-// Typed errors of the catalog. The transport layer maps them to status codes once
-// (UnknownModelError -> 404 or 400 `unknown_model`, ParamError -> 400/422 naming `field`).
+import { DomainError } from '../errors';
 
-export class UnknownModelError extends Error {
-  readonly code = 'unknown_model';
+// Typed errors of the catalog; each door renders them from its own table, by code.
+
+export class UnknownModelError extends DomainError {
+  readonly code = 'model_not_found';
   constructor(readonly slug: string) {
-    super(`Unknown model: ${slug}`);
-    this.name = 'UnknownModelError';
+    super(`Unknown model: ${slug}`, { model: slug });
   }
 }
 
+/** Why a parameter was refused, for doors that word it themselves (the bot's prompt step). */
+export type ParamErrorReason = 'required' | 'too_long' | 'invalid';
+
 /** A request parameter that is missing, malformed or not supported by the chosen model. */
-export class ParamError extends Error {
-  readonly code = 'invalid_parameter';
+export class ParamError extends DomainError {
+  readonly code = 'validation_error';
   /** The API name of the offending field, e.g. `size`, `negative_prompt`, `params.image_url`. */
   constructor(
     readonly field: string,
     message: string,
+    readonly reason: ParamErrorReason = 'invalid',
   ) {
-    super(message);
-    this.name = 'ParamError';
+    super(message, { field, reason });
   }
 }

@@ -152,7 +152,7 @@ export function normalizeGenerateParams(model: ModelDefinition, body: GenerateBo
     const supported = (model.category === 'image' || model.category === 'video') && model.config.supports_negative_prompt;
     if (!supported) throw unsupported('negative_prompt', model);
     if (characterCount(body.negative_prompt) > MAX_PROMPT_LENGTH) {
-      throw new ParamError('negative_prompt', `negative_prompt is longer than ${MAX_PROMPT_LENGTH} characters`);
+      throw new ParamError('negative_prompt', `negative_prompt is longer than ${MAX_PROMPT_LENGTH} characters`, 'too_long');
     }
     out.negativePrompt = body.negative_prompt;
   }
@@ -277,9 +277,9 @@ export function normalizeGenerateParams(model: ModelDefinition, body: GenerateBo
 function normalizePrompt(model: ModelDefinition, prompt: string | null | undefined): string {
   const text = prompt ?? '';
   const required = model.category !== 'tool' || model.config.requires_prompt;
-  if (required && text.trim() === '') throw new ParamError('prompt', 'prompt is required');
+  if (required && text.trim() === '') throw new ParamError('prompt', 'prompt is required', 'required');
   if (characterCount(text) > MAX_PROMPT_LENGTH) {
-    throw new ParamError('prompt', `prompt is longer than ${MAX_PROMPT_LENGTH} characters`);
+    throw new ParamError('prompt', `prompt is longer than ${MAX_PROMPT_LENGTH} characters`, 'too_long');
   }
   return text;
 }

@@ -1,50 +1,59 @@
+import { DomainError } from '../errors';
 import { ProviderErrorKind } from '../providers/types';
 
-/** The provider cannot take work now (no credentials in production, circuit open, overloaded): HTTP 503. */
-export class ProviderUnavailableError extends Error {
+/** The provider cannot take work now (no credentials in production, circuit open, overloaded). */
+export class ProviderUnavailableError extends DomainError {
+  readonly code = 'model_unavailable';
   constructor(
     readonly provider: string,
     readonly modelSlug: string,
     message: string,
     readonly retryAfterSeconds?: number,
   ) {
-    super(message);
-    this.name = 'ProviderUnavailableError';
+    super(message, { provider, model: modelSlug, retry_after: retryAfterSeconds });
   }
 }
 
 /** A synchronous generation ended as `failed` (nothing charged); carries the stored generation id. */
-export class GenerationFailedError extends Error {
+export class GenerationFailedError extends DomainError {
+  readonly code = 'generation_failed';
   constructor(
     readonly generationId: number,
     readonly kind: ProviderErrorKind,
     message: string,
     readonly modelSlug?: string,
   ) {
-    super(message);
-    this.name = 'GenerationFailedError';
+    super(message, { generation_id: generationId, reason: kind, model: modelSlug });
   }
 }
 
-export class IdempotencyConflictError extends Error {
+/** The same Idempotency-Key while the first request still runs, or reused with another body. */
+export class IdempotencyConflictError extends DomainError {
+  readonly code: 'idempotency_conflict' | 'idempotency_key_reused';
   constructor(
     readonly reason: 'in_progress' | 'body_mismatch',
     message: string,
   ) {
-    super(message);
-    this.name = 'IdempotencyConflictError';
+    super(message, { reason });
+    this.code = reason === 'in_progress' ? 'idempotency_conflict' : 'idempotency_key_reused';
   }
 }
 
+/**
+ * Why an input file was refused: `invalid` (not a usable URL, unsafe), `too_large`, or `unusable` (unreachable,
+ * gone, not a readable image). Doors choose their wording and status from it.
+ */
+export type InputErrorReason = 'invalid' | 'too_large' | 'unusable';
+
 /** An input image or audio could not be used (unsafe URL, unreachable, not an image, too large). */
-export class InputError extends Error {
+export class InputError extends DomainError {
+  readonly code = 'invalid_input';
   constructor(
     readonly field: string,
     message: string,
-    readonly status: 400 | 413 | 415 | 422 = 422,
+    readonly reason: InputErrorReason = 'unusable',
   ) {
-    super(message);
-    this.name = 'InputError';
+    super(message, { field, reason });
   }
 }
 

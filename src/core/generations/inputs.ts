@@ -27,19 +27,19 @@ export class InputResolver {
       try {
         return parseDataUri(ref, MAX_INPUT_IMAGE_BYTES);
       } catch (err) {
-        throw new InputError(field, `${field}: ${(err as Error).message}`, 400);
+        throw new InputError(field, `${field}: ${(err as Error).message}`, 'invalid');
       }
     }
     let url: URL;
     try {
       url = new URL(ref);
     } catch {
-      throw new InputError(field, `${field} must be an http(s) URL or a data: URI`, 400);
+      throw new InputError(field, `${field} must be an http(s) URL or a data: URI`, 'invalid');
     }
     const own = /^\/files\/(.+)$/.exec(url.pathname);
     if (own && ownOrigins.includes(url.origin)) {
       const stored = await this.options.storage.get(decodeURIComponent(own[1])).catch(() => null);
-      if (!stored) throw new InputError(field, `${field} names a result of this service that no longer exists`, 422);
+      if (!stored) throw new InputError(field, `${field} names a result of this service that no longer exists`, 'unusable');
       return { data: await readStoredObject(stored, MAX_INPUT_IMAGE_BYTES), mime: stored.mime };
     }
     try {
@@ -50,8 +50,8 @@ export class InputResolver {
       });
       return { data: res.data, mime: res.mime };
     } catch (err) {
-      if (err instanceof UnsafeUrlError) throw new InputError(field, `${field} is not allowed: ${err.message}`, 400);
-      if (err instanceof FetchFailedError) throw new InputError(field, `${field} could not be fetched: ${err.message}`, 422);
+      if (err instanceof UnsafeUrlError) throw new InputError(field, `${field} is not allowed: ${err.message}`, 'invalid');
+      if (err instanceof FetchFailedError) throw new InputError(field, `${field} could not be fetched: ${err.message}`, 'unusable');
       throw err;
     }
   }
@@ -66,7 +66,7 @@ export class InputResolver {
       const v = await validateImageUpload(data, { maxBytes: MAX_INPUT_IMAGE_BYTES, maxPixels: MAX_INPUT_IMAGE_PIXELS });
       return { data, mime: `image/${v.format}` };
     } catch (err) {
-      if (err instanceof ImageValidationError) throw new InputError(field, `${field}: ${err.message}`, err.reason === 'too_large' ? 413 : 422);
+      if (err instanceof ImageValidationError) throw new InputError(field, `${field}: ${err.message}`, err.reason === 'too_large' ? 'too_large' : 'unusable');
       throw err;
     }
   }

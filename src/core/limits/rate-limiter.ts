@@ -1,3 +1,4 @@
+import { DomainError } from '../errors';
 import { CounterStore, HitResult, RateWindow } from './types';
 
 export interface PlanLimits {
@@ -21,10 +22,10 @@ export interface RateDecision {
   retryAfter: number;
 }
 
-export class RateLimitedError extends Error {
+export class RateLimitedError extends DomainError {
+  readonly code = 'rate_limit_exceeded';
   constructor(readonly decision: RateDecision) {
-    super('Rate limit exceeded');
-    this.name = 'RateLimitedError';
+    super('Rate limit exceeded', { retry_after: decision.retryAfter, plan: decision.plan });
   }
 }
 

@@ -1,23 +1,24 @@
 import sharp from 'sharp';
+import { DomainError } from '../errors';
 import { sniffImage } from './sniff';
 
 export type OutputFormat = 'webp' | 'png' | 'jpeg';
 
 export type ParsedSize = { width: number; height: number } | { aspect: [number, number] };
 
-export class InvalidSizeError extends Error {
-  override readonly name = 'InvalidSizeError';
+export class InvalidSizeError extends DomainError {
+  readonly code = 'invalid_size';
 }
 
 export type ImageRejection = 'too_large' | 'not_an_image' | 'unsupported_format' | 'too_many_pixels' | 'mask_mismatch';
 
-export class ImageValidationError extends Error {
-  override readonly name = 'ImageValidationError';
+export class ImageValidationError extends DomainError {
+  readonly code = 'image_rejected';
   constructor(
     readonly reason: ImageRejection,
     message: string,
   ) {
-    super(message);
+    super(message, { reason });
   }
 }
 

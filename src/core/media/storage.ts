@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { DomainError } from '../errors';
 
 /** A stored result: either bytes in memory or a stream to pipe out, plus what it is. */
 export type StoredObject = {
@@ -53,8 +54,9 @@ export interface ResultStorage {
   exists(key: string): Promise<boolean>;
 }
 
-export class InvalidStorageKeyError extends Error {
-  override readonly name = 'InvalidStorageKeyError';
+/** A storage key that is malformed or escapes the root: for a reader, the file does not exist. */
+export class InvalidStorageKeyError extends DomainError {
+  readonly code = 'invalid_storage_key';
 }
 
 const SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;

@@ -1,0 +1,85 @@
+import {
+  AccountBlockedError,
+  AccountConflictError,
+  InvalidCredentialsError,
+  InvalidTokenError,
+  NotFoundError,
+  PlanTooLowError,
+  QuotaExceededError,
+  SignInUnavailableError,
+} from './accounts/errors';
+import { SmtpError } from './accounts/smtp-mailer';
+import { InsufficientTokensError } from './billing/errors';
+import { ParamError, UnknownModelError } from './catalog/errors';
+import { DomainError } from './errors';
+import { GenerationFailedError, IdempotencyConflictError, InputError, ProviderUnavailableError } from './generations/errors';
+import { RateLimitedError } from './limits/rate-limiter';
+import { ImageValidationError, InvalidSizeError } from './media/image';
+import { InvalidStorageKeyError } from './media/storage';
+import { FetchFailedError, UnsafeUrlError } from './net/errors';
+import {
+  CarrierNotConfiguredError,
+  InvalidNotificationError,
+  OrderNotFoundError,
+  OrderNotRefundableError,
+  PaymentProviderRejectedError,
+  PaymentProviderUnavailableError,
+  UnknownArticleError,
+  UnknownChargeError,
+  UnknownPaymentError,
+} from './payments/errors';
+import { ProviderError } from './providers/types';
+
+/**
+ * Every error class the core raises. The doors' tables are typed over the codes derived from this list, so a new
+ * class here fails the type check until both doors render its code (test/architecture/errors.test.ts checks that
+ * no class is missing from it).
+ */
+export const CORE_ERROR_CLASSES = [
+  AccountBlockedError,
+  AccountConflictError,
+  InvalidCredentialsError,
+  InvalidTokenError,
+  NotFoundError,
+  PlanTooLowError,
+  QuotaExceededError,
+  SignInUnavailableError,
+  SmtpError,
+  InsufficientTokensError,
+  ParamError,
+  UnknownModelError,
+  GenerationFailedError,
+  IdempotencyConflictError,
+  InputError,
+  ProviderUnavailableError,
+  RateLimitedError,
+  ImageValidationError,
+  InvalidSizeError,
+  InvalidStorageKeyError,
+  FetchFailedError,
+  UnsafeUrlError,
+  UnknownArticleError,
+  OrderNotFoundError,
+  UnknownChargeError,
+  OrderNotRefundableError,
+  InvalidNotificationError,
+  UnknownPaymentError,
+  CarrierNotConfiguredError,
+  PaymentProviderUnavailableError,
+  PaymentProviderRejectedError,
+  ProviderError,
+] as const;
+
+export type CoreError = InstanceType<(typeof CORE_ERROR_CLASSES)[number]>;
+export type CoreErrorCode = CoreError['code'];
+/** The error class (or classes) that can carry `code`. */
+export type CoreErrorOf<C extends CoreErrorCode> = CoreError extends infer E ? (E extends { code: infer K } ? (C extends K ? E : never) : never) : never;
+
+/** A door's table: one rendering per core error code, each seeing the error it renders with its own fields. */
+export type ErrorTable<R> = { readonly [C in CoreErrorCode]: (err: CoreErrorOf<C>) => R };
+
+/** Looks the error's code up in a door table; undefined for anything that is not a core error the table knows. */
+export function renderByCode<R>(table: ErrorTable<R>, err: unknown): R | undefined {
+  if (!(err instanceof DomainError) || !Object.hasOwn(table, err.code)) return undefined;
+  return (table[err.code as CoreErrorCode] as (e: DomainError) => R)(err);
+}

@@ -1,0 +1,153 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describeError } from '../../src/api/middleware/errors';
+import { botRendersCode, describeErrorForUser, TelegramFileError } from '../../src/bot/errors';
+import { I18n } from '../../src/bot/i18n';
+import {
+  AccountBlockedError,
+  AccountConflictError,
+  InvalidCredentialsError,
+  InvalidTokenError,
+  NotFoundError,
+  PlanTooLowError,
+  QuotaExceededError,
+  SignInUnavailableError,
+} from '../../src/core/accounts/errors';
+import { PlanDirectory } from '../../src/core/accounts/plans';
+import { SmtpError } from '../../src/core/accounts/smtp-mailer';
+import { InsufficientTokensError } from '../../src/core/billing/errors';
+import { ParamError, UnknownModelError } from '../../src/core/catalog/errors';
+import { CORE_ERROR_CLASSES, CoreErrorCode } from '../../src/core/error-registry';
+import { DomainError } from '../../src/core/errors';
+import { GenerationFailedError, IdempotencyConflictError, InputError, ProviderUnavailableError } from '../../src/core/generations/errors';
+import { RateLimitedError } from '../../src/core/limits/rate-limiter';
+import { ImageValidationError, InvalidSizeError } from '../../src/core/media/image';
+import { InvalidStorageKeyError } from '../../src/core/media/storage';
+import { FetchFailedError, UnsafeUrlError } from '../../src/core/net/errors';
+import {
+  CarrierNotConfiguredError,
+  InvalidNotificationError,
+  OrderNotFoundError,
+  OrderNotRefundableError,
+  PaymentProviderRejectedError,
+  PaymentProviderUnavailableError,
+  UnknownArticleError,
+  UnknownChargeError,
+  UnknownPaymentError,
+} from '../../src/core/payments/errors';
+import { ProviderError } from '../../src/core/providers/types';
+
+const decision = { allowed: false, plan: 'free', limitHour: 10, remainingHour: 0, limitDay: 50, remainingDay: 40, resetHour: 0, resetDay: 0, retryAfter: 60 };
+
+// One instance per code; typed over every code, so a new code without a sample fails the type check.
+const SAMPLES: Record<CoreErrorCode, DomainError> = {
+  account_blocked: new AccountBlockedError(),
+  account_exists: new AccountConflictError('email', 'taken'),
+  invalid_credentials: new InvalidCredentialsError(),
+  invalid_token: new InvalidTokenError(),
+  invalid_reset_token: new InvalidTokenError('bad', 'reset'),
+  not_found: new NotFoundError('Key'),
+  insufficient_plan: new PlanTooLowError('pro', 'needs pro'),
+  quota_exceeded: new QuotaExceededError('keys', 5),
+  sign_in_unavailable: new SignInUnavailableError('off'),
+  mail_failed: new SmtpError('refused'),
+  insufficient_tokens: new InsufficientTokensError(10, 2),
+  validation_error: new ParamError('size', 'bad size'),
+  model_not_found: new UnknownModelError('nope'),
+  generation_failed: new GenerationFailedError(1, 'timeout', 'late', 'flux-dev'),
+  idempotency_conflict: new IdempotencyConflictError('in_progress', 'running'),
+  idempotency_key_reused: new IdempotencyConflictError('body_mismatch', 'other body'),
+  invalid_input: new InputError('image_url', 'not an image'),
+  model_unavailable: new ProviderUnavailableError('bfl', 'flux-dev', 'circuit open', 30),
+  rate_limit_exceeded: new RateLimitedError(decision),
+  image_rejected: new ImageValidationError('not_an_image', 'not an image'),
+  invalid_size: new InvalidSizeError('not a size'),
+  invalid_storage_key: new InvalidStorageKeyError('bad key'),
+  fetch_failed: new FetchFailedError('timeout', 'slow'),
+  unsafe_url: new UnsafeUrlError('forbidden_address', 'private'),
+  unknown_article: new UnknownArticleError('x'),
+  order_not_found: new OrderNotFoundError(),
+  unknown_charge: new UnknownChargeError('ch'),
+  order_not_refundable: new OrderNotRefundableError('pending'),
+  invalid_notification: new InvalidNotificationError('bad'),
+  unknown_payment: new UnknownPaymentError('p'),
+  payments_unavailable: new CarrierNotConfiguredError(),
+  payment_provider_unavailable: new PaymentProviderUnavailableError('yookassa', 'down'),
+  payment_provider_rejected: new PaymentProviderRejectedError('yookassa', 'no'),
+  model_overloaded: new ProviderError('overloaded', '529', 'bfl'),
+  upstream_timeout: new ProviderError('timeout', 'slow', 'bfl'),
+  content_policy_violation: new ProviderError('content_policy', 'refused', 'bfl'),
+  upstream_bad_request: new ProviderError('bad_request', '400', 'bfl'),
+  upstream_auth: new ProviderError('auth', '401', 'bfl'),
+  upstream_upstream: new ProviderError('upstream', '500', 'bfl'),
+};
+
+const CORE = path.resolve(__dirname, '../../src/core');
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    return e.isDirectory() ? sourceFiles(full) : e.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+test('every exported error class of the core is a DomainError in the registry', () => {
+  const declared = sourceFiles(CORE).flatMap((file) =>
+    [...fs.readFileSync(file, 'utf8').matchAll(/^export (?:abstract )?class (\w+) extends (\w+)/gm)]
+      .filter((m) => m[2] === 'Error' || m[2] === 'DomainError' || /Error$/.test(m[1]))
+      .map((m) => ({ name: m[1], base: m[2], file: path.relative(CORE, file) })),
+  );
+  expect(declared.length).toBeGreaterThan(20);
+  expect(declared.filter((d) => d.base === 'Error' && d.name !== 'DomainError')).toEqual([]);
+  const registered = new Set(CORE_ERROR_CLASSES.map((c) => c.name));
+  expect(declared.filter((d) => d.name !== 'DomainError' && !registered.has(d.name)).map((d) => d.name)).toEqual([]);
+});
+
+test('every registered class has a sample per code, and each sample carries its own code', () => {
+  const sampled = new Set(Object.values(SAMPLES).map((e) => e.constructor));
+  expect(CORE_ERROR_CLASSES.filter((c) => !sampled.has(c)).map((c) => c.name)).toEqual([]);
+  for (const [code, err] of Object.entries(SAMPLES)) {
+    expect({ code, actual: err.code }).toEqual({ code, actual: code });
+    expect(err.code).toMatch(/^[a-z]+(_[a-z]+)*$/);
+  }
+});
+
+test.each(Object.entries(SAMPLES))('the API renders %s from its table: a 4xx/5xx with the documented body, never by message', (code, err) => {
+  const d = describeError(err);
+  if (code === 'mail_failed') expect(d).toMatchObject({ status: 500, code: 'internal_error' });
+  else expect(d.status).toBeLessThan(600), expect(d.status).not.toBe(500), expect(d.code).toMatch(/^[a-z_]+$/);
+});
+
+test('the wire codes the external suite knows stay the same', () => {
+  expect(describeError(SAMPLES.model_not_found)).toMatchObject({ status: 404, code: 'model_not_found', details: { model: 'nope' } });
+  expect(describeError(SAMPLES.validation_error)).toMatchObject({ status: 400, code: 'validation_error', details: { field: 'size' } });
+  expect(describeError(new InputError('image', 'big', 'too_large'))).toMatchObject({ status: 413, code: 'invalid_input' });
+  expect(describeError(new InputError('image', 'unsafe', 'invalid'))).toMatchObject({ status: 400, code: 'invalid_input' });
+  expect(describeError(SAMPLES.invalid_input)).toMatchObject({ status: 422, code: 'invalid_input' });
+});
+
+describe('the bot renders every code from its table with an error-<code> message in both languages', () => {
+  const i18n = I18n.load();
+  const plans = { get: async () => ({ name: 'Pro' }), all: async () => new Map([['pro', { slug: 'pro', name: 'Pro' }]]) } as unknown as PlanDirectory;
+  const internal = i18n.t('en', 'error-internal');
+  const codes = [...Object.keys(SAMPLES), 'file_too_large', 'file_unavailable'];
+  const botOnly: Record<string, DomainError> = { file_too_large: new TelegramFileError('too_large'), file_unavailable: new TelegramFileError('unavailable') };
+
+  test.each(codes)('%s', async (code) => {
+    expect(botRendersCode(code)).toBe(true);
+    const err = SAMPLES[code as CoreErrorCode] ?? botOnly[code];
+    const text = (await describeErrorForUser(err, i18n.translator('en'), 'en', plans)).text;
+    const key = `error-${code.replaceAll('_', '-')}`;
+    const served = text !== internal;
+    // Codes a bot user cannot cause answer as an internal error; every other one has its own message.
+    if (served) {
+      expect(i18n.has('en', key)).toBe(true);
+      expect(i18n.has('ru', key)).toBe(true);
+      expect((await describeErrorForUser(err, i18n.translator('ru'), 'ru', plans)).text).not.toBe(text);
+    }
+  });
+
+  test('most codes have their own message', async () => {
+    const own = codes.filter((c) => i18n.has('en', `error-${c.replaceAll('_', '-')}`));
+    expect(own.length).toBeGreaterThan(20);
+  });
+});
