@@ -21,10 +21,12 @@ import { assertRunnable } from './access';
 import { ChatInputMessage, ChatOptions, checkChatRequest, resolveImages, toolCallsText } from './chat-request';
 import { ProviderConnections } from './connections';
 import { failureMessage, GenerationFailedError } from './errors';
+import { announceFinished } from './announce';
 import { applyDeferredOutcome, BillingOutbox, DeferredOutcome } from './billing-outbox';
 import { InputResolver } from './inputs';
 import { GenerationLeases } from './leases';
 import { createPendingGeneration } from './lifecycle';
+import { GenerationNotifier } from './ports';
 import { ProviderGate } from './provider-gate';
 import { Actor, RequestContext } from './service';
 
@@ -78,6 +80,8 @@ export interface ChatServiceDeps {
   outbox: BillingOutbox;
   /** Marks the answers this process runs (and a stream's progress) so a restart can settle them. */
   leases: GenerationLeases;
+  /** Finished chats are announced like media generations (webhooks: one event stream per account). */
+  notifier?: GenerationNotifier;
 }
 
 /** How often a running answer refreshes its lease (and a stream its delivered length). */
@@ -172,6 +176,7 @@ export class ChatService {
     };
     try {
       const done = await applyDeferredOutcome(this.deps.sql, outcome);
+      if (done) await announceFinished(this.deps.ds, this.deps.notifier, run.generationId, this.deps.log);
       return { generationId: run.generationId, tokensSpent: done?.tokensSpent ?? 0, balance: done?.balance ?? 0 };
     } catch (err) {
       await this.defer(outcome, err);
@@ -191,6 +196,7 @@ export class ChatService {
     };
     try {
       const done = await applyDeferredOutcome(this.deps.sql, outcome);
+      if (done) await announceFinished(this.deps.ds, this.deps.notifier, run.generationId, this.deps.log);
       return { generationId: run.generationId, tokensSpent: 0, balance: done?.balance ?? (await getBalance(this.deps.ds, userId)).total };
     } catch (dbErr) {
       await this.defer(outcome, dbErr);
