@@ -1,15 +1,15 @@
 import type { Api } from 'grammy';
-import type { DataSource } from 'typeorm';
 import type { GenerationNotifier } from '../core/generations/ports';
 import type { CircuitEvent } from '../core/generations/provider-gate';
-import type { GenerationEntity, UserEntity } from '../db/entities';
+import type { GenerationRecord, UserRecord } from '../core/records';
 import type { Logger } from '../logger';
 import type { BackgroundTasks } from './background';
 import { DEFAULT_LOCALE, isLocale, type I18n, type Locale, type Translate } from './i18n';
 
 export interface AdminNotifierDeps {
   api: Api;
-  ds: DataSource;
+  /** The stored language of the account behind a Telegram id. */
+  languageOf: (telegramId: number) => Promise<string | undefined>;
   i18n: I18n;
   log: Logger;
   tasks: BackgroundTasks;
@@ -32,11 +32,8 @@ export class AdminNotifier implements GenerationNotifier {
 
   private async localeOf(chatId: number): Promise<Locale> {
     if (chatId < 0) return DEFAULT_LOCALE;
-    const rows = await this.deps.ds.query<{ language: string }[]>(
-      'SELECT s.language FROM users u JOIN user_settings s ON s.user_id = u.id WHERE u.telegram_id = $1',
-      [String(chatId)],
-    );
-    return isLocale(rows[0]?.language) ? rows[0].language : DEFAULT_LOCALE;
+    const language = await this.deps.languageOf(chatId);
+    return isLocale(language) ? language : DEFAULT_LOCALE;
   }
 
   /** Sends a message built per admin language to every admin chat. */
@@ -51,7 +48,7 @@ export class AdminNotifier implements GenerationNotifier {
     }
   }
 
-  newUser(user: UserEntity, username?: string): void {
+  newUser(user: UserRecord, username?: string): void {
     this.notify('new-user', (t) => t('admin-new-user', { id: String(user.id), name: user.name, username: username ? `@${username}` : '—' }));
   }
 
@@ -63,12 +60,12 @@ export class AdminNotifier implements GenerationNotifier {
     }
   }
 
-  paymentRequested(user: UserEntity, article: string, paymentId: string, priceRub: number): void {
+  paymentRequested(user: UserRecord, article: string, paymentId: string, priceRub: number): void {
     this.notify('payment', (t) => t('admin-payment-requested', { id: String(user.id), name: user.name, article, payment: paymentId, price: priceRub }));
   }
 
   /** Counts failed generations; a burst within the window makes one alert (at most one per window). */
-  async generationFinished(gen: GenerationEntity): Promise<void> {
+  async generationFinished(gen: GenerationRecord): Promise<void> {
     if (gen.status !== 'failed') return;
     const now = Date.now();
     this.failures = this.failures.filter((at) => now - at < this.deps.burstWindowMs);

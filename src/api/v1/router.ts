@@ -27,7 +27,7 @@ function serviceObject(billing: { tokensSpent?: number; balance?: number }): Rec
   return out;
 }
 
-async function chatCompletions(ctx: ParameterizedContext, services: Services): Promise<void> {
+async function chatCompletions(ctx: ParameterizedContext, services: Pick<Services, 'chat' | 'auth' | 'limiter'>): Promise<void> {
   const auth = authOf(ctx);
   const body = parseInput(chatCompletionBody, await readJsonBody(ctx, { limitBytes: CHAT_BODY_LIMIT }), 'body');
   const actor = { user: auth.user, plan: auth.plan };
@@ -109,7 +109,7 @@ async function chatCompletions(ctx: ParameterizedContext, services: Services): P
 }
 
 /** The chat-completions-compatible surface under /v1 (errors in the compatible shape). */
-export function createV1Router(services: Services): Router {
+export function createV1Router(services: Pick<Services, 'chat' | 'auth' | 'limiter'>): Router {
   const router = new Router({ prefix: '/v1' });
   // Model-running requests set the rate headers from the counters they consume; no separate read first.
   router.use(authenticate(services, { peekLimits: false }));

@@ -77,7 +77,7 @@ const SIGN_IN_ERRORS = {
 };
 
 /** Sign-in, sessions and password recovery: public routes (no bearer credential). */
-export function registerAuthRoutes(router: Router, services: Services): void {
+export function registerAuthRoutes(router: Router, services: Pick<Services, 'config' | 'auth'>): void {
   const { auth } = services;
   const tags = ['Authentication'];
 

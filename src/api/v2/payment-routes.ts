@@ -10,7 +10,7 @@ const NOT_CONNECTED =
   'The payment provider is not connected yet: the answer is a `pending` payment that charges and grants nothing.';
 
 /** Carrier payments: articles are data; an unknown article id answers 400. */
-export function registerPaymentRoutes(router: Router, services: Services): void {
+export function registerPaymentRoutes(router: Router, services: Pick<Services, 'plans'>): void {
   const tags = ['Payments'];
 
   addRoute(
