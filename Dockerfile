@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# ---- build: install everything, compile TypeScript with swc ----
+# ---- build: install everything, compile TypeScript with swc, build the dashboard with vite ----
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
@@ -7,6 +7,8 @@ RUN npm ci --loglevel=error
 COPY tsconfig.json .swcrc ./
 COPY src ./src
 COPY migrations ./migrations
+COPY web ./web
+# swc for the service, vite for the dashboard (dist/web, served by the same process at /).
 RUN npm run build
 
 # ---- runtime: production dependencies only, non-root ----

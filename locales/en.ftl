@@ -65,6 +65,8 @@ command-settings = Settings
 command-stats = Your statistics
 command-history = Your results
 command-help = Help
+command-buy = Buy tokens or a plan with Stars
+command-paysupport = Help with payments
 command-cancel = Cancel the current step
 
 ## Buttons
@@ -80,11 +82,11 @@ button-new-chat = 🆕 New conversation
 button-older = Older ›
 button-newest = ‹ Newest
 button-resend = 📎 #{ $id }
-button-buy-plan = { $name } · { $price } ₽ / 30 days
+button-buy-plan = { $name } · { $stars } ⭐ / 30 days
 button-buy-tokens = { $tokens } { $tokens ->
         [one] token
        *[other] tokens
-    } · { $price } ₽
+    } · { $stars } ⭐
 button-notifications-on = 🔔 Turn notifications on
 button-notifications-off = 🔕 Turn notifications off
 
@@ -255,17 +257,42 @@ plan-line-starter =
     { $mark }{ $name } — free
       one-time 50 tokens, { $hourly } requests/hour, { $daily }/day, Starter models
 unlimited = unlimited
-topup-title = 💳 Token packages (bonus tokens never expire):
+topup-title = ⭐ Pay with Telegram Stars. Token packages (bonus tokens never expire) and plans (30 days, renewed every month until you cancel):
 article-plan = { $name } plan, { $days } days
 article-tokens = { $tokens } { $tokens ->
         [one] token
        *[other] tokens
     }
-payment-pending =
-    🧾 Order { $payment }: { $title }, { $price } ₽.
-
-    Online payment is not connected on this server yet: an administrator has been notified and will contact you to complete it.
 payment-unknown-article = This offer is no longer available.
+payment-invoice-description-tokens = { $tokens } bonus tokens for Nebula; bonus tokens never expire.
+payment-invoice-description-plan = The { $name } plan for 30 days, renewed every 30 days until you cancel.
+payment-plan-link = 🧾 { $title }: { $stars } ⭐ every 30 days. Tap the button to subscribe; you can cancel any time under Balance.
+button-pay-stars = Pay { $stars } ⭐
+precheckout-unknown-order = This order is not valid. Open /buy and start again.
+precheckout-not-pending = This order was already paid or has expired. Open /buy for a new one.
+precheckout-wrong-amount = The price of this order has changed. Open /buy and start again.
+precheckout-busy = We could not check this order in time. Please try again in a moment.
+payment-thanks-tokens = ✅ Thank you! { $tokens } bonus tokens were added. Balance: { $balance } tkn.
+payment-thanks-plan = ✅ Thank you! Your { $plan } plan is active until { $until }. Balance: { $balance } tkn.
+payment-duplicate = This payment has already been counted.
+payment-unmatched = We received your payment but could not match it to an order. Please write to /paysupport with the payment receipt.
+paysupport-text =
+    💬 Payment help
+
+    Purchases are made with Telegram Stars and credited at once. If a payment was taken but not credited, or you want a refund, write to the administrator from this chat with the date and what you bought (the receipt in your Telegram Stars history helps). A refund takes back the tokens you have not spent yet.
+
+    Subscriptions renew every 30 days; cancel under Balance → Cancel subscription (the plan stays until the paid period ends).
+button-cancel-subscription = ✖️ Cancel subscription
+subscription-canceled = Your subscription will not renew. The { $plan } plan stays active until { $until }.
+subscription-none = You have no active Stars subscription.
+admin-payment-paid = 💰 Paid: { $name } bought { $article } for { $amount } { $currency } (via { $provider }, charge { $charge }).
+admin-payment-refunded = ↩️ Refunded: { $name }, { $article }, { $amount } { $currency }: { $taken } tokens taken back, { $spent } already spent.
+admin-refund-done = ✅ Refunded order { $order }: { $taken } tokens taken back; { $spent } had already been spent and were not taken.
+admin-refund-already = This charge has already been refunded.
+admin-refund-queued = The refund is recorded but the payment provider did not answer yet ({ $reason }). It is retried automatically.
+admin-refund-failed = The refund was refused: { $reason }
+admin-refund-unknown = No paid order has the charge id { $charge }.
+admin-refund-not-refundable = This order cannot be refunded (it is { $status }).
 
 ## Settings
 
@@ -308,6 +335,7 @@ admin-usage =
     /admin grant <user> <tokens>
     /admin plan <user> <free|basic|pro|vip|elite>
     /admin user <user>
+    /admin refund <charge id>
     A user is an id, tg:<telegram id> or @username.
 admin-stats =
     📈 Service
@@ -331,7 +359,6 @@ admin-new-user = 🆕 New user #{ $id } { $name } ({ $username })
 admin-provider-down = 🔴 Provider { $provider } is failing: its models are paused. { $reason }
 admin-provider-up = 🟢 Provider { $provider } recovered.
 admin-failure-burst = ⚠️ { $count } generations failed in the last { $minutes } min (latest: { $model }, { $kind }).
-admin-payment-requested = 🧾 Payment request { $payment }: #{ $id } { $name } wants { $article } for { $price } ₽.
 
 ## Group chats
 

@@ -67,6 +67,8 @@ command-settings = Настройки
 command-stats = Ваша статистика
 command-history = Ваши результаты
 command-help = Помощь
+command-buy = Купить токены или тариф за звёзды
+command-paysupport = Помощь с оплатой
 command-cancel = Отменить текущий шаг
 
 ## Кнопки
@@ -82,12 +84,12 @@ button-new-chat = 🆕 Новый разговор
 button-older = Раньше ›
 button-newest = ‹ Новые
 button-resend = 📎 #{ $id }
-button-buy-plan = { $name } · { $price } ₽ / 30 дней
+button-buy-plan = { $name } · { $stars } ⭐ / 30 дней
 button-buy-tokens = { $tokens } { $tokens ->
         [one] токен
         [few] токена
        *[many] токенов
-    } · { $price } ₽
+    } · { $stars } ⭐
 button-notifications-on = 🔔 Включить уведомления
 button-notifications-off = 🔕 Выключить уведомления
 
@@ -259,18 +261,43 @@ plan-line-starter =
     { $mark }{ $name } — бесплатно
       разово 50 токенов, { $hourly } запросов в час, { $daily } в сутки, модели Starter
 unlimited = без ограничений
-topup-title = 💳 Пакеты токенов (бонусные токены не сгорают):
+topup-title = ⭐ Оплата звёздами Telegram. Пакеты токенов (бонусные токены не сгорают) и тарифы (30 дней, продлеваются каждый месяц, пока вы не отмените):
 article-plan = Тариф { $name }, { $days } дней
 article-tokens = { $tokens } { $tokens ->
         [one] токен
         [few] токена
        *[many] токенов
     }
-payment-pending =
-    🧾 Заказ { $payment }: { $title }, { $price } ₽.
-
-    Онлайн-оплата на этом сервере пока не подключена: администратор получил уведомление и свяжется с вами для оплаты.
 payment-unknown-article = Это предложение больше недоступно.
+payment-invoice-description-tokens = { $tokens } бонусных токенов Nebula; бонусные токены не сгорают.
+payment-invoice-description-plan = Тариф { $name } на 30 дней, продлевается каждые 30 дней, пока вы не отмените.
+payment-plan-link = 🧾 { $title }: { $stars } ⭐ каждые 30 дней. Нажмите кнопку, чтобы оформить подписку; отменить можно в любой момент в разделе «Баланс».
+button-pay-stars = Оплатить { $stars } ⭐
+precheckout-unknown-order = Этот заказ недействителен. Откройте /buy и начните заново.
+precheckout-not-pending = Этот заказ уже оплачен или истёк. Откройте /buy, чтобы создать новый.
+precheckout-wrong-amount = Цена этого заказа изменилась. Откройте /buy и начните заново.
+precheckout-busy = Не удалось вовремя проверить заказ. Попробуйте ещё раз через минуту.
+payment-thanks-tokens = ✅ Спасибо! Начислено { $tokens } бонусных токенов. Баланс: { $balance } ток.
+payment-thanks-plan = ✅ Спасибо! Тариф { $plan } действует до { $until }. Баланс: { $balance } ток.
+payment-duplicate = Этот платёж уже учтён.
+payment-unmatched = Мы получили ваш платёж, но не смогли сопоставить его с заказом. Напишите в /paysupport и приложите чек платежа.
+paysupport-text =
+    💬 Помощь с оплатой
+
+    Покупки оплачиваются звёздами Telegram и зачисляются сразу. Если оплата прошла, а начисления нет, или вы хотите вернуть деньги, напишите администратору из этого чата: дату и что вы купили (поможет чек из истории звёзд Telegram). При возврате списываются только ещё не потраченные токены.
+
+    Подписка продлевается каждые 30 дней; отменить её можно в разделе «Баланс» → «Отменить подписку» (тариф действует до конца оплаченного периода).
+button-cancel-subscription = ✖️ Отменить подписку
+subscription-canceled = Подписка не будет продлеваться. Тариф { $plan } действует до { $until }.
+subscription-none = У вас нет активной подписки за звёзды.
+admin-payment-paid = 💰 Оплата: { $name } купил(а) { $article } за { $amount } { $currency } (через { $provider }, платёж { $charge }).
+admin-payment-refunded = ↩️ Возврат: { $name }, { $article }, { $amount } { $currency }: списано { $taken } токенов, { $spent } уже потрачено.
+admin-refund-done = ✅ Возврат по заказу { $order }: списано { $taken } токенов; { $spent } уже были потрачены и не списаны.
+admin-refund-already = По этому платежу возврат уже сделан.
+admin-refund-queued = Возврат записан, но платёжная система пока не ответила ({ $reason }). Повтор будет автоматически.
+admin-refund-failed = В возврате отказано: { $reason }
+admin-refund-unknown = Нет оплаченного заказа с платежом { $charge }.
+admin-refund-not-refundable = Этот заказ нельзя вернуть (его статус: { $status }).
 
 ## Настройки
 
@@ -313,6 +340,7 @@ admin-usage =
     /admin grant <пользователь> <токены>
     /admin plan <пользователь> <free|basic|pro|vip|elite>
     /admin user <пользователь>
+    /admin refund <id платежа>
     Пользователь — это id, tg:<telegram id> или @username.
 admin-stats =
     📈 Сервис
@@ -337,7 +365,6 @@ admin-new-user = 🆕 Новый пользователь #{ $id } { $name } ({ 
 admin-provider-down = 🔴 Провайдер { $provider } сбоит: его модели приостановлены. { $reason }
 admin-provider-up = 🟢 Провайдер { $provider } восстановился.
 admin-failure-burst = ⚠️ За последние { $minutes } мин сбоев генерации: { $count } (последний: { $model }, { $kind }).
-admin-payment-requested = 🧾 Заявка на оплату { $payment }: #{ $id } { $name } хочет { $article } за { $price } ₽.
 
 ## Групповые чаты
 

@@ -57,6 +57,8 @@ const envSchema = z
     OIDC_ISSUER: z.string().default('https://accounts.google.com'),
     OIDC_CLIENT_ID: optionalString,
     OIDC_JWKS_URL: z.url().default('https://www.googleapis.com/oauth2/v3/certs'),
+    TELEGRAM_WIDGET_SCRIPT_URL: optionalUrl,
+    OIDC_AUTHORIZATION_URL: z.url().default('https://accounts.google.com/o/oauth2/v2/auth'),
     SMTP_URL: optionalUrl,
     MAIL_FROM: z.string().default('no-reply@localhost'),
     TRUST_PROXY: optionalString.transform((v, ctx) => {
@@ -75,12 +77,18 @@ const envSchema = z
       .transform((v) => new URL(v).origin),
     UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(120000),
     PROVIDER_CONCURRENCY: z.coerce.number().int().positive().default(8),
+    YOOKASSA_SHOP_ID: optionalString,
+    YOOKASSA_SECRET_KEY: optionalString,
+    YOOKASSA_BASE_URL: optionalUrl,
     SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).default(10000),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production') {
       for (const key of ['JWT_SECRET', 'API_KEY_PEPPER'] as const) {
         if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when NODE_ENV=production' });
+      }
+      if (Boolean(env.YOOKASSA_SHOP_ID) !== Boolean(env.YOOKASSA_SECRET_KEY)) {
+        ctx.addIssue({ code: 'custom', path: ['YOOKASSA_SECRET_KEY'], message: 'YOOKASSA_SHOP_ID and YOOKASSA_SECRET_KEY go together' });
       }
       if (env.BOT_TOKEN && env.BOT_MODE === 'webhook' && !env.BOT_WEBHOOK_SECRET) {
         ctx.addIssue({ code: 'custom', path: ['BOT_WEBHOOK_SECRET'], message: 'is required for a production webhook' });
@@ -122,6 +130,8 @@ export interface AppConfig {
     oidcJwksUrl: string;
   };
   mail: { smtpUrl?: string; from: string };
+  /** What the web dashboard needs to offer the Telegram and identity-provider sign-ins. */
+  web: { telegramWidgetScriptUrl: string; oidcAuthorizationUrl: string };
   /** Peers whose X-Forwarded-For is believed (TRUST_PROXY); none by default. */
   trustProxy: TrustedProxies;
   metrics: { token?: string; port?: number };
@@ -132,6 +142,8 @@ export interface AppConfig {
   /** On SIGTERM, open answers and job steps get this long to finish before they are aborted (and billed). */
   shutdownDrainMs: number;
   providers: Record<ProviderName, ProviderSettings>;
+  /** The web payment provider (YooKassa API v3); without credentials it runs on the sandbox fake outside production. */
+  yookassa: { shopId?: string; secretKey?: string; baseUrl?: string };
 }
 
 export class ConfigError extends Error {
@@ -174,6 +186,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
+  const widgetScriptUrl = e.TELEGRAM_WIDGET_SCRIPT_URL ?? `${e.TELEGRAM_WIDGET_ORIGIN}/js/telegram-widget.js?22`;
   const secrets = secretsOf(e);
   return {
     env: e.NODE_ENV,
@@ -202,12 +215,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       oidcJwksUrl: e.OIDC_JWKS_URL,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    web: { telegramWidgetScriptUrl: widgetScriptUrl, oidcAuthorizationUrl: e.OIDC_AUTHORIZATION_URL },
     trustProxy: e.TRUST_PROXY,
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
-    telegramWidgetOrigin: e.TELEGRAM_WIDGET_ORIGIN,
+    // The script's origin unless TELEGRAM_WIDGET_ORIGIN names one explicitly.
+    telegramWidgetOrigin: source.TELEGRAM_WIDGET_ORIGIN ? e.TELEGRAM_WIDGET_ORIGIN : new URL(widgetScriptUrl).origin,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     providerConcurrency: e.PROVIDER_CONCURRENCY,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     providers,
+    yookassa: { shopId: e.YOOKASSA_SHOP_ID, secretKey: e.YOOKASSA_SECRET_KEY, baseUrl: e.YOOKASSA_BASE_URL?.replace(/\/+$/, '') },
   };
 }

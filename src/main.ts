@@ -28,7 +28,7 @@ function readConfig(): AppConfig {
 
 /** Starts the loopback sandbox upstream when at least one provider will use it. */
 async function maybeStartSandbox(config: AppConfig): Promise<SandboxServer | undefined> {
-  const needed = PROVIDER_NAMES.some((p) => p !== 'local' && !config.providers[p].apiKey);
+  const needed = PROVIDER_NAMES.some((p) => p !== 'local' && !config.providers[p].apiKey) || !config.yookassa.shopId;
   return needed && config.sandboxAllowed ? startSandbox(sandboxHandlers) : undefined;
 }
 
@@ -84,6 +84,10 @@ async function main(): Promise<void> {
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   services.readiness.set('ready');
   log.info({ port: config.port }, `listening on ${listenUrl(server, config)}`);
+  // The sandbox carrier sends its notifications to this process (a live YooKassa shop sets the URL in its dashboard).
+  await services.payments
+    .connectSandboxNotifications(`${config.publicUrl ?? `http://127.0.0.1:${config.port}`}/api/v2/payments/carrier/notifications`)
+    .catch((err: unknown) => log.error({ err }, 'sandbox carrier notifications not connected'));
 
   let polling: RunnerHandle | undefined;
   let stopping = false;

@@ -10,6 +10,7 @@ import { notFoundFallback } from './middleware/not-found';
 import { requestContext } from './middleware/request-context';
 import { createV1Router } from './v1/router';
 import { createV2Routers } from './v2/router';
+import { dashboard } from './web/static';
 
 export interface ApiAppOptions {
   /** POST /telegram/webhook handler (BOT_MODE=webhook; it checks X-Telegram-Bot-Api-Secret-Token itself). */
@@ -26,6 +27,8 @@ export function createApiApp(services: Services, options: ApiAppOptions = {}): K
   app.use(requestContext(services));
   app.use(errorHandler());
   app.use(notFoundFallback());
+  // The web dashboard at `/` (its static build and the SPA fallback); it never answers for the API's paths.
+  app.use(dashboard(services.config));
 
   app.use(healthRoutes(services).routes());
   if (options.telegramWebhook) {

@@ -2,6 +2,7 @@ import type { Api } from 'grammy';
 import type { GenerationNotifier } from '../core/generations/ports';
 import type { CircuitEvent } from '../core/generations/provider-gate';
 import type { GenerationRecord, UserRecord } from '../core/records';
+import type { PaymentListener, PaymentRefundedEvent, PaymentSucceededEvent } from '../core/payments/ports';
 import type { Logger } from '../logger';
 import type { BackgroundTasks } from './background';
 import { DEFAULT_LOCALE, isLocale, type I18n, type Locale, type Translate } from './i18n';
@@ -21,10 +22,10 @@ export interface AdminNotifierDeps {
 
 /**
  * Operator notifications to ADMIN_CHAT_IDS: new users, provider outages and recoveries, bursts of failed
- * generations, payment requests. Each admin reads them in the language of their own account (English without
+ * generations, paid and refunded orders. Each admin reads them in the language of their own account (English without
  * one). Sending happens in the background; a failure to notify is logged, never raised.
  */
-export class AdminNotifier implements GenerationNotifier {
+export class AdminNotifier implements GenerationNotifier, PaymentListener {
   private failures: number[] = [];
   private lastBurstAlertAt = 0;
 
@@ -60,8 +61,17 @@ export class AdminNotifier implements GenerationNotifier {
     }
   }
 
-  paymentRequested(user: UserRecord, article: string, paymentId: string, priceRub: number): void {
-    this.notify('payment', (t) => t('admin-payment-requested', { id: String(user.id), name: user.name, article, payment: paymentId, price: priceRub }));
+  /** PaymentListener: each paid order, with the buyer's and the article's names. */
+  paymentSucceeded(e: PaymentSucceededEvent): void {
+    this.notify('payment', (t) =>
+      t('admin-payment-paid', { name: e.userName, article: e.articleTitle, amount: e.amount, currency: e.currency, provider: e.provider, charge: e.chargeId }),
+    );
+  }
+
+  paymentRefunded(e: PaymentRefundedEvent): void {
+    this.notify('refund', (t) =>
+      t('admin-payment-refunded', { name: e.userName, article: e.articleTitle, amount: e.amount, currency: e.currency, taken: e.tokensTaken, spent: e.tokensSpent }),
+    );
   }
 
   /** Counts failed generations; a burst within the window makes one alert (at most one per window). */

@@ -25,6 +25,7 @@ import { balanceFeature } from './features/balance';
 import { chatFeature } from './features/chat';
 import { historyFeature } from './features/history';
 import { mediaFeature } from './features/media';
+import { paymentsFeature } from './features/payments';
 import { photosFeature } from './features/photos';
 import { settingsFeature } from './features/settings';
 import { startFeature } from './features/start';
@@ -32,6 +33,7 @@ import { statsFeature } from './features/stats';
 import { unhandledFeature } from './features/unhandled';
 import { voiceFeature } from './features/voice';
 import { privateChatsOnly } from './private-only';
+import { TelegramStarsGateway } from './stars-gateway';
 
 export const TELEGRAM_API_ROOT = 'https://api.telegram.org';
 /** Bump when a conversation's steps change incompatibly: stored conversations of older code are then dropped. */
@@ -163,6 +165,7 @@ export function createBot(token: string, services: BotServices, options: BotOpti
     .use(
       startFeature(),
       adminFeature(),
+      paymentsFeature(),
       balanceFeature(),
       settingsFeature(),
       statsFeature(),
@@ -201,6 +204,11 @@ export function createBot(token: string, services: BotServices, options: BotOpti
       services.gate.onCircuitChange((event) => {
         if (attached) admin.providerCircuit(event);
       });
+      services.payments.hub.add({
+        paymentSucceeded: (e) => (attached ? admin.paymentSucceeded(e) : undefined),
+        paymentRefunded: (e) => (attached ? admin.paymentRefunded(e) : undefined),
+      });
+      services.payments.refunds.useGateway('stars', new TelegramStarsGateway(bot.api));
     },
     async stop() {
       attached = false;

@@ -15,6 +15,8 @@ function commandList(t: Translate): { command: string; description: string }[] {
     { command: 'music', description: t('command-music') },
     { command: 'tools', description: t('command-tools') },
     { command: 'balance', description: t('command-balance') },
+    { command: 'buy', description: t('command-buy') },
+    { command: 'paysupport', description: t('command-paysupport') },
     { command: 'settings', description: t('command-settings') },
     { command: 'stats', description: t('command-stats') },
     { command: 'history', description: t('command-history') },

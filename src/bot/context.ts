@@ -76,6 +76,7 @@ export type BotServices = Pick<
   | 'accountAdmin'
   | 'deliveries'
   | 'jsonStores'
+  | 'payments'
 >;
 
 export interface BotDeps {

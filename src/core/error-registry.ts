@@ -17,7 +17,17 @@ import { RateLimitedError } from './limits/rate-limiter';
 import { ImageValidationError, InvalidSizeError } from './media/image';
 import { InvalidStorageKeyError } from './media/storage';
 import { FetchFailedError, UnsafeUrlError } from './net/errors';
-import { UnknownArticleError } from './payments/checkout';
+import {
+  CarrierNotConfiguredError,
+  InvalidNotificationError,
+  OrderNotFoundError,
+  OrderNotRefundableError,
+  PaymentProviderRejectedError,
+  PaymentProviderUnavailableError,
+  UnknownArticleError,
+  UnknownChargeError,
+  UnknownPaymentError,
+} from './payments/errors';
 import { ProviderError } from './providers/types';
 
 /**
@@ -49,6 +59,14 @@ export const CORE_ERROR_CLASSES = [
   FetchFailedError,
   UnsafeUrlError,
   UnknownArticleError,
+  OrderNotFoundError,
+  UnknownChargeError,
+  OrderNotRefundableError,
+  InvalidNotificationError,
+  UnknownPaymentError,
+  CarrierNotConfiguredError,
+  PaymentProviderUnavailableError,
+  PaymentProviderRejectedError,
   ProviderError,
 ] as const;
 

@@ -3,6 +3,7 @@ import { refillDuePlans } from '../core/billing/refill';
 import { deleteExpiredResults } from '../core/generations/retention';
 import { Services } from '../services';
 import { GENERATION_STEP } from './boss';
+import { startPaymentWorkers } from './payments';
 
 const SWEEP = 'generations-sweep';
 const MAINTENANCE = 'maintenance';
@@ -50,4 +51,5 @@ export async function startWorkers(boss: PgBoss, services: Services): Promise<vo
   await boss.schedule(SWEEP, '* * * * *');
   await boss.schedule(SCHEDULES, '* * * * *');
   await boss.schedule(MAINTENANCE, '*/10 * * * *');
+  await startPaymentWorkers(boss, services);
 }

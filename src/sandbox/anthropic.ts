@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { SandboxHandler, SandboxRequest, sendJson } from './types';
 import { failureMarkerIn, hangUntilClosed } from './failures';
+import { chooseToolCall, OfferedTool, toolResultAnswer } from './tool-play';
 
 /**
  * In-process fake of the Anthropic Messages API (POST /v1/messages, JSON and SSE), speaking the documented wire
@@ -22,6 +23,11 @@ interface Block {
   type?: unknown;
   text?: unknown;
   source?: { type?: unknown; media_type?: unknown; data?: unknown };
+  id?: unknown;
+  name?: unknown;
+  input?: unknown;
+  tool_use_id?: unknown;
+  content?: unknown;
 }
 interface Message {
   role?: unknown;
@@ -50,6 +56,46 @@ interface ValidRequest {
   messages: Message[];
   system: string;
   stream: boolean;
+  tools: OfferedTool[];
+  toolChoice: 'auto' | 'none' | 'required' | { name: string } | undefined;
+}
+
+/** tool_result blocks answer the tool_use blocks of the assistant turn just before; the error text if not. */
+function checkToolResults(messages: Message[]): string | undefined {
+  for (const [i, m] of messages.entries()) {
+    const results = blocksOf(m.content).filter((b) => b.type === 'tool_result');
+    if (results.length === 0) continue;
+    const previous = i > 0 ? blocksOf(messages[i - 1].content) : [];
+    const uses = new Set(previous.filter((b) => b.type === 'tool_use').map((b) => b.id));
+    const orphan = results.find((b) => !uses.has(b.tool_use_id));
+    if (orphan) {
+      return `messages.${i}.content.0: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${String(orphan.tool_use_id)}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`;
+    }
+  }
+  return undefined;
+}
+
+/** tools and tool_choice as the API checks them; the error text when malformed. */
+function readTools(body: Record<string, unknown>): { tools: OfferedTool[]; toolChoice: ValidRequest['toolChoice'] } | string {
+  const tools: OfferedTool[] = [];
+  if (body.tools !== undefined) {
+    if (!Array.isArray(body.tools)) return 'tools: Input should be a valid list';
+    for (const [i, t] of (body.tools as Array<{ name?: unknown; input_schema?: unknown }>).entries()) {
+      if (typeof t?.name !== 'string') return `tools.${i}.name: Field required`;
+      if (!t.input_schema || typeof t.input_schema !== 'object') return `tools.${i}.input_schema: Field required`;
+      tools.push({ name: t.name, parameters: t.input_schema });
+    }
+  }
+  const choice = body.tool_choice as { type?: unknown; name?: unknown } | undefined;
+  if (choice === undefined) return { tools, toolChoice: undefined };
+  if (choice.type === 'auto') return { tools, toolChoice: 'auto' };
+  if (choice.type === 'none') return { tools, toolChoice: 'none' };
+  if (choice.type === 'any') return { tools, toolChoice: 'required' };
+  if (choice.type === 'tool' && typeof choice.name === 'string') {
+    if (!tools.some((t) => t.name === choice.name)) return `tool_choice: tool '${choice.name}' not found in tools`;
+    return { tools, toolChoice: { name: choice.name } };
+  }
+  return "tool_choice: Input tag does not match any of the expected tags: 'auto', 'any', 'tool', 'none'";
 }
 
 function validate(req: SandboxRequest, res: ServerResponse): ValidRequest | undefined {
@@ -96,12 +142,19 @@ function validate(req: SandboxRequest, res: ServerResponse): ValidRequest | unde
     error(res, 400, 'invalid_request_error', 'temperature: Input should be less than or equal to 1');
     return undefined;
   }
+  const toolProblem = checkToolResults(body.messages as Message[]);
+  const tools = readTools(body);
+  if (toolProblem || typeof tools === 'string') {
+    error(res, 400, 'invalid_request_error', toolProblem ?? (tools as string));
+    return undefined;
+  }
   return {
     model: body.model,
     maxTokens: body.max_tokens as number,
     messages: body.messages as Message[],
     system: typeof body.system === 'string' ? body.system : '',
     stream: body.stream === true,
+    ...tools,
   };
 }
 
@@ -126,13 +179,26 @@ function inputTokens(messages: Message[], system: number): number {
   return Math.max(1, Math.ceil(chars / 4)) + countImages(messages) * 85;
 }
 
+/** The tool_result blocks of the final user turn, with the names of the calls they answer. */
+function finalToolResult(messages: Message[]): { name?: string; text: string } | undefined {
+  const last = messages[messages.length - 1];
+  const result = blocksOf(last?.content).find((b) => b.type === 'tool_result');
+  if (!result) return undefined;
+  const use = messages.length > 1 ? blocksOf(messages[messages.length - 2].content).find((b) => b.type === 'tool_use' && b.id === result.tool_use_id) : undefined;
+  const content = typeof result.content === 'string' ? result.content : blocksOf(result.content).map((b) => (typeof b.text === 'string' ? b.text : '')).join(' ');
+  return { name: typeof use?.name === 'string' ? use.name : undefined, text: content };
+}
+
 /** The deterministic reply, cut into word pieces (one "token" each) and truncated at max_tokens. */
 function reply(model: string, messages: Message[], maxTokens: number): { pieces: string[]; stopReason: string } {
   const said = lastUserText(messages).replace(/\s+/g, ' ').trim();
   const snippet = said.length > 80 ? `${said.slice(0, 80)}...` : said;
   const images = countImages(messages);
   const seen = images > 0 ? ` (with ${images} image${images > 1 ? 's' : ''})` : '';
-  const text = `Sandbox reply from ${model}: you said "${snippet}"${seen}. This text comes from the built-in sandbox, not from Anthropic.`;
+  const toolResult = finalToolResult(messages);
+  const text = toolResult
+    ? toolResultAnswer(model, toolResult.name, toolResult.text)
+    : `Sandbox reply from ${model}: you said "${snippet}"${seen}. This text comes from the built-in sandbox, not from Anthropic.`;
   const pieces = text.match(/\S+\s*/g) ?? [text];
   if (pieces.length > maxTokens) return { pieces: pieces.slice(0, maxTokens), stopReason: 'max_tokens' };
   return { pieces, stopReason: 'end_turn' };
@@ -146,6 +212,72 @@ async function writeEvents(res: ServerResponse, events: Record<string, unknown>[
     res.write(`event: ${String(ev.type)}\ndata: ${JSON.stringify(ev)}\n\n`);
     await sleep(delayMs);
   }
+}
+
+let toolUseCounter = 0;
+
+/** A turn that says a few words, then calls the tool (as Claude usually does): a text block, then a tool_use block. */
+async function answerToolUse(
+  res: ServerResponse,
+  id: string,
+  promptTokens: number,
+  input: ValidRequest,
+  call: { name: string; arguments: Record<string, unknown> },
+  delayMs: number,
+): Promise<void> {
+  toolUseCounter += 1;
+  const toolId = `toolu_sandbox${toolUseCounter}${Date.now().toString(36)}`;
+  const preface = `Let me call ${call.name}.`;
+  const json = JSON.stringify(call.arguments);
+  const outputTokens = 3 + Math.ceil(json.length / 4);
+  const headers = { 'request-id': `req_sandbox_${counter}` };
+  if (!input.stream) {
+    sendJson(
+      res,
+      200,
+      {
+        id,
+        type: 'message',
+        role: 'assistant',
+        model: input.model,
+        content: [
+          { type: 'text', text: preface },
+          { type: 'tool_use', id: toolId, name: call.name, input: call.arguments },
+        ],
+        stop_reason: 'tool_use',
+        stop_sequence: null,
+        usage: { input_tokens: promptTokens, output_tokens: outputTokens },
+      },
+      headers,
+    );
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', ...headers });
+  res.flushHeaders();
+  const fragments: Record<string, unknown>[] = [];
+  for (let at = 0; at < json.length; at += 8) {
+    fragments.push({ type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: json.slice(at, at + 8) } });
+  }
+  await writeEvents(
+    res,
+    [
+      {
+        type: 'message_start',
+        message: { id, type: 'message', role: 'assistant', content: [], model: input.model, stop_reason: null, stop_sequence: null, usage: { input_tokens: promptTokens, output_tokens: 1 } },
+      },
+      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: preface } },
+      { type: 'content_block_stop', index: 0 },
+      { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: toolId, name: call.name, input: {} } },
+      { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '' } },
+      ...fragments,
+      { type: 'content_block_stop', index: 1 },
+      { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: outputTokens } },
+      { type: 'message_stop' },
+    ],
+    delayMs,
+  );
+  res.end();
 }
 
 export function createAnthropicSandbox(options: AnthropicSandboxOptions = {}): SandboxHandler {
@@ -169,6 +301,8 @@ export function createAnthropicSandbox(options: AnthropicSandboxOptions = {}): S
 
     const id = `msg_sandbox_${++counter}`;
     const promptTokens = inputTokens(input.messages, input.system.length);
+    const call = failure === 'policy' ? undefined : chooseToolCall(input.tools, input.toolChoice, finalToolResult(input.messages) !== undefined, lastUserText(input.messages));
+    if (call) return answerToolUse(res, id, promptTokens, input, call, delayMs);
     const { pieces, stopReason } =
       failure === 'policy' ? { pieces: [] as string[], stopReason: 'refusal' } : reply(input.model, input.messages, input.maxTokens);
 

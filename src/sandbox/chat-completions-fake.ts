@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { sendBytes, sendJson, type SandboxHandler, type SandboxRequest } from './types';
 import { failureMarkerIn, hangUntilClosed } from './failures';
+import { chooseToolCall, jsonAnswer, OfferedTool, toolResultAnswer } from './tool-play';
 
 // Shared pieces of the OpenAI, xAI and DeepSeek fakes: all three speak Chat Completions and differ in
 // error bodies, reasoning output and small framing details, which each vendor's profile supplies.
@@ -165,16 +166,41 @@ interface ParsedMessage {
   role: string;
   text: string;
   images: number;
+  /** tool messages: the name of the function whose result this is. */
+  toolName?: string;
+}
+
+/** Assistant tool calls and tool answers, checked the way the API checks them; the tool name, or an error text. */
+function checkToolTurn(i: number, m: Record<string, unknown>, calls: Map<string, string>): string | undefined | { toolName: string } {
+  if (m.role === 'assistant' && Array.isArray(m.tool_calls)) {
+    for (const call of m.tool_calls as Array<{ id?: unknown; function?: { name?: unknown } }>) {
+      if (typeof call?.id !== 'string' || typeof call.function?.name !== 'string') return `messages[${i}].tool_calls: each call needs an id and a function name`;
+      calls.set(call.id, call.function.name);
+    }
+  }
+  if (m.role === 'tool') {
+    const name = typeof m.tool_call_id === 'string' ? calls.get(m.tool_call_id) : undefined;
+    if (name === undefined) return "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.";
+    return { toolName: name };
+  }
+  return undefined;
 }
 
 function parseMessages(raw: unknown): ParsedMessage[] | string {
   if (!Array.isArray(raw) || raw.length === 0) return "'messages' must be a non-empty array";
   const out: ParsedMessage[] = [];
+  const calls = new Map<string, string>();
   for (const [i, m] of raw.entries()) {
     if (!m || typeof m !== 'object') return `messages[${i}] must be an object`;
     const { role, content } = m as { role?: unknown; content?: unknown };
     if (typeof role !== 'string') return `messages[${i}].role is required`;
-    if (typeof content === 'string') {
+    const tool = checkToolTurn(i, m as Record<string, unknown>, calls);
+    if (typeof tool === 'string') return tool;
+    if (tool) {
+      out.push({ role, text: typeof content === 'string' ? content : JSON.stringify(content), images: 0, toolName: tool.toolName });
+    } else if ((content === null || content === undefined) && role === 'assistant' && Array.isArray((m as { tool_calls?: unknown }).tool_calls)) {
+      out.push({ role, text: '', images: 0 });
+    } else if (typeof content === 'string') {
       out.push({ role, text: content, images: 0 });
     } else if (Array.isArray(content)) {
       let text = '';
@@ -214,17 +240,38 @@ interface Plan {
   answer: string[];
   reasoning: string[];
   reasoningMode: 'hidden' | 'visible' | undefined;
-  finish: 'stop' | 'length' | 'content_filter';
+  finish: 'stop' | 'length' | 'content_filter' | 'tool_calls';
   prompt: number;
+  toolCall?: { id: string; name: string; arguments: string };
 }
 
-function plan(profile: ChatFakeProfile, model: string, messages: ParsedMessage[], limit: number | undefined, policy: boolean): Plan {
+/** What the request asks of the model besides a plain answer. */
+interface Asked {
+  tools: OfferedTool[];
+  toolChoice: 'auto' | 'none' | 'required' | { name: string } | undefined;
+  json: { schema?: unknown } | undefined;
+}
+
+let callCounter = 0;
+
+function plan(profile: ChatFakeProfile, model: string, messages: ParsedMessage[], limit: number | undefined, policy: boolean, asked: Asked): Plan {
   const last = [...messages].reverse().find((m) => m.role === 'user') ?? messages[messages.length - 1];
+  const final = messages[messages.length - 1];
   const seen = last.images ? ` I received ${last.images} image${last.images > 1 ? 's' : ''}.` : '';
   const reasoningMode = profile.reasoning(model);
   const prompt = promptTokens(messages);
   if (policy) return { model, answer: [], reasoning: [], reasoningMode, finish: 'content_filter', prompt };
-  const answerText = `Sandbox reply from ${model}: you said "${excerpt(last.text)}".${seen} This text comes from the built-in sandbox, not a real model.`;
+  const call = chooseToolCall(asked.tools, asked.toolChoice, final.role === 'tool', last.text);
+  if (call) {
+    callCounter += 1;
+    const id = `call_sandbox${callCounter}${Date.now().toString(36)}`;
+    return { model, answer: [], reasoning: [], reasoningMode, finish: 'tool_calls', prompt, toolCall: { id, name: call.name, arguments: JSON.stringify(call.arguments) } };
+  }
+  let answerText =
+    final.role === 'tool'
+      ? toolResultAnswer(model, final.toolName, final.text)
+      : `Sandbox reply from ${model}: you said "${excerpt(last.text)}".${seen} This text comes from the built-in sandbox, not a real model.`;
+  if (asked.json) answerText = jsonAnswer(asked.json.schema, answerText);
   const reasoningText = `Sandbox reasoning: the user wrote "${excerpt(last.text)}", so I echo it back.`;
   let answer = tokenPieces(answerText);
   let reasoning = reasoningMode ? tokenPieces(reasoningText) : [];
@@ -242,7 +289,7 @@ function plan(profile: ChatFakeProfile, model: string, messages: ParsedMessage[]
 }
 
 function usageOf(profile: ChatFakeProfile, p: Plan): Record<string, unknown> {
-  const answerTokens = p.answer.length;
+  const answerTokens = p.answer.length + (p.toolCall ? Math.ceil((p.toolCall.name.length + p.toolCall.arguments.length) / 4) : 0);
   const reasoningTokens = p.reasoning.length;
   const completion = profile.reasoningTokensOutsideCompletion ? answerTokens : answerTokens + reasoningTokens;
   return {
@@ -261,8 +308,11 @@ function completionId(vendor: ChatFakeProfile['vendor']): string {
 }
 
 function completionBody(profile: ChatFakeProfile, p: Plan): Record<string, unknown> {
-  const content = p.finish === 'content_filter' ? null : p.answer.join('');
+  const content = p.finish === 'content_filter' || p.toolCall ? null : p.answer.join('');
   const message: Record<string, unknown> = { role: 'assistant', content };
+  if (p.toolCall) {
+    message.tool_calls = [{ id: p.toolCall.id, type: 'function', function: { name: p.toolCall.name, arguments: p.toolCall.arguments } }];
+  }
   if (p.reasoningMode === 'visible') message.reasoning_content = p.reasoning.join('');
   if (profile.vendor === 'openai') message.refusal = null;
   return {
@@ -305,6 +355,12 @@ async function streamCompletion(
   if (visible) for (const piece of p.reasoning) frames.push(chunk({ content: null, reasoning_content: piece }, null));
   const answerStart = frames.length;
   for (const piece of p.answer) frames.push(chunk(visible ? { content: piece, reasoning_content: null } : { content: piece }, null));
+  if (p.toolCall) {
+    const { id, name, arguments: args } = p.toolCall;
+    frames.push(chunk({ tool_calls: [{ index: 0, id, type: 'function', function: { name, arguments: '' } }] }, null));
+    // Argument text arrives in fragments, as the API streams it.
+    for (let at = 0; at < args.length; at += 8) frames.push(chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(at, at + 8) } }] }, null));
+  }
   frames.push(chunk({}, p.finish));
   if (includeUsage) frames.push(JSON.stringify({ ...base, choices: [], usage: usageOf(profile, p) }));
   frames.push('[DONE]');
@@ -320,6 +376,39 @@ async function streamCompletion(
     if (i < frames.length - 1) await sleep(profile.chunkDelayMs);
   }
   res.end();
+}
+
+/** tools, tool_choice and response_format as the API validates them; an error text when they are malformed. */
+function readAsked(body: Record<string, unknown>, messages: ParsedMessage[]): Asked | string {
+  const tools: OfferedTool[] = [];
+  if (body.tools !== undefined) {
+    if (!Array.isArray(body.tools)) return "Invalid type for 'tools': expected an array";
+    for (const [i, t] of (body.tools as Array<{ type?: unknown; function?: { name?: unknown; parameters?: unknown } }>).entries()) {
+      if (t?.type !== 'function' || typeof t.function?.name !== 'string') return `Missing required parameter: 'tools[${i}].function.name'.`;
+      tools.push({ name: t.function.name, parameters: t.function.parameters });
+    }
+  }
+  let toolChoice: Asked['toolChoice'];
+  const rawChoice = body.tool_choice as unknown;
+  if (rawChoice === 'auto' || rawChoice === 'none' || rawChoice === 'required') toolChoice = rawChoice;
+  else if (rawChoice && typeof rawChoice === 'object') {
+    const name = (rawChoice as { function?: { name?: unknown } }).function?.name;
+    if (typeof name !== 'string' || !tools.some((t) => t.name === name)) return "Invalid value for 'tool_choice': the named function is not among the tools.";
+    toolChoice = { name };
+  } else if (rawChoice !== undefined) return "Invalid value for 'tool_choice'.";
+  if (toolChoice !== undefined && tools.length === 0) return "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.";
+  const format = body.response_format as { type?: unknown; json_schema?: { schema?: unknown } } | undefined;
+  let json: Asked['json'];
+  if (format?.type === 'json_object') {
+    if (!messages.some((m) => /json/i.test(m.text))) {
+      return "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.";
+    }
+    json = {};
+  } else if (format?.type === 'json_schema') {
+    if (!format.json_schema || typeof format.json_schema !== 'object') return "Missing required parameter: 'response_format.json_schema'.";
+    json = { schema: format.json_schema.schema ?? { type: 'object' } };
+  }
+  return { tools, toolChoice, json };
 }
 
 /** POST /chat/completions for one vendor profile (auth already checked). */
@@ -349,9 +438,11 @@ export async function handleChatCompletions(profile: ChatFakeProfile, req: Sandb
   const policyError = marker === 'policy' ? profile.policyError?.(model) : undefined;
   if (policyError) return sendError(res, policyError);
 
+  const asked = readAsked(body, messages);
+  if (typeof asked === 'string') return sendError(res, errors.badRequest(asked));
   const rawLimit = body.max_completion_tokens ?? body.max_tokens;
   const limit = typeof rawLimit === 'number' ? rawLimit : undefined;
-  const p = plan(profile, model, messages, limit, marker === 'policy');
+  const p = plan(profile, model, messages, limit, marker === 'policy', asked);
   const stream = body.stream === true;
   const includeUsage = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
 

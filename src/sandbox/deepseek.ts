@@ -38,8 +38,9 @@ function validateChat(body: Record<string, unknown>): ErrorReply | undefined {
   if (!(model in OUTPUT_CEILINGS)) {
     return deepSeekError(400, 'Model Not Exist', 'invalid_request_error', 'invalid_request_error');
   }
-  const messages = body.messages as Array<{ content?: unknown }>;
-  const index = messages.findIndex((m) => typeof m.content !== 'string');
+  const messages = body.messages as Array<{ role?: unknown; content?: unknown; tool_calls?: unknown }>;
+  // An assistant turn that only called tools may carry null content.
+  const index = messages.findIndex((m) => typeof m.content !== 'string' && !(m.role === 'assistant' && m.content === null && Array.isArray(m.tool_calls)));
   if (index >= 0) {
     return deepSeekError(
       422,

@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { syntheticImage, syntheticMp4 } from './synthetic';
 import { SandboxHandler, SandboxRequest, sendBytes, sendJson } from './types';
 import { failureMarkerIn, hangUntilClosed } from './failures';
+import { chooseToolCall, jsonAnswer, OfferedTool, toolResultAnswer } from './tool-play';
 
 /**
  * In-process fake of the Gemini API under /v1beta: generateContent, streamGenerateContent (?alt=sse, or a JSON
@@ -25,6 +26,8 @@ type Failure = (typeof FAILURES)[number];
 
 interface Part {
   text?: unknown;
+  functionCall?: { name?: unknown; args?: unknown };
+  functionResponse?: { name?: unknown; response?: unknown };
   inline_data?: { mime_type?: unknown; data?: unknown };
   inlineData?: { mimeType?: unknown; data?: unknown };
 }
@@ -111,6 +114,45 @@ function readJson(req: SandboxRequest, res: ServerResponse): Record<string, unkn
   return undefined;
 }
 
+type ToolChoice = 'auto' | 'none' | 'required' | { name: string } | undefined;
+
+/** functionDeclarations and functionCallingConfig as the API checks them; the error text when malformed. */
+function readTools(body: Record<string, unknown>): { tools: OfferedTool[]; choice: ToolChoice } | string {
+  const tools: OfferedTool[] = [];
+  for (const group of Array.isArray(body.tools) ? (body.tools as Array<{ functionDeclarations?: unknown }>) : []) {
+    for (const d of Array.isArray(group?.functionDeclarations) ? (group.functionDeclarations as Array<Record<string, unknown>>) : []) {
+      if (typeof d?.name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/.test(d.name)) {
+        return `* GenerateContentRequest.tools[0].function_declarations: [FIELD_INVALID] Invalid function name.`;
+      }
+      if (d.parameters !== undefined && d.parametersJsonSchema !== undefined) {
+        return 'parameters and parametersJsonSchema cannot both be set';
+      }
+      tools.push({ name: d.name, parameters: d.parametersJsonSchema ?? d.parameters });
+    }
+  }
+  const config = ((body.toolConfig ?? body.tool_config) as { functionCallingConfig?: { mode?: unknown; allowedFunctionNames?: unknown } } | undefined)?.functionCallingConfig;
+  const mode = config?.mode;
+  const allowed = Array.isArray(config?.allowedFunctionNames) ? (config.allowedFunctionNames as string[]) : [];
+  if (allowed.length > 0 && mode !== 'ANY') return 'allowed_function_names is only allowed when the mode is ANY.';
+  if (mode === undefined || mode === 'AUTO' || mode === 'MODE_UNSPECIFIED') return { tools, choice: mode === 'AUTO' ? 'auto' : undefined };
+  if (mode === 'NONE') return { tools, choice: 'none' };
+  if (mode === 'ANY') return { tools, choice: allowed.length > 0 ? { name: allowed[0] } : 'required' };
+  return `Invalid value at 'tool_config.function_calling_config.mode' (${String(mode)})`;
+}
+
+/** Each turn of function responses answers every call of the model turn before it. */
+function checkFunctionResponses(contents: Content[]): string | undefined {
+  for (const [i, c] of contents.entries()) {
+    const responses = partsOf(c).filter((p) => p.functionResponse).length;
+    if (responses === 0) continue;
+    const calls = i > 0 ? partsOf(contents[i - 1]).filter((p) => p.functionCall).length : 0;
+    if (calls !== responses) {
+      return 'Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.';
+    }
+  }
+  return undefined;
+}
+
 interface VeoJob {
   model: string;
   polls: number;
@@ -139,7 +181,11 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
     if (temperature !== undefined && (typeof temperature !== 'number' || temperature < 0 || temperature > 2)) {
       return error(res, 400, 'Invalid value at \'generation_config.temperature\'');
     }
-    const lastUser = [...contents].reverse().find((c) => c.role !== 'model');
+    const toolProblem = checkFunctionResponses(contents);
+    if (toolProblem) return error(res, 400, toolProblem);
+    const offered = readTools(body);
+    if (typeof offered === 'string') return error(res, 400, offered);
+    const lastUser = [...contents].reverse().find((c) => c.role !== 'model' && textOf(partsOf(c)) !== '') ?? contents[contents.length - 1];
     const said = textOf(partsOf(lastUser));
     const failure = failureIn(said);
     if (failure === 'overloaded') return overloaded(res);
@@ -167,9 +213,30 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
       return;
     }
 
+    const responseId = randomBytes(9).toString('base64url');
+    const finalResponse = partsOf(contents[contents.length - 1]).find((p) => p.functionResponse)?.functionResponse;
+    const call = chooseToolCall(offered.tools, offered.choice, finalResponse !== undefined, said);
+    if (call) {
+      const argsTokens = Math.ceil(JSON.stringify(call.arguments).length / 4);
+      const answer = {
+        candidates: [{ content: { parts: [{ functionCall: { name: call.name, args: call.arguments } }], role: 'model' }, finishReason: 'STOP', index: 0 }],
+        usageMetadata: { promptTokenCount, candidatesTokenCount: argsTokens, totalTokenCount: promptTokenCount + argsTokens },
+        modelVersion: model,
+        responseId,
+      };
+      if (!stream) return sendJson(res, 200, answer);
+      if (req.query.get('alt') !== 'sse') return sendJson(res, 200, [answer]);
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      res.end(`data: ${JSON.stringify(answer)}\r\n\r\n`);
+      return;
+    }
+
     const images = imagesIn(partsOf(lastUser));
     const seen = images > 0 ? ` (with ${images} image${images > 1 ? 's' : ''})` : '';
-    const text = `Sandbox reply from ${model}: you said "${snippet(said)}"${seen}. This text comes from the built-in sandbox, not from Google.`;
+    let text = finalResponse
+      ? toolResultAnswer(model, typeof finalResponse.name === 'string' ? finalResponse.name : undefined, JSON.stringify(finalResponse.response ?? {}))
+      : `Sandbox reply from ${model}: you said "${snippet(said)}"${seen}. This text comes from the built-in sandbox, not from Google.`;
+    if (config.responseMimeType === 'application/json') text = jsonAnswer(config.responseJsonSchema ?? config.responseSchema, text);
     let pieces: string[] = text.match(/\S+\s*/g) ?? [text];
     let finishReason = 'STOP';
     const max = config.maxOutputTokens;
@@ -182,7 +249,6 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
       candidatesTokenCount: pieces.length,
       totalTokenCount: promptTokenCount + pieces.length,
     };
-    const responseId = randomBytes(9).toString('base64url');
 
     if (!stream) {
       return sendJson(res, 200, {

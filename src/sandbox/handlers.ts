@@ -9,9 +9,10 @@ import { openaiSandbox } from './openai';
 import { replicateSandbox } from './replicate';
 import { SandboxHandler } from './types';
 import { xaiSandbox } from './xai';
+import { yookassaSandbox } from './yookassa';
 
 /** Every vendor's fake, for the sandbox upstream that `npm start` runs when a provider has no credentials. */
-export const sandboxHandlers: Record<ProviderName, SandboxHandler> = {
+export const sandboxHandlers: Record<ProviderName | 'yookassa', SandboxHandler> = {
   openai: openaiSandbox,
   anthropic: anthropicSandbox,
   google: googleSandbox,
@@ -21,4 +22,5 @@ export const sandboxHandlers: Record<ProviderName, SandboxHandler> = {
   replicate: replicateSandbox,
   elevenlabs: elevenlabsSandbox,
   local: localSandbox,
+  yookassa: yookassaSandbox,
 };

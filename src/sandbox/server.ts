@@ -3,14 +3,17 @@ import type { AddressInfo } from 'node:net';
 import { PROVIDER_NAMES, ProviderName } from '../core/providers/types';
 import { SandboxHandler, sendJson } from './types';
 
+/** Model vendors, and the payment provider's fake. */
+export type SandboxVendor = ProviderName | 'yookassa';
+
 export interface SandboxServer {
   /** `http://127.0.0.1:<port>` */
   origin: string;
-  mountUrl(provider: ProviderName): string;
+  mountUrl(vendor: SandboxVendor): string;
   close(): Promise<void>;
 }
 
-export type SandboxHandlers = Partial<Record<ProviderName, SandboxHandler>>;
+export type SandboxHandlers = Partial<Record<SandboxVendor, SandboxHandler>>;
 
 /** Starts the given vendor fakes on one loopback port, each under `/<vendor>`. */
 export async function startSandbox(handlers: SandboxHandlers, port = 0): Promise<SandboxServer> {
@@ -20,8 +23,8 @@ export async function startSandbox(handlers: SandboxHandlers, port = 0): Promise
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://sandbox');
       const [, vendor, ...rest] = url.pathname.split('/');
-      const handler = (PROVIDER_NAMES as readonly string[]).includes(vendor)
-        ? handlers[vendor as ProviderName]
+      const handler = (PROVIDER_NAMES as readonly string[]).includes(vendor) || vendor === 'yookassa'
+        ? handlers[vendor as SandboxVendor]
         : undefined;
       if (!handler) {
         sendJson(res, 404, { error: { message: `no sandbox vendor at /${vendor}` } });
@@ -50,7 +53,7 @@ export async function startSandbox(handlers: SandboxHandlers, port = 0): Promise
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     origin,
-    mountUrl: (provider) => `${origin}/${provider}`,
+    mountUrl: (vendor) => `${origin}/${vendor}`,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { ArticleSchema, AssistantSchema, CheckoutSchema, OwnAssistantSchema } from '../../src/api/openapi/components';
-import { TOKEN_PACKAGES } from '../../src/core/payments/articles';
-import { getBalance } from '../../src/core/billing/ledger';
+import { AssistantSchema, OwnAssistantSchema } from '../../src/api/openapi/components';
 import { ApiHarness, expectErrorShape, startApi } from './harness';
 
 let api: ApiHarness;
@@ -97,50 +95,5 @@ describe('assistants', () => {
     }
     expect((await api.request('GET', '/api/v2/assistants/user', { token: intruder.token })).body).toEqual([]);
     expect((await api.request('GET', '/api/v2/assistants/user', { token: owner.token })).body[0]).toMatchObject({ id, name: 'Mine', is_public: false });
-  });
-});
-
-describe('carrier payments', () => {
-  test('articles are data: token packages and paid plans', async () => {
-    const { token } = await signIn();
-    const res = await api.request('GET', '/api/v2/payments/articles', { token });
-    expect(res.status).toBe(200);
-    for (const a of res.body.articles) expect(z.strictObject(ArticleSchema.shape).safeParse(a).success).toBe(true);
-    const ids = res.body.articles.map((a: { id: string }) => a.id);
-    expect(ids).toEqual([...TOKEN_PACKAGES.map((p) => p.id), 'plan_basic', 'plan_pro', 'plan_vip', 'plan_elite']);
-    expect(res.body.articles.find((a: { id: string }) => a.id === 'plan_vip')).toEqual({
-      id: 'plan_vip',
-      kind: 'plan',
-      title: 'VIP plan, 30 days',
-      price_rub: 1990,
-      tokens: 8000,
-      plan: 'vip',
-      period_days: 30,
-    });
-  });
-
-  test.each(['quick-checkout', 'initiate'])('%s: a known article answers a pending payment and charges nothing', async (flow) => {
-    const { account, token } = await signIn();
-    const before = await getBalance(api.db.dataSource, account.user.id);
-    const res = await api.request('POST', `/api/v2/payments/carrier/${flow}`, { token, body: { article_id: 'tokens_500' } });
-    expect(res.status).toBe(200);
-    expect(z.strictObject(CheckoutSchema.shape).safeParse(res.body).success).toBe(true);
-    expect(res.body).toEqual({
-      status: 'pending',
-      payment_id: expect.stringMatching(/^pay_[0-9a-f]{32}$/),
-      article: { id: 'tokens_500', kind: 'tokens', title: '500 tokens', price_rub: 590, tokens: 500 },
-    });
-    expect(await getBalance(api.db.dataSource, account.user.id)).toEqual(before);
-  });
-
-  test.each(['quick-checkout', 'initiate'])('%s: an unknown article id answers 400', async (flow) => {
-    const { token } = await signIn();
-    for (const article_id of ['tokens_999', 'plan_free', 'PLAN_VIP']) {
-      const res = await api.request('POST', `/api/v2/payments/carrier/${flow}`, { token, body: { article_id } });
-      expectErrorShape(res, 400, 'unknown_article');
-      expect(res.body.field).toBe('article_id');
-    }
-    const missing = await api.request('POST', `/api/v2/payments/carrier/${flow}`, { token, body: {} });
-    expectErrorShape(missing, 400, 'validation_error');
   });
 });

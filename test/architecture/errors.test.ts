@@ -24,7 +24,17 @@ import { RateLimitedError } from '../../src/core/limits/rate-limiter';
 import { ImageValidationError, InvalidSizeError } from '../../src/core/media/image';
 import { InvalidStorageKeyError } from '../../src/core/media/storage';
 import { FetchFailedError, UnsafeUrlError } from '../../src/core/net/errors';
-import { UnknownArticleError } from '../../src/core/payments/checkout';
+import {
+  CarrierNotConfiguredError,
+  InvalidNotificationError,
+  OrderNotFoundError,
+  OrderNotRefundableError,
+  PaymentProviderRejectedError,
+  PaymentProviderUnavailableError,
+  UnknownArticleError,
+  UnknownChargeError,
+  UnknownPaymentError,
+} from '../../src/core/payments/errors';
 import { ProviderError } from '../../src/core/providers/types';
 
 const decision = { allowed: false, plan: 'free', limitHour: 10, remainingHour: 0, limitDay: 50, remainingDay: 40, resetHour: 0, resetDay: 0, retryAfter: 60 };
@@ -56,6 +66,14 @@ const SAMPLES: Record<CoreErrorCode, DomainError> = {
   fetch_failed: new FetchFailedError('timeout', 'slow'),
   unsafe_url: new UnsafeUrlError('forbidden_address', 'private'),
   unknown_article: new UnknownArticleError('x'),
+  order_not_found: new OrderNotFoundError(),
+  unknown_charge: new UnknownChargeError('ch'),
+  order_not_refundable: new OrderNotRefundableError('pending'),
+  invalid_notification: new InvalidNotificationError('bad'),
+  unknown_payment: new UnknownPaymentError('p'),
+  payments_unavailable: new CarrierNotConfiguredError(),
+  payment_provider_unavailable: new PaymentProviderUnavailableError('yookassa', 'down'),
+  payment_provider_rejected: new PaymentProviderRejectedError('yookassa', 'no'),
   model_overloaded: new ProviderError('overloaded', '529', 'bfl'),
   upstream_timeout: new ProviderError('timeout', 'slow', 'bfl'),
   content_policy_violation: new ProviderError('content_policy', 'refused', 'bfl'),

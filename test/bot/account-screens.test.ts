@@ -15,7 +15,7 @@ async function accountOf(telegramId: number) {
   return h.engine.db.dataSource.getRepository(UserEntity).findOneByOrFail({ telegramId: String(telegramId) });
 }
 
-test('balance shows plan tokens, bonus tokens and the next refill; plans list limits; buying tells the admins', async () => {
+test('balance shows plan tokens, bonus tokens and the next refill; plans list limits and sell them for Stars', async () => {
   const user = h.user(4_800_001, { languageCode: 'en' });
   await h.send(user.text('/balance'));
   const text = h.telegram.sentTexts(user.id).pop()!;
@@ -29,13 +29,12 @@ test('balance shows plan tokens, bonus tokens and the next refill; plans list li
   const plans = lastKeyboard(h.telegram, user.id);
   expect(plans.method).toBe('editMessageText');
   expect(plans.payload.text).toContain('✓ Starter — free');
-  expect(buttonsOf(plans).map((b) => b.callback_data)).toEqual(expect.arrayContaining(['buy:plan_basic', 'buy:plan_elite']));
+  expect(buttonsOf(plans).map((b) => b.callback_data)).toEqual(expect.arrayContaining(['pay:plan-basic-month', 'pay:plan-elite-month']));
 
-  await press(h, user, /^buy:plan_basic$/);
-  const order = h.telegram.calls.filter((c) => Number(c.payload.chat_id) === user.id).pop()!;
-  expect(order.payload.text).toMatch(/Order pay_[0-9a-f]+: Basic plan, 30 days/);
-  const notice = await h.telegram.waitForCall((c) => c.method === 'sendMessage' && Number(c.payload.chat_id) === ADMIN && String(c.payload.text).includes('plan_basic'));
-  expect(notice.payload.text).toContain('Payment request pay_');
+  // Buying is a Telegram Stars subscription link (test/bot/payments.test.ts follows the payment through).
+  await press(h, user, /^pay:plan-basic-month$/);
+  const link = await h.telegram.waitForCall((c) => c.method === 'createInvoiceLink');
+  expect(link.payload).toMatchObject({ currency: 'XTR', subscription_period: 2592000, prices: [{ label: expect.any(String), amount: 250 }] });
 });
 
 test('settings change the language (the next screen is in it), the image format and notifications', async () => {

@@ -39,7 +39,7 @@ test('402 in Russian: an empty balance is explained with the price and a way to 
   await press(h, user, /^bal:topup$/);
   const topUp = lastTo(telegramId);
   expect(topUp.payload.text).toContain('Пакеты токенов');
-  expect(buttonsOf(topUp).map((b) => b.text)).toContain('100 токенов · 149 ₽');
+  expect(buttonsOf(topUp).map((b) => b.text)).toContain('100 токенов · 75 ⭐');
 });
 
 test('429 in English: the hourly limit says when it resets; nothing runs and nothing is charged', async () => {

@@ -119,6 +119,8 @@ export class FakeTelegram {
   private readonly files = new Map<string, { path: string; data: Buffer }>();
   private readonly failures: { method: string; failure: FakeFailure }[] = [];
   private readonly pendingUpdates: { update_id: number }[] = [];
+  /** Stars charges refunded so far: a second refundStarPayment answers CHARGE_ALREADY_REFUNDED, as Telegram does. */
+  readonly refundedCharges = new Set<string>();
   url = '';
 
   constructor(readonly token: string) {}
@@ -343,6 +345,30 @@ export class FakeTelegram {
         if (!file) return fail('error-400-invalid-file-id');
         return ok({ file_id: String(p.file_id), file_unique_id: `u-${String(p.file_id)}`, file_size: file.data.length, file_path: file.path });
       }
+      case 'sendInvoice': {
+        // Stars invoices: currency XTR, exactly one price, an empty (or absent) provider token.
+        const prices = p.prices as { label: string; amount: number }[] | undefined;
+        if (p.currency === 'XTR' && (prices?.length !== 1 || (p.provider_token !== undefined && p.provider_token !== ''))) {
+          return { ok: false, error_code: 400, description: 'Bad Request: STARS_INVOICE_INVALID' };
+        }
+        const total = (prices ?? []).reduce((sum, x) => sum + x.amount, 0);
+        return ok(this.message(chatId, { invoice: { title: String(p.title), description: String(p.description), start_parameter: '', currency: String(p.currency), total_amount: total } }));
+      }
+      case 'createInvoiceLink': {
+        const prices = p.prices as { amount: number }[] | undefined;
+        if (p.subscription_period !== undefined && (p.currency !== 'XTR' || Number(p.subscription_period) !== 2592000 || prices?.length !== 1)) {
+          return { ok: false, error_code: 400, description: 'Bad Request: SUBSCRIPTION_PERIOD_INVALID' };
+        }
+        return ok(`https://t.me/$${Buffer.from(String(p.payload)).toString('base64url')}`);
+      }
+      case 'refundStarPayment': {
+        const charge = String(p.telegram_payment_charge_id);
+        if (this.refundedCharges.has(charge)) return { ok: false, error_code: 400, description: 'Bad Request: CHARGE_ALREADY_REFUNDED' };
+        this.refundedCharges.add(charge);
+        return ok(true);
+      }
+      case 'answerPreCheckoutQuery':
+      case 'editUserStarSubscription':
       case 'answerCallbackQuery':
       case 'sendChatAction':
       case 'setMyCommands':

@@ -72,6 +72,39 @@ export class TestUser {
     };
   }
 
+  /** Telegram asks the bot to confirm a checkout (answer within 10 s). */
+  preCheckout(payload: string, totalAmount: number, currency = 'XTR'): Update {
+    return {
+      update_id: updateId++,
+      pre_checkout_query: { id: `pcq${updateId}`, from: this.from, currency, total_amount: totalAmount, invoice_payload: payload },
+    };
+  }
+
+  /** The service message of a completed payment (a subscription's first payment or renewal sets the recurring flags). */
+  successfulPayment(
+    payload: string,
+    totalAmount: number,
+    chargeId: string,
+    subscription?: { first: boolean; expiresAt: number },
+  ): Update {
+    return {
+      update_id: updateId++,
+      message: {
+        ...this.base(),
+        successful_payment: {
+          currency: 'XTR',
+          total_amount: totalAmount,
+          invoice_payload: payload,
+          telegram_payment_charge_id: chargeId,
+          provider_payment_charge_id: '',
+          ...(subscription
+            ? { is_recurring: true as const, subscription_expiration_date: subscription.expiresAt, ...(subscription.first ? { is_first_recurring: true as const } : {}) }
+            : {}),
+        },
+      },
+    };
+  }
+
   /** Pressing an inline button of a message the bot sent. */
   press(data: string, message: { message_id: number; text?: string }): Update {
     return {

@@ -234,24 +234,60 @@ export const StatusMessageSchema = component('StatusMessage', z.object({ status:
 export const ArticleSchema = component(
   'Article',
   z.object({
-    id: z.string(),
+    id: z.string().describe('a short slug such as `tokens-500` or `plan-pro-month`'),
     kind: z.enum(['tokens', 'plan']),
     title: z.string(),
-    price_rub: z.number().int(),
-    tokens: z.number().int().optional(),
-    plan: planSlug.optional(),
-    period_days: z.number().int().optional(),
+    tokens: z.number().int().nullable().describe('bonus tokens of a package (never expire); null for a plan'),
+    plan: planSlug.nullable().describe('the plan of a plan article; null for a package'),
+    period_days: z.number().int().nullable().describe('the period a plan article buys; null for a package'),
+    price: z.object({ amount: z.number().describe('in major units (rubles)'), currency: z.string() }),
+    stars: z.number().int().describe('price in Telegram Stars (the bot)'),
   }),
 );
 
 export const ArticleListSchema = component('ArticleList', z.object({ articles: z.array(ArticleSchema) }));
 
+const orderStatus = z.enum(['pending', 'paid', 'fulfilled', 'canceled', 'expired', 'refunded']);
+
 export const CheckoutSchema = component(
   'Checkout',
   z.object({
-    status: z.literal('pending'),
-    payment_id: z.string(),
-    article: ArticleSchema,
+    order_id: z.number().int(),
+    status: orderStatus,
+    article_id: z.string(),
+    amount: z.number(),
+    currency: z.string(),
+    confirmation_url: z.string().nullable().describe('open it to pay (the provider\'s page); null when already paid with a saved method'),
   }),
-  'A started carrier payment. The payment-provider flow is not connected yet: nothing is charged or granted.',
+  'A started carrier payment: the order is fulfilled when the provider confirms the payment.',
+);
+
+export const OrderSchema = component(
+  'Order',
+  z.object({
+    id: z.number().int(),
+    reference: z.string(),
+    status: orderStatus,
+    article_id: z.string(),
+    kind: z.enum(['tokens', 'plan']),
+    tokens: z.number().int().nullable(),
+    plan: planSlug.nullable(),
+    period_days: z.number().int().nullable(),
+    amount: z.number(),
+    currency: z.string().describe('RUB (carrier) or XTR (Telegram Stars)'),
+    provider: z.enum(['yookassa', 'stars']),
+    confirmation_url: z.string().nullable(),
+    created_at: isoDate,
+    paid_at: isoDate.nullable(),
+    fulfilled_at: isoDate.nullable(),
+    refunded_at: isoDate.nullable(),
+    refund: z.object({ tokens_taken: z.number().int(), tokens_spent: z.number().int() }).nullable(),
+  }),
+);
+
+export const OrderListSchema = component('OrderList', z.object({ orders: z.array(OrderSchema) }));
+
+export const NotificationAckSchema = component(
+  'NotificationAck',
+  z.object({ status: z.enum(['fulfilled', 'duplicate', 'canceled', 'pending', 'ignored', 'mismatch']) }),
 );

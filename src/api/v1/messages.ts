@@ -1,27 +1,98 @@
 import { ParamError } from '../../core/catalog/errors';
-import { parseDataUri } from '../../core/net/data-uri';
-import { ChatContentPart, ChatMessage } from '../../core/providers/types';
-import { ChatCompletionBody } from './schemas';
+import type { ChatInput } from '../../core/generations/chat';
+import type { ChatInputMessage, ChatInputPart, ChatOptions } from '../../core/generations/chat-request';
+import type { ChatResponseFormat } from '../../core/providers/types';
+import { ChatCompletionBody, KNOWN_PARAMETERS } from './schemas';
 
-const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+type WireMessage = ChatCompletionBody['messages'][number];
 
-/** Chat-completions messages to the core's; images must be inline `data:` URIs (no server-side fetch here). */
-export function toChatMessages(messages: ChatCompletionBody['messages']): ChatMessage[] {
-  return messages.map((m, i) => {
-    if (typeof m.content === 'string') return { role: m.role, content: m.content };
-    const parts: ChatContentPart[] = m.content.map((p) => {
-      if (p.type === 'text') return { type: 'text', text: p.text };
-      const url = typeof p.image_url === 'string' ? p.image_url : p.image_url.url;
-      if (!url.startsWith('data:')) {
-        throw new ParamError(`messages.${i}.content`, 'image_url must be a data: URI (base64) on this server');
+function joinText(content: string | { text: string }[] | null | undefined): string {
+  if (content === null || content === undefined) return '';
+  return typeof content === 'string' ? content : content.map((p) => p.text).join('\n');
+}
+
+/** Chat-completions messages to the core's: `developer` is `system`; images stay references until the core fetches them. */
+export function toChatMessages(messages: readonly WireMessage[]): ChatInputMessage[] {
+  return messages.map((m): ChatInputMessage => {
+    switch (m.role) {
+      case 'system':
+      case 'developer':
+        return { role: 'system', content: joinText(m.content) };
+      case 'tool':
+        return { role: 'tool', content: joinText(m.content), toolCallId: m.tool_call_id };
+      case 'assistant': {
+        const toolCalls = (m.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
+        return { role: 'assistant', content: joinText(m.content), ...(toolCalls.length > 0 ? { toolCalls } : {}) };
       }
-      try {
-        const { data, mime } = parseDataUri(url, MAX_IMAGE_BYTES);
-        return { type: 'image', data, mime };
-      } catch (err) {
-        throw new ParamError(`messages.${i}.content`, (err as Error).message);
+      case 'user': {
+        if (typeof m.content === 'string') return { role: 'user', content: m.content };
+        const parts = m.content.map((p): ChatInputPart =>
+          p.type === 'text' ? { type: 'text', text: p.text } : { type: 'image_url', url: typeof p.image_url === 'string' ? p.image_url : p.image_url.url },
+        );
+        return { role: 'user', content: parts };
       }
-    });
-    return { role: m.role, content: parts };
+    }
   });
+}
+
+function responseFormat(format: ChatCompletionBody['response_format']): ChatResponseFormat | undefined {
+  if (!format || format.type === 'text') return undefined;
+  if (format.type === 'json_object') return format;
+  const { name, description, schema, strict } = format.json_schema;
+  return {
+    type: 'json_schema',
+    name,
+    schema: schema ?? { type: 'object' },
+    ...(description !== undefined ? { description } : {}),
+    ...(strict !== undefined && strict !== null ? { strict } : {}),
+  };
+}
+
+function options(body: ChatCompletionBody): ChatOptions {
+  const orUndefined = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
+  const choice = body.tool_choice;
+  return {
+    tools: body.tools?.map((t) => ({
+      name: t.function.name,
+      ...(t.function.description !== undefined ? { description: t.function.description } : {}),
+      ...(t.function.parameters !== undefined ? { parameters: t.function.parameters } : {}),
+      ...(typeof t.function.strict === 'boolean' ? { strict: t.function.strict } : {}),
+    })),
+    toolChoice: choice === null || choice === undefined ? undefined : typeof choice === 'string' ? choice : { name: choice.function.name },
+    parallelToolCalls: orUndefined(body.parallel_tool_calls),
+    responseFormat: responseFormat(body.response_format),
+    stop: body.stop === null || body.stop === undefined ? undefined : typeof body.stop === 'string' ? [body.stop] : body.stop,
+    topP: orUndefined(body.top_p),
+    seed: orUndefined(body.seed),
+    presencePenalty: orUndefined(body.presence_penalty),
+    frequencyPenalty: orUndefined(body.frequency_penalty),
+    user: orUndefined(body.user),
+  };
+}
+
+/**
+ * Parameters this server does not know are refused by name rather than ignored. `null` and `false` mean
+ * "not set" in every client we know of, so they pass.
+ */
+export function refuseUnknownParameters(raw: unknown): void {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return;
+  for (const [key, value] of Object.entries(raw)) {
+    if (!KNOWN_PARAMETERS.has(key) && value !== null && value !== false) {
+      throw new ParamError(key, `${key} is not supported by this server`);
+    }
+  }
+}
+
+/** The chat-completions body as the core's chat input. @throws ParamError for `n` other than 1. */
+export function toChatInput(body: ChatCompletionBody): ChatInput {
+  if (body.n !== undefined && body.n !== null && body.n !== 1) {
+    throw new ParamError('n', 'n must be 1: this server returns exactly one choice');
+  }
+  return {
+    model: body.model,
+    messages: toChatMessages(body.messages),
+    maxTokens: body.max_completion_tokens ?? body.max_tokens,
+    temperature: body.temperature,
+    ...options(body),
+  };
 }

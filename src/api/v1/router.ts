@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import { listModels, requireModel } from '../../core/catalog/catalog';
-import { FinishReason } from '../../core/providers/types';
+import { ChatToolCall, FinishReason } from '../../core/providers/types';
 import type { Services } from '../../services';
 import { authenticate, authOf } from '../middleware/auth';
 import { describeError, v1ErrorBody } from '../middleware/errors';
@@ -10,7 +10,7 @@ import { readJsonBody } from '../middleware/json-body';
 import { applyRateLimitHeaders } from '../middleware/rate-limit-headers';
 import { parseInput } from '../middleware/validation';
 import { openSse } from '../sse';
-import { toChatMessages } from './messages';
+import { refuseUnknownParameters, toChatInput } from './messages';
 import { chatCompletionBody } from './schemas';
 
 /** Name of the adjacent billing object in chat-completions answers. */
@@ -27,17 +27,24 @@ function serviceObject(billing: { tokensSpent?: number; balance?: number }): Rec
   return out;
 }
 
+function assistantMessage(text: string, toolCalls: ChatToolCall[] | undefined): Record<string, unknown> {
+  if (!toolCalls?.length) return { role: 'assistant', content: text, refusal: null };
+  return {
+    role: 'assistant',
+    content: text === '' ? null : text,
+    refusal: null,
+    tool_calls: toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
+  };
+}
+
 async function chatCompletions(ctx: ParameterizedContext, services: Pick<Services, 'chat' | 'auth' | 'limiter'>): Promise<void> {
   const auth = authOf(ctx);
-  const body = parseInput(chatCompletionBody, await readJsonBody(ctx, { limitBytes: CHAT_BODY_LIMIT }), 'body');
+  const raw = await readJsonBody(ctx, { limitBytes: CHAT_BODY_LIMIT });
+  refuseUnknownParameters(raw);
+  const body = parseInput(chatCompletionBody, raw, 'body');
   const actor = { user: auth.user, plan: auth.plan };
-  const input = {
-    model: body.model,
-    messages: toChatMessages(body.messages),
-    maxTokens: body.max_completion_tokens ?? body.max_tokens,
-    temperature: body.temperature,
-  };
-  const reqCtx = { source: 'v1' as const, ownOrigins: [] };
+  const input = toChatInput(body);
+  const reqCtx = { source: 'v1' as const, ownOrigins: [ctx.origin] };
   const id = `chatcmpl-${crypto.randomBytes(12).toString('base64url')}`;
   const created = Math.floor(Date.now() / 1000);
 
@@ -59,7 +66,7 @@ async function chatCompletions(ctx: ParameterizedContext, services: Pick<Service
       created,
       model: out.model.slug,
       choices: [
-        { index: 0, message: { role: 'assistant', content: out.result.text }, logprobs: null, finish_reason: finishReason(out.result.finishReason) },
+        { index: 0, message: assistantMessage(out.result.text, out.result.toolCalls), logprobs: null, finish_reason: finishReason(out.result.finishReason) },
       ],
       usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
       [SERVICE_OBJECT]: serviceObject(out),
@@ -89,6 +96,10 @@ async function chatCompletions(ctx: ParameterizedContext, services: Pick<Service
     for await (const ev of stream.events) {
       if (ev.type === 'delta') {
         if (!sse.data(chunk([{ index: 0, delta: { content: ev.text }, logprobs: null, finish_reason: null }]))) break;
+      } else if (ev.type === 'tool_call') {
+        const fn = ev.name !== undefined ? { name: ev.name, arguments: ev.arguments } : { arguments: ev.arguments };
+        const call = { index: ev.index, ...(ev.id !== undefined ? { id: ev.id, type: 'function' } : {}), function: fn };
+        if (!sse.data(chunk([{ index: 0, delta: { tool_calls: [call] }, logprobs: null, finish_reason: null }]))) break;
       } else if (ev.type === 'finish') finish = ev.finishReason;
       else usage = { prompt_tokens: ev.usage.promptTokens, completion_tokens: ev.usage.completionTokens, total_tokens: ev.usage.promptTokens + ev.usage.completionTokens };
     }

@@ -3,27 +3,82 @@ import { z } from 'zod';
 const textPart = z.object({ type: z.literal('text'), text: z.string() });
 const imagePart = z.object({
   type: z.literal('image_url'),
-  image_url: z.union([z.string(), z.object({ url: z.string(), detail: z.string().optional() })]),
+  image_url: z.union([z.string(), z.object({ url: z.string(), detail: z.enum(['auto', 'low', 'high']).optional() })]),
+});
+const textContent = z.union([z.string(), z.array(textPart).min(1)]);
+
+const toolCall = z.object({
+  id: z.string().min(1),
+  type: z.literal('function'),
+  function: z.object({ name: z.string().min(1), arguments: z.string() }),
 });
 
-/** The chat-completions request as SDK clients send it; fields we do not use are ignored, not refused. */
+const message = z.discriminatedUnion('role', [
+  z.object({ role: z.enum(['system', 'developer']), content: textContent, name: z.string().optional() }),
+  z.object({ role: z.literal('user'), content: z.union([z.string(), z.array(z.union([textPart, imagePart])).min(1)]), name: z.string().optional() }),
+  z.object({
+    role: z.literal('assistant'),
+    content: textContent.nullish(),
+    tool_calls: z.array(toolCall).nullish(),
+    refusal: z.string().nullish(),
+    name: z.string().optional(),
+  }),
+  z.object({ role: z.literal('tool'), content: textContent, tool_call_id: z.string().min(1) }),
+]);
+
+const functionName = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'function names are 1-64 letters, digits, _ or -');
+
+const tool = z.object({
+  type: z.literal('function'),
+  function: z.object({
+    name: functionName,
+    description: z.string().optional(),
+    parameters: z.record(z.string(), z.unknown()).optional(),
+    strict: z.boolean().nullish(),
+  }),
+});
+
+const toolChoice = z.union([
+  z.enum(['auto', 'none', 'required']),
+  z.object({ type: z.literal('function'), function: z.object({ name: functionName }) }),
+]);
+
+const responseFormat = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text') }),
+  z.object({ type: z.literal('json_object') }),
+  z.object({
+    type: z.literal('json_schema'),
+    json_schema: z.object({
+      name: functionName,
+      description: z.string().optional(),
+      schema: z.record(z.string(), z.unknown()).optional(),
+      strict: z.boolean().nullish(),
+    }),
+  }),
+]);
+
+/** The chat-completions request as SDK clients send it. Parameters not listed here are refused (see router). */
 export const chatCompletionBody = z.object({
   model: z.string().trim().min(1, 'model is required'),
-  messages: z
-    .array(
-      z.object({
-        role: z.enum(['system', 'user', 'assistant']),
-        content: z.union([z.string(), z.array(z.union([textPart, imagePart])).min(1)]),
-        name: z.string().optional(),
-      }),
-    )
-    .min(1, 'messages must not be empty')
-    .max(500),
+  messages: z.array(message).min(1, 'messages must not be empty').max(500),
   temperature: z.number().min(0).max(2).nullish(),
+  top_p: z.number().min(0).max(1).nullish(),
+  n: z.number().int().min(1).nullish(),
   max_tokens: z.number().int().positive().nullish(),
   max_completion_tokens: z.number().int().positive().nullish(),
+  stop: z.union([z.string().min(1), z.array(z.string().min(1)).max(4)]).nullish(),
+  seed: z.number().int().nullish(),
+  presence_penalty: z.number().min(-2).max(2).nullish(),
+  frequency_penalty: z.number().min(-2).max(2).nullish(),
+  user: z.string().max(256).nullish(),
   stream: z.boolean().nullish(),
   stream_options: z.object({ include_usage: z.boolean().optional() }).nullish(),
+  tools: z.array(tool).max(128).nullish(),
+  tool_choice: toolChoice.nullish(),
+  parallel_tool_calls: z.boolean().nullish(),
+  response_format: responseFormat.nullish(),
 });
 
 export type ChatCompletionBody = z.infer<typeof chatCompletionBody>;
+
+export const KNOWN_PARAMETERS: ReadonlySet<string> = new Set(Object.keys(chatCompletionBody.shape));

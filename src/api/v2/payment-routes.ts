@@ -1,53 +1,126 @@
 import type Router from '@koa/router';
 import { z } from 'zod';
-import { listArticles, startCheckout } from '../../core/payments/checkout';
 import type { Services } from '../../services';
-import { ArticleListSchema, CheckoutSchema, ErrorSchema } from '../openapi/components';
+import { authOf } from '../middleware/auth';
+import { ArticleListSchema, CheckoutSchema, ErrorSchema, NotificationAckSchema, OrderListSchema, OrderSchema } from '../openapi/components';
+import { idParams } from './path-params';
 import { addRoute } from './route';
 
-const checkoutBody = z.strictObject({ article_id: z.string().trim().min(1).max(100).describe('see GET /api/v2/payments/articles') });
-const NOT_CONNECTED =
-  'The payment provider is not connected yet: the answer is a `pending` payment that charges and grants nothing.';
+const tags = ['Payments'];
+const articleId = z.string().trim().min(1).max(100).describe('see GET /api/v2/payments/articles');
+const initiateBody = z.strictObject({
+  article_id: articleId,
+  return_url: z.url({ protocol: /^https?$/ }).max(2000).optional().describe('where the provider sends the buyer back (default: PUBLIC_URL)'),
+  save_payment_method: z.boolean().optional().describe('the buyer agrees to save the payment method for quick-checkout'),
+});
+const quickBody = z.strictObject({ article_id: articleId });
+const notificationBody = z.looseObject({
+  type: z.string().max(50),
+  event: z.string().max(100),
+  object: z.looseObject({ id: z.string().max(100) }),
+});
 
-/** Carrier payments: articles are data; an unknown article id answers 400. */
-export function registerPaymentRoutes(router: Router, services: Pick<Services, 'plans'>): void {
-  const tags = ['Payments'];
+const unknownArticle = { description: 'Unknown article id (`unknown_article`) or invalid body', schema: ErrorSchema };
+const unavailable = { description: 'Online payment is not configured, or the provider is unreachable', schema: ErrorSchema };
 
+/** What needs no sign-in: the articles, and the carrier's notifications (believed only after re-reading the payment). */
+export function registerPublicPaymentRoutes(router: Router, services: Services): void {
+  const { payments } = services;
   addRoute(
     router,
     {
       method: 'get',
       path: '/payments/articles',
       operationId: 'listArticles',
-      summary: 'What can be bought: token packages and plans',
+      summary: 'What can be bought: token packages and plans, with RUB and Stars prices',
       tags,
-      security: 'bearer',
+      security: 'none',
       responses: { 200: { description: 'Articles', schema: ArticleListSchema } },
     },
-    async () => ({ articles: await listArticles(services.plans) }),
+    async () => ({ articles: await payments.articles() }),
   );
-
-  for (const [path, operationId, summary] of [
-    ['/payments/carrier/quick-checkout', 'carrierQuickCheckout', 'Quick checkout of an article through the mobile carrier'],
-    ['/payments/carrier/initiate', 'carrierInitiate', 'Start a carrier payment for an article'],
-  ] as const) {
-    addRoute(
-      router,
-      {
-        method: 'post',
-        path,
-        operationId,
-        summary,
-        description: NOT_CONNECTED,
-        tags,
-        security: 'bearer',
-        body: checkoutBody,
-        responses: {
-          200: { description: 'A pending payment', schema: CheckoutSchema },
-          400: { description: 'Unknown article id (`unknown_article`) or invalid body', schema: ErrorSchema },
-        },
+  addRoute(
+    router,
+    {
+      method: 'post',
+      path: '/payments/carrier/notifications',
+      operationId: 'carrierNotification',
+      summary: 'YooKassa notifications (payment.succeeded, payment.canceled)',
+      description:
+        'The payment named in `object.id` is re-read from the YooKassa API before anything changes: a forged or replayed notification changes nothing.',
+      tags,
+      security: 'none',
+      body: notificationBody,
+      responses: {
+        200: { description: 'Handled (what it did to the order)', schema: NotificationAckSchema },
+        400: { description: 'Not a notification, or a payment the provider does not know (`unknown_payment`)', schema: ErrorSchema },
+        503: unavailable,
       },
-      async (_ctx, { body }) => startCheckout(services.plans, body.article_id),
-    );
-  }
+    },
+    async (_ctx, { body }) => ({ status: await payments.carrier.handleNotification(body) }),
+  );
+}
+
+/** The signed-in user's checkout and orders. */
+export function registerPaymentRoutes(router: Router, services: Services): void {
+  const { payments } = services;
+  addRoute(
+    router,
+    {
+      method: 'post',
+      path: '/payments/carrier/initiate',
+      operationId: 'carrierInitiate',
+      summary: 'Start a web payment (YooKassa) for an article',
+      description: 'Creates the order and the provider payment; open `confirmation_url` to pay. The order is fulfilled when the provider confirms.',
+      tags,
+      security: 'bearer',
+      body: initiateBody,
+      status: 201,
+      responses: { 201: { description: 'A pending order', schema: CheckoutSchema }, 400: unknownArticle, 503: unavailable },
+    },
+    async (ctx, { body }) =>
+      payments.carrier.initiate(authOf(ctx).userId, body.article_id, { returnUrl: body.return_url, savePaymentMethod: body.save_payment_method }),
+  );
+  addRoute(
+    router,
+    {
+      method: 'post',
+      path: '/payments/carrier/quick-checkout',
+      operationId: 'carrierQuickCheckout',
+      summary: 'Pay for an article with the saved payment method (like initiate when none is saved)',
+      tags,
+      security: 'bearer',
+      body: quickBody,
+      status: 201,
+      responses: { 201: { description: 'The order (fulfilled when the saved method was charged)', schema: CheckoutSchema }, 400: unknownArticle, 503: unavailable },
+    },
+    async (ctx, { body }) => payments.carrier.quickCheckout(authOf(ctx).userId, body.article_id),
+  );
+  addRoute(
+    router,
+    {
+      method: 'get',
+      path: '/payments/orders',
+      operationId: 'listOrders',
+      summary: "The caller's orders, newest first",
+      tags,
+      security: 'bearer',
+      responses: { 200: { description: 'Orders', schema: OrderListSchema } },
+    },
+    async (ctx) => ({ orders: await payments.orders(authOf(ctx).userId) }),
+  );
+  addRoute(
+    router,
+    {
+      method: 'get',
+      path: '/payments/orders/:id',
+      operationId: 'getOrder',
+      summary: 'One of the caller\'s orders',
+      tags,
+      security: 'bearer',
+      params: idParams,
+      responses: { 200: { description: 'The order', schema: OrderSchema }, 404: { description: 'No such order of the caller', schema: ErrorSchema } },
+    },
+    async (ctx, { params }) => payments.order(authOf(ctx).userId, params.id),
+  );
 }

@@ -8,9 +8,11 @@ import { registerGenerationRoutes } from './generation-routes';
 import { registerKeyRoutes } from './key-routes';
 import { registerModelRoutes } from './model-routes';
 import { registerOpenApiRoute } from './openapi-route';
-import { registerPaymentRoutes } from './payment-routes';
+import { registerPaymentRoutes, registerPublicPaymentRoutes } from './payment-routes';
 import { registerScheduleRoutes } from './schedule-routes';
 import { registerUserRoutes } from './user-routes';
+import { registerUsageRoutes } from './usage-routes';
+import { registerWebConfigRoute } from './web-config-route';
 
 export const V2_PREFIX = '/api/v2';
 
@@ -29,6 +31,8 @@ export function createV2Routers(services: Services): V2Routers {
   attachOpenApi(publicRouter, registry);
   registerAuthRoutes(publicRouter, services);
   registerOpenApiRoute(publicRouter, registry, services);
+  registerWebConfigRoute(publicRouter, services);
+  registerPublicPaymentRoutes(publicRouter, services);
 
   const protectedRouter = new Router({ prefix: V2_PREFIX });
   attachOpenApi(protectedRouter, registry);
@@ -36,6 +40,7 @@ export function createV2Routers(services: Services): V2Routers {
   // paths still answer 404 (not 401).
   protectedRouter.use(authenticate(services));
   registerUserRoutes(protectedRouter, services);
+  registerUsageRoutes(protectedRouter, services);
   registerKeyRoutes(protectedRouter, services);
   registerModelRoutes(protectedRouter, services);
   registerAssistantRoutes(protectedRouter, services);

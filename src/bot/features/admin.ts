@@ -1,13 +1,34 @@
 import { Composer } from 'grammy';
 import { isPlanSlug } from '../../core/accounts/plans';
+import { OrderNotRefundableError, UnknownChargeError } from '../../core/payments/errors';
 import type { BotContext } from '../context';
 import { formatDate, planName } from '../format';
 
 const MAX_GRANT = 1_000_000;
 
+/** Refunds a charge at its provider (refundStarPayment for Stars) and reverses what is left of the credit. */
+async function refund(ctx: BotContext, chargeId: string | undefined): Promise<void> {
+  if (!chargeId) {
+    await ctx.reply(ctx.t('admin-usage'));
+    return;
+  }
+  try {
+    const result = await ctx.deps.services.payments.refunds.request(chargeId);
+    if (result.state === 'refunded') {
+      await ctx.reply(ctx.t('admin-refund-done', { order: result.order.reference, taken: result.reversal?.tokensTaken ?? 0, spent: result.reversal?.tokensSpent ?? 0 }));
+    } else if (result.state === 'already_refunded') await ctx.reply(ctx.t('admin-refund-already'));
+    else if (result.state === 'queued') await ctx.reply(ctx.t('admin-refund-queued', { reason: result.error ?? '' }));
+    else await ctx.reply(ctx.t('admin-refund-failed', { reason: result.error ?? '' }));
+  } catch (err) {
+    if (err instanceof UnknownChargeError) await ctx.reply(ctx.t('admin-refund-unknown', { charge: chargeId.slice(0, 80) }));
+    else if (err instanceof OrderNotRefundableError) await ctx.reply(ctx.t('admin-refund-not-refundable', { status: err.status }));
+    else throw err;
+  }
+}
+
 /**
  * /admin for the user ids in ADMIN_CHAT_IDS only: service stats, `grant <user> <tokens>` (bonus tokens),
- * `plan <user> <plan>`, `user <user>`. A user is an internal id, `tg:<telegram id>` or `@username`.
+ * `plan <user> <plan>`, `user <user>`, `refund <charge id>`. A user is an internal id, `tg:<telegram id>` or `@username`.
  */
 export function adminFeature(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
@@ -35,6 +56,11 @@ export function adminFeature(): Composer<BotContext> {
           top: s.top_models_24h.map((m) => `${m.model_slug} (${m.count})`).join(', ') || '—',
         }),
       );
+      return;
+    }
+
+    if (sub === 'refund') {
+      await refund(ctx, args[0]);
       return;
     }
 

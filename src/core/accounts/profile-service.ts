@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { UserEntity } from '../../db/entities';
 import { getBalance } from '../billing/ledger';
 import { Plan } from './plans';
+import { findUserById } from './users';
 import { describeBalance, describeUser, ProfilePatch, updateProfile } from './profile';
 import { BalanceView, UserView } from './views';
 
@@ -19,6 +20,10 @@ export class ProfileService {
 
   balance(user: UserEntity): Promise<BalanceView> {
     return describeBalance(this.ds, user);
+  }
+
+  user(userId: number): Promise<UserEntity | null> {
+    return findUserById(this.ds, userId);
   }
 
   /** Plan plus bonus tokens. */

@@ -97,6 +97,8 @@ export async function changePlan(ds: DataSource, plans: PlanDirectory, userId: n
     const user = await repo.findOneByOrFail({ id: userId });
     user.planSlug = planSlug;
     user.planExpiresAt = plan.level > 0 ? addDays(now, BILLING_PERIOD_DAYS) : null;
+    // A plan set by the operator renews with the cycle; only bought plans lapse.
+    user.planPaidThrough = null;
     user.periodStartedAt = now;
     user.nextRefillAt = addDays(now, BILLING_PERIOD_DAYS);
     await repo.save(user);

@@ -8,7 +8,6 @@ import { estimateChatReservation, estimatePromptTokens, priceChatUsage, resolveM
 import { TextModel } from '../catalog/types';
 import { RateDecision, RateLimiter } from '../limits/rate-limiter';
 import {
-  ChatMessage,
   ChatRequest,
   ChatResult,
   ChatStreamEvent,
@@ -19,16 +18,18 @@ import {
   ProviderName,
 } from '../providers/types';
 import { assertRunnable } from './access';
+import { ChatInputMessage, ChatOptions, checkChatRequest, resolveImages, toolCallsText } from './chat-request';
 import { ProviderConnections } from './connections';
 import { failureMessage, GenerationFailedError } from './errors';
 import { applyDeferredOutcome, BillingOutbox, DeferredOutcome } from './billing-outbox';
+import { InputResolver } from './inputs';
 import { createPendingGeneration } from './lifecycle';
 import { ProviderGate } from './provider-gate';
 import { Actor, RequestContext } from './service';
 
-export interface ChatInput {
+export interface ChatInput extends ChatOptions {
   model: string;
-  messages: ChatMessage[];
+  messages: ChatInputMessage[];
   maxTokens?: number | null;
   temperature?: number | null;
 }
@@ -69,6 +70,8 @@ export interface ChatServiceDeps {
   connections: ProviderConnections;
   gate: ProviderGate;
   adapters: Readonly<Record<ProviderName, ProviderAdapter>>;
+  /** Fetches `image_url` parts (SSRF policy, size cap). */
+  inputs: InputResolver;
   log: Logger;
   /** Where outcomes go when the database cannot take them. */
   outbox: BillingOutbox;
@@ -77,8 +80,15 @@ export interface ChatServiceDeps {
 const MAX_STORED_TEXT = 100_000;
 const CHARS_PER_TOKEN = 4;
 
-function messageText(m: ChatMessage): string {
-  return typeof m.content === 'string' ? m.content : m.content.map((p) => (p.type === 'text' ? p.text : '')).join(' ');
+function messageText(m: ChatInputMessage): string {
+  const text = typeof m.content === 'string' ? m.content : m.content.map((p) => (p.type === 'text' ? p.text : '')).join(' ');
+  return text || toolCallsText(m.toolCalls);
+}
+
+/** Tool definitions and earlier tool calls are prompt text too. */
+function toolPromptTokens(input: ChatInput): number {
+  const chars = (input.tools ? JSON.stringify(input.tools).length : 0) + input.messages.reduce((n, m) => n + toolCallsText(m.toolCalls).length, 0);
+  return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
 /** Text chat for /v1/chat/completions, /api/v2/generate/stream and the bot: reserve, call, settle on real usage. */
@@ -90,24 +100,27 @@ export class ChatService {
     if (model.category !== 'text') {
       throw new ParamError('model', `${model.slug} is not a text model: use POST /api/v2/generate`);
     }
-    if (input.messages.length === 0) throw new ParamError('messages', 'messages must not be empty');
-    if (input.messages[input.messages.length - 1].role !== 'user') {
-      throw new ParamError('messages', 'the final message must have role "user"');
-    }
-    if (!model.config.supports_vision && input.messages.some((m) => typeof m.content !== 'string' && m.content.some((p) => p.type === 'image'))) {
-      throw new ParamError('messages', `${model.slug} does not accept images`);
-    }
+    checkChatRequest(model, this.deps.adapters[model.provider].chat!, input.messages, input.temperature, input);
     const conn = assertRunnable(actor.plan, model, this.deps.connections, this.deps.gate);
     const maxTokens = resolveMaxTokens(model, input.maxTokens);
-    const promptTokens = estimatePromptTokens(input.messages);
+    const promptTokens = estimatePromptTokens(input.messages) + toolPromptTokens(input);
     if (promptTokens >= model.config.max_context) {
       throw new ParamError('messages', `the conversation is longer than ${model.slug}'s context of ${model.config.max_context} tokens`);
     }
-    const request: ChatRequest = {
+    const request: Omit<ChatRequest, 'messages'> = {
       upstreamModel: model.upstreamModel,
-      messages: input.messages,
       maxTokens,
       temperature: input.temperature ?? undefined,
+      tools: input.tools,
+      toolChoice: input.toolChoice,
+      parallelToolCalls: input.parallelToolCalls,
+      responseFormat: input.responseFormat,
+      stop: input.stop,
+      topP: input.topP,
+      seed: input.seed,
+      presencePenalty: input.presencePenalty,
+      frequencyPenalty: input.frequencyPenalty,
+      user: input.user,
     };
     return { model, conn, request, promptTokens, reserve: estimateChatReservation(model, promptTokens, maxTokens) };
   }
@@ -115,6 +128,8 @@ export class ChatService {
   private async begin(actor: Actor, input: ChatInput, ctx: RequestContext) {
     const prepared = this.prepare(actor, input);
     const rate = await this.deps.limiter.admit(actor.user.id, actor.plan);
+    const messages = await resolveImages(input.messages, (field, url) => this.deps.inputs.image(field, url, ctx.ownOrigins));
+    const request: ChatRequest = { ...prepared.request, messages };
     const last = input.messages[input.messages.length - 1];
     const { id, createdAt } = await createPendingGeneration(this.deps.holdSql, {
       userId: actor.user.id,
@@ -122,14 +137,19 @@ export class ChatService {
       category: 'text',
       source: ctx.source,
       prompt: messageText(last).slice(0, 4000),
-      params: { max_tokens: prepared.request.maxTokens, messages: input.messages.length },
+      params: {
+        max_tokens: prepared.request.maxTokens,
+        messages: input.messages.length,
+        ...(input.tools?.length ? { tools: input.tools.map((t) => t.name) } : {}),
+        ...(input.user !== undefined ? { user: input.user } : {}),
+      },
       tokensReserved: prepared.reserve,
       etaSeconds: prepared.model.etaSeconds,
       delivery: ctx.delivery ?? null,
       sandbox: prepared.conn.sandbox,
       deadlineAt: new Date(Date.now() + 30 * 60_000),
     });
-    return { ...prepared, rate, generationId: id, startedAt: createdAt.getTime() };
+    return { ...prepared, request, rate, generationId: id, startedAt: createdAt.getTime() };
   }
 
   /** Settles on the real usage; when the database cannot take it, the outcome goes to the outbox instead. */
@@ -226,7 +246,7 @@ export class ChatService {
       } finally {
         signal?.removeEventListener('abort', onClientAbort);
       }
-      const billing = await this.settle(run, result.text, result.usage);
+      const billing = await this.settle(run, result.text || toolCallsText(result.toolCalls), result.usage);
       return { ...billing, model: run.model, result, rate: run.rate };
     })();
     this.follow(abort, work);
@@ -247,12 +267,15 @@ export class ChatService {
 
     async function* events(): AsyncGenerator<ChatStreamEvent> {
       let text = '';
+      // Tool-call names and argument fragments are completion text too.
+      let toolText = '';
       let usage: ChatUsage | undefined;
       let finish: FinishReason | undefined;
       let failure: unknown;
       try {
         for await (const ev of chat.chatStream(run.request, run.conn, upstreamAbort.signal)) {
           if (ev.type === 'delta') text += ev.text;
+          else if (ev.type === 'tool_call') toolText += (ev.name ?? '') + ev.arguments;
           else if (ev.type === 'usage') usage = ev.usage;
           else finish = ev.finishReason;
           yield ev;
@@ -274,9 +297,9 @@ export class ChatService {
           // Without the vendor's count (cut off, or none sent) the delivered text is measured instead.
           const measured: ChatUsage = {
             promptTokens: run.promptTokens,
-            completionTokens: Math.ceil(text.length / CHARS_PER_TOKEN),
+            completionTokens: Math.ceil((text.length + toolText.length) / CHARS_PER_TOKEN),
           };
-          const settled = await self.settle(run, text, cutOff || !usage ? measured : usage);
+          const settled = await self.settle(run, text || toolText, cutOff || !usage ? measured : usage);
           billing = { ...settled, failed: false };
         }
         resolveBilled(billing);

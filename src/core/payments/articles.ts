@@ -1,28 +1,80 @@
-import { PLAN_LEVEL, PlanSlug } from '../catalog/types';
+import { DataSource } from 'typeorm';
+import { ArticleEntity } from '../../db/entities';
+import { UnknownArticleError } from './errors';
 
-/** A token package: bonus tokens that never expire. */
-export interface TokenPackage {
+/** Stars subscriptions are sold for exactly this period (the Bot API allows only 30 days). */
+export const STARS_SUBSCRIPTION_PERIOD_SECONDS = 2_592_000;
+export const RUB = 'RUB';
+export const STARS_CURRENCY = 'XTR';
+
+export interface Article {
   id: string;
+  kind: 'tokens' | 'plan';
   title: string;
-  tokens: number;
-  priceRub: number;
+  tokens: number | null;
+  plan: string | null;
+  periodDays: number | null;
+  /** Kopecks. */
+  priceMinor: number;
+  currency: string;
+  stars: number;
 }
 
-/** One-time token packages sold through the carrier flow. Plans are sold as `plan_<slug>` articles (prices: the plans table). */
-export const TOKEN_PACKAGES: readonly TokenPackage[] = Object.freeze([
-  { id: 'tokens_100', title: '100 tokens', tokens: 100, priceRub: 149 },
-  { id: 'tokens_500', title: '500 tokens', tokens: 500, priceRub: 590 },
-  { id: 'tokens_1500', title: '1,500 tokens', tokens: 1500, priceRub: 1490 },
-  { id: 'tokens_5000', title: '5,000 tokens', tokens: 5000, priceRub: 3990 },
-]);
-
-/** Paid plans are sold for one billing period; Starter is not an article. */
-export const PLAN_ARTICLE_PREFIX = 'plan_';
-
-export function planArticleId(slug: PlanSlug): string {
-  return `${PLAN_ARTICLE_PREFIX}${slug}`;
+/** The wire form of GET /api/v2/payments/articles (decisions.md): fields that do not apply are null. */
+export interface ArticleView {
+  id: string;
+  kind: 'tokens' | 'plan';
+  title: string;
+  tokens: number | null;
+  plan: string | null;
+  period_days: number | null;
+  price: { amount: number; currency: string };
+  stars: number;
 }
 
-export function isPaidPlan(slug: PlanSlug): boolean {
-  return PLAN_LEVEL[slug] > 0;
+const toArticle = (r: ArticleEntity): Article => ({
+  id: r.id,
+  kind: r.kind,
+  title: r.title,
+  tokens: r.tokens,
+  plan: r.planSlug,
+  periodDays: r.periodDays,
+  priceMinor: r.priceMinor,
+  currency: r.currency,
+  stars: r.stars,
+});
+
+/** Minor units (kopecks) to the amount shown on the wire (rubles, two decimals at most). */
+export function majorAmount(minor: number, currency: string): number {
+  return currency === STARS_CURRENCY ? minor : Math.round(minor) / 100;
+}
+
+export function toArticleView(a: Article): ArticleView {
+  return {
+    id: a.id,
+    kind: a.kind,
+    title: a.title,
+    tokens: a.tokens,
+    plan: a.plan,
+    period_days: a.periodDays,
+    price: { amount: majorAmount(a.priceMinor, a.currency), currency: a.currency },
+    stars: a.stars,
+  };
+}
+
+/** Articles are rows (seeded by a migration; operators edit them with `npm run cli -- articles:set`). */
+export class ArticleCatalog {
+  constructor(private readonly ds: DataSource) {}
+
+  async list(): Promise<Article[]> {
+    const rows = await this.ds.getRepository(ArticleEntity).find({ where: { active: true }, order: { sort: 'ASC', id: 'ASC' } });
+    return rows.map(toArticle);
+  }
+
+  /** @throws UnknownArticleError for an unknown or inactive id */
+  async require(id: string): Promise<Article> {
+    const row = await this.ds.getRepository(ArticleEntity).findOneBy({ id, active: true });
+    if (!row) throw new UnknownArticleError(id);
+    return toArticle(row);
+  }
 }

@@ -64,19 +64,70 @@ export class ProviderError extends DomainError {
 
 export type ChatContentPart = { type: 'text'; text: string } | { type: 'image'; mime: string; data: Buffer };
 
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string | ChatContentPart[];
+/** A function call the model asked for; `arguments` is the JSON text the model wrote. */
+export interface ChatToolCall {
+  id: string;
+  name: string;
+  arguments: string;
 }
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string | ChatContentPart[];
+  /** assistant: the tool calls it made (its `content` may then be empty). */
+  toolCalls?: ChatToolCall[];
+  /** tool: the call this message answers. */
+  toolCallId?: string;
+}
+
+/** A function the model may call; `parameters` is a JSON Schema object. */
+export interface ChatTool {
+  name: string;
+  description?: string;
+  parameters?: Record<string, unknown>;
+  strict?: boolean;
+}
+
+export type ChatToolChoice = 'auto' | 'none' | 'required' | { name: string };
+
+export type ChatResponseFormat =
+  | { type: 'text' }
+  | { type: 'json_object' }
+  | { type: 'json_schema'; name: string; schema: Record<string, unknown>; description?: string; strict?: boolean };
+
+/** The optional request parameters a chat adapter may or may not honour (see ChatCapability.supports). */
+export type ChatOption =
+  | 'temperature'
+  | 'tools'
+  | 'parallel_tool_calls'
+  | 'response_format.json_object'
+  | 'response_format.json_schema'
+  | 'stop'
+  | 'top_p'
+  | 'seed'
+  | 'presence_penalty'
+  | 'frequency_penalty'
+  | 'user';
 
 export interface ChatRequest {
   upstreamModel: string;
   messages: ChatMessage[];
   temperature?: number;
   maxTokens: number;
+  tools?: ChatTool[];
+  toolChoice?: ChatToolChoice;
+  parallelToolCalls?: boolean;
+  responseFormat?: ChatResponseFormat;
+  stop?: string[];
+  topP?: number;
+  seed?: number;
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+  /** The caller's end-user id, for the vendor's abuse monitoring. */
+  user?: string;
 }
 
-export type FinishReason = 'stop' | 'length' | 'content_filter';
+export type FinishReason = 'stop' | 'length' | 'content_filter' | 'tool_calls';
 
 export interface ChatUsage {
   promptTokens: number;
@@ -87,17 +138,37 @@ export interface ChatResult {
   text: string;
   usage: ChatUsage;
   finishReason: FinishReason;
+  toolCalls?: ChatToolCall[];
+}
+
+/**
+ * A fragment of a tool call: the first fragment of call `index` carries its `id` and `name`, later ones only
+ * more `arguments` text (as chat-completions streams deliver it).
+ */
+export interface ChatToolCallDelta {
+  type: 'tool_call';
+  index: number;
+  id?: string;
+  name?: string;
+  arguments: string;
 }
 
 export type ChatStreamEvent =
   | { type: 'delta'; text: string }
+  | ChatToolCallDelta
   | { type: 'usage'; usage: ChatUsage }
   | { type: 'finish'; finishReason: FinishReason };
 
 export interface ChatCapability {
   chat(req: ChatRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<ChatResult>;
-  /** Yields deltas as the vendor sends them; aborting `signal` must abort the upstream HTTP request. */
+  /** Yields deltas as the vendor sends them; aborting `signal` must abort the upstream request. */
   chatStream(req: ChatRequest, conn: ProviderConnection, signal?: AbortSignal): AsyncIterable<ChatStreamEvent>;
+  /**
+   * Whether this vendor model honours an optional parameter. The core refuses a request that sets one it
+   * does not (nothing is dropped silently), except `user`: the core records it with the generation, and the
+   * adapter passes it on only where the vendor takes it.
+   */
+  supports(option: ChatOption, upstreamModel: string): boolean;
 }
 
 // ---------- media (image, video, speech, transcription, music, tools) ----------

@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { UserEntity } from './user.entity';
 
-export type LedgerKind = 'grant' | 'reserve' | 'settle' | 'release' | 'refill' | 'purchase' | 'adjust';
+export type LedgerKind = 'grant' | 'reserve' | 'settle' | 'release' | 'refill' | 'purchase' | 'adjust' | 'refund';
 
 /** Append-only. For every user: sum(plan_delta) = balances.plan_tokens, sum(bonus_delta) = balances.bonus_tokens. */
 @Entity('ledger_entries')

@@ -46,6 +46,10 @@ export class UserEntity {
   @Column({ name: 'plan_expires_at', type: 'timestamptz', nullable: true })
   planExpiresAt: Date | null;
 
+  /** A bought plan is paid up to here; without a renewal it lapses to Starter at the first period end after it. */
+  @Column({ name: 'plan_paid_through', type: 'timestamptz', nullable: true })
+  planPaidThrough: Date | null;
+
   /** Start of the current billing period: plan tokens were last reset to the allowance then. */
   @Column({ name: 'period_started_at', type: 'timestamptz', default: () => 'now()' })
   periodStartedAt: Date;

@@ -8,7 +8,7 @@ import {
   ProviderError,
 } from '../types';
 import { anthropicErrorKind, mapStopReason, refineAnthropicError, refusalError } from './errors';
-import { toAnthropicBody } from './request';
+import { anthropicSupports, toAnthropicBody } from './request';
 import { ANTHROPIC_VERSION, AnthropicStreamEvent, anthropicMessage, anthropicStreamEvent } from './wire';
 
 function headers(conn: ProviderConnection): Record<string, string> {
@@ -31,12 +31,16 @@ async function chat(req: ChatRequest, conn: ProviderConnection, signal?: AbortSi
   if (!parsed.success) throw new ProviderError('upstream', 'anthropic answered with an unexpected message shape', 'anthropic');
   const msg = parsed.data;
   const text = msg.content.flatMap((b) => (b.type === 'text' && b.text ? [b.text] : [])).join('');
+  const toolCalls = msg.content.flatMap((b) =>
+    b.type === 'tool_use' && b.id && b.name ? [{ id: b.id, name: b.name, arguments: JSON.stringify(b.input ?? {}) }] : [],
+  );
   const finishReason = mapStopReason(msg.stop_reason);
   if (finishReason === 'content_filter' && text === '') throw refusalError();
   return {
     text,
     finishReason,
     usage: { promptTokens: msg.usage.input_tokens ?? 0, completionTokens: msg.usage.output_tokens ?? 0 },
+    ...(toolCalls.length > 0 ? { toolCalls } : {}),
   };
 }
 
@@ -95,6 +99,8 @@ async function* chatStream(req: ChatRequest, conn: ProviderConnection, signal?: 
   let stopReason: string | null | undefined;
   let sawText = false;
   let stopped = false;
+  // Content block index -> index of the tool call it carries, in the order the calls began.
+  const toolIndex = new Map<number, number>();
   try {
     for await (const sse of readSse(res.body)) {
       const ev = parseEvent(sse.data);
@@ -102,10 +108,18 @@ async function* chatStream(req: ChatRequest, conn: ProviderConnection, signal?: 
       if (ev.type === 'message_start') {
         promptTokens = ev.message.usage.input_tokens ?? promptTokens;
         completionTokens = ev.message.usage.output_tokens ?? completionTokens;
+      } else if (ev.type === 'content_block_start') {
+        const block = ev.content_block;
+        if (block.type === 'tool_use' && block.id && block.name) {
+          toolIndex.set(ev.index, toolIndex.size);
+          yield { type: 'tool_call', index: toolIndex.get(ev.index)!, id: block.id, name: block.name, arguments: '' };
+        }
       } else if (ev.type === 'content_block_delta') {
         if (ev.delta.type === 'text_delta' && ev.delta.text) {
           sawText = true;
           yield { type: 'delta', text: ev.delta.text };
+        } else if (ev.delta.type === 'input_json_delta' && ev.delta.partial_json && toolIndex.has(ev.index)) {
+          yield { type: 'tool_call', index: toolIndex.get(ev.index)!, arguments: ev.delta.partial_json };
         }
       } else if (ev.type === 'message_delta') {
         stopReason = ev.delta.stop_reason ?? stopReason;
@@ -131,4 +145,4 @@ async function* chatStream(req: ChatRequest, conn: ProviderConnection, signal?: 
   yield { type: 'finish', finishReason };
 }
 
-export const anthropicChat: ChatCapability = { chat, chatStream };
+export const anthropicChat: ChatCapability = { chat, chatStream, supports: (option) => anthropicSupports(option) };

@@ -40,8 +40,10 @@ export function mapStopReason(reason: string | null | undefined): FinishReason {
       return 'length';
     case 'refusal':
       return 'content_filter';
+    case 'tool_use':
+      return 'tool_calls';
     default:
-      return 'stop'; // end_turn, stop_sequence, tool_use, pause_turn
+      return 'stop'; // end_turn, stop_sequence, pause_turn
   }
 }
 

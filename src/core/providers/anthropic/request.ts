@@ -1,10 +1,23 @@
-import { ChatContentPart, ChatRequest, ProviderError } from '../types';
+import { ChatContentPart, ChatMessage, ChatOption, ChatRequest, ProviderError } from '../types';
 import { AnthropicContentBlock, AnthropicRequestBody } from './wire';
 
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 
+/** What the Messages API can express: no seed, no penalties, no chat-completions response_format. */
+const SUPPORTED = new Set<ChatOption>(['temperature', 'tools', 'parallel_tool_calls', 'stop', 'top_p', 'user']);
+
+export function anthropicSupports(option: ChatOption): boolean {
+  return SUPPORTED.has(option);
+}
+
+function plainText(content: string | ChatContentPart[]): string {
+  if (typeof content === 'string') return content;
+  return content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+}
+
 function toBlocks(content: string | ChatContentPart[]): AnthropicContentBlock[] {
-  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  // The API refuses empty text blocks (an assistant turn that only called tools has none).
+  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
   return content.map((part): AnthropicContentBlock => {
     if (part.type === 'text') return { type: 'text', text: part.text };
     if (!IMAGE_TYPES.has(part.mime)) {
@@ -14,9 +27,33 @@ function toBlocks(content: string | ChatContentPart[]): AnthropicContentBlock[] 
   });
 }
 
-function systemText(content: string | ChatContentPart[]): string {
-  if (typeof content === 'string') return content;
-  return content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+function parseArguments(text: string): unknown {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value) ? value : {};
+  } catch {
+    return {};
+  }
+}
+
+/** A chat message as Messages API blocks: tool calls become `tool_use`, tool answers a user turn's `tool_result`. */
+function toTurn(msg: ChatMessage): { role: 'user' | 'assistant'; content: AnthropicContentBlock[] } {
+  if (msg.role === 'tool') {
+    return { role: 'user', content: [{ type: 'tool_result', tool_use_id: msg.toolCallId ?? '', content: plainText(msg.content) }] };
+  }
+  const blocks = toBlocks(msg.content);
+  for (const call of msg.toolCalls ?? []) blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: parseArguments(call.arguments) });
+  return { role: msg.role === 'assistant' ? 'assistant' : 'user', content: blocks };
+}
+
+function toolChoice(req: ChatRequest): AnthropicRequestBody['tool_choice'] {
+  const noParallel = req.parallelToolCalls === false ? { disable_parallel_tool_use: true } : {};
+  const choice = req.toolChoice;
+  if (choice === 'none') return { type: 'none' };
+  if (choice === 'required') return { type: 'any', ...noParallel };
+  if (typeof choice === 'object') return { type: 'tool', name: choice.name, ...noParallel };
+  if (choice === 'auto' || req.parallelToolCalls === false) return { type: 'auto', ...noParallel };
+  return undefined;
 }
 
 /** Maps our chat request to a Messages API body: system messages are lifted out, same-role turns merged. */
@@ -25,18 +62,30 @@ export function toAnthropicBody(req: ChatRequest, stream: boolean): AnthropicReq
   const messages: AnthropicRequestBody['messages'] = [];
   for (const msg of req.messages) {
     if (msg.role === 'system') {
-      system.push(systemText(msg.content));
+      system.push(plainText(msg.content));
       continue;
     }
-    const blocks = toBlocks(msg.content);
+    const turn = toTurn(msg);
     const last = messages[messages.length - 1];
-    if (last && last.role === msg.role) last.content.push(...blocks);
-    else messages.push({ role: msg.role, content: blocks });
+    if (last && last.role === turn.role) last.content.push(...turn.content);
+    else messages.push(turn);
   }
   const body: AnthropicRequestBody = { model: req.upstreamModel, max_tokens: req.maxTokens, messages };
   if (system.length > 0) body.system = system.join('\n\n');
   // The Messages API accepts 0..1; callers speaking the chat-completions dialect may send up to 2.
   if (req.temperature !== undefined) body.temperature = Math.min(1, Math.max(0, req.temperature));
+  if (req.topP !== undefined) body.top_p = req.topP;
+  if (req.stop?.length) body.stop_sequences = req.stop;
+  if (req.tools?.length) {
+    body.tools = req.tools.map((t) => ({
+      name: t.name,
+      ...(t.description !== undefined ? { description: t.description } : {}),
+      input_schema: t.parameters ?? { type: 'object', properties: {} },
+    }));
+  }
+  const choice = toolChoice(req);
+  if (choice && req.tools?.length) body.tool_choice = choice;
+  if (req.user !== undefined) body.metadata = { user_id: req.user };
   if (stream) body.stream = true;
   return body;
 }

@@ -9,7 +9,14 @@ export const anthropicUsage = z.object({
   output_tokens: z.number().optional(),
 });
 
-const contentBlock = z.object({ type: z.string(), text: z.string().optional() });
+const contentBlock = z.object({
+  type: z.string(),
+  text: z.string().optional(),
+  /** tool_use blocks */
+  id: z.string().optional(),
+  name: z.string().optional(),
+  input: z.unknown().optional(),
+});
 
 export const anthropicMessage = z.object({
   type: z.literal('message'),
@@ -31,7 +38,7 @@ export const anthropicStreamEvent = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('content_block_delta'),
     index: z.number(),
-    delta: z.object({ type: z.string(), text: z.string().optional() }),
+    delta: z.object({ type: z.string(), text: z.string().optional(), partial_json: z.string().optional() }),
   }),
   z.object({ type: z.literal('content_block_stop'), index: z.number() }),
   z.object({
@@ -52,9 +59,18 @@ export interface AnthropicRequestBody {
   messages: { role: 'user' | 'assistant'; content: AnthropicContentBlock[] }[];
   system?: string;
   temperature?: number;
+  top_p?: number;
+  stop_sequences?: string[];
+  tools?: { name: string; description?: string; input_schema: Record<string, unknown> }[];
+  tool_choice?: { type: 'auto' | 'any' | 'none' } | { type: 'tool'; name: string } | AnthropicToolChoiceFlags;
+  metadata?: { user_id: string };
   stream?: boolean;
 }
 
+type AnthropicToolChoiceFlags = { type: 'auto' | 'any'; disable_parallel_tool_use: boolean } | { type: 'tool'; name: string; disable_parallel_tool_use: boolean };
+
 export type AnthropicContentBlock =
   | { type: 'text'; text: string }
-  | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } };
+  | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } }
+  | { type: 'tool_use'; id: string; name: string; input: unknown }
+  | { type: 'tool_result'; tool_use_id: string; content: string };

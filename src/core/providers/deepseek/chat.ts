@@ -1,5 +1,5 @@
 import { ChatCompletionsProfile, createChatCompletionsChat } from '../openai-compatible';
-import { ProviderError } from '../types';
+import { ChatOption, ProviderError } from '../types';
 
 const REASONER = 'deepseek-reasoner';
 
@@ -15,6 +15,11 @@ export function refineDeepSeekError(err: ProviderError): ProviderError {
 // DeepSeek's models page: deepseek-chat writes at most 8K tokens, deepseek-reasoner 64K.
 const OUTPUT_CEILINGS: Record<string, number> = { 'deepseek-chat': 8192, [REASONER]: 65536 };
 
+// DeepSeek documents no seed, no `user`, no parallel_tool_calls switch and no json_schema output. deepseek-chat has
+// function calling, JSON output and the sampling controls; the reasoner has none of them (it ignores the sampling ones).
+const CHAT_OPTIONS = new Set<ChatOption>(['tools', 'response_format.json_object', 'stop', 'top_p', 'presence_penalty', 'frequency_penalty']);
+const REASONER_OPTIONS = new Set<ChatOption>(['stop']);
+
 export const deepSeekChatProfile: ChatCompletionsProfile = {
   provider: 'deepseek',
   path: '/chat/completions',
@@ -22,6 +27,7 @@ export const deepSeekChatProfile: ChatCompletionsProfile = {
   maxOutputTokens: (model) => OUTPUT_CEILINGS[model],
   // The reasoner accepts temperature for compatibility but ignores it; leave it out.
   acceptsTemperature: (model) => model !== REASONER,
+  supports: (option, model) => (model === REASONER ? REASONER_OPTIONS : CHAT_OPTIONS).has(option),
   acceptsImages: false,
   reasoningTokensOutsideCompletion: false,
   refineError: refineDeepSeekError,

@@ -4,12 +4,14 @@ import {
   ChatRequest,
   ChatResult,
   ChatStreamEvent,
+  ChatToolCall,
   ChatUsage,
   ProviderConnection,
   ProviderError,
 } from '../types';
 import { googleHeaders, modelPath } from './auth';
-import { toGeminiChatBody } from './contents';
+import { randomBytes } from 'node:crypto';
+import { geminiSupports, toGeminiChatBody } from './contents';
 import { blockedError, mapFinishReason, refineGoogleError, statusError } from './errors';
 import { GenerateContentResponse, generateContentResponse } from './wire';
 
@@ -23,6 +25,16 @@ function parseResponse(raw: unknown): GenerateContentResponse {
 function candidateText(res: GenerateContentResponse): string {
   const parts = res.candidates?.[0]?.content?.parts ?? [];
   return parts.flatMap((p) => (p.text && !p.thought ? [p.text] : [])).join('');
+}
+
+/** Gemini's function calls carry no id we could rely on: each gets one, as chat-completions clients expect. */
+function candidateToolCalls(res: GenerateContentResponse): ChatToolCall[] {
+  const parts = res.candidates?.[0]?.content?.parts ?? [];
+  return parts.flatMap((p) =>
+    p.functionCall
+      ? [{ id: p.functionCall.id ?? `call_${randomBytes(12).toString('hex')}`, name: p.functionCall.name, arguments: JSON.stringify(p.functionCall.args ?? {}) }]
+      : [],
+  );
 }
 
 /** Thinking tokens are billed as output, so they count as completion tokens. */
@@ -57,9 +69,13 @@ async function chat(req: ChatRequest, conn: ProviderConnection, signal?: AbortSi
   const candidate = res.candidates?.[0];
   if (!candidate) throw new ProviderError('upstream', 'google answered without candidates', 'google');
   const text = candidateText(res);
+  const toolCalls = candidateToolCalls(res);
   const finishReason = mapFinishReason(candidate.finishReason);
   if (finishReason === 'content_filter' && text === '') throw blockedError(candidate.finishReason ?? 'SAFETY');
-  return { text, finishReason, usage: usageOf(res) ?? { promptTokens: 0, completionTokens: 0 } };
+  const usage = usageOf(res) ?? { promptTokens: 0, completionTokens: 0 };
+  // Gemini finishes a function-calling turn with STOP; chat-completions clients look for tool_calls.
+  if (toolCalls.length > 0) return { text, finishReason: finishReason === 'stop' ? 'tool_calls' : finishReason, usage, toolCalls };
+  return { text, finishReason, usage };
 }
 
 function streamFailure(err: unknown, signal?: AbortSignal): unknown {
@@ -88,6 +104,7 @@ async function* chatStream(req: ChatRequest, conn: ProviderConnection, signal?: 
   let usage: ChatUsage | undefined;
   let finish: string | undefined;
   let sawText = false;
+  let toolCalls = 0;
   try {
     for await (const sse of readSse(res.body)) {
       let json: unknown;
@@ -105,6 +122,10 @@ async function* chatStream(req: ChatRequest, conn: ProviderConnection, signal?: 
         sawText = true;
         yield { type: 'delta', text };
       }
+      // Gemini streams a function call whole, in one chunk.
+      for (const call of candidateToolCalls(chunk)) {
+        yield { type: 'tool_call', index: toolCalls++, id: call.id, name: call.name, arguments: call.arguments };
+      }
       // usageMetadata is cumulative: the last one seen is the total.
       usage = usageOf(chunk) ?? usage;
       finish = chunk.candidates?.[0]?.finishReason ?? finish;
@@ -116,10 +137,10 @@ async function* chatStream(req: ChatRequest, conn: ProviderConnection, signal?: 
   }
   // Gemini has no end-of-stream sentinel: the final chunk is the one carrying finishReason.
   if (!finish) throw new ProviderError('upstream', 'google stream ended without a finish reason', 'google');
-  const finishReason = mapFinishReason(finish);
-  if (finishReason === 'content_filter' && !sawText) throw blockedError(finish);
+  const mapped = mapFinishReason(finish);
+  if (mapped === 'content_filter' && !sawText) throw blockedError(finish);
   if (usage) yield { type: 'usage', usage };
-  yield { type: 'finish', finishReason };
+  yield { type: 'finish', finishReason: toolCalls > 0 && mapped === 'stop' ? 'tool_calls' : mapped };
 }
 
-export const googleChat: ChatCapability = { chat, chatStream };
+export const googleChat: ChatCapability = { chat, chatStream, supports: (option) => geminiSupports(option) };

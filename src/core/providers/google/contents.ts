@@ -1,5 +1,22 @@
-import { ChatContentPart, ChatRequest } from '../types';
+import { ChatContentPart, ChatMessage, ChatOption, ChatRequest } from '../types';
 import { GeminiContent, GeminiPart } from './wire';
+
+/** generateContent has every sampling control and JSON output, but no switch for parallel function calls. */
+const SUPPORTED = new Set<ChatOption>([
+  'temperature',
+  'tools',
+  'response_format.json_object',
+  'response_format.json_schema',
+  'stop',
+  'top_p',
+  'seed',
+  'presence_penalty',
+  'frequency_penalty',
+]);
+
+export function geminiSupports(option: ChatOption): boolean {
+  return SUPPORTED.has(option);
+}
 
 function toParts(content: string | ChatContentPart[]): GeminiPart[] {
   if (typeof content === 'string') return [{ text: content }];
@@ -9,29 +26,110 @@ function toParts(content: string | ChatContentPart[]): GeminiPart[] {
   );
 }
 
+function plainText(content: string | ChatContentPart[]): string {
+  return typeof content === 'string' ? content : content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+}
+
+function asObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+interface GenerationConfig {
+  maxOutputTokens: number;
+  temperature?: number;
+  topP?: number;
+  seed?: number;
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+  stopSequences?: string[];
+  responseMimeType?: string;
+  responseJsonSchema?: Record<string, unknown>;
+}
+
 export interface GeminiChatBody {
   contents: GeminiContent[];
   systemInstruction?: { parts: { text: string }[] };
-  generationConfig: { maxOutputTokens: number; temperature?: number };
+  generationConfig: GenerationConfig;
+  tools?: { functionDeclarations: { name: string; description?: string; parametersJsonSchema?: Record<string, unknown> }[] }[];
+  toolConfig?: { functionCallingConfig: { mode: 'AUTO' | 'ANY' | 'NONE'; allowedFunctionNames?: string[] } };
+}
+
+/**
+ * A chat message as Gemini parts: tool calls become `functionCall`, a tool answer a `functionResponse` named after
+ * the call it answers (Gemini matches them by name), its JSON object as the response or `{result: text}`.
+ */
+function toContent(msg: ChatMessage, callNames: Map<string, string>): GeminiContent {
+  if (msg.role === 'tool') {
+    const text = plainText(msg.content);
+    const name = callNames.get(msg.toolCallId ?? '') ?? 'tool';
+    return { role: 'user', parts: [{ functionResponse: { name, response: asObject(text) ?? { result: text } } }] };
+  }
+  // A turn that only called tools has no text to send.
+  const parts = msg.toolCalls?.length && plainText(msg.content) === '' ? [] : toParts(msg.content);
+  for (const call of msg.toolCalls ?? []) {
+    callNames.set(call.id, call.name);
+    parts.push({ functionCall: { name: call.name, args: asObject(call.arguments) ?? {} } });
+  }
+  return { role: msg.role === 'assistant' ? 'model' : 'user', parts };
+}
+
+function generationConfig(req: ChatRequest): GenerationConfig {
+  const config: GenerationConfig = { maxOutputTokens: req.maxTokens };
+  if (req.temperature !== undefined) config.temperature = req.temperature;
+  if (req.topP !== undefined) config.topP = req.topP;
+  if (req.seed !== undefined) config.seed = req.seed;
+  if (req.presencePenalty !== undefined) config.presencePenalty = req.presencePenalty;
+  if (req.frequencyPenalty !== undefined) config.frequencyPenalty = req.frequencyPenalty;
+  if (req.stop?.length) config.stopSequences = req.stop;
+  if (req.responseFormat?.type === 'json_object' || req.responseFormat?.type === 'json_schema') config.responseMimeType = 'application/json';
+  if (req.responseFormat?.type === 'json_schema') config.responseJsonSchema = req.responseFormat.schema;
+  return config;
+}
+
+function toolConfig(req: ChatRequest): GeminiChatBody['toolConfig'] {
+  const choice = req.toolChoice;
+  if (choice === undefined) return undefined;
+  if (choice === 'auto') return { functionCallingConfig: { mode: 'AUTO' } };
+  if (choice === 'none') return { functionCallingConfig: { mode: 'NONE' } };
+  if (choice === 'required') return { functionCallingConfig: { mode: 'ANY' } };
+  return { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [choice.name] } };
 }
 
 /** Our chat request as a generateContent body: system text goes to `systemInstruction`, assistant turns are `model`. */
 export function toGeminiChatBody(req: ChatRequest): GeminiChatBody {
   const system: string[] = [];
   const contents: GeminiContent[] = [];
+  const callNames = new Map<string, string>();
   for (const msg of req.messages) {
     if (msg.role === 'system') {
-      system.push(
-        typeof msg.content === 'string'
-          ? msg.content
-          : msg.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n'),
-      );
+      system.push(plainText(msg.content));
       continue;
     }
-    contents.push({ role: msg.role === 'assistant' ? 'model' : 'user', parts: toParts(msg.content) });
+    const content = toContent(msg, callNames);
+    const last = contents[contents.length - 1];
+    // The answers to one turn's parallel calls go back together in one content.
+    if (msg.role === 'tool' && last !== undefined && last.parts.every((p) => Object.hasOwn(p, 'functionResponse'))) last.parts.push(...content.parts);
+    else contents.push(content);
   }
-  const body: GeminiChatBody = { contents, generationConfig: { maxOutputTokens: req.maxTokens } };
-  if (req.temperature !== undefined) body.generationConfig.temperature = req.temperature;
+  const body: GeminiChatBody = { contents, generationConfig: generationConfig(req) };
   if (system.length > 0) body.systemInstruction = { parts: [{ text: system.join('\n\n') }] };
+  if (req.tools?.length) {
+    body.tools = [
+      {
+        functionDeclarations: req.tools.map((t) => ({
+          name: t.name,
+          ...(t.description !== undefined ? { description: t.description } : {}),
+          ...(t.parameters !== undefined ? { parametersJsonSchema: t.parameters } : {}),
+        })),
+      },
+    ];
+    const config = toolConfig(req);
+    if (config) body.toolConfig = config;
+  }
   return body;
 }

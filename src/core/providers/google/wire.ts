@@ -7,6 +7,7 @@ const part = z.object({
   /** Thought summaries, present only when the request asks for them; never part of the answer. */
   thought: z.boolean().optional(),
   inlineData: z.object({ mimeType: z.string(), data: z.string() }).optional(),
+  functionCall: z.object({ name: z.string(), args: z.record(z.string(), z.unknown()).optional(), id: z.string().optional() }).optional(),
 });
 
 const candidate = z.object({
@@ -68,7 +69,11 @@ export const veoOperation = z.object({
 });
 export type VeoOperation = z.infer<typeof veoOperation>;
 
-export type GeminiPart = { text: string } | { inline_data: { mime_type: string; data: string } };
+export type GeminiPart =
+  | { text: string }
+  | { inline_data: { mime_type: string; data: string } }
+  | { functionCall: { name: string; args: Record<string, unknown> } }
+  | { functionResponse: { name: string; response: Record<string, unknown> } };
 export interface GeminiContent {
   role: 'user' | 'model';
   parts: GeminiPart[];

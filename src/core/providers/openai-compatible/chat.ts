@@ -44,11 +44,14 @@ async function chat(
     throw new ProviderError('upstream', `${profile.provider} answered without a completion choice`, profile.provider);
   }
   const text = choice.message.content ?? '';
+  const toolCalls = (choice.message.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments ?? '' }));
   const finishReason = mapFinishReason(choice.finish_reason);
   // A refusal or a filtered answer with nothing to show is a content-policy failure, not an empty reply.
-  if (!text && (choice.message.refusal || finishReason === 'content_filter')) throw refused(profile, choice.message.refusal);
+  if (!text && toolCalls.length === 0 && (choice.message.refusal || finishReason === 'content_filter')) {
+    throw refused(profile, choice.message.refusal);
+  }
   const usage = parsed.data.usage ? mapUsage(profile, parsed.data.usage) : { promptTokens: 0, completionTokens: 0 };
-  return { text, usage, finishReason };
+  return { text, usage, finishReason, ...(toolCalls.length > 0 ? { toolCalls } : {}) };
 }
 
 function parseChunk(profile: ChatCompletionsProfile, data: string): WireChunk {
@@ -97,6 +100,16 @@ async function* chatStream(
         answered = true;
         yield { type: 'delta', text };
       }
+      for (const call of choice.delta?.tool_calls ?? []) {
+        answered = true;
+        yield {
+          type: 'tool_call',
+          index: call.index ?? 0,
+          ...(call.id ? { id: call.id } : {}),
+          ...(call.function?.name ? { name: call.function.name } : {}),
+          arguments: call.function?.arguments ?? '',
+        };
+      }
       if (choice.finish_reason) finish = mapFinishReason(choice.finish_reason);
     }
   } catch (err) {
@@ -117,5 +130,6 @@ export function createChatCompletionsChat(profile: ChatCompletionsProfile): Chat
   return {
     chat: (req, conn, signal) => chat(profile, req, conn, signal),
     chatStream: (req, conn, signal) => chatStream(profile, req, conn, signal),
+    supports: (option, model) => (option === 'temperature' ? profile.acceptsTemperature(model) : profile.supports(option, model)),
   };
 }

@@ -1,4 +1,4 @@
-import type { ProviderError, ProviderName } from '../types';
+import type { ChatOption, ProviderError, ProviderName } from '../types';
 
 /**
  * What differs between vendors that speak the Chat Completions protocol (OpenAI, xAI, DeepSeek).
@@ -14,6 +14,8 @@ export interface ChatCompletionsProfile {
   maxOutputTokens?(model: string): number | undefined;
   /** False for models that reject (or ignore) a non-default `temperature`. */
   acceptsTemperature(model: string): boolean;
+  /** Which optional request parameters this model honours (temperature: see acceptsTemperature). */
+  supports(option: ChatOption, model: string): boolean;
   /** Whether image parts may be sent (as `image_url` data URIs). */
   acceptsImages: boolean;
   /** xAI reports `reasoning_tokens` outside `completion_tokens`, though they are billed as output. */

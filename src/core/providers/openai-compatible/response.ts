@@ -2,9 +2,10 @@ import { ChatUsage, FinishReason } from '../types';
 import type { ChatCompletionsProfile } from './profile';
 import type { WireUsage } from './wire';
 
-/** `tool_calls` / `function_call` cannot happen (we send no tools); anything unknown counts as a normal stop. */
+/** Anything unknown counts as a normal stop. */
 export function mapFinishReason(raw: string | null | undefined): FinishReason {
   if (raw === 'length') return 'length';
+  if (raw === 'tool_calls' || raw === 'function_call') return 'tool_calls';
   if (raw === 'content_filter') return 'content_filter';
   return 'stop';
 }

@@ -22,6 +22,9 @@ export const completionSchema = z.object({
         /** DeepSeek reasoner / grok-3-mini chain of thought: never shown as the answer. */
         reasoning_content: z.string().nullish(),
         refusal: z.string().nullish(),
+        tool_calls: z
+          .array(z.object({ id: z.string(), type: z.string().nullish(), function: z.object({ name: z.string(), arguments: z.string().nullish() }) }))
+          .nullish(),
       }),
       finish_reason: z.string().nullish(),
     }),
@@ -40,6 +43,16 @@ export const chunkSchema = z.object({
             content: z.string().nullish(),
             reasoning_content: z.string().nullish(),
             refusal: z.string().nullish(),
+            tool_calls: z
+              .array(
+                z.object({
+                  index: z.number().nullish(),
+                  id: z.string().nullish(),
+                  type: z.string().nullish(),
+                  function: z.object({ name: z.string().nullish(), arguments: z.string().nullish() }).nullish(),
+                }),
+              )
+              .nullish(),
           })
           .nullish(),
         finish_reason: z.string().nullish(),
@@ -54,7 +67,13 @@ export type WireChunk = z.infer<typeof chunkSchema>;
 
 export type WireContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 
-export interface WireMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string | WireContentPart[];
+export interface WireToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
 }
+
+export type WireMessage =
+  | { role: 'system' | 'user'; content: string | WireContentPart[] }
+  | { role: 'assistant'; content: string | WireContentPart[] | null; tool_calls?: WireToolCall[] }
+  | { role: 'tool'; tool_call_id: string; content: string };

@@ -1,4 +1,5 @@
 import { ChatCompletionsProfile, createChatCompletionsChat } from '../openai-compatible';
+import type { ChatOption } from '../types';
 
 /**
  * o-series and GPT-5 models are reasoning models: they refuse `max_tokens` (it must be
@@ -18,12 +19,16 @@ const OUTPUT_CEILINGS: Array<[prefix: string, tokens: number]> = [
   ['gpt-4o', 16384],
 ];
 
+// Reasoning models refuse sampling controls: only the default temperature, no top_p, penalties or stop.
+const REASONING_REFUSES = new Set<ChatOption>(['top_p', 'presence_penalty', 'frequency_penalty', 'stop']);
+
 export const openAiChatProfile: ChatCompletionsProfile = {
   provider: 'openai',
   path: '/chat/completions',
   tokenLimitField: (model) => (isOpenAiReasoningModel(model) ? 'max_completion_tokens' : 'max_tokens'),
   maxOutputTokens: (model) => OUTPUT_CEILINGS.find(([prefix]) => model.startsWith(prefix))?.[1],
   acceptsTemperature: (model) => !isOpenAiReasoningModel(model),
+  supports: (option, model) => !(isOpenAiReasoningModel(model) && REASONING_REFUSES.has(option)),
   acceptsImages: true,
   reasoningTokensOutsideCompletion: false,
 };

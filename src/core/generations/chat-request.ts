@@ -1,0 +1,138 @@
+import { ParamError } from '../catalog/errors';
+import { TextModel } from '../catalog/types';
+import {
+  ChatCapability,
+  ChatContentPart,
+  ChatMessage,
+  ChatOption,
+  ChatResponseFormat,
+  ChatTool,
+  ChatToolCall,
+  ChatToolChoice,
+} from '../providers/types';
+
+/** An image given by reference (https or `data:`), fetched through the SSRF policy before the vendor call. */
+export interface ChatImageRef {
+  type: 'image_url';
+  url: string;
+}
+
+export type ChatInputPart = ChatContentPart | ChatImageRef;
+
+export interface ChatInputMessage {
+  role: ChatMessage['role'];
+  content: string | ChatInputPart[];
+  toolCalls?: ChatToolCall[];
+  toolCallId?: string;
+}
+
+/** The optional parameters of a chat request, named as the core knows them. */
+export interface ChatOptions {
+  tools?: ChatTool[];
+  toolChoice?: ChatToolChoice;
+  parallelToolCalls?: boolean;
+  responseFormat?: ChatResponseFormat;
+  stop?: string[];
+  topP?: number;
+  seed?: number;
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+  user?: string;
+}
+
+/** Which option a request sets, under its chat-completions parameter name. */
+function requestedOptions(options: ChatOptions, temperature: number | null | undefined): [ChatOption, string][] {
+  const out: [ChatOption, string][] = [];
+  // A temperature of 1 is every vendor's default, so models that only take the default accept it.
+  if (temperature !== undefined && temperature !== null && temperature !== 1) out.push(['temperature', 'temperature']);
+  if (options.tools?.length) out.push(['tools', 'tools']);
+  if (options.parallelToolCalls === false) out.push(['parallel_tool_calls', 'parallel_tool_calls']);
+  if (options.responseFormat?.type === 'json_object') out.push(['response_format.json_object', 'response_format']);
+  if (options.responseFormat?.type === 'json_schema') out.push(['response_format.json_schema', 'response_format']);
+  if (options.stop?.length) out.push(['stop', 'stop']);
+  if (options.topP !== undefined) out.push(['top_p', 'top_p']);
+  if (options.seed !== undefined) out.push(['seed', 'seed']);
+  if (options.presencePenalty !== undefined) out.push(['presence_penalty', 'presence_penalty']);
+  if (options.frequencyPenalty !== undefined) out.push(['frequency_penalty', 'frequency_penalty']);
+  return out;
+}
+
+function hasImages(messages: readonly ChatInputMessage[]): boolean {
+  return messages.some((m) => typeof m.content !== 'string' && m.content.some((p) => p.type !== 'text'));
+}
+
+/** Every tool message answers a call an earlier assistant message made. */
+function checkToolRoundTrip(messages: readonly ChatInputMessage[]): void {
+  const calls = new Set<string>();
+  messages.forEach((m, i) => {
+    for (const call of m.toolCalls ?? []) calls.add(call.id);
+    if (m.role === 'tool' && !calls.has(m.toolCallId ?? '')) {
+      throw new ParamError(`messages.${i}.tool_call_id`, `messages.${i}: tool_call_id does not answer a tool call of an earlier assistant message`);
+    }
+  });
+}
+
+function checkToolChoice(options: ChatOptions): void {
+  const choice = options.toolChoice;
+  if (choice === undefined || choice === 'auto' || choice === 'none') return;
+  const names = new Set((options.tools ?? []).map((t) => t.name));
+  if (names.size === 0) throw new ParamError('tool_choice', 'tool_choice requires tools');
+  if (typeof choice === 'object' && !names.has(choice.name)) {
+    throw new ParamError('tool_choice', `tool_choice names ${choice.name}, which is not among the tools`);
+  }
+}
+
+/**
+ * Checks a chat request against the model and its adapter: roles in order, images only for vision models,
+ * and every optional parameter one the adapter declares it honours. @throws ParamError
+ */
+export function checkChatRequest(
+  model: TextModel,
+  chat: ChatCapability,
+  messages: readonly ChatInputMessage[],
+  temperature: number | null | undefined,
+  options: ChatOptions,
+): void {
+  if (messages.length === 0) throw new ParamError('messages', 'messages must not be empty');
+  const last = messages[messages.length - 1].role;
+  if (last !== 'user' && last !== 'tool') {
+    throw new ParamError('messages', 'the final message must have role "user" (or "tool", answering a tool call)');
+  }
+  if (hasImages(messages) && !model.config.supports_vision) {
+    throw new ParamError('messages', `${model.slug} does not accept images: choose a model with config.supports_vision`);
+  }
+  checkToolRoundTrip(messages);
+  for (const [option, param] of requestedOptions(options, temperature)) {
+    if (!chat.supports(option, model.upstreamModel)) {
+      const what = option.startsWith('response_format.') ? `response_format ${option.slice('response_format.'.length)}` : param;
+      throw new ParamError(param, `${what} is not supported by ${model.slug}`);
+    }
+  }
+  checkToolChoice(options);
+}
+
+/** Replaces image references by their bytes, in order. */
+export async function resolveImages(
+  messages: readonly ChatInputMessage[],
+  fetchImage: (field: string, url: string) => Promise<{ data: Buffer; mime: string }>,
+): Promise<ChatMessage[]> {
+  const out: ChatMessage[] = [];
+  for (const [i, m] of messages.entries()) {
+    if (typeof m.content === 'string') {
+      out.push({ ...m, content: m.content });
+      continue;
+    }
+    const parts: ChatContentPart[] = [];
+    for (const [j, part] of m.content.entries()) {
+      if (part.type !== 'image_url') parts.push(part);
+      else parts.push({ type: 'image', ...(await fetchImage(`messages.${i}.content.${j}.image_url`, part.url)) });
+    }
+    out.push({ ...m, content: parts });
+  }
+  return out;
+}
+
+/** What a tool-calling answer adds to the completion: the calls' names and arguments, as the model wrote them. */
+export function toolCallsText(calls: readonly ChatToolCall[] | undefined): string {
+  return (calls ?? []).map((c) => `${c.name}(${c.arguments})`).join('\n');
+}

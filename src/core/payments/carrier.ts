@@ -1,0 +1,139 @@
+import { DataSource } from 'typeorm';
+import { PaymentOrderEntity, SavedPaymentMethodEntity } from '../../db/entities';
+import type { Logger } from '../../logger';
+import { ArticleCatalog, majorAmount } from './articles';
+import { CarrierNotConfiguredError, InvalidNotificationError, UnknownPaymentError } from './errors';
+import { cancelOrder, createOrder, type OrderRecord } from './orders';
+import type { CarrierGateway, CarrierPayment } from './ports';
+import type { PaymentSettlement } from './settlement';
+import { notificationSchema } from './yookassa/wire';
+
+/** 201 of initiate and quick-checkout (decisions.md). */
+export interface CheckoutView {
+  order_id: number;
+  status: OrderRecord['status'];
+  article_id: string;
+  amount: number;
+  currency: string;
+  confirmation_url: string | null;
+}
+
+export type NotificationOutcome = 'fulfilled' | 'duplicate' | 'canceled' | 'pending' | 'ignored' | 'mismatch';
+
+const toCheckoutView = (o: OrderRecord): CheckoutView => ({
+  order_id: o.id,
+  status: o.status,
+  article_id: o.articleId,
+  amount: majorAmount(o.amountMinor, o.currency),
+  currency: o.currency,
+  confirmation_url: o.status === 'pending' ? o.confirmationUrl : null,
+});
+
+/** The web checkout through the carrier: create the order and the provider payment, then believe only the provider's API. */
+export class CarrierCheckout {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly catalog: ArticleCatalog,
+    private readonly settlement: PaymentSettlement,
+    private readonly gateway: CarrierGateway | undefined,
+    private readonly defaultReturnUrl: string,
+    private readonly log: Logger,
+  ) {}
+
+  get provider(): CarrierGateway | undefined {
+    return this.gateway;
+  }
+
+  private require(): CarrierGateway {
+    if (!this.gateway) throw new CarrierNotConfiguredError();
+    return this.gateway;
+  }
+
+  /**
+   * Creates the order and the provider payment (redirect confirmation, the order reference in `metadata`, the
+   * order reference as Idempotence-Key so a retried request never makes a second payment).
+   * @throws UnknownArticleError, CarrierNotConfiguredError, PaymentProviderUnavailableError, PaymentProviderRejectedError
+   */
+  async initiate(userId: number, articleId: string, options: { returnUrl?: string; savePaymentMethod?: boolean; paymentMethodId?: string } = {}): Promise<CheckoutView> {
+    const article = await this.catalog.require(articleId);
+    const gateway = this.require();
+    const order = await createOrder(this.ds, { userId, article, provider: gateway.name, savePaymentMethod: options.savePaymentMethod });
+    let payment: CarrierPayment;
+    try {
+      payment = await gateway.createPayment({
+        idempotenceKey: order.reference,
+        amountMinor: order.amountMinor,
+        currency: order.currency,
+        description: `${article.title} (${order.reference})`,
+        orderReference: order.reference,
+        returnUrl: options.returnUrl ?? this.defaultReturnUrl,
+        savePaymentMethod: options.savePaymentMethod ?? false,
+        paymentMethodId: options.paymentMethodId,
+      });
+    } catch (err) {
+      await cancelOrder(this.ds, order.id);
+      throw err;
+    }
+    await this.ds.query('UPDATE payment_orders SET provider_payment_id = $2, confirmation_url = $3, updated_at = now() WHERE id = $1', [
+      order.id,
+      payment.id,
+      payment.confirmationUrl,
+    ]);
+    // A saved method may be charged at once: the create answer comes from the provider's API, so it is believed.
+    if (payment.status !== 'pending') await this.sync(await this.reload(order.id), payment);
+    return toCheckoutView(await this.reload(order.id));
+  }
+
+  /** Pays with the account's saved method; with none saved it behaves like initiate. */
+  async quickCheckout(userId: number, articleId: string): Promise<CheckoutView> {
+    await this.catalog.require(articleId);
+    const gateway = this.require();
+    const saved = await this.ds.getRepository(SavedPaymentMethodEntity).findOneBy({ userId, provider: gateway.name });
+    return this.initiate(userId, articleId, saved ? { paymentMethodId: saved.methodId } : {});
+  }
+
+  private reload(id: number): Promise<OrderRecord> {
+    return this.ds.getRepository(PaymentOrderEntity).findOneByOrFail({ id });
+  }
+
+  /**
+   * A notification is only a hint: the payment is re-read from the provider's API and the order follows what the
+   * API says. Unknown payments change nothing.
+   * @throws InvalidNotificationError (not a notification), UnknownPaymentError (the provider does not know it)
+   */
+  async handleNotification(body: unknown): Promise<NotificationOutcome> {
+    const parsed = notificationSchema.safeParse(body);
+    if (!parsed.success) throw new InvalidNotificationError('Not a payment notification');
+    const gateway = this.require();
+    if (!parsed.data.event.startsWith('payment.')) return 'ignored';
+    const payment = await gateway.getPayment(parsed.data.object.id);
+    if (!payment) throw new UnknownPaymentError(parsed.data.object.id);
+    const order = await this.ds.getRepository(PaymentOrderEntity).findOneBy({ provider: gateway.name, providerPaymentId: payment.id });
+    if (!order || (payment.orderReference !== null && payment.orderReference !== order.reference)) {
+      this.log.warn({ paymentId: payment.id }, 'carrier notification for a payment that is not one of our orders');
+      return 'ignored';
+    }
+    return this.sync(order, payment);
+  }
+
+  /** Moves the order to what the provider's payment says (fulfil on succeeded, cancel on canceled). */
+  async sync(order: OrderRecord, payment: CarrierPayment): Promise<NotificationOutcome> {
+    if (payment.status === 'succeeded') {
+      if (payment.amountMinor !== order.amountMinor || payment.currency !== order.currency) {
+        this.log.error({ orderId: order.id, paymentId: payment.id }, 'carrier payment amount differs from the order: not fulfilled');
+        return 'mismatch';
+      }
+      const result = await this.settlement.fulfil(order.id, payment.id);
+      if (result.applied && payment.savedMethod && order.savePaymentMethod) {
+        await this.ds.query(
+          `INSERT INTO saved_payment_methods (user_id, provider, method_id, title) VALUES ($1, $2, $3, $4)
+           ON CONFLICT (user_id, provider) DO UPDATE SET method_id = EXCLUDED.method_id, title = EXCLUDED.title, created_at = now()`,
+          [order.userId, order.provider, payment.savedMethod.id, payment.savedMethod.title],
+        );
+      }
+      return result.applied ? 'fulfilled' : 'duplicate';
+    }
+    if (payment.status === 'canceled') return (await cancelOrder(this.ds, order.id)) ? 'canceled' : 'duplicate';
+    return 'pending';
+  }
+}

@@ -1,0 +1,86 @@
+import { DataSource, EntityManager } from 'typeorm';
+import { PaymentOrderEntity } from '../../db/entities';
+import { inTransaction, isUniqueViolation } from '../../db/transaction';
+import { PlanDirectory } from '../accounts/plans';
+import { addDays } from '../accounts/users';
+import { grantBonus, setPlanTokens } from '../billing/ledger';
+import type { OrderRecord } from './orders';
+
+export interface Fulfilment {
+  /** False when this order or this charge was already fulfilled: nothing changed. */
+  applied: boolean;
+  order: OrderRecord;
+  /** For a plan: whether it started a new period or extended the paid one. */
+  planChange?: 'new_period' | 'extended';
+}
+
+interface UserRow {
+  plan_slug: string;
+  plan_paid_through: Date | null;
+}
+
+/** The ledger reference of everything one order does to a balance. */
+export const orderLedgerReference = (orderId: number) => `order:${orderId}`;
+
+async function applyPlan(em: EntityManager, plans: PlanDirectory, order: OrderRecord): Promise<'new_period' | 'extended'> {
+  const slug = order.planSlug as string;
+  const days = order.periodDays ?? 30;
+  const plan = await plans.get(slug);
+  const [user] = await em.query<UserRow[]>('SELECT plan_slug, plan_paid_through FROM users WHERE id = $1 FOR UPDATE', [order.userId]);
+  const now = new Date();
+  const reference = orderLedgerReference(order.id);
+  if (user.plan_slug === slug && user.plan_paid_through && new Date(user.plan_paid_through) > now) {
+    // A renewal (or a second month bought early): the paid period grows; tokens reset at the next refill as usual.
+    const through = addDays(new Date(user.plan_paid_through), days);
+    await em.query('UPDATE users SET plan_paid_through = $2, plan_expires_at = $2, updated_at = now() WHERE id = $1', [order.userId, through]);
+    await em.query(
+      `INSERT INTO ledger_entries (user_id, kind, reference, plan_delta, bonus_delta, note) VALUES ($1, 'purchase', $2, 0, 0, $3)`,
+      [order.userId, reference, `${slug} paid through ${through.toISOString()}`],
+    );
+    return 'extended';
+  }
+  const through = addDays(now, days);
+  await em.query(
+    `UPDATE users SET plan_slug = $2, period_started_at = $3, next_refill_at = $4, plan_expires_at = $4, plan_paid_through = $4, updated_at = now()
+      WHERE id = $1`,
+    [order.userId, slug, now, through],
+  );
+  await setPlanTokens(em, order.userId, plan.monthlyTokens, 'refill', reference, `${slug} plan bought: new period, allowance`);
+  return 'new_period';
+}
+
+/**
+ * Fulfils an order paid by `providerChargeId`, in ONE transaction: the order goes pending (or expired: the
+ * provider took the money after we gave up waiting) -> paid -> fulfilled, the charge id is stored under a unique
+ * constraint, and the ledger rows are written (a `grant` of bonus tokens; or a plan change starting a new period
+ * with the plan's allowance, or extending the paid period). A duplicate, a replay or a concurrent copy changes
+ * nothing and answers `applied: false`.
+ */
+export async function fulfil(ds: DataSource, plans: PlanDirectory, orderId: number, providerChargeId: string): Promise<Fulfilment> {
+  try {
+    const result = await inTransaction(ds, async (em) => {
+      const paid = await em.query<{ id: number }[]>(
+        `WITH u AS (
+           UPDATE payment_orders SET status = 'paid', provider_charge_id = $2, paid_at = now(), updated_at = now()
+            WHERE id = $1 AND status IN ('pending', 'expired') RETURNING id
+         ) SELECT id FROM u`,
+        [orderId, providerChargeId],
+      );
+      if (paid.length === 0) return null;
+      const order = await em.getRepository(PaymentOrderEntity).findOneByOrFail({ id: orderId });
+      let planChange: Fulfilment['planChange'];
+      if (order.kind === 'tokens') {
+        await grantBonus(em, order.userId, order.tokens ?? 0, orderLedgerReference(order.id), `${order.articleId} bought (${order.provider} ${providerChargeId})`);
+      } else {
+        planChange = await applyPlan(em, plans, order);
+      }
+      await em.query(`UPDATE payment_orders SET status = 'fulfilled', fulfilled_at = now(), updated_at = now() WHERE id = $1`, [orderId]);
+      return { order: await em.getRepository(PaymentOrderEntity).findOneByOrFail({ id: orderId }), planChange };
+    });
+    if (result) return { applied: true, order: result.order, planChange: result.planChange };
+  } catch (err) {
+    // The charge id already paid another order (a replayed renewal): nothing of this transaction stays.
+    if (!isUniqueViolation(err)) throw err;
+  }
+  return { applied: false, order: await ds.getRepository(PaymentOrderEntity).findOneByOrFail({ id: orderId }) };
+}

@@ -1,0 +1,124 @@
+import type { PaymentProviderName } from '../../db/entities';
+import type { Logger } from '../../logger';
+import type { OrderRecord } from './orders';
+
+/** What a paid order was, for listeners (admin notices, the account's webhooks). */
+export interface PaymentSucceededEvent {
+  orderId: number;
+  reference: string;
+  userId: number;
+  userName: string;
+  articleId: string;
+  articleTitle: string;
+  kind: 'tokens' | 'plan';
+  tokens: number | null;
+  plan: string | null;
+  /** Major units (rubles) or Stars. */
+  amount: number;
+  currency: string;
+  provider: PaymentProviderName;
+  chargeId: string;
+  /** A subscription renewal (Stars `is_recurring` after the first payment). */
+  renewal: boolean;
+  paidAt: Date;
+}
+
+export interface PaymentRefundedEvent extends Omit<PaymentSucceededEvent, 'renewal' | 'paidAt'> {
+  tokensTaken: number;
+  tokensSpent: number;
+  refundedAt: Date;
+}
+
+/** A port for whoever reacts to money coming in (or going back): the bot's admin notices, webhooks. */
+export interface PaymentListener {
+  paymentSucceeded(event: PaymentSucceededEvent): Promise<void> | void;
+  paymentRefunded?(event: PaymentRefundedEvent): Promise<void> | void;
+}
+
+/** Fans payment events out to the registered listeners; a failing listener is logged, never raised. */
+export class PaymentHub {
+  private readonly listeners = new Set<PaymentListener>();
+
+  constructor(private readonly log?: Logger) {}
+
+  add(listener: PaymentListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async succeeded(event: PaymentSucceededEvent): Promise<void> {
+    await Promise.all(
+      [...this.listeners].map(async (l) => {
+        try {
+          await l.paymentSucceeded(event);
+        } catch (err) {
+          this.log?.warn({ err, orderId: event.orderId }, 'payment listener failed');
+        }
+      }),
+    );
+  }
+
+  async refunded(event: PaymentRefundedEvent): Promise<void> {
+    await Promise.all(
+      [...this.listeners].map(async (l) => {
+        try {
+          await l.paymentRefunded?.(event);
+        } catch (err) {
+          this.log?.warn({ err, orderId: event.orderId }, 'payment listener failed');
+        }
+      }),
+    );
+  }
+}
+
+/**
+ * Gives a charge back at its provider. Answers `already_refunded` when the provider says so (counts as done).
+ * @throws PaymentProviderUnavailableError (retry later), PaymentProviderRejectedError (give up)
+ */
+export interface RefundGateway {
+  refund(order: OrderRecord, buyer: { telegramId: string | null }): Promise<'refunded' | 'already_refunded'>;
+}
+
+/** A payment as the carrier reports it (re-read from its API, never taken from a notification body). */
+export interface CarrierPayment {
+  id: string;
+  status: 'pending' | 'waiting_for_capture' | 'succeeded' | 'canceled';
+  /** Minor units. */
+  amountMinor: number;
+  currency: string;
+  confirmationUrl: string | null;
+  /** The order reference we put in `metadata`. */
+  orderReference: string | null;
+  /** Set when the method was saved for later payments. */
+  savedMethod: { id: string; title: string | null } | null;
+}
+
+export interface CreateCarrierPayment {
+  /** Repeating a key returns the first payment (the provider's idempotence). */
+  idempotenceKey: string;
+  amountMinor: number;
+  currency: string;
+  description: string;
+  orderReference: string;
+  returnUrl: string;
+  savePaymentMethod: boolean;
+  /** Pay with a saved method (no confirmation step). */
+  paymentMethodId?: string;
+}
+
+/** The web payment provider ("carrier"): YooKassa today; another provider is another adapter of this port. */
+export interface CarrierGateway extends RefundGateway {
+  readonly name: PaymentProviderName;
+  /** True when it runs against the built-in sandbox fake. */
+  readonly sandbox: boolean;
+  createPayment(input: CreateCarrierPayment): Promise<CarrierPayment>;
+  /** null when the provider does not know the id. */
+  getPayment(id: string): Promise<CarrierPayment | null>;
+  /** Subscribes our notification endpoint (the sandbox; a live shop configures it in its dashboard). */
+  subscribeNotifications(url: string): Promise<void>;
+}
+
+/** Durable refund requests: a job retries them until the provider answers for good. */
+export interface RefundQueue {
+  enqueue(orderId: number): Promise<void>;
+}

@@ -1,0 +1,84 @@
+import crypto from 'node:crypto';
+import { DataSource } from 'typeorm';
+import type { Logger } from '../../logger';
+import { PlanDirectory } from '../accounts/plans';
+import { ArticleCatalog, toArticleView, type ArticleView } from './articles';
+import { CarrierCheckout } from './carrier';
+import { expireStaleOrders } from './expiry';
+import { listUserOrders, requireUserOrder, toOrderView, type OrderView } from './orders';
+import { PaymentHub, type CarrierGateway } from './ports';
+import { RefundDesk } from './refund-desk';
+import { PaymentSettlement } from './settlement';
+import { StarsPayments } from './stars';
+import { YOOKASSA_BASE_URL, YooKassaGateway } from './yookassa/client';
+
+export interface CarrierSettings {
+  shopId?: string;
+  secretKey?: string;
+  baseUrl?: string;
+}
+
+/**
+ * The carrier adapter for the configuration: live YooKassa with credentials; the sandbox fake (when it is mounted)
+ * without them; none otherwise (production without credentials: checkout answers 503).
+ */
+export function carrierGateway(settings: CarrierSettings, sandboxBaseUrl: string | undefined, sandboxShopSeed: string): CarrierGateway | undefined {
+  if (settings.shopId && settings.secretKey) {
+    return new YooKassaGateway({ shopId: settings.shopId, secretKey: settings.secretKey, baseUrl: settings.baseUrl ?? YOOKASSA_BASE_URL, sandbox: false });
+  }
+  if (!sandboxBaseUrl) return undefined;
+  // The fake keeps payments per shop; one shop per data directory keeps test engines apart.
+  const shopId = `sandbox-${crypto.createHash('sha256').update(sandboxShopSeed).digest('hex').slice(0, 12)}`;
+  return new YooKassaGateway({ shopId, secretKey: 'sandbox-secret', baseUrl: sandboxBaseUrl, sandbox: true });
+}
+
+/** Money in: articles, orders, the carrier checkout, Telegram Stars, refunds and expiry, on one ledger. */
+export class PaymentService {
+  readonly catalog: ArticleCatalog;
+  /** Register a PaymentListener here to hear of paid and refunded orders. */
+  readonly hub: PaymentHub;
+  readonly settlement: PaymentSettlement;
+  readonly carrier: CarrierCheckout;
+  readonly stars: StarsPayments;
+  readonly refunds: RefundDesk;
+
+  constructor(
+    private readonly ds: DataSource,
+    plans: PlanDirectory,
+    private readonly log: Logger,
+    options: { carrier?: CarrierGateway; defaultReturnUrl: string },
+  ) {
+    this.catalog = new ArticleCatalog(ds);
+    this.hub = new PaymentHub(log);
+    this.settlement = new PaymentSettlement(ds, plans, this.hub, log);
+    this.carrier = new CarrierCheckout(ds, this.catalog, this.settlement, options.carrier, options.defaultReturnUrl, log);
+    this.stars = new StarsPayments(ds, this.catalog, this.settlement, log);
+    this.refunds = new RefundDesk(ds, this.settlement, log);
+    if (options.carrier) this.refunds.useGateway(options.carrier.name, options.carrier);
+  }
+
+  async articles(): Promise<ArticleView[]> {
+    return (await this.catalog.list()).map(toArticleView);
+  }
+
+  async orders(userId: number): Promise<OrderView[]> {
+    return (await listUserOrders(this.ds, userId)).map(toOrderView);
+  }
+
+  /** @throws OrderNotFoundError (also for another user's order) */
+  async order(userId: number, id: number): Promise<OrderView> {
+    return toOrderView(await requireUserOrder(this.ds, userId, id));
+  }
+
+  expireStale(): Promise<number> {
+    return expireStaleOrders(this.ds, this.carrier, this.log);
+  }
+
+  /** Points the sandbox carrier's notifications at our endpoint (a live shop sets its URL in the YooKassa dashboard). */
+  async connectSandboxNotifications(url: string): Promise<void> {
+    const gateway = this.carrier.provider;
+    if (!gateway?.sandbox) return;
+    await gateway.subscribeNotifications(url);
+    this.log.warn({ url }, 'yookassa: no YOOKASSA_SHOP_ID/YOOKASSA_SECRET_KEY, web checkout runs on the built-in SANDBOX (nothing is charged)');
+  }
+}

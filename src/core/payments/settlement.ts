@@ -1,0 +1,70 @@
+import { DataSource } from 'typeorm';
+import type { Logger } from '../../logger';
+import { PlanDirectory } from '../accounts/plans';
+import { majorAmount } from './articles';
+import { fulfil, type Fulfilment } from './fulfilment';
+import type { OrderRecord } from './orders';
+import type { PaymentHub } from './ports';
+import { reverseCredit, type Reversal } from './refunds';
+
+/** Fulfilment and refund with their announcements: listeners hear of each paid or refunded order exactly once. */
+export class PaymentSettlement {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly plans: PlanDirectory,
+    private readonly hub: PaymentHub,
+    private readonly log: Logger,
+  ) {}
+
+  private async names(order: OrderRecord): Promise<{ userName: string; articleTitle: string }> {
+    const rows = await this.ds.query<{ name: string; title: string }[]>(
+      'SELECT u.name, a.title FROM users u, articles a WHERE u.id = $1 AND a.id = $2',
+      [order.userId, order.articleId],
+    );
+    return { userName: rows[0]?.name ?? `#${order.userId}`, articleTitle: rows[0]?.title ?? order.articleId };
+  }
+
+  private base(order: OrderRecord, names: { userName: string; articleTitle: string }) {
+    return {
+      orderId: order.id,
+      reference: order.reference,
+      userId: order.userId,
+      ...names,
+      articleId: order.articleId,
+      kind: order.kind,
+      tokens: order.tokens,
+      plan: order.planSlug,
+      amount: majorAmount(order.amountMinor, order.currency),
+      currency: order.currency,
+      provider: order.provider,
+      chargeId: order.providerChargeId ?? '',
+    };
+  }
+
+  /** fulfil() once per order and charge; announces `payment.succeeded` when it applied. */
+  async fulfil(orderId: number, chargeId: string): Promise<Fulfilment> {
+    const result = await fulfil(this.ds, this.plans, orderId, chargeId);
+    if (result.applied) {
+      const order = result.order;
+      this.log.info({ orderId, provider: order.provider, chargeId, article: order.articleId }, 'order paid and fulfilled');
+      await this.hub.succeeded({ ...this.base(order, await this.names(order)), renewal: order.parentOrderId !== null, paidAt: order.paidAt ?? new Date() });
+    }
+    return result;
+  }
+
+  /** reverseCredit() once per order; announces the refund when it applied. */
+  async reverse(orderId: number): Promise<Reversal> {
+    const result = await reverseCredit(this.ds, this.plans, orderId);
+    if (result.applied) {
+      const order = result.order;
+      this.log.info({ orderId, taken: result.tokensTaken, spent: result.tokensSpent }, 'order refunded');
+      await this.hub.refunded({
+        ...this.base(order, await this.names(order)),
+        tokensTaken: result.tokensTaken,
+        tokensSpent: result.tokensSpent,
+        refundedAt: order.refundedAt ?? new Date(),
+      });
+    }
+    return result;
+  }
+}

@@ -1,0 +1,147 @@
+import { DataSource } from 'typeorm';
+import { PaymentOrderEntity } from '../../db/entities';
+import type { Logger } from '../../logger';
+import { ArticleCatalog, STARS_CURRENCY, STARS_SUBSCRIPTION_PERIOD_SECONDS, type Article } from './articles';
+import type { Fulfilment } from './fulfilment';
+import { cancelOrder, createOrder, findOrderByReference, type OrderRecord } from './orders';
+import type { PaymentSettlement } from './settlement';
+
+/** What the bot puts in sendInvoice (packages) or createInvoiceLink (plan subscriptions). */
+export interface StarsInvoice {
+  title: string;
+  description: string;
+  /** The order reference (1-128 bytes). */
+  payload: string;
+  currency: typeof STARS_CURRENCY;
+  amount: number;
+  /** Set for plans: a 30-day Stars subscription. */
+  subscriptionPeriod?: number;
+}
+
+export type PreCheckoutAnswer = { ok: true } | { ok: false; reason: 'unknown_order' | 'not_pending' | 'wrong_amount' };
+
+export interface StarsPaymentInput {
+  telegramUserId: number;
+  payload: string;
+  currency: string;
+  totalAmount: number;
+  chargeId: string;
+  isRecurring?: boolean;
+  isFirstRecurring?: boolean;
+}
+
+export interface StarsPaymentResult {
+  outcome: 'fulfilled' | 'duplicate' | 'unknown_order';
+  order?: OrderRecord;
+  planChange?: Fulfilment['planChange'];
+}
+
+/** Telegram Stars purchases: orders priced in XTR, paid through the bot's invoices. */
+export class StarsPayments {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly catalog: ArticleCatalog,
+    private readonly settlement: PaymentSettlement,
+    private readonly log: Logger,
+  ) {}
+
+  invoiceFor(order: OrderRecord, article: Article): StarsInvoice {
+    return {
+      title: article.title.slice(0, 32),
+      description: (article.kind === 'plan' ? `${article.title}: renews every 30 days until canceled` : `${article.title}; bonus tokens never expire`).slice(0, 255),
+      payload: order.reference,
+      currency: STARS_CURRENCY,
+      amount: order.amountMinor,
+      ...(article.kind === 'plan' ? { subscriptionPeriod: STARS_SUBSCRIPTION_PERIOD_SECONDS } : {}),
+    };
+  }
+
+  /** A pending Stars order and its invoice. @throws UnknownArticleError */
+  async startPurchase(userId: number, articleId: string): Promise<{ order: OrderRecord; article: Article; invoice: StarsInvoice }> {
+    const article = await this.catalog.require(articleId);
+    const order = await createOrder(this.ds, { userId, article, provider: 'stars', isSubscription: article.kind === 'plan' });
+    return { order, article, invoice: this.invoiceFor(order, article) };
+  }
+
+  private async ownedBy(order: OrderRecord, telegramUserId: number): Promise<boolean> {
+    const rows = await this.ds.query<unknown[]>('SELECT 1 FROM users WHERE id = $1 AND telegram_id = $2', [order.userId, String(telegramUserId)]);
+    return rows.length > 0;
+  }
+
+  /** ok only for a pending order of this Telegram user with the same amount and currency. */
+  async preCheckout(q: { telegramUserId: number; payload: string; currency: string; totalAmount: number }): Promise<PreCheckoutAnswer> {
+    const order = await findOrderByReference(this.ds, q.payload);
+    if (!order || order.provider !== 'stars' || !(await this.ownedBy(order, q.telegramUserId))) return { ok: false, reason: 'unknown_order' };
+    if (order.status !== 'pending') return { ok: false, reason: 'not_pending' };
+    if (q.currency !== order.currency || q.totalAmount !== order.amountMinor) return { ok: false, reason: 'wrong_amount' };
+    return { ok: true };
+  }
+
+  /**
+   * successful_payment: fulfils the order once per telegram_payment_charge_id. A subscription renewal
+   * (`is_recurring` after the first payment) carries the first invoice's payload: it becomes a new order of the
+   * same article, linked to the first, and extends the plan by one period.
+   */
+  async paymentReceived(p: StarsPaymentInput): Promise<StarsPaymentResult> {
+    const order = await findOrderByReference(this.ds, p.payload);
+    if (!order || order.provider !== 'stars') {
+      this.log.error({ payload: p.payload.slice(0, 128), chargeId: p.chargeId }, 'Stars payment for an unknown order');
+      return { outcome: 'unknown_order' };
+    }
+    const renewal = p.isRecurring === true && p.isFirstRecurring !== true && order.status !== 'pending';
+    if (!renewal) {
+      const result = await this.settlement.fulfil(order.id, p.chargeId);
+      return { outcome: result.applied ? 'fulfilled' : 'duplicate', order: result.order, planChange: result.planChange };
+    }
+    const repo = this.ds.getRepository(PaymentOrderEntity);
+    const seen = await repo.findOneBy({ provider: 'stars', providerChargeId: p.chargeId });
+    if (seen) return { outcome: 'duplicate', order: seen };
+    const article = await this.catalog.require(order.articleId).catch(() => null);
+    const renewalOrder = await createOrder(this.ds, {
+      userId: order.userId,
+      article: article ?? {
+        id: order.articleId,
+        kind: order.kind,
+        title: order.articleId,
+        tokens: order.tokens,
+        plan: order.planSlug,
+        periodDays: order.periodDays,
+        priceMinor: order.amountMinor,
+        currency: order.currency,
+        stars: order.amountMinor,
+      },
+      provider: 'stars',
+      isSubscription: true,
+      parentOrderId: order.parentOrderId ?? order.id,
+    });
+    await this.ds.query('UPDATE payment_orders SET amount_minor = $2, currency = $3 WHERE id = $1', [renewalOrder.id, p.totalAmount, p.currency]);
+    const result = await this.settlement.fulfil(renewalOrder.id, p.chargeId);
+    if (!result.applied) {
+      await cancelOrder(this.ds, renewalOrder.id);
+      return { outcome: 'duplicate', order: (await repo.findOneBy({ provider: 'stars', providerChargeId: p.chargeId })) ?? order };
+    }
+    return { outcome: 'fulfilled', order: result.order, planChange: result.planChange };
+  }
+
+  /** The user's running Stars subscription (first order of the chain) for the plan they are on, if not canceled. */
+  async activeSubscription(userId: number): Promise<OrderRecord | null> {
+    const rows = await this.ds.query<{ id: number }[]>(
+      `SELECT o.id FROM payment_orders o JOIN users u ON u.id = o.user_id
+        WHERE o.user_id = $1 AND o.provider = 'stars' AND o.is_subscription AND o.parent_order_id IS NULL
+          AND o.status = 'fulfilled' AND o.subscription_canceled_at IS NULL AND u.plan_slug = o.plan_slug
+        ORDER BY o.id DESC LIMIT 1`,
+      [userId],
+    );
+    return rows[0] ? this.ds.getRepository(PaymentOrderEntity).findOneBy({ id: rows[0].id }) : null;
+  }
+
+  /** Records that renewal stopped (after editUserStarSubscription); the plan stays until its paid period ends. */
+  async markSubscriptionCanceled(orderId: number): Promise<boolean> {
+    const rows = await this.ds.query<unknown[]>(
+      `WITH u AS (UPDATE payment_orders SET subscription_canceled_at = now(), updated_at = now() WHERE id = $1 AND subscription_canceled_at IS NULL RETURNING id)
+       SELECT id FROM u`,
+      [orderId],
+    );
+    return rows.length > 0;
+  }
+}

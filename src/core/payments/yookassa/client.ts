@@ -1,0 +1,124 @@
+import crypto from 'node:crypto';
+import type { PaymentProviderName } from '../../../db/entities';
+import type { OrderRecord } from '../orders';
+import { PaymentProviderRejectedError, PaymentProviderUnavailableError } from '../errors';
+import type { CarrierGateway, CarrierPayment, CreateCarrierPayment } from '../ports';
+import { errorSchema, fromApiAmount, paymentSchema, refundSchema, toApiAmount, type YooKassaPayment } from './wire';
+
+export const YOOKASSA_BASE_URL = 'https://api.yookassa.ru/v3';
+
+export interface YooKassaSettings {
+  shopId: string;
+  secretKey: string;
+  /** `https://api.yookassa.ru/v3` or a compatible endpoint (the sandbox fake). */
+  baseUrl: string;
+  sandbox: boolean;
+  timeoutMs?: number;
+}
+
+function toCarrierPayment(p: YooKassaPayment): CarrierPayment {
+  return {
+    id: p.id,
+    status: p.status,
+    amountMinor: fromApiAmount(p.amount.value),
+    currency: p.amount.currency,
+    confirmationUrl: p.confirmation?.confirmation_url ?? null,
+    orderReference: p.metadata?.order_id ?? null,
+    savedMethod: p.payment_method?.saved ? { id: p.payment_method.id, title: p.payment_method.title ?? null } : null,
+  };
+}
+
+/** YooKassa API v3 over HTTP Basic auth (shopId:secretKey); POSTs carry an Idempotence-Key. */
+export class YooKassaGateway implements CarrierGateway {
+  readonly name: PaymentProviderName = 'yookassa';
+  readonly sandbox: boolean;
+  private readonly auth: string;
+
+  constructor(private readonly settings: YooKassaSettings) {
+    this.sandbox = settings.sandbox;
+    this.auth = `Basic ${Buffer.from(`${settings.shopId}:${settings.secretKey}`).toString('base64')}`;
+  }
+
+  private async call(method: 'GET' | 'POST', path: string, body?: unknown, idempotenceKey?: string): Promise<{ status: number; json: unknown }> {
+    const headers: Record<string, string> = { Authorization: this.auth, Accept: 'application/json' };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (idempotenceKey) headers['Idempotence-Key'] = idempotenceKey;
+    let res: Response;
+    try {
+      res = await fetch(`${this.settings.baseUrl.replace(/\/+$/, '')}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.settings.timeoutMs ?? 15_000),
+      });
+    } catch (err) {
+      throw new PaymentProviderUnavailableError('yookassa', (err as Error).message);
+    }
+    const text = await res.text().catch(() => '');
+    let json: unknown = undefined;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    if (res.status === 429 || res.status >= 500) throw new PaymentProviderUnavailableError('yookassa', `HTTP ${res.status}`);
+    return { status: res.status, json };
+  }
+
+  private rejected(status: number, json: unknown): PaymentProviderRejectedError {
+    const e = errorSchema.safeParse(json);
+    return new PaymentProviderRejectedError('yookassa', e.success ? `${e.data.code}: ${e.data.description ?? ''}` : `HTTP ${status}`);
+  }
+
+  private payment(json: unknown): CarrierPayment {
+    const parsed = paymentSchema.safeParse(json);
+    if (!parsed.success) throw new PaymentProviderUnavailableError('yookassa', 'unexpected payment object');
+    return toCarrierPayment(parsed.data);
+  }
+
+  async createPayment(input: CreateCarrierPayment): Promise<CarrierPayment> {
+    const body: Record<string, unknown> = {
+      amount: { value: toApiAmount(input.amountMinor), currency: input.currency },
+      capture: true,
+      description: input.description.slice(0, 128),
+      metadata: { order_id: input.orderReference },
+    };
+    if (input.paymentMethodId) body.payment_method_id = input.paymentMethodId;
+    else {
+      body.confirmation = { type: 'redirect', return_url: input.returnUrl };
+      if (input.savePaymentMethod) body.save_payment_method = true;
+    }
+    const { status, json } = await this.call('POST', '/payments', body, input.idempotenceKey);
+    if (status !== 200) throw this.rejected(status, json);
+    return this.payment(json);
+  }
+
+  async getPayment(id: string): Promise<CarrierPayment | null> {
+    if (!/^[A-Za-z0-9-]{1,64}$/.test(id)) return null;
+    const { status, json } = await this.call('GET', `/payments/${encodeURIComponent(id)}`);
+    if (status === 404) return null;
+    if (status !== 200) throw this.rejected(status, json);
+    return this.payment(json);
+  }
+
+  /** The Idempotence-Key is at most 64 characters (YooKassa). */
+  async refund(order: OrderRecord): Promise<'refunded' | 'already_refunded'> {
+    const paymentId = order.providerPaymentId ?? order.providerChargeId;
+    if (!paymentId) throw new PaymentProviderRejectedError('yookassa', 'the order has no payment id');
+    const { status, json } = await this.call(
+      'POST',
+      '/refunds',
+      { payment_id: paymentId, amount: { value: toApiAmount(order.amountMinor), currency: order.currency } },
+      `refund:${order.reference}`,
+    );
+    if (status === 200 && refundSchema.safeParse(json).success) return 'refunded';
+    throw this.rejected(status, json);
+  }
+
+  async subscribeNotifications(url: string): Promise<void> {
+    for (const event of ['payment.succeeded', 'payment.canceled']) {
+      const { status, json } = await this.call('POST', '/webhooks', { event, url }, `webhook-${crypto.createHash('sha256').update(`${event} ${url}`).digest('hex').slice(0, 40)}`);
+      if (status !== 200) throw this.rejected(status, json);
+    }
+  }
+}

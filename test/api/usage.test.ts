@@ -1,0 +1,53 @@
+import { ApiHarness, expectErrorShape, insertGeneration, startApi } from './harness';
+
+let api: ApiHarness;
+
+beforeAll(async () => {
+  api = await startApi();
+});
+afterAll(() => api.close());
+
+const DAY = 86_400_000;
+const utcDay = (offsetDays: number) => new Date(Date.now() - offsetDays * DAY).toISOString().slice(0, 10);
+
+test('GET /user/usage: completed generations per UTC day and category, every day present, others’ and failed ones left out', async () => {
+  const account = await api.account('pro');
+  const other = await api.account('pro');
+  const { ds } = api.services;
+  const at = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY);
+  await insertGeneration(ds, account.user.id, { createdAt: at(0), tokensSpent: 3 });
+  await insertGeneration(ds, account.user.id, { createdAt: at(0), tokensSpent: 4 });
+  await insertGeneration(ds, account.user.id, { createdAt: at(2), category: 'text', modelSlug: 'gpt-4o-mini', tokensSpent: 1 });
+  await insertGeneration(ds, account.user.id, { createdAt: at(2), status: 'failed' });
+  await insertGeneration(ds, account.user.id, { createdAt: at(40), tokensSpent: 9 });
+  await insertGeneration(ds, other.user.id, { createdAt: at(0), tokensSpent: 50 });
+  const token = await api.accessToken(account);
+
+  const res = await api.request('GET', '/api/v2/user/usage?days=30', { token });
+  expect(res.status).toBe(200);
+  expect(res.body.days).toBe(30);
+  expect(res.body.series).toHaveLength(30);
+  expect(res.body.series[0].date).toBe(utcDay(29));
+  const today = res.body.series[29];
+  expect(today.date).toBe(utcDay(0));
+  expect(today).toMatchObject({ tokens: 7, count: 2, categories: { image: { count: 2, tokens: 7 }, text: { count: 0, tokens: 0 } } });
+  expect(Object.keys(today.categories).sort()).toEqual(['image', 'music', 'stt', 'text', 'tool', 'tts', 'video']);
+  expect(res.body.series[27]).toMatchObject({ tokens: 1, count: 1, categories: { text: { count: 1, tokens: 1 } } });
+  expect(res.body.series.reduce((s: number, d: { tokens: number }) => s + d.tokens, 0)).toBe(8);
+
+  const week = await api.request('GET', '/api/v2/user/usage?days=7', { token });
+  expect(week.body.series).toHaveLength(7);
+  const byDefault = await api.request('GET', '/api/v2/user/usage', { token });
+  expect(byDefault.body.days).toBe(30);
+
+  expectErrorShape(await api.request('GET', '/api/v2/user/usage?days=0', { token }), 400, 'validation_error');
+  expectErrorShape(await api.request('GET', '/api/v2/user/usage?days=91', { token }), 400, 'validation_error');
+  expectErrorShape(await api.request('GET', '/api/v2/user/usage'), 401, 'not_authenticated');
+});
+
+test('GET /config/public: the sign-in methods the dashboard may offer, nothing secret', async () => {
+  const res = await api.request('GET', '/api/v2/config/public');
+  expect(res.status).toBe(200);
+  expect(res.body).toEqual({ telegram: { bot_id: 123456789, widget_script_url: 'https://telegram.org/js/telegram-widget.js?22' }, oidc: null });
+  expect(res.text).not.toContain('TEST-bot-token');
+});

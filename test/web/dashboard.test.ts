@@ -1,0 +1,235 @@
+/**
+ * The web dashboard in real headless Chromium (Debian's chromium through playwright-core) against the real service
+ * (in process, real PostgreSQL, sandbox vendors). One browser for the file; each test has its own profile.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { ApiHarness, BOT_TOKEN, insertGeneration, startApi } from '../api/harness';
+import { ensureWebBuild, launchBrowser, openDashboard, screenshot, type WatchedPage } from './support/browser';
+import { signWidgetData, startWidgetStandIn, type WidgetStandIn } from './support/telegram-stand-in';
+
+jest.setTimeout(90_000);
+
+let api: ApiHarness;
+let widget: WidgetStandIn;
+let browser: Browser;
+let origin: string;
+const opened: WatchedPage[] = [];
+
+beforeAll(async () => {
+  ensureWebBuild();
+  widget = await startWidgetStandIn();
+  api = await startApi({ TELEGRAM_WIDGET_SCRIPT_URL: widget.scriptUrl });
+  // localhost (not 127.0.0.1): browsers keep the Secure refresh cookie on http://localhost.
+  origin = api.baseUrl.replace('127.0.0.1', 'localhost');
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await widget?.close();
+  await api?.close();
+});
+
+afterEach(async () => {
+  // No console errors, page errors or CSP violations on any page a test visited.
+  const errors = opened.flatMap((w) => w.errors);
+  await Promise.all(opened.splice(0).map((w) => w.context.close()));
+  expect(errors).toEqual([]);
+});
+
+async function open(options: { phone?: boolean } = {}): Promise<Page> {
+  const watched = await openDashboard(browser, origin, options);
+  opened.push(watched);
+  return watched.page;
+}
+
+/** A month of varied past generations, so the usage chart has something to draw. */
+async function seedUsage(userId: number): Promise<void> {
+  const kinds = [
+    { category: 'text', modelSlug: 'gpt-4o-mini', tokensSpent: 2 },
+    { category: 'image', modelSlug: 'flux-dev', tokensSpent: 6 },
+    { category: 'tts', modelSlug: 'tts-1', tokensSpent: 3 },
+    { category: 'video', modelSlug: 'veo-3-fast', tokensSpent: 20 },
+  ];
+  for (let day = 0; day < 30; day += 1 + (day % 3)) {
+    for (const [i, kind] of kinds.entries()) {
+      if ((day + i) % 3 === 0) continue;
+      await insertGeneration(api.services.ds, userId, { ...kind, tokensSpent: kind.tokensSpent * (1 + (day % 4)), createdAt: new Date(Date.now() - day * 86_400_000) });
+    }
+  }
+}
+
+async function signIn(page: Page, identifier: string, password: string): Promise<void> {
+  await page.goto('/');
+  await page.getByLabel('Email or phone').fill(identifier);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+describe('static serving', () => {
+  test('hashed assets are cached for a year (immutable), index.html is not, client routes fall back, the API is not shadowed', async () => {
+    const index = await fetch(`${origin}/`, { headers: { Accept: 'text/html' } });
+    expect(index.status).toBe(200);
+    expect(index.headers.get('cache-control')).toBe('no-cache');
+    expect(index.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const html = await index.text();
+    const asset = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(asset).toBeDefined();
+    expect(html).not.toMatch(/<script>(?!<\/script>)|<script(?![^>]*\bsrc=)[^>]*>|style="/);
+
+    const js = await fetch(`${origin}${asset}`);
+    expect(js.status).toBe(200);
+    expect(js.headers.get('cache-control')).toBe('max-age=31536000,immutable');
+    expect(js.headers.get('content-type')).toMatch(/javascript/);
+
+    const client = await fetch(`${origin}/keys`, { headers: { Accept: 'text/html' } });
+    expect(client.status).toBe(200);
+    expect(await client.text()).toBe(html);
+
+    for (const path of ['/api/v2/nope', '/v1/nope', '/files/nope.png', '/health/nope', '/metrics/x', '/telegram/x']) {
+      const res = await fetch(`${origin}${path}`, { headers: { Accept: 'text/html' } });
+      expect([res.status, res.headers.get('content-type')]).toEqual([404, expect.stringMatching(/json/)]);
+    }
+    const missing = await fetch(`${origin}/assets/missing-123.js`);
+    expect(missing.status).toBe(404);
+    expect((await fetch(`${origin}/health`)).status).toBe(200);
+  });
+});
+
+describe('sign-in', () => {
+  test('email sign-in through the one field; the balance shown equals the API’s; reload keeps the session; sign-out ends it', async () => {
+    const account = await api.account('pro', { planTokens: 1234, bonusTokens: 56, name: 'Olga' });
+    await seedUsage(account.user.id);
+    const page = await open();
+    await signIn(page, account.email, account.password);
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+
+    const token = await api.accessToken(account);
+    const balance = (await api.request('GET', '/api/v2/user/balance', { token })).body;
+    await page.getByTestId('token-balance').filter({ hasText: /\d/ }).waitFor();
+    const shown = (s: string) => Number(s.replace(/[^\d]/g, ''));
+    expect(shown(await page.getByTestId('token-balance').innerText())).toBe(balance.token_balance);
+    expect(shown(await page.getByTestId('plan-tokens').innerText())).toBe(balance.plan_tokens_remaining);
+    expect(shown(await page.getByTestId('bonus-tokens').innerText())).toBe(balance.bonus_tokens);
+    expect(balance.token_balance).toBe(1290);
+    expect(await page.getByTestId('plan').innerText()).toBe('Pro');
+    expect(await page.getByTestId('limit-hour').innerText()).toMatch(/60 of 60 left/);
+    await page.getByText('Tokens spent, last 30 days').waitFor();
+    await page.getByText(/^\d[\d,]* tokens in \d+ generations/).waitFor();
+    await screenshot(page, 'overview');
+
+    // No token in web storage: the access token is in memory only.
+    const stored = await page.evaluate<string>('JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie');
+    expect(stored).not.toMatch(/eyJ|nb_refresh/);
+
+    await page.reload();
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    expect(await page.getByTestId('user-name').innerText()).toBe('Olga');
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.goto('/keys');
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(page.url()).toContain('/sign-in?next=%2Fkeys');
+  });
+
+  test('phone sign-in through the same field, typed with spaces and dashes', async () => {
+    const account = await api.account('free', { phone: '+79991234567', name: 'Pavel' });
+    const page = await open({ phone: true });
+    await page.goto('/sign-in');
+    await screenshot(page, 'sign-in-phone-width');
+    await signIn(page, '+7 999 123-45-67', account.password);
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    expect(await page.getByTestId('user-name').innerText()).toBe('Pavel');
+    await screenshot(page, 'overview-phone-width');
+  });
+
+  test('a wrong password is said in words', async () => {
+    const account = await api.account('free');
+    const page = await open();
+    await signIn(page, account.email, 'not-the-password');
+    await page.getByRole('alert').filter({ hasText: 'Wrong email, phone or password.' }).waitFor();
+    await signIn(page, 'not an email', 'x');
+    await page.getByRole('alert').filter({ hasText: 'Enter an email address or a phone number' }).waitFor();
+    await screenshot(page, 'sign-in-wrong-password');
+  });
+
+  test('Log in with Telegram: the widget’s signed data is posted to /auth/messenger', async () => {
+    widget.answerWith(signWidgetData({ id: 777001, first_name: 'Tanya', username: 'tanya_t', auth_date: Math.floor(Date.now() / 1000) }, BOT_TOKEN));
+    const page = await open();
+    await page.goto('/sign-in');
+    await page.getByRole('button', { name: 'Log in with Telegram' }).click();
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    expect(await page.getByTestId('user-name').innerText()).toBe('Tanya');
+    const calls = await page.evaluate<unknown[]>('window.__telegramAuthCalls');
+    expect(calls).toEqual([expect.objectContaining({ bot_id: Number(BOT_TOKEN.split(':')[0]) })]);
+  });
+
+  test('Telegram data with a forged signature is refused', async () => {
+    widget.answerWith({ ...signWidgetData({ id: 777002, first_name: 'Mallory', auth_date: Math.floor(Date.now() / 1000) }, BOT_TOKEN), first_name: 'Eve' });
+    const page = await open();
+    await page.goto('/sign-in');
+    await page.getByRole('button', { name: 'Log in with Telegram' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Wrong email, phone or password.' }).waitFor();
+  });
+});
+
+describe('API keys', () => {
+  test('created, shown once, masked after a reload, works on the API, renamed, deleted and refused at once', async () => {
+    const account = await api.account('vip');
+    const page = await open();
+    await signIn(page, account.email, account.password);
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    expect(await page.getByText('API keys work on the VIP plan or higher').count()).toBe(0);
+
+    await page.getByLabel('New key name').fill('CI runner');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const fullKey = (await page.getByTestId('new-key').innerText()).trim();
+    expect(fullKey).toMatch(/^nb_[A-Za-z0-9]{45}$/);
+    await page.getByText('this is the only time the full key is shown').waitFor();
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByRole('button', { name: 'Copied' }).waitFor();
+    expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(fullKey);
+
+    // It works on the API (and shows up as used).
+    expect((await api.request('GET', '/api/v2/user/me', { token: fullKey })).status).toBe(200);
+
+    await page.reload();
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    const row = page.getByTestId('key-row').filter({ hasText: 'CI runner' });
+    await row.waitFor();
+    expect(await page.content()).not.toContain(fullKey);
+    const masked = await row.getByTestId('masked-key').innerText();
+    expect(masked.startsWith(fullKey.slice(0, 7))).toBe(true);
+    expect(masked.endsWith(fullKey.slice(-4))).toBe(true);
+    await expect(row.getByTestId('last-used').innerText()).resolves.not.toBe('Never');
+    await screenshot(page, 'api-keys');
+
+    await row.getByRole('button', { name: 'Rename: CI runner' }).click();
+    await page.getByLabel('New name for CI runner').fill('Deploy bot');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('key-name').filter({ hasText: 'Deploy bot' }).waitFor();
+    const token = await api.accessToken(account);
+    expect((await api.request('GET', '/api/v2/keys', { token })).body.keys.map((k: { name: string }) => k.name)).toEqual(['Deploy bot']);
+
+    await page.getByRole('button', { name: 'Delete: Deploy bot' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Delete the key “Deploy bot”?').waitFor();
+    await screenshot(page, 'api-keys-delete-confirm');
+    await dialog.getByRole('button', { name: 'Delete key' }).click();
+    await page.getByText('No API keys yet.').waitFor();
+    expect((await api.request('GET', '/api/v2/user/me', { token: fullKey })).status).toBe(401);
+  });
+
+  test('a plan below VIP is told plainly that keys need VIP', async () => {
+    const account = await api.account('basic');
+    const page = await open();
+    await signIn(page, account.email, account.password);
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await page.goto('/keys');
+    await page.getByText('API keys work on the VIP plan or higher. Your plan is Basic').waitFor();
+  });
+});

@@ -1,0 +1,115 @@
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { api, unwrap } from './api/client';
+import { session } from './api/session';
+import { AppContext, type AppState, type PublicConfig, type User } from './app-context';
+import { Layout } from './components/Layout';
+import { isLang, translate } from './i18n/translate';
+import type { Lang } from './lib/format';
+import { OIDC_CALLBACK_PATH } from './lib/oidc';
+import { navigate, useLocation } from './lib/router';
+import { ForgotPassword } from './pages/ForgotPassword';
+import { OidcCallback } from './pages/OidcCallback';
+import { Register } from './pages/Register';
+import { ResetPassword } from './pages/ResetPassword';
+import { SignIn } from './pages/SignIn';
+import { VerifyEmail } from './pages/VerifyEmail';
+import { PAGES } from './pages';
+
+const PUBLIC_ONLY = new Set(['/sign-in', '/register', '/forgot-password']);
+
+function browserLang(): Lang {
+  return navigator.language.toLowerCase().startsWith('ru') ? 'ru' : 'en';
+}
+
+export function App() {
+  const { path, query } = useLocation();
+  const [booted, setBooted] = useState(false);
+  const [user, setUser] = useState<User | null>(null);
+  const [config, setConfig] = useState<PublicConfig | null>(null);
+  const [lang, setLangState] = useState<Lang>(browserLang);
+
+  const setLang = useCallback((next: Lang) => {
+    setLangState(next);
+    document.documentElement.lang = next;
+  }, []);
+
+  const loadAccount = useCallback(async () => {
+    const [me, settings] = await Promise.all([api.GET('/api/v2/user/me'), api.GET('/api/v2/user/settings')]);
+    setUser(unwrap(me));
+    const language = unwrap(settings).language;
+    if (isLang(language)) setLang(language);
+  }, [setLang]);
+
+  // Start: the public configuration, and the session kept by the refresh cookie (a reload stays signed in).
+  useEffect(() => {
+    void (async () => {
+      const cfg = api.GET('/api/v2/config/public').then((r) => (r.response.ok ? (r.data ?? null) : null), () => null);
+      if (session.mayResume && (await session.refresh())) await loadAccount().catch(() => session.clear());
+      setConfig(await cfg);
+      setBooted(true);
+    })();
+  }, [loadAccount]);
+
+  // A session that ends (sign-out, a refresh refused) brings back the sign-in page.
+  useEffect(() => session.subscribe((token) => token === null && setUser(null)), []);
+
+  const state = useMemo<AppState>(
+    () => ({
+      lang,
+      t: (key, vars) => translate(lang, key, vars),
+      user,
+      config,
+      setLang,
+      reloadUser: loadAccount,
+      async signedIn(accessToken) {
+        session.set(accessToken);
+        await loadAccount();
+        const next = new URLSearchParams(window.location.search).get('next');
+        navigate(next && next.startsWith('/') && !next.startsWith('//') ? next : '/', { replace: true });
+      },
+      async signOut() {
+        await fetch('/api/v2/auth/logout', {
+          method: 'POST',
+          credentials: 'same-origin',
+          headers: { 'Content-Type': 'application/json', ...(session.token ? { Authorization: `Bearer ${session.token}` } : {}) },
+          body: '{}',
+        }).catch(() => undefined);
+        session.clear();
+        navigate('/sign-in', { replace: true });
+      },
+    }),
+    [lang, user, config, setLang, loadAccount],
+  );
+
+  useEffect(() => {
+    document.title = `${translate(lang, 'app.name')}`;
+  }, [lang]);
+
+  let page: ReactNode;
+  if (!booted) page = <p className="boot" role="status">{translate(lang, 'app.loading')}</p>;
+  else if (path === '/reset-password') page = <ResetPassword token={query.get('token')} />;
+  else if (path === '/verify-email') page = <VerifyEmail token={query.get('token')} />;
+  else if (path === OIDC_CALLBACK_PATH) page = <OidcCallback />;
+  else if (!user) {
+    if (!PUBLIC_ONLY.has(path)) page = <Redirect to={`/sign-in${path !== '/' && path !== '/sign-in' ? `?next=${encodeURIComponent(path)}` : ''}`} />;
+    else if (path === '/register') page = <Register />;
+    else if (path === '/forgot-password') page = <ForgotPassword />;
+    else page = <SignIn />;
+  } else if (PUBLIC_ONLY.has(path)) page = <Redirect to="/" />;
+  else {
+    const Page = PAGES[path];
+    page = Page ? (
+      <Layout path={path}>
+        <Page />
+      </Layout>
+    ) : (
+      <Redirect to="/" />
+    );
+  }
+  return <AppContext.Provider value={state}>{page}</AppContext.Provider>;
+}
+
+function Redirect({ to }: { to: string }) {
+  useEffect(() => navigate(to, { replace: true }), [to]);
+  return null;
+}

@@ -1,0 +1,34 @@
+import { useEffect, useState } from 'react';
+import { useApp } from '../app-context';
+import { Alert } from '../components/Alert';
+import { Link } from '../components/Link';
+
+type State = 'working' | 'done' | 'failed';
+
+/** The landing page of the verification link (`/verify-email?token=...`): confirms the token once. */
+export function VerifyEmail({ token }: { token: string | null }) {
+  const { t, user } = useApp();
+  const [state, setState] = useState<State>(token ? 'working' : 'failed');
+
+  useEffect(() => {
+    if (!token) return;
+    let live = true;
+    // POST /api/v2/auth/verify-email {token}: 2xx verified; 400 for a used, expired or unknown token.
+    void fetch('/api/v2/auth/verify-email', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token }) })
+      .then((res) => live && setState(res.ok ? 'done' : 'failed'))
+      .catch(() => live && setState('failed'));
+    return () => {
+      live = false;
+    };
+  }, [token]);
+
+  return (
+    <main id="main" className="auth-card">
+      <h1>{t('verify.title')}</h1>
+      {state === 'working' && <p role="status">{t('verify.working')}</p>}
+      {state === 'done' && <Alert kind="success">{t('verify.done')}</Alert>}
+      {state === 'failed' && <Alert kind="error">{t('verify.failed')}</Alert>}
+      <p className="links"><Link href={user ? '/' : '/sign-in'}>{t('verify.continue')}</Link></p>
+    </main>
+  );
+}
