@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { DailyUsage, dailyUsage } from './daily-usage';
 import { HistoryPage, HistoryQuery, listHistory } from './history';
 import { AvgTimeView, modelAverageTime } from './model-timing';
 import { ServiceStats, serviceStats } from './service-stats';
@@ -10,6 +11,11 @@ export class UsageService {
 
   history(userId: number, query: HistoryQuery, publicBase: string): Promise<HistoryPage> {
     return listHistory(this.ds, userId, query, publicBase);
+  }
+
+  /** Completed generations and tokens per UTC day over the last `days` days. */
+  dailyUsage(userId: number, days: number): Promise<DailyUsage> {
+    return dailyUsage(this.ds, userId, days);
   }
 
   userStats(userId: number): Promise<StatsView> {
