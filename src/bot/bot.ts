@@ -201,6 +201,9 @@ export function createBot(token: string, services: BotServices, options: BotOpti
       registered = true;
       services.notifier.add({ generationFinished: (gen) => (attached ? delivery.generationFinished(gen) : Promise.resolve()) });
       services.notifier.add({ generationFinished: (gen) => (attached ? admin.generationFinished(gen) : Promise.resolve()) });
+      services.webhooks.onEndpointFailing((endpoint) => {
+        if (attached) admin.webhookFailing(endpoint);
+      });
       services.gate.onCircuitChange((event) => {
         if (attached) admin.providerCircuit(event);
       });

@@ -77,6 +77,7 @@ export type BotServices = Pick<
   | 'deliveries'
   | 'jsonStores'
   | 'payments'
+  | 'webhooks'
 >;
 
 export interface BotDeps {
