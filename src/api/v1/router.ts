@@ -39,7 +39,7 @@ function assistantMessage(text: string, toolCalls: ChatToolCall[] | undefined): 
   };
 }
 
-async function chatCompletions(ctx: ParameterizedContext, services: Services): Promise<void> {
+async function chatCompletions(ctx: ParameterizedContext, services: Pick<Services, 'chat' | 'auth' | 'limiter'>): Promise<void> {
   const auth = authOf(ctx);
   const raw = await readJsonBody(ctx, { limitBytes: CHAT_BODY_LIMIT });
   refuseUnknownParameters(raw);
@@ -122,7 +122,7 @@ async function chatCompletions(ctx: ParameterizedContext, services: Services): P
 }
 
 /** The chat-completions-compatible surface under /v1 (errors in the compatible shape). */
-export function createV1Router(services: Services, registry?: OpenApiRegistry): Router {
+export function createV1Router(services: Pick<Services, 'chat' | 'auth' | 'limiter'>, registry?: OpenApiRegistry): Router {
   const router = new Router({ prefix: '/v1' });
   if (registry) {
     attachOpenApi(router, registry);
