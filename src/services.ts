@@ -6,6 +6,16 @@ import { AuthService } from './core/accounts/auth-service';
 import { LogMailer, Mailer } from './core/accounts/mailer';
 import { SmtpMailer } from './core/accounts/smtp-mailer';
 import { PlanDirectory } from './core/accounts/plans';
+import { AccountAdmin } from './core/accounts/account-admin';
+import { ProfileService } from './core/accounts/profile-service';
+import { SettingsService } from './core/accounts/settings-service';
+import { DeliveryOutbox } from './core/generations/delivery-outbox';
+import { JsonStores } from './core/sessions/json-store';
+import { AssistantService } from './core/assistants/assistant-service';
+import { createApiKeyWithinQuota } from './core/accounts/api-key-quota';
+import type { CreatedApiKey } from './core/accounts/api-keys';
+import { ResultFiles } from './core/generations/result-files';
+import { UsageService } from './core/stats/usage-service';
 import { FailoverCounterStore } from './core/limits/failover-store';
 import { GAUGES, setGaugeSource } from './core/ops/metrics';
 import { Readiness } from './core/ops/readiness';
@@ -24,9 +34,13 @@ import { ProviderGate } from './core/generations/provider-gate';
 import { GenerationService } from './core/generations/service';
 import { ChatService } from './core/generations/chat';
 import { applyDeferredOutcome, BillingOutbox } from './core/generations/billing-outbox';
+import { GenerationLeases } from './core/generations/leases';
+import { recoverAbandoned } from './core/generations/recovery';
+import { resolveInstanceId } from './core/ops/instance-id';
 import { ScheduleService } from './core/schedules/schedules';
 import { carrierGateway, PaymentService } from './core/payments/service';
 import { LocalDiskStorage, ResultStorage } from './core/media/storage';
+import { S3Storage } from './core/media/s3-storage';
 import { defaultBaseUrls, providerAdapters } from './core/providers/registry';
 import { ProviderName } from './core/providers/types';
 import { createBoss, GENERATION_STEP, PgBossGenerationQueue } from './jobs/boss';
@@ -63,6 +77,10 @@ export interface Services {
   chat: ChatService;
   schedules: ScheduleService;
   idempotency: IdempotencyStore;
+  /** Generations this process runs itself; what a crashed process left is resolved from here. */
+  leases: GenerationLeases;
+  /** Resolves generations abandoned by a dead process (`own`: this instance's, at start). */
+  recoverAbandoned(own: boolean): Promise<number>;
   /** Articles, orders, carrier checkout, Telegram Stars, refunds; `payments.hub` takes PaymentListeners. */
   payments: PaymentService;
   /** Webhook endpoints and signed event delivery (src/core/webhooks). */
@@ -71,6 +89,19 @@ export interface Services {
   readiness: Readiness;
   /** Chat outcomes the database could not take yet (replayed at start and every few seconds). */
   outbox: BillingOutbox;
+  // Narrow core services the doors use instead of the DataSource.
+  settings: SettingsService;
+  profiles: ProfileService;
+  usage: UsageService;
+  accountAdmin: AccountAdmin;
+  /** Messenger results waiting for delivery (claimed once, retried, swept). */
+  deliveries: DeliveryOutbox;
+  /** Key/value JSON state (the bot's sessions and conversations). */
+  jsonStores: JsonStores;
+  assistants: AssistantService;
+  /** Creates an API key within the per-account cap. */
+  createApiKey(userId: number, name: string): Promise<CreatedApiKey>;
+  resultFiles: ResultFiles;
   close(): Promise<void>;
 }
 
@@ -127,7 +158,8 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     idp: { issuer: config.auth.oidcIssuer, clientId: config.auth.oidcClientId, jwksUrl: config.auth.oidcJwksUrl },
   });
   const limiter = new RateLimiter(counters);
-  const storage = new LocalDiskStorage(path.join(config.dataDir, 'results'));
+  const storage: ResultStorage =
+    config.storage.kind === 's3' ? new S3Storage(config.storage) : new LocalDiskStorage(path.join(config.dataDir, 'results'));
   const connections = new ProviderConnections(config, defaultBaseUrls, options.sandboxMount);
   const gate = new ProviderGate({ concurrency: config.providerConcurrency, failureThreshold: 5, cooldownMs: 30_000 });
   const notifier = new NotifierHub();
@@ -169,7 +201,9 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     log,
   );
   outbox.start(5000);
+  const leases = new GenerationLeases(holds.sql, resolveInstanceId(config.dataDir, config.instanceId));
   const generations = new GenerationService({
+    leases,
     ds,
     sql,
     holdSql: holds.sql,
@@ -193,7 +227,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     defaultReturnUrl: `${config.publicUrl ?? `http://localhost:${config.port}`}/`,
   });
   payments.hub.add(webhooks);
-  const chat = new ChatService({ ds, sql, holdSql: holds.sql, limiter, connections, gate, adapters: providerAdapters, inputs, log, outbox, notifier });
+  const chat = new ChatService({ ds, sql, holdSql: holds.sql, limiter, connections, gate, adapters: providerAdapters, inputs, log, outbox, notifier, leases });
   setGaugeSource(GAUGES.openAnswers, () => chat.openAnswers);
   return {
     config,
@@ -220,9 +254,20 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     chat,
     schedules: new ScheduleService(ds, plans, generations, log),
     idempotency: new IdempotencyStore(ds),
+    settings: new SettingsService(ds),
+    profiles: new ProfileService(ds),
+    usage: new UsageService(ds),
+    accountAdmin: new AccountAdmin(ds, plans),
+    deliveries: new DeliveryOutbox(ds),
+    jsonStores: new JsonStores(ds),
+    assistants: new AssistantService(ds),
+    createApiKey: (userId, name) => createApiKeyWithinQuota(ds, apiKeys, userId, name),
+    resultFiles: new ResultFiles(ds, storage),
     payments,
     outbox,
     readiness,
+    leases,
+    recoverAbandoned: (own) => recoverAbandoned({ sql, leases, queue, log }, own),
     webhooks,
     close: async () => {
       outbox.stop();

@@ -1,14 +1,16 @@
 import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { ApiError } from './middleware/errors';
 import type { Services } from '../services';
 
 /**
  * Probes. `/health`: the database answers (as before). `/health/live`: the process answers. `/health/ready`: the
  * phase is `ready` and every dependency answers; 503 while starting, draining, or when a dependency is down.
  */
-export function healthRoutes(services: Services): Router {
+export function healthRoutes(services: Pick<Services, 'readiness' | 'usage'>): Router {
   const router = new Router();
   router.get('/health', async (ctx) => {
-    await services.ds.query('SELECT 1');
+    await services.usage.ping();
     ctx.body = { status: 'ok' };
   });
   router.get('/health/live', (ctx) => {
@@ -22,4 +24,13 @@ export function healthRoutes(services: Services): Router {
     ctx.body = { status: report.status, checks: report.checks };
   });
   return router;
+}
+
+/** While the instance drains (SIGTERM), new requests other than the probes are refused with 503 and Retry-After. */
+export function refuseWhileDraining(services: Services): Middleware {
+  return async (ctx, next) => {
+    if (services.readiness.phase !== 'draining' || ctx.path.startsWith('/health')) return next();
+    ctx.set('Connection', 'close');
+    throw new ApiError(503, 'service_unavailable', 'This instance is shutting down; retry shortly', {}, { 'Retry-After': '5' });
+  };
 }
