@@ -185,7 +185,7 @@ export class GenerationService {
     const deadline = Date.now() + this.inlineBudgetMs;
     let started: MediaStart;
     try {
-      started = await this.deps.runner.start(model, req);
+      started = await this.deps.runner.start(model, req, deadline);
     } catch (err) {
       return this.deps.runner.fail(gen, model, err);
     }
@@ -202,7 +202,7 @@ export class GenerationService {
         await sleep(interval);
         interval = Math.min(interval * 1.5, 3000);
         try {
-          state = await this.deps.runner.poll(model, req, upstreamJobId);
+          state = await this.deps.runner.poll(model, req, upstreamJobId, deadline);
         } catch (err) {
           if (err instanceof ProviderError && err.retryable) continue;
           return this.deps.runner.fail(gen, model, err);
@@ -278,14 +278,14 @@ export class GenerationService {
     let state: MediaStart | MediaPoll;
     try {
       if (!gen.upstreamJobId) {
-        const started = await this.deps.runner.start(model, req);
+        const started = await this.deps.runner.start(model, req, gen.deadlineAt?.getTime());
         if (started.state === 'pending') {
           await this.saveUpstreamJob(gen, started.upstreamJobId, started.etaSeconds);
           return interval;
         }
         state = started;
       } else {
-        state = await this.deps.runner.poll(model, req, gen.upstreamJobId);
+        state = await this.deps.runner.poll(model, req, gen.upstreamJobId, gen.deadlineAt?.getTime());
       }
     } catch (err) {
       // A flaky poll is retried until the deadline; a refused submission fails the generation now.
