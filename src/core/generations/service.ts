@@ -17,6 +17,7 @@ import { assertRunnable } from './access';
 import { ProviderConnections } from './connections';
 import { InputError } from './errors';
 import { InputResolver } from './inputs';
+import { GenerationLeases } from './leases';
 import { createPendingGeneration } from './lifecycle';
 import { buildMediaRequest, MediaInputs, MediaRunner, SttExtras } from './media-runner';
 import { GenerationQueue } from './ports';
@@ -54,6 +55,8 @@ export interface GenerationServiceDeps {
   storage: ResultStorage;
   queue: GenerationQueue;
   log: Logger;
+  /** Marks the inline runs this process does itself, so its restart resolves them (see recovery.ts). */
+  leases?: GenerationLeases;
   /** How long a synchronous request waits before it is answered `pending` and handed to the workers. */
   inlineBudgetMs?: number;
   /** A pending generation still unfinished after this long fails with a timeout (and is released). */
@@ -176,6 +179,7 @@ export class GenerationService {
       await this.handOff(gen, params, inputs);
       return gen;
     }
+    await this.deps.leases?.take(id);
     return this.runInline(gen, model, params, inputs);
   }
 
@@ -238,6 +242,7 @@ export class GenerationService {
     gen.params = stored as unknown as Record<string, unknown>;
     await this.deps.ds.query('UPDATE generations SET params = $2 WHERE id = $1', [gen.id, JSON.stringify(stored)]);
     await this.deps.queue.enqueue(gen.id, delayMs);
+    await this.deps.leases?.drop(gen.id);
   }
 
   private async loadInputs(params: StoredParams): Promise<MediaInputs> {
@@ -296,7 +301,14 @@ export class GenerationService {
     if (state.state === 'pending') return interval;
     if (state.state === 'failed') await this.deps.runner.fail(gen, model, state.error);
     else await this.deps.runner.complete(gen, model, params, state.output);
+    await this.dropInputs(params);
     return null;
+  }
+
+  /** A finished generation's persisted inputs are not needed any more (in whichever store holds them). */
+  private async dropInputs(params: StoredParams): Promise<void> {
+    const keys = [...(params.inputKeys ?? []), params.maskKey, params.audioKey].filter((k): k is string => !!k);
+    await Promise.all(keys.map((k) => this.deps.storage.delete(k).catch(() => undefined)));
   }
 
   /** Fails (and releases) pending generations whose deadline passed, whatever happened to their jobs. */
