@@ -18,6 +18,7 @@ const opened: WatchedPage[] = [];
 beforeAll(async () => {
   ensureWebBuild();
   widget = await startWidgetStandIn();
+  process.env.SANDBOX_CHUNK_DELAY_MS = '30';
   api = await startApi({ TELEGRAM_WIDGET_SCRIPT_URL: widget.scriptUrl });
   // localhost (not 127.0.0.1): browsers keep the Secure refresh cookie on http://localhost.
   origin = api.baseUrl.replace('127.0.0.1', 'localhost');
@@ -56,6 +57,16 @@ async function seedUsage(userId: number): Promise<void> {
       if ((day + i) % 3 === 0) continue;
       await insertGeneration(api.services.ds, userId, { ...kind, tokensSpent: kind.tokensSpent * (1 + (day % 4)), createdAt: new Date(Date.now() - day * 86_400_000) });
     }
+  }
+}
+
+/** The value of `read` once `done` accepts it, or the last one read after a few seconds. */
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
@@ -231,5 +242,122 @@ describe('API keys', () => {
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     await page.goto('/keys');
     await page.getByText('API keys work on the VIP plan or higher. Your plan is Basic').waitFor();
+  });
+});
+
+describe('playground, history, billing, settings', () => {
+  test('a chat streams in; an image shows its price first, then the picture; history shows both; locked models name their plan', async () => {
+    const account = await api.account('pro', { planTokens: 500 });
+    const page = await open();
+    await signIn(page, account.email, account.password);
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await page.getByRole('link', { name: 'Playground' }).click();
+    await page.getByRole('heading', { name: 'Playground' }).waitFor();
+
+    // Chat: the answer grows on the page while the events arrive.
+    await page.getByLabel('Model').selectOption('gpt-4o-mini');
+    await page.evaluate(`(() => {
+      window.__chatStates = [];
+      new MutationObserver(() => {
+        const items = document.querySelectorAll('[data-testid="chat-assistant"]');
+        const last = items[items.length - 1];
+        if (last && !window.__chatStates.includes(last.textContent)) window.__chatStates.push(last.textContent);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    })()`);
+    const streamed = page.waitForResponse((r) => r.url().endsWith('/api/v2/generate/stream'));
+    await page.getByLabel('Message').fill('Tell me about tides in a few words');
+    await page.keyboard.press('Enter');
+    expect((await streamed).headers()['content-type']).toMatch(/^text\/event-stream/);
+    await page.getByText(/^Done: \d+ tokens spent\.$/).waitFor();
+    const answer = (await page.getByTestId('chat-assistant').innerText()).replace(/^Assistant\s*/, '');
+    expect(answer.length).toBeGreaterThan(10);
+    const states = await page.evaluate<string[]>('window.__chatStates');
+    expect(states.length).toBeGreaterThan(2);
+    await screenshot(page, 'playground-chat');
+
+    // Image: size and format, the price shown (and equal to calculate-price) before anything is generated.
+    await page.getByRole('tab', { name: 'Image' }).click();
+    await page.getByLabel('Model').selectOption('flux-dev');
+    await page.getByLabel('Prompt').fill('a lighthouse at dusk');
+    await page.getByLabel('Size').selectOption('768x1344');
+    await page.getByLabel('Format').selectOption('png');
+    const token = await api.accessToken(account);
+    const before = (await api.request('GET', '/api/v2/user/history?category=image', { token })).body.items.length;
+    await page.getByRole('button', { name: 'Check price' }).click();
+    const quote = await api.request('POST', '/api/v2/models/flux-dev/calculate-price', { token, body: { prompt: 'a lighthouse at dusk', size: '768x1344', format: 'png' } });
+    expect(quote.status).toBe(200);
+    await page.getByTestId('price').filter({ hasText: `This costs ${quote.body.tokens} tokens.` }).waitFor();
+    expect((await api.request('GET', '/api/v2/user/history?category=image', { token })).body.items.length).toBe(before);
+    await page.getByRole('button', { name: `Generate for ${quote.body.tokens} tokens` }).click();
+    const image = page.getByTestId('result-image');
+    await image.waitFor();
+    expect(await eventually(() => image.evaluate((img: { complete: boolean; naturalWidth: number }) => (img.complete ? img.naturalWidth : 0)), (w) => w > 0)).toBe(768);
+    await screenshot(page, 'playground-image');
+
+    // History: the text and the image.
+    await page.getByRole('link', { name: 'History' }).click();
+    await page.getByRole('heading', { name: 'History' }).waitFor();
+    await page.getByTestId('result-image').waitFor();
+    await page.getByTestId('result-text').first().waitFor();
+    expect(await page.getByTestId('history-item').count()).toBe(2);
+    await page.getByLabel('Category').selectOption('image');
+    expect(await eventually(() => page.getByTestId('history-item').count(), (n) => n === 1)).toBe(1);
+    await screenshot(page, 'history');
+  });
+
+  test('a Starter account sees locked models with the plan they need', async () => {
+    const account = await api.account('free');
+    const page = await open();
+    await signIn(page, account.email, account.password);
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await page.goto('/playground');
+    const locked = page.locator('#chat-model option[disabled]');
+    await locked.first().waitFor({ state: 'attached' });
+    expect(await locked.first().innerText()).toMatch(/ — needs Basic$/);
+    expect(await page.locator('#chat-model option:not([disabled])').count()).toBeGreaterThan(0);
+  });
+
+  test('settings change the language (the account’s setting, kept after a reload), the name, and the image format', async () => {
+    const account = await api.account('basic', { name: 'Ivan' });
+    const page = await open({ phone: true });
+    await signIn(page, account.email, account.password);
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await page.goto('/settings');
+    await page.getByLabel('Language').selectOption('ru');
+    await page.getByRole('heading', { name: 'Настройки' }).waitFor();
+    await page.getByLabel('Формат изображений').selectOption('png');
+    await page.getByText('Сохранено.').waitFor();
+    await page.getByLabel('Имя').fill('Иван');
+    await page.getByRole('button', { name: 'Сохранить' }).click();
+    await page.getByTestId('user-name').filter({ hasText: 'Иван' }).waitFor();
+    const token = await api.accessToken(account);
+    expect((await api.request('GET', '/api/v2/user/settings', { token })).body).toMatchObject({ language: 'ru', image_format: 'png' });
+    expect((await api.request('GET', '/api/v2/user/me', { token })).body.name).toBe('Иван');
+    await screenshot(page, 'settings-ru');
+
+    await page.reload();
+    await page.getByRole('link', { name: 'Обзор' }).waitFor();
+    expect(await page.evaluate<string>('document.documentElement.lang')).toBe('ru');
+  });
+
+  test('billing lists the articles, buys through the carrier checkout and lists the order', async () => {
+    const account = await api.account('free');
+    const page = await open();
+    await signIn(page, account.email, account.password);
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await page.goto('/billing');
+    await page.getByRole('heading', { name: 'Billing' }).waitFor();
+    const articles = (await api.request('GET', '/api/v2/payments/articles')).body.articles as { title: string }[];
+    expect(await page.getByTestId('article').count()).toBe(articles.length);
+    await page.getByText('No orders yet.').waitFor();
+    await screenshot(page, 'billing');
+
+    await page.getByRole('button', { name: `Buy: ${articles[0]!.title}` }).click();
+    await page.getByRole('heading', { name: 'YooKassa sandbox' }).waitFor();
+    await page.getByRole('button', { name: /Pay/ }).click();
+    await page.getByRole('heading', { name: 'Billing' }).waitFor();
+    await page.getByTestId('order-row').first().waitFor();
+    const token = await api.accessToken(account);
+    expect((await api.request('GET', '/api/v2/payments/orders', { token })).body.orders).toHaveLength(1);
   });
 });
