@@ -359,6 +359,7 @@ admin-new-user = 🆕 New user #{ $id } { $name } ({ $username })
 admin-provider-down = 🔴 Provider { $provider } is failing: its models are paused. { $reason }
 admin-provider-up = 🟢 Provider { $provider } recovered.
 admin-failure-burst = ⚠️ { $count } generations failed in the last { $minutes } min (latest: { $model }, { $kind }).
+admin-webhook-failing = 🪝 Webhook #{ $endpoint } of user #{ $id } is failing after { $attempts } attempts: { $url } ({ $error })
 
 ## Group chats
 

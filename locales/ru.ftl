@@ -365,6 +365,7 @@ admin-new-user = 🆕 Новый пользователь #{ $id } { $name } ({ 
 admin-provider-down = 🔴 Провайдер { $provider } сбоит: его модели приостановлены. { $reason }
 admin-provider-up = 🟢 Провайдер { $provider } восстановился.
 admin-failure-burst = ⚠️ За последние { $minutes } мин сбоев генерации: { $count } (последний: { $model }, { $kind }).
+admin-webhook-failing = 🪝 Вебхук #{ $endpoint } пользователя #{ $id } не принимает события после { $attempts } попыток: { $url } ({ $error })
 
 ## Групповые чаты
 

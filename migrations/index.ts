@@ -2,7 +2,9 @@ import { InitialSchema1732200000000 } from './1732200000000-InitialSchema';
 import { SeedPlansAndAssistants1732200000001 } from './1732200000001-SeedPlansAndAssistants';
 import { GenerationLookups1732200000002 } from './1732200000002-GenerationLookups';
 import { ScheduleRuns1732200000003 } from './1732200000003-ScheduleRuns';
+import { SecurityHardening1763800100000 } from './1763800100000-SecurityHardening';
 import { Payments1763800200000 } from './1763800200000-Payments';
+import { Webhooks1763800300000 } from './1763800300000-Webhooks';
 
 /** Every migration in order; the data source lists them explicitly so the compiled build needs no glob. */
 export const migrations = [
@@ -10,5 +12,7 @@ export const migrations = [
   SeedPlansAndAssistants1732200000001,
   GenerationLookups1732200000002,
   ScheduleRuns1732200000003,
+  SecurityHardening1763800100000,
   Payments1763800200000,
+  Webhooks1763800300000,
 ];

@@ -80,6 +80,11 @@ const envSchema = z
     YOOKASSA_SHOP_ID: optionalString,
     YOOKASSA_SECRET_KEY: optionalString,
     YOOKASSA_BASE_URL: optionalUrl,
+    WEBHOOK_ALLOW_PRIVATE: flag,
+    WEBHOOK_MAX_ENDPOINTS: z.coerce.number().int().positive().default(10),
+    WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().positive().default(15000),
+    WEBHOOK_RETRY_WINDOW_MS: z.coerce.number().int().positive().default(86_400_000),
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(10_000),
     SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).default(10000),
   })
   .superRefine((env, ctx) => {
@@ -144,6 +149,7 @@ export interface AppConfig {
   providers: Record<ProviderName, ProviderSettings>;
   /** The web payment provider (YooKassa API v3); without credentials it runs on the sandbox fake outside production. */
   yookassa: { shopId?: string; secretKey?: string; baseUrl?: string };
+  webhooks: { allowPrivate: boolean; maxEndpoints: number; retryBaseMs: number; retryWindowMs: number; timeoutMs: number };
 }
 
 export class ConfigError extends Error {
@@ -225,5 +231,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     providers,
     yookassa: { shopId: e.YOOKASSA_SHOP_ID, secretKey: e.YOOKASSA_SECRET_KEY, baseUrl: e.YOOKASSA_BASE_URL?.replace(/\/+$/, '') },
+    webhooks: {
+      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+      maxEndpoints: e.WEBHOOK_MAX_ENDPOINTS,
+      retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+      retryWindowMs: e.WEBHOOK_RETRY_WINDOW_MS,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    },
   };
 }

@@ -30,6 +30,9 @@ import { LocalDiskStorage, ResultStorage } from './core/media/storage';
 import { defaultBaseUrls, providerAdapters } from './core/providers/registry';
 import { ProviderName } from './core/providers/types';
 import { createBoss, GENERATION_STEP, PgBossGenerationQueue } from './jobs/boss';
+import { PgBossWebhookQueue } from './jobs/webhook-jobs';
+import { announceFinished } from './core/generations/announce';
+import { WebhookService } from './core/webhooks/service';
 import { FastSql } from './db/fast-sql';
 import type { Logger } from './logger';
 
@@ -62,6 +65,8 @@ export interface Services {
   idempotency: IdempotencyStore;
   /** Articles, orders, carrier checkout, Telegram Stars, refunds; `payments.hub` takes PaymentListeners. */
   payments: PaymentService;
+  /** Webhook endpoints and signed event delivery (src/core/webhooks). */
+  webhooks: WebhookService;
   /** The readiness probe: phase (starting, ready, draining) and dependency checks. */
   readiness: Readiness;
   /** Chat outcomes the database could not take yet (replayed at start and every few seconds). */
@@ -134,12 +139,35 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     return rows[0].n;
   });
   const queue = new PgBossGenerationQueue(boss);
+  const webhooks = new WebhookService({
+    ds,
+    queue: new PgBossWebhookQueue(boss),
+    log,
+    settings: {
+      allowPrivate: config.webhooks.allowPrivate,
+      requireHttps: config.env === 'production',
+      maxEndpoints: config.webhooks.maxEndpoints,
+      retry: { baseMs: config.webhooks.retryBaseMs, windowMs: config.webhooks.retryWindowMs },
+      timeoutMs: config.webhooks.timeoutMs,
+      publicBase: config.publicUrl ?? `http://localhost:${config.port}`,
+    },
+  });
+  notifier.add(webhooks);
   const runner = new MediaRunner({ ds, sql, plans, storage, connections, gate, adapters: providerAdapters, notifier, log });
   const inputs = new InputResolver({ storage, allowPrivateHosts: options.allowPrivateHosts });
   const readiness = new Readiness();
   readiness.addCheck('database', () => ds.query('SELECT 1'));
   if (redis) readiness.addCheck('redis', () => redis.ping());
-  const outbox = new BillingOutbox(path.join(config.dataDir, 'outbox'), (o) => applyDeferredOutcome(sql, o), log);
+  // A replayed chat outcome is announced like any finished generation (webhooks).
+  const outbox = new BillingOutbox(
+    path.join(config.dataDir, 'outbox'),
+    async (o) => {
+      const done = await applyDeferredOutcome(sql, o);
+      if (done) await announceFinished(ds, notifier, o.generationId, log);
+      return done;
+    },
+    log,
+  );
   outbox.start(5000);
   const generations = new GenerationService({
     ds,
@@ -164,7 +192,8 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     carrier,
     defaultReturnUrl: `${config.publicUrl ?? `http://localhost:${config.port}`}/`,
   });
-  const chat = new ChatService({ ds, sql, holdSql: holds.sql, limiter, connections, gate, adapters: providerAdapters, inputs, log, outbox });
+  payments.hub.add(webhooks);
+  const chat = new ChatService({ ds, sql, holdSql: holds.sql, limiter, connections, gate, adapters: providerAdapters, inputs, log, outbox, notifier });
   setGaugeSource(GAUGES.openAnswers, () => chat.openAnswers);
   return {
     config,
@@ -194,6 +223,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     payments,
     outbox,
     readiness,
+    webhooks,
     close: async () => {
       outbox.stop();
       jobQueue.quiet();

@@ -100,6 +100,9 @@ const BOT_ERRORS: ErrorTable<BotRendering> & Record<TelegramFileError['code'], (
   // Failures a bot user cannot cause: logged, and answered as an internal error.
   invalid_token: () => internal,
   invalid_reset_token: () => internal,
+  invalid_verification_token: () => internal,
+  account_locked: () => internal,
+  login_replayed: () => internal,
   invalid_credentials: () => internal,
   sign_in_unavailable: () => internal,
   account_exists: () => internal,
@@ -116,6 +119,11 @@ const BOT_ERRORS: ErrorTable<BotRendering> & Record<TelegramFileError['code'], (
   idempotency_conflict: () => internal,
   idempotency_key_reused: () => internal,
   mail_failed: () => internal,
+  invalid_url: () => internal,
+  https_required: () => internal,
+  forbidden_address: () => internal,
+  unknown_event: () => internal,
+  webhook_limit_reached: () => internal,
 };
 
 /** The codes the bot renders, for the test that walks every core error. */

@@ -4,6 +4,7 @@ import { deleteExpiredResults } from '../core/generations/retention';
 import { Services } from '../services';
 import { GENERATION_STEP } from './boss';
 import { startPaymentWorkers } from './payments';
+import { startWebhookWorkers } from './webhook-jobs';
 
 const SWEEP = 'generations-sweep';
 const MAINTENANCE = 'maintenance';
@@ -47,6 +48,8 @@ export async function startWorkers(boss: PgBoss, services: Services): Promise<vo
     const started = await services.schedules.runDue();
     if (started > 0) log.info({ started }, 'scheduled generations started');
   });
+
+  await startWebhookWorkers(boss, services.webhooks, log);
 
   await boss.schedule(SWEEP, '* * * * *');
   await boss.schedule(SCHEDULES, '* * * * *');

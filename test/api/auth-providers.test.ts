@@ -72,7 +72,9 @@ describe('POST /auth/messenger (Telegram Login Widget)', () => {
       auth_methods: { messenger: true, identity_provider: false, email: false },
     });
 
-    const again = await api.request('POST', '/api/v2/auth/messenger', { body: widgetPayload({ id: payload.id, username: payload.username }) });
+    // A later sign-in is a new widget payload (a replayed one is refused, see sign-in-abuse.test.ts).
+    const later = { id: payload.id, username: payload.username, auth_date: Number(payload.auth_date) + 5 };
+    const again = await api.request('POST', '/api/v2/auth/messenger', { body: widgetPayload(later) });
     expect(again.status).toBe(200);
     expect(again.body.is_new_user).toBe(false);
     expect(again.body.user.id).toBe(first.body.user.id);

@@ -27,6 +27,7 @@ describe('GET/PATCH /user/me', () => {
       id: account.user.id,
       name: 'Basic Bob',
       email: account.email,
+      email_verified: false,
       messenger_username: null,
       avatar_url: null,
       plan: 'basic',

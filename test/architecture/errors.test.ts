@@ -6,7 +6,9 @@ import { I18n } from '../../src/bot/i18n';
 import {
   AccountBlockedError,
   AccountConflictError,
+  AccountLockedError,
   InvalidCredentialsError,
+  LoginReplayedError,
   InvalidTokenError,
   NotFoundError,
   PlanTooLowError,
@@ -36,6 +38,7 @@ import {
   UnknownPaymentError,
 } from '../../src/core/payments/errors';
 import { ProviderError } from '../../src/core/providers/types';
+import { WebhookInputError } from '../../src/core/webhooks/errors';
 
 const decision = { allowed: false, plan: 'free', limitHour: 10, remainingHour: 0, limitDay: 50, remainingDay: 40, resetHour: 0, resetDay: 0, retryAfter: 60 };
 
@@ -46,6 +49,9 @@ const SAMPLES: Record<CoreErrorCode, DomainError> = {
   invalid_credentials: new InvalidCredentialsError(),
   invalid_token: new InvalidTokenError(),
   invalid_reset_token: new InvalidTokenError('bad', 'reset'),
+  invalid_verification_token: new InvalidTokenError('bad', 'verification'),
+  account_locked: new AccountLockedError(900),
+  login_replayed: new LoginReplayedError(),
   not_found: new NotFoundError('Key'),
   insufficient_plan: new PlanTooLowError('pro', 'needs pro'),
   quota_exceeded: new QuotaExceededError('keys', 5),
@@ -80,6 +86,11 @@ const SAMPLES: Record<CoreErrorCode, DomainError> = {
   upstream_bad_request: new ProviderError('bad_request', '400', 'bfl'),
   upstream_auth: new ProviderError('auth', '401', 'bfl'),
   upstream_upstream: new ProviderError('upstream', '500', 'bfl'),
+  invalid_url: new WebhookInputError('invalid_url', 'url', 'not a URL'),
+  https_required: new WebhookInputError('https_required', 'url', 'https only'),
+  forbidden_address: new WebhookInputError('forbidden_address', 'url', 'private'),
+  unknown_event: new WebhookInputError('unknown_event', 'events', 'no such event'),
+  webhook_limit_reached: new WebhookInputError('webhook_limit_reached', null, 'too many'),
 };
 
 const CORE = path.resolve(__dirname, '../../src/core');

@@ -21,10 +21,13 @@ export class ApiError extends Error {
   }
 }
 
-/** A sign-in endpoint hit too often from one IP address. */
+/** A sign-in endpoint hit too often from one IP address (or, with its own message, for one email address). */
 export class IpRateLimitedError extends ApiError {
-  constructor(readonly retryAfter: number) {
-    super(429, 'rate_limit_exceeded', 'Too many attempts from this address; try again later', { retry_after: retryAfter }, {
+  constructor(
+    readonly retryAfter: number,
+    message = 'Too many attempts from this address; try again later',
+  ) {
+    super(429, 'rate_limit_exceeded', message, { retry_after: retryAfter }, {
       'Retry-After': String(retryAfter),
     });
     this.name = 'IpRateLimitedError';
@@ -112,6 +115,13 @@ const API_ERRORS: ErrorTable<Rendering> = {
   account_blocked: () => ({ status: 403 }),
   invalid_token: () => ({ status: 401 }),
   invalid_reset_token: () => ({ status: 400 }),
+  invalid_verification_token: () => ({ status: 400 }),
+  account_locked: (err) => ({
+    status: 429,
+    details: { retry_after: err.retryAfterSeconds },
+    headers: { 'Retry-After': String(err.retryAfterSeconds) },
+  }),
+  login_replayed: () => ({ status: 401 }),
   invalid_credentials: () => ({ status: 401 }),
   sign_in_unavailable: () => ({ status: 503 }),
   account_exists: (err) => ({ status: 409, details: { field: err.field } }),
@@ -152,6 +162,11 @@ const API_ERRORS: ErrorTable<Rendering> = {
   upstream_auth: providerFailure,
   upstream_upstream: providerFailure,
   mail_failed: internal,
+  invalid_url: (err) => ({ status: 400, details: err.details }),
+  https_required: (err) => ({ status: 400, details: err.details }),
+  forbidden_address: (err) => ({ status: 400, details: err.details }),
+  unknown_event: (err) => ({ status: 400, details: err.details }),
+  webhook_limit_reached: (err) => ({ status: 400, details: err.details }),
 };
 
 /** The codes the API door renders, for the test that walks every core error. */

@@ -45,6 +45,12 @@ export const IpRateLimitErrorSchema = component(
   'Too many sign-in attempts from one address',
 );
 
+export const PasswordSignInLimitErrorSchema = component(
+  'PasswordSignInLimitError',
+  z.object({ error: z.enum(['rate_limit_exceeded', 'account_locked']), message: z.string(), retry_after: z.number().int() }),
+  'Too many attempts from one address (`rate_limit_exceeded`), or password sign-in of the account locked after 10 failures within 15 minutes, for 15 minutes (`account_locked`; the message says for how many more minutes)',
+);
+
 export const UserSchema = component(
   'User',
   z.object({
@@ -61,6 +67,7 @@ export const UserSchema = component(
     rate_limit_hourly: z.number().int().describe('0 means unlimited'),
     rate_limit_daily: z.number().int().describe('0 means unlimited'),
     auth_methods: z.object({ messenger: z.boolean(), identity_provider: z.boolean(), email: z.boolean() }),
+    email_verified: z.boolean().describe('the email was confirmed (verification link or identity provider)'),
   }),
 );
 

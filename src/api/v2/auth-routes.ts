@@ -7,8 +7,8 @@ import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../core/accounts/pa
 import type { Services } from '../../services';
 import { bearerToken } from '../middleware/auth';
 import { ApiError, NOT_AUTHENTICATED } from '../middleware/errors';
-import { limitPerIp, SIGN_IN_LIMITS } from '../middleware/ip-limit';
-import { IpRateLimitErrorSchema, RefreshedSchema, SessionSchema, StatusMessageSchema, ErrorSchema } from '../openapi/components';
+import { limitPerEmail, limitPerIp, SIGN_IN_LIMITS } from '../middleware/ip-limit';
+import { IpRateLimitErrorSchema, PasswordSignInLimitErrorSchema, RefreshedSchema, SessionSchema, StatusMessageSchema, ErrorSchema } from '../openapi/components';
 import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from './refresh-cookie';
 import { trustedBaseUrl } from './public-url';
 import { addRoute } from './route';
@@ -49,7 +49,15 @@ const refreshBody = z.strictObject({
   refresh_token: z.string().max(512).optional().describe('for clients without cookies; the cookie is preferred'),
 });
 const forgotBody = z.strictObject({ email: emailSchema });
-const resetBody = z.strictObject({ token: z.string().min(1).max(512), password: newPassword });
+const resetBody = z.strictObject({
+  token: z.string().min(1).max(512),
+  password: newPassword,
+  revoke_api_keys: z
+    .boolean()
+    .default(false)
+    .describe('also delete every API key of the account (default false: keys keep working; refresh sessions always end)'),
+});
+const verifyEmailBody = z.strictObject({ token: z.string().min(1).max(512).describe('the token from the verification mail') });
 
 function sessionBody(result: SignInResult, opts: { refreshInBody: boolean; newUserFlag: boolean }) {
   return {
@@ -76,6 +84,16 @@ const SIGN_IN_ERRORS = {
   },
 };
 
+const PASSWORD_SIGN_IN_ERRORS = {
+  ...SIGN_IN_ERRORS,
+  429: {
+    description:
+      'Too many attempts from this address (`rate_limit_exceeded`), or password sign-in of the account is locked after 10 failures within 15 minutes (`account_locked`, for 15 minutes; the message says how long)',
+    schema: PasswordSignInLimitErrorSchema,
+    headers: { 'Retry-After': 'seconds until the limit or the lock ends' },
+  },
+};
+
 /** Sign-in, sessions and password recovery: public routes (no bearer credential). */
 export function registerAuthRoutes(router: Router, services: Services): void {
   const { auth } = services;
@@ -91,9 +109,14 @@ export function registerAuthRoutes(router: Router, services: Services): void {
       tags,
       security: 'none',
       body: messengerBody,
+      before: [limitPerIp('messenger', SIGN_IN_LIMITS.messenger)],
       responses: {
         200: { description: 'Signed in; the refresh cookie is set', schema: SessionSchema },
-        401: { description: 'The signature does not match or the login data is too old', schema: ErrorSchema },
+        401: {
+          description: 'The signature does not match, the login data is too old, or it was already used (`login_replayed`: each payload signs in once)',
+          schema: ErrorSchema,
+        },
+        429: SIGN_IN_ERRORS[429],
         503: { description: 'Messenger sign-in is not configured', schema: ErrorSchema },
       },
     },
@@ -111,7 +134,7 @@ export function registerAuthRoutes(router: Router, services: Services): void {
       security: 'none',
       body: loginBody,
       before: [limitPerIp('login', SIGN_IN_LIMITS.login)],
-      responses: { 200: { description: 'Signed in; the refresh cookie is set', schema: SessionSchema }, ...SIGN_IN_ERRORS },
+      responses: { 200: { description: 'Signed in; the refresh cookie is set', schema: SessionSchema }, ...PASSWORD_SIGN_IN_ERRORS },
     },
     async (ctx, { body }) => signedIn(ctx, await auth.loginWithEmail(body.email, body.password), { refreshInBody: true, newUserFlag: false }),
   );
@@ -127,7 +150,7 @@ export function registerAuthRoutes(router: Router, services: Services): void {
       security: 'none',
       body: loginPhoneBody,
       before: [limitPerIp('login-phone', SIGN_IN_LIMITS.loginPhone)],
-      responses: { 200: { description: 'Signed in; the refresh cookie is set', schema: SessionSchema }, ...SIGN_IN_ERRORS },
+      responses: { 200: { description: 'Signed in; the refresh cookie is set', schema: SessionSchema }, ...PASSWORD_SIGN_IN_ERRORS },
     },
     async (ctx, { body }) => signedIn(ctx, await auth.loginWithPhone(body.phone, body.password), { refreshInBody: true, newUserFlag: false }),
   );
@@ -169,6 +192,8 @@ export function registerAuthRoutes(router: Router, services: Services): void {
       path: '/auth/register',
       operationId: 'register',
       summary: 'Create a Starter account (50 bonus tokens) with email and password, and sign in',
+      description:
+        'The account is usable at once. A verification link is mailed to the email (`POST /auth/verify-email`); until it is followed the email is unverified (`email_verified: false`), and an identity-provider sign-in with the same verified email takes the account over, revoking the password, sessions and API keys.',
       tags,
       security: 'none',
       body: registerBody,
@@ -180,7 +205,8 @@ export function registerAuthRoutes(router: Router, services: Services): void {
         429: SIGN_IN_ERRORS[429],
       },
     },
-    async (ctx, { body }) => signedIn(ctx, await auth.register(body), { refreshInBody: true, newUserFlag: false }),
+    async (ctx, { body }) =>
+      signedIn(ctx, await auth.register(body, `${trustedBaseUrl(services.config)}/verify-email`), { refreshInBody: true, newUserFlag: false }),
   );
 
   addRoute(
@@ -251,12 +277,12 @@ export function registerAuthRoutes(router: Router, services: Services): void {
       path: '/auth/forgot-password',
       operationId: 'forgotPassword',
       summary: 'Mail a one-time password-reset link (valid 1 hour)',
-      description: 'The answer is the same whether or not an account exists for the email.',
       tags,
       security: 'none',
       body: forgotBody,
       status: 202,
-      before: [limitPerIp('forgot-password', SIGN_IN_LIMITS.forgotPassword)],
+      description: 'The answer is the same whether or not an account exists for the email. Limited to 3 an hour per address and 3 an hour per email.',
+      before: [limitPerIp('forgot-password', SIGN_IN_LIMITS.forgotPassword), limitPerEmail('forgot-password', SIGN_IN_LIMITS.forgotPasswordPerEmail)],
       responses: {
         202: { description: 'Accepted', schema: StatusMessageSchema },
         429: SIGN_IN_ERRORS[429],
@@ -275,6 +301,8 @@ export function registerAuthRoutes(router: Router, services: Services): void {
       path: '/auth/reset-password',
       operationId: 'resetPassword',
       summary: 'Set a new password with the token from the reset mail; ends every session',
+      description:
+        'Every refresh session of the account ends. API keys keep working unless `revoke_api_keys` is true (then every key of the account is deleted); the answer says how many were revoked.',
       tags,
       security: 'none',
       body: resetBody,
@@ -286,8 +314,33 @@ export function registerAuthRoutes(router: Router, services: Services): void {
       },
     },
     async (_ctx, { body }) => {
-      await auth.resetPassword(body.token, body.password);
-      return { status: 'ok', message: 'Password changed. Sign in with the new password.' };
+      const { apiKeysRevoked } = await auth.resetPassword(body.token, body.password, { revokeApiKeys: body.revoke_api_keys });
+      const keys = body.revoke_api_keys ? ` ${apiKeysRevoked} API key${apiKeysRevoked === 1 ? ' was' : 's were'} revoked.` : '';
+      return { status: 'ok', message: `Password changed. Sign in with the new password.${keys}` };
+    },
+  );
+
+  addRoute(
+    router,
+    {
+      method: 'post',
+      path: '/auth/verify-email',
+      operationId: 'verifyEmail',
+      summary: 'Confirm the account email with the token from the verification mail',
+      description: 'The token works once, for 48 hours, and only while the account still has the email it was sent to.',
+      tags,
+      security: 'none',
+      body: verifyEmailBody,
+      before: [limitPerIp('verify-email', SIGN_IN_LIMITS.verifyEmail)],
+      responses: {
+        200: { description: 'Email verified', schema: StatusMessageSchema },
+        400: { description: 'Invalid, used or expired token (`invalid_verification_token`)', schema: ErrorSchema },
+        429: SIGN_IN_ERRORS[429],
+      },
+    },
+    async (_ctx, { body }) => {
+      await auth.verifyEmail(body.token);
+      return { status: 'ok', message: 'Email verified.' };
     },
   );
 }

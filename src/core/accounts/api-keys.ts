@@ -8,7 +8,8 @@ import { NotFoundError } from './errors';
 const USER_COLUMNS = `u.id, u.name, u.email, u.phone, u.telegram_id AS "telegramId", u.messenger_username AS "messengerUsername",
   u.idp_subject AS "idpSubject", u.idp_issuer AS "idpIssuer", u.avatar_url AS "avatarUrl", u.password_hash AS "passwordHash",
   u.plan_slug AS "planSlug", u.plan_expires_at AS "planExpiresAt", u.period_started_at AS "periodStartedAt",
-  u.next_refill_at AS "nextRefillAt", u.is_blocked AS "isBlocked", u.created_at AS "createdAt", u.updated_at AS "updatedAt"`;
+  u.next_refill_at AS "nextRefillAt", u.is_blocked AS "isBlocked", u.created_at AS "createdAt", u.updated_at AS "updatedAt",
+  u.email_verified_at AS "emailVerifiedAt"`;
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const PREFIX = 'nb_';
@@ -119,6 +120,11 @@ export class ApiKeyService {
   async delete(userId: number, id: number): Promise<void> {
     const res = await this.repo.delete({ id, userId });
     if (!res.affected) throw new NotFoundError('API key');
+  }
+
+  /** Deletes every key of the account (a password reset that asks for it). @returns how many there were */
+  async revokeAll(userId: number): Promise<number> {
+    return (await this.repo.delete({ userId })).affected ?? 0;
   }
 
   private markUsed(keyId: number): void {

@@ -9,9 +9,13 @@ import {
   AccountConflictError,
   InvalidCredentialsError,
   InvalidTokenError,
+  LoginReplayedError,
   PlanTooLowError,
   SignInUnavailableError,
 } from './errors';
+import { consumeVerificationToken, issueVerificationToken, VERIFICATION_TOKEN_TTL_SECONDS } from './email-verification';
+import { PasswordLockout } from './lockout';
+import { inTransaction } from '../../db/transaction';
 import { IdTokenVerifier, IdpSettings } from './idp';
 import type { Mailer } from './mailer';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords';
@@ -65,6 +69,7 @@ export class AuthService {
   private readonly access: AccessTokens;
   private readonly refreshTokens: RefreshTokens;
   private readonly idTokens: IdTokenVerifier;
+  private readonly lockout: PasswordLockout;
 
   constructor(
     private readonly ds: DataSource,
@@ -77,17 +82,44 @@ export class AuthService {
     this.access = new AccessTokens(settings.jwtSecret);
     this.refreshTokens = new RefreshTokens(ds);
     this.idTokens = new IdTokenVerifier(settings.idp);
+    this.lockout = new PasswordLockout(ds);
   }
 
   // ---------- sign-in ----------
 
-  async register(input: { email: string; password: string; name?: string }): Promise<SignInResult> {
+  /**
+   * Creates the account and signs in at once; a verification link goes to the email (`verifyPageUrl`). Until it
+   * is followed the email is unverified: no identity-provider sign-in is ever linked to it.
+   */
+  async register(input: { email: string; password: string; name?: string }, verifyPageUrl?: string): Promise<SignInResult> {
     const user = await createUser(this.ds, this.plans, {
       name: input.name ?? input.email.split('@')[0],
       email: input.email,
       passwordHash: await hashPassword(input.password),
     });
+    if (verifyPageUrl && user.email) await this.sendVerification(user.id, user.email, verifyPageUrl);
     return this.startSession(user, true);
+  }
+
+  private async sendVerification(userId: number, email: string, verifyPageUrl: string): Promise<void> {
+    const token = await issueVerificationToken(this.ds, userId, email);
+    const link = `${verifyPageUrl}?token=${encodeURIComponent(token)}`;
+    const hours = VERIFICATION_TOKEN_TTL_SECONDS / 3600;
+    this.mailer
+      .send({
+        to: email,
+        subject: 'Confirm your email',
+        text:
+          `Welcome! Confirm that this email address is yours:\n\n` +
+          `Open ${link}\nor send POST /api/v2/auth/verify-email with {"token": "${token}"}.\n\n` +
+          `The link works once, for ${hours} hours. If you did not create an account, ignore this mail.\n`,
+      })
+      .catch((err: Error) => this.log.error({ err: err.message, userId }, 'verification mail could not be sent'));
+  }
+
+  /** Marks the email of the link's account verified. @throws InvalidTokenError */
+  async verifyEmail(token: string): Promise<void> {
+    await consumeVerificationToken(this.ds, token);
   }
 
   async loginWithEmail(email: string, password: string): Promise<SignInResult> {
@@ -103,7 +135,12 @@ export class AuthService {
       await burnPasswordCheck(password);
       throw new InvalidCredentialsError(failure);
     }
-    if (!(await verifyPassword(user.passwordHash, password))) throw new InvalidCredentialsError(failure);
+    await this.lockout.assertOpen(user.id);
+    if (!(await verifyPassword(user.passwordHash, password))) {
+      await this.lockout.recordFailure(user.id);
+      throw new InvalidCredentialsError(failure);
+    }
+    await this.lockout.clear(user.id);
     return this.startSession(user, false);
   }
 
@@ -111,13 +148,29 @@ export class AuthService {
   async signInWithTelegram(data: TelegramLoginData): Promise<SignInResult> {
     if (!this.settings.botToken) throw new SignInUnavailableError('Messenger sign-in is not configured on this server (BOT_TOKEN)');
     verifyTelegramLogin(data, this.settings.botToken, this.settings.loginWidgetMaxAgeSeconds);
+    await this.spendLoginWidget(data);
     const { user, created } = await findOrCreateTelegramUser(this.ds, this.plans, data);
     return this.startSession(user, created);
   }
 
   /**
+   * A signed widget payload works once (durably, across instances): it is remembered by its hash until it would
+   * be too old anyway. @throws LoginReplayedError
+   */
+  private async spendLoginWidget(data: TelegramLoginData): Promise<void> {
+    await this.ds.query('DELETE FROM used_login_widgets WHERE expires_at < now()');
+    const rows: unknown[] = await this.ds.query(
+      `INSERT INTO used_login_widgets (hash, expires_at) VALUES ($1, to_timestamp($2)) ON CONFLICT (hash) DO NOTHING RETURNING hash`,
+      [data.hash.toLowerCase(), data.auth_date + this.settings.loginWidgetMaxAgeSeconds + 60],
+    );
+    if (rows.length === 0) throw new LoginReplayedError();
+  }
+
+  /**
    * OpenID Connect ID token: a known identity signs in; a verified email of an existing account links the
-   * identity to it; otherwise a Starter account is created.
+   * identity to it when that account's email is verified too, and takes the account over when it is not (the
+   * email was never proven: whoever registered it loses the password, sessions and API keys); otherwise a
+   * Starter account is created.
    */
   async signInWithIdp(idToken: string): Promise<SignInResult> {
     const identity = await this.idTokens.verify(idToken);
@@ -132,16 +185,18 @@ export class AuthService {
         if (byEmail.idpSubject !== null) {
           throw new AccountConflictError('identity', 'This email belongs to an account linked to another identity');
         }
-        await repo.update({ id: byEmail.id }, { idpIssuer: identity.issuer, idpSubject: identity.subject });
-        byEmail.idpIssuer = identity.issuer;
-        byEmail.idpSubject = identity.subject;
-        return this.startSession(byEmail, false);
+        if (byEmail.emailVerifiedAt) {
+          await repo.update({ id: byEmail.id }, { idpIssuer: identity.issuer, idpSubject: identity.subject });
+          return this.startSession({ ...byEmail, idpIssuer: identity.issuer, idpSubject: identity.subject }, false);
+        }
+        return this.startSession(await this.takeOver(byEmail.id, identity), false);
       }
     }
     try {
       const user = await createUser(this.ds, this.plans, {
         name: identity.name ?? identity.email?.split('@')[0] ?? 'User',
         email: verifiedEmail,
+        emailVerified: verifiedEmail !== null,
         avatarUrl: identity.picture && /^https?:\/\//i.test(identity.picture) ? identity.picture : null,
         idp: { issuer: identity.issuer, subject: identity.subject },
       });
@@ -151,6 +206,30 @@ export class AuthService {
       if (raced) return this.startSession(raced, false);
       throw err;
     }
+  }
+
+  /**
+   * The identity provider proved the email of an account whose email was never verified: the identity takes the
+   * account over, and every credential set up without that proof (password, refresh sessions, API keys) is
+   * revoked in the same transaction.
+   */
+  private async takeOver(userId: number, identity: { issuer: string; subject: string }): Promise<UserEntity> {
+    const user = await inTransaction(this.ds, async (em) => {
+      const rows: unknown[] = await em.query(
+        `WITH taken AS (
+           UPDATE users SET idp_issuer = $2, idp_subject = $3, email_verified_at = now(), password_hash = NULL, updated_at = now()
+            WHERE id = $1 AND idp_subject IS NULL AND email_verified_at IS NULL RETURNING id
+         ) SELECT id FROM taken`,
+        [userId, identity.issuer, identity.subject],
+      );
+      if (rows.length === 0) throw new AccountConflictError('identity', 'This email belongs to an account linked to another identity');
+      await em.query('UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [userId]);
+      await em.query('DELETE FROM api_keys WHERE user_id = $1', [userId]);
+      await em.query('DELETE FROM sign_in_lockouts WHERE user_id = $1', [userId]);
+      return em.getRepository(UserEntity).findOneByOrFail({ id: userId });
+    });
+    this.log.warn({ userId }, 'identity-provider sign-in took over an account with an unverified email; old credentials revoked');
+    return user;
   }
 
   private async startSession(user: UserEntity, isNewUser: boolean): Promise<SignInResult> {
@@ -254,9 +333,14 @@ export class AuthService {
       .catch((err: Error) => this.log.error({ err: err.message, userId: user.id }, 'password reset mail could not be sent'));
   }
 
-  /** Sets a new password with a reset token and ends every session of the account. @throws InvalidTokenError */
-  async resetPassword(token: string, newPassword: string): Promise<void> {
+  /**
+   * Sets a new password with a reset token and ends every session of the account; API keys are revoked too when
+   * asked (`revokeApiKeys`), since a reset often follows a leak. The lockout is lifted. @throws InvalidTokenError
+   */
+  async resetPassword(token: string, newPassword: string, options: { revokeApiKeys?: boolean } = {}): Promise<{ apiKeysRevoked: number }> {
     const userId = await consumeResetToken(this.ds, token, await hashPassword(newPassword));
     await this.refreshTokens.revokeAllForUser(userId);
+    await this.lockout.lift(userId);
+    return { apiKeysRevoked: options.revokeApiKeys ? await this.apiKeys.revokeAll(userId) : 0 };
   }
 }

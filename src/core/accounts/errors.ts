@@ -39,13 +39,13 @@ export class InvalidCredentialsError extends DomainError {
 
 /** An access, refresh, identity or reset token that is wrong, expired or revoked (a reset token has its own code). */
 export class InvalidTokenError extends DomainError {
-  readonly code: 'invalid_token' | 'invalid_reset_token';
+  readonly code: 'invalid_token' | 'invalid_reset_token' | 'invalid_verification_token';
   constructor(
     message = 'Invalid or expired token',
-    readonly kind: 'access' | 'refresh' | 'identity' | 'reset' = 'access',
+    readonly kind: 'access' | 'refresh' | 'identity' | 'reset' | 'verification' = 'access',
   ) {
     super(message, { kind });
-    this.code = kind === 'reset' ? 'invalid_reset_token' : 'invalid_token';
+    this.code = kind === 'reset' ? 'invalid_reset_token' : kind === 'verification' ? 'invalid_verification_token' : 'invalid_token';
   }
 }
 
@@ -73,5 +73,26 @@ export class QuotaExceededError extends DomainError {
     readonly limit: number,
   ) {
     super(`You can have at most ${limit} ${what}`, { what, limit });
+  }
+}
+
+/** Password sign-in of this account is locked after too many failures: HTTP 429 with retry_after. */
+export class AccountLockedError extends DomainError {
+  readonly code = 'account_locked';
+  constructor(readonly retryAfterSeconds: number) {
+    const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+    super(
+      `Too many failed sign-ins: password sign-in for this account is locked for ${minutes} more minute${minutes === 1 ? '' : 's'}. ` +
+        'Try again later, reset the password, or sign in another way.',
+      { retry_after: retryAfterSeconds },
+    );
+  }
+}
+
+/** A Telegram Login Widget payload presented a second time: HTTP 401. */
+export class LoginReplayedError extends DomainError {
+  readonly code = 'login_replayed';
+  constructor() {
+    super('This sign-in was already used: sign in with the messenger again');
   }
 }

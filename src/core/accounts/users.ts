@@ -15,6 +15,8 @@ export interface NewUser {
   messengerUsername?: string | null;
   avatarUrl?: string | null;
   passwordHash?: string | null;
+  /** The email was proven (by an identity provider's verified claim). */
+  emailVerified?: boolean;
   idp?: { issuer: string; subject: string } | null;
   plan?: PlanSlug;
   language?: 'en' | 'ru';
@@ -57,6 +59,7 @@ export async function createUser(ds: DataSource, plans: PlanDirectory, input: Ne
           messengerUsername: input.messengerUsername ?? null,
           avatarUrl: input.avatarUrl ?? null,
           passwordHash: input.passwordHash ?? null,
+          emailVerifiedAt: input.emailVerified && input.email ? now : null,
           idpIssuer: input.idp?.issuer ?? null,
           idpSubject: input.idp?.subject ?? null,
           planSlug,

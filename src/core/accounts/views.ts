@@ -7,6 +7,8 @@ export interface UserView {
   id: number;
   name: string;
   email: string | null;
+  /** The email was proven (verification link or identity provider); false without an email. */
+  email_verified: boolean;
   messenger_username: string | null;
   avatar_url: string | null;
   plan: string;
@@ -24,6 +26,7 @@ export function toUserView(user: UserEntity, plan: Plan, balance: Balance): User
     id: user.id,
     name: user.name,
     email: user.email,
+    email_verified: user.email !== null && user.emailVerifiedAt != null,
     messenger_username: user.messengerUsername,
     avatar_url: user.avatarUrl,
     plan: user.planSlug,

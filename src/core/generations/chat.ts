@@ -21,9 +21,11 @@ import { assertRunnable } from './access';
 import { ChatInputMessage, ChatOptions, checkChatRequest, resolveImages, toolCallsText } from './chat-request';
 import { ProviderConnections } from './connections';
 import { failureMessage, GenerationFailedError } from './errors';
+import { announceFinished } from './announce';
 import { applyDeferredOutcome, BillingOutbox, DeferredOutcome } from './billing-outbox';
 import { InputResolver } from './inputs';
 import { createPendingGeneration } from './lifecycle';
+import { GenerationNotifier } from './ports';
 import { ProviderGate } from './provider-gate';
 import { Actor, RequestContext } from './service';
 
@@ -75,6 +77,8 @@ export interface ChatServiceDeps {
   log: Logger;
   /** Where outcomes go when the database cannot take them. */
   outbox: BillingOutbox;
+  /** Finished chats are announced like media generations (webhooks: one event stream per account). */
+  notifier?: GenerationNotifier;
 }
 
 const MAX_STORED_TEXT = 100_000;
@@ -165,6 +169,7 @@ export class ChatService {
     };
     try {
       const done = await applyDeferredOutcome(this.deps.sql, outcome);
+      if (done) await announceFinished(this.deps.ds, this.deps.notifier, run.generationId, this.deps.log);
       return { generationId: run.generationId, tokensSpent: done?.tokensSpent ?? 0, balance: done?.balance ?? 0 };
     } catch (err) {
       await this.defer(outcome, err);
@@ -184,6 +189,7 @@ export class ChatService {
     };
     try {
       const done = await applyDeferredOutcome(this.deps.sql, outcome);
+      if (done) await announceFinished(this.deps.ds, this.deps.notifier, run.generationId, this.deps.log);
       return { generationId: run.generationId, tokensSpent: 0, balance: done?.balance ?? (await getBalance(this.deps.ds, userId)).total };
     } catch (dbErr) {
       await this.defer(outcome, dbErr);

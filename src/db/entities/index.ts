@@ -3,6 +3,7 @@ import { ArticleEntity } from './article.entity';
 import { AssistantEntity } from './assistant.entity';
 import { BalanceEntity } from './balance.entity';
 import { BotSessionEntity } from './bot-session.entity';
+import { EmailVerificationEntity } from './email-verification.entity';
 import { GenerationEntity } from './generation.entity';
 import { IdempotencyRecordEntity } from './idempotency-record.entity';
 import { LedgerEntryEntity } from './ledger-entry.entity';
@@ -14,8 +15,14 @@ import { RefreshTokenEntity } from './refresh-token.entity';
 import { ReservationEntity } from './reservation.entity';
 import { SavedPaymentMethodEntity } from './saved-payment-method.entity';
 import { ScheduleEntity } from './schedule.entity';
+import { SignInLockoutEntity } from './sign-in-lockout.entity';
+import { UsedLoginWidgetEntity } from './used-login-widget.entity';
 import { UserSettingsEntity } from './user-settings.entity';
 import { UserEntity } from './user.entity';
+import { WebhookAttemptEntity } from './webhook-attempt.entity';
+import { WebhookBalanceAlertEntity } from './webhook-balance-alert.entity';
+import { WebhookDeliveryEntity } from './webhook-delivery.entity';
+import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 
 export const entities = [
   ApiKeyEntity,
@@ -23,6 +30,7 @@ export const entities = [
   AssistantEntity,
   BalanceEntity,
   BotSessionEntity,
+  EmailVerificationEntity,
   GenerationEntity,
   IdempotencyRecordEntity,
   LedgerEntryEntity,
@@ -34,8 +42,14 @@ export const entities = [
   ReservationEntity,
   SavedPaymentMethodEntity,
   ScheduleEntity,
+  SignInLockoutEntity,
+  UsedLoginWidgetEntity,
   UserEntity,
   UserSettingsEntity,
+  WebhookAttemptEntity,
+  WebhookBalanceAlertEntity,
+  WebhookDeliveryEntity,
+  WebhookEndpointEntity,
 ];
 
 export * from './api-key.entity';
@@ -43,6 +57,7 @@ export * from './article.entity';
 export * from './assistant.entity';
 export * from './balance.entity';
 export * from './bot-session.entity';
+export * from './email-verification.entity';
 export * from './generation.entity';
 export * from './idempotency-record.entity';
 export * from './ledger-entry.entity';
@@ -54,5 +69,11 @@ export * from './refresh-token.entity';
 export * from './reservation.entity';
 export * from './saved-payment-method.entity';
 export * from './schedule.entity';
+export * from './sign-in-lockout.entity';
+export * from './used-login-widget.entity';
 export * from './user-settings.entity';
 export * from './user.entity';
+export * from './webhook-attempt.entity';
+export * from './webhook-balance-alert.entity';
+export * from './webhook-delivery.entity';
+export * from './webhook-endpoint.entity';

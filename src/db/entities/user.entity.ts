@@ -14,6 +14,10 @@ export class UserEntity {
   @Column({ type: 'text', nullable: true, unique: true })
   email: string | null;
 
+  /** When the owner proved the email (a verification link, or an identity provider's verified claim). */
+  @Column({ name: 'email_verified_at', type: 'timestamptz', nullable: true })
+  emailVerifiedAt: Date | null;
+
   /** E.164; unique. */
   @Column({ type: 'text', nullable: true, unique: true })
   phone: string | null;

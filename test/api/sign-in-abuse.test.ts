@@ -1,0 +1,116 @@
+// Sign-in abuse across client addresses: the per-account password lockout, the per-email forgot-password limit,
+// the per-IP messenger limit and the single use of a Telegram Login Widget payload. The harness runs with
+// TRUST_PROXY=loopback, so every request comes from the forwarded address it names.
+import crypto from 'node:crypto';
+import { telegramLoginHash } from '../../src/core/accounts/telegram-login';
+import { ApiHarness, avoidWindowEdge, BOT_TOKEN, expectErrorShape, randomIp, startApi } from './harness';
+
+let api: ApiHarness;
+
+beforeAll(async () => {
+  api = await startApi();
+});
+afterAll(() => api.close());
+
+const login = (email: string, password: string) => api.request('POST', '/api/v2/auth/login', { body: { email, password }, ip: randomIp() });
+
+test('10 wrong passwords from 10 addresses lock password sign-in of the account for 15 minutes, the right one included', async () => {
+  const account = await api.account('free');
+  for (let i = 0; i < 10; i++) expectErrorShape(await login(account.email, `wrong-${i}`), 401, 'invalid_credentials');
+
+  const locked = await login(account.email, account.password);
+  expectErrorShape(locked, 429, 'account_locked');
+  expect(locked.body.retry_after).toBeGreaterThan(14 * 60);
+  expect(locked.body.retry_after).toBeLessThanOrEqual(15 * 60);
+  expect(Number(locked.headers.get('retry-after'))).toBe(locked.body.retry_after);
+  expect(locked.body.message).toMatch(/locked for 15 more minutes/);
+  // Another account is not affected.
+  const other = await api.account('free');
+  expect((await login(other.email, other.password)).status).toBe(200);
+
+  // When the lock ends, the right password works and the count starts afresh.
+  await api.db.dataSource.query(`UPDATE sign_in_lockouts SET locked_until = now() - interval '1 second' WHERE user_id = $1`, [account.user.id]);
+  expect((await login(account.email, account.password)).status).toBe(200);
+  expectErrorShape(await login(account.email, 'wrong again'), 401, 'invalid_credentials');
+});
+
+test('failures spread over more than 15 minutes do not add up', async () => {
+  const account = await api.account('free');
+  for (let i = 0; i < 9; i++) await login(account.email, `wrong-${i}`);
+  await api.db.dataSource.query(`UPDATE sign_in_lockouts SET window_started_at = now() - interval '16 minutes' WHERE user_id = $1`, [account.user.id]);
+  for (let i = 0; i < 9; i++) expectErrorShape(await login(account.email, `wrong-${i}`), 401);
+  expect((await login(account.email, account.password)).status).toBe(200);
+});
+
+test('parallel wrong passwords lock the account exactly once they reach 10', async () => {
+  const account = await api.account('free');
+  const results = await Promise.all(Array.from({ length: 25 }, (_, i) => login(account.email, `wrong-${i}`)));
+  expect(results.every((r) => r.status === 401 || r.status === 429)).toBe(true);
+  expectErrorShape(await login(account.email, account.password), 429, 'account_locked');
+});
+
+test('a password reset lifts the lock and ends the refresh sessions; API keys survive unless asked', async () => {
+  const account = await api.account('vip');
+  const key = await api.apiKey(account);
+  const session = await login(account.email, account.password);
+  for (let i = 0; i < 10; i++) await login(account.email, `wrong-${i}`);
+  expectErrorShape(await login(account.email, account.password), 429, 'account_locked');
+
+  const reset = async (revoke?: boolean) => {
+    api.mails.length = 0;
+    expect((await api.request('POST', '/api/v2/auth/forgot-password', { body: { email: account.email } })).status).toBe(202);
+    await new Promise((r) => setTimeout(r, 50));
+    const token = /"token": "([^"]+)"/.exec(api.mails.at(-1)!.text)![1];
+    return api.request('POST', '/api/v2/auth/reset-password', {
+      body: { token, password: 'brand new password', ...(revoke === undefined ? {} : { revoke_api_keys: revoke }) },
+    });
+  };
+  expect((await reset()).status).toBe(200);
+  expect((await login(account.email, 'brand new password')).status).toBe(200);
+  const refreshed = await api.request('POST', '/api/v2/auth/refresh', { body: { refresh_token: session.body.refresh_token } });
+  expectErrorShape(refreshed, 401);
+  expectErrorShape(await api.request('GET', '/api/v2/user/me', { token: session.body.access_token }), 401, 'invalid_token');
+  expect((await api.request('GET', '/api/v2/user/me', { token: key })).status).toBe(200);
+
+  const revoking = await reset(true);
+  expect(revoking.status).toBe(200);
+  expect(revoking.body.message).toMatch(/1 API key was revoked/);
+  expectErrorShape(await api.request('GET', '/api/v2/user/me', { token: key }), 401, 'invalid_token');
+});
+
+test('forgot-password: 3 an hour per email, whatever the address', async () => {
+  const account = await api.account('free');
+  for (let i = 0; i < 3; i++) {
+    expect((await api.request('POST', '/api/v2/auth/forgot-password', { body: { email: account.email }, ip: randomIp() })).status).toBe(202);
+  }
+  const refused = await api.request('POST', '/api/v2/auth/forgot-password', { body: { email: account.email.toUpperCase() }, ip: randomIp() });
+  expectErrorShape(refused, 429, 'rate_limit_exceeded');
+  expect(refused.body.retry_after).toBeGreaterThan(60);
+  // The same for an email without an account (no enumeration through the limit).
+  for (let i = 0; i < 3; i++) await api.request('POST', '/api/v2/auth/forgot-password', { body: { email: 'ghost@example.com' }, ip: randomIp() });
+  expectErrorShape(await api.request('POST', '/api/v2/auth/forgot-password', { body: { email: 'ghost@example.com' }, ip: randomIp() }), 429);
+});
+
+function widgetPayload(overrides: Record<string, string | number> = {}): Record<string, string | number> {
+  const data = { id: 300000 + crypto.randomInt(1_000_000), first_name: 'Ann', auth_date: Math.floor(Date.now() / 1000) - 30, ...overrides };
+  return { ...data, hash: telegramLoginHash(data, BOT_TOKEN) };
+}
+
+test('a Telegram Login Widget payload signs in once; a replay is refused', async () => {
+  const payload = widgetPayload();
+  expect((await api.request('POST', '/api/v2/auth/messenger', { body: payload })).status).toBe(200);
+  const replay = await api.request('POST', '/api/v2/auth/messenger', { body: payload });
+  expectErrorShape(replay, 401, 'login_replayed');
+  // Upper-case hex is the same signature.
+  expectErrorShape(await api.request('POST', '/api/v2/auth/messenger', { body: { ...payload, hash: String(payload.hash).toUpperCase() } }), 401, 'login_replayed');
+  const parallel = widgetPayload();
+  const answers = await Promise.all(Array.from({ length: 8 }, () => api.request('POST', '/api/v2/auth/messenger', { body: parallel })));
+  expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+});
+
+test('/auth/messenger is limited per address: 10 a minute', async () => {
+  await avoidWindowEdge(60);
+  const ip = randomIp();
+  for (let i = 0; i < 10; i++) expect((await api.request('POST', '/api/v2/auth/messenger', { body: widgetPayload(), ip })).status).toBe(200);
+  expectErrorShape(await api.request('POST', '/api/v2/auth/messenger', { body: widgetPayload(), ip }), 429, 'rate_limit_exceeded');
+});
