@@ -167,6 +167,60 @@ describe('sign-in', () => {
     await screenshot(page, 'sign-in-wrong-password');
   });
 
+  test('an account locked after repeated wrong passwords says for how many minutes', async () => {
+    const account = await api.account('free');
+    // Ten failures from ten addresses: the per-account lock, not the per-address limit.
+    for (let i = 0; i < 10; i++) {
+      const res = await api.request('POST', '/api/v2/auth/login', { body: { email: account.email, password: `wrong-${i}` } });
+      expect(res.status).toBe(401);
+    }
+    const page = await open();
+    await signIn(page, account.email, account.password);
+    await page.getByRole('alert').filter({ hasText: /password sign-in for this account is locked for 1[45] minutes\./ }).waitFor();
+    await screenshot(page, 'sign-in-locked');
+  });
+
+  test('register in the browser, then the verification link from the mail lands on a verified page', async () => {
+    const page = await open();
+    await page.goto('/sign-in');
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    await page.getByLabel('Name').fill('Vera');
+    const email = `vera-${Date.now()}@example.com`;
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password (at least 8 characters)').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    expect(await page.getByTestId('user-name').innerText()).toBe('Vera');
+
+    const mail = await eventually(async () => api.mails.find((m) => m.to === email), (m) => m !== undefined);
+    const token = /verify-email\?token=([^\s&"]+)/.exec(mail?.text ?? '')?.[1];
+    expect(token).toBeDefined();
+    await page.goto(`/verify-email?token=${token}`);
+    await page.getByText('Your email address is verified.').waitFor();
+    await screenshot(page, 'verify-email');
+    await page.goto(`/verify-email?token=${token}`);
+    await page.getByText('This verification link is used, expired or wrong.').waitFor();
+  });
+
+  test('forgot and reset password through the mailed link', async () => {
+    const account = await api.account('free');
+    const page = await open();
+    await page.goto('/sign-in');
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.getByLabel('Email').fill(account.email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page.getByText('a link to reset the password has been sent').waitFor();
+    const mail = await eventually(async () => api.mails.find((m) => m.to === account.email), (m) => m !== undefined);
+    const token = /reset-password\?token=([^\s&"]+)/.exec(mail?.text ?? '')?.[1];
+    expect(token).toBeDefined();
+    await page.goto(`/reset-password?token=${token}`);
+    await page.getByLabel('New password (at least 8 characters)').fill('a brand new password');
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.getByText('Password changed. Sign in with the new password.').waitFor();
+    await signIn(page, account.email, 'a brand new password');
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+  });
+
   test('Log in with Telegram: the widget’s signed data is posted to /auth/messenger', async () => {
     widget.answerWith(signWidgetData({ id: 777001, first_name: 'Tanya', username: 'tanya_t', auth_date: Math.floor(Date.now() / 1000) }, BOT_TOKEN));
     const page = await open();
@@ -338,6 +392,27 @@ describe('playground, history, billing, settings', () => {
     await page.reload();
     await page.getByRole('link', { name: 'Обзор' }).waitFor();
     expect(await page.evaluate<string>('document.documentElement.lang')).toBe('ru');
+  });
+
+  test('webhooks: an endpoint is added with its secret shown once, listed, and deleted', async () => {
+    const account = await api.account('vip');
+    const page = await open();
+    await signIn(page, account.email, account.password);
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByText('No endpoints yet.').waitFor();
+    await page.getByLabel('Endpoint URL').fill('https://hooks.example.com/nebula');
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const secret = await page.getByTestId('webhook-secret').innerText();
+    expect(secret).toMatch(/^whsec_/);
+    await page.getByTestId('webhook').filter({ hasText: 'https://hooks.example.com/nebula' }).waitFor();
+    await screenshot(page, 'webhooks');
+    await page.reload();
+    await page.getByTestId('webhook').waitFor();
+    expect(await page.content()).not.toContain(secret);
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No endpoints yet.').waitFor();
   });
 
   test('billing lists the articles, buys through the carrier checkout and lists the order', async () => {

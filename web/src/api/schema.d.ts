@@ -77,7 +77,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a Starter account (50 bonus tokens) with email and password, and sign in */
+        /**
+         * Create a Starter account (50 bonus tokens) with email and password, and sign in
+         * @description The account is usable at once. A verification link is mailed to the email (`POST /auth/verify-email`); until it is followed the email is unverified (`email_verified: false`), and an identity-provider sign-in with the same verified email takes the account over, revoking the password, sessions and API keys.
+         */
         post: operations["register"];
         delete?: never;
         options?: never;
@@ -133,7 +136,7 @@ export interface paths {
         put?: never;
         /**
          * Mail a one-time password-reset link (valid 1 hour)
-         * @description The answer is the same whether or not an account exists for the email.
+         * @description The answer is the same whether or not an account exists for the email. Limited to 3 an hour per address and 3 an hour per email.
          */
         post: operations["forgotPassword"];
         delete?: never;
@@ -151,8 +154,31 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set a new password with the token from the reset mail; ends every session */
+        /**
+         * Set a new password with the token from the reset mail; ends every session
+         * @description Every refresh session of the account ends. API keys keep working unless `revoke_api_keys` is true (then every key of the account is deleted); the answer says how many were revoked.
+         */
         post: operations["resetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/auth/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the account email with the token from the verification mail
+         * @description The token works once, for 48 hours, and only while the account still has the email it was sent to.
+         */
+        post: operations["verifyEmail"];
         delete?: never;
         options?: never;
         head?: never;
@@ -634,6 +660,78 @@ export interface paths {
         patch: operations["updateSchedule"];
         trace?: never;
     };
+    "/api/v2/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller’s webhook endpoints (without secrets) */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook endpoint; the signing secret is in this answer only
+         * @description Each delivery is a POST of the JSON event body, signed per Standard Webhooks: `webhook-id` (the same on every retry), `webhook-timestamp` (unix seconds) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` keyed with the base64-decoded part of the secret after `whsec_`). A 2xx within 10 s is success; anything else is retried with exponential backoff and jitter for 24 h.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete an endpoint: nothing more is delivered to it, pending retries included */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Recent delivery attempts to an endpoint, newest first */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a `webhook.test` event to the endpoint (delivered and retried like any event) */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/generate": {
         parameters: {
             query?: never;
@@ -740,7 +838,108 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "generation.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A generation of the account completed
+         * @description Each delivery is a POST of the JSON event body, signed per Standard Webhooks: `webhook-id` (the same on every retry), `webhook-timestamp` (unix seconds) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` keyed with the base64-decoded part of the secret after `whsec_`). A 2xx within 10 s is success; anything else is retried with exponential backoff and jitter for 24 h.
+         */
+        post: operations["event_generation_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "generation.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A generation of the account failed (not charged)
+         * @description Each delivery is a POST of the JSON event body, signed per Standard Webhooks: `webhook-id` (the same on every retry), `webhook-timestamp` (unix seconds) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` keyed with the base64-decoded part of the secret after `whsec_`). A 2xx within 10 s is success; anything else is retried with exponential backoff and jitter for 24 h.
+         */
+        post: operations["event_generation_failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "balance.low": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The balance fell below 10 % of the plan allowance (once per period)
+         * @description Each delivery is a POST of the JSON event body, signed per Standard Webhooks: `webhook-id` (the same on every retry), `webhook-timestamp` (unix seconds) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` keyed with the base64-decoded part of the secret after `whsec_`). A 2xx within 10 s is success; anything else is retried with exponential backoff and jitter for 24 h.
+         */
+        post: operations["event_balance_low"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment of the account was fulfilled
+         * @description Each delivery is a POST of the JSON event body, signed per Standard Webhooks: `webhook-id` (the same on every retry), `webhook-timestamp` (unix seconds) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` keyed with the base64-decoded part of the secret after `whsec_`). A 2xx within 10 s is success; anything else is retried with exponential backoff and jitter for 24 h.
+         */
+        post: operations["event_payment_succeeded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sent by POST /api/v2/webhooks/{id}/test
+         * @description Each delivery is a POST of the JSON event body, signed per Standard Webhooks: `webhook-id` (the same on every retry), `webhook-timestamp` (unix seconds) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` keyed with the base64-decoded part of the secret after `whsec_`). A 2xx within 10 s is success; anything else is retried with exponential backoff and jitter for 24 h.
+         */
+        post: operations["event_webhook_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description A signed-in session; the refresh token is also set as an httpOnly cookie (path /api/v2/auth) */
@@ -775,6 +974,13 @@ export interface components {
         IpRateLimitError: {
             /** @constant */
             error: "rate_limit_exceeded";
+            message: string;
+            retry_after: number;
+        };
+        /** @description Too many attempts from one address (`rate_limit_exceeded`), or password sign-in of the account locked after 10 failures within 15 minutes, for 15 minutes (`account_locked`; the message says for how many more minutes) */
+        PasswordSignInLimitError: {
+            /** @enum {string} */
+            error: "rate_limit_exceeded" | "account_locked";
             message: string;
             retry_after: number;
         };
@@ -843,6 +1049,7 @@ export interface components {
                 identity_provider: boolean;
                 email: boolean;
             };
+            email_verified: boolean;
         };
         /** @description The per-account hourly/daily request limit was reached */
         RateLimitError: {
@@ -1073,6 +1280,95 @@ export interface components {
                 tokens_spent: number;
             } | null;
         };
+        CreatedWebhook: {
+            id: number;
+            url: string;
+            events: ("generation.completed" | "generation.failed" | "balance.low" | "payment.succeeded")[];
+            secret: string;
+            created_at: string;
+        };
+        WebhookList: {
+            webhooks: components["schemas"]["Webhook"][];
+        };
+        Webhook: {
+            id: number;
+            url: string;
+            events: ("generation.completed" | "generation.failed" | "balance.low" | "payment.succeeded")[];
+            /** @enum {string} */
+            status: "active" | "failing";
+            failing_since: string | null;
+            created_at: string;
+        };
+        WebhookAttemptList: {
+            deliveries: components["schemas"]["WebhookAttempt"][];
+        };
+        WebhookAttempt: {
+            id: number;
+            webhook_id: string;
+            event: string;
+            attempt: number;
+            success: boolean;
+            status_code: number | null;
+            error: string | null;
+            latency_ms: number;
+            response_body: string | null;
+            attempted_at: string;
+        };
+        QueuedWebhookEvent: {
+            webhook_id: string;
+            /** @constant */
+            event: "webhook.test";
+            created_at: string;
+        };
+        /** @description Body of generation.completed and generation.failed, for every generation of the account (API, /v1, bot) */
+        GenerationEvent: {
+            /** @enum {string} */
+            event: "generation.completed" | "generation.failed";
+            generation_id: number;
+            /** @enum {string} */
+            status: "completed" | "failed";
+            model_slug: string;
+            result_url: string | null;
+            result_text: string | null;
+            tokens_spent: number;
+            error: string | null;
+            created_at: string;
+        };
+        /** @description The balance fell below 10 % of the plan allowance; sent at most once per billing period */
+        BalanceLowEvent: {
+            /** @constant */
+            event: "balance.low";
+            token_balance: number;
+            plan_tokens: number;
+            bonus_tokens: number;
+            plan: string;
+            plan_allowance: number;
+            threshold: number;
+            created_at: string;
+        };
+        /** @description A payment of the account was paid and fulfilled */
+        PaymentSucceededEvent: {
+            /** @constant */
+            event: "payment.succeeded";
+            order_id: number;
+            article_id: string;
+            /** @enum {string} */
+            kind: "tokens" | "plan";
+            amount: number;
+            currency: string;
+            tokens: number | null;
+            plan: string | null;
+            provider: string;
+            renewal: boolean;
+            created_at: string;
+        };
+        WebhookTestEvent: {
+            /** @constant */
+            event: "webhook.test";
+            webhook_endpoint_id: number;
+            message: string;
+            created_at: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -1123,7 +1419,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The signature does not match or the login data is too old */
+            /** @description The signature does not match, the login data is too old, or it was already used (`login_replayed`: each payload signs in once) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1148,6 +1444,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts from this address */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IpRateLimitError"];
                 };
             };
             /** @description Messenger sign-in is not configured */
@@ -1222,15 +1529,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts from this address */
+            /** @description Too many attempts from this address (`rate_limit_exceeded`), or password sign-in of the account is locked after 10 failures within 15 minutes (`account_locked`, for 15 minutes; the message says how long) */
             429: {
                 headers: {
-                    /** @description seconds until the limit resets */
+                    /** @description seconds until the limit or the lock ends */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["IpRateLimitError"];
+                    "application/json": components["schemas"]["PasswordSignInLimitError"];
                 };
             };
         };
@@ -1296,15 +1603,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts from this address */
+            /** @description Too many attempts from this address (`rate_limit_exceeded`), or password sign-in of the account is locked after 10 failures within 15 minutes (`account_locked`, for 15 minutes; the message says how long) */
             429: {
                 headers: {
-                    /** @description seconds until the limit resets */
+                    /** @description seconds until the limit or the lock ends */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["IpRateLimitError"];
+                    "application/json": components["schemas"]["PasswordSignInLimitError"];
                 };
             };
         };
@@ -1664,6 +1971,8 @@ export interface operations {
                 "application/json": {
                     token: string;
                     password: string;
+                    /** @default false */
+                    revoke_api_keys?: boolean;
                 };
             };
         };
@@ -1678,6 +1987,70 @@ export interface operations {
                 };
             };
             /** @description Invalid, used or expired token (`invalid_reset_token`), or a weak password */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts from this address */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IpRateLimitError"];
+                };
+            };
+        };
+    };
+    verifyEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Email verified */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusMessage"];
+                };
+            };
+            /** @description Invalid, used or expired token (`invalid_verification_token`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4652,6 +5025,465 @@ export interface operations {
             };
         };
     };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Endpoints */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url: string;
+                    events?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The new endpoint with its secret */
+            201: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhook"];
+                };
+            };
+            /** @description Nothing stored: invalid or non-https URL in production (`invalid_url`, `https_required`), a private or loopback address (`forbidden_address`), an unknown event (`unknown_event`), or the endpoint limit reached (`webhook_limit_reached`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such webhook on this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Attempts */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookAttemptList"];
+                };
+            };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such webhook on this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued for delivery */
+            202: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueuedWebhookEvent"];
+                };
+            };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such webhook on this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
     generate: {
         parameters: {
             query?: never;
@@ -5193,6 +6025,151 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RateLimitError"];
                 };
+            };
+        };
+    };
+    event_generation_completed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description message id, the same on every retry of the event */
+                "webhook-id": string;
+                /** @description unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 of `id.timestamp.body` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GenerationEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx within 10 s); anything else is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_generation_failed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description message id, the same on every retry of the event */
+                "webhook-id": string;
+                /** @description unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 of `id.timestamp.body` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GenerationEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx within 10 s); anything else is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_balance_low: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description message id, the same on every retry of the event */
+                "webhook-id": string;
+                /** @description unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 of `id.timestamp.body` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BalanceLowEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx within 10 s); anything else is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_payment_succeeded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description message id, the same on every retry of the event */
+                "webhook-id": string;
+                /** @description unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 of `id.timestamp.body` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentSucceededEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx within 10 s); anything else is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_webhook_test: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description message id, the same on every retry of the event */
+                "webhook-id": string;
+                /** @description unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 of `id.timestamp.body` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx within 10 s); anything else is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

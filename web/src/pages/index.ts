@@ -5,6 +5,7 @@ import { Keys } from './Keys';
 import { Overview } from './Overview';
 import { Playground } from './Playground';
 import { SettingsPage } from './Settings';
+import { Webhooks } from './Webhooks';
 
 /** The signed-in pages by path. */
 export const PAGES: Record<string, ComponentType> = {
@@ -13,5 +14,6 @@ export const PAGES: Record<string, ComponentType> = {
   '/playground': Playground,
   '/history': History,
   '/billing': Billing,
+  '/webhooks': Webhooks,
   '/settings': SettingsPage,
 };
