@@ -5,6 +5,7 @@ import { ScheduleRuns1732200000003 } from './1732200000003-ScheduleRuns';
 import { SecurityHardening1763800100000 } from './1763800100000-SecurityHardening';
 import { Payments1763800200000 } from './1763800200000-Payments';
 import { Webhooks1763800300000 } from './1763800300000-Webhooks';
+import { GenerationLeases1763800400000 } from './1763800400000-GenerationLeases';
 
 /** Every migration in order; the data source lists them explicitly so the compiled build needs no glob. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   SecurityHardening1763800100000,
   Payments1763800200000,
   Webhooks1763800300000,
+  GenerationLeases1763800400000,
 ];

@@ -24,9 +24,13 @@ import { ProviderGate } from './core/generations/provider-gate';
 import { GenerationService } from './core/generations/service';
 import { ChatService } from './core/generations/chat';
 import { applyDeferredOutcome, BillingOutbox } from './core/generations/billing-outbox';
+import { GenerationLeases } from './core/generations/leases';
+import { recoverAbandoned } from './core/generations/recovery';
+import { resolveInstanceId } from './core/ops/instance-id';
 import { ScheduleService } from './core/schedules/schedules';
 import { carrierGateway, PaymentService } from './core/payments/service';
 import { LocalDiskStorage, ResultStorage } from './core/media/storage';
+import { S3Storage } from './core/media/s3-storage';
 import { defaultBaseUrls, providerAdapters } from './core/providers/registry';
 import { ProviderName } from './core/providers/types';
 import { createBoss, GENERATION_STEP, PgBossGenerationQueue } from './jobs/boss';
@@ -63,6 +67,10 @@ export interface Services {
   chat: ChatService;
   schedules: ScheduleService;
   idempotency: IdempotencyStore;
+  /** Generations this process runs itself; what a crashed process left is resolved from here. */
+  leases: GenerationLeases;
+  /** Resolves generations abandoned by a dead process (`own`: this instance's, at start). */
+  recoverAbandoned(own: boolean): Promise<number>;
   /** Articles, orders, carrier checkout, Telegram Stars, refunds; `payments.hub` takes PaymentListeners. */
   payments: PaymentService;
   /** Webhook endpoints and signed event delivery (src/core/webhooks). */
@@ -127,7 +135,8 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     idp: { issuer: config.auth.oidcIssuer, clientId: config.auth.oidcClientId, jwksUrl: config.auth.oidcJwksUrl },
   });
   const limiter = new RateLimiter(counters);
-  const storage = new LocalDiskStorage(path.join(config.dataDir, 'results'));
+  const storage: ResultStorage =
+    config.storage.kind === 's3' ? new S3Storage(config.storage) : new LocalDiskStorage(path.join(config.dataDir, 'results'));
   const connections = new ProviderConnections(config, defaultBaseUrls, options.sandboxMount);
   const gate = new ProviderGate({ concurrency: config.providerConcurrency, failureThreshold: 5, cooldownMs: 30_000 });
   const notifier = new NotifierHub();
@@ -169,7 +178,9 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     log,
   );
   outbox.start(5000);
+  const leases = new GenerationLeases(holds.sql, resolveInstanceId(config.dataDir, config.instanceId));
   const generations = new GenerationService({
+    leases,
     ds,
     sql,
     holdSql: holds.sql,
@@ -193,7 +204,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     defaultReturnUrl: `${config.publicUrl ?? `http://localhost:${config.port}`}/`,
   });
   payments.hub.add(webhooks);
-  const chat = new ChatService({ ds, sql, holdSql: holds.sql, limiter, connections, gate, adapters: providerAdapters, inputs, log, outbox, notifier });
+  const chat = new ChatService({ ds, sql, holdSql: holds.sql, limiter, connections, gate, adapters: providerAdapters, inputs, log, outbox, notifier, leases });
   setGaugeSource(GAUGES.openAnswers, () => chat.openAnswers);
   return {
     config,
@@ -223,6 +234,8 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     payments,
     outbox,
     readiness,
+    leases,
+    recoverAbandoned: (own) => recoverAbandoned({ sql, leases, queue, log }, own),
     webhooks,
     close: async () => {
       outbox.stop();

@@ -81,6 +81,8 @@ const SAMPLES: Record<CoreErrorCode, DomainError> = {
   payment_provider_unavailable: new PaymentProviderUnavailableError('yookassa', 'down'),
   payment_provider_rejected: new PaymentProviderRejectedError('yookassa', 'no'),
   model_overloaded: new ProviderError('overloaded', '529', 'bfl'),
+  model_rate_limited: new ProviderError('rate_limited', '429', 'bfl'),
+  provider_quota_exhausted: new ProviderError('quota', '402', 'bfl'),
   upstream_timeout: new ProviderError('timeout', 'slow', 'bfl'),
   content_policy_violation: new ProviderError('content_policy', 'refused', 'bfl'),
   upstream_bad_request: new ProviderError('bad_request', '400', 'bfl'),

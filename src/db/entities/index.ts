@@ -5,6 +5,7 @@ import { BalanceEntity } from './balance.entity';
 import { BotSessionEntity } from './bot-session.entity';
 import { EmailVerificationEntity } from './email-verification.entity';
 import { GenerationEntity } from './generation.entity';
+import { GenerationLeaseEntity } from './generation-lease.entity';
 import { IdempotencyRecordEntity } from './idempotency-record.entity';
 import { LedgerEntryEntity } from './ledger-entry.entity';
 import { PasswordResetEntity } from './password-reset.entity';
@@ -32,6 +33,7 @@ export const entities = [
   BotSessionEntity,
   EmailVerificationEntity,
   GenerationEntity,
+  GenerationLeaseEntity,
   IdempotencyRecordEntity,
   LedgerEntryEntity,
   PasswordResetEntity,
@@ -59,6 +61,7 @@ export * from './balance.entity';
 export * from './bot-session.entity';
 export * from './email-verification.entity';
 export * from './generation.entity';
+export * from './generation-lease.entity';
 export * from './idempotency-record.entity';
 export * from './ledger-entry.entity';
 export * from './password-reset.entity';
