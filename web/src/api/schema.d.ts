@@ -441,7 +441,7 @@ export interface paths {
         put?: never;
         /**
          * The tokens a generate request with these parameters would cost
-         * @description The body is the POST /api/v2/generate body without `model`, validated the same way. Text models take `prompt` and `max_tokens` and answer the reservation (the charge settles to real usage, never above it).
+         * @description The body is the POST /api/v2/generate body, validated the same way; `model` may be left out, and when given must equal the slug. `tokens` is exactly what that generate request is charged. Text models take `prompt` and `max_tokens` and answer the reservation (the charge settles to real usage, never above it).
          */
         post: operations["calculatePrice"];
         delete?: never;
@@ -831,6 +831,60 @@ export interface paths {
          * @description Events: generation_start {generation_id, model_slug}; content_delta {text}; generation_end {generation_id, status, tokens_spent, balance, finish_reason, error}; heartbeat {}.
          */
         post: operations["generateStream"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/chat/completions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Chat completions, compatible with the OpenAI SDKs (any text model of the catalog)
+         * @description Roles system, developer (as system), user, assistant (with tool_calls, content null) and tool. Honoured: tools, tool_choice, parallel_tool_calls and response_format where the model supports them, max_tokens, max_completion_tokens, temperature, top_p, stop, seed, presence_penalty, frequency_penalty, user, stream, stream_options.include_usage. Images (image_url: https or data:) only for models with config.supports_vision. A parameter the model cannot honour, any other parameter and n other than 1 answer 400 naming it in `param`. With `stream: true` the answer is server-sent events of chat.completion.chunk objects ending in `[DONE]`; the last chunk carries the `service` object.
+         */
+        post: operations["createChatCompletion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The catalog in the compatible format (no prices: see GET /api/v2/models) */
+        get: operations["listV1Models"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One model in the compatible format */
+        get: operations["getV1Model"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1280,6 +1334,23 @@ export interface components {
                 tokens_spent: number;
             } | null;
         };
+        Schedule: {
+            id: number;
+            name: string;
+            request: {
+                [key: string]: unknown;
+            };
+            interval_minutes: number;
+            enabled: boolean;
+            next_run_at: string;
+            last_run_at: string | null;
+            last_generation_id: number | null;
+            last_error: string | null;
+            created_at: string;
+        };
+        ScheduleList: {
+            schedules: components["schemas"]["Schedule"][];
+        };
         CreatedWebhook: {
             id: number;
             url: string;
@@ -1319,6 +1390,65 @@ export interface components {
             /** @constant */
             event: "webhook.test";
             created_at: string;
+        };
+        ChatCompletion: {
+            id: string;
+            /** @constant */
+            object: "chat.completion";
+            created: number;
+            model: string;
+            choices: {
+                index: number;
+                message: {
+                    /** @constant */
+                    role: "assistant";
+                    content: string | null;
+                    refusal: string | null;
+                    tool_calls?: {
+                        id: string;
+                        /** @constant */
+                        type: "function";
+                        function: {
+                            name: string;
+                            arguments: string;
+                        };
+                    }[];
+                };
+                logprobs: null;
+                /** @enum {string} */
+                finish_reason: "stop" | "length" | "content_filter" | "tool_calls";
+            }[];
+            usage: {
+                prompt_tokens: number;
+                completion_tokens: number;
+                total_tokens: number;
+            };
+            service: {
+                tokens_spent?: number;
+                balance?: number;
+            };
+        };
+        /** @description Error body of /v1 (the chat-completions shape SDK clients parse) */
+        V1Error: {
+            error: {
+                message: string;
+                type: string;
+                code: string | null;
+                param: string | null;
+            };
+        };
+        V1ModelList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["V1Model"][];
+        };
+        V1Model: {
+            id: string;
+            /** @constant */
+            object: "model";
+            created: number;
+            owned_by: string;
+            category: string;
         };
         /** @description Body of generation.completed and generation.failed, for every generation of the account (API, /v1, bot) */
         GenerationEvent: {
@@ -3491,6 +3621,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    model?: string;
                     prompt?: string | null;
                     negative_prompt?: string | null;
                     size?: string | null;
@@ -4665,7 +4796,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {schedules: [...]} */
+            /** @description Own schedules */
             200: {
                 headers: {
                     /** @description requests allowed per hour (0: unlimited) */
@@ -4682,7 +4813,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ScheduleList"];
+                };
             };
             /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
             401: {
@@ -4765,7 +4898,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
             };
             /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
             400: {
@@ -4953,7 +5088,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
             };
             /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
             400: {
@@ -5535,7 +5672,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Generation"];
+                };
             };
             /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
             400: {
@@ -5635,7 +5774,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Generation"];
+                };
             };
             /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
             400: {
@@ -5717,7 +5858,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Generation"];
+                };
             };
             /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
             400: {
@@ -5797,7 +5940,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Generation"];
+                };
             };
             /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
             401: {
@@ -5868,7 +6013,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Generation"];
+                };
             };
             /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
             401: {
@@ -6024,6 +6171,414 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    createChatCompletion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    model: string;
+                    messages: ({
+                        /** @enum {string} */
+                        role: "system" | "developer";
+                        content: string | {
+                            /** @constant */
+                            type: "text";
+                            text: string;
+                        }[];
+                        name?: string;
+                    } | {
+                        /** @constant */
+                        role: "user";
+                        content: string | ({
+                            /** @constant */
+                            type: "text";
+                            text: string;
+                        } | {
+                            /** @constant */
+                            type: "image_url";
+                            image_url: string | {
+                                url: string;
+                                /** @enum {string} */
+                                detail?: "auto" | "low" | "high";
+                            };
+                        })[];
+                        name?: string;
+                    } | {
+                        /** @constant */
+                        role: "assistant";
+                        content?: (string | {
+                            /** @constant */
+                            type: "text";
+                            text: string;
+                        }[]) | null;
+                        tool_calls?: {
+                            id: string;
+                            /** @constant */
+                            type: "function";
+                            function: {
+                                name: string;
+                                arguments: string;
+                            };
+                        }[] | null;
+                        refusal?: string | null;
+                        name?: string;
+                    } | {
+                        /** @constant */
+                        role: "tool";
+                        content: string | {
+                            /** @constant */
+                            type: "text";
+                            text: string;
+                        }[];
+                        tool_call_id: string;
+                    })[];
+                    temperature?: number | null;
+                    top_p?: number | null;
+                    n?: number | null;
+                    max_tokens?: number | null;
+                    max_completion_tokens?: number | null;
+                    stop?: (string | string[]) | null;
+                    seed?: number | null;
+                    presence_penalty?: number | null;
+                    frequency_penalty?: number | null;
+                    user?: string | null;
+                    stream?: boolean | null;
+                    stream_options?: {
+                        include_usage?: boolean;
+                    } | null;
+                    tools?: {
+                        /** @constant */
+                        type: "function";
+                        function: {
+                            name: string;
+                            description?: string;
+                            parameters?: {
+                                [key: string]: unknown;
+                            };
+                            strict?: boolean | null;
+                        };
+                    }[] | null;
+                    tool_choice?: (("auto" | "none" | "required") | {
+                        /** @constant */
+                        type: "function";
+                        function: {
+                            name: string;
+                        };
+                    }) | null;
+                    parallel_tool_calls?: boolean | null;
+                    response_format?: ({
+                        /** @constant */
+                        type: "text";
+                    } | {
+                        /** @constant */
+                        type: "json_object";
+                    } | {
+                        /** @constant */
+                        type: "json_schema";
+                        json_schema: {
+                            name: string;
+                            description?: string;
+                            schema?: {
+                                [key: string]: unknown;
+                            };
+                            strict?: boolean | null;
+                        };
+                    }) | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The completion (or, with stream: true, text/event-stream chunks) */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description balance after the charge (not on streams) */
+                    "X-Token-Balance"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatCompletion"];
+                };
+            };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The balance cannot cover the reservation */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description No model with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The provider is overloaded or unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    listV1Models: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Models */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1ModelList"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    getV1Model: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The model */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Model"];
+                };
+            };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description No model with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
                 };
             };
         };

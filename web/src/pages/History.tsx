@@ -54,7 +54,7 @@ export function History() {
       for (const g of pending) {
         void api.GET('/api/v2/generate/{id}', { params: { path: { id: String(g.id) } } }).then((r) => {
           if (!r.response.ok || !r.data) return;
-          const fresh = r.data as Generation;
+          const fresh: Generation = r.data;
           setItems((all) => all?.map((x) => (x.id === fresh.id ? fresh : x)) ?? null);
         });
       }

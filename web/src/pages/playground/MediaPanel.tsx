@@ -70,13 +70,13 @@ export function MediaPanel({ kind, choices, models }: { kind: 'image' | 'media';
     setResult(null);
     polling.current?.abort();
     try {
-      let g: Generation = unwrap(await api.POST('/api/v2/generate', { body: body() }));
+      let g = unwrap(await api.POST('/api/v2/generate', { body: body() }));
       setResult(g);
       setPrice(null);
       if (g.status === 'pending') {
         polling.current = new AbortController();
         await pollUntil(async () => {
-          g = unwrap(await api.GET('/api/v2/generate/{id}', { params: { path: { id: String(g.id) } } })) as Generation;
+          g = unwrap(await api.GET('/api/v2/generate/{id}', { params: { path: { id: String(g.id) } } }));
           setResult(g);
           return g.status !== 'pending';
         }, POLL_MS, polling.current.signal);
