@@ -1,5 +1,6 @@
 import {
   UnknownModelError,
+  endingModels,
   canUseModel,
   defaultSttModel,
   findModel,
@@ -301,5 +302,27 @@ describe('toPublicModel', () => {
     const pub = toPublicModel(requireModel('sdxl'));
     (pub.config as { sizes: string[] }).sizes.push('1x1');
     expect(toPublicModel(requireModel('sdxl')).config).toMatchObject({ sizes: [...SIZE_SETS.D] });
+  });
+});
+
+describe('model lifecycle (2026-11 refresh)', () => {
+  test('no model of the catalog is past or within 60 days of an announced shutdown today', () => {
+    expect(endingModels(new Date('2026-11-22T00:00:00Z'))).toEqual([]);
+    for (const m of all) {
+      if (m.lifecycle?.shutdownAt) expect(Date.parse(m.lifecycle.shutdownAt)).toBeGreaterThan(Date.parse('2027-01-21'));
+    }
+  });
+
+  test('a model nearing its shutdown is reported for the start warning and marked on the Model object', () => {
+    expect(endingModels(new Date('2027-04-01T00:00:00Z'))).toEqual([{ slug: 'gemini-3.1-flash-lite', shutdownAt: '2027-05-07' }]);
+    expect(toPublicModel(requireModel('gemini-3.1-flash-lite'))).toMatchObject({ deprecated_at: null, shutdown_at: '2027-05-07' });
+    expect(toPublicModel(requireModel('gpt-4o-mini'))).toMatchObject({ deprecated_at: null, shutdown_at: null });
+  });
+
+  test('the models shut down or retiring by early 2027 are gone from the catalog', () => {
+    for (const dead of ['dall-e-3', 'imagen-4', 'claude-sonnet-4-5', 'claude-opus-4-1', 'gemini-2.5-flash', 'gemini-2.5-pro', 'gemini-2.5-flash-lite', 'gemini-2.5-flash-image', 'grok-3', 'grok-4', 'grok-2-image']) {
+      expect(all.find((m) => m.slug === dead)).toBeUndefined();
+    }
+    expect(all.some((m) => /^(veo-3\.0|imagen-|gemini-2\.5)/.test(m.upstreamModel))).toBe(false);
   });
 });
