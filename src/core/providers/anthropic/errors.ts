@@ -1,23 +1,9 @@
+import { anthropicKindOfType } from '../faults/anthropic';
 import { FinishReason, ProviderError, ProviderErrorKind } from '../types';
 
-/** Error `type` values of the Messages API (HTTP bodies and mid-stream `error` events) to our kinds. */
+/** Error `type` values of the Messages API (mid-stream `error` events) to our kinds: the same table as HTTP errors. */
 export function anthropicErrorKind(type: string, message = ''): ProviderErrorKind {
-  switch (type) {
-    case 'overloaded_error':
-    case 'rate_limit_error':
-      return 'overloaded';
-    case 'timeout_error':
-      return 'timeout';
-    case 'authentication_error':
-    case 'permission_error':
-      return 'auth';
-    case 'invalid_request_error':
-    case 'not_found_error':
-    case 'request_too_large':
-      return isPolicyMessage(message) ? 'content_policy' : 'bad_request';
-    default:
-      return 'upstream';
-  }
+  return anthropicKindOfType(type, message) ?? 'upstream';
 }
 
 /** Anthropic words output filtering as "Output blocked by content filtering policy" (a 400). */
