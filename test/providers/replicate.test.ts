@@ -110,7 +110,7 @@ describe('replicate adapter against the sandbox', () => {
     expect(image).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/replicate\/v1\/files\/\w+$/);
     expect(JSON.stringify(sent[1].body)).not.toContain('data:');
     expect(await dims(output.files[0])).toEqual([2300, 2300]);
-  });
+  }, 60_000);
 
   it('inputs up to 10 MB together stay inline data URIs (no upload)', async () => {
     const req: MediaRequest = { category: 'tool', slug: 'colorize', upstreamModel: 'piddnad/ddcolor', images: [photo] };
