@@ -99,7 +99,9 @@ function readTools(body: Record<string, unknown>): { tools: OfferedTool[]; toolC
 }
 
 function validate(req: SandboxRequest, res: ServerResponse): ValidRequest | undefined {
-  const key = req.headers['x-api-key'];
+  // The SDKs send the key as x-api-key, or (newer ones) as a bearer token.
+  const bearer = /^Bearer\s+(\S+)$/i.exec(String(req.headers.authorization ?? ''))?.[1];
+  const key = req.headers['x-api-key'] ?? bearer;
   if (typeof key !== 'string' || key === '') {
     error(res, 401, 'authentication_error', 'x-api-key header is required');
     return undefined;
