@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { getBalance, ledgerTotals } from '../../src/core/billing/ledger';
 import type { ProviderName } from '../../src/core/providers/types';
+import { hostFile } from '../../src/sandbox/chat-completions-fake';
 import { ApiHarness, startApi } from '../api/harness';
 import { pngDataUri, textModel, weatherTool } from './models';
 
@@ -210,7 +211,6 @@ test('honoured parameters pass: stop, top_p, seed, penalties, user, max_completi
 });
 
 test('vision: an http(s) image URL is fetched through the SSRF policy; a private address is refused', async () => {
-  const { hostFile } = await import('../../src/sandbox/chat-completions-fake');
   const png = Buffer.from((await pngDataUri()).split(',')[1], 'base64');
   const url = `${api.sandbox.mountUrl('openai')}/v1/sandbox-files/${hostFile(png, 'image/png')}`;
   const { openai } = await client();
