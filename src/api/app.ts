@@ -8,6 +8,7 @@ import { clientAddress } from './middleware/client-address';
 import { errorHandler } from './middleware/errors';
 import { notFoundFallback } from './middleware/not-found';
 import { requestContext } from './middleware/request-context';
+import { requestGuards } from './middleware/request-guards';
 import { createV1Router } from './v1/router';
 import { createV2Routers } from './v2/router';
 import { dashboard } from './web/static';
@@ -27,6 +28,7 @@ export function createApiApp(services: Services, options: ApiAppOptions = {}): K
   app.use(requestContext(services));
   app.use(errorHandler());
   app.use(notFoundFallback());
+  app.use(requestGuards());
   // The web dashboard at `/` (its static build and the SPA fallback); it never answers for the API's paths.
   app.use(dashboard(services.config));
 

@@ -3,6 +3,7 @@ import type { Middleware, ParameterizedContext } from 'koa';
 import pino from 'pino';
 import type { Logger } from '../../logger';
 import type { Services } from '../../services';
+import { baseSecurityHeaders } from './security-headers';
 
 const silent = pino({ enabled: false });
 
@@ -30,6 +31,7 @@ export function servicesOf(ctx: ParameterizedContext): Services {
  * API answer should have.
  */
 export function requestContext(services: Services): Middleware {
+  const securityHeaders = baseSecurityHeaders(services.config.publicUrl);
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     const incoming = ctx.get('X-Request-Id');
@@ -39,7 +41,7 @@ export function requestContext(services: Services): Middleware {
     ctx.state.log = log;
     ctx.state.services = services;
     ctx.set('X-Request-Id', id);
-    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set(securityHeaders);
     // Answers carry tokens and account data: no shared caches.
     ctx.set('Cache-Control', 'no-store');
     try {
