@@ -206,12 +206,15 @@ error-insufficient-plan = 🔒 This needs the { $plan } plan or higher. See the 
 error-model-unavailable = ⚠️ { $model } is overloaded right now. Please wait about { $seconds } s or choose another model. Nothing was charged.
 error-generation-failed = { $reason ->
     [overloaded] { failure-overloaded }
+    [rate_limited] { failure-overloaded }
     [timeout] { failure-timeout }
     [content_policy] { failure-content-policy }
     [bad_request] { failure-bad-request }
    *[other] { failure-upstream }
 }
 error-model-overloaded = { failure-overloaded }
+error-model-rate-limited = { failure-overloaded }
+error-provider-quota-exhausted = { failure-upstream }
 error-upstream-timeout = { failure-timeout }
 error-content-policy-violation = { failure-content-policy }
 error-upstream-bad-request = { failure-bad-request }
@@ -359,6 +362,7 @@ admin-new-user = 🆕 New user #{ $id } { $name } ({ $username })
 admin-provider-down = 🔴 Provider { $provider } is failing: its models are paused. { $reason }
 admin-provider-up = 🟢 Provider { $provider } recovered.
 admin-failure-burst = ⚠️ { $count } generations failed in the last { $minutes } min (latest: { $model }, { $kind }).
+admin-webhook-failing = 🪝 Webhook #{ $endpoint } of user #{ $id } is failing after { $attempts } attempts: { $url } ({ $error })
 
 ## Group chats
 

@@ -209,12 +209,15 @@ error-insufficient-plan = 🔒 Для этого нужен тариф { $plan }
 error-model-unavailable = ⚠️ { $model } сейчас перегружена. Подождите около { $seconds } с или выберите другую модель. Ничего не списано.
 error-generation-failed = { $reason ->
     [overloaded] { failure-overloaded }
+    [rate_limited] { failure-overloaded }
     [timeout] { failure-timeout }
     [content_policy] { failure-content-policy }
     [bad_request] { failure-bad-request }
    *[other] { failure-upstream }
 }
 error-model-overloaded = { failure-overloaded }
+error-model-rate-limited = { failure-overloaded }
+error-provider-quota-exhausted = { failure-upstream }
 error-upstream-timeout = { failure-timeout }
 error-content-policy-violation = { failure-content-policy }
 error-upstream-bad-request = { failure-bad-request }
@@ -365,6 +368,7 @@ admin-new-user = 🆕 Новый пользователь #{ $id } { $name } ({ 
 admin-provider-down = 🔴 Провайдер { $provider } сбоит: его модели приостановлены. { $reason }
 admin-provider-up = 🟢 Провайдер { $provider } восстановился.
 admin-failure-burst = ⚠️ За последние { $minutes } мин сбоев генерации: { $count } (последний: { $model }, { $kind }).
+admin-webhook-failing = 🪝 Вебхук #{ $endpoint } пользователя #{ $id } не принимает события после { $attempts } попыток: { $url } ({ $error })
 
 ## Групповые чаты
 

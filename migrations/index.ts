@@ -4,6 +4,8 @@ import { GenerationLookups1732200000002 } from './1732200000002-GenerationLookup
 import { ScheduleRuns1732200000003 } from './1732200000003-ScheduleRuns';
 import { SecurityHardening1763800100000 } from './1763800100000-SecurityHardening';
 import { Payments1763800200000 } from './1763800200000-Payments';
+import { Webhooks1763800300000 } from './1763800300000-Webhooks';
+import { GenerationLeases1763800400000 } from './1763800400000-GenerationLeases';
 
 /** Every migration in order; the data source lists them explicitly so the compiled build needs no glob. */
 export const migrations = [
@@ -13,4 +15,6 @@ export const migrations = [
   ScheduleRuns1732200000003,
   SecurityHardening1763800100000,
   Payments1763800200000,
+  Webhooks1763800300000,
+  GenerationLeases1763800400000,
 ];

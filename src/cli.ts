@@ -9,6 +9,7 @@ import { isPlanSlug, PlanDirectory } from './core/accounts/plans';
 import { changePlan, createUser, findUserById } from './core/accounts/users';
 import { toUserView, UserView } from './core/accounts/views';
 import { getBalance, grantBonus } from './core/billing/ledger';
+import { ArticleCatalog, toArticleView } from './core/payments/articles';
 import { listModels, toPublicModel } from './core/catalog/catalog';
 import { PLAN_SLUGS } from './core/catalog/types';
 import { loadConfig } from './config';
@@ -22,7 +23,9 @@ const USAGE = `usage: npm run cli -- <command> [options]
   user:grant  --user ID --bonus N
   user:plan   --user ID --plan ${PLAN_SLUGS.join('|')}
   key:create  --user ID --name N
-  models:list`;
+  models:list
+  articles:list
+  articles:set --id ID [--price RUBLES] [--stars N] [--title T] [--active true|false]`;
 
 const nonNegativeInt = (flag: string) =>
   z.coerce.number({ error: `--${flag} must be a whole number` }).int(`--${flag} must be a whole number`).min(0, `--${flag} must not be negative`);
@@ -103,6 +106,31 @@ const commands: Record<string, { options: string[]; run: Command }> = {
       const name = parse(z.string({ error: '--name is required' }).trim().min(1, '--name is required').max(100), a.name);
       await userView(ds, new PlanDirectory(ds), id);
       return new ApiKeyService(ds, loadConfig().apiKeyPepper).create(id, name);
+    },
+  },
+  'articles:list': {
+    options: [],
+    run: async (ds) => ({ articles: (await new ArticleCatalog(ds).all()).map((a) => ({ ...toArticleView(a), active: a.active })) }),
+  },
+  'articles:set': {
+    options: ['id', 'price', 'stars', 'title', 'active'],
+    run: async (ds, a) => {
+      const id = parse(z.string({ error: '--id is required' }).min(1, '--id is required'), a.id);
+      const price = a.price !== undefined ? parse(z.coerce.number({ error: '--price must be a number of rubles' }).positive('--price must be positive').max(10_000_000), a.price) : undefined;
+      if (price !== undefined && Math.round(price * 100) !== price * 100) throw new UsageError('--price has at most two decimals');
+      const stars = a.stars !== undefined ? parse(nonNegativeInt('stars').positive('--stars must be positive').max(100_000), a.stars) : undefined;
+      const title = a.title !== undefined ? parse(z.string().trim().min(1, '--title must not be empty').max(32, '--title is at most 32 characters (Telegram invoices)'), a.title) : undefined;
+      if (a.active !== undefined && a.active !== 'true' && a.active !== 'false') throw new UsageError('--active is true or false');
+      const catalog = new ArticleCatalog(ds);
+      const known = (await catalog.all()).some((x) => x.id === id);
+      if (!known) throw new UsageError(`no article with id "${id}" (see articles:list)`);
+      const updated = await catalog.update(id, {
+        priceMinor: price !== undefined ? Math.round(price * 100) : undefined,
+        stars,
+        title,
+        active: a.active === undefined ? undefined : a.active === 'true',
+      });
+      return { ...toArticleView(updated), active: updated.active };
     },
   },
   'models:list': {

@@ -27,6 +27,13 @@ const envSchema = z
     REDIS_URL: optionalUrl,
     REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().default(500),
     DATA_DIR: z.string().default('./data'),
+    STORAGE: z.enum(['local', 's3']).default('local'),
+    S3_BUCKET: optionalString,
+    S3_ENDPOINT: optionalUrl,
+    S3_REGION: z.string().default('us-east-1'),
+    S3_ACCESS_KEY_ID: optionalString,
+    S3_SECRET_ACCESS_KEY: optionalString,
+    S3_FORCE_PATH_STYLE: flag,
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     SANDBOX: flag,
     JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
@@ -80,9 +87,16 @@ const envSchema = z
     YOOKASSA_SHOP_ID: optionalString,
     YOOKASSA_SECRET_KEY: optionalString,
     YOOKASSA_BASE_URL: optionalUrl,
+    WEBHOOK_ALLOW_PRIVATE: flag,
+    WEBHOOK_MAX_ENDPOINTS: z.coerce.number().int().positive().default(10),
+    WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().positive().default(15000),
+    WEBHOOK_RETRY_WINDOW_MS: z.coerce.number().int().positive().default(86_400_000),
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(10_000),
     SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).default(10000),
+    INSTANCE_ID: optionalString,
   })
   .superRefine((env, ctx) => {
+    if (env.STORAGE === 's3' && !env.S3_BUCKET) ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when STORAGE=s3' });
     if (env.NODE_ENV === 'production') {
       for (const key of ['JWT_SECRET', 'API_KEY_PEPPER'] as const) {
         if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when NODE_ENV=production' });
@@ -111,6 +125,10 @@ export interface AppConfig {
   /** A Redis command unanswered after this long fails, and the counters fall back to PostgreSQL. */
   redisCommandTimeoutMs: number;
   dataDir: string;
+  /** Where result files and job inputs live: `local` under DATA_DIR, or an S3 bucket every instance shares. */
+  storage:
+    | { kind: 'local' }
+    | { kind: 's3'; bucket: string; region: string; endpoint?: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
   logLevel: string;
   /** Providers without credentials use the built-in sandbox upstream (always outside production). */
   sandboxAllowed: boolean;
@@ -141,9 +159,12 @@ export interface AppConfig {
   providerConcurrency: number;
   /** On SIGTERM, open answers and job steps get this long to finish before they are aborted (and billed). */
   shutdownDrainMs: number;
+  /** Names this instance across restarts (default: generated once into DATA_DIR/instance-id). */
+  instanceId?: string;
   providers: Record<ProviderName, ProviderSettings>;
   /** The web payment provider (YooKassa API v3); without credentials it runs on the sandbox fake outside production. */
   yookassa: { shopId?: string; secretKey?: string; baseUrl?: string };
+  webhooks: { allowPrivate: boolean; maxEndpoints: number; retryBaseMs: number; retryWindowMs: number; timeoutMs: number };
 }
 
 export class ConfigError extends Error {
@@ -197,6 +218,18 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     redisUrl: e.REDIS_URL,
     redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,
     dataDir: path.resolve(e.DATA_DIR),
+    storage:
+      e.STORAGE === 's3'
+        ? {
+            kind: 's3',
+            bucket: e.S3_BUCKET!,
+            region: e.S3_REGION,
+            endpoint: e.S3_ENDPOINT,
+            accessKeyId: e.S3_ACCESS_KEY_ID,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE,
+          }
+        : { kind: 'local' },
     logLevel: e.LOG_LEVEL,
     sandboxAllowed: e.NODE_ENV !== 'production' || e.SANDBOX,
     jwtSecret: secrets.jwtSecret,
@@ -223,7 +256,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     providerConcurrency: e.PROVIDER_CONCURRENCY,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    instanceId: e.INSTANCE_ID,
     providers,
     yookassa: { shopId: e.YOOKASSA_SHOP_ID, secretKey: e.YOOKASSA_SECRET_KEY, baseUrl: e.YOOKASSA_BASE_URL?.replace(/\/+$/, '') },
+    webhooks: {
+      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+      maxEndpoints: e.WEBHOOK_MAX_ENDPOINTS,
+      retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+      retryWindowMs: e.WEBHOOK_RETRY_WINDOW_MS,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    },
   };
 }

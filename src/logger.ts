@@ -1,9 +1,15 @@
 import pino, { Logger } from 'pino';
+import pretty from 'pino-pretty';
 
 export type { Logger };
 
-/** JSON logs; secrets never reach them (auth headers, cookies, passwords and tokens are redacted). */
-export function createLogger(level: string): Logger {
+/**
+ * Readable lines in a terminal (stdout is a TTY), JSON otherwise (containers, files, log shippers); secrets never
+ * reach them (auth headers, cookies, passwords and tokens are redacted).
+ */
+export function createLogger(level: string, options: { pretty?: boolean } = {}): Logger {
+  const readable = options.pretty ?? process.stdout.isTTY === true;
+  const destination = readable ? pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' }) : pino.destination(1);
   return pino({
     level,
     base: { service: 'nebula-gen' },
@@ -22,5 +28,5 @@ export function createLogger(level: string): Logger {
       ],
       censor: '[redacted]',
     },
-  });
+  }, destination);
 }

@@ -70,6 +70,8 @@ async function main(): Promise<void> {
   });
   await services.outbox.replay().catch((err) => log.warn({ err: (err as Error).message }, 'deferred billing replay failed; retried on a timer'));
   await services.boss.start();
+  // What this instance's previous process left running (killed, crashed) is settled now, not at its deadline.
+  await services.recoverAbandoned(true).catch((err) => log.error({ err }, 'recovering abandoned generations failed'));
   await startWorkers(services.boss, services);
   workersRunning = true;
 
@@ -120,9 +122,10 @@ async function main(): Promise<void> {
     }, config.shutdownDrainMs + 15_000).unref();
     const jobsStopped = services.stopJobs(config.shutdownDrainMs);
     if (polling?.isRunning()) await polling.stop().catch(() => undefined);
+    // The listener stays open during the drain, so probes see 503 (and new requests are refused with 503).
+    await services.chat.drain(config.shutdownDrainMs);
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
-    await services.chat.drain(config.shutdownDrainMs);
     // Streams have ended; requests still running past the drain (say, an image call) are cut.
     await Promise.race([closed, new Promise((r) => setTimeout(r, 2000).unref())]);
     server.closeAllConnections();

@@ -24,12 +24,19 @@ import { ProviderGate } from './core/generations/provider-gate';
 import { GenerationService } from './core/generations/service';
 import { ChatService } from './core/generations/chat';
 import { applyDeferredOutcome, BillingOutbox } from './core/generations/billing-outbox';
+import { GenerationLeases } from './core/generations/leases';
+import { recoverAbandoned } from './core/generations/recovery';
+import { resolveInstanceId } from './core/ops/instance-id';
 import { ScheduleService } from './core/schedules/schedules';
 import { carrierGateway, PaymentService } from './core/payments/service';
 import { LocalDiskStorage, ResultStorage } from './core/media/storage';
+import { S3Storage } from './core/media/s3-storage';
 import { defaultBaseUrls, providerAdapters } from './core/providers/registry';
 import { ProviderName } from './core/providers/types';
 import { createBoss, GENERATION_STEP, PgBossGenerationQueue } from './jobs/boss';
+import { PgBossWebhookQueue } from './jobs/webhook-jobs';
+import { announceFinished } from './core/generations/announce';
+import { WebhookService } from './core/webhooks/service';
 import { FastSql } from './db/fast-sql';
 import type { Logger } from './logger';
 
@@ -60,8 +67,14 @@ export interface Services {
   chat: ChatService;
   schedules: ScheduleService;
   idempotency: IdempotencyStore;
+  /** Generations this process runs itself; what a crashed process left is resolved from here. */
+  leases: GenerationLeases;
+  /** Resolves generations abandoned by a dead process (`own`: this instance's, at start). */
+  recoverAbandoned(own: boolean): Promise<number>;
   /** Articles, orders, carrier checkout, Telegram Stars, refunds; `payments.hub` takes PaymentListeners. */
   payments: PaymentService;
+  /** Webhook endpoints and signed event delivery (src/core/webhooks). */
+  webhooks: WebhookService;
   /** The readiness probe: phase (starting, ready, draining) and dependency checks. */
   readiness: Readiness;
   /** Chat outcomes the database could not take yet (replayed at start and every few seconds). */
@@ -122,7 +135,8 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     idp: { issuer: config.auth.oidcIssuer, clientId: config.auth.oidcClientId, jwksUrl: config.auth.oidcJwksUrl },
   });
   const limiter = new RateLimiter(counters);
-  const storage = new LocalDiskStorage(path.join(config.dataDir, 'results'));
+  const storage: ResultStorage =
+    config.storage.kind === 's3' ? new S3Storage(config.storage) : new LocalDiskStorage(path.join(config.dataDir, 'results'));
   const connections = new ProviderConnections(config, defaultBaseUrls, options.sandboxMount);
   const gate = new ProviderGate({ concurrency: config.providerConcurrency, failureThreshold: 5, cooldownMs: 30_000 });
   const notifier = new NotifierHub();
@@ -134,14 +148,39 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     return rows[0].n;
   });
   const queue = new PgBossGenerationQueue(boss);
+  const webhooks = new WebhookService({
+    ds,
+    queue: new PgBossWebhookQueue(boss),
+    log,
+    settings: {
+      allowPrivate: config.webhooks.allowPrivate,
+      requireHttps: config.env === 'production',
+      maxEndpoints: config.webhooks.maxEndpoints,
+      retry: { baseMs: config.webhooks.retryBaseMs, windowMs: config.webhooks.retryWindowMs },
+      timeoutMs: config.webhooks.timeoutMs,
+      publicBase: config.publicUrl ?? `http://localhost:${config.port}`,
+    },
+  });
+  notifier.add(webhooks);
   const runner = new MediaRunner({ ds, sql, plans, storage, connections, gate, adapters: providerAdapters, notifier, log });
   const inputs = new InputResolver({ storage, allowPrivateHosts: options.allowPrivateHosts });
   const readiness = new Readiness();
   readiness.addCheck('database', () => ds.query('SELECT 1'));
   if (redis) readiness.addCheck('redis', () => redis.ping());
-  const outbox = new BillingOutbox(path.join(config.dataDir, 'outbox'), (o) => applyDeferredOutcome(sql, o), log);
+  // A replayed chat outcome is announced like any finished generation (webhooks).
+  const outbox = new BillingOutbox(
+    path.join(config.dataDir, 'outbox'),
+    async (o) => {
+      const done = await applyDeferredOutcome(sql, o);
+      if (done) await announceFinished(ds, notifier, o.generationId, log);
+      return done;
+    },
+    log,
+  );
   outbox.start(5000);
+  const leases = new GenerationLeases(holds.sql, resolveInstanceId(config.dataDir, config.instanceId));
   const generations = new GenerationService({
+    leases,
     ds,
     sql,
     holdSql: holds.sql,
@@ -164,7 +203,8 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     carrier,
     defaultReturnUrl: `${config.publicUrl ?? `http://localhost:${config.port}`}/`,
   });
-  const chat = new ChatService({ ds, sql, holdSql: holds.sql, limiter, connections, gate, adapters: providerAdapters, inputs, log, outbox });
+  payments.hub.add(webhooks);
+  const chat = new ChatService({ ds, sql, holdSql: holds.sql, limiter, connections, gate, adapters: providerAdapters, inputs, log, outbox, notifier, leases });
   setGaugeSource(GAUGES.openAnswers, () => chat.openAnswers);
   return {
     config,
@@ -194,6 +234,9 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     payments,
     outbox,
     readiness,
+    leases,
+    recoverAbandoned: (own) => recoverAbandoned({ sql, leases, queue, log }, own),
+    webhooks,
     close: async () => {
       outbox.stop();
       jobQueue.quiet();

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
 import { Services } from '../services';
 import { resultFiles } from './files-route';
-import { healthRoutes } from './health-routes';
+import { healthRoutes, refuseWhileDraining } from './health-routes';
 import { createMetrics } from './metrics';
 import { clientAddress } from './middleware/client-address';
 import { errorHandler } from './middleware/errors';
@@ -32,6 +32,7 @@ export function createApiApp(services: Services, options: ApiAppOptions = {}): K
   // The web dashboard at `/` (its static build and the SPA fallback); it never answers for the API's paths.
   app.use(dashboard(services.config));
 
+  app.use(refuseWhileDraining(services));
   app.use(healthRoutes(services).routes());
   if (options.telegramWebhook) {
     const telegram = new Router();

@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
-import { InvalidStorageKeyError } from '../core/media/storage';
+import { InvalidStorageKeyError, RangeNotSatisfiableError } from '../core/media/storage';
+import { matchesEtag, parseRangeHeader } from './http-range';
 import type { Services } from '../services';
 import { ApiError } from './middleware/errors';
 import { isUnsafeText } from './middleware/text-guard';
@@ -8,7 +9,8 @@ const PREFIX = '/files/';
 
 /**
  * GET /files/<key>: a generation's result file. The key is unguessable, so the URL works as a capability (it can
- * be handed to a browser, a chat or the next generation). Past the plan's retention it answers 410.
+ * be handed to a browser, a chat or the next generation). Past the plan's retention it answers 410. Any instance
+ * serves any result (with STORAGE=s3), with `Range` (206) so players can seek, and `ETag` / `If-None-Match` (304).
  */
 /** The storage key of a /files/ path, or null when it cannot be one (bad percent-encoding, control characters). */
 function storageKeyOf(encoded: string): string | null {
@@ -32,18 +34,35 @@ export function resultFiles(services: Services): Middleware {
     );
     if (rows.length === 0) throw new ApiError(404, 'not_found', 'File not found');
     if (rows[0].result_deleted_at) throw new ApiError(410, 'gone', 'This result was deleted after its retention period');
+    const range = parseRangeHeader(ctx.get('Range'));
     let stored;
     try {
-      stored = await services.storage.get(key);
+      stored = await services.storage.get(key, range);
     } catch (err) {
       if (err instanceof InvalidStorageKeyError) throw new ApiError(404, 'not_found', 'File not found');
+      if (err instanceof RangeNotSatisfiableError) {
+        throw new ApiError(416, 'range_not_satisfiable', 'The requested range is outside the file', {}, { 'Content-Range': `bytes */${err.size}` });
+      }
       throw err;
     }
     if (!stored) throw new ApiError(410, 'gone', 'This result is no longer stored');
     ctx.set('Cache-Control', 'private, max-age=86400, immutable');
     ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Accept-Ranges', 'bytes');
+    if (stored.etag) ctx.set('ETag', stored.etag);
+    if (matchesEtag(ctx.get('If-None-Match'), stored.etag)) {
+      stored.stream?.destroy();
+      ctx.status = 304;
+      return;
+    }
     ctx.type = stored.mime;
-    ctx.length = stored.size;
+    if (stored.range) {
+      ctx.status = 206;
+      ctx.set('Content-Range', `bytes ${stored.range.start}-${stored.range.end}/${stored.size}`);
+      ctx.length = stored.range.end - stored.range.start + 1;
+    } else {
+      ctx.length = stored.size;
+    }
     ctx.body = stored.stream ?? stored.data;
   };
 }

@@ -1,4 +1,6 @@
 import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { ApiError } from './middleware/errors';
 import type { Services } from '../services';
 
 /**
@@ -22,4 +24,13 @@ export function healthRoutes(services: Services): Router {
     ctx.body = { status: report.status, checks: report.checks };
   });
   return router;
+}
+
+/** While the instance drains (SIGTERM), new requests other than the probes are refused with 503 and Retry-After. */
+export function refuseWhileDraining(services: Services): Middleware {
+  return async (ctx, next) => {
+    if (services.readiness.phase !== 'draining' || ctx.path.startsWith('/health')) return next();
+    ctx.set('Connection', 'close');
+    throw new ApiError(503, 'service_unavailable', 'This instance is shutting down; retry shortly', {}, { 'Retry-After': '5' });
+  };
 }

@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import type { GenerationNotifier } from '../core/generations/ports';
 import type { CircuitEvent } from '../core/generations/provider-gate';
 import type { PaymentListener, PaymentRefundedEvent, PaymentSucceededEvent } from '../core/payments/ports';
+import type { FailingEndpoint } from '../core/webhooks/ports';
 import type { GenerationEntity, UserEntity } from '../db/entities';
 import type { Logger } from '../logger';
 import type { BackgroundTasks } from './background';
@@ -74,6 +75,12 @@ export class AdminNotifier implements GenerationNotifier, PaymentListener {
   paymentRefunded(e: PaymentRefundedEvent): void {
     this.notify('refund', (t) =>
       t('admin-payment-refunded', { name: e.userName, article: e.articleTitle, amount: e.amount, currency: e.currency, taken: e.tokensTaken, spent: e.tokensSpent }),
+    );
+  }
+
+  webhookFailing(e: FailingEndpoint): void {
+    this.notify('webhook-failing', (t) =>
+      t('admin-webhook-failing', { endpoint: String(e.endpointId), id: String(e.userId), url: e.url, attempts: e.attempts, error: (e.lastError ?? '').slice(0, 300) }),
     );
   }
 

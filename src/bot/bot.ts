@@ -193,6 +193,9 @@ export function createBot(token: string, services: Services, options: BotOptions
       registered = true;
       services.notifier.add({ generationFinished: (gen) => (attached ? delivery.generationFinished(gen) : Promise.resolve()) });
       services.notifier.add({ generationFinished: (gen) => (attached ? admin.generationFinished(gen) : Promise.resolve()) });
+      services.webhooks.onEndpointFailing((endpoint) => {
+        if (attached) admin.webhookFailing(endpoint);
+      });
       services.gate.onCircuitChange((event) => {
         if (attached) admin.providerCircuit(event);
       });

@@ -80,6 +80,8 @@ const BOT_ERRORS: ErrorTable<BotRendering> & Record<TelegramFileError['code'], (
   }),
   generation_failed: (err) => ({ render: ({ t }) => ({ text: t('error-generation-failed', { reason: err.kind, model: modelName(err.modelSlug) }) }) }),
   model_overloaded: (err) => ({ render: ({ t }) => ({ text: t('error-model-overloaded', { model: err.provider }) }) }),
+  model_rate_limited: (err) => ({ render: ({ t }) => ({ text: t('error-model-rate-limited', { model: err.provider }) }) }),
+  provider_quota_exhausted: (err) => ({ render: ({ t }) => ({ text: t('error-provider-quota-exhausted', { model: err.provider }) }) }),
   upstream_timeout: (err) => ({ render: ({ t }) => ({ text: t('error-upstream-timeout', { model: err.provider }) }) }),
   content_policy_violation: () => ({ render: ({ t }) => ({ text: t('error-content-policy-violation') }) }),
   upstream_bad_request: (err) => ({ render: ({ t }) => ({ text: t('error-upstream-bad-request', { model: err.provider }) }) }),
@@ -119,6 +121,11 @@ const BOT_ERRORS: ErrorTable<BotRendering> & Record<TelegramFileError['code'], (
   idempotency_conflict: () => internal,
   idempotency_key_reused: () => internal,
   mail_failed: () => internal,
+  invalid_url: () => internal,
+  https_required: () => internal,
+  forbidden_address: () => internal,
+  unknown_event: () => internal,
+  webhook_limit_reached: () => internal,
 };
 
 /** The codes the bot renders, for the test that walks every core error. */

@@ -31,6 +31,7 @@ import {
   UnknownPaymentError,
 } from './payments/errors';
 import { ProviderError } from './providers/types';
+import { WebhookInputError } from './webhooks/errors';
 
 /**
  * Every error class the core raises. The doors' tables are typed over the codes derived from this list, so a new
@@ -72,6 +73,7 @@ export const CORE_ERROR_CLASSES = [
   PaymentProviderUnavailableError,
   PaymentProviderRejectedError,
   ProviderError,
+  WebhookInputError,
 ] as const;
 
 export type CoreError = InstanceType<(typeof CORE_ERROR_CLASSES)[number]>;

@@ -4,6 +4,7 @@ import { deleteExpiredResults } from '../core/generations/retention';
 import { Services } from '../services';
 import { GENERATION_STEP } from './boss';
 import { startPaymentWorkers } from './payments';
+import { startWebhookWorkers } from './webhook-jobs';
 
 const SWEEP = 'generations-sweep';
 const MAINTENANCE = 'maintenance';
@@ -31,6 +32,8 @@ export async function startWorkers(boss: PgBoss, services: Services): Promise<vo
   });
 
   await boss.work(SWEEP, async () => {
+    // Streams of instances that died and did not come back (their lease went silent), then the deadline.
+    await services.recoverAbandoned(false);
     const failed = await generations.sweepExpired();
     if (failed > 0) log.warn({ failed }, 'pending generations past their deadline were failed and released');
   });
@@ -40,6 +43,7 @@ export async function startWorkers(boss: PgBoss, services: Services): Promise<vo
     const expired = await deleteExpiredResults(services.ds, services.storage);
     await services.idempotency.purgeExpired();
     await services.counters.purgeExpired();
+    await services.leases.purgeFinished();
     log.info({ refilled, expired }, 'maintenance done');
   });
 
@@ -47,6 +51,8 @@ export async function startWorkers(boss: PgBoss, services: Services): Promise<vo
     const started = await services.schedules.runDue();
     if (started > 0) log.info({ started }, 'scheduled generations started');
   });
+
+  await startWebhookWorkers(boss, services.webhooks, log);
 
   await boss.schedule(SWEEP, '* * * * *');
   await boss.schedule(SCHEDULES, '* * * * *');

@@ -56,6 +56,7 @@ const IMAGEN_SIZES: Record<string, [number, number]> = {
   '16:9': [1408, 768],
 };
 const VEO_RATIOS = ['16:9', '9:16'];
+const VEO_SECONDS = [4, 6, 8];
 
 const STATUS_NAMES: Record<number, string> = {
   400: 'INVALID_ARGUMENT',
@@ -158,6 +159,7 @@ interface VeoJob {
   polls: number;
   failure?: Failure;
   aspectRatio: string;
+  durationSeconds: number;
 }
 
 export function createGoogleSandbox(options: GoogleSandboxOptions = {}): SandboxHandler {
@@ -379,8 +381,19 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
     const parameters = (body.parameters ?? {}) as Record<string, unknown>;
     const aspectRatio = (parameters.aspectRatio ?? '16:9') as string;
     if (!VEO_RATIOS.includes(aspectRatio)) return error(res, 400, `Unsupported aspect ratio: ${String(aspectRatio)}`);
+    const durationSeconds = parameters.durationSeconds ?? 8;
+    if (!VEO_SECONDS.includes(durationSeconds as number)) {
+      return error(res, 400, `durationSeconds must be one of ${VEO_SECONDS.join(', ')}; got ${JSON.stringify(durationSeconds)}.`);
+    }
+    if (parameters.negativePrompt !== undefined && typeof parameters.negativePrompt !== 'string') {
+      return error(res, 400, 'Invalid value at \'parameters.negativePrompt\' (TYPE_STRING).');
+    }
+    const image = (instance as { image?: { bytesBase64Encoded?: unknown; mimeType?: unknown } }).image;
+    if (image !== undefined && (typeof image.bytesBase64Encoded !== 'string' || typeof image.mimeType !== 'string')) {
+      return error(res, 400, 'instances[0].image needs bytesBase64Encoded and mimeType.');
+    }
     const id = randomBytes(8).toString('hex');
-    jobs.set(id, { model, polls: 0, failure, aspectRatio });
+    jobs.set(id, { model, polls: 0, failure, aspectRatio, durationSeconds: durationSeconds as number });
     sendJson(res, 200, { name: `models/${model}/operations/${id}` });
   }
 
@@ -410,7 +423,7 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
       });
     }
     const fileId = `sandbox${id}`;
-    files.set(fileId, `${job.model} ${job.aspectRatio}`);
+    files.set(fileId, `${job.model} ${job.aspectRatio} ${job.durationSeconds}s`);
     sendJson(res, 200, {
       name,
       done: true,
@@ -424,6 +437,12 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
   }
 
   return async (req, res) => {
+    // Where a download redirects: a signed storage URL that needs no key (Google's lives on another host).
+    const stored = /^\/sandbox-storage\/([^/]+)$/.exec(req.path);
+    if (stored && req.method === 'GET') {
+      if (!files.has(stored[1])) return error(res, 404, 'No such object.');
+      return sendBytes(res, 200, syntheticMp4(), 'video/mp4');
+    }
     const key = req.headers['x-goog-api-key'] ?? req.query.get('key');
     if (typeof key !== 'string' || key === '') {
       return error(
@@ -445,7 +464,9 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
     const file = /^\/v1beta\/files\/([^/:]+):download$/.exec(req.path);
     if (file && req.method === 'GET') {
       if (!files.has(file[1])) return error(res, 404, `File files/${file[1]} not found.`);
-      return sendBytes(res, 200, syntheticMp4(), 'video/mp4');
+      // Google answers the download URI with a 302 to the file's storage location; clients must follow it.
+      res.writeHead(302, { location: `${req.mountUrl}/sandbox-storage/${file[1]}`, 'content-length': 0 });
+      return void res.end();
     }
     error(res, 404, `Requested entity was not found: ${req.method} ${req.path}`);
   };

@@ -56,6 +56,15 @@ export const openAiErrors: VendorErrors = {
     openAiError(500, 'The server had an error while processing your request. Sorry about that!', 'server_error', null, null),
   badRequest: (message, param, code) => openAiError(400, message, 'invalid_request_error', param ?? null, code ?? null),
   notFound: (method, path) => openAiError(404, `Invalid URL (${method} ${path})`, 'invalid_request_error', null, null),
+  // A 429 like the rate limit, but it means the account has no credit: retrying never helps.
+  insufficientBalance: () =>
+    openAiError(
+      429,
+      'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.',
+      'insufficient_quota',
+      null,
+      'insufficient_quota',
+    ),
 };
 
 const REASONING_MODEL = /^(o\d|gpt-5)/;

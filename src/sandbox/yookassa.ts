@@ -20,6 +20,7 @@ interface Payment {
   recipient: { account_id: string; gateway_id: string };
   payment_method?: { type: string; id: string; saved: boolean; title: string; card: Record<string, string> };
   captured_at?: string;
+  authorization_details?: { rrn: string; auth_code: string; three_d_secure: { applied: boolean } };
   created_at: string;
   expires_at?: string;
   confirmation?: { type: 'redirect'; confirmation_url: string; return_url?: string };
@@ -120,6 +121,7 @@ function succeed(shop: Shop, p: Payment): void {
   if (saved) shop.savedMethods.set(methodId, { type: 'bank_card', title: 'Bank card *4444', card });
   p.paid = true;
   p.status = 'succeeded';
+  p.authorization_details = { rrn: String(crypto.randomInt(10 ** 10, 10 ** 11)), auth_code: String(crypto.randomInt(100000, 999999)), three_d_secure: { applied: false } };
   p.captured_at = new Date().toISOString();
   p.refundable = true;
   p.income_amount = { value: (Number(p.amount.value) * 0.965).toFixed(2), currency: p.amount.currency };

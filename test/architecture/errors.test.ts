@@ -38,6 +38,7 @@ import {
   UnknownPaymentError,
 } from '../../src/core/payments/errors';
 import { ProviderError } from '../../src/core/providers/types';
+import { WebhookInputError } from '../../src/core/webhooks/errors';
 
 const decision = { allowed: false, plan: 'free', limitHour: 10, remainingHour: 0, limitDay: 50, remainingDay: 40, resetHour: 0, resetDay: 0, retryAfter: 60 };
 
@@ -80,11 +81,18 @@ const SAMPLES: Record<CoreErrorCode, DomainError> = {
   payment_provider_unavailable: new PaymentProviderUnavailableError('yookassa', 'down'),
   payment_provider_rejected: new PaymentProviderRejectedError('yookassa', 'no'),
   model_overloaded: new ProviderError('overloaded', '529', 'bfl'),
+  model_rate_limited: new ProviderError('rate_limited', '429', 'bfl'),
+  provider_quota_exhausted: new ProviderError('quota', '402', 'bfl'),
   upstream_timeout: new ProviderError('timeout', 'slow', 'bfl'),
   content_policy_violation: new ProviderError('content_policy', 'refused', 'bfl'),
   upstream_bad_request: new ProviderError('bad_request', '400', 'bfl'),
   upstream_auth: new ProviderError('auth', '401', 'bfl'),
   upstream_upstream: new ProviderError('upstream', '500', 'bfl'),
+  invalid_url: new WebhookInputError('invalid_url', 'url', 'not a URL'),
+  https_required: new WebhookInputError('https_required', 'url', 'https only'),
+  forbidden_address: new WebhookInputError('forbidden_address', 'url', 'private'),
+  unknown_event: new WebhookInputError('unknown_event', 'events', 'no such event'),
+  webhook_limit_reached: new WebhookInputError('webhook_limit_reached', null, 'too many'),
 };
 
 const CORE = path.resolve(__dirname, '../../src/core');

@@ -15,7 +15,7 @@ const ds = () => h.engine.db.dataSource;
 const accountOf = (telegramId: number) => ds().getRepository(UserEntity).findOneByOrFail({ telegramId: String(telegramId) });
 const lastText = (chatId: number) => h.telegram.sentTexts(chatId).pop() ?? '';
 /** The admin chat also receives notices: the newest reply that is not one. */
-const lastAdminReply = () => h.telegram.sentTexts(ADMIN).filter((t) => !/^(💰|↩️|👤)/u.test(t)).pop() ?? '';
+const lastAdminReply = () => h.telegram.sentTexts(ADMIN).filter((t) => !/^(💰|↩️|🆕)/u.test(t)).pop() ?? '';
 
 async function expectLedgerMatchesBalance(userId: number): Promise<void> {
   const b = await getBalance(ds(), userId);

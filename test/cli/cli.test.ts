@@ -87,3 +87,18 @@ test('models:list prints the 52-model catalog', async () => {
   expect(body.total).toBe(52);
   expect(body.models).toHaveLength(52);
 });
+
+test('articles:list and articles:set: operators edit prices and what is sold; bad input exits non-zero', async () => {
+  const list = JSON.parse((await cli('articles:list')).stdout);
+  expect(list.articles.map((a: { id: string }) => a.id)).toContain('tokens-500');
+  const set = await cli('articles:set', '--id', 'tokens-500', '--price', '549.50', '--stars', '280', '--title', '500 tokens (sale)');
+  expect(set.code).toBe(0);
+  expect(JSON.parse(set.stdout)).toMatchObject({ id: 'tokens-500', price: { amount: 549.5, currency: 'RUB' }, stars: 280, title: '500 tokens (sale)', active: true });
+  const off = JSON.parse((await cli('articles:set', '--id', 'tokens-100', '--active', 'false')).stdout);
+  expect(off.active).toBe(false);
+  for (const args of [['--id', 'tokens-7'], ['--id', 'tokens-500', '--price', '-1'], ['--id', 'tokens-500', '--stars', 'x'], ['--id', 'tokens-500', '--active', 'maybe'], []]) {
+    const bad = await cli('articles:set', ...args);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr.length).toBeGreaterThan(0);
+  }
+});

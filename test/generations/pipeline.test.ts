@@ -65,6 +65,20 @@ test('an async video answers pending, is finished by the durable worker, and is 
   await expectBooksBalanced(actor.user.id);
 });
 
+test('a Veo job whose download redirects completes and is billed for the duration asked (4 s, not 8)', async () => {
+  await engine.startWorkers();
+  const actor = await engine.actor('basic', { plan: 500, bonus: 0 });
+  const body = { model: 'veo-3-fast', prompt: 'waves on rocks', duration: 4 };
+  const { generation: g } = await engine.services.generations.generate(actor, body, ctx);
+  const cost = quoteGeneration(requireModel('veo-3-fast'), { durationSeconds: 4 });
+  expect(cost).toBeLessThan(quoteGeneration(requireModel('veo-3-fast'), { durationSeconds: 8 }));
+  // The sandbox answers the video URI with a 302 to another path, as Google does.
+  const done = await waitFor(g.id);
+  expect(done).toMatchObject({ status: 'completed', tokensSpent: cost, durationSeconds: 4, resultMime: 'video/mp4' });
+  expect((await getBalance(engine.db.dataSource, actor.user.id)).total).toBe(500 - cost);
+  await expectBooksBalanced(actor.user.id);
+});
+
 test('a pending generation survives a restart: a new process finishes it', async () => {
   const actor = await engine.actor('basic', { plan: 100, bonus: 0 });
   const { generation: g } = await engine.services.generations.generate(actor, { model: 'musicgen', prompt: 'calm piano' }, ctx);

@@ -206,3 +206,23 @@ test('bad input: unknown article 400, no sign-in 401, another user\'s order 404,
   expect((await api.request('GET', '/api/v2/payments/orders', { token: other.token })).body).toEqual({ orders: [] });
   expect((await getBalance(api.db.dataSource, account.user.id)).total).toBe(0);
 });
+
+test('expiry re-reads stale carrier orders: paid meanwhile is fulfilled, still pending is expired', async () => {
+  const { account, token } = await signIn();
+  const paidLate = await api.request('POST', '/api/v2/payments/carrier/initiate', { token, body: { article_id: 'tokens-100' } });
+  const abandoned = await api.request('POST', '/api/v2/payments/carrier/initiate', { token, body: { article_id: 'tokens-500' } });
+  const lost = jest
+    .spyOn(api.services.payments.carrier, 'handleNotification')
+    .mockRejectedValue(new PaymentProviderUnavailableError('yookassa', 'test: notifications lost'));
+  await fetch(`${paidLate.body.confirmation_url}/approve`, { method: 'POST', redirect: 'manual' });
+  lost.mockRestore();
+  await api.db.dataSource.query(`UPDATE payment_orders SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [account.user.id]);
+  expect(await api.services.payments.expireStale()).toBe(1);
+  const orders = (await api.request('GET', '/api/v2/payments/orders', { token })).body.orders;
+  expect(Object.fromEntries(orders.map((o: { id: number; status: string }) => [o.id, o.status]))).toEqual({
+    [paidLate.body.order_id]: 'fulfilled',
+    [abandoned.body.order_id]: 'expired',
+  });
+  expect((await getBalance(api.db.dataSource, account.user.id)).bonusTokens).toBe(100);
+  await ledgerMatchesBalance(account.user.id);
+});

@@ -74,7 +74,7 @@ test('refusal after some text keeps the text and reports content_filter', async 
 
 test.each([
   ['error-overloaded.json', 529, 'overloaded'],
-  ['error-rate-limit.json', 429, 'overloaded'],
+  ['error-rate-limit.json', 429, 'rate_limited'],
   ['error-invalid-request.json', 400, 'bad_request'],
   ['error-authentication.json', 401, 'auth'],
   ['error-content-filter.json', 400, 'content_policy'],

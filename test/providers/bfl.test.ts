@@ -126,10 +126,10 @@ describe('bfl adapter against the sandbox', () => {
       });
     });
 
-    it('429 at submit is overloaded', async () => {
+    it('429 at submit is rate_limited', async () => {
       const err = await media.start(request({ prompt: 'x [[fail:overloaded]]' }), conn).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ProviderError);
-      expect(err).toMatchObject({ kind: 'overloaded', upstreamStatus: 429, provider: 'bfl' });
+      expect(err).toMatchObject({ kind: 'rate_limited', upstreamStatus: 429, provider: 'bfl' });
     });
 
     it('"Request Moderated" at poll is a content_policy failure', async () => {

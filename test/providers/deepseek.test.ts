@@ -86,7 +86,7 @@ describe('deepseek chat (against the sandbox)', () => {
   test.each([
     ['invalid-key', undefined, 'auth', 401],
     ['test-key', '[[fail:balance]]', 'auth', 402],
-    ['test-key', '[[fail:rate_limit]]', 'overloaded', 429],
+    ['test-key', '[[fail:rate_limit]]', 'rate_limited', 429],
     ['test-key', '[[fail:overloaded]]', 'overloaded', 503],
     ['test-key', '[[fail:server]]', 'upstream', 500],
   ])('key %s, marker %s: %s (%d)', async (apiKey, marker, kind, status) => {

@@ -96,9 +96,9 @@ describe('elevenlabs speech-to-text', () => {
     expect(out.text).toBe('Hello from the sandbox. This transcript is synthetic. Goodbye.');
   });
 
-  it('a 429 too_many_concurrent_requests is overloaded', async () => {
+  it('a 429 too_many_concurrent_requests is rate_limited', async () => {
     const req = stt({ audio: { data: syntheticWav(1), mime: 'audio/wav', filename: 'x[[fail:overloaded]].wav' } });
-    await expect(media.start(req, conn)).rejects.toMatchObject({ kind: 'overloaded', upstreamStatus: 429 });
+    await expect(media.start(req, conn)).rejects.toMatchObject({ kind: 'rate_limited', upstreamStatus: 429 });
   });
 });
 
@@ -211,7 +211,7 @@ describe('elevenlabs replaying documented payloads', () => {
   it.each([
     ['error-401-invalid-api-key.json', 401, 'auth', /Invalid API key/],
     ['error-400-validation.json', 400, 'bad_request', /keyterms/],
-    ['error-429-too-many-concurrent.json', 429, 'overloaded', /concurrency limit/],
+    ['error-429-too-many-concurrent.json', 429, 'rate_limited', /concurrency limit/],
   ])('%s (HTTP %i) is %s', async (name, status, kind, message) => {
     const err = await media.start(tts(), realConn(async () => json(fixture(name), status))).catch((e: unknown) => e);
     expect(err).toMatchObject({ kind, upstreamStatus: status, provider: 'elevenlabs' });

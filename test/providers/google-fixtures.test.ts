@@ -84,7 +84,7 @@ describe('gemini text', () => {
 
   test.each([
     ['error-overloaded.json', 503, 'overloaded'],
-    ['error-rate-limit.json', 429, 'overloaded'],
+    ['error-rate-limit.json', 429, 'rate_limited'],
     ['error-api-key-invalid.json', 400, 'auth'],
     ['error-unregistered.json', 403, 'auth'],
     ['error-bad-request.json', 400, 'bad_request'],

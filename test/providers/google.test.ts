@@ -197,19 +197,19 @@ describe('imagen-4 against the sandbox', () => {
     expect([meta.width, meta.height]).toEqual([896, 1280]);
   });
 
-  test('[[fail:policy]] → the 400 safety-filter answer → content_policy; [[fail:overloaded]] → 429 → overloaded', async () => {
+  test('[[fail:policy]] → the 400 safety-filter answer → content_policy; [[fail:overloaded]] → 429 → rate_limited', async () => {
     const policy = await failure(media.start(imagen('x [[fail:policy]]'), conn()));
     expect(policy.kind).toBe('content_policy');
     expect(policy.upstreamStatus).toBe(400);
     const busy = await failure(media.start(imagen('x [[fail:overloaded]]'), conn()));
-    expect(busy.kind).toBe('overloaded');
+    expect(busy.kind).toBe('rate_limited');
     expect(busy.upstreamStatus).toBe(429);
   });
 });
 
 describe('veo against the sandbox (async operation)', () => {
-  test('start → pending with the operation name; first poll pending; then completed with the downloaded MP4', async () => {
-    const req = video('waves at dusk', { size: '9:16', negativePrompt: 'people' });
+  test('start → pending with the operation name; first poll pending; then completed with the MP4 its download redirects to', async () => {
+    const req = video('waves at dusk', { size: '9:16', negativePrompt: 'people', durationSeconds: 4 });
     const start = await media.start(req, conn());
     expect(start.state).toBe('pending');
     if (start.state !== 'pending') return;
@@ -218,7 +218,7 @@ describe('veo against the sandbox (async operation)', () => {
     expect(received[0].path).toBe('/v1beta/models/veo-3.0-fast-generate-001:predictLongRunning');
     expect(bodyOf(received[0])).toEqual({
       instances: [{ prompt: 'waves at dusk' }],
-      parameters: { aspectRatio: '9:16', negativePrompt: 'people' },
+      parameters: { aspectRatio: '9:16', negativePrompt: 'people', durationSeconds: 4 },
     });
 
     expect(await media.poll(start.upstreamJobId, req, conn())).toEqual({ state: 'pending' });
@@ -230,11 +230,33 @@ describe('veo against the sandbox (async operation)', () => {
     if (done.state !== 'completed') return;
     expect(done.output.files[0].mime).toBe('video/mp4');
     expect(done.output.files[0].data.equals(syntheticMp4())).toBe(true);
-    expect(done.output.durationSeconds).toBe(8);
+    expect(done.output.durationSeconds).toBe(4);
     const download = received[3];
     expect(download.path).toMatch(/^\/v1beta\/files\/[^/]+:download$/);
     expect(download.query.get('alt')).toBe('media');
     expect(download.headers['x-goog-api-key']).toBe('test-key');
+    expect(received[4].path).toMatch(/^\/sandbox-storage\//);
+    expect(received).toHaveLength(5);
+  });
+
+  test('the default duration is sent as 8 s; an input image goes as bytesBase64Encoded + mimeType', async () => {
+    const png = Buffer.from('89504e470d0a1a0a', 'hex');
+    await media.start(video('a cat', { images: [{ data: png, mime: 'image/png' }] }), conn());
+    expect(bodyOf(received[0])).toEqual({
+      instances: [{ prompt: 'a cat', image: { bytesBase64Encoded: png.toString('base64'), mimeType: 'image/png' } }],
+      parameters: { durationSeconds: 8 },
+    });
+  });
+
+  test('a download that keeps failing ends the job as failed instead of polling forever', async () => {
+    const req = video('waves');
+    const start = await media.start(req, conn());
+    if (start.state !== 'pending') throw new Error('expected pending');
+    await media.poll(start.upstreamJobId, req, conn());
+    // A body over the cap is refused by the client: the finished operation's video cannot be fetched.
+    const end = await media.poll(start.upstreamJobId, req, conn({ maxResponseBytes: 2000 }));
+    expect(end.state).toBe('failed');
+    if (end.state === 'failed') expect(end.error.message).toMatch(/download failed/);
   });
 
   test('[[fail:policy]] → the operation finishes RAI-filtered → failed content_policy', async () => {
@@ -260,8 +282,9 @@ describe('veo against the sandbox (async operation)', () => {
     }
   });
 
-  test('[[fail:overloaded]] → 429 at submit → overloaded', async () => {
-    expect((await failure(media.start(video('x [[fail:overloaded]]'), conn()))).kind).toBe('overloaded');
+  test('[[fail:overloaded]] → 429 RESOURCE_EXHAUSTED at submit → rate_limited (retried, then given up)', async () => {
+    expect((await failure(media.start(video('x [[fail:overloaded]]'), conn()))).kind).toBe('rate_limited');
+    expect(received.length).toBe(3);
   });
 
   test('an unknown operation (404) or a malformed name ends the job as failed bad_request', async () => {

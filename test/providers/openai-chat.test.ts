@@ -185,13 +185,25 @@ describe('openai chat errors (against the sandbox)', () => {
   });
 
   test.each([
-    ['[[fail:rate_limit]]', 'overloaded', 429],
+    ['[[fail:rate_limit]]', 'rate_limited', 429],
     ['[[fail:overloaded]]', 'overloaded', 503],
     ['[[fail:server]]', 'upstream', 500],
   ])('%s becomes %s', async (marker, kind, status) => {
     const err = await failure(() => chat.chat(ask(`${marker} hello`), conn()));
     expect(err).toMatchObject({ kind, upstreamStatus: status });
     expect(err.retryable).toBe(true);
+  });
+
+  test('429 insufficient_quota is quota: not retried (one request), not retryable', async () => {
+    const err = await failure(() => chat.chat(ask('[[fail:balance]] hello'), conn()));
+    expect(err).toMatchObject({ kind: 'quota', upstreamStatus: 429 });
+    expect(err.retryable).toBe(false);
+    expect(seen).toHaveLength(1);
+  });
+
+  test('a rate limit is retried within the attempts: three requests, then rate_limited', async () => {
+    await failure(() => chat.chat(ask('[[fail:rate_limit]] hello'), conn()));
+    expect(seen).toHaveLength(3);
   });
 
   test('a refused request body becomes bad_request', async () => {

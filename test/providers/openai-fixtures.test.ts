@@ -81,7 +81,7 @@ describe('openai adapter replaying documented payloads', () => {
 
   test.each([
     ['error-invalid-api-key.json', 401, 'auth'],
-    ['error-rate-limit.json', 429, 'overloaded'],
+    ['error-rate-limit.json', 429, 'rate_limited'],
     ['error-overloaded.json', 503, 'overloaded'],
     ['error-content-policy.json', 400, 'content_policy'],
     ['error-unsupported-parameter.json', 400, 'bad_request'],

@@ -73,9 +73,9 @@ describe('openai images', () => {
     expect(err).toMatchObject({ kind: 'content_policy', upstreamStatus: 400 });
   });
 
-  test('an overloaded image endpoint becomes overloaded', async () => {
+  test('an overloaded image endpoint (429) becomes rate_limited', async () => {
     const err = await failure(run({ category: 'image', upstreamModel: 'dall-e-3', prompt: '[[fail:rate_limit]] x' }));
-    expect(err).toMatchObject({ kind: 'overloaded', upstreamStatus: 429 });
+    expect(err).toMatchObject({ kind: 'rate_limited', upstreamStatus: 429 });
   });
 });
 

@@ -162,10 +162,10 @@ describe('replicate adapter against the sandbox', () => {
       await expect(media.start(sdxl, { ...conn, apiKey: '' })).rejects.toMatchObject({ kind: 'auth', upstreamStatus: 401 });
     });
 
-    it('429 throttling is overloaded', async () => {
+    it('429 throttling is rate_limited', async () => {
       const err = await media.start({ ...sdxl, prompt: '[[fail:overloaded]]' }, conn).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ProviderError);
-      expect(err).toMatchObject({ kind: 'overloaded', upstreamStatus: 429 });
+      expect(err).toMatchObject({ kind: 'rate_limited', upstreamStatus: 429 });
     });
 
     it('a prediction failed with E005 is a content_policy failure', async () => {
@@ -232,7 +232,7 @@ describe('replicate adapter replaying documented payloads', () => {
 
   it.each([
     ['error-401.json', 401, 'auth', /valid authentication token/],
-    ['error-429.json', 429, 'overloaded', /throttled/],
+    ['error-429.json', 429, 'rate_limited', /throttled/],
   ])('%s (HTTP %i) is %s', async (name, status, kind, message) => {
     const err = await media.poll('x', req, connWith(async () => json(fixture(name), status), [])).catch((e: unknown) => e);
     expect(err).toMatchObject({ kind, upstreamStatus: status });

@@ -55,7 +55,7 @@ describe('xai chat (against the sandbox)', () => {
 
   test.each([
     ['[[fail:overloaded]]', 'overloaded'],
-    ['[[fail:rate_limit]]', 'overloaded'],
+    ['[[fail:rate_limit]]', 'rate_limited'],
     ['[[fail:policy]]', 'content_policy'],
   ])('%s becomes %s', async (marker, kind) => {
     expect(await failure(chat.chat(ask(`${marker} hi`), conn()))).toMatchObject({ kind });

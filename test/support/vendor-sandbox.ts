@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
+import { createVendorFetch } from '../../src/core/providers/transport/vendor-fetch';
 import { ProviderAdapter, ProviderConnection, ProviderError } from '../../src/core/providers/types';
 import { SandboxServer, startSandbox } from '../../src/sandbox/server';
 import type { SandboxHandler, SandboxRequest } from '../../src/sandbox/types';
@@ -29,6 +30,14 @@ export interface VendorSandbox {
  * Runs `handler` as the adapter's vendor for the enclosing test file (started before all tests, closed after)
  * and records what it receives; the records start empty for each test.
  */
+/** The production vendor client, with the test connection's timeouts. */
+export const testVendorFetch = createVendorFetch({
+  connectTimeoutMs: 2000,
+  headersTimeoutMs: 5000,
+  bodyIdleTimeoutMs: 5000,
+  maxResponseBytes: 64 * 1024 * 1024,
+});
+
 export function useVendorSandbox(adapter: VendorAdapter, handler: SandboxHandler): VendorSandbox {
   let sandbox: SandboxServer | undefined;
   const received: SandboxRequest[] = [];
@@ -66,7 +75,7 @@ export function useVendorSandbox(adapter: VendorAdapter, handler: SandboxHandler
       apiKey: 'test-key',
       baseUrl: mountUrl() + new URL(adapter.defaultBaseUrl).pathname,
       sandbox: true,
-      fetch,
+      fetch: testVendorFetch,
       timeoutMs: 5000,
       ...overrides,
     }),

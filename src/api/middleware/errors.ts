@@ -91,8 +91,8 @@ function httpError(err: unknown): ErrorDescription | undefined {
 type Rendering = Omit<ErrorDescription, 'code' | 'message'> & { code?: string; message?: string };
 
 const INPUT_STATUS = { invalid: 400, too_large: 413, unusable: 422 } as const;
-const GENERATION_FAILED_STATUS: Partial<Record<string, number>> = { content_policy: 422, overloaded: 503, timeout: 504 };
-const PROVIDER_FAILURE_STATUS: Partial<Record<string, number>> = { overloaded: 503, timeout: 504, content_policy: 400 };
+const GENERATION_FAILED_STATUS: Partial<Record<string, number>> = { content_policy: 422, overloaded: 503, rate_limited: 503, quota: 503, timeout: 504 };
+const PROVIDER_FAILURE_STATUS: Partial<Record<string, number>> = { overloaded: 503, rate_limited: 503, quota: 503, timeout: 504, content_policy: 400 };
 
 // A vendor failure during a synchronous call (chat): nothing was charged; the vendor's own text stays in the log.
 const providerFailure = (err: ProviderError): Rendering => ({
@@ -156,12 +156,19 @@ const API_ERRORS: ErrorTable<Rendering> = {
     details: { generation_id: err.generationId, reason: err.kind },
   }),
   model_overloaded: providerFailure,
+  model_rate_limited: providerFailure,
+  provider_quota_exhausted: providerFailure,
   upstream_timeout: providerFailure,
   content_policy_violation: providerFailure,
   upstream_bad_request: providerFailure,
   upstream_auth: providerFailure,
   upstream_upstream: providerFailure,
   mail_failed: internal,
+  invalid_url: (err) => ({ status: 400, details: err.details }),
+  https_required: (err) => ({ status: 400, details: err.details }),
+  forbidden_address: (err) => ({ status: 400, details: err.details }),
+  unknown_event: (err) => ({ status: 400, details: err.details }),
+  webhook_limit_reached: (err) => ({ status: 400, details: err.details }),
 };
 
 /** The codes the API door renders, for the test that walks every core error. */

@@ -148,6 +148,30 @@ function operation(converter: SchemaConverter, op: RegisteredOperation): Json {
   return out;
 }
 
+/** OpenAPI 3.1 `webhooks`: the requests this service sends to registered endpoints, one per event name. */
+function webhookEvents(converter: SchemaConverter, registry: OpenApiRegistry): Record<string, Json> {
+  const out: Record<string, Json> = {};
+  for (const spec of registry.webhookEvents) {
+    const signature = (description: string) => ({ required: true, description, schema: { type: 'string' } });
+    out[spec.event] = {
+      post: {
+        operationId: `event_${spec.event.replace(/\W/g, '_')}`,
+        summary: spec.summary,
+        ...(spec.description ? { description: spec.description } : {}),
+        tags: ['Webhooks'],
+        parameters: [
+          { name: 'webhook-id', in: 'header', ...signature('message id, the same on every retry of the event') },
+          { name: 'webhook-timestamp', in: 'header', ...signature('unix seconds of this attempt') },
+          { name: 'webhook-signature', in: 'header', ...signature('`v1,` + base64 HMAC-SHA256 of `id.timestamp.body`') },
+        ],
+        requestBody: { required: true, content: { 'application/json': { schema: converter.convert(spec.schema, 'output') } } },
+        responses: { '2XX': { description: 'Received (any 2xx within 10 s); anything else is retried' } },
+      },
+    };
+  }
+  return out;
+}
+
 export interface DocumentInfo {
   title: string;
   version: string;
@@ -166,6 +190,7 @@ export function buildOpenApiDocument(registry: OpenApiRegistry, info: DocumentIn
   // Always present, so clients can rely on them even before a route refers to them.
   converter.convert(ErrorSchema, 'output');
   converter.convert(IpRateLimitErrorSchema, 'output');
+  const webhooks = webhookEvents(converter, registry);
   const tags = [...new Set(registry.operations.flatMap((o) => o.tags))].map((name) => ({ name }));
   return {
     openapi: '3.1.0',
@@ -173,6 +198,7 @@ export function buildOpenApiDocument(registry: OpenApiRegistry, info: DocumentIn
     servers: [{ url: info.serverUrl ?? '/' }],
     tags,
     paths,
+    ...(Object.keys(webhooks).length > 0 ? { webhooks } : {}),
     components: {
       schemas: converter.schemas,
       securitySchemes: {

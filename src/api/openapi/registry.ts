@@ -39,9 +39,26 @@ export interface RegisteredOperation extends OperationSpec {
   fullPath: string;
 }
 
+/** An event the service POSTs to registered webhook endpoints (the document's `webhooks` section). */
+export interface WebhookEventSpec {
+  event: string;
+  summary: string;
+  description?: string;
+  schema: z.ZodType;
+}
+
 /** Collects the operations the OpenAPI document is built from. */
 export class OpenApiRegistry {
   private readonly ops: RegisteredOperation[] = [];
+  private readonly events = new Map<string, WebhookEventSpec>();
+
+  addWebhookEvent(spec: WebhookEventSpec): void {
+    this.events.set(spec.event, spec);
+  }
+
+  get webhookEvents(): readonly WebhookEventSpec[] {
+    return [...this.events.values()];
+  }
 
   add(op: OperationSpec, prefix = ''): void {
     const fullPath = `${prefix}${op.path}`.replace(/\/$/, '') || '/';
@@ -74,4 +91,9 @@ export function openApiOf(router: Router): OpenApiRegistry | undefined {
  */
 export function documentOperation(router: Router, op: OperationSpec): void {
   attached.get(router)?.add(op, router.opts.prefix ?? '');
+}
+
+/** Documents an outgoing webhook event of `router`'s registry. */
+export function documentWebhookEvent(router: Router, spec: WebhookEventSpec): void {
+  attached.get(router)?.addWebhookEvent(spec);
 }

@@ -13,6 +13,7 @@ import { registerScheduleRoutes } from './schedule-routes';
 import { registerUserRoutes } from './user-routes';
 import { registerUsageRoutes } from './usage-routes';
 import { registerWebConfigRoute } from './web-config-route';
+import { registerWebhookRoutes } from './webhook-routes';
 
 export const V2_PREFIX = '/api/v2';
 
@@ -46,6 +47,7 @@ export function createV2Routers(services: Services): V2Routers {
   registerAssistantRoutes(protectedRouter, services);
   registerPaymentRoutes(protectedRouter, services);
   registerScheduleRoutes(protectedRouter, services);
+  registerWebhookRoutes(protectedRouter, services);
   registerGenerationRoutes(protectedRouter, services);
 
   return { publicRouter, protectedRouter, registry };

@@ -21,9 +21,12 @@ import { assertRunnable } from './access';
 import { ChatInputMessage, ChatOptions, checkChatRequest, resolveImages, toolCallsText } from './chat-request';
 import { ProviderConnections } from './connections';
 import { failureMessage, GenerationFailedError } from './errors';
+import { announceFinished } from './announce';
 import { applyDeferredOutcome, BillingOutbox, DeferredOutcome } from './billing-outbox';
 import { InputResolver } from './inputs';
+import { GenerationLeases } from './leases';
 import { createPendingGeneration } from './lifecycle';
+import { GenerationNotifier } from './ports';
 import { ProviderGate } from './provider-gate';
 import { Actor, RequestContext } from './service';
 
@@ -75,7 +78,14 @@ export interface ChatServiceDeps {
   log: Logger;
   /** Where outcomes go when the database cannot take them. */
   outbox: BillingOutbox;
+  /** Marks the answers this process runs (and a stream's progress) so a restart can settle them. */
+  leases: GenerationLeases;
+  /** Finished chats are announced like media generations (webhooks: one event stream per account). */
+  notifier?: GenerationNotifier;
 }
+
+/** How often a running answer refreshes its lease (and a stream its delivered length). */
+const LEASE_HEARTBEAT_MS = 2000;
 
 const MAX_STORED_TEXT = 100_000;
 const CHARS_PER_TOKEN = 4;
@@ -149,6 +159,7 @@ export class ChatService {
       sandbox: prepared.conn.sandbox,
       deadlineAt: new Date(Date.now() + 30 * 60_000),
     });
+    await this.deps.leases.take(id, prepared.promptTokens);
     return { ...prepared, request, rate, generationId: id, startedAt: createdAt.getTime() };
   }
 
@@ -165,6 +176,7 @@ export class ChatService {
     };
     try {
       const done = await applyDeferredOutcome(this.deps.sql, outcome);
+      if (done) await announceFinished(this.deps.ds, this.deps.notifier, run.generationId, this.deps.log);
       return { generationId: run.generationId, tokensSpent: done?.tokensSpent ?? 0, balance: done?.balance ?? 0 };
     } catch (err) {
       await this.defer(outcome, err);
@@ -184,6 +196,7 @@ export class ChatService {
     };
     try {
       const done = await applyDeferredOutcome(this.deps.sql, outcome);
+      if (done) await announceFinished(this.deps.ds, this.deps.notifier, run.generationId, this.deps.log);
       return { generationId: run.generationId, tokensSpent: 0, balance: done?.balance ?? (await getBalance(this.deps.ds, userId)).total };
     } catch (dbErr) {
       await this.defer(outcome, dbErr);
@@ -208,10 +221,18 @@ export class ChatService {
     return this.inFlight.size;
   }
 
-  private follow(abort: AbortController, done: Promise<unknown>): void {
+  /** Tracks an answer until `done`, refreshing its lease with `delivered()` characters meanwhile. */
+  private follow(generationId: number, abort: AbortController, done: Promise<unknown>, delivered: () => number = () => 0): void {
     const entry = { abort, done };
     this.inFlight.add(entry);
-    void done.finally(() => this.inFlight.delete(entry)).catch(() => undefined);
+    const heartbeat = setInterval(() => void this.deps.leases.progress(generationId, delivered()).catch(() => undefined), LEASE_HEARTBEAT_MS);
+    heartbeat.unref();
+    void done
+      .finally(() => {
+        clearInterval(heartbeat);
+        this.inFlight.delete(entry);
+      })
+      .catch(() => undefined);
   }
 
   /**
@@ -249,7 +270,7 @@ export class ChatService {
       const billing = await this.settle(run, result.text || toolCallsText(result.toolCalls), result.usage);
       return { ...billing, model: run.model, result, rate: run.rate };
     })();
-    this.follow(abort, work);
+    this.follow(run.generationId, abort, work);
     return work;
   }
 
@@ -262,11 +283,11 @@ export class ChatService {
     signal?.addEventListener('abort', onClientAbort, { once: true });
     let resolveBilled!: (b: ChatBilling & { failed: boolean }) => void;
     const billed = new Promise<ChatBilling & { failed: boolean }>((r) => (resolveBilled = r));
-    this.follow(upstreamAbort, billed);
+    let text = '';
+    this.follow(run.generationId, upstreamAbort, billed, () => text.length);
     const self = this;
 
     async function* events(): AsyncGenerator<ChatStreamEvent> {
-      let text = '';
       // Tool-call names and argument fragments are completion text too.
       let toolText = '';
       let usage: ChatUsage | undefined;

@@ -1,7 +1,11 @@
 import { AppConfig } from '../../config';
-import { agentFetch } from '../providers/agent-fetch';
+import { createVendorFetch } from '../providers/transport/vendor-fetch';
 import { ProviderConnection, ProviderName } from '../providers/types';
 import { ProviderUnavailableError } from './errors';
+
+const CONNECT_TIMEOUT_MS = 10_000;
+/** Result downloads (videos) are the largest vendor bodies we hold in memory. */
+const MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
 
 export interface ConnectionInfo {
   provider: ProviderName;
@@ -18,7 +22,12 @@ export class ProviderConnections {
     private readonly config: Pick<AppConfig, 'providers' | 'sandboxAllowed' | 'upstreamTimeoutMs'>,
     private readonly defaultBaseUrls: Record<ProviderName, string>,
     private readonly sandboxMount?: (provider: ProviderName) => string,
-    private readonly fetchImpl: typeof fetch = agentFetch,
+    private readonly fetchImpl: typeof fetch = createVendorFetch({
+      connectTimeoutMs: CONNECT_TIMEOUT_MS,
+      headersTimeoutMs: config.upstreamTimeoutMs,
+      bodyIdleTimeoutMs: config.upstreamTimeoutMs,
+      maxResponseBytes: MAX_RESPONSE_BYTES,
+    }),
   ) {}
 
   info(provider: ProviderName): ConnectionInfo {

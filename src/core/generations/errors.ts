@@ -62,6 +62,10 @@ export function failureMessage(kind: ProviderErrorKind, modelSlug: string): stri
   switch (kind) {
     case 'overloaded':
       return `The model ${modelSlug} is overloaded right now. Please wait a minute and try again, or switch to another model.`;
+    case 'rate_limited':
+      return `The model ${modelSlug} is receiving too many requests right now. Please wait a minute and try again, or switch to another model.`;
+    case 'quota':
+      return `The model ${modelSlug} is unavailable: its provider account needs attention. Nothing was charged; the operator has been told.`;
     case 'timeout':
       return `The model ${modelSlug} did not finish in time (generation timeout). Nothing was charged; please try again.`;
     case 'content_policy':

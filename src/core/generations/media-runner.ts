@@ -78,13 +78,14 @@ export class MediaRunner {
     return this.deps.connections.info(model.provider).mode === 'sandbox';
   }
 
-  start(model: ModelDefinition, req: MediaRequest): Promise<MediaStart> {
-    const conn = this.deps.connections.connection(model.provider, model.slug);
+  /** `deadlineAt` bounds the retries of transient vendor failures (epoch ms). */
+  start(model: ModelDefinition, req: MediaRequest, deadlineAt?: number): Promise<MediaStart> {
+    const conn = { ...this.deps.connections.connection(model.provider, model.slug), deadlineAt };
     return this.deps.gate.run(model.provider, () => this.adapter(model).start(req, conn));
   }
 
-  poll(model: ModelDefinition, req: MediaRequest, upstreamJobId: string): Promise<MediaPoll> {
-    const conn = this.deps.connections.connection(model.provider, model.slug);
+  poll(model: ModelDefinition, req: MediaRequest, upstreamJobId: string, deadlineAt?: number): Promise<MediaPoll> {
+    const conn = { ...this.deps.connections.connection(model.provider, model.slug), deadlineAt };
     return this.deps.gate.run(model.provider, () => this.adapter(model).poll(upstreamJobId, req, conn));
   }
 

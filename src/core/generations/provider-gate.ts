@@ -9,14 +9,30 @@ export interface GateOptions {
   failureThreshold: number;
   /** How long an open circuit refuses new work before one trial call is let through. */
   cooldownMs: number;
+  /**
+   * How long a provider whose account ran out of credit (a `quota` failure) is paused before one trial call.
+   * Default 10 minutes: retrying sooner only repeats the refusal.
+   */
+  quotaPauseMs?: number;
   now?: () => number;
 }
 
-export type CircuitEvent = { provider: ProviderName; state: 'open' | 'closed'; reason?: string };
+export type CircuitEvent = {
+  provider: ProviderName;
+  state: 'open' | 'closed';
+  reason?: string;
+  /** `quota`: the provider's account has no credit left (paused until the admins act or the pause ends). */
+  cause?: 'failures' | 'quota';
+};
+
+const DEFAULT_QUOTA_PAUSE_MS = 10 * 60_000;
 
 interface Circuit {
   failures: number;
   openedAt?: number;
+  /** How long this opening lasts (the cooldown, or the quota pause). */
+  openFor?: number;
+  quotaPaused?: boolean;
   trialInFlight: boolean;
 }
 
@@ -44,14 +60,14 @@ export class ProviderGate {
   isOpen(provider: ProviderName): boolean {
     const c = this.circuit(provider);
     if (c.openedAt === undefined) return false;
-    return this.now() - c.openedAt < this.options.cooldownMs || c.trialInFlight;
+    return this.now() - c.openedAt < (c.openFor ?? this.options.cooldownMs) || c.trialInFlight;
   }
 
   /** @throws ProviderUnavailableError while the circuit is open. */
   assertAvailable(provider: ProviderName, modelSlug: string): void {
     if (!this.isOpen(provider)) return;
     const c = this.circuit(provider);
-    const retryAfter = Math.max(1, Math.ceil((c.openedAt! + this.options.cooldownMs - this.now()) / 1000));
+    const retryAfter = Math.max(1, Math.ceil((c.openedAt! + (c.openFor ?? this.options.cooldownMs) - this.now()) / 1000));
     throw new ProviderUnavailableError(
       provider,
       modelSlug,
@@ -97,12 +113,24 @@ export class ProviderGate {
 
   private record(provider: ProviderName, err: unknown): void {
     const c = this.circuit(provider);
-    const counts = err instanceof ProviderError && (err.kind === 'overloaded' || err.kind === 'timeout');
+    if (err instanceof ProviderError && err.kind === 'quota') {
+      const wasOpen = c.openedAt !== undefined;
+      c.openedAt = this.now();
+      c.openFor = this.options.quotaPauseMs ?? DEFAULT_QUOTA_PAUSE_MS;
+      c.quotaPaused = true;
+      if (!wasOpen) this.emit({ provider, state: 'open', cause: 'quota', reason: `account out of credit: ${err.message}` });
+      return;
+    }
+    const counts = err instanceof ProviderError && (err.kind === 'overloaded' || err.kind === 'rate_limited' || err.kind === 'timeout');
+    // Only a success lifts a quota pause: another failure says nothing about the account's credit.
+    if (c.quotaPaused && err !== null) return;
     if (!counts) {
       if (err === null || err instanceof ProviderError) {
         const wasOpen = c.openedAt !== undefined;
         c.failures = 0;
         c.openedAt = undefined;
+        c.openFor = undefined;
+        c.quotaPaused = false;
         if (wasOpen) this.emit({ provider, state: 'closed' });
       }
       return;
@@ -111,7 +139,8 @@ export class ProviderGate {
     if (c.failures >= this.options.failureThreshold) {
       const wasOpen = c.openedAt !== undefined;
       c.openedAt = this.now();
-      if (!wasOpen) this.emit({ provider, state: 'open', reason: (err as Error).message });
+      c.openFor = this.options.cooldownMs;
+      if (!wasOpen) this.emit({ provider, state: 'open', cause: 'failures', reason: (err as Error).message });
     }
   }
 

@@ -17,6 +17,7 @@ import { assertRunnable } from './access';
 import { ProviderConnections } from './connections';
 import { InputError } from './errors';
 import { InputResolver } from './inputs';
+import { GenerationLeases } from './leases';
 import { createPendingGeneration } from './lifecycle';
 import { buildMediaRequest, MediaInputs, MediaRunner, SttExtras } from './media-runner';
 import { GenerationQueue } from './ports';
@@ -54,6 +55,8 @@ export interface GenerationServiceDeps {
   storage: ResultStorage;
   queue: GenerationQueue;
   log: Logger;
+  /** Marks the inline runs this process does itself, so its restart resolves them (see recovery.ts). */
+  leases?: GenerationLeases;
   /** How long a synchronous request waits before it is answered `pending` and handed to the workers. */
   inlineBudgetMs?: number;
   /** A pending generation still unfinished after this long fails with a timeout (and is released). */
@@ -176,6 +179,7 @@ export class GenerationService {
       await this.handOff(gen, params, inputs);
       return gen;
     }
+    await this.deps.leases?.take(id);
     return this.runInline(gen, model, params, inputs);
   }
 
@@ -185,7 +189,7 @@ export class GenerationService {
     const deadline = Date.now() + this.inlineBudgetMs;
     let started: MediaStart;
     try {
-      started = await this.deps.runner.start(model, req);
+      started = await this.deps.runner.start(model, req, deadline);
     } catch (err) {
       return this.deps.runner.fail(gen, model, err);
     }
@@ -202,7 +206,7 @@ export class GenerationService {
         await sleep(interval);
         interval = Math.min(interval * 1.5, 3000);
         try {
-          state = await this.deps.runner.poll(model, req, upstreamJobId);
+          state = await this.deps.runner.poll(model, req, upstreamJobId, deadline);
         } catch (err) {
           if (err instanceof ProviderError && err.retryable) continue;
           return this.deps.runner.fail(gen, model, err);
@@ -238,6 +242,7 @@ export class GenerationService {
     gen.params = stored as unknown as Record<string, unknown>;
     await this.deps.ds.query('UPDATE generations SET params = $2 WHERE id = $1', [gen.id, JSON.stringify(stored)]);
     await this.deps.queue.enqueue(gen.id, delayMs);
+    await this.deps.leases?.drop(gen.id);
   }
 
   private async loadInputs(params: StoredParams): Promise<MediaInputs> {
@@ -278,14 +283,14 @@ export class GenerationService {
     let state: MediaStart | MediaPoll;
     try {
       if (!gen.upstreamJobId) {
-        const started = await this.deps.runner.start(model, req);
+        const started = await this.deps.runner.start(model, req, gen.deadlineAt?.getTime());
         if (started.state === 'pending') {
           await this.saveUpstreamJob(gen, started.upstreamJobId, started.etaSeconds);
           return interval;
         }
         state = started;
       } else {
-        state = await this.deps.runner.poll(model, req, gen.upstreamJobId);
+        state = await this.deps.runner.poll(model, req, gen.upstreamJobId, gen.deadlineAt?.getTime());
       }
     } catch (err) {
       // A flaky poll is retried until the deadline; a refused submission fails the generation now.
@@ -296,7 +301,14 @@ export class GenerationService {
     if (state.state === 'pending') return interval;
     if (state.state === 'failed') await this.deps.runner.fail(gen, model, state.error);
     else await this.deps.runner.complete(gen, model, params, state.output);
+    await this.dropInputs(params);
     return null;
+  }
+
+  /** A finished generation's persisted inputs are not needed any more (in whichever store holds them). */
+  private async dropInputs(params: StoredParams): Promise<void> {
+    const keys = [...(params.inputKeys ?? []), params.maskKey, params.audioKey].filter((k): k is string => !!k);
+    await Promise.all(keys.map((k) => this.deps.storage.delete(k).catch(() => undefined)));
   }
 
   /** Fails (and releases) pending generations whose deadline passed, whatever happened to their jobs. */

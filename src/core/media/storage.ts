@@ -5,22 +5,50 @@ import type { Readable } from 'node:stream';
 import { DomainError } from '../errors';
 
 /** A stored result: either bytes in memory or a stream to pipe out, plus what it is. */
-export type StoredObject = { mime: string; size: number } & (
-  | { data: Buffer; stream?: undefined }
-  | { stream: Readable; data?: undefined }
-);
+export type StoredObject = {
+  mime: string;
+  /** The whole object's size, also when only a range is returned. */
+  size: number;
+  /** A strong validator (quoted), the same on every instance for the same bytes. */
+  etag?: string;
+  /** Present when a range was asked for: the inclusive byte positions returned. */
+  range?: { start: number; end: number };
+} & ({ data: Buffer; stream?: undefined } | { stream: Readable; data?: undefined });
+
+/** `bytes=a-b`, `bytes=a-` or `bytes=-n` (the last n bytes). */
+export type ByteRange = { start: number; end?: number } | { suffix: number };
+
+/** The requested range lies beyond the object. */
+export class RangeNotSatisfiableError extends Error {
+  override readonly name = 'RangeNotSatisfiableError';
+  constructor(readonly size: number) {
+    super(`range not satisfiable (size ${size})`);
+  }
+}
+
+/** Inclusive positions of `range` within an object of `size` bytes. @throws RangeNotSatisfiableError */
+export function resolveRange(range: ByteRange, size: number): { start: number; end: number } {
+  if ('suffix' in range) {
+    if (range.suffix <= 0 || size === 0) throw new RangeNotSatisfiableError(size);
+    return { start: Math.max(0, size - range.suffix), end: size - 1 };
+  }
+  if (range.start >= size || (range.end !== undefined && range.end < range.start)) throw new RangeNotSatisfiableError(size);
+  return { start: range.start, end: Math.min(range.end ?? size - 1, size - 1) };
+}
 
 /**
  * Where generated result files live. Keys are relative slash-separated paths such as
- * `2026/11/22/<random>.webp`. Implementations: local disk here; an S3-compatible one can follow.
+ * `2026/11/22/<random>.webp`. Implementations: local disk (`STORAGE=local`) and S3 (`STORAGE=s3`, s3-storage.ts),
+ * which lets any instance serve any result.
  */
 export interface ResultStorage {
   put(key: string, data: Buffer, mime: string): Promise<void>;
   /**
    * null when the key does not exist (deleted by retention, or never written). A returned `stream` holds an
-   * open file: pipe it out or destroy it.
+   * open file or connection: pipe it out or destroy it. With `range`, only those bytes are returned.
+   * @throws RangeNotSatisfiableError
    */
-  get(key: string): Promise<StoredObject | null>;
+  get(key: string, range?: ByteRange): Promise<StoredObject | null>;
   /** Deleting a missing key is not an error. */
   delete(key: string): Promise<void>;
   exists(key: string): Promise<boolean>;
@@ -104,7 +132,7 @@ export class LocalDiskStorage implements ResultStorage {
     await this.writeAtomic(file, data);
   }
 
-  async get(key: string): Promise<StoredObject | null> {
+  async get(key: string, range?: ByteRange): Promise<StoredObject | null> {
     const file = this.pathFor(key);
     let handle: fs.FileHandle;
     try {
@@ -115,9 +143,12 @@ export class LocalDiskStorage implements ResultStorage {
       throw err;
     }
     try {
-      const { size } = await handle.stat();
+      const { size, mtimeMs } = await handle.stat();
       const mime = await this.readMime(file);
-      return { mime, size, stream: handle.createReadStream({ autoClose: true }) };
+      const etag = `"${size.toString(16)}-${Math.floor(mtimeMs).toString(16)}"`;
+      const span = range ? resolveRange(range, size) : undefined;
+      const stream = handle.createReadStream({ autoClose: true, start: span?.start, end: span?.end });
+      return { mime, size, etag, range: span, stream };
     } catch (err) {
       await handle.close();
       throw err;

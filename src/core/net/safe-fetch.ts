@@ -46,7 +46,7 @@ const MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const SUPPORTED_SCHEMES = new Set(['http:', 'https:']);
 
-const systemResolver: HostResolver = async (hostname) => {
+export const systemResolver: HostResolver = async (hostname) => {
   const found = await dns.lookup(hostname, { all: true, verbatim: true });
   return found.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 };
@@ -90,7 +90,8 @@ function bareHostname(url: URL): string {
   return url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
 }
 
-async function resolveAndCheck(url: URL, resolve: HostResolver, exempt: boolean): Promise<ResolvedAddress[]> {
+/** Every address of the URL's host, refused (UnsafeUrlError) if any is non-public unless `exempt`. */
+export async function resolveAndCheck(url: URL, resolve: HostResolver, exempt: boolean): Promise<ResolvedAddress[]> {
   const host = bareHostname(url);
   const literalFamily = isIP(host);
   let addresses: ResolvedAddress[];
@@ -115,7 +116,7 @@ async function resolveAndCheck(url: URL, resolve: HostResolver, exempt: boolean)
 }
 
 /** A `lookup` for net.connect that only ever answers with the addresses validated above. */
-function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
+export function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
   return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
     if (options.all) callback(null, addresses);
     else callback(null, addresses[0].address, addresses[0].family);

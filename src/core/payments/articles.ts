@@ -32,6 +32,13 @@ export interface ArticleView {
   stars: number;
 }
 
+export interface ArticlePatch {
+  priceMinor?: number;
+  stars?: number;
+  title?: string;
+  active?: boolean;
+}
+
 const toArticle = (r: ArticleEntity): Article => ({
   id: r.id,
   kind: r.kind,
@@ -69,6 +76,28 @@ export class ArticleCatalog {
   async list(): Promise<Article[]> {
     const rows = await this.ds.getRepository(ArticleEntity).find({ where: { active: true }, order: { sort: 'ASC', id: 'ASC' } });
     return rows.map(toArticle);
+  }
+
+  /** Every row, inactive ones too (the operator's view). */
+  async all(): Promise<(Article & { active: boolean })[]> {
+    const rows = await this.ds.getRepository(ArticleEntity).find({ order: { sort: 'ASC', id: 'ASC' } });
+    return rows.map((r) => ({ ...toArticle(r), active: r.active }));
+  }
+
+  /**
+   * An operator's edit of one article: prices, title, whether it is sold. Orders already made keep their own copy.
+   * @throws UnknownArticleError
+   */
+  async update(id: string, patch: ArticlePatch): Promise<Article & { active: boolean }> {
+    const repo = this.ds.getRepository(ArticleEntity);
+    const row = await repo.findOneBy({ id });
+    if (!row) throw new UnknownArticleError(id);
+    if (patch.priceMinor !== undefined) row.priceMinor = patch.priceMinor;
+    if (patch.stars !== undefined) row.stars = patch.stars;
+    if (patch.title !== undefined) row.title = patch.title;
+    if (patch.active !== undefined) row.active = patch.active;
+    const saved = await repo.save(row);
+    return { ...toArticle(saved), active: saved.active };
   }
 
   /** @throws UnknownArticleError for an unknown or inactive id */

@@ -1,3 +1,8 @@
+import { createParser } from 'eventsource-parser';
+import { classifyFault } from './faults';
+import { byStatus } from './faults/table';
+import { nextDelay, retryAfterFromBody, retryAfterFromHeaders, sleep } from './retry';
+import { VendorFetch, VendorInit, asFetchError, failedMidBody, isPhaseTimeout, isResponseTooLarge, responseTooLarge } from './transport/vendor-fetch';
 import { ProviderConnection, ProviderError, ProviderErrorKind, ProviderName } from './types';
 
 export interface UpstreamRequest {
@@ -9,19 +14,14 @@ export interface UpstreamRequest {
   signal?: AbortSignal;
 }
 
-/** Maps an HTTP status (and the vendor's error text) to the kind of failure the pipeline acts on. */
+/** A vendor-neutral reading of a status, for callers that have no vendor body (kept for in-body errors). */
 export function classifyStatus(status: number, message = ''): ProviderErrorKind {
-  if (status === 429 || status === 503 || status === 529 || status === 502) return 'overloaded';
-  if (status === 408 || status === 504) return 'timeout';
-  if (status === 401 || status === 403) return /policy|safety|moderat/i.test(message) ? 'content_policy' : 'auth';
-  if (status === 400 || status === 404 || status === 409 || status === 413 || status === 415 || status === 422) {
-    return /content.?policy|safety|moderat|nsfw|flagged/i.test(message) ? 'content_policy' : 'bad_request';
-  }
-  return 'upstream';
+  return byStatus(status, message);
 }
 
 /**
- * The timeout covers the wait for the response head only: a stream may then run as long as the vendor keeps
+ * A timer on the response head, for fetch implementations that have none of their own (test stubs, the global
+ * fetch); the vendor client enforces per-phase timeouts itself. A stream may then run as long as the vendor keeps
  * sending (the caller's signal still aborts it).
  */
 function headTimeout(timeoutMs: number, signal?: AbortSignal): { signal: AbortSignal; clear: () => void } {
@@ -52,52 +52,89 @@ export function vendorErrorMessage(body: unknown, fallback: string): string {
   return fallback;
 }
 
-/** Sends one request to the vendor; non-2xx answers become a classified ProviderError. */
+const DEFAULT_MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
+
+function encodeBody(req: UpstreamRequest, headers: Record<string, string>): RequestInit['body'] {
+  if (req.body instanceof FormData || req.body instanceof Uint8Array || typeof req.body === 'string') {
+    return req.body as RequestInit['body'];
+  }
+  if (req.body === undefined) return undefined;
+  headers['content-type'] = 'application/json';
+  return JSON.stringify(req.body);
+}
+
+/** A non-2xx answer as a ProviderError, classified by the vendor's own fault table. */
+async function faultOf(provider: ProviderName, res: Response): Promise<ProviderError> {
+  const text = await res.text().catch(() => '');
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
+  const message = vendorErrorMessage(body, text.slice(0, 300) || `HTTP ${res.status}`);
+  const kind = classifyFault(provider, { status: res.status, body, message });
+  const retryAfter = retryAfterFromHeaders(res.headers) ?? retryAfterFromBody(body);
+  return new ProviderError(kind, message, provider, res.status, retryAfter);
+}
+
+function transportFailure(provider: ProviderName, err: unknown): ProviderError {
+  const e = err as Error;
+  if (isResponseTooLarge(e)) return new ProviderError('upstream', `${provider}: ${e.message}`, provider);
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') {
+    return new ProviderError('timeout', `${provider} did not answer in time (${e.message})`, provider);
+  }
+  if (failedMidBody(e)) return new ProviderError('upstream', `${provider} dropped the connection mid-response: ${e.message}`, provider);
+  return new ProviderError('overloaded', `${provider} could not be reached: ${e?.message ?? String(err)}`, provider);
+}
+
+async function attempt(provider: ProviderName, conn: ProviderConnection, req: UpstreamRequest, url: string): Promise<Response> {
+  const headers: Record<string, string> = { ...(req.headers ?? {}) };
+  const body = encodeBody(req, headers);
+  const init: VendorInit = {
+    method: req.method ?? (body === undefined ? 'GET' : 'POST'),
+    headers,
+    body,
+    signal: req.signal,
+    headersTimeoutMs: conn.timeoutMs,
+  };
+  if (conn.maxResponseBytes !== undefined) init.maxResponseBytes = conn.maxResponseBytes;
+  const timer = (conn.fetch as Partial<VendorFetch>).phaseTimeouts ? undefined : headTimeout(conn.timeoutMs, req.signal);
+  if (timer) init.signal = timer.signal;
+  let res: Response;
+  try {
+    res = await conn.fetch(url, init);
+  } catch (err) {
+    if (req.signal?.aborted) throw err;
+    throw transportFailure(provider, err);
+  } finally {
+    timer?.clear();
+  }
+  if (!res.ok) throw await faultOf(provider, res);
+  return res;
+}
+
+/**
+ * Sends one request to the vendor. Non-2xx answers become a ProviderError of the vendor's documented kind;
+ * transient ones (overload, rate limit, 5xx, unreachable) are retried within the attempts and the deadline.
+ */
 export async function upstreamFetch(
   provider: ProviderName,
   conn: ProviderConnection,
   req: UpstreamRequest,
 ): Promise<Response> {
-  const headers: Record<string, string> = { ...(req.headers ?? {}) };
-  let body: RequestInit['body'];
-  if (req.body instanceof FormData || req.body instanceof Uint8Array || typeof req.body === 'string') {
-    body = req.body as RequestInit['body'];
-  } else if (req.body !== undefined) {
-    headers['content-type'] = 'application/json';
-    body = JSON.stringify(req.body);
-  }
   const url = /^https?:\/\//.test(req.path) ? req.path : conn.baseUrl + req.path;
-  let res: Response;
-  const timeout = headTimeout(conn.timeoutMs, req.signal);
-  try {
-    res = await conn.fetch(url, {
-      method: req.method ?? (body === undefined ? 'GET' : 'POST'),
-      headers,
-      body,
-      signal: timeout.signal,
-    });
-  } catch (err) {
-    const e = err as Error;
-    if (req.signal?.aborted) throw err;
-    if (e.name === 'TimeoutError' || e.name === 'AbortError') {
-      throw new ProviderError('timeout', `${provider} did not answer in time`, provider);
-    }
-    throw new ProviderError('overloaded', `${provider} could not be reached: ${e.message}`, provider);
-  } finally {
-    timeout.clear();
-  }
-  if (!res.ok) {
-    const text = await res.text().catch(() => '');
-    let parsed: unknown = text;
+  const startedAt = Date.now();
+  for (let n = 1; ; n++) {
     try {
-      parsed = JSON.parse(text);
-    } catch {
-      /* not JSON */
+      return await attempt(provider, conn, req, url);
+    } catch (err) {
+      if (!(err instanceof ProviderError)) throw err;
+      const wait = nextDelay(err, n, conn, startedAt);
+      if (wait === undefined) throw err;
+      await sleep(wait, req.signal);
     }
-    const message = vendorErrorMessage(parsed, text.slice(0, 300) || `HTTP ${res.status}`);
-    throw new ProviderError(classifyStatus(res.status, message), message, provider, res.status);
   }
-  return res;
 }
 
 export async function upstreamJson<T>(provider: ProviderName, conn: ProviderConnection, req: UpstreamRequest): Promise<T> {
@@ -120,10 +157,14 @@ export async function upstreamBytes(
   req: UpstreamRequest,
 ): Promise<{ data: Buffer; mime: string | undefined; res: Response }> {
   const res = await upstreamFetch(provider, conn, req);
+  const limit = conn.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   let data: Buffer;
   try {
+    if (Number(res.headers.get('content-length')) > limit) throw responseTooLarge(limit, res.url || String(req.path));
     data = Buffer.from(await res.arrayBuffer());
+    if (data.length > limit) throw responseTooLarge(limit, res.url || String(req.path));
   } catch (err) {
+    if (isResponseTooLarge(err)) throw new ProviderError('upstream', `${provider}: ${(err as Error).message}`, provider);
     if (req.signal?.aborted) throw err;
     const name = (err as { name?: string } | null)?.name;
     if (name === 'TimeoutError' || name === 'AbortError') {
@@ -139,38 +180,29 @@ export interface SseEvent {
   data: string;
 }
 
-/** Parses a text/event-stream body into events, as they arrive. */
+/**
+ * Parses a text/event-stream body into events as they arrive (eventsource-parser). A stream that stalls past the
+ * client's idle timeout ends with a TimeoutError.
+ */
 export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator<SseEvent> {
   const decoder = new TextDecoder();
-  let buffer = '';
-  let event: string | undefined;
-  let data: string[] = [];
+  const pending: SseEvent[] = [];
+  const parser = createParser({ onEvent: (e) => pending.push({ event: e.event, data: e.data }) });
   const reader = body.getReader();
   try {
     for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer += decoder.decode(value, { stream: true });
-      let newline: number;
-      while ((newline = buffer.search(/\r?\n/)) >= 0) {
-        const line = buffer.slice(0, newline);
-        buffer = buffer.slice(buffer[newline] === '\r' ? newline + 2 : newline + 1);
-        if (line === '') {
-          if (data.length > 0) yield { event, data: data.join('\n') };
-          event = undefined;
-          data = [];
-        } else if (line.startsWith(':')) {
-          continue;
-        } else {
-          const colon = line.indexOf(':');
-          const field = colon < 0 ? line : line.slice(0, colon);
-          const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-          if (field === 'event') event = value;
-          else if (field === 'data') data.push(value);
-        }
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        chunk = await reader.read();
+      } catch (err) {
+        throw isPhaseTimeout(err) ? asFetchError(err) : err;
       }
+      if (chunk.done) break;
+      parser.feed(decoder.decode(chunk.value, { stream: true }));
+      while (pending.length > 0) yield pending.shift()!;
     }
-    if (data.length > 0) yield { event, data: data.join('\n') };
+    parser.feed(decoder.decode() + '\n\n');
+    while (pending.length > 0) yield pending.shift()!;
   } finally {
     reader.releaseLock();
   }

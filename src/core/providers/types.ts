@@ -24,10 +24,21 @@ export interface ProviderConnection {
   fetch: typeof fetch;
   /** Upper bound for one upstream HTTP call, in milliseconds. */
   timeoutMs: number;
+  /**
+   * When the work this call belongs to must be over (epoch ms): transient failures are retried only while a
+   * retry can still finish before it. Without it, one `timeoutMs` from the first attempt.
+   */
+  deadlineAt?: number;
+  /** Attempts per call for transient failures (overloaded, rate-limited); default 3. */
+  maxAttempts?: number;
+  /** Largest vendor body read into memory (JSON answers, downloads); default 256 MB. */
+  maxResponseBytes?: number;
 }
 
 export type ProviderErrorKind =
-  | 'overloaded' // 429 / 503 / 529 and the like: try later or another model
+  | 'overloaded' // 503 / 529 and the like: the vendor is short of capacity; retry with jittered backoff
+  | 'rate_limited' // 429 for our own rate: retry after `retry-after`
+  | 'quota' // credits or billing exhausted (OpenAI insufficient_quota, 402s): no retry, the provider is paused
   | 'timeout'
   | 'content_policy' // the vendor refused the prompt or the output
   | 'bad_request' // our request was rejected as invalid (a bug or an unsupported option)
@@ -37,6 +48,8 @@ export type ProviderErrorKind =
 /** The wire code of each vendor failure kind. */
 export const PROVIDER_ERROR_CODES = {
   overloaded: 'model_overloaded',
+  rate_limited: 'model_rate_limited',
+  quota: 'provider_quota_exhausted',
   timeout: 'upstream_timeout',
   content_policy: 'content_policy_violation',
   bad_request: 'upstream_bad_request',
@@ -51,12 +64,14 @@ export class ProviderError extends DomainError {
     message: string,
     readonly provider: ProviderName,
     readonly upstreamStatus?: number,
+    /** The wait the vendor asked for (`retry-after`), in ms. */
+    readonly retryAfterMs?: number,
   ) {
     super(message, { provider, reason: kind });
     this.code = PROVIDER_ERROR_CODES[kind];
   }
   get retryable(): boolean {
-    return this.kind === 'overloaded' || this.kind === 'timeout' || this.kind === 'upstream';
+    return this.kind === 'overloaded' || this.kind === 'rate_limited' || this.kind === 'timeout' || this.kind === 'upstream';
   }
 }
 

@@ -5,6 +5,7 @@ import { BalanceEntity } from './balance.entity';
 import { BotSessionEntity } from './bot-session.entity';
 import { EmailVerificationEntity } from './email-verification.entity';
 import { GenerationEntity } from './generation.entity';
+import { GenerationLeaseEntity } from './generation-lease.entity';
 import { IdempotencyRecordEntity } from './idempotency-record.entity';
 import { LedgerEntryEntity } from './ledger-entry.entity';
 import { PasswordResetEntity } from './password-reset.entity';
@@ -19,6 +20,10 @@ import { SignInLockoutEntity } from './sign-in-lockout.entity';
 import { UsedLoginWidgetEntity } from './used-login-widget.entity';
 import { UserSettingsEntity } from './user-settings.entity';
 import { UserEntity } from './user.entity';
+import { WebhookAttemptEntity } from './webhook-attempt.entity';
+import { WebhookBalanceAlertEntity } from './webhook-balance-alert.entity';
+import { WebhookDeliveryEntity } from './webhook-delivery.entity';
+import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 
 export const entities = [
   ApiKeyEntity,
@@ -28,6 +33,7 @@ export const entities = [
   BotSessionEntity,
   EmailVerificationEntity,
   GenerationEntity,
+  GenerationLeaseEntity,
   IdempotencyRecordEntity,
   LedgerEntryEntity,
   PasswordResetEntity,
@@ -42,6 +48,10 @@ export const entities = [
   UsedLoginWidgetEntity,
   UserEntity,
   UserSettingsEntity,
+  WebhookAttemptEntity,
+  WebhookBalanceAlertEntity,
+  WebhookDeliveryEntity,
+  WebhookEndpointEntity,
 ];
 
 export * from './api-key.entity';
@@ -51,6 +61,7 @@ export * from './balance.entity';
 export * from './bot-session.entity';
 export * from './email-verification.entity';
 export * from './generation.entity';
+export * from './generation-lease.entity';
 export * from './idempotency-record.entity';
 export * from './ledger-entry.entity';
 export * from './password-reset.entity';
@@ -65,3 +76,7 @@ export * from './sign-in-lockout.entity';
 export * from './used-login-widget.entity';
 export * from './user-settings.entity';
 export * from './user.entity';
+export * from './webhook-attempt.entity';
+export * from './webhook-balance-alert.entity';
+export * from './webhook-delivery.entity';
+export * from './webhook-endpoint.entity';

@@ -5,8 +5,8 @@ import { googleHeaders, modelPath } from './auth';
 import { refineGoogleError, statusError } from './errors';
 import { veoOperation } from './wire';
 
-/** Veo 3 renders 8-second clips. */
-const VEO3_SECONDS = 8;
+/** Veo 3's default clip length; the catalog offers 4, 6 or 8 seconds and sends the one ordered. */
+const DEFAULT_SECONDS = 8;
 
 function eta(model: string): number {
   return model.includes('fast') ? 45 : 90;
@@ -22,6 +22,7 @@ export async function veoStart(req: MediaRequest, conn: ProviderConnection, sign
   const aspectRatio = nearestRatio(req.size, VEO_RATIOS);
   if (aspectRatio) parameters.aspectRatio = aspectRatio;
   if (req.negativePrompt) parameters.negativePrompt = req.negativePrompt;
+  parameters.durationSeconds = req.durationSeconds ?? DEFAULT_SECONDS;
 
   let raw: unknown;
   try {
@@ -70,18 +71,24 @@ async function poll(name: string, req: MediaRequest, conn: ProviderConnection, s
     }
     return { state: 'failed', error: new ProviderError('upstream', 'google finished the operation without a video', 'google') };
   }
-  const video = await upstreamBytes('google', conn, {
-    path: uri,
-    headers: sameOrigin(uri, conn.baseUrl) ? googleHeaders(conn) : {},
-    signal,
-  });
+  // The URI answers with a redirect to the file's storage location; the client follows it. A download that
+  // still fails (after the client's own retries) fails the job: the operation is done and polling again
+  // would only repeat the same download.
+  let video: Awaited<ReturnType<typeof upstreamBytes>>;
+  try {
+    video = await upstreamBytes('google', conn, {
+      path: uri,
+      headers: sameOrigin(uri, conn.baseUrl) ? googleHeaders(conn) : {},
+      signal,
+    });
+  } catch (err) {
+    if (signal?.aborted || !(err instanceof ProviderError)) throw err;
+    return { state: 'failed', error: new ProviderError(err.kind === 'timeout' ? 'timeout' : 'upstream', `google video download failed: ${err.message}`, 'google', err.upstreamStatus) };
+  }
   const mime = video.mime?.startsWith('video/') ? video.mime : 'video/mp4';
   return {
     state: 'completed',
-    output: {
-      files: [{ data: video.data, mime }],
-      durationSeconds: req.upstreamModel.startsWith('veo-3') ? VEO3_SECONDS : undefined,
-    },
+    output: { files: [{ data: video.data, mime }], durationSeconds: req.durationSeconds ?? DEFAULT_SECONDS },
   };
 }
 

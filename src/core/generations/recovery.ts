@@ -1,0 +1,43 @@
+import type { Logger } from '../../logger';
+import { Queryable } from '../billing/queryable';
+import { requireModel } from '../catalog/catalog';
+import { priceChatUsage } from '../catalog/pricing';
+import { TextModel } from '../catalog/types';
+import { failureMessage } from './errors';
+import { GenerationLeases } from './leases';
+import { markCompleted, markFailed } from './lifecycle';
+import { GenerationQueue } from './ports';
+
+const CHARS_PER_TOKEN = 4;
+/** A stream refreshes its lease every 2 s; one silent for this long belongs to a dead process. */
+export const STALE_LEASE_SECONDS = 60;
+
+/**
+ * Resolves generations whose process died: a stream is settled on what it had delivered (or released when it
+ * delivered nothing), an inline media call already submitted upstream is handed to the job queue, any other is
+ * released. Returns how many were resolved. `own`: this instance's leases, whatever their age (at start).
+ */
+export async function recoverAbandoned(
+  deps: { sql: Queryable; leases: GenerationLeases; queue: GenerationQueue; log: Logger },
+  own: boolean,
+): Promise<number> {
+  const abandoned = await deps.leases.abandoned({ own, staleSeconds: STALE_LEASE_SECONDS });
+  let resolved = 0;
+  for (const lease of abandoned) {
+    const model = requireModel(lease.modelSlug);
+    const elapsed = Date.now() - lease.createdAt.getTime();
+    if (lease.category === 'text' && lease.deliveredChars > 0) {
+      const usage = { promptTokens: lease.promptTokens, completionTokens: Math.ceil(lease.deliveredChars / CHARS_PER_TOKEN) };
+      const result = { resultKey: null, resultMime: null, resultText: null, metadata: { ...usage, recovered: true }, seed: null, durationSeconds: null };
+      if (await markCompleted(deps.sql, lease.generationId, result, priceChatUsage(model as TextModel, usage), elapsed, null)) resolved += 1;
+    } else if (lease.category !== 'text' && lease.upstreamJobId) {
+      await deps.queue.enqueue(lease.generationId);
+      await deps.leases.drop(lease.generationId);
+      resolved += 1;
+    } else if (await markFailed(deps.sql, lease.generationId, 'upstream', failureMessage('upstream', model.slug), elapsed)) {
+      resolved += 1;
+    }
+  }
+  if (resolved > 0) deps.log.warn({ resolved, own }, 'generations abandoned by a stopped process were resolved');
+  return resolved;
+}
