@@ -22,7 +22,7 @@ export function createApiApp(services: Services, options: ApiAppOptions = {}): K
   // X-Forwarded-* are believed only from the proxies named in TRUST_PROXY; ctx.ip is set by clientAddress.
   const app = new Koa({ proxy: services.config.trustProxy.enabled });
 
-  const metrics = createMetrics();
+  const metrics = createMetrics({ token: services.config.metrics.token });
   app.use(clientAddress(services.config.trustProxy));
   app.use(metrics.middleware);
   app.use(requestContext(services));
