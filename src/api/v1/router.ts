@@ -37,7 +37,7 @@ function assistantMessage(text: string, toolCalls: ChatToolCall[] | undefined): 
   };
 }
 
-async function chatCompletions(ctx: ParameterizedContext, services: Services): Promise<void> {
+async function chatCompletions(ctx: ParameterizedContext, services: Pick<Services, 'chat' | 'auth' | 'limiter'>): Promise<void> {
   const auth = authOf(ctx);
   const raw = await readJsonBody(ctx, { limitBytes: CHAT_BODY_LIMIT });
   refuseUnknownParameters(raw);
@@ -120,7 +120,7 @@ async function chatCompletions(ctx: ParameterizedContext, services: Services): P
 }
 
 /** The chat-completions-compatible surface under /v1 (errors in the compatible shape). */
-export function createV1Router(services: Services): Router {
+export function createV1Router(services: Pick<Services, 'chat' | 'auth' | 'limiter'>): Router {
   const router = new Router({ prefix: '/v1' });
   // Model-running requests set the rate headers from the counters they consume; no separate read first.
   router.use(authenticate(services, { peekLimits: false }));

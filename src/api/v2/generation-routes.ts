@@ -30,12 +30,12 @@ function actorOf(ctx: ParameterizedContext): Actor {
   return { user: auth.user, plan: auth.plan };
 }
 
-export function requestContextOf(ctx: ParameterizedContext, services: Services): RequestContext {
+export function requestContextOf(ctx: ParameterizedContext, services: Pick<Services, 'config' | 'generations' | 'idempotency' | 'chat'>): RequestContext {
   const base = publicBaseUrl(ctx, services.config);
   return { source: 'api', ownOrigins: [...new Set([new URL(base).origin, requestOrigin(ctx)])] };
 }
 
-function renderOutcome(ctx: ParameterizedContext, services: Services, outcome: GenerationOutcome): StoredResponse {
+function renderOutcome(ctx: ParameterizedContext, services: Pick<Services, 'config' | 'generations' | 'idempotency' | 'chat'>, outcome: GenerationOutcome): StoredResponse {
   applyRateLimitHeaders(ctx, outcome.rate);
   const g = outcome.generation;
   // An overloaded provider is a 503 (retry later or switch models); other failures are reported in the body.
@@ -51,7 +51,7 @@ function renderOutcome(ctx: ParameterizedContext, services: Services, outcome: G
  */
 async function idempotent(
   ctx: ParameterizedContext,
-  services: Services,
+  services: Pick<Services, 'config' | 'generations' | 'idempotency' | 'chat'>,
   route: string,
   body: unknown,
   work: () => Promise<StoredResponse>,
@@ -72,7 +72,7 @@ async function idempotent(
   ctx.body = response.body;
 }
 
-export function registerGenerationRoutes(router: Router, services: Services): void {
+export function registerGenerationRoutes(router: Router, services: Pick<Services, 'config' | 'generations' | 'idempotency' | 'chat'>): void {
   documentOperation(router, {
     method: 'post',
     path: '/generate',

@@ -15,7 +15,7 @@ const createBody = z.strictObject({
 const tags = ['Schedules'];
 
 /** Recurring generations: POST/GET /schedules, PATCH (enable/disable) and DELETE /schedules/{id}. */
-export function registerScheduleRoutes(router: Router, services: Services): void {
+export function registerScheduleRoutes(router: Router, services: Pick<Services, 'schedules'>): void {
   addRoute(
     router,
     {
