@@ -7,7 +7,7 @@ import { LogMailer, Mailer } from './core/accounts/mailer';
 import { SmtpMailer } from './core/accounts/smtp-mailer';
 import { PlanDirectory } from './core/accounts/plans';
 import { FailoverCounterStore } from './core/limits/failover-store';
-import { GAUGES, setGaugeSource } from './core/ops/metrics';
+import { GAUGES, generationsTotal, paymentsTotal, setGaugeSource } from './core/ops/metrics';
 import { Readiness } from './core/ops/readiness';
 import { PostgresCounterStore } from './core/limits/postgres-store';
 import { RateLimiter } from './core/limits/rate-limiter';
@@ -162,6 +162,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     },
   });
   notifier.add(webhooks);
+  notifier.add({ generationFinished: async (g) => void generationsTotal.inc({ model: g.modelSlug, status: g.status }) });
   const runner = new MediaRunner({ ds, sql, plans, storage, connections, gate, adapters: providerAdapters, notifier, log });
   const inputs = new InputResolver({ storage, allowPrivateHosts: options.allowPrivateHosts });
   const readiness = new Readiness();
@@ -204,6 +205,10 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     defaultReturnUrl: `${config.publicUrl ?? `http://localhost:${config.port}`}/`,
   });
   payments.hub.add(webhooks);
+  payments.hub.add({
+    paymentSucceeded: (e) => void paymentsTotal.inc({ provider: e.provider, outcome: 'succeeded' }),
+    paymentRefunded: (e) => void paymentsTotal.inc({ provider: e.provider, outcome: 'refunded' }),
+  });
   const chat = new ChatService({ ds, sql, holdSql: holds.sql, limiter, connections, gate, adapters: providerAdapters, inputs, log, outbox, notifier, leases });
   setGaugeSource(GAUGES.openAnswers, () => chat.openAnswers);
   return {
