@@ -34,6 +34,7 @@ import { S3Storage } from './core/media/s3-storage';
 import { defaultBaseUrls, providerAdapters } from './core/providers/registry';
 import { ProviderName } from './core/providers/types';
 import { createBoss, GENERATION_STEP, PgBossGenerationQueue } from './jobs/boss';
+import { QueuedMailer } from './jobs/mail';
 import { PgBossWebhookQueue } from './jobs/webhook-jobs';
 import { announceFinished } from './core/generations/announce';
 import { WebhookService } from './core/webhooks/service';
@@ -53,8 +54,9 @@ export interface Services {
   apiKeys: ApiKeyService;
   /** Sign-in, sessions, bearer credentials, password recovery (src/core/accounts/auth-service.ts). */
   auth: AuthService;
-  /** SMTP when SMTP_URL is set, else the log. */
+  /** Queues mail as a durable job (see jobs/mail.ts); delivered by `mailTransport`: SMTP when SMTP_URL is set, else the log. */
   mailer: Mailer;
+  mailTransport: Mailer;
   storage: ResultStorage;
   connections: ProviderConnections;
   gate: ProviderGate;
@@ -127,7 +129,10 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
   const holds = FastSql.asyncCommitPool(options.databaseUrl);
   const plans = new PlanDirectory(ds);
   const apiKeys = new ApiKeyService(ds, config.apiKeyPepper, sql);
-  const mailer: Mailer = config.mail.smtpUrl ? new SmtpMailer(config.mail.smtpUrl, config.mail.from) : new LogMailer(log);
+  const jobQueue = createBoss(options.databaseUrl, log);
+  const boss = jobQueue.boss;
+  const mailTransport: Mailer = config.mail.smtpUrl ? new SmtpMailer(config.mail.smtpUrl, config.mail.from) : new LogMailer(log);
+  const mailer = new QueuedMailer(boss, mailTransport);
   const auth = new AuthService(ds, plans, apiKeys, mailer, log, {
     jwtSecret: config.jwtSecret,
     botToken: config.bot.token,
@@ -140,8 +145,6 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
   const connections = new ProviderConnections(config, defaultBaseUrls, options.sandboxMount);
   const gate = new ProviderGate({ concurrency: config.providerConcurrency, failureThreshold: 5, cooldownMs: 30_000 });
   const notifier = new NotifierHub();
-  const jobQueue = createBoss(options.databaseUrl, log);
-  const boss = jobQueue.boss;
   setGaugeSource(GAUGES.queueDepth, () => boss.getQueueSize(GENERATION_STEP));
   setGaugeSource(GAUGES.reservationsOpen, async () => {
     const rows = await ds.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM token_reservations WHERE status = 'reserved'`);
@@ -222,6 +225,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     apiKeys,
     auth,
     mailer,
+    mailTransport,
     storage,
     connections,
     gate,
