@@ -6,6 +6,16 @@ import { AuthService } from './core/accounts/auth-service';
 import { LogMailer, Mailer } from './core/accounts/mailer';
 import { SmtpMailer } from './core/accounts/smtp-mailer';
 import { PlanDirectory } from './core/accounts/plans';
+import { AccountAdmin } from './core/accounts/account-admin';
+import { ProfileService } from './core/accounts/profile-service';
+import { SettingsService } from './core/accounts/settings-service';
+import { DeliveryOutbox } from './core/generations/delivery-outbox';
+import { JsonStores } from './core/sessions/json-store';
+import { AssistantService } from './core/assistants/assistant-service';
+import { createApiKeyWithinQuota } from './core/accounts/api-key-quota';
+import type { CreatedApiKey } from './core/accounts/api-keys';
+import { ResultFiles } from './core/generations/result-files';
+import { UsageService } from './core/stats/usage-service';
 import { FailoverCounterStore } from './core/limits/failover-store';
 import { GAUGES, generationsTotal, paymentsTotal, setGaugeSource } from './core/ops/metrics';
 import { Readiness } from './core/ops/readiness';
@@ -81,6 +91,19 @@ export interface Services {
   readiness: Readiness;
   /** Chat outcomes the database could not take yet (replayed at start and every few seconds). */
   outbox: BillingOutbox;
+  // Narrow core services the doors use instead of the DataSource.
+  settings: SettingsService;
+  profiles: ProfileService;
+  usage: UsageService;
+  accountAdmin: AccountAdmin;
+  /** Messenger results waiting for delivery (claimed once, retried, swept). */
+  deliveries: DeliveryOutbox;
+  /** Key/value JSON state (the bot's sessions and conversations). */
+  jsonStores: JsonStores;
+  assistants: AssistantService;
+  /** Creates an API key within the per-account cap. */
+  createApiKey(userId: number, name: string): Promise<CreatedApiKey>;
+  resultFiles: ResultFiles;
   close(): Promise<void>;
 }
 
@@ -240,6 +263,15 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     chat,
     schedules: new ScheduleService(ds, plans, generations, log),
     idempotency: new IdempotencyStore(ds),
+    settings: new SettingsService(ds),
+    profiles: new ProfileService(ds),
+    usage: new UsageService(ds),
+    accountAdmin: new AccountAdmin(ds, plans),
+    deliveries: new DeliveryOutbox(ds),
+    jsonStores: new JsonStores(ds),
+    assistants: new AssistantService(ds),
+    createApiKey: (userId, name) => createApiKeyWithinQuota(ds, apiKeys, userId, name),
+    resultFiles: new ResultFiles(ds, storage),
     payments,
     outbox,
     readiness,

@@ -1,5 +1,4 @@
 import type { Middleware } from 'koa';
-import { InvalidStorageKeyError, RangeNotSatisfiableError } from '../core/media/storage';
 import { matchesEtag, parseRangeHeader } from './http-range';
 import type { Services } from '../services';
 import { ApiError } from './middleware/errors';
@@ -11,28 +10,16 @@ const PREFIX = '/files/';
  * be handed to a browser, a chat or the next generation). Past the plan's retention it answers 410. Any instance
  * serves any result (with STORAGE=s3), with `Range` (206) so players can seek, and `ETag` / `If-None-Match` (304).
  */
-export function resultFiles(services: Services): Middleware {
+export function resultFiles(services: Pick<Services, 'resultFiles'>): Middleware {
   return async (ctx, next) => {
     if (!ctx.path.startsWith(PREFIX) || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
     const key = decodeURIComponent(ctx.path.slice(PREFIX.length));
-    const rows = await services.ds.query<{ result_deleted_at: Date | null; result_mime: string | null }[]>(
-      'SELECT result_deleted_at, result_mime FROM generations WHERE result_key = $1 LIMIT 1',
-      [key],
-    );
-    if (rows.length === 0) throw new ApiError(404, 'not_found', 'File not found');
-    if (rows[0].result_deleted_at) throw new ApiError(410, 'gone', 'This result was deleted after its retention period');
-    const range = parseRangeHeader(ctx.get('Range'));
-    let stored;
-    try {
-      stored = await services.storage.get(key, range);
-    } catch (err) {
-      if (err instanceof InvalidStorageKeyError) throw new ApiError(404, 'not_found', 'File not found');
-      if (err instanceof RangeNotSatisfiableError) {
-        throw new ApiError(416, 'range_not_satisfiable', 'The requested range is outside the file', {}, { 'Content-Range': `bytes */${err.size}` });
-      }
-      throw err;
-    }
-    if (!stored) throw new ApiError(410, 'gone', 'This result is no longer stored');
+    // A malformed key or a range beyond the file is a core error: the door's table answers 404 or 416.
+    const file = await services.resultFiles.open(key, parseRangeHeader(ctx.get('Range')));
+    if (file.state === 'missing') throw new ApiError(404, 'not_found', 'File not found');
+    if (file.state === 'deleted') throw new ApiError(410, 'gone', 'This result was deleted after its retention period');
+    if (file.state === 'gone') throw new ApiError(410, 'gone', 'This result is no longer stored');
+    const stored = file.object;
     ctx.set('Cache-Control', 'private, max-age=86400, immutable');
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Accept-Ranges', 'bytes');

@@ -7,10 +7,10 @@ import type { Services } from '../services';
  * Probes. `/health`: the database answers (as before). `/health/live`: the process answers. `/health/ready`: the
  * phase is `ready` and every dependency answers; 503 while starting, draining, or when a dependency is down.
  */
-export function healthRoutes(services: Services): Router {
+export function healthRoutes(services: Pick<Services, 'readiness' | 'usage'>): Router {
   const router = new Router();
   router.get('/health', async (ctx) => {
-    await services.ds.query('SELECT 1');
+    await services.usage.ping();
     ctx.body = { status: 'ok' };
   });
   router.get('/health/live', (ctx) => {

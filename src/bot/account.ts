@@ -1,6 +1,4 @@
 import type { MiddlewareFn } from 'grammy';
-import { getSettings } from '../core/accounts/settings';
-import { findOrCreateTelegramUser } from '../core/accounts/telegram-account';
 import type { BotContext } from './context';
 import { isLocale, localeFromTelegram } from './i18n';
 
@@ -15,7 +13,7 @@ export function accountMiddleware(): MiddlewareFn<BotContext> {
     const from = ctx.from;
     ctx.locale = localeFromTelegram(from?.language_code);
     if (from && !from.is_bot) {
-      const { user, created } = await findOrCreateTelegramUser(services.ds, services.plans, {
+      const { user, created } = await services.accountAdmin.findOrCreateTelegramUser({
         id: from.id,
         first_name: from.first_name,
         last_name: from.last_name,
@@ -23,7 +21,7 @@ export function accountMiddleware(): MiddlewareFn<BotContext> {
         language: ctx.locale,
       });
       if (created) admin.newUser(user, from.username);
-      const settings = await getSettings(services.ds, user.id);
+      const settings = await services.settings.get(user.id);
       if (isLocale(settings.language)) ctx.locale = settings.language;
       ctx.t = i18n.translator(ctx.locale);
       if (user.isBlocked) {

@@ -1,17 +1,17 @@
 import type { Api } from 'grammy';
-import type { DataSource } from 'typeorm';
 import type { GenerationNotifier } from '../core/generations/ports';
 import type { CircuitEvent } from '../core/generations/provider-gate';
+import type { GenerationRecord, UserRecord } from '../core/records';
 import type { PaymentListener, PaymentRefundedEvent, PaymentSucceededEvent } from '../core/payments/ports';
 import type { FailingEndpoint } from '../core/webhooks/ports';
-import type { GenerationEntity, UserEntity } from '../db/entities';
 import type { Logger } from '../logger';
 import type { BackgroundTasks } from './background';
 import { DEFAULT_LOCALE, isLocale, type I18n, type Locale, type Translate } from './i18n';
 
 export interface AdminNotifierDeps {
   api: Api;
-  ds: DataSource;
+  /** The stored language of the account behind a Telegram id. */
+  languageOf: (telegramId: number) => Promise<string | undefined>;
   i18n: I18n;
   log: Logger;
   tasks: BackgroundTasks;
@@ -34,11 +34,8 @@ export class AdminNotifier implements GenerationNotifier, PaymentListener {
 
   private async localeOf(chatId: number): Promise<Locale> {
     if (chatId < 0) return DEFAULT_LOCALE;
-    const rows = await this.deps.ds.query<{ language: string }[]>(
-      'SELECT s.language FROM users u JOIN user_settings s ON s.user_id = u.id WHERE u.telegram_id = $1',
-      [String(chatId)],
-    );
-    return isLocale(rows[0]?.language) ? rows[0].language : DEFAULT_LOCALE;
+    const language = await this.deps.languageOf(chatId);
+    return isLocale(language) ? language : DEFAULT_LOCALE;
   }
 
   /** Sends a message built per admin language to every admin chat. */
@@ -53,7 +50,7 @@ export class AdminNotifier implements GenerationNotifier, PaymentListener {
     }
   }
 
-  newUser(user: UserEntity, username?: string): void {
+  newUser(user: UserRecord, username?: string): void {
     this.notify('new-user', (t) => t('admin-new-user', { id: String(user.id), name: user.name, username: username ? `@${username}` : '—' }));
   }
 
@@ -85,7 +82,7 @@ export class AdminNotifier implements GenerationNotifier, PaymentListener {
   }
 
   /** Counts failed generations; a burst within the window makes one alert (at most one per window). */
-  async generationFinished(gen: GenerationEntity): Promise<void> {
+  async generationFinished(gen: GenerationRecord): Promise<void> {
     if (gen.status !== 'failed') return;
     const now = Date.now();
     this.failures = this.failures.filter((at) => now - at < this.deps.burstWindowMs);

@@ -3,11 +3,19 @@ import { autoRetry, type AutoRetryOptions } from '@grammyjs/auto-retry';
 import { sequentialize } from '@grammyjs/runner';
 import { Bot, session, type BotError, type Middleware } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
-import type { Services } from '../services';
 import { accountMiddleware } from './account';
 import { AdminNotifier } from './admin-notifier';
 import { BackgroundTasks } from './background';
-import { DEFAULT_BOT_SETTINGS, initialSession, type BotContext, type BotDeps, type BotSettings, type ConvContext, type SessionData } from './context';
+import {
+  DEFAULT_BOT_SETTINGS,
+  initialSession,
+  type BotContext,
+  type BotDeps,
+  type BotServices,
+  type BotSettings,
+  type ConvContext,
+  type SessionData,
+} from './context';
 import { createMediaConversation } from './conversations/media';
 import { createToolsConversation } from './conversations/tools';
 import { ResultDelivery } from './delivery';
@@ -25,7 +33,6 @@ import { statsFeature } from './features/stats';
 import { unhandledFeature } from './features/unhandled';
 import { voiceFeature } from './features/voice';
 import { privateChatsOnly } from './private-only';
-import { PostgresSessionStorage } from './session-storage';
 import { TelegramStarsGateway } from './stars-gateway';
 
 export const TELEGRAM_API_ROOT = 'https://api.telegram.org';
@@ -65,7 +72,7 @@ function chatKey(ctx: BotContext): string | undefined {
  * Builds the Telegram bot on the shared core. Nothing happens at import time and nothing runs until the caller
  * starts polling (src/bot/polling.ts) or mounts the webhook (src/bot/webhook.ts).
  */
-export function createBot(token: string, services: Services, options: BotOptions = {}): TelegramBot {
+export function createBot(token: string, services: BotServices, options: BotOptions = {}): TelegramBot {
   const { config, log } = services;
   const apiRoot = (options.apiRoot ?? config.bot.apiRoot ?? TELEGRAM_API_ROOT).replace(/\/+$/, '');
   const bot = new Bot<BotContext>(token, { client: { apiRoot }, botInfo: options.botInfo });
@@ -76,7 +83,8 @@ export function createBot(token: string, services: Services, options: BotOptions
   const i18n = I18n.load(options.localesDir, (locale, key) => log.warn({ locale, key }, 'bot text missing in a locale'));
   const tasks = new BackgroundTasks(log);
   const delivery = new ResultDelivery({
-    ds: services.ds,
+    outbox: services.deliveries,
+    balanceOf: (userId) => services.profiles.totalTokens(userId),
     storage: services.storage,
     i18n,
     api: bot.api,
@@ -87,7 +95,7 @@ export function createBot(token: string, services: Services, options: BotOptions
   });
   const admin = new AdminNotifier({
     api: bot.api,
-    ds: services.ds,
+    languageOf: (telegramId) => services.settings.languageOfTelegramUser(telegramId),
     i18n,
     log,
     tasks,
@@ -117,8 +125,8 @@ export function createBot(token: string, services: Services, options: BotOptions
     ctx.deps = deps;
     return next();
   });
-  const sessionStore = new PostgresSessionStorage<SessionData>(services.ds, 'session:');
-  const conversationStore = new PostgresSessionStorage<VersionedState<ConversationData>>(services.ds, 'conversation:');
+  const sessionStore = services.jsonStores.open<SessionData>('session:');
+  const conversationStore = services.jsonStores.open<VersionedState<ConversationData>>('conversation:');
   bot.use(
     session<SessionData, BotContext>({
       initial: initialSession,

@@ -59,8 +59,29 @@ export const DEFAULT_BOT_SETTINGS: BotSettings = {
 };
 
 /** Everything the handlers need, shared by all updates of one bot. */
+/** The core services the bot uses: never the database handle, never the whole bag. */
+export type BotServices = Pick<
+  Services,
+  | 'config'
+  | 'log'
+  | 'plans'
+  | 'generations'
+  | 'chat'
+  | 'gate'
+  | 'notifier'
+  | 'storage'
+  | 'settings'
+  | 'profiles'
+  | 'usage'
+  | 'accountAdmin'
+  | 'deliveries'
+  | 'jsonStores'
+  | 'payments'
+  | 'webhooks'
+>;
+
 export interface BotDeps {
-  services: Services;
+  services: BotServices;
   /** The bot's Bot API client (with its transformers), for work outside an update (deliveries, background). */
   api: Api;
   i18n: I18n;

@@ -1,32 +1,19 @@
 import { GrammyError, InputFile, type Api } from 'grammy';
-import { z } from 'zod';
-import type { DataSource } from 'typeorm';
-import { getBalance } from '../core/billing/ledger';
 import { findModel } from '../core/catalog/catalog';
+import { deliveryTargetOf, type DeliveryOutbox, type DeliveryTarget } from '../core/generations/delivery-outbox';
 import type { GenerationNotifier } from '../core/generations/ports';
 import { resultUrl } from '../core/generations/views';
 import { readStoredObject, type ResultStorage } from '../core/media/storage';
-import { GenerationEntity } from '../db/entities';
+import type { GenerationRecord } from '../core/records';
 import type { Logger } from '../logger';
 import { failureText } from './errors';
 import { DEFAULT_LOCALE, isLocale, type I18n, type Locale, type Translate } from './i18n';
 import { splitMessage } from './streaming-reply';
 
-/** What the bot stores on a generation (`delivery` column) so any process can deliver its result later. */
-export const deliveryTargetSchema = z.object({
-  chatId: z.number().int(),
-  /** The progress message, edited while pending and removed once the result is there. */
-  messageId: z.number().int().optional(),
-  locale: z.string().optional(),
-  /** The user turned notifications off: results arrive without a sound. */
-  silent: z.boolean().optional(),
-  deliveredAt: z.string().optional(),
-  attempts: z.number().int().optional(),
-});
-export type DeliveryTarget = z.infer<typeof deliveryTargetSchema>;
-
 export interface ResultDeliveryDeps {
-  ds: DataSource;
+  outbox: DeliveryOutbox;
+  /** A user's total balance, for the caption. */
+  balanceOf: (userId: number) => Promise<number>;
   storage: ResultStorage;
   i18n: I18n;
   api: Api;
@@ -40,7 +27,6 @@ export interface ResultDeliveryDeps {
 /** Bots may upload files of up to 50 MB; photos up to 10 MB. */
 const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
 const MAX_PHOTO_BYTES = 10 * 1024 * 1024;
-const MAX_ATTEMPTS = 5;
 /** Tools whose image result should arrive untouched (Telegram recompresses photos and drops transparency). */
 const AS_DOCUMENT = new Set(['upscale', 'remove-bg']);
 
@@ -56,12 +42,6 @@ const EXTENSIONS: Record<string, string> = {
   'audio/aac': 'aac',
   'audio/opus': 'opus',
 };
-
-function targetOf(gen: GenerationEntity): DeliveryTarget | undefined {
-  if (gen.source !== 'bot' || !gen.delivery) return undefined;
-  const parsed = deliveryTargetSchema.safeParse(gen.delivery);
-  return parsed.success ? parsed.data : undefined;
-}
 
 function localeOf(target: DeliveryTarget): Locale {
   return isLocale(target.locale) ? target.locale : DEFAULT_LOCALE;
@@ -83,47 +63,31 @@ export class ResultDelivery implements GenerationNotifier {
 
   constructor(private readonly deps: ResultDeliveryDeps) {}
 
-  async generationFinished(gen: GenerationEntity): Promise<void> {
+  async generationFinished(gen: GenerationRecord): Promise<void> {
     await this.deliver(gen);
   }
 
   /** Claims and sends one finished generation; false when there was nothing to do (not ours, or delivered). */
-  async deliver(gen: GenerationEntity): Promise<boolean> {
-    const target = targetOf(gen);
+  async deliver(gen: GenerationRecord): Promise<boolean> {
+    const target = deliveryTargetOf(gen);
     if (!target || gen.status === 'pending') return false;
-    if (!(await this.claim(gen.id))) return false;
+    if (!(await this.deps.outbox.claim(gen.id))) return false;
     try {
       await this.send(gen, target);
       return true;
     } catch (err) {
       this.deps.log.error({ err, generation: gen.id }, 'bot result delivery failed; it will be retried');
-      await this.deps.ds.query(
-        `UPDATE generations SET delivery = (delivery - 'deliveredAt') || jsonb_build_object('attempts', COALESCE((delivery->>'attempts')::int, 0) + 1)
-          WHERE id = $1`,
-        [gen.id],
-      );
+      await this.deps.outbox.retryLater(gen.id);
       return false;
     }
   }
 
   /** Sends a finished result again (history), without touching the delivery claim. */
-  async resend(gen: GenerationEntity, chatId: number, locale: Locale): Promise<void> {
+  async resend(gen: GenerationRecord, chatId: number, locale: Locale): Promise<void> {
     await this.send(gen, { chatId, locale });
   }
 
-  private async claim(id: number): Promise<boolean> {
-    const rows = await this.deps.ds.query<{ id: number }[]>(
-      `WITH c AS (
-         UPDATE generations SET delivery = delivery || jsonb_build_object('deliveredAt', now())
-          WHERE id = $1 AND status <> 'pending' AND delivery IS NOT NULL AND (delivery->>'deliveredAt') IS NULL
-          RETURNING id
-       ) SELECT id FROM c`,
-      [id],
-    );
-    return rows.length > 0;
-  }
-
-  private async send(gen: GenerationEntity, target: DeliveryTarget): Promise<void> {
+  private async send(gen: GenerationRecord, target: DeliveryTarget): Promise<void> {
     const t = this.deps.i18n.translator(localeOf(target));
     const model = findModel(gen.modelSlug)?.name ?? gen.modelSlug;
     const { api } = this.deps;
@@ -131,7 +95,7 @@ export class ResultDelivery implements GenerationNotifier {
       await this.replaceProgress(target, failureText(gen.errorKind, t, model));
       return;
     }
-    const balance = (await getBalance(this.deps.ds, gen.userId)).total;
+    const balance = await this.deps.balanceOf(gen.userId);
     let caption = t('result-caption', { model, tokens: gen.tokensSpent, balance });
     if (gen.sandbox) caption += `\n${t('result-sandbox')}`;
     const options = { disable_notification: target.silent === true };
@@ -162,7 +126,7 @@ export class ResultDelivery implements GenerationNotifier {
   private async sendFile(
     api: Api,
     chatId: number,
-    gen: GenerationEntity,
+    gen: GenerationRecord,
     mime: string,
     data: Buffer,
     caption: string,
@@ -224,14 +188,9 @@ export class ResultDelivery implements GenerationNotifier {
   }
 
   private async refreshProgress(): Promise<void> {
-    const rows = await this.deps.ds.getRepository(GenerationEntity).createQueryBuilder('g')
-      .where(`g.status = 'pending' AND g.source = 'bot' AND g.delivery IS NOT NULL`)
-      .andWhere(`(g.delivery->>'messageId') IS NOT NULL AND g.created_at > now() - interval '1 day'`)
-      .orderBy('g.id', 'ASC')
-      .limit(200)
-      .getMany();
+    const rows = await this.deps.outbox.pendingWithProgress();
     for (const gen of rows) {
-      const target = targetOf(gen);
+      const target = deliveryTargetOf(gen);
       if (!target?.messageId) continue;
       const t = this.deps.i18n.translator(localeOf(target));
       const elapsed = Math.max(0, Math.round((Date.now() - gen.createdAt.getTime()) / 1000));
@@ -243,13 +202,7 @@ export class ResultDelivery implements GenerationNotifier {
   }
 
   private async sweep(): Promise<void> {
-    const rows = await this.deps.ds.getRepository(GenerationEntity).createQueryBuilder('g')
-      .where(`g.status <> 'pending' AND g.source = 'bot' AND g.delivery IS NOT NULL`)
-      .andWhere(`(g.delivery->>'deliveredAt') IS NULL AND COALESCE((g.delivery->>'attempts')::int, 0) < :max`, { max: MAX_ATTEMPTS })
-      .andWhere(`g.completed_at > now() - interval '1 day'`)
-      .orderBy('g.id', 'ASC')
-      .limit(50)
-      .getMany();
+    const rows = await this.deps.outbox.undelivered();
     for (const gen of rows) await this.deliver(gen);
   }
 

@@ -109,6 +109,7 @@ const BOT_ERRORS: ErrorTable<BotRendering> & Record<TelegramFileError['code'], (
   sign_in_unavailable: () => internal,
   account_exists: () => internal,
   invalid_storage_key: () => internal,
+  range_not_satisfiable: () => internal,
   unknown_article: () => internal,
   order_not_found: () => internal,
   unknown_charge: () => internal,

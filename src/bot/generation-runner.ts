@@ -2,7 +2,7 @@ import { findModel } from '../core/catalog/catalog';
 import { sniffAudio, sniffImage } from '../core/media/sniff';
 import type { Actor, GenerationOutcome, RequestContext } from '../core/generations/service';
 import type { BotContext, BotDeps } from './context';
-import type { DeliveryTarget } from './delivery';
+import type { DeliveryTarget } from '../core/generations/delivery-outbox';
 import { describeErrorForUser, isExpectedError } from './errors';
 import type { Locale } from './i18n';
 import { downloadTelegramFile, toDataUri } from './telegram-files';

@@ -4,4 +4,3 @@ export { startPolling, registerWebhook, ALLOWED_UPDATES } from './polling';
 export { telegramWebhook, WEBHOOK_PATH, SECRET_HEADER } from './webhook';
 export { DEFAULT_BOT_SETTINGS, type BotContext, type BotDeps, type BotSettings } from './context';
 export { I18n, BOT_LOCALES, type Locale } from './i18n';
-export { PostgresSessionStorage } from './session-storage';

@@ -17,7 +17,7 @@ import { DomainError } from './errors';
 import { GenerationFailedError, IdempotencyConflictError, InputError, ProviderUnavailableError } from './generations/errors';
 import { RateLimitedError } from './limits/rate-limiter';
 import { ImageValidationError, InvalidSizeError } from './media/image';
-import { InvalidStorageKeyError } from './media/storage';
+import { InvalidStorageKeyError, RangeNotSatisfiableError } from './media/storage';
 import { FetchFailedError, UnsafeUrlError } from './net/errors';
 import {
   CarrierNotConfiguredError,
@@ -61,6 +61,7 @@ export const CORE_ERROR_CLASSES = [
   ImageValidationError,
   InvalidSizeError,
   InvalidStorageKeyError,
+  RangeNotSatisfiableError,
   FetchFailedError,
   UnsafeUrlError,
   UnknownArticleError,

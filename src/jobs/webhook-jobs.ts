@@ -5,6 +5,7 @@ import type { Logger } from '../logger';
 
 export const WEBHOOK_DELIVERY = 'webhook-delivery';
 const WEBHOOK_SWEEP = 'webhooks-sweep';
+const WEBHOOK_PURGE = 'webhooks-purge';
 
 /** Attempts are pg-boss jobs: they survive a restart, and each job is fetched by one instance only. */
 export class PgBossWebhookQueue implements WebhookQueue {
@@ -26,7 +27,7 @@ export interface WebhookWorkerOptions {
 
 /** Registers the delivery worker and the sweep that re-triggers deliveries whose job was lost. */
 export async function startWebhookWorkers(boss: PgBoss, webhooks: WebhookService, log: Logger, options: WebhookWorkerOptions = {}): Promise<void> {
-  for (const name of [WEBHOOK_DELIVERY, WEBHOOK_SWEEP]) await boss.createQueue(name);
+  for (const name of [WEBHOOK_DELIVERY, WEBHOOK_SWEEP, WEBHOOK_PURGE]) await boss.createQueue(name);
   await boss.work<{ deliveryId: number }>(
     WEBHOOK_DELIVERY,
     { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 0.5, batchSize: 8 },
@@ -38,5 +39,10 @@ export async function startWebhookWorkers(boss: PgBoss, webhooks: WebhookService
     const requeued = await webhooks.sweep();
     if (requeued > 0) log.warn({ requeued }, 'overdue webhook deliveries were triggered again');
   });
+  await boss.work(WEBHOOK_PURGE, async () => {
+    const purged = await webhooks.purgeFinished();
+    if (purged > 0) log.info({ purged }, 'old webhook deliveries removed');
+  });
   await boss.schedule(WEBHOOK_SWEEP, '* * * * *');
+  await boss.schedule(WEBHOOK_PURGE, '17 * * * *');
 }

@@ -137,7 +137,7 @@ describe('POST /models/{slug}/calculate-price', () => {
       ['flux-dev', {}, 'prompt'],
       ['flux-dev', { prompt: 'a fox', max_tokens: 10 }, 'max_tokens'],
       ['flux-dev', { prompt: 'a fox', quality: 'ultra' }, 'quality'],
-      ['flux-dev', { prompt: 'a fox', model: 'flux-dev' }, 'model'],
+      ['flux-dev', { prompt: 'a fox', model: 'dall-e-3' }, 'model'],
       ['gpt-4o', { prompt: 'hi', size: '1024x1024' }, 'size'],
       ['gpt-4o', { prompt: 'hi', max_tokens: 0 }, 'max_tokens'],
       ['upscale', {}, 'params.image_url'],

@@ -42,12 +42,22 @@ test('src/api never imports typeorm, pg or src/db', () => {
 });
 
 test('src/bot never imports typeorm, pg or src/db', () => {
-  expect(violations('bot', PERSISTENCE)).toEqual([
-    // Being moved into core services (issue #10): the list only shrinks.
-    'bot/admin-notifier.ts -> typeorm',
-    'bot/admin-notifier.ts -> db/entities',
-    'bot/delivery.ts -> typeorm',
-    'bot/delivery.ts -> db/entities',
-    'bot/session-storage.ts -> typeorm',
-  ]);
+  expect(violations('bot', PERSISTENCE)).toEqual([]);
+});
+
+test('the doors never reach the DataSource: no `ds`, no DataSource, no SQL in src/api or src/bot', () => {
+  const leaks = ['api', 'bot'].flatMap((area) =>
+    sourceFiles(path.join(SRC, area)).flatMap((file) => {
+      const text = fs.readFileSync(file, 'utf8');
+      const found = [/\.ds\b/, /\{[^}]*\bds\b[^}]*\}\s*=/, /\bDataSource\b/, /\b(SELECT|UPDATE|INSERT INTO|DELETE FROM)\s+\w+/].filter((re) => re.test(text));
+      return found.map((re) => `${path.relative(SRC, file)} matches ${re}`);
+    }),
+  );
+  expect(leaks).toEqual([]);
+});
+
+test('the bot takes narrow core services, not the whole bag', () => {
+  const context = fs.readFileSync(path.join(SRC, 'bot/context.ts'), 'utf8');
+  expect(context).toMatch(/export type BotServices = Pick</);
+  expect(context).not.toMatch(/services: Services;/);
 });

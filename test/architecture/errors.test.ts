@@ -24,7 +24,7 @@ import { DomainError } from '../../src/core/errors';
 import { GenerationFailedError, IdempotencyConflictError, InputError, ProviderUnavailableError } from '../../src/core/generations/errors';
 import { RateLimitedError } from '../../src/core/limits/rate-limiter';
 import { ImageValidationError, InvalidSizeError } from '../../src/core/media/image';
-import { InvalidStorageKeyError } from '../../src/core/media/storage';
+import { InvalidStorageKeyError, RangeNotSatisfiableError } from '../../src/core/media/storage';
 import { FetchFailedError, UnsafeUrlError } from '../../src/core/net/errors';
 import {
   CarrierNotConfiguredError,
@@ -69,6 +69,7 @@ const SAMPLES: Record<CoreErrorCode, DomainError> = {
   image_rejected: new ImageValidationError('not_an_image', 'not an image'),
   invalid_size: new InvalidSizeError('not a size'),
   invalid_storage_key: new InvalidStorageKeyError('bad key'),
+  range_not_satisfiable: new RangeNotSatisfiableError(10),
   fetch_failed: new FetchFailedError('timeout', 'slow'),
   unsafe_url: new UnsafeUrlError('forbidden_address', 'private'),
   unknown_article: new UnknownArticleError('x'),

@@ -10,8 +10,8 @@ export interface ReceivedWebhook {
 export interface Receiver {
   url: string;
   received: ReceivedWebhook[];
-  /** Status to answer with for the n-th request (0-based); default 200. */
-  respond: (index: number, req: ReceivedWebhook) => number;
+  /** Status (and headers) to answer the n-th request (0-based) with; default 200. */
+  respond: (index: number, req: ReceivedWebhook) => number | { status: number; headers: Record<string, string> } | 'hang';
   /** Resolves once `count` requests matched `filter`. */
   waitFor(count: number, filter?: (r: ReceivedWebhook) => boolean, timeoutMs?: number): Promise<ReceivedWebhook[]>;
   close(): Promise<void>;
@@ -46,8 +46,10 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
       const entry: ReceivedWebhook = { headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
       const index = received.length;
       received.push(entry);
-      const status = receiver.respond(index, entry);
-      res.writeHead(status, { 'content-type': 'text/plain' });
+      const answer = receiver.respond(index, entry);
+      if (answer === 'hang') return;
+      const { status, headers: extra } = typeof answer === 'number' ? { status: answer, headers: {} } : answer;
+      res.writeHead(status, { 'content-type': 'text/plain', ...extra });
       res.end(status >= 200 && status < 300 ? 'ok' : `nope ${status}`);
     });
   });

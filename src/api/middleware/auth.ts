@@ -41,7 +41,7 @@ export function authOf(ctx: ParameterizedContext): AuthContext {
  * revoked: 401 `Invalid or expired token`; an API key below the VIP plan: 403 naming the plan; blocked: 403.
  * Sets `ctx.state.auth` and the X-RateLimit-* headers (peeked: reads do not count).
  */
-export function authenticate(services: Services, options: { peekLimits?: boolean } = {}): Middleware {
+export function authenticate(services: Pick<Services, 'auth' | 'limiter'>, options: { peekLimits?: boolean } = {}): Middleware {
   const peekLimits = options.peekLimits ?? true;
   return async (ctx, next) => {
     const token = bearerToken(ctx);

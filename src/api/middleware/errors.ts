@@ -127,6 +127,11 @@ const API_ERRORS: ErrorTable<Rendering> = {
   account_exists: (err) => ({ status: 409, details: { field: err.field } }),
   quota_exceeded: (err) => ({ status: 409, details: { limit: err.limit } }),
   not_found: () => ({ status: 404 }),
+  range_not_satisfiable: (err) => ({
+    status: 416,
+    message: 'The requested range is outside the file',
+    headers: { 'Content-Range': `bytes */${err.size}` },
+  }),
   invalid_storage_key: () => ({ status: 404, code: 'not_found', message: 'File not found' }),
   model_not_found: (err) => ({ status: 404, details: { model: err.slug } }),
   validation_error: (err) => ({ status: 400, details: { field: err.field } }),

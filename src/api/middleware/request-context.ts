@@ -29,7 +29,7 @@ export function servicesOf(ctx: ParameterizedContext): Services {
  * request (method, path without the query, status, duration, user; never headers or bodies), and headers every
  * API answer should have.
  */
-export function requestContext(services: Services): Middleware {
+export function requestContext(services: Pick<Services, 'log'>): Middleware {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     const incoming = ctx.get('X-Request-Id');

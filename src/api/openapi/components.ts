@@ -130,6 +130,24 @@ export const GenerationSchema = component(
   }),
 );
 
+export const ScheduleSchema = component(
+  'Schedule',
+  z.object({
+    id: z.number().int(),
+    name: z.string(),
+    request: z.record(z.string(), z.unknown()).describe('the POST /api/v2/generate body run each time'),
+    interval_minutes: z.number().int(),
+    enabled: z.boolean(),
+    next_run_at: isoDate,
+    last_run_at: isoDate.nullable(),
+    last_generation_id: z.number().int().nullable(),
+    last_error: z.string().nullable(),
+    created_at: isoDate,
+  }),
+);
+
+export const ScheduleListSchema = component('ScheduleList', z.object({ schedules: z.array(ScheduleSchema) }));
+
 export const HistoryPageSchema = component(
   'HistoryPage',
   z.object({

@@ -1,14 +1,5 @@
 import type Router from '@koa/router';
 import { z } from 'zod';
-import {
-  createAssistant,
-  deleteAssistant,
-  listMarketplaceAssistants,
-  listOwnAssistants,
-  listSystemAssistants,
-  publishAssistant,
-  updateAssistant,
-} from '../../core/assistants/assistants';
 import type { Services } from '../../services';
 import { authOf } from '../middleware/auth';
 import { AssistantSchema, ErrorSchema, OwnAssistantSchema } from '../openapi/components';
@@ -30,8 +21,8 @@ const updateBody = z.strictObject({
 });
 const notFound = { description: 'No such assistant of the caller', schema: ErrorSchema };
 
-export function registerAssistantRoutes(router: Router, services: Services): void {
-  const { ds } = services;
+export function registerAssistantRoutes(router: Router, services: Pick<Services, 'assistants'>): void {
+  const { assistants } = services;
   const tags = ['Assistants'];
   const list = (path: string, operationId: string, summary: string, schema: z.ZodType, load: (userId: number) => Promise<unknown>) =>
     addRoute(
@@ -40,12 +31,12 @@ export function registerAssistantRoutes(router: Router, services: Services): voi
       async (ctx) => load(authOf(ctx).userId),
     );
 
-  list('/assistants/system', 'listSystemAssistants', 'Built-in assistants', AssistantSchema, () => listSystemAssistants(ds));
+  list('/assistants/system', 'listSystemAssistants', 'Built-in assistants', AssistantSchema, () => assistants.system());
   list('/assistants/user', 'listOwnAssistants', 'The caller’s assistants (with their instructions)', OwnAssistantSchema, (userId) =>
-    listOwnAssistants(ds, userId),
+    assistants.own(userId),
   );
   list('/assistants/marketplace', 'listMarketplaceAssistants', 'Assistants published by the community', AssistantSchema, () =>
-    listMarketplaceAssistants(ds),
+    assistants.marketplace(),
   );
 
   addRoute(
@@ -65,7 +56,7 @@ export function registerAssistantRoutes(router: Router, services: Services): voi
       },
     },
     async (ctx, { body }) =>
-      createAssistant(ds, authOf(ctx).userId, {
+      assistants.create(authOf(ctx).userId, {
         name: body.name,
         description: body.description,
         modelSlug: body.model_slug,
@@ -87,7 +78,7 @@ export function registerAssistantRoutes(router: Router, services: Services): voi
       responses: { 200: { description: 'The updated assistant', schema: OwnAssistantSchema }, 404: notFound },
     },
     async (ctx, { params, body }) =>
-      updateAssistant(ds, authOf(ctx).userId, params.id, {
+      assistants.update(authOf(ctx).userId, params.id, {
         name: body.name,
         description: body.description,
         modelSlug: body.model_slug,
@@ -109,7 +100,7 @@ export function registerAssistantRoutes(router: Router, services: Services): voi
       responses: { 204: { description: 'Deleted' }, 404: notFound },
     },
     async (ctx, { params }) => {
-      await deleteAssistant(ds, authOf(ctx).userId, params.id);
+      await assistants.delete(authOf(ctx).userId, params.id);
       return undefined;
     },
   );
@@ -126,6 +117,6 @@ export function registerAssistantRoutes(router: Router, services: Services): voi
       params: idParams,
       responses: { 200: { description: 'The published assistant', schema: OwnAssistantSchema }, 404: notFound },
     },
-    async (ctx, { params }) => publishAssistant(ds, authOf(ctx).userId, params.id),
+    async (ctx, { params }) => assistants.publish(authOf(ctx).userId, params.id),
   );
 }

@@ -95,7 +95,7 @@ const PASSWORD_SIGN_IN_ERRORS = {
 };
 
 /** Sign-in, sessions and password recovery: public routes (no bearer credential). */
-export function registerAuthRoutes(router: Router, services: Services): void {
+export function registerAuthRoutes(router: Router, services: Pick<Services, 'config' | 'auth'>): void {
   const { auth } = services;
   const tags = ['Authentication'];
 

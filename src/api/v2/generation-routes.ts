@@ -13,6 +13,7 @@ import { ApiError } from '../middleware/errors';
 import { readJsonBody } from '../middleware/json-body';
 import { readMultipart } from '../middleware/multipart';
 import { applyRateLimitHeaders } from '../middleware/rate-limit-headers';
+import { GenerationSchema } from '../openapi/components';
 import { documentOperation } from '../openapi/registry';
 import { publicBaseUrl, requestOrigin } from './public-url';
 import { registerStreamRoute } from './stream-route';
@@ -23,19 +24,19 @@ export const STT_MAX_BYTES = 25 * 1024 * 1024;
 const STT_FORMATS = new Set(['mp3', 'mp4', 'wav', 'm4a', 'ogg', 'flac', 'webm']);
 const INPAINT_MAX_BYTES = 20 * 1024 * 1024;
 
-const generationResponse = { description: 'The Generation (completed, pending with eta_seconds, or failed with error)' };
+const generationResponse = { description: 'The Generation (completed, pending with eta_seconds, or failed with error)', schema: GenerationSchema };
 
 function actorOf(ctx: ParameterizedContext): Actor {
   const auth = authOf(ctx);
   return { user: auth.user, plan: auth.plan };
 }
 
-export function requestContextOf(ctx: ParameterizedContext, services: Services): RequestContext {
+export function requestContextOf(ctx: ParameterizedContext, services: Pick<Services, 'config' | 'generations' | 'idempotency' | 'chat'>): RequestContext {
   const base = publicBaseUrl(ctx, services.config);
   return { source: 'api', ownOrigins: [...new Set([new URL(base).origin, requestOrigin(ctx)])] };
 }
 
-function renderOutcome(ctx: ParameterizedContext, services: Services, outcome: GenerationOutcome): StoredResponse {
+function renderOutcome(ctx: ParameterizedContext, services: Pick<Services, 'config' | 'generations' | 'idempotency' | 'chat'>, outcome: GenerationOutcome): StoredResponse {
   applyRateLimitHeaders(ctx, outcome.rate);
   const g = outcome.generation;
   // An overloaded provider is a 503 (retry later or switch models); other failures are reported in the body.
@@ -51,7 +52,7 @@ function renderOutcome(ctx: ParameterizedContext, services: Services, outcome: G
  */
 async function idempotent(
   ctx: ParameterizedContext,
-  services: Services,
+  services: Pick<Services, 'config' | 'generations' | 'idempotency' | 'chat'>,
   route: string,
   body: unknown,
   work: () => Promise<StoredResponse>,
@@ -72,7 +73,7 @@ async function idempotent(
   ctx.body = response.body;
 }
 
-export function registerGenerationRoutes(router: Router, services: Services): void {
+export function registerGenerationRoutes(router: Router, services: Pick<Services, 'config' | 'generations' | 'idempotency' | 'chat'>): void {
   documentOperation(router, {
     method: 'post',
     path: '/generate',

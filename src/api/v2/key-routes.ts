@@ -1,6 +1,5 @@
 import type Router from '@koa/router';
 import { z } from 'zod';
-import { createApiKeyWithinQuota } from '../../core/accounts/api-key-quota';
 import type { Services } from '../../services';
 import { authOf } from '../middleware/auth';
 import { ApiKeyListSchema, ApiKeySchema, CreatedApiKeySchema, ErrorSchema } from '../openapi/components';
@@ -12,8 +11,8 @@ const keyBody = z.strictObject({ name: keyName });
 const notFound = { description: 'No such key on this account', schema: ErrorSchema };
 
 /** API keys of the caller. Another account's key ids answer 404. */
-export function registerKeyRoutes(router: Router, services: Services): void {
-  const { apiKeys, ds } = services;
+export function registerKeyRoutes(router: Router, services: Pick<Services, 'apiKeys' | 'createApiKey'>): void {
+  const { apiKeys } = services;
   const tags = ['API keys'];
 
   addRoute(
@@ -32,7 +31,7 @@ export function registerKeyRoutes(router: Router, services: Services): void {
         409: { description: 'The account has the maximum number of keys (`quota_exceeded`)', schema: ErrorSchema },
       },
     },
-    async (ctx, { body }) => createApiKeyWithinQuota(ds, apiKeys, authOf(ctx).userId, body.name),
+    async (ctx, { body }) => services.createApiKey(authOf(ctx).userId, body.name),
   );
 
   addRoute(

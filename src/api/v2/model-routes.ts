@@ -2,7 +2,6 @@ import type Router from '@koa/router';
 import { z } from 'zod';
 import { CATEGORIES, listModels, PLAN_SLUGS, toPublicModel } from '../../core/catalog';
 import { priceCheckBodySchema, quotePrice } from '../../core/payments/price-check';
-import { modelAverageTime } from '../../core/stats/model-timing';
 import type { Services } from '../../services';
 import { AvgTimeSchema, ErrorSchema, ModelListSchema, PriceQuoteSchema } from '../openapi/components';
 import { addRoute } from './route';
@@ -15,7 +14,7 @@ const slugParams = z.object({ slug: z.string().min(1).max(100) });
 const unknownModel = { description: 'No model with this slug (`model_not_found`)', schema: ErrorSchema };
 
 /** The model catalog: list, typical processing time, price check. */
-export function registerModelRoutes(router: Router, services: Services): void {
+export function registerModelRoutes(router: Router, services: Pick<Services, 'usage'>): void {
   const tags = ['Models'];
 
   addRoute(
@@ -48,7 +47,7 @@ export function registerModelRoutes(router: Router, services: Services): void {
       params: slugParams,
       responses: { 200: { description: 'Average time', schema: AvgTimeSchema }, 404: unknownModel },
     },
-    async (_ctx, { params }) => modelAverageTime(services.ds, params.slug),
+    async (_ctx, { params }) => services.usage.modelAverageTime(params.slug),
   );
 
   addRoute(
@@ -59,7 +58,8 @@ export function registerModelRoutes(router: Router, services: Services): void {
       operationId: 'calculatePrice',
       summary: 'The tokens a generate request with these parameters would cost',
       description:
-        'The body is the POST /api/v2/generate body without `model`, validated the same way. Text models take `prompt` and ' +
+        'The body is the POST /api/v2/generate body, validated the same way; `model` may be left out, and when given must ' +
+        'equal the slug. `tokens` is exactly what that generate request is charged. Text models take `prompt` and ' +
         '`max_tokens` and answer the reservation (the charge settles to real usage, never above it).',
       tags,
       security: 'bearer',

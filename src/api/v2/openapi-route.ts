@@ -6,7 +6,7 @@ import { OpenApiRegistry } from '../openapi/registry';
 import { addRoute } from './route';
 
 /** GET /api/v2/openapi.json: built on first request, once every route is registered. */
-export function registerOpenApiRoute(router: Router, registry: OpenApiRegistry, services: Services): void {
+export function registerOpenApiRoute(router: Router, registry: OpenApiRegistry, services: Pick<Services, 'config'>): void {
   let document: Record<string, unknown> | undefined;
   addRoute(
     router,

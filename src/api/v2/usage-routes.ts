@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import { z } from 'zod';
 import { CATEGORIES } from '../../core/catalog/types';
-import { dailyUsage, USAGE_MAX_DAYS } from '../../core/stats/daily-usage';
+import { USAGE_MAX_DAYS } from '../../core/stats/daily-usage';
 import type { Services } from '../../services';
 import { authOf } from '../middleware/auth';
 import { components } from '../openapi/components';
@@ -27,7 +27,7 @@ const usageQuery = z.object({
 });
 
 /** GET /user/usage: the daily series behind the dashboard's usage chart. */
-export function registerUsageRoutes(router: Router, services: Services): void {
+export function registerUsageRoutes(router: Router, services: Pick<Services, 'usage'>): void {
   addRoute(
     router,
     {
@@ -40,6 +40,6 @@ export function registerUsageRoutes(router: Router, services: Services): void {
       query: usageQuery,
       responses: { 200: { description: 'The daily series', schema: DailyUsageSchema } },
     },
-    async (ctx, { query }) => dailyUsage(services.ds, authOf(ctx).userId, query.days),
+    async (ctx, { query }) => services.usage.dailyUsage(authOf(ctx).userId, query.days),
   );
 }

@@ -1,10 +1,8 @@
 import type Router from '@koa/router';
 import { z } from 'zod';
-import { describeBalance, describeUser, updateProfile } from '../../core/accounts/profile';
-import { getSettings, LANGUAGES, updateSettings } from '../../core/accounts/settings';
+import { LANGUAGES } from '../../core/accounts/settings';
 import { CATEGORIES, IMAGE_FORMATS } from '../../core/catalog/types';
-import { HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT, listHistory } from '../../core/stats/history';
-import { userStats } from '../../core/stats/user-stats';
+import { HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT } from '../../core/stats/history';
 import type { Services } from '../../services';
 import { authOf } from '../middleware/auth';
 import { BalanceSchema, ErrorSchema, HistoryPageSchema, SettingsSchema, StatsSchema, UserSchema } from '../openapi/components';
@@ -53,8 +51,8 @@ const historyQuery = z.object({
 });
 
 /** /user/*: the caller's own account; nothing here can reach another account. */
-export function registerUserRoutes(router: Router, services: Services): void {
-  const { ds } = services;
+export function registerUserRoutes(router: Router, services: Pick<Services, 'config' | 'profiles' | 'settings' | 'usage'>): void {
+  const { profiles, settings, usage } = services;
   const tags = ['User'];
 
   addRoute(
@@ -62,7 +60,7 @@ export function registerUserRoutes(router: Router, services: Services): void {
     { method: 'get', path: '/user/me', operationId: 'getMe', summary: 'The caller’s account', tags, security: 'bearer', responses: { 200: { description: 'The User object', schema: UserSchema } } },
     async (ctx) => {
       const { user, plan } = authOf(ctx);
-      return describeUser(ds, user, plan);
+      return profiles.describe(user, plan);
     },
   );
 
@@ -80,14 +78,14 @@ export function registerUserRoutes(router: Router, services: Services): void {
     },
     async (ctx, { body }) => {
       const { userId, plan } = authOf(ctx);
-      return updateProfile(ds, userId, plan, { name: body.name, avatarUrl: body.avatar_url });
+      return profiles.update(userId, plan, { name: body.name, avatarUrl: body.avatar_url });
     },
   );
 
   addRoute(
     router,
     { method: 'get', path: '/user/balance', operationId: 'getBalance', summary: 'Token balance', tags, security: 'bearer', responses: { 200: { description: 'The Balance object', schema: BalanceSchema } } },
-    async (ctx) => describeBalance(ds, authOf(ctx).user),
+    async (ctx) => profiles.balance(authOf(ctx).user),
   );
 
   addRoute(
@@ -101,13 +99,13 @@ export function registerUserRoutes(router: Router, services: Services): void {
       security: 'bearer',
       responses: { 200: { description: 'The Stats object', schema: StatsSchema } },
     },
-    async (ctx) => userStats(ds, authOf(ctx).userId),
+    async (ctx) => usage.userStats(authOf(ctx).userId),
   );
 
   addRoute(
     router,
     { method: 'get', path: '/user/settings', operationId: 'getSettings', summary: 'Preferences', tags, security: 'bearer', responses: { 200: { description: 'The Settings object', schema: SettingsSchema } } },
-    async (ctx) => getSettings(ds, authOf(ctx).userId),
+    async (ctx) => settings.get(authOf(ctx).userId),
   );
 
   addRoute(
@@ -123,7 +121,7 @@ export function registerUserRoutes(router: Router, services: Services): void {
       responses: { 200: { description: 'The updated Settings object', schema: SettingsSchema } },
     },
     async (ctx, { body }) =>
-      updateSettings(ds, authOf(ctx).userId, {
+      settings.update(authOf(ctx).userId, {
         language: body.language,
         imageFormat: body.image_format,
         notificationsEnabled: body.notifications_enabled,
@@ -146,8 +144,7 @@ export function registerUserRoutes(router: Router, services: Services): void {
       },
     },
     async (ctx, { query }) =>
-      listHistory(
-        ds,
+      usage.history(
         authOf(ctx).userId,
         {
           category: query.category,

@@ -1,5 +1,4 @@
 import { InlineKeyboard } from 'grammy';
-import { getBalance } from '../../core/billing/ledger';
 import { canUseModel, listModels } from '../../core/catalog/catalog';
 import { ParamError } from '../../core/catalog/errors';
 import { parseGenerateRequest } from '../../core/catalog/params';
@@ -204,7 +203,7 @@ export async function askPrompt(w: Wizard, ctx: ConvContext, messageId: number, 
 /** Step 4: price and balance; the generation starts only on confirmation. */
 export async function confirmAndStart(w: Wizard, ctx: ConvContext, draft: Draft, cost: number): Promise<void> {
   const { t, conversation } = w;
-  const balance = await conversation.external((octx) => getBalance(octx.deps.services.ds, octx.account!.user.id).then((b) => b.total));
+  const balance = await conversation.external((octx) => octx.deps.services.profiles.totalTokens(octx.account!.user.id));
   if (balance < cost) {
     await ctx.reply(t('error-insufficient-tokens', { required: cost, available: balance }), { reply_markup: topUpKeyboard(t) });
     return;

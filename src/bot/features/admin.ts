@@ -1,10 +1,6 @@
 import { Composer } from 'grammy';
 import { isPlanSlug } from '../../core/accounts/plans';
-import { findUserByReference } from '../../core/accounts/telegram-account';
-import { changePlan } from '../../core/accounts/users';
-import { getBalance, grantBonus } from '../../core/billing/ledger';
 import { OrderNotRefundableError, UnknownChargeError } from '../../core/payments/errors';
-import { serviceStats } from '../../core/stats/service-stats';
 import type { BotContext } from '../context';
 import { formatDate, planName } from '../format';
 
@@ -43,11 +39,11 @@ export function adminFeature(): Composer<BotContext> {
       await ctx.reply(ctx.t('admin-only'));
       return;
     }
-    const { ds, plans } = ctx.deps.services;
+    const { plans, usage, accountAdmin } = ctx.deps.services;
     const [sub = 'stats', ...args] = ctx.match.trim().split(/\s+/).filter(Boolean);
 
     if (sub === 'stats') {
-      const s = await serviceStats(ds);
+      const s = await usage.serviceStats();
       await ctx.reply(
         ctx.t('admin-stats', {
           users: s.users_total,
@@ -68,7 +64,7 @@ export function adminFeature(): Composer<BotContext> {
       return;
     }
 
-    const user = args[0] ? await findUserByReference(ds, args[0]) : null;
+    const user = args[0] ? await accountAdmin.findByReference(args[0]) : null;
     if (sub === 'grant' || sub === 'plan' || sub === 'user') {
       if (!user) {
         await ctx.reply(args[0] ? ctx.t('admin-user-not-found', { ref: args[0] }) : ctx.t('admin-usage'));
@@ -82,9 +78,8 @@ export function adminFeature(): Composer<BotContext> {
         return;
       }
       // The update id makes the grant idempotent when Telegram delivers the same update twice.
-      await grantBonus(ds, user.id, amount, `admin:${ctx.update.update_id}`, `granted by admin ${fromId}`);
-      const balance = await getBalance(ds, user.id);
-      await ctx.reply(ctx.t('admin-granted', { tokens: amount, id: String(user.id), name: user.name, balance: balance.total }));
+      const balance = await accountAdmin.grantBonus(user.id, amount, `admin:${ctx.update.update_id}`, `granted by admin ${fromId}`);
+      await ctx.reply(ctx.t('admin-granted', { tokens: amount, id: String(user.id), name: user.name, balance }));
       return;
     }
     if (sub === 'plan' && user) {
@@ -93,12 +88,12 @@ export function adminFeature(): Composer<BotContext> {
         await ctx.reply(ctx.t('admin-usage'));
         return;
       }
-      const updated = await changePlan(ds, plans, user.id, slug);
+      const updated = await accountAdmin.changePlan(user.id, slug);
       await ctx.reply(ctx.t('admin-plan-changed', { id: String(user.id), name: user.name, plan: await planName(plans, updated.planSlug) }));
       return;
     }
     if (sub === 'user' && user) {
-      const balance = await getBalance(ds, user.id);
+      const balance = await ctx.deps.services.profiles.totalTokens(user.id);
       await ctx.reply(
         ctx.t('admin-user', {
           id: String(user.id),
@@ -107,7 +102,7 @@ export function adminFeature(): Composer<BotContext> {
           telegram: user.telegramId ?? '—',
           email: user.email ?? '—',
           plan: await planName(plans, user.planSlug),
-          balance: balance.total,
+          balance,
           created: formatDate(ctx.locale, user.createdAt),
         }),
       );

@@ -1,5 +1,4 @@
 import { Composer, InlineKeyboard } from 'grammy';
-import { describeBalance } from '../../core/accounts/profile';
 import type { BotContext } from '../context';
 import { formatDate } from '../format';
 import { show } from './respond';
@@ -7,7 +6,7 @@ import { show } from './respond';
 async function showBalance(ctx: BotContext): Promise<void> {
   const account = ctx.account;
   if (!account) return;
-  const b = await describeBalance(ctx.deps.services.ds, account.user);
+  const b = await ctx.deps.services.profiles.balance(account.user);
   const text = ctx.t('balance-text', {
     plan: account.plan.name,
     total: b.token_balance,

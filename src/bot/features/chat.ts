@@ -1,5 +1,4 @@
 import { Composer, InlineKeyboard } from 'grammy';
-import { getChatModel, setChatModel } from '../../core/accounts/chat-preference';
 import { canUseModel, findModel, listModels } from '../../core/catalog/catalog';
 import type { ChatStream } from '../../core/generations/chat';
 import { GenerationFailedError } from '../../core/generations/errors';
@@ -24,7 +23,7 @@ async function showChat(ctx: BotContext): Promise<void> {
   const account = ctx.account;
   if (!account) return;
   const { services } = ctx.deps;
-  const model = await getChatModel(services.ds, account.user.id, account.plan.slug);
+  const model = await services.settings.chatModel(account.user.id, account.plan.slug);
   const kb = modelPickerKeyboard(ctx.t, listModels({ category: 'text' }), {
     plan: account.plan.slug,
     planNames: await planNames(services.plans),
@@ -42,7 +41,7 @@ async function chatTurn(ctx: BotContext, text: string): Promise<void> {
   if (!account || chatId === undefined) return;
   const { services, settings, publicBase } = ctx.deps;
   const t = ctx.t;
-  const model = await getChatModel(services.ds, account.user.id, account.plan.slug);
+  const model = await services.settings.chatModel(account.user.id, account.plan.slug);
   const messages: ChatMessage[] = [...ctx.session.chat.messages, { role: 'user', content: text }];
   const replyTo = ctx.message?.message_id;
   // Aborting stops the upstream request (the user cannot be answered); billing then settles what was delivered.
@@ -107,7 +106,7 @@ export function chatFeature(): Composer<BotContext> {
       const names = await planNames(ctx.deps.services.plans);
       return ctx.answerCallbackQuery({ text: ctx.t('model-locked', { model: model.name, plan: names[model.minPlan] ?? model.minPlan }), show_alert: true });
     }
-    await setChatModel(ctx.deps.services.ds, account.user.id, account.plan.slug, model.slug);
+    await ctx.deps.services.settings.setChatModel(account.user.id, account.plan.slug, model.slug);
     await ctx.answerCallbackQuery({ text: ctx.t('chat-model-set', { model: model.name }) });
     await showChat(ctx);
   });

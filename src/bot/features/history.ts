@@ -2,7 +2,6 @@ import { Composer, InlineKeyboard } from 'grammy';
 import { findModel } from '../../core/catalog/catalog';
 import { NotFoundError } from '../../core/accounts/errors';
 import { ParamError } from '../../core/catalog/errors';
-import { listHistory } from '../../core/stats/history';
 import type { BotContext } from '../context';
 import { formatDateTime, truncate } from '../format';
 import { show } from './respond';
@@ -15,10 +14,10 @@ async function showHistory(ctx: BotContext, cursor?: string): Promise<void> {
   const { services, settings, publicBase } = ctx.deps;
   let page;
   try {
-    page = await listHistory(services.ds, account.user.id, { cursor, limit: settings.historyPageSize }, publicBase);
+    page = await services.usage.history(account.user.id, { cursor, limit: settings.historyPageSize }, publicBase);
   } catch (err) {
     if (!(err instanceof ParamError)) throw err;
-    page = await listHistory(services.ds, account.user.id, { limit: settings.historyPageSize }, publicBase);
+    page = await services.usage.history(account.user.id, { limit: settings.historyPageSize }, publicBase);
   }
   const kb = new InlineKeyboard();
   const lines = page.items.map((g) => {

@@ -1,6 +1,4 @@
 import { Composer, InlineKeyboard } from 'grammy';
-import { findUserById } from '../../core/accounts/users';
-import { getBalance } from '../../core/billing/ledger';
 import { UnknownArticleError } from '../../core/payments/errors';
 import type { PreCheckoutAnswer } from '../../core/payments/stars';
 import type { BotContext } from '../context';
@@ -88,7 +86,7 @@ async function paid(ctx: BotContext): Promise<void> {
   const sp = ctx.message?.successful_payment;
   const from = ctx.from;
   if (!sp || !from) return;
-  const { payments, plans, ds } = ctx.deps.services;
+  const { payments, plans, profiles } = ctx.deps.services;
   const result = await payments.stars.paymentReceived({
     telegramUserId: from.id,
     payload: sp.invoice_payload,
@@ -107,14 +105,14 @@ async function paid(ctx: BotContext): Promise<void> {
     return;
   }
   const order = result.order;
-  const balance = await getBalance(ds, order.userId);
+  const balance = await profiles.totalTokens(order.userId);
   if (order.kind === 'tokens') {
-    await ctx.reply(ctx.t('payment-thanks-tokens', { tokens: order.tokens ?? 0, balance: balance.total }));
+    await ctx.reply(ctx.t('payment-thanks-tokens', { tokens: order.tokens ?? 0, balance }));
     return;
   }
-  const user = await findUserById(ds, order.userId);
+  const user = await profiles.user(order.userId);
   const until = user?.planExpiresAt ? formatDate(ctx.locale, new Date(user.planExpiresAt)) : '—';
-  await ctx.reply(ctx.t('payment-thanks-plan', { plan: await planName(plans, order.planSlug ?? ''), until, balance: balance.total }));
+  await ctx.reply(ctx.t('payment-thanks-plan', { plan: await planName(plans, order.planSlug ?? ''), until, balance }));
 }
 
 /** Stops the renewal (editUserStarSubscription); the plan stays to the end of the paid period. */
@@ -123,7 +121,7 @@ async function cancelSubscription(ctx: BotContext): Promise<void> {
   const from = ctx.from;
   if (!account || !from) return;
   await ctx.answerCallbackQuery().catch(() => undefined);
-  const { payments, plans, ds } = ctx.deps.services;
+  const { payments, plans, profiles } = ctx.deps.services;
   const subscription = await payments.stars.activeSubscription(account.user.id);
   if (!subscription?.providerChargeId) {
     await ctx.reply(ctx.t('subscription-none'));
@@ -131,7 +129,7 @@ async function cancelSubscription(ctx: BotContext): Promise<void> {
   }
   await ctx.api.editUserStarSubscription(from.id, subscription.providerChargeId, true);
   await payments.stars.markSubscriptionCanceled(subscription.id);
-  const user = await findUserById(ds, account.user.id);
+  const user = await profiles.user(account.user.id);
   const until = user?.planExpiresAt ? formatDate(ctx.locale, new Date(user.planExpiresAt)) : '—';
   await ctx.reply(ctx.t('subscription-canceled', { plan: await planName(plans, subscription.planSlug ?? ''), until }));
 }

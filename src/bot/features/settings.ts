@@ -1,5 +1,5 @@
 import { Composer, InlineKeyboard } from 'grammy';
-import { getSettings, updateSettings, type SettingsPatch } from '../../core/accounts/settings';
+import type { SettingsPatch } from '../../core/accounts/settings';
 import type { BotContext } from '../context';
 import { isLocale } from '../i18n';
 import { show } from './respond';
@@ -9,7 +9,7 @@ const FORMATS = ['webp', 'png', 'jpeg'] as const;
 async function showSettings(ctx: BotContext): Promise<void> {
   const account = ctx.account;
   if (!account) return;
-  const s = await getSettings(ctx.deps.services.ds, account.user.id);
+  const s = await ctx.deps.services.settings.get(account.user.id);
   const mark = (on: boolean) => (on ? '✓ ' : '');
   const kb = new InlineKeyboard()
     .text(`${mark(s.language === 'en')}English`, 'set:lang:en')
@@ -43,7 +43,7 @@ export function settingsFeature(): Composer<BotContext> {
     else if (what === 'fmt' && (FORMATS as readonly string[]).includes(value)) patch.imageFormat = value as (typeof FORMATS)[number];
     else if (what === 'notif') patch.notificationsEnabled = value === 'on';
     else return ctx.answerCallbackQuery();
-    const saved = await updateSettings(ctx.deps.services.ds, account.user.id, patch);
+    const saved = await ctx.deps.services.settings.update(account.user.id, patch);
     if (patch.language) {
       ctx.locale = patch.language;
       ctx.t = ctx.deps.i18n.translator(patch.language);

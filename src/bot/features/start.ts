@@ -1,5 +1,4 @@
 import { Composer } from 'grammy';
-import { getBalance } from '../../core/billing/ledger';
 import type { BotContext } from '../context';
 import { backToMenuKeyboard, mainMenuKeyboard } from '../keyboards/main-menu';
 import { show } from './respond';
@@ -12,7 +11,7 @@ export function startFeature(): Composer<BotContext> {
     await ctx.conversation.exitAll();
     const account = ctx.account;
     if (!account) return;
-    const balance = (await getBalance(ctx.deps.services.ds, account.user.id)).total;
+    const balance = await ctx.deps.services.profiles.totalTokens(account.user.id);
     const args = { name: account.user.name, plan: account.plan.name, balance };
     await ctx.reply(account.isNew ? ctx.t('start-welcome-new', args) : ctx.t('start-welcome-back', args), {
       reply_markup: mainMenuKeyboard(ctx.t),

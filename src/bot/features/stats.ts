@@ -1,12 +1,11 @@
 import { Composer, InlineKeyboard } from 'grammy';
-import { userStats } from '../../core/stats/user-stats';
 import type { BotContext } from '../context';
 import { show } from './respond';
 
 async function showStats(ctx: BotContext): Promise<void> {
   const account = ctx.account;
   if (!account) return;
-  const s = await userStats(ctx.deps.services.ds, account.user.id);
+  const s = await ctx.deps.services.usage.userStats(account.user.id);
   const b = s.breakdown;
   const text = ctx.t('stats-text', {
     total: s.total_generations,

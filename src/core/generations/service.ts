@@ -16,6 +16,7 @@ import { InputFile, MediaPoll, MediaStart, ProviderError } from '../providers/ty
 import { assertRunnable } from './access';
 import { ProviderConnections } from './connections';
 import { InputError } from './errors';
+import type { DeliveryTarget } from './delivery-outbox';
 import { InputResolver } from './inputs';
 import { GenerationLeases } from './leases';
 import { createPendingGeneration } from './lifecycle';
@@ -33,7 +34,7 @@ export interface RequestContext {
   /** Origins under which this service's own `/files/...` result URLs are reachable (results chain). */
   ownOrigins: string[];
   /** Where the bot should deliver an asynchronous result. */
-  delivery?: Record<string, unknown>;
+  delivery?: DeliveryTarget;
 }
 
 export interface GenerationOutcome {

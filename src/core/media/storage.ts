@@ -19,10 +19,10 @@ export type StoredObject = {
 export type ByteRange = { start: number; end?: number } | { suffix: number };
 
 /** The requested range lies beyond the object. */
-export class RangeNotSatisfiableError extends Error {
-  override readonly name = 'RangeNotSatisfiableError';
+export class RangeNotSatisfiableError extends DomainError {
+  readonly code = 'range_not_satisfiable';
   constructor(readonly size: number) {
-    super(`range not satisfiable (size ${size})`);
+    super(`range not satisfiable (size ${size})`, { size });
   }
 }
 

@@ -127,6 +127,20 @@ export async function overdueDeliveries(ds: DataSource, graceMs: number, limit: 
   return rows.map((r) => r.id);
 }
 
+/** Deletes finished deliveries older than `days` (their attempts go with them), in batches. */
+export async function purgeFinishedDeliveries(ds: DataSource, days: number): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const rows = await ds.query<{ id: number }[]>(
+      `SELECT id FROM webhook_deliveries WHERE state <> 'pending' AND finished_at < now() - make_interval(days => $1) LIMIT 1000`,
+      [days],
+    );
+    if (rows.length === 0) return total;
+    await ds.query('DELETE FROM webhook_deliveries WHERE id = ANY($1::int[])', [rows.map((r) => r.id)]);
+    total += rows.length;
+  }
+}
+
 export async function recentAttempts(ds: DataSource, endpointId: number, limit: number): Promise<AttemptView[]> {
   const rows = await ds.query<
     {

@@ -6,7 +6,16 @@ import type { GenerationNotifier } from '../generations/ports';
 import type { HostResolver } from '../net/safe-fetch';
 import type { PaymentListener, PaymentSucceededEvent } from '../payments/ports';
 import { RetryPolicy, retryDelayMs } from './backoff';
-import { AttemptOutcome, AttemptView, claimDelivery, insertDeliveries, overdueDeliveries, recentAttempts, recordAttempt } from './deliveries';
+import {
+  AttemptOutcome,
+  AttemptView,
+  claimDelivery,
+  insertDeliveries,
+  overdueDeliveries,
+  purgeFinishedDeliveries,
+  recentAttempts,
+  recordAttempt,
+} from './deliveries';
 import { WebhookEndpoints } from './endpoints';
 import {
   BalanceLowEventBody,
@@ -52,6 +61,8 @@ export interface QueuedEvent {
 const BALANCE_LOW_SHARE = 0.1;
 /** An overdue delivery is re-triggered by the sweep after this long (its job was lost). */
 const SWEEP_GRACE_MS = 30_000;
+/** How long finished deliveries and their attempts stay visible. */
+const HISTORY_DAYS = 30;
 
 /**
  * Event delivery to the endpoints an account registered: signed (Standard Webhooks), durable (one row per
@@ -217,6 +228,11 @@ export class WebhookService implements GenerationNotifier, PaymentListener {
         }
       }
     }
+  }
+
+  /** Drops finished deliveries (and their attempts) older than the history kept. Returns how many. */
+  async purgeFinished(): Promise<number> {
+    return purgeFinishedDeliveries(this.deps.ds, HISTORY_DAYS);
   }
 
   /** Re-triggers overdue deliveries whose job was lost. Returns how many. */

@@ -1,11 +1,11 @@
 import type { DataSource } from 'typeorm';
 
 /**
- * grammY storage adapter (sessions and conversation state) on the `bot_sessions` table: one jsonb row per key.
- * Every instance of the bot reads and writes the same rows, so a restart or another instance continues where
- * the last one stopped. `prefix` keeps different kinds of state apart in the one table.
+ * JSON values by key on the `bot_sessions` table: one jsonb row per key (the bot's sessions and conversation
+ * state, as a grammY storage adapter). Every process reads and writes the same rows, so a restart or another
+ * instance continues where the last one stopped. `prefix` keeps different kinds of state apart in the one table.
  */
-export class PostgresSessionStorage<T> {
+export class JsonStore<T> {
   constructor(
     private readonly ds: DataSource,
     private readonly prefix = '',
@@ -47,5 +47,14 @@ export class PostgresSessionStorage<T> {
       [`${this.prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, days],
     );
     return rows[0]?.n ?? 0;
+  }
+}
+
+/** Opens stores by prefix on one database, so the bot gets a factory rather than the DataSource. */
+export class JsonStores {
+  constructor(private readonly ds: DataSource) {}
+
+  open<T>(prefix: string): JsonStore<T> {
+    return new JsonStore<T>(this.ds, prefix);
   }
 }

@@ -1,4 +1,4 @@
-import { PostgresSessionStorage } from '../../src/bot/session-storage';
+import { JsonStore } from '../../src/core/sessions/json-store';
 import { createTestDatabase, TestDatabase } from '../support/databases';
 
 let db: TestDatabase;
@@ -9,8 +9,8 @@ beforeAll(async () => {
 afterAll(() => db.drop());
 
 test('reads, writes (upserting) and deletes jsonb values under its prefix', async () => {
-  const sessions = new PostgresSessionStorage<{ chat: { messages: string[] }; n: number }>(db.dataSource, 'session:');
-  const conversations = new PostgresSessionStorage<{ v: number }>(db.dataSource, 'conversation:');
+  const sessions = new JsonStore<{ chat: { messages: string[] }; n: number }>(db.dataSource, 'session:');
+  const conversations = new JsonStore<{ v: number }>(db.dataSource, 'conversation:');
   expect(await sessions.read('42')).toBeUndefined();
   await sessions.write('42', { chat: { messages: ['hi'] }, n: 1 });
   await sessions.write('42', { chat: { messages: ['hi', 'there'] }, n: 2 });
@@ -26,15 +26,15 @@ test('reads, writes (upserting) and deletes jsonb values under its prefix', asyn
 });
 
 test('a second instance (another process) sees the same state', async () => {
-  const a = new PostgresSessionStorage<{ step: string }>(db.dataSource, 'session:');
-  const b = new PostgresSessionStorage<{ step: string }>(db.dataSource, 'session:');
+  const a = new JsonStore<{ step: string }>(db.dataSource, 'session:');
+  const b = new JsonStore<{ step: string }>(db.dataSource, 'session:');
   await a.write('7', { step: 'size' });
   expect(await b.read('7')).toEqual({ step: 'size' });
 });
 
 test('purging removes only old rows of its own prefix', async () => {
-  const sessions = new PostgresSessionStorage<{ x: number }>(db.dataSource, 'session:');
-  const other = new PostgresSessionStorage<{ x: number }>(db.dataSource, 'conversation:');
+  const sessions = new JsonStore<{ x: number }>(db.dataSource, 'session:');
+  const other = new JsonStore<{ x: number }>(db.dataSource, 'conversation:');
   await sessions.write('old', { x: 1 });
   await sessions.write('new', { x: 2 });
   await other.write('old', { x: 3 });

@@ -1,0 +1,35 @@
+import { DataSource } from 'typeorm';
+import type { PlanSlug, TextModel } from '../catalog/types';
+import { getChatModel, setChatModel } from './chat-preference';
+import { getSettings, SettingsPatch, SettingsView, updateSettings } from './settings';
+
+/** A user's settings and chat model, for the doors (bound to the database so they never hold it). */
+export class SettingsService {
+  constructor(private readonly ds: DataSource) {}
+
+  get(userId: number): Promise<SettingsView> {
+    return getSettings(this.ds, userId);
+  }
+
+  update(userId: number, patch: SettingsPatch): Promise<SettingsView> {
+    return updateSettings(this.ds, userId, patch);
+  }
+
+  chatModel(userId: number, plan: PlanSlug): Promise<TextModel> {
+    return getChatModel(this.ds, userId, plan);
+  }
+
+  /** @throws ParamError (not a text model), PlanTooLowError */
+  setChatModel(userId: number, plan: PlanSlug, slug: string): Promise<TextModel> {
+    return setChatModel(this.ds, userId, plan, slug);
+  }
+
+  /** The stored language of the account behind a Telegram id (undefined without one). */
+  async languageOfTelegramUser(telegramId: number): Promise<string | undefined> {
+    const rows = await this.ds.query<{ language: string }[]>(
+      'SELECT s.language FROM users u JOIN user_settings s ON s.user_id = u.id WHERE u.telegram_id = $1',
+      [String(telegramId)],
+    );
+    return rows[0]?.language;
+  }
+}

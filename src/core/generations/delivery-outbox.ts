@@ -1,0 +1,81 @@
+import type { DataSource } from 'typeorm';
+import { z } from 'zod';
+import { GenerationEntity } from '../../db/entities';
+
+/** Where a messenger result goes (`generations.delivery`), so any process can deliver it later. */
+export const deliveryTargetSchema = z.object({
+  chatId: z.number().int(),
+  /** The progress message, edited while pending and removed once the result is there. */
+  messageId: z.number().int().optional(),
+  locale: z.string().optional(),
+  /** The user turned notifications off: results arrive without a sound. */
+  silent: z.boolean().optional(),
+  deliveredAt: z.string().optional(),
+  attempts: z.number().int().optional(),
+});
+export type DeliveryTarget = z.infer<typeof deliveryTargetSchema>;
+
+/** The delivery target of a messenger generation, or undefined (not the bot's, or not readable). */
+export function deliveryTargetOf(gen: GenerationEntity): DeliveryTarget | undefined {
+  if (gen.source !== 'bot' || !gen.delivery) return undefined;
+  const parsed = deliveryTargetSchema.safeParse(gen.delivery);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/**
+ * The outbox of messenger results on `generations.delivery`: a finished result is claimed once (whichever process
+ * claims it sends it), a failed send is put back with one more attempt, and the sweep finds what nobody delivered.
+ */
+export class DeliveryOutbox {
+  constructor(
+    private readonly ds: DataSource,
+    readonly maxAttempts = 5,
+  ) {}
+
+  /** True for exactly one caller per finished generation (until `retryLater`). */
+  async claim(id: number): Promise<boolean> {
+    const rows = await this.ds.query<{ id: number }[]>(
+      `WITH c AS (
+         UPDATE generations SET delivery = delivery || jsonb_build_object('deliveredAt', now())
+          WHERE id = $1 AND status <> 'pending' AND delivery IS NOT NULL AND (delivery->>'deliveredAt') IS NULL
+          RETURNING id
+       ) SELECT id FROM c`,
+      [id],
+    );
+    return rows.length > 0;
+  }
+
+  /** Releases a claim after a failed send and counts the attempt. */
+  async retryLater(id: number): Promise<void> {
+    await this.ds.query(
+      `UPDATE generations SET delivery = (delivery - 'deliveredAt') || jsonb_build_object('attempts', COALESCE((delivery->>'attempts')::int, 0) + 1)
+        WHERE id = $1`,
+      [id],
+    );
+  }
+
+  /** Pending messenger generations of the last day that have a progress message to refresh. */
+  pendingWithProgress(limit = 200): Promise<GenerationEntity[]> {
+    return this.ds
+      .getRepository(GenerationEntity)
+      .createQueryBuilder('g')
+      .where(`g.status = 'pending' AND g.source = 'bot' AND g.delivery IS NOT NULL`)
+      .andWhere(`(g.delivery->>'messageId') IS NOT NULL AND g.created_at > now() - interval '1 day'`)
+      .orderBy('g.id', 'ASC')
+      .limit(limit)
+      .getMany();
+  }
+
+  /** Finished messenger generations of the last day that nobody delivered (and that have attempts left). */
+  undelivered(limit = 50): Promise<GenerationEntity[]> {
+    return this.ds
+      .getRepository(GenerationEntity)
+      .createQueryBuilder('g')
+      .where(`g.status <> 'pending' AND g.source = 'bot' AND g.delivery IS NOT NULL`)
+      .andWhere(`(g.delivery->>'deliveredAt') IS NULL AND COALESCE((g.delivery->>'attempts')::int, 0) < :max`, { max: this.maxAttempts })
+      .andWhere(`g.completed_at > now() - interval '1 day'`)
+      .orderBy('g.id', 'ASC')
+      .limit(limit)
+      .getMany();
+  }
+}

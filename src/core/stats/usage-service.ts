@@ -1,0 +1,37 @@
+import { DataSource } from 'typeorm';
+import { DailyUsage, dailyUsage } from './daily-usage';
+import { HistoryPage, HistoryQuery, listHistory } from './history';
+import { AvgTimeView, modelAverageTime } from './model-timing';
+import { ServiceStats, serviceStats } from './service-stats';
+import { StatsView, userStats } from './user-stats';
+
+/** Read-only usage views for the doors: a user's history and stats, model timing, service totals. */
+export class UsageService {
+  constructor(private readonly ds: DataSource) {}
+
+  history(userId: number, query: HistoryQuery, publicBase: string): Promise<HistoryPage> {
+    return listHistory(this.ds, userId, query, publicBase);
+  }
+
+  /** Completed generations and tokens per UTC day over the last `days` days. */
+  dailyUsage(userId: number, days: number): Promise<DailyUsage> {
+    return dailyUsage(this.ds, userId, days);
+  }
+
+  userStats(userId: number): Promise<StatsView> {
+    return userStats(this.ds, userId);
+  }
+
+  modelAverageTime(slug: string): Promise<AvgTimeView> {
+    return modelAverageTime(this.ds, slug);
+  }
+
+  serviceStats(): Promise<ServiceStats> {
+    return serviceStats(this.ds);
+  }
+
+  /** Throws when the database does not answer (the health probe). */
+  async ping(): Promise<void> {
+    await this.ds.query('SELECT 1');
+  }
+}
