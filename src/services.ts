@@ -154,7 +154,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
   const apiKeys = new ApiKeyService(ds, config.apiKeyPepper, sql);
   const jobQueue = createBoss(options.databaseUrl, log);
   const boss = jobQueue.boss;
-  const mailTransport: Mailer = config.mail.smtpUrl ? new SmtpMailer(config.mail.smtpUrl, config.mail.from) : new LogMailer(log);
+  const mailTransport: Mailer = config.mail.smtpUrl ? new SmtpMailer(config.mail.smtpUrl, config.mail.from) : new LogMailer(log, config.env !== 'production');
   const mailer = new QueuedMailer(boss, mailTransport);
   const auth = new AuthService(ds, plans, apiKeys, mailer, log, {
     jwtSecret: config.jwtSecret,

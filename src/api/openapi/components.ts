@@ -171,6 +171,8 @@ export const ModelSchema = component(
     description_en: z.string(),
     supports_streaming: z.boolean(),
     config: z.record(z.string(), z.unknown()),
+    deprecated_at: z.string().nullable().describe('ISO date the vendor deprecated the model; null when it is not deprecated'),
+    shutdown_at: z.string().nullable().describe('ISO date the vendor shuts the model down; null when none is announced'),
   }),
 );
 
