@@ -29,7 +29,7 @@ function expectDocumentedShape(actual: unknown, documented: unknown, at = '$'): 
 }
 
 let sandbox: SandboxServer;
-let received: unknown[] = [];
+const received: unknown[] = [];
 let hookServer: http.Server;
 let hookUrl = '';
 const SHOP = 'contract-shop';
