@@ -14,7 +14,7 @@ async function documentFromSource(): Promise<unknown> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ng-openapi-'));
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, JWT_SECRET: 'x'.repeat(40), API_KEY_PEPPER: 'openapi-types' });
   // Routes only touch services while answering; the document route needs nothing but the config and a logger.
-  const services = { config, log: pino({ enabled: false }) } as unknown as Services;
+  const services = { config, log: pino({ level: 'error' }), readiness: { phase: 'ready' } } as unknown as Services;
   const server = http.createServer(createApiApp(services).callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {

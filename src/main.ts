@@ -10,6 +10,7 @@ import { PROVIDER_NAMES } from './core/providers/types';
 import { connectDatabase } from './db/connect';
 import { startWorkers } from './jobs/workers';
 import { createLogger, Logger } from './logger';
+import { endingModels } from './core/catalog/catalog';
 import { sandboxHandlers } from './sandbox/handlers';
 import { SandboxServer, startSandbox } from './sandbox/server';
 import { createServices, Services } from './services';
@@ -45,6 +46,13 @@ function logProviderModes(services: Services, log: Logger): void {
   }
 }
 
+/** The operator hears at start about models whose vendor deprecated them or shuts them down soon. */
+function logEndingModels(log: Logger): void {
+  for (const m of endingModels()) {
+    log.warn(m, `model ${m.slug} is deprecated by its vendor${m.shutdownAt ? `; shutdown on ${m.shutdownAt}` : ''}: plan its replacement`);
+  }
+}
+
 function listenUrl(server: http.Server, config: AppConfig): string {
   const port = (server.address() as AddressInfo).port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
@@ -64,6 +72,7 @@ async function main(): Promise<void> {
     sandboxMount: sandbox?.mountUrl,
   });
   logProviderModes(services, log);
+  logEndingModels(log);
   let workersRunning = false;
   services.readiness.addCheck('job_queue', async () => {
     if (!workersRunning) throw new Error('job workers are not running');

@@ -47,7 +47,7 @@ export function createApiApp(services: Services, options: ApiAppOptions = {}): K
     app.use(router.allowedMethods());
   }
 
-  const v1 = createV1Router(services);
+  const v1 = createV1Router(services, v2.registry);
   app.use(v1.routes());
   app.use(v1.allowedMethods());
   return app;

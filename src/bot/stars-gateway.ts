@@ -22,4 +22,9 @@ export class TelegramStarsGateway implements RefundGateway {
       throw new PaymentProviderUnavailableError('stars', (err as Error).message);
     }
   }
+
+  async cancelSubscription(subscription: OrderRecord, buyer: { telegramId: string | null }): Promise<void> {
+    if (!buyer.telegramId || !subscription.providerChargeId) return;
+    await this.api.editUserStarSubscription(Number(buyer.telegramId), subscription.providerChargeId, true);
+  }
 }

@@ -99,8 +99,11 @@ function readTools(body: Record<string, unknown>): { tools: OfferedTool[]; toolC
 }
 
 function validate(req: SandboxRequest, res: ServerResponse): ValidRequest | undefined {
+  // The API takes the key as `x-api-key`, or as `Authorization: Bearer` (what current official clients send
+  // when given an auth token).
   const key = req.headers['x-api-key'];
-  if (typeof key !== 'string' || key === '') {
+  const bearer = /^Bearer\s+\S+/i.test(String(req.headers.authorization ?? ''));
+  if ((typeof key !== 'string' || key === '') && !bearer) {
     error(res, 401, 'authentication_error', 'x-api-key header is required');
     return undefined;
   }

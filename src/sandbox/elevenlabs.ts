@@ -113,8 +113,9 @@ function scribeResult(seconds: number, diarize: boolean, language: string): Reco
     const start = Math.round(i * 2 * step * 1000) / 1000;
     const end = Math.round((i * 2 + 1) * step * 1000) / 1000;
     const speaker = diarize ? { speaker_id: t.speaker } : {};
-    if (i > 0) words.push({ text: ' ', start, end: start, type: 'spacing', ...speaker });
-    words.push({ text: t.w, start, end, type: 'word', ...speaker });
+    // `logprob` is a required field of every word in the documented response (the official SDK rejects a word without it).
+    if (i > 0) words.push({ text: ' ', start, end: start, type: 'spacing', ...speaker, logprob: 0 });
+    words.push({ text: t.w, start, end, type: 'word', ...speaker, logprob: -0.05 });
   });
   return {
     language_code: language,

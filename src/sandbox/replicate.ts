@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import sharp from 'sharp';
 import { fromDataUri } from '../core/providers/replicate/data-uri';
@@ -72,8 +72,47 @@ const image = (width: number, height: number, array = false): OutputSpec => ({
 });
 const video = (): OutputSpec => ({ kind: 'video', array: false, width: 0, height: 0, seconds: 0, ext: 'mp4' });
 
+/** Files uploaded through `POST /v1/files`, by id; predictions accept their `urls.get` as input. */
+const uploads = new Map<string, { data: Buffer; mime: string }>();
+const MAX_UPLOADS = 16;
+
+function inputFile(value: string): { data: Buffer; mime: string } | undefined {
+  const uploaded = /\/v1\/files\/(\w+)$/.exec(value);
+  return uploaded ? uploads.get(uploaded[1]) : fromDataUri(value);
+}
+
+/** `POST /v1/files`: multipart with the bytes in `content` (and optional `metadata` JSON), answered 201. */
+async function createFile(req: SandboxRequest, res: ServerResponse): Promise<void> {
+  let form: FormData;
+  try {
+    form = await new Response(new Uint8Array(req.body), { headers: { 'content-type': String(req.headers['content-type'] ?? '') } }).formData();
+  } catch {
+    return problem(res, 400, 'Bad request', 'The request body must be multipart/form-data.');
+  }
+  const content = form.get('content');
+  if (!(content instanceof Blob)) return problem(res, 422, 'Input validation failed', 'content: a file is required');
+  const data = Buffer.from(await content.arrayBuffer());
+  const id = randomBytes(12).toString('hex');
+  uploads.set(id, { data, mime: content.type || 'application/octet-stream' });
+  if (uploads.size > MAX_UPLOADS) uploads.delete(uploads.keys().next().value as string);
+  const url = `${req.mountUrl}/v1/files/${id}`;
+  const now = new Date();
+  sendJson(res, 201, {
+    id,
+    name: content instanceof File ? content.name : 'file',
+    content_type: content.type || 'application/octet-stream',
+    size: data.length,
+    etag: createHash('md5').update(data).digest('hex'),
+    checksums: { sha256: createHash('sha256').update(data).digest('hex'), md5: createHash('md5').update(data).digest('hex') },
+    metadata: {},
+    created_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + 86_400_000).toISOString(),
+    urls: { get: url },
+  });
+}
+
 async function imageDims(value: unknown): Promise<{ width: number; height: number } | undefined> {
-  const file = typeof value === 'string' ? fromDataUri(value) : undefined;
+  const file = typeof value === 'string' ? inputFile(value) : undefined;
   if (!file) return undefined;
   try {
     const meta = await sharp(file.data).metadata();
@@ -282,6 +321,7 @@ export const replicateSandbox: SandboxHandler = async (req, res) => {
     return create(req, res, official);
   }
   if (req.method === 'POST' && req.path === '/v1/predictions') return create(req, res, undefined);
+  if (req.method === 'POST' && req.path === '/v1/files') return createFile(req, res);
 
   const one = /^\/v1\/predictions\/(\w+)(\/cancel)?$/.exec(req.path);
   const job = one ? jobs.get(one[1]) : undefined;

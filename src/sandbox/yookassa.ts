@@ -58,8 +58,15 @@ function yooId(): string {
   return `${hex.slice(0, 8)}-000f-5000-${hex[8] === '0' ? '8' : '9'}000-${hex.slice(20, 32)}`;
 }
 
-function apiError(res: ServerResponse, status: number, code: string, description: string, parameter?: string): void {
-  sendJson(res, status, { type: 'error', id: yooId(), code, description, ...(parameter ? { parameter } : {}) });
+/** What an API call answers; `after` runs once the answer is sent (a notification follows the payment's change). */
+interface Answer {
+  status: number;
+  body: unknown;
+  after?: () => Promise<void>;
+}
+
+function apiError(status: number, code: string, description: string, parameter?: string): Answer {
+  return { status, body: { type: 'error', id: yooId(), code, description, ...(parameter ? { parameter } : {}) } };
 }
 
 function authenticate(req: SandboxRequest): string | null {
@@ -128,18 +135,18 @@ function succeed(shop: Shop, p: Payment): void {
   delete p.expires_at;
 }
 
-async function createPayment(req: SandboxRequest, res: ServerResponse, shopId: string): Promise<void> {
+function createPayment(req: SandboxRequest, shopId: string): Answer {
   const shop = shopOf(shopId);
   const body = parseJson(req.body);
-  if (!body) return apiError(res, 400, 'invalid_request', 'Request body is not valid JSON');
-  if (!validAmount(body.amount)) return apiError(res, 400, 'invalid_request', 'Invalid amount', 'amount');
+  if (!body) return apiError(400, 'invalid_request', 'Request body is not valid JSON');
+  if (!validAmount(body.amount)) return apiError(400, 'invalid_request', 'Invalid amount', 'amount');
   const methodId = typeof body.payment_method_id === 'string' ? body.payment_method_id : undefined;
   const confirmation = body.confirmation as { type?: unknown; return_url?: unknown } | undefined;
-  if (methodId && !shop.savedMethods.has(methodId)) return apiError(res, 400, 'invalid_request', 'Payment method is not saved', 'payment_method_id');
+  if (methodId && !shop.savedMethods.has(methodId)) return apiError(400, 'invalid_request', 'Payment method is not saved', 'payment_method_id');
   if (!methodId) {
-    if (!confirmation || confirmation.type !== 'redirect') return apiError(res, 400, 'invalid_request', 'Confirmation type redirect is required in the sandbox', 'confirmation.type');
+    if (!confirmation || confirmation.type !== 'redirect') return apiError(400, 'invalid_request', 'Confirmation type redirect is required in the sandbox', 'confirmation.type');
     if (typeof confirmation.return_url !== 'string' || !/^https?:\/\//.test(confirmation.return_url)) {
-      return apiError(res, 400, 'invalid_request', 'return_url is required for a redirect confirmation', 'confirmation.return_url');
+      return apiError(400, 'invalid_request', 'return_url is required for a redirect confirmation', 'confirmation.return_url');
     }
   }
   const id = yooId();
@@ -169,24 +176,26 @@ async function createPayment(req: SandboxRequest, res: ServerResponse, shopId: s
   } else {
     p.confirmation = { type: 'redirect', confirmation_url: `${req.mountUrl}/checkout/${id}`, return_url: String(confirmation?.return_url) };
   }
-  sendJson(res, 200, p);
-  if (p.status === 'succeeded') void notify(shop, 'payment.succeeded', p);
+  return { status: 200, body: p, after: p.status === 'succeeded' ? () => notify(shop, 'payment.succeeded', p) : undefined };
 }
 
-function createRefund(req: SandboxRequest, res: ServerResponse, shopId: string): void {
+function createRefund(req: SandboxRequest, shopId: string): Answer {
   const shop = shopOf(shopId);
   const body = parseJson(req.body);
-  if (!body) return apiError(res, 400, 'invalid_request', 'Request body is not valid JSON');
+  if (!body) return apiError(400, 'invalid_request', 'Request body is not valid JSON');
   const p = typeof body.payment_id === 'string' ? shop.payments.get(body.payment_id) : undefined;
-  if (!p) return apiError(res, 400, 'invalid_request', 'Payment not found', 'payment_id');
-  if (!validAmount(body.amount)) return apiError(res, 400, 'invalid_request', 'Invalid amount', 'amount');
+  if (!p) return apiError(400, 'invalid_request', 'Payment not found', 'payment_id');
+  if (!validAmount(body.amount)) return apiError(400, 'invalid_request', 'Invalid amount', 'amount');
   const already = Number(p.refunded_amount?.value ?? 0);
   if (p.status !== 'succeeded' || already + Number(body.amount.value) > Number(p.amount.value) + 1e-9) {
-    return apiError(res, 400, 'invalid_request', 'The payment cannot be refunded for this amount', 'amount');
+    return apiError(400, 'invalid_request', 'The payment cannot be refunded for this amount', 'amount');
   }
   p.refunded_amount = { value: (already + Number(body.amount.value)).toFixed(2), currency: p.amount.currency };
   p.refundable = Number(p.refunded_amount.value) < Number(p.amount.value);
-  sendJson(res, 200, { id: yooId(), payment_id: p.id, status: 'succeeded', amount: { value: fixed(body.amount.value), currency: body.amount.currency }, created_at: new Date().toISOString() });
+  return {
+    status: 200,
+    body: { id: yooId(), payment_id: p.id, status: 'succeeded', amount: { value: fixed(body.amount.value), currency: body.amount.currency }, created_at: new Date().toISOString() },
+  };
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -222,6 +231,56 @@ async function confirm(res: ServerResponse, p: Payment, approve: boolean, mountU
   res.end();
 }
 
+function createWebhook(req: SandboxRequest, shop: Shop): Answer {
+  const body = parseJson(req.body);
+  if (!body || typeof body.event !== 'string' || typeof body.url !== 'string') return apiError(400, 'invalid_request', 'event and url are required');
+  const existing = shop.webhooks.find((w) => w.event === body.event && w.url === body.url);
+  const hook = existing ?? { id: `wh-${yooId()}`, event: body.event, url: body.url };
+  if (!existing) shop.webhooks.push(hook);
+  return { status: 200, body: hook };
+}
+
+/** POST: the Idempotence-Key is required; a repeated key answers the stored first answer and changes nothing. */
+function post(req: SandboxRequest, shopId: string, path: string): Answer {
+  const shop = shopOf(shopId);
+  const key = String(req.headers['idempotence-key'] ?? '');
+  if (!key) return apiError(400, 'invalid_request', 'Idempotence key is required', 'Idempotence-Key');
+  if (key.length > 64) return apiError(400, 'invalid_request', 'Idempotence key is too long', 'Idempotence-Key');
+  const stored = shop.idempotence.get(`${path}|${key}`);
+  if (stored) return stored;
+  const answer =
+    path === '/payments'
+      ? createPayment(req, shopId)
+      : path === '/refunds'
+        ? createRefund(req, shopId)
+        : path === '/webhooks'
+          ? createWebhook(req, shop)
+          : apiError(404, 'not_found', 'Unknown endpoint');
+  if (answer.status === 200) shop.idempotence.set(`${path}|${key}`, { status: answer.status, body: answer.body });
+  return answer;
+}
+
+function get(shopId: string, path: string): Answer {
+  const shop = shopOf(shopId);
+  const one = /^\/payments\/([A-Za-z0-9-]+)$/.exec(path);
+  if (one) {
+    const p = shop.payments.get(one[1]);
+    return p ? { status: 200, body: p } : apiError(404, 'not_found', 'Payment not found or deleted');
+  }
+  if (path === '/webhooks') return { status: 200, body: { type: 'list', items: shop.webhooks } };
+  return apiError(404, 'not_found', 'Unknown endpoint');
+}
+
+function api(req: SandboxRequest): Answer {
+  if (!req.path.startsWith('/v3/')) return apiError(404, 'not_found', 'Unknown endpoint');
+  const shopId = authenticate(req);
+  if (!shopId) return apiError(401, 'invalid_credentials', 'Authentication by given credentials failed');
+  const path = req.path.slice(3);
+  if (req.method === 'POST') return post(req, shopId, path);
+  if (req.method === 'GET') return get(shopId, path);
+  return apiError(405, 'invalid_request', 'Method not allowed');
+}
+
 export const yookassaSandbox: SandboxHandler = async (req, res) => {
   const checkout = /^\/checkout\/([A-Za-z0-9-]+)(?:\/(approve|cancel))?$/.exec(req.path);
   if (checkout) {
@@ -236,51 +295,7 @@ export const yookassaSandbox: SandboxHandler = async (req, res) => {
     res.writeHead(405).end();
     return;
   }
-  if (!req.path.startsWith('/v3/')) return apiError(res, 404, 'not_found', 'Unknown endpoint');
-  const shopId = authenticate(req);
-  if (!shopId) return apiError(res, 401, 'invalid_credentials', 'Authentication by given credentials failed');
-  const shop = shopOf(shopId);
-  const path = req.path.slice(3);
-  if (req.method === 'POST') {
-    const key = String(req.headers['idempotence-key'] ?? '');
-    if (!key) return apiError(res, 400, 'invalid_request', 'Idempotence key is required', 'Idempotence-Key');
-    if (key.length > 64) return apiError(res, 400, 'invalid_request', 'Idempotence key is too long', 'Idempotence-Key');
-    const stored = shop.idempotence.get(`${path}|${key}`);
-    if (stored) return sendJson(res, stored.status, stored.body);
-    const capture: { status: number; body: unknown } = { status: 0, body: undefined };
-    const recorder = Object.create(res) as ServerResponse;
-    const writeHead = res.writeHead.bind(res);
-    const end = res.end.bind(res);
-    recorder.writeHead = ((status: number, ...rest: unknown[]) => {
-      capture.status = status;
-      return (writeHead as (...a: unknown[]) => ServerResponse)(status, ...rest);
-    }) as ServerResponse['writeHead'];
-    recorder.end = ((chunk?: unknown) => {
-      if (typeof chunk === 'string' && capture.status === 200) {
-        capture.body = JSON.parse(chunk);
-        shop.idempotence.set(`${path}|${key}`, capture as { status: number; body: unknown });
-      }
-      return (end as (c?: unknown) => ServerResponse)(chunk);
-    }) as ServerResponse['end'];
-    if (path === '/payments') return createPayment(req, recorder, shopId);
-    if (path === '/refunds') return createRefund(req, recorder, shopId);
-    if (path === '/webhooks') {
-      const body = parseJson(req.body);
-      if (!body || typeof body.event !== 'string' || typeof body.url !== 'string') return apiError(res, 400, 'invalid_request', 'event and url are required');
-      const existing = shop.webhooks.find((w) => w.event === body.event && w.url === body.url);
-      const hook = existing ?? { id: `wh-${yooId()}`, event: body.event, url: body.url };
-      if (!existing) shop.webhooks.push(hook);
-      return sendJson(recorder, 200, hook);
-    }
-    return apiError(res, 404, 'not_found', 'Unknown endpoint');
-  }
-  if (req.method === 'GET') {
-    const one = /^\/payments\/([A-Za-z0-9-]+)$/.exec(path);
-    if (one) {
-      const p = shop.payments.get(one[1]);
-      return p ? sendJson(res, 200, p) : apiError(res, 404, 'not_found', 'Payment not found or deleted');
-    }
-    if (path === '/webhooks') return sendJson(res, 200, { type: 'list', items: shop.webhooks });
-  }
-  return apiError(res, 404, 'not_found', 'Unknown endpoint');
+  const answer = api(req);
+  sendJson(res, answer.status, answer.body);
+  await answer.after?.();
 };

@@ -40,11 +40,11 @@ async function expectBooksBalanced(userId: number) {
 test('POST /generate: a synchronous image is completed in the first answer, with a working result_url', async () => {
   const acc = await api.account('basic', { planTokens: 100, bonusTokens: 0 });
   const token = await api.accessToken(acc);
-  const res = await api.request('POST', '/api/v2/generate', { token, body: { model: 'dall-e-3', prompt: 'a lighthouse', size: '1792x1024', format: 'png', quality: 'hd' } });
+  const res = await api.request('POST', '/api/v2/generate', { token, body: { model: 'gpt-image-1-mini', prompt: 'a lighthouse', size: '1536x1024', format: 'png', quality: 'hd' } });
   expect(res.status).toBe(200);
   const g = res.body;
-  const cost = quoteGeneration(requireModel('dall-e-3'), { size: '1792x1024', quality: 'hd' });
-  expect(g).toMatchObject({ status: 'completed', model_slug: 'dall-e-3', error: null, result_text: null, tokens_spent: cost, result_metadata: { width: 1792, height: 1024 } });
+  const cost = quoteGeneration(requireModel('gpt-image-1-mini'), { size: '1536x1024', quality: 'hd' });
+  expect(g).toMatchObject({ status: 'completed', model_slug: 'gpt-image-1-mini', error: null, result_text: null, tokens_spent: cost, result_metadata: { width: 1536, height: 1024 } });
   expect(Number.isInteger(g.id)).toBe(true);
   expect(Number.isInteger(g.processing_ms)).toBe(true);
   expect(new Date(g.created_at).toISOString()).toBe(g.created_at);
@@ -55,7 +55,7 @@ test('POST /generate: a synchronous image is completed in the first answer, with
   expect(file.status).toBe(200);
   expect(file.headers.get('content-type')).toBe('image/png');
   const meta = await sharp(Buffer.from(await file.arrayBuffer())).metadata();
-  expect([meta.width, meta.height]).toEqual([1792, 1024]);
+  expect([meta.width, meta.height]).toEqual([1536, 1024]);
   expect((await api.request('GET', '/api/v2/user/balance', { token })).body.token_balance).toBe(100 - cost);
 });
 
@@ -104,10 +104,10 @@ test('tools answer completed at once; text-ocr in result_text', async () => {
 
 test('documented errors: 402, 403 naming the plan, 400 naming the field, 404 unknown model', async () => {
   const poor = await api.accessToken(await api.account('basic', { planTokens: 0, bonusTokens: 0 }));
-  const r402 = await api.request('POST', '/api/v2/generate', { token: poor, body: { model: 'dall-e-3', prompt: 'x' } });
+  const r402 = await api.request('POST', '/api/v2/generate', { token: poor, body: { model: 'gpt-image-1-mini', prompt: 'x' } });
   expectErrorShape(r402, 402, 'insufficient_tokens');
   const starter = await api.accessToken(await api.account('free'));
-  const r403 = await api.request('POST', '/api/v2/generate', { token: starter, body: { model: 'dall-e-3', prompt: 'x' } });
+  const r403 = await api.request('POST', '/api/v2/generate', { token: starter, body: { model: 'gpt-image-1-mini', prompt: 'x' } });
   expectErrorShape(r403, 403, 'insufficient_plan');
   expect(r403.body.message).toMatch(/Insufficient plan/);
   expect(r403.body.message).toMatch(/Basic/);

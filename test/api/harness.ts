@@ -20,6 +20,7 @@ import { createServices, Services } from '../../src/services';
 import { sandboxHandlers } from '../../src/sandbox/handlers';
 import { SandboxHandlers, SandboxServer, startSandbox } from '../../src/sandbox/server';
 import { createTestDatabase, TestDatabase } from '../support/databases';
+import { OpenApiConformance } from '../support/openapi-conformance';
 
 export const BOT_TOKEN = '123456789:TEST-bot-token-for-login-widget';
 export const JWT_SECRET = 'test-jwt-secret-that-is-long-enough-0123456789';
@@ -30,6 +31,8 @@ export interface ApiResponse {
   // Wire JSON: tests narrow it with expectations.
   body: any;
   text: string;
+  /** The path requested (errors under /v1 have the chat-completions shape). */
+  path: string;
 }
 
 export interface RequestOptions {
@@ -122,6 +125,11 @@ export async function startApi(env: Record<string, string> = {}, opts: { handler
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const plans = new PlanDirectory(db.dataSource);
 
+  // Every answer a test receives is checked against the served OpenAPI document.
+  let conformance: Promise<OpenApiConformance> | undefined;
+  const documented = () =>
+    (conformance ??= fetch(`${baseUrl}/api/v2/openapi.json`).then(async (res) => new OpenApiConformance((await res.json()) as Record<string, unknown>)));
+
   const request = async (method: string, urlPath: string, options: RequestOptions = {}): Promise<ApiResponse> => {
     const headers: Record<string, string> = { 'X-Forwarded-For': options.ip ?? randomIp(), ...options.headers };
     if (options.token) headers.Authorization = `Bearer ${options.token}`;
@@ -139,7 +147,9 @@ export async function startApi(env: Record<string, string> = {}, opts: { handler
     } catch {
       // not JSON: keep the text
     }
-    return { status: res.status, headers: res.headers, body: parsed, text };
+    const problem = (await documented()).problem(method, urlPath, res.status, res.headers.get('content-type'), parsed);
+    if (problem) throw new Error(`OpenAPI conformance: ${problem}\nbody: ${text.slice(0, 500)}`);
+    return { status: res.status, headers: res.headers, body: parsed, text, path: urlPath };
   };
 
   let counter = 0;
@@ -202,6 +212,11 @@ export function refreshSetCookie(res: ApiResponse): string | undefined {
 export function expectErrorShape(res: ApiResponse, status: number, code?: string): void {
   expect(res.status).toBe(status);
   expect(typeof res.body).toBe('object');
+  if (res.path.startsWith('/v1/')) {
+    expect(res.body.error).toEqual(expect.objectContaining({ message: expect.any(String), type: expect.any(String) }));
+    if (code) expect(res.body.error.code).toBe(code);
+    return;
+  }
   expect(typeof res.body.error).toBe('string');
   expect(res.body.error).toMatch(/^[a-z][a-z0-9_]*$/);
   expect(typeof res.body.message).toBe('string');

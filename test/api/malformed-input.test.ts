@@ -73,7 +73,7 @@ test('invalid JSON: 400 invalid_json', async () => {
     for (const raw of ['{"a":', '{name: 1}', "{'a': 1}", '\u0000', '{"a":1}}']) {
       const res = await send(e, { raw, headers: { 'Content-Type': 'application/json' } });
       expect4xx(e, `invalid JSON ${JSON.stringify(raw)}`, res);
-      expect(res.body.error).toBe('invalid_json');
+      expect(res.body.error?.code ?? res.body.error).toBe('invalid_json');
     }
   }
 });

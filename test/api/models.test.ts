@@ -102,10 +102,10 @@ describe('POST /models/{slug}/calculate-price', () => {
       min_token_cost: priceRange(flux).min,
       max_token_cost: priceRange(flux).max,
     });
-    const dalle = requireModel('dall-e-3');
-    const hdWide = await price('dall-e-3', { prompt: 'a fox', size: '1792x1024', quality: 'hd' });
-    expect(hdWide.body.tokens).toBe(quoteGeneration(dalle, { size: '1792x1024', quality: 'hd' }));
-    expect(hdWide.body.tokens).toBeGreaterThan((await price('dall-e-3', { prompt: 'a fox' })).body.tokens);
+    const dalle = requireModel('gpt-image-1-mini');
+    const hdWide = await price('gpt-image-1-mini', { prompt: 'a fox', size: '1536x1024', quality: 'hd' });
+    expect(hdWide.body.tokens).toBe(quoteGeneration(dalle, { size: '1536x1024', quality: 'hd' }));
+    expect(hdWide.body.tokens).toBeGreaterThan((await price('gpt-image-1-mini', { prompt: 'a fox' })).body.tokens);
   });
 
   test('video duration, tools, music and speech-to-text', async () => {
@@ -137,7 +137,7 @@ describe('POST /models/{slug}/calculate-price', () => {
       ['flux-dev', {}, 'prompt'],
       ['flux-dev', { prompt: 'a fox', max_tokens: 10 }, 'max_tokens'],
       ['flux-dev', { prompt: 'a fox', quality: 'ultra' }, 'quality'],
-      ['flux-dev', { prompt: 'a fox', model: 'flux-dev' }, 'model'],
+      ['flux-dev', { prompt: 'a fox', model: 'gpt-image-1-mini' }, 'model'],
       ['gpt-4o', { prompt: 'hi', size: '1024x1024' }, 'size'],
       ['gpt-4o', { prompt: 'hi', max_tokens: 0 }, 'max_tokens'],
       ['upscale', {}, 'params.image_url'],

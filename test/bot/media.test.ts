@@ -40,10 +40,10 @@ test('an image conversation end to end: model, size, prompt, price, confirm, pho
   expect(picker.payload.text).toContain('Choose an image model');
   const labels = buttonsOf(picker).map((b) => b.text);
   expect(labels).toContain('FLUX.1 [dev] · 3 tkn');
-  expect(labels).toContain('🔒 DALL·E 3 · Basic');
+  expect(labels).toContain('🔒 GPT Image 1 mini · Basic');
 
   // A locked model explains which plan opens it, and the wizard stays on the picker.
-  await press(h, user, /:m:dall-e-3$/);
+  await press(h, user, /:m:gpt-image-1-mini$/);
   const alert = h.telegram.callsOf('answerCallbackQuery').pop()!;
   expect(alert.payload).toMatchObject({ show_alert: true });
   expect(String(alert.payload.text)).toContain('Basic');
@@ -124,16 +124,16 @@ test('a pending video shows its ETA, is refreshed while it runs, and is delivere
   const gen = await h.engine.db.dataSource.getRepository(GenerationEntity).findOneByOrFail({ userId: account.id });
   expect(gen.status).toBe('pending');
   expect((await getBalance(h.engine.db.dataSource, account.id)).total).toBe(50 - 16);
-  const progress = to(user.id, 'sendMessage').find((c) => String(c.payload.text).startsWith('⏳ Veo 3 Fast'))!;
+  const progress = to(user.id, 'sendMessage').find((c) => String(c.payload.text).startsWith('⏳ Veo 3.1 Fast'))!;
   const progressId = (progress.result as { message_id: number }).message_id;
   expect(progress.payload.text).toContain('about 60 s');
 
   await h.app.deps.delivery.tick();
-  expect(h.telegram.textOf(user.id, progressId)).toMatch(/^⏳ Veo 3 Fast: \d+ s so far, about \d+ s left\.$/);
+  expect(h.telegram.textOf(user.id, progressId)).toMatch(/^⏳ Veo 3.1 Fast: \d+ s so far, about \d+ s left\.$/);
 
   const video = await h.telegram.waitForCall((c) => c.method === 'sendVideo' && Number(c.payload.chat_id) === user.id);
   expect(video.files.video.data.subarray(4, 8).toString('latin1')).toBe('ftyp');
-  expect(video.payload.caption).toContain('Veo 3 Fast · 16 tkn · balance 34');
+  expect(video.payload.caption).toContain('Veo 3.1 Fast · 16 tkn · balance 34');
   expect(h.telegram.isDeleted(user.id, progressId)).toBe(true);
   const done = await h.engine.db.dataSource.getRepository(GenerationEntity).findOneByOrFail({ id: gen.id });
   expect(done).toMatchObject({ status: 'completed', tokensSpent: 16 });

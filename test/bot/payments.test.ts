@@ -199,3 +199,20 @@ test('/admin refund: Telegram answering CHARGE_ALREADY_REFUNDED counts as done; 
   expect(order.status).toBe('refunded');
   await expectLedgerMatchesBalance(account.id);
 });
+
+test('/admin refund of a subscription payment ends the plan now, takes back the unspent allowance and stops the renewals', async () => {
+  const admin = h.user(ADMIN, { languageCode: 'en' });
+  const user = h.user(4_900_009, { languageCode: 'en' });
+  const link = await invoiceFor(user, 'plan-basic-month', 'createInvoiceLink');
+  const payload = String(link.payload.payload);
+  await h.send(user.preCheckout(payload, 250));
+  await h.send(user.successfulPayment(payload, 250, 'stxSubRefund', { first: true, expiresAt: Math.floor(Date.now() / 1000) + 2592000 }));
+  const account = await accountOf(user.id);
+  expect(account.planSlug).toBe('basic');
+  await h.send(admin.text('/admin refund stxSubRefund'));
+  expect(lastAdminReply()).toMatch(/^✅ Refunded order ord_[0-9a-f]+: 1,000 tokens taken back; 0 had already been spent/);
+  expect(h.telegram.callsOf('editUserStarSubscription').pop()!.payload).toEqual({ user_id: user.id, telegram_payment_charge_id: 'stxSubRefund', is_canceled: true });
+  expect((await accountOf(user.id)).planSlug).toBe('free');
+  expect((await getBalance(ds(), account.id)).planTokens).toBe(0);
+  await expectLedgerMatchesBalance(account.id);
+});

@@ -25,29 +25,29 @@ const TABLE: Record<string, [string, string, string, 'S' | 'B', 'sync' | 'async'
   'gpt-5': ['text', 'openai', 'gpt-5', 'B', 'sync'],
   'gpt-5-mini': ['text', 'openai', 'gpt-5-mini', 'B', 'sync'],
   'claude-haiku-4-5': ['text', 'anthropic', 'claude-haiku-4-5', 'S', 'sync'],
-  'claude-sonnet-4-5': ['text', 'anthropic', 'claude-sonnet-4-5', 'B', 'sync'],
-  'claude-opus-4-1': ['text', 'anthropic', 'claude-opus-4-1', 'B', 'sync'],
-  'gemini-2.5-flash-lite': ['text', 'google', 'gemini-2.5-flash-lite', 'S', 'sync'],
-  'gemini-2.5-flash': ['text', 'google', 'gemini-2.5-flash', 'S', 'sync'],
-  'gemini-2.5-pro': ['text', 'google', 'gemini-2.5-pro', 'B', 'sync'],
+  'claude-sonnet-4-6': ['text', 'anthropic', 'claude-sonnet-4-6', 'B', 'sync'],
+  'claude-opus-4-8': ['text', 'anthropic', 'claude-opus-4-8', 'B', 'sync'],
+  'gemini-3.1-flash-lite': ['text', 'google', 'gemini-3.1-flash-lite', 'S', 'sync'],
+  'gemini-3.5-flash': ['text', 'google', 'gemini-3.5-flash', 'S', 'sync'],
+  'gemini-3.1-pro': ['text', 'google', 'gemini-3.1-pro-preview', 'B', 'sync'],
   'grok-3-mini': ['text', 'xai', 'grok-3-mini', 'S', 'sync'],
-  'grok-3': ['text', 'xai', 'grok-3', 'B', 'sync'],
-  'grok-4': ['text', 'xai', 'grok-4', 'B', 'sync'],
+  'grok-4.20': ['text', 'xai', 'grok-4.20-non-reasoning', 'B', 'sync'],
+  'grok-4.3': ['text', 'xai', 'grok-4.3', 'B', 'sync'],
   'deepseek-chat': ['text', 'deepseek', 'deepseek-chat', 'S', 'sync'],
   'deepseek-reasoner': ['text', 'deepseek', 'deepseek-reasoner', 'B', 'sync'],
-  'dall-e-3': ['image', 'openai', 'dall-e-3', 'B', 'sync'],
+  'gpt-image-1-mini': ['image', 'openai', 'gpt-image-1-mini', 'B', 'sync'],
   'gpt-image-1': ['image', 'openai', 'gpt-image-1', 'B', 'sync'],
-  'gemini-2.5-flash-image': ['image', 'google', 'gemini-2.5-flash-image', 'S', 'sync'],
-  'imagen-4': ['image', 'google', 'imagen-4.0-generate-001', 'B', 'sync'],
+  'gemini-3.1-flash-image': ['image', 'google', 'gemini-3.1-flash-image', 'S', 'sync'],
+  'gemini-3-pro-image': ['image', 'google', 'gemini-3-pro-image', 'B', 'sync'],
   'flux-dev': ['image', 'bfl', 'flux-dev', 'S', 'sync'],
   'flux-pro-1.1': ['image', 'bfl', 'flux-pro-1.1', 'B', 'sync'],
   'flux-pro-1.1-ultra': ['image', 'bfl', 'flux-pro-1.1-ultra', 'B', 'async'],
   'flux-kontext-pro': ['image', 'bfl', 'flux-kontext-pro', 'B', 'sync'],
-  'grok-2-image': ['image', 'xai', 'grok-2-image', 'B', 'sync'],
+  'grok-imagine-image': ['image', 'xai', 'grok-imagine-image-2.0', 'B', 'sync'],
   sdxl: ['image', 'replicate', 'stability-ai/sdxl', 'B', 'sync'],
   'sd-3.5-large': ['image', 'replicate', 'stability-ai/stable-diffusion-3.5-large', 'B', 'sync'],
-  'veo-3-fast': ['video', 'google', 'veo-3.0-fast-generate-001', 'S', 'async'],
-  'veo-3': ['video', 'google', 'veo-3.0-generate-001', 'B', 'async'],
+  'veo-3-fast': ['video', 'google', 'veo-3.1-fast-generate-preview', 'S', 'async'],
+  'veo-3': ['video', 'google', 'veo-3.1-generate-preview', 'B', 'async'],
   'kling-v2.1': ['video', 'replicate', 'kwaivgi/kling-v2.1', 'B', 'async'],
   'hailuo-02': ['video', 'replicate', 'minimax/hailuo-02', 'B', 'async'],
   'wan-2.2': ['video', 'replicate', 'wan-video/wan-2.2-t2v-fast', 'B', 'async'],
@@ -73,15 +73,15 @@ const TABLE: Record<string, [string, string, string, 'S' | 'B', 'sync' | 'async'
 
 // Size set per image model, from the table.
 const IMAGE_SIZE_SET: Record<string, keyof typeof SIZE_SETS> = {
-  'dall-e-3': 'A',
+  'gpt-image-1-mini': 'B',
   'gpt-image-1': 'B',
-  'gemini-2.5-flash-image': 'C',
-  'imagen-4': 'C',
+  'gemini-3.1-flash-image': 'C',
+  'gemini-3-pro-image': 'C',
   'flux-dev': 'D',
   'flux-pro-1.1': 'B',
   'flux-pro-1.1-ultra': 'C',
   'flux-kontext-pro': 'C',
-  'grok-2-image': 'D',
+  'grok-imagine-image': 'D',
   sdxl: 'D',
   'sd-3.5-large': 'C',
 };
@@ -129,7 +129,7 @@ describe('catalog contents', () => {
     expect(countBy(starter, (m) => m.category)).toEqual({ text: 7, image: 2, video: 1, music: 1, stt: 1, tool: 7 });
     const starterSlugs = starter.map((m) => m.slug);
     // one image model, one flash image, one flash video, the musicgen-class model, the default STT model
-    expect(starterSlugs).toEqual(expect.arrayContaining(['flux-dev', 'gemini-2.5-flash-image', 'veo-3-fast', 'musicgen', 'whisper-1']));
+    expect(starterSlugs).toEqual(expect.arrayContaining(['flux-dev', 'gemini-3.1-flash-image', 'veo-3-fast', 'musicgen', 'whisper-1']));
     // every non-Starter model is Basic+ (paid plans unlock all 52)
     expect(all.filter((m) => m.minPlan !== 'free').every((m) => m.minPlan === 'basic')).toBe(true);
   });
@@ -140,10 +140,10 @@ describe('catalog contents', () => {
   });
 
   test('text configs carry vision and context as in the table', () => {
-    const vision = new Set(['gpt-4o-mini', 'gpt-4o', 'gpt-4.1', 'gpt-5', 'gpt-5-mini', 'claude-haiku-4-5', 'claude-sonnet-4-5',
-      'claude-opus-4-1', 'gemini-2.5-flash-lite', 'gemini-2.5-flash', 'gemini-2.5-pro', 'grok-4']);
+    const vision = new Set(['gpt-4o-mini', 'gpt-4o', 'gpt-4.1', 'gpt-5', 'gpt-5-mini', 'claude-haiku-4-5', 'claude-sonnet-4-6',
+      'claude-opus-4-8', 'gemini-3.1-flash-lite', 'gemini-3.5-flash', 'gemini-3.1-pro', 'grok-4.3']);
     const contexts: Record<string, number> = { 'gpt-4o-mini': 128000, 'gpt-4.1-nano': 1047576, 'claude-haiku-4-5': 200000,
-      'gemini-2.5-flash-lite': 1048576, 'grok-3-mini': 131072, 'deepseek-chat': 64000 };
+      'gemini-3.1-flash-lite': 1048576, 'grok-3-mini': 131072, 'deepseek-chat': 64000 };
     for (const m of listModels({ category: 'text' })) {
       if (m.category !== 'text') throw new Error('filter broken');
       expect([m.slug, m.config.supports_vision]).toEqual([m.slug, vision.has(m.slug)]);
@@ -163,9 +163,9 @@ describe('catalog contents', () => {
       expect(m.pricing.nonSquareMultiplier).toBeGreaterThanOrEqual(1);
       expect(m.pricing.nonSquareMultiplier).toBeLessThanOrEqual(2);
     }
-    expect(requireModel('dall-e-3').config).toMatchObject({ qualities: ['standard', 'hd'], styles: ['vivid', 'natural'] });
+    expect(requireModel('gpt-image-1-mini').config).toMatchObject({ qualities: ['standard', 'hd'], styles: [] });
     expect(requireModel('gpt-image-1').config).toMatchObject({ qualities: ['standard', 'hd'] });
-    expect(requireModel('gemini-2.5-flash-image').config).toMatchObject({ image_input: 'optional', default_size: '1:1' });
+    expect(requireModel('gemini-3.1-flash-image').config).toMatchObject({ image_input: 'optional', default_size: '1:1' });
     expect(requireModel('flux-kontext-pro').config).toMatchObject({ image_input: 'optional' });
   });
 
@@ -226,7 +226,7 @@ describe('lookups', () => {
     expect(listModels({ minPlan: 'free' })).toHaveLength(19);
     for (const plan of ['basic', 'pro', 'vip', 'elite'] as const) expect(listModels({ minPlan: plan })).toHaveLength(52);
     const starterImages = listModels({ category: 'image', minPlan: 'free' }).map((m) => m.slug);
-    expect(starterImages.sort()).toEqual(['flux-dev', 'gemini-2.5-flash-image']);
+    expect(starterImages.sort()).toEqual(['flux-dev', 'gemini-3.1-flash-image']);
   });
 });
 
@@ -253,24 +253,24 @@ describe('access by plan', () => {
   });
 
   test('requiredPlanFor names the lowest plan', () => {
-    expect(requiredPlanFor(requireModel('claude-opus-4-1'))).toBe('basic');
+    expect(requiredPlanFor(requireModel('claude-opus-4-8'))).toBe('basic');
     expect(requiredPlanFor(requireModel('text-ocr'))).toBe('free');
   });
 });
 
 describe('toPublicModel', () => {
   test('has exactly the spec fields and no is_free', () => {
-    const pub = toPublicModel(requireModel('dall-e-3'));
+    const pub = toPublicModel(requireModel('gpt-image-1-mini'));
     expect(Object.keys(pub).sort()).toEqual(
       ['slug', 'name', 'category', 'provider', 'token_cost', 'min_token_cost', 'max_token_cost', 'min_plan', 'min_plan_slug',
-        'description_en', 'supports_streaming', 'config'].sort(),
+        'description_en', 'supports_streaming', 'config', 'deprecated_at', 'shutdown_at'].sort(),
     );
     expect(pub).not.toHaveProperty('is_free');
   });
 
   test('min_plan_slug is null for Starter tier, the plan otherwise', () => {
     expect(toPublicModel(requireModel('flux-dev'))).toMatchObject({ min_plan: 'free', min_plan_slug: null });
-    expect(toPublicModel(requireModel('imagen-4'))).toMatchObject({ min_plan: 'basic', min_plan_slug: 'basic' });
+    expect(toPublicModel(requireModel('gemini-3-pro-image'))).toMatchObject({ min_plan: 'basic', min_plan_slug: 'basic' });
   });
 
   test('prices are integers >= 1 with min <= token_cost <= max, matching priceRange', () => {

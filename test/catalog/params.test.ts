@@ -97,7 +97,7 @@ describe('prompt', () => {
 
 describe('image options', () => {
   test('defaults: 1024x1024, webp, standard, no input images', () => {
-    expect(parse({ model: 'dall-e-3', prompt: 'x' })).toEqual({
+    expect(parse({ model: 'gpt-image-1-mini', prompt: 'x' })).toEqual({
       prompt: 'x',
       size: '1024x1024',
       format: 'webp',
@@ -107,33 +107,35 @@ describe('image options', () => {
   });
 
   test('aspect-ratio models default to 1:1 and map an explicit 1024x1024 to 1:1', () => {
-    expect(parse({ model: 'imagen-4', prompt: 'x' }).size).toBe('1:1');
-    expect(parse({ model: 'imagen-4', prompt: 'x', size: '1024x1024' }).size).toBe('1:1');
-    expect(parse({ model: 'imagen-4', prompt: 'x', size: '16:9' }).size).toBe('16:9');
+    expect(parse({ model: 'gemini-3-pro-image', prompt: 'x' }).size).toBe('1:1');
+    expect(parse({ model: 'gemini-3-pro-image', prompt: 'x', size: '1024x1024' }).size).toBe('1:1');
+    expect(parse({ model: 'gemini-3-pro-image', prompt: 'x', size: '16:9' }).size).toBe('16:9');
   });
 
   test('a size outside the model set names the field and lists the allowed values', () => {
-    const e = paramError(() => parse({ model: 'flux-dev', prompt: 'x', size: '1024x1792' }));
+    const e = paramError(() => parse({ model: 'flux-dev', prompt: 'x', size: '1024x1536' }));
     expect(e.field).toBe('size');
     for (const allowed of ['1024x1024', '768x1344', '1344x768']) expect(e.message).toContain(allowed);
-    expect(paramError(() => parse({ model: 'imagen-4', prompt: 'x', size: '768x1344' })).field).toBe('size');
+    expect(paramError(() => parse({ model: 'gemini-3-pro-image', prompt: 'x', size: '768x1344' })).field).toBe('size');
   });
 
   test('size is case-insensitive on the x', () => {
-    expect(parse({ model: 'dall-e-3', prompt: 'x', size: '1792X1024' }).size).toBe('1792x1024');
+    expect(parse({ model: 'gpt-image-1-mini', prompt: 'x', size: '1536X1024' }).size).toBe('1536x1024');
   });
 
   test('negative prompt only where supported', () => {
     expect(parse({ model: 'sdxl', prompt: 'x', negative_prompt: 'blur' }).negativePrompt).toBe('blur');
-    for (const slug of ['imagen-4', 'dall-e-3', 'flux-dev']) {
+    for (const slug of ['gemini-3-pro-image', 'gpt-image-1-mini', 'flux-dev']) {
       expect(paramError(() => parse({ model: slug, prompt: 'x', negative_prompt: 'blur' })).field).toBe('negative_prompt');
     }
     // an empty negative prompt is the same as none
-    expect(parse({ model: 'imagen-4', prompt: 'x', negative_prompt: '' }).negativePrompt).toBeUndefined();
+    expect(parse({ model: 'gemini-3-pro-image', prompt: 'x', negative_prompt: '' }).negativePrompt).toBeUndefined();
   });
 
   test('quality hd and style only on models that offer them', () => {
-    expect(parse({ model: 'dall-e-3', prompt: 'x', quality: 'hd', style: 'natural' })).toMatchObject({ quality: 'hd', style: 'natural' });
+    expect(parse({ model: 'gpt-image-1-mini', prompt: 'x', quality: 'hd' })).toMatchObject({ quality: 'hd' });
+    // No model of the 2026-11 catalog takes a style (dall-e-3, the one that did, is shut down).
+    expect(paramError(() => parse({ model: 'gpt-image-1-mini', prompt: 'x', style: 'natural' })).field).toBe('style');
     expect(paramError(() => parse({ model: 'flux-dev', prompt: 'x', quality: 'hd' })).field).toBe('quality');
     expect(paramError(() => parse({ model: 'gpt-image-1', prompt: 'x', style: 'vivid' })).field).toBe('style');
     expect(parse({ model: 'flux-dev', prompt: 'x', quality: 'standard', format: 'png', seed: 42 })).toMatchObject({
@@ -145,8 +147,8 @@ describe('image options', () => {
 
   test('image_url only on editing models, given once', () => {
     expect(parse({ model: 'flux-kontext-pro', prompt: 'make it red', image_url: IMG }).imageUrls).toEqual([IMG]);
-    expect(parse({ model: 'gemini-2.5-flash-image', prompt: 'x', params: { image_url: IMG } }).imageUrls).toEqual([IMG]);
-    expect(paramError(() => parse({ model: 'dall-e-3', prompt: 'x', image_url: IMG })).field).toBe('image_url');
+    expect(parse({ model: 'gemini-3.1-flash-image', prompt: 'x', params: { image_url: IMG } }).imageUrls).toEqual([IMG]);
+    expect(paramError(() => parse({ model: 'gpt-image-1-mini', prompt: 'x', image_url: IMG })).field).toBe('image_url');
     expect(paramError(() => parse({ model: 'flux-kontext-pro', prompt: 'x', image_url: IMG, params: { image_url: IMG2 } })).field).toBe(
       'params.image_url',
     );

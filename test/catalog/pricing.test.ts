@@ -117,11 +117,11 @@ describe('media, tool, stt and music prices', () => {
   });
 
   test('non-square sizes and hd raise the price where configured, never beyond 2x for the size', () => {
-    const dalle = requireModel('dall-e-3');
+    const dalle = requireModel('gpt-image-1-mini');
     const square = quoteGeneration(dalle, { size: '1024x1024', quality: 'standard' });
-    const tall = quoteGeneration(dalle, { size: '1024x1792', quality: 'standard' });
+    const tall = quoteGeneration(dalle, { size: '1024x1536', quality: 'standard' });
     const hd = quoteGeneration(dalle, { size: '1024x1024', quality: 'hd' });
-    const tallHd = quoteGeneration(dalle, { size: '1024x1792', quality: 'hd' });
+    const tallHd = quoteGeneration(dalle, { size: '1024x1536', quality: 'hd' });
     expect(tall).toBeGreaterThan(square);
     expect(tall).toBeLessThanOrEqual(2 * square);
     expect(hd).toBeGreaterThan(square);
@@ -167,7 +167,7 @@ describe('media, tool, stt and music prices', () => {
   });
 
   test('quote rejects options the model does not offer and refuses text models', () => {
-    expect(() => quoteGeneration(requireModel('sdxl'), { size: '1024x1792' })).toThrow(ParamError);
+    expect(() => quoteGeneration(requireModel('sdxl'), { size: '1024x1536' })).toThrow(ParamError);
     expect(() => quoteGeneration(requireModel('sdxl'), { quality: 'hd' })).toThrow(ParamError);
     expect(() => quoteGeneration(requireModel('gpt-4o'), {})).toThrow(TypeError);
   });
@@ -217,7 +217,7 @@ describe('text prices', () => {
       if (m.category !== 'text') continue;
       expect(m.pricing.min).toBeGreaterThan(1);
     }
-    const opus = requireModel('claude-opus-4-1');
+    const opus = requireModel('claude-opus-4-8');
     const mini = requireModel('gpt-5-mini');
     const usage = { promptTokens: 2000, completionTokens: 2000 };
     expect(priceChatUsage(opus, usage)).toBeGreaterThan(priceChatUsage(mini, usage));

@@ -96,7 +96,7 @@ test('a failing upstream ends failed with a clear error and charges nothing', as
   const actor = await engine.actor('basic', { plan: 50, bonus: 5 });
   const { generation: g } = await engine.services.generations.generate(
     actor,
-    { model: 'dall-e-3', prompt: 'a cat [[fail:policy]]' },
+    { model: 'gpt-image-1-mini', prompt: 'a cat [[fail:policy]]' },
     ctx,
   );
   expect(g).toMatchObject({ status: 'failed', tokensSpent: 0, errorKind: 'content_policy' });
@@ -107,7 +107,7 @@ test('a failing upstream ends failed with a clear error and charges nothing', as
 
 test('402: a short balance refuses before anything is stored or charged', async () => {
   const actor = await engine.actor('basic', { plan: 1, bonus: 0 });
-  await expect(engine.services.generations.generate(actor, { model: 'dall-e-3', prompt: 'x' }, ctx)).rejects.toBeInstanceOf(InsufficientTokensError);
+  await expect(engine.services.generations.generate(actor, { model: 'gpt-image-1-mini', prompt: 'x' }, ctx)).rejects.toBeInstanceOf(InsufficientTokensError);
   const rows = await engine.db.dataSource.getRepository(GenerationEntity).countBy({ userId: actor.user.id });
   expect(rows).toBe(0);
   expect((await getBalance(engine.db.dataSource, actor.user.id)).total).toBe(1);
@@ -115,7 +115,7 @@ test('402: a short balance refuses before anything is stored or charged', async 
 
 test('403: a Starter account cannot run a Basic+ model, and learns which plan opens it', async () => {
   const actor = await engine.actor('free');
-  await expect(engine.services.generations.generate(actor, { model: 'dall-e-3', prompt: 'x' }, ctx)).rejects.toMatchObject({
+  await expect(engine.services.generations.generate(actor, { model: 'gpt-image-1-mini', prompt: 'x' }, ctx)).rejects.toMatchObject({
     constructor: PlanTooLowError,
     requiredPlan: 'basic',
   });

@@ -120,7 +120,7 @@ describe('deepseek adapter replaying documented payloads', () => {
   test('reasoner response: the answer without the chain of thought', async () => {
     const result = await chat.chat(ask('9.11 and 9.8, which is greater?', 'deepseek-reasoner'), stubbed('chat-completion-reasoner.json'));
     expect(result.text).toBe('9.8 is greater than 9.11.');
-    expect(result.usage).toEqual({ promptTokens: 10, completionTokens: 15 });
+    expect(result.usage).toEqual({ promptTokens: 20, completionTokens: 58 });
   });
 
   test('reasoner stream with a keep-alive comment: only content deltas are yielded', async () => {
@@ -130,7 +130,7 @@ describe('deepseek adapter replaying documented payloads', () => {
     expect(events).toEqual([
       { type: 'delta', text: '9.8 is greater' },
       { type: 'delta', text: ' than 9.11.' },
-      { type: 'usage', usage: { promptTokens: 10, completionTokens: 15 } },
+      { type: 'usage', usage: { promptTokens: 20, completionTokens: 58 } },
       { type: 'finish', finishReason: 'stop' },
     ]);
   });

@@ -97,6 +97,27 @@ describe('replicate adapter against the sandbox', () => {
     expect(await dims(output.files[0])).toEqual([256, 192]);
   });
 
+  it('a 15 MB input goes through the files API and the prediction gets its urls.get, not a data URI', async () => {
+    const big = await sharp({ create: { width: 2300, height: 2300, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
+      .png({ compressionLevel: 0 })
+      .toBuffer();
+    expect(big.length).toBeGreaterThan(15_000_000);
+    const req: MediaRequest = { category: 'tool', slug: 'colorize', upstreamModel: 'piddnad/ddcolor', images: [{ data: big, mime: 'image/png' }] };
+    const output = completed((await run(req)).result);
+    expect(pathOf(sent[0])).toBe('/replicate/v1/files');
+    expect(sent[0].form?.content).toEqual({ name: 'input.png', size: big.length, type: 'image/png' });
+    const image = (sent[1].body?.input as { image: string }).image;
+    expect(image).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/replicate\/v1\/files\/\w+$/);
+    expect(JSON.stringify(sent[1].body)).not.toContain('data:');
+    expect(await dims(output.files[0])).toEqual([2300, 2300]);
+  });
+
+  it('inputs up to 10 MB together stay inline data URIs (no upload)', async () => {
+    const req: MediaRequest = { category: 'tool', slug: 'colorize', upstreamModel: 'piddnad/ddcolor', images: [photo] };
+    await run(req);
+    expect(sent.some((s) => pathOf(s).endsWith('/files'))).toBe(false);
+  });
+
   it('face-swap puts the source face into the target photo', async () => {
     const req: MediaRequest = { category: 'tool', slug: 'face-swap', upstreamModel: 'codeplugtech/face-swap', images: [face, photo] };
     const output = completed((await run(req)).result);

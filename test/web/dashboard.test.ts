@@ -18,6 +18,7 @@ const opened: WatchedPage[] = [];
 beforeAll(async () => {
   ensureWebBuild();
   widget = await startWidgetStandIn();
+  process.env.SANDBOX_CHUNK_DELAY_MS = '30';
   api = await startApi({ TELEGRAM_WIDGET_SCRIPT_URL: widget.scriptUrl });
   // localhost (not 127.0.0.1): browsers keep the Secure refresh cookie on http://localhost.
   origin = api.baseUrl.replace('127.0.0.1', 'localhost');
@@ -56,6 +57,16 @@ async function seedUsage(userId: number): Promise<void> {
       if ((day + i) % 3 === 0) continue;
       await insertGeneration(api.services.ds, userId, { ...kind, tokensSpent: kind.tokensSpent * (1 + (day % 4)), createdAt: new Date(Date.now() - day * 86_400_000) });
     }
+  }
+}
+
+/** The value of `read` once `done` accepts it, or the last one read after a few seconds. */
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
@@ -156,6 +167,60 @@ describe('sign-in', () => {
     await screenshot(page, 'sign-in-wrong-password');
   });
 
+  test('an account locked after repeated wrong passwords says for how many minutes', async () => {
+    const account = await api.account('free');
+    // Ten failures from ten addresses: the per-account lock, not the per-address limit.
+    for (let i = 0; i < 10; i++) {
+      const res = await api.request('POST', '/api/v2/auth/login', { body: { email: account.email, password: `wrong-${i}` } });
+      expect(res.status).toBe(401);
+    }
+    const page = await open();
+    await signIn(page, account.email, account.password);
+    await page.getByRole('alert').filter({ hasText: /password sign-in for this account is locked for 1[45] minutes\./ }).waitFor();
+    await screenshot(page, 'sign-in-locked');
+  });
+
+  test('register in the browser, then the verification link from the mail lands on a verified page', async () => {
+    const page = await open();
+    await page.goto('/sign-in');
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    await page.getByLabel('Name').fill('Vera');
+    const email = `vera-${Date.now()}@example.com`;
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password (at least 8 characters)').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    expect(await page.getByTestId('user-name').innerText()).toBe('Vera');
+
+    const mail = await eventually(async () => api.mails.find((m) => m.to === email), (m) => m !== undefined);
+    const token = /verify-email\?token=([^\s&"]+)/.exec(mail?.text ?? '')?.[1];
+    expect(token).toBeDefined();
+    await page.goto(`/verify-email?token=${token}`);
+    await page.getByText('Your email address is verified.').waitFor();
+    await screenshot(page, 'verify-email');
+    await page.goto(`/verify-email?token=${token}`);
+    await page.getByText('This verification link is used, expired or wrong.').waitFor();
+  });
+
+  test('forgot and reset password through the mailed link', async () => {
+    const account = await api.account('free');
+    const page = await open();
+    await page.goto('/sign-in');
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.getByLabel('Email').fill(account.email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page.getByText('a link to reset the password has been sent').waitFor();
+    const mail = await eventually(async () => api.mails.find((m) => m.to === account.email), (m) => m !== undefined);
+    const token = /reset-password\?token=([^\s&"]+)/.exec(mail?.text ?? '')?.[1];
+    expect(token).toBeDefined();
+    await page.goto(`/reset-password?token=${token}`);
+    await page.getByLabel('New password (at least 8 characters)').fill('a brand new password');
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.getByText('Password changed. Sign in with the new password.').waitFor();
+    await signIn(page, account.email, 'a brand new password');
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+  });
+
   test('Log in with Telegram: the widget’s signed data is posted to /auth/messenger', async () => {
     widget.answerWith(signWidgetData({ id: 777001, first_name: 'Tanya', username: 'tanya_t', auth_date: Math.floor(Date.now() / 1000) }, BOT_TOKEN));
     const page = await open();
@@ -231,5 +296,143 @@ describe('API keys', () => {
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     await page.goto('/keys');
     await page.getByText('API keys work on the VIP plan or higher. Your plan is Basic').waitFor();
+  });
+});
+
+describe('playground, history, billing, settings', () => {
+  test('a chat streams in; an image shows its price first, then the picture; history shows both; locked models name their plan', async () => {
+    const account = await api.account('pro', { planTokens: 500 });
+    const page = await open();
+    await signIn(page, account.email, account.password);
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await page.getByRole('link', { name: 'Playground' }).click();
+    await page.getByRole('heading', { name: 'Playground' }).waitFor();
+
+    // Chat: the answer grows on the page while the events arrive.
+    await page.getByLabel('Model').selectOption('gpt-4o-mini');
+    await page.evaluate(`(() => {
+      window.__chatStates = [];
+      new MutationObserver(() => {
+        const items = document.querySelectorAll('[data-testid="chat-assistant"]');
+        const last = items[items.length - 1];
+        if (last && !window.__chatStates.includes(last.textContent)) window.__chatStates.push(last.textContent);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    })()`);
+    const streamed = page.waitForResponse((r) => r.url().endsWith('/api/v2/generate/stream'));
+    await page.getByLabel('Message').fill('Tell me about tides in a few words');
+    await page.keyboard.press('Enter');
+    expect((await streamed).headers()['content-type']).toMatch(/^text\/event-stream/);
+    await page.getByText(/^Done: \d+ tokens spent\.$/).waitFor();
+    const answer = (await page.getByTestId('chat-assistant').innerText()).replace(/^Assistant\s*/, '');
+    expect(answer.length).toBeGreaterThan(10);
+    const states = await page.evaluate<string[]>('window.__chatStates');
+    expect(states.length).toBeGreaterThan(2);
+    await screenshot(page, 'playground-chat');
+
+    // Image: size and format, the price shown (and equal to calculate-price) before anything is generated.
+    await page.getByRole('tab', { name: 'Image' }).click();
+    await page.getByLabel('Model').selectOption('flux-dev');
+    await page.getByLabel('Prompt').fill('a lighthouse at dusk');
+    await page.getByLabel('Size').selectOption('768x1344');
+    await page.getByLabel('Format').selectOption('png');
+    const token = await api.accessToken(account);
+    const before = (await api.request('GET', '/api/v2/user/history?category=image', { token })).body.items.length;
+    await page.getByRole('button', { name: 'Check price' }).click();
+    const quote = await api.request('POST', '/api/v2/models/flux-dev/calculate-price', { token, body: { prompt: 'a lighthouse at dusk', size: '768x1344', format: 'png' } });
+    expect(quote.status).toBe(200);
+    await page.getByTestId('price').filter({ hasText: `This costs ${quote.body.tokens} tokens.` }).waitFor();
+    expect((await api.request('GET', '/api/v2/user/history?category=image', { token })).body.items.length).toBe(before);
+    await page.getByRole('button', { name: `Generate for ${quote.body.tokens} tokens` }).click();
+    const image = page.getByTestId('result-image');
+    await image.waitFor();
+    expect(await eventually(() => image.evaluate((img: { complete: boolean; naturalWidth: number }) => (img.complete ? img.naturalWidth : 0)), (w) => w > 0)).toBe(768);
+    await screenshot(page, 'playground-image');
+
+    // History: the text and the image.
+    await page.getByRole('link', { name: 'History' }).click();
+    await page.getByRole('heading', { name: 'History' }).waitFor();
+    await page.getByTestId('result-image').waitFor();
+    await page.getByTestId('result-text').first().waitFor();
+    expect(await page.getByTestId('history-item').count()).toBe(2);
+    await page.getByLabel('Category').selectOption('image');
+    expect(await eventually(() => page.getByTestId('history-item').count(), (n) => n === 1)).toBe(1);
+    await screenshot(page, 'history');
+  });
+
+  test('a Starter account sees locked models with the plan they need', async () => {
+    const account = await api.account('free');
+    const page = await open();
+    await signIn(page, account.email, account.password);
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await page.goto('/playground');
+    const locked = page.locator('#chat-model option[disabled]');
+    await locked.first().waitFor({ state: 'attached' });
+    expect(await locked.first().innerText()).toMatch(/ — needs Basic$/);
+    expect(await page.locator('#chat-model option:not([disabled])').count()).toBeGreaterThan(0);
+  });
+
+  test('settings change the language (the account’s setting, kept after a reload), the name, and the image format', async () => {
+    const account = await api.account('basic', { name: 'Ivan' });
+    const page = await open({ phone: true });
+    await signIn(page, account.email, account.password);
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await page.goto('/settings');
+    await page.getByLabel('Language').selectOption('ru');
+    await page.getByRole('heading', { name: 'Настройки' }).waitFor();
+    await page.getByLabel('Формат изображений').selectOption('png');
+    await page.getByText('Сохранено.').waitFor();
+    await page.getByLabel('Имя').fill('Иван');
+    await page.getByRole('button', { name: 'Сохранить' }).click();
+    await page.getByTestId('user-name').filter({ hasText: 'Иван' }).waitFor();
+    const token = await api.accessToken(account);
+    expect((await api.request('GET', '/api/v2/user/settings', { token })).body).toMatchObject({ language: 'ru', image_format: 'png' });
+    expect((await api.request('GET', '/api/v2/user/me', { token })).body.name).toBe('Иван');
+    await screenshot(page, 'settings-ru');
+
+    await page.reload();
+    await page.getByRole('link', { name: 'Обзор' }).waitFor();
+    expect(await page.evaluate<string>('document.documentElement.lang')).toBe('ru');
+  });
+
+  test('webhooks: an endpoint is added with its secret shown once, listed, and deleted', async () => {
+    const account = await api.account('vip');
+    const page = await open();
+    await signIn(page, account.email, account.password);
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByText('No endpoints yet.').waitFor();
+    await page.getByLabel('Endpoint URL').fill('https://hooks.example.com/nebula');
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const secret = await page.getByTestId('webhook-secret').innerText();
+    expect(secret).toMatch(/^whsec_/);
+    await page.getByTestId('webhook').filter({ hasText: 'https://hooks.example.com/nebula' }).waitFor();
+    await screenshot(page, 'webhooks');
+    await page.reload();
+    await page.getByTestId('webhook').waitFor();
+    expect(await page.content()).not.toContain(secret);
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No endpoints yet.').waitFor();
+  });
+
+  test('billing lists the articles, buys through the carrier checkout and lists the order', async () => {
+    const account = await api.account('free');
+    const page = await open();
+    await signIn(page, account.email, account.password);
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await page.goto('/billing');
+    await page.getByRole('heading', { name: 'Billing' }).waitFor();
+    const articles = (await api.request('GET', '/api/v2/payments/articles')).body.articles as { title: string }[];
+    expect(await page.getByTestId('article').count()).toBe(articles.length);
+    await page.getByText('No orders yet.').waitFor();
+    await screenshot(page, 'billing');
+
+    await page.getByRole('button', { name: `Buy: ${articles[0]!.title}` }).click();
+    await page.getByRole('heading', { name: 'YooKassa sandbox' }).waitFor();
+    await page.getByRole('button', { name: /Pay/ }).click();
+    await page.getByRole('heading', { name: 'Billing' }).waitFor();
+    await page.getByTestId('order-row').first().waitFor();
+    const token = await api.accessToken(account);
+    expect((await api.request('GET', '/api/v2/payments/orders', { token })).body.orders).toHaveLength(1);
   });
 });

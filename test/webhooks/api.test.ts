@@ -96,7 +96,9 @@ test('the endpoint limit holds under parallel registrations: exactly the limit i
 test('API keys work for VIP accounts; no credentials is 401', async () => {
   const vip = await api.account('vip');
   const key = await api.apiKey(vip);
-  expect((await api.request('POST', '/api/v2/webhooks', { token: key, body: { url: 'https://93.184.215.14/k' } })).status).toBe(201);
+  const created = await api.request('POST', '/api/v2/webhooks', { token: key, body: { url: 'https://93.184.215.14' } });
+  expect(created.status).toBe(201);
+  expect(created.body.url).toBe('https://93.184.215.14');
   expect((await api.request('GET', '/api/v2/webhooks', { token: key })).body.webhooks).toHaveLength(1);
   expectErrorShape(await api.request('GET', '/api/v2/webhooks'), 401);
 });

@@ -30,9 +30,9 @@ test('completed and failed generations arrive signed; standardwebhooks verifies 
   const hook = await register(token);
   const verifier = new Webhook(hook.secret);
 
-  const ok = await api.request('POST', '/api/v2/generate', { token, body: { model: 'dall-e-3', prompt: 'a lighthouse', size: '1024x1024' } });
+  const ok = await api.request('POST', '/api/v2/generate', { token, body: { model: 'gpt-image-1-mini', prompt: 'a lighthouse', size: '1024x1024' } });
   expect(ok.body.status).toBe('completed');
-  const bad = await api.request('POST', '/api/v2/generate', { token, body: { model: 'dall-e-3', prompt: 'a lighthouse [[fail:policy]]', size: '1024x1024' } });
+  const bad = await api.request('POST', '/api/v2/generate', { token, body: { model: 'gpt-image-1-mini', prompt: 'a lighthouse [[fail:policy]]', size: '1024x1024' } });
   expect(bad.body.status).toBe('failed');
   const failedId = bad.body.id as number;
 
@@ -43,7 +43,7 @@ test('completed and failed generations arrive signed; standardwebhooks verifies 
     event: 'generation.completed',
     generation_id: ok.body.id,
     status: 'completed',
-    model_slug: 'dall-e-3',
+    model_slug: 'gpt-image-1-mini',
     result_url: ok.body.result_url,
     result_text: null,
     tokens_spent: ok.body.tokens_spent,
@@ -52,7 +52,7 @@ test('completed and failed generations arrive signed; standardwebhooks verifies 
   });
   expect(completed.result_url).toMatch(/^https:\/\/gen\.example\.com\/files\//);
   const failed = bodies.find((b) => b.event === 'generation.failed')!;
-  expect(failed).toMatchObject({ generation_id: failedId, status: 'failed', model_slug: 'dall-e-3', result_url: null, tokens_spent: 0 });
+  expect(failed).toMatchObject({ generation_id: failedId, status: 'failed', model_slug: 'gpt-image-1-mini', result_url: null, tokens_spent: 0 });
   expect(failed.error).toBe(bad.body.error);
   expect((failed.error as string).length).toBeGreaterThan(0);
   for (const r of got) {
@@ -61,7 +61,7 @@ test('completed and failed generations arrive signed; standardwebhooks verifies 
     expect(Math.abs(Number(r.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(30);
   }
   // A forged body does not verify.
-  expect(() => verifier.verify(got[0].body.replace('dall-e-3', 'dall-e-2'), got[0].headers)).toThrow();
+  expect(() => verifier.verify(got[0].body.replace('gpt-image-1-mini', 'dall-e-2'), got[0].headers)).toThrow();
 
   // Each attempt is recorded.
   const deliveries = await eventually(async () => {
@@ -83,7 +83,7 @@ test('generations from /v1 chat, a tool and a worker-finished video all reach th
 
   const chat = await api.request('POST', '/v1/chat/completions', { token, body: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] } });
   expect(chat.status).toBe(200);
-  const image = await api.request('POST', '/api/v2/generate', { token, body: { model: 'dall-e-3', prompt: 'a fox', size: '1024x1024', format: 'png' } });
+  const image = await api.request('POST', '/api/v2/generate', { token, body: { model: 'gpt-image-1-mini', prompt: 'a fox', size: '1024x1024', format: 'png' } });
   const tool = await api.request('POST', '/api/v2/generate', { token, body: { model: 'upscale', params: { image_url: image.body.result_url.replace('https://gen.example.com', api.baseUrl), scale: 2 } } });
   expect(tool.body.status).toBe('completed');
   const video = await api.request('POST', '/api/v2/generate', { token, body: { model: 'veo-3-fast', prompt: 'waves' } });
@@ -92,7 +92,7 @@ test('generations from /v1 chat, a tool and a worker-finished video all reach th
   const got = await receiver.waitFor(4, undefined, 30_000);
   const bodies = got.map((r) => verifier.verify(r.body, r.headers) as Record<string, any>);
   expect(bodies.every((b) => b.event === 'generation.completed')).toBe(true);
-  expect(bodies.map((b) => b.model_slug).sort()).toEqual(['dall-e-3', 'gpt-4o-mini', 'upscale', 'veo-3-fast']);
+  expect(bodies.map((b) => b.model_slug).sort()).toEqual(['gpt-4o-mini', 'gpt-image-1-mini', 'upscale', 'veo-3-fast']);
   const text = bodies.find((b) => b.model_slug === 'gpt-4o-mini')!;
   expect(text.result_text).toBe(chat.body.choices[0].message.content);
   expect(text.tokens_spent).toBe(chat.body.service.tokens_spent);
@@ -174,7 +174,7 @@ test('balance.low fires once per period when the balance drops below 10 % of the
   const token = await api.accessToken(acc);
   const hook = await register(token, ['balance.low']);
   for (let i = 0; i < 2; i++) {
-    const res = await api.request('POST', '/api/v2/generate', { token, body: { model: 'dall-e-3', prompt: `a fox ${i}`, size: '1024x1024' } });
+    const res = await api.request('POST', '/api/v2/generate', { token, body: { model: 'gpt-image-1-mini', prompt: `a fox ${i}`, size: '1024x1024' } });
     expect(res.body.status).toBe('completed');
   }
   const [got] = await receiver.waitFor(1);

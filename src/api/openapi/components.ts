@@ -130,6 +130,24 @@ export const GenerationSchema = component(
   }),
 );
 
+export const ScheduleSchema = component(
+  'Schedule',
+  z.object({
+    id: z.number().int(),
+    name: z.string(),
+    request: z.record(z.string(), z.unknown()).describe('the POST /api/v2/generate body run each time'),
+    interval_minutes: z.number().int(),
+    enabled: z.boolean(),
+    next_run_at: isoDate,
+    last_run_at: isoDate.nullable(),
+    last_generation_id: z.number().int().nullable(),
+    last_error: z.string().nullable(),
+    created_at: isoDate,
+  }),
+);
+
+export const ScheduleListSchema = component('ScheduleList', z.object({ schedules: z.array(ScheduleSchema) }));
+
 export const HistoryPageSchema = component(
   'HistoryPage',
   z.object({
@@ -153,6 +171,8 @@ export const ModelSchema = component(
     description_en: z.string(),
     supports_streaming: z.boolean(),
     config: z.record(z.string(), z.unknown()),
+    deprecated_at: z.string().nullable().describe('ISO date the vendor deprecated the model; null when it is not deprecated'),
+    shutdown_at: z.string().nullable().describe('ISO date the vendor shuts the model down; null when none is announced'),
   }),
 );
 

@@ -112,13 +112,13 @@ function operation(converter: SchemaConverter, op: RegisteredOperation): Json {
     ...(op.security === 'bearer' ? [403] : []),
   ];
   for (const status of implied) {
-    if (!errors.has(status)) responses[String(status)] = response(converter, { description: ERROR_TEXT[status], schema: ErrorSchema });
+    if (!errors.has(status)) responses[String(status)] = response(converter, { description: ERROR_TEXT[status], schema: op.errorSchema ?? ErrorSchema });
   }
   if (op.security === 'bearer' && !responses['429']) {
     // Only model-running routes count requests; the schema is documented once for every authenticated route.
     responses['429'] = response(converter, {
       description: 'Rate limit exceeded (model-running requests only)',
-      schema: RateLimitErrorSchema,
+      schema: op.errorSchema ?? RateLimitErrorSchema,
       headers: { 'Retry-After': 'seconds until the limit resets', ...RATE_LIMIT_HEADERS },
     });
   }

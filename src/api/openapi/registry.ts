@@ -30,6 +30,8 @@ export interface OperationSpec {
   query?: z.ZodType;
   params?: z.ZodType;
   responses: Record<number, ResponseSpec>;
+  /** The body of the implied error answers (400, 401, 403, 429...); the /api/v2 shapes unless set (/v1 has its own). */
+  errorSchema?: z.ZodType;
 }
 
 /** A documented operation with its full path. */

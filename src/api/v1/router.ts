@@ -9,7 +9,9 @@ import { describeError, v1ErrorBody } from '../middleware/errors';
 import { readJsonBody } from '../middleware/json-body';
 import { applyRateLimitHeaders } from '../middleware/rate-limit-headers';
 import { parseInput } from '../middleware/validation';
+import { attachOpenApi, OpenApiRegistry } from '../openapi/registry';
 import { openSse } from '../sse';
+import { documentV1 } from './openapi';
 import { refuseUnknownParameters, toChatInput } from './messages';
 import { chatCompletionBody } from './schemas';
 
@@ -120,8 +122,12 @@ async function chatCompletions(ctx: ParameterizedContext, services: Pick<Service
 }
 
 /** The chat-completions-compatible surface under /v1 (errors in the compatible shape). */
-export function createV1Router(services: Pick<Services, 'chat' | 'auth' | 'limiter'>): Router {
+export function createV1Router(services: Pick<Services, 'chat' | 'auth' | 'limiter'>, registry?: OpenApiRegistry): Router {
   const router = new Router({ prefix: '/v1' });
+  if (registry) {
+    attachOpenApi(router, registry);
+    documentV1(router);
+  }
   // Model-running requests set the rate headers from the counters they consume; no separate read first.
   router.use(authenticate(services, { peekLimits: false }));
   router.use(async (ctx, next) => {

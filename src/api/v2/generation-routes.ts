@@ -13,6 +13,7 @@ import { ApiError } from '../middleware/errors';
 import { readJsonBody } from '../middleware/json-body';
 import { readMultipart } from '../middleware/multipart';
 import { applyRateLimitHeaders } from '../middleware/rate-limit-headers';
+import { GenerationSchema } from '../openapi/components';
 import { documentOperation } from '../openapi/registry';
 import { publicBaseUrl, requestOrigin } from './public-url';
 import { registerStreamRoute } from './stream-route';
@@ -23,7 +24,7 @@ export const STT_MAX_BYTES = 25 * 1024 * 1024;
 const STT_FORMATS = new Set(['mp3', 'mp4', 'wav', 'm4a', 'ogg', 'flac', 'webm']);
 const INPAINT_MAX_BYTES = 20 * 1024 * 1024;
 
-const generationResponse = { description: 'The Generation (completed, pending with eta_seconds, or failed with error)' };
+const generationResponse = { description: 'The Generation (completed, pending with eta_seconds, or failed with error)', schema: GenerationSchema };
 
 function actorOf(ctx: ParameterizedContext): Actor {
   const auth = authOf(ctx);

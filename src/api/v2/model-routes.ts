@@ -58,7 +58,8 @@ export function registerModelRoutes(router: Router, services: Pick<Services, 'us
       operationId: 'calculatePrice',
       summary: 'The tokens a generate request with these parameters would cost',
       description:
-        'The body is the POST /api/v2/generate body without `model`, validated the same way. Text models take `prompt` and ' +
+        'The body is the POST /api/v2/generate body, validated the same way; `model` may be left out, and when given must ' +
+        'equal the slug. `tokens` is exactly what that generate request is charged. Text models take `prompt` and ' +
         '`max_tokens` and answer the reservation (the charge settles to real usage, never above it).',
       tags,
       security: 'bearer',

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { MAX_INTERVAL_MINUTES, MIN_INTERVAL_MINUTES } from '../../core/schedules/schedules';
 import type { Services } from '../../services';
 import { authOf } from '../middleware/auth';
+import { ScheduleListSchema, ScheduleSchema } from '../openapi/components';
 import { addRoute } from './route';
 
 const idParams = z.object({ id: z.coerce.number().int().positive() });
@@ -27,7 +28,7 @@ export function registerScheduleRoutes(router: Router, services: Pick<Services, 
       security: 'bearer',
       body: createBody,
       status: 201,
-      responses: { 201: { description: 'The schedule' } },
+      responses: { 201: { description: 'The schedule', schema: ScheduleSchema } },
     },
     async (ctx, { body }) => {
       const auth = authOf(ctx);
@@ -39,7 +40,7 @@ export function registerScheduleRoutes(router: Router, services: Pick<Services, 
   );
   addRoute(
     router,
-    { method: 'get', path: '/schedules', operationId: 'listSchedules', summary: 'Own schedules', tags, security: 'bearer', responses: { 200: { description: '{schedules: [...]}' } } },
+    { method: 'get', path: '/schedules', operationId: 'listSchedules', summary: 'Own schedules', tags, security: 'bearer', responses: { 200: { description: 'Own schedules', schema: ScheduleListSchema } } },
     async (ctx) => ({ schedules: await services.schedules.list(authOf(ctx).userId) }),
   );
   addRoute(
@@ -53,7 +54,7 @@ export function registerScheduleRoutes(router: Router, services: Pick<Services, 
       security: 'bearer',
       params: idParams,
       body: z.strictObject({ enabled: z.boolean() }),
-      responses: { 200: { description: 'The schedule' } },
+      responses: { 200: { description: 'The schedule', schema: ScheduleSchema } },
     },
     async (ctx, { params, body }) => services.schedules.setEnabled(authOf(ctx).userId, params.id, body.enabled),
   );

@@ -7,7 +7,7 @@ import { NotFoundError } from './errors';
 /** Every users column, aliased to the entity's property names. */
 const USER_COLUMNS = `u.id, u.name, u.email, u.phone, u.telegram_id AS "telegramId", u.messenger_username AS "messengerUsername",
   u.idp_subject AS "idpSubject", u.idp_issuer AS "idpIssuer", u.avatar_url AS "avatarUrl", u.password_hash AS "passwordHash",
-  u.plan_slug AS "planSlug", u.plan_expires_at AS "planExpiresAt", u.period_started_at AS "periodStartedAt",
+  u.plan_slug AS "planSlug", u.plan_expires_at AS "planExpiresAt", u.plan_paid_through AS "planPaidThrough", u.period_started_at AS "periodStartedAt",
   u.next_refill_at AS "nextRefillAt", u.is_blocked AS "isBlocked", u.created_at AS "createdAt", u.updated_at AS "updatedAt",
   u.email_verified_at AS "emailVerifiedAt"`;
 

@@ -82,5 +82,18 @@ export function toPublicModel(model: ModelDefinition): PublicModel {
     supports_streaming: model.supportsStreaming,
     // A copy, so a caller editing the response cannot reach the (frozen) catalog.
     config: structuredClone(model.config),
+    deprecated_at: model.lifecycle?.deprecatedAt ?? null,
+    shutdown_at: model.lifecycle?.shutdownAt ?? null,
   };
+}
+
+/** Models the vendor has deprecated or will shut down within `withinDays` of `now`, for the operator's warning at start. */
+export function endingModels(now = new Date(), withinDays = 60): { slug: string; deprecatedAt?: string; shutdownAt?: string }[] {
+  const horizon = now.getTime() + withinDays * 86_400_000;
+  return MODELS.flatMap((m) => {
+    const l = m.lifecycle;
+    if (!l) return [];
+    const ending = l.deprecatedAt !== undefined || (l.shutdownAt !== undefined && Date.parse(l.shutdownAt) <= horizon);
+    return ending ? [{ slug: m.slug, ...l }] : [];
+  });
 }

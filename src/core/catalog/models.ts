@@ -7,6 +7,7 @@ import {
   type ImageModel,
   type ImageQuality,
   type ImageStyle,
+  type ModelLifecycle,
   type ModelDefinition,
   type MusicModel,
   type PlanSlug,
@@ -44,6 +45,7 @@ interface TextSpec {
   reasoning?: boolean;
   rates: [inputPer1k: number, outputPer1k: number, min: number];
   description: string;
+  lifecycle?: ModelLifecycle;
 }
 
 function text(s: TextSpec): TextModel {
@@ -65,6 +67,7 @@ function text(s: TextSpec): TextModel {
       default_max_tokens: Math.min(s.reasoning ? 16384 : 4096, s.maxOutput),
     },
     pricing: { kind: 'usage', inputPer1k: s.rates[0], outputPer1k: s.rates[1], min: s.rates[2] },
+    ...(s.lifecycle ? { lifecycle: s.lifecycle } : {}),
   };
 }
 
@@ -78,14 +81,14 @@ const TEXT_MODELS: TextModel[] = [
   text({ slug: 'gpt-5', name: 'GPT-5', provider: 'openai', plan: BASIC, vision: true, context: 400000, maxOutput: 128000, reasoning: true, rates: [0.25, 2, 3], description: 'Frontier reasoning model for complex, multi-step work.' }),
   text({ slug: 'gpt-5-mini', name: 'GPT-5 mini', provider: 'openai', plan: BASIC, vision: true, context: 400000, maxOutput: 128000, reasoning: true, rates: [0.05, 0.4, 2], description: 'Faster, cheaper GPT-5 for well-defined tasks.' }),
   text({ slug: 'claude-haiku-4-5', name: 'Claude Haiku 4.5', provider: 'anthropic', plan: STARTER, vision: true, context: 200000, maxOutput: 64000, rates: [0.05, 0.2, 1], description: 'Fast Claude model with vision and a 200K context.' }),
-  text({ slug: 'claude-sonnet-4-5', name: 'Claude Sonnet 4.5', provider: 'anthropic', plan: BASIC, vision: true, context: 200000, maxOutput: 64000, rates: [0.6, 3, 3], description: 'Balanced Claude model, strong at coding and agents.' }),
-  text({ slug: 'claude-opus-4-1', name: 'Claude Opus 4.1', provider: 'anthropic', plan: BASIC, vision: true, context: 200000, maxOutput: 32000, rates: [3, 15, 10], description: 'Most capable Claude model for demanding reasoning and writing.' }),
-  text({ slug: 'gemini-2.5-flash-lite', name: 'Gemini 2.5 Flash-Lite', provider: 'google', plan: STARTER, vision: true, context: 1048576, maxOutput: 65536, rates: [0.02, 0.08, 1], description: 'Lightest Gemini model: low latency, one-million-token context.' }),
-  text({ slug: 'gemini-2.5-flash', name: 'Gemini 2.5 Flash', provider: 'google', plan: STARTER, vision: true, context: 1048576, maxOutput: 65536, reasoning: true, rates: [0.03, 0.05, 1], description: 'Fast Gemini model with thinking and vision.' }),
-  text({ slug: 'gemini-2.5-pro', name: 'Gemini 2.5 Pro', provider: 'google', plan: BASIC, vision: true, context: 1048576, maxOutput: 65536, reasoning: true, rates: [0.25, 2, 3], description: 'Most capable Gemini model for complex reasoning over long inputs.' }),
+  text({ slug: 'claude-sonnet-4-6', name: 'Claude Sonnet 4.6', provider: 'anthropic', plan: BASIC, vision: true, context: 200000, maxOutput: 64000, rates: [0.6, 3, 3], description: 'Balanced Claude model, strong at coding and agents.' }),
+  text({ slug: 'claude-opus-4-8', name: 'Claude Opus 4.8', provider: 'anthropic', plan: BASIC, vision: true, context: 200000, maxOutput: 32000, rates: [3, 15, 10], description: 'Most capable Claude model for demanding reasoning and writing.' }),
+  text({ slug: 'gemini-3.1-flash-lite', name: 'Gemini 3.1 Flash-Lite', provider: 'google', lifecycle: { shutdownAt: '2027-05-07' }, plan: STARTER, vision: true, context: 1048576, maxOutput: 65536, rates: [0.02, 0.08, 1], description: 'Lightest Gemini model: low latency, one-million-token context.' }),
+  text({ slug: 'gemini-3.5-flash', name: 'Gemini 3.5 Flash', provider: 'google', plan: STARTER, vision: true, context: 1048576, maxOutput: 65536, reasoning: true, rates: [0.03, 0.05, 1], description: 'Fast Gemini model with thinking and vision.' }),
+  text({ slug: 'gemini-3.1-pro', name: 'Gemini 3.1 Pro', provider: 'google', upstream: 'gemini-3.1-pro-preview', plan: BASIC, vision: true, context: 1048576, maxOutput: 65536, reasoning: true, rates: [0.25, 2, 3], description: 'Most capable Gemini model for complex reasoning over long inputs.' }),
   text({ slug: 'grok-3-mini', name: 'Grok 3 mini', provider: 'xai', plan: STARTER, vision: false, context: 131072, maxOutput: 32768, reasoning: true, rates: [0.03, 0.05, 1], description: 'Lightweight Grok model that thinks before answering.' }),
-  text({ slug: 'grok-3', name: 'Grok 3', provider: 'xai', plan: BASIC, vision: false, context: 131072, maxOutput: 32768, rates: [0.6, 3, 3], description: 'General-purpose Grok model with broad knowledge.' }),
-  text({ slug: 'grok-4', name: 'Grok 4', provider: 'xai', plan: BASIC, vision: true, context: 256000, maxOutput: 32768, reasoning: true, rates: [0.6, 3, 4], description: 'Frontier Grok reasoning model with vision.' }),
+  text({ slug: 'grok-4.20', name: 'Grok 4.20', provider: 'xai', upstream: 'grok-4.20-non-reasoning', plan: BASIC, vision: false, context: 131072, maxOutput: 32768, rates: [0.6, 3, 3], description: 'General-purpose Grok model with broad knowledge.' }),
+  text({ slug: 'grok-4.3', name: 'Grok 4.3', provider: 'xai', plan: BASIC, vision: true, context: 256000, maxOutput: 32768, reasoning: true, rates: [0.6, 3, 4], description: 'Frontier Grok reasoning model with vision.' }),
   text({ slug: 'deepseek-chat', name: 'DeepSeek Chat', provider: 'deepseek', plan: STARTER, vision: false, context: 64000, maxOutput: 8192, rates: [0.03, 0.05, 1], description: 'Capable, economical general chat model.' }),
   text({ slug: 'deepseek-reasoner', name: 'DeepSeek Reasoner', provider: 'deepseek', plan: BASIC, vision: false, context: 64000, maxOutput: 32768, reasoning: true, rates: [0.11, 0.44, 2], description: 'DeepSeek model with step-by-step reasoning.' }),
 ];
@@ -139,16 +142,18 @@ function image(s: ImageSpec): ImageModel {
 }
 
 const IMAGE_MODELS: ImageModel[] = [
-  image({ slug: 'dall-e-3', name: 'DALL·E 3', provider: 'openai', plan: BASIC, eta: 15, sizes: 'A', hd: true, styles: ['vivid', 'natural'], base: 8, nonSquare: 1.5, hdMultiplier: 2, description: 'Follows detailed prompts closely; vivid or natural style, HD quality.' }),
+  // gpt-image-1-mini replaces dall-e-3 (shut down): `standard` is the vendor's medium quality, `hd` high.
+  image({ slug: 'gpt-image-1-mini', name: 'GPT Image 1 mini', provider: 'openai', plan: BASIC, eta: 20, sizes: 'B', hd: true, base: 3, nonSquare: 1.5, hdMultiplier: 4, description: 'Economical GPT Image model with good prompt following.' }),
   // gpt-image-1: `standard` maps to the vendor's medium quality, `hd` to high (about 4x the vendor cost).
   image({ slug: 'gpt-image-1', name: 'GPT Image 1', provider: 'openai', plan: BASIC, eta: 30, sizes: 'B', hd: true, base: 8, nonSquare: 1.5, hdMultiplier: 4, description: 'Natively multimodal image model with precise text rendering.' }),
-  image({ slug: 'gemini-2.5-flash-image', name: 'Gemini 2.5 Flash Image', provider: 'google', plan: STARTER, eta: 10, sizes: 'C', imageInput: 'optional', base: 4, description: 'Fast image generation and editing: pass image_url to edit a picture.' }),
-  image({ slug: 'imagen-4', name: 'Imagen 4', provider: 'google', upstream: 'imagen-4.0-generate-001', plan: BASIC, eta: 12, sizes: 'C', base: 8, description: 'Photorealistic images with fine detail and good typography.' }),
+  image({ slug: 'gemini-3.1-flash-image', name: 'Gemini 3.1 Flash Image', provider: 'google', plan: STARTER, eta: 10, sizes: 'C', imageInput: 'optional', base: 4, description: 'Fast image generation and editing: pass image_url to edit a picture.' }),
+  // Imagen on the Gemini API is shut down; Google's replacement is its Gemini image family on generateContent.
+  image({ slug: 'gemini-3-pro-image', name: 'Gemini 3 Pro Image', provider: 'google', plan: BASIC, eta: 20, sizes: 'C', imageInput: 'optional', base: 8, description: 'High-fidelity images with precise text rendering; pass image_url to edit.' }),
   image({ slug: 'flux-dev', name: 'FLUX.1 [dev]', provider: 'bfl', plan: STARTER, eta: 10, sizes: 'D', base: 3, description: 'Open-weight FLUX model: quality images at a low price.' }),
   image({ slug: 'flux-pro-1.1', name: 'FLUX1.1 [pro]', provider: 'bfl', plan: BASIC, eta: 10, sizes: 'B', base: 8, description: 'Fast, high-quality FLUX model with strong prompt adherence.' }),
   image({ slug: 'flux-pro-1.1-ultra', name: 'FLUX1.1 [pro] Ultra', provider: 'bfl', plan: BASIC, execution: 'async', eta: 25, sizes: 'C', base: 12, description: 'Up to 4-megapixel FLUX images in any of the listed aspect ratios.' }),
   image({ slug: 'flux-kontext-pro', name: 'FLUX.1 Kontext [pro]', provider: 'bfl', plan: BASIC, eta: 15, sizes: 'C', imageInput: 'optional', base: 8, description: 'Generate or edit images from text; pass image_url to edit.' }),
-  image({ slug: 'grok-2-image', name: 'Grok 2 Image', provider: 'xai', plan: BASIC, eta: 10, sizes: 'D', base: 10, description: 'xAI image model; output is resized to the requested size.' }),
+  image({ slug: 'grok-imagine-image', name: 'Grok Imagine Image', provider: 'xai', upstream: 'grok-imagine-image-2.0', plan: BASIC, eta: 10, sizes: 'D', base: 10, description: 'xAI image model; output is resized to the requested size.' }),
   image({ slug: 'sdxl', name: 'Stable Diffusion XL', provider: 'replicate', upstream: 'stability-ai/sdxl', plan: BASIC, eta: 10, sizes: 'D', negativePrompt: true, base: 2, description: 'Classic open diffusion model with negative prompts.' }),
   image({ slug: 'sd-3.5-large', name: 'Stable Diffusion 3.5 Large', provider: 'replicate', upstream: 'stability-ai/stable-diffusion-3.5-large', plan: BASIC, eta: 15, sizes: 'C', negativePrompt: true, base: 10, description: 'Large Stable Diffusion 3.5 model with negative prompts.' }),
 ];
@@ -197,8 +202,8 @@ function video(s: VideoSpec): VideoModel {
 }
 
 const VIDEO_MODELS: VideoModel[] = [
-  video({ slug: 'veo-3-fast', name: 'Veo 3 Fast', provider: 'google', upstream: 'veo-3.0-fast-generate-001', plan: STARTER, eta: 60, sizes: ['16:9', '9:16'], durations: [4, 6, 8], defaultDuration: 8, perSecond: 4, negativePrompt: true, imageInput: 'optional', description: 'Quick Veo 3 clips with sound, landscape or portrait.' }),
-  video({ slug: 'veo-3', name: 'Veo 3', provider: 'google', upstream: 'veo-3.0-generate-001', plan: BASIC, eta: 120, sizes: ['16:9', '9:16'], durations: [4, 6, 8], defaultDuration: 8, perSecond: 8, negativePrompt: true, imageInput: 'optional', description: 'Highest-quality Veo 3 video with native audio.' }),
+  video({ slug: 'veo-3-fast', name: 'Veo 3.1 Fast', provider: 'google', upstream: 'veo-3.1-fast-generate-preview', plan: STARTER, eta: 60, sizes: ['16:9', '9:16'], durations: [4, 6, 8], defaultDuration: 8, perSecond: 4, negativePrompt: true, imageInput: 'optional', description: 'Quick Veo 3 clips with sound, landscape or portrait.' }),
+  video({ slug: 'veo-3', name: 'Veo 3.1', provider: 'google', upstream: 'veo-3.1-generate-preview', plan: BASIC, eta: 120, sizes: ['16:9', '9:16'], durations: [4, 6, 8], defaultDuration: 8, perSecond: 8, negativePrompt: true, imageInput: 'optional', description: 'Highest-quality Veo 3 video with native audio.' }),
   video({ slug: 'kling-v2.1', name: 'Kling 2.1', provider: 'replicate', upstream: 'kwaivgi/kling-v2.1', plan: BASIC, eta: 180, sizes: [], durations: [5, 10], defaultDuration: 5, perSecond: 5, negativePrompt: true, imageInput: 'required', description: 'Animates a start image (image_url) into a cinematic clip.' }),
   video({ slug: 'hailuo-02', name: 'Hailuo 02', provider: 'replicate', upstream: 'minimax/hailuo-02', plan: BASIC, eta: 240, sizes: [], durations: [6, 10], defaultDuration: 6, perSecond: 5, imageInput: 'optional', description: 'Realistic motion and physics; optional first-frame image.' }),
   video({ slug: 'wan-2.2', name: 'Wan 2.2 Fast', provider: 'replicate', upstream: 'wan-video/wan-2.2-t2v-fast', plan: BASIC, eta: 60, sizes: ['16:9', '9:16'], durations: [5], defaultDuration: 5, perSecond: 2, imageInput: 'none', description: 'Fast, inexpensive text-to-video clips.' }),

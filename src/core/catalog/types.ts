@@ -170,6 +170,14 @@ interface ModelBase<C extends Category, Cfg extends ModelConfig, P extends Prici
   etaSeconds: number;
   config: Cfg;
   pricing: P;
+  /** The vendor's announced end of life, when there is one (sources in test/fixtures/SOURCES.md). */
+  lifecycle?: ModelLifecycle;
+}
+
+/** Dates are ISO `YYYY-MM-DD`, as the vendor's deprecation page gives them. */
+export interface ModelLifecycle {
+  deprecatedAt?: string;
+  shutdownAt?: string;
 }
 
 export type TextModel = ModelBase<'text', TextConfig, UsagePricing>;
@@ -197,6 +205,10 @@ export interface PublicModel {
   description_en: string;
   supports_streaming: boolean;
   config: ModelConfig;
+  /** When the vendor deprecated the model (ISO date), or null. */
+  deprecated_at: string | null;
+  /** When the vendor shuts the model down (ISO date), or null when none is announced. */
+  shutdown_at: string | null;
 }
 
 export function isCategory(value: unknown): value is Category {

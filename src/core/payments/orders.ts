@@ -93,6 +93,29 @@ export async function createOrder(db: DataSource | EntityManager, input: NewOrde
   );
 }
 
+/** A subscription renewal: a new pending order of the subscription's article at the price Telegram charged. */
+export async function createRenewalOrder(db: DataSource | EntityManager, subscription: OrderRecord, amountMinor: number, currency: string): Promise<OrderRecord> {
+  const repo = db.getRepository(PaymentOrderEntity);
+  return repo.save(
+    repo.create({
+      reference: newOrderReference(),
+      userId: subscription.userId,
+      articleId: subscription.articleId,
+      kind: subscription.kind,
+      tokens: subscription.tokens,
+      planSlug: subscription.planSlug,
+      periodDays: subscription.periodDays,
+      provider: subscription.provider,
+      amountMinor,
+      currency,
+      status: 'pending',
+      isSubscription: true,
+      parentOrderId: subscription.parentOrderId ?? subscription.id,
+      expiresAt: new Date(Date.now() + ORDER_TTL_MS),
+    }),
+  );
+}
+
 export async function findOrderByReference(ds: DataSource, reference: string): Promise<OrderRecord | null> {
   return ds.getRepository(PaymentOrderEntity).findOneBy({ reference });
 }

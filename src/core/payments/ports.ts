@@ -77,6 +77,8 @@ export class PaymentHub {
  */
 export interface RefundGateway {
   refund(order: OrderRecord, buyer: { telegramId: string | null }): Promise<'refunded' | 'already_refunded'>;
+  /** Stops the renewals of a subscription (the order that started it). */
+  cancelSubscription?(subscription: OrderRecord, buyer: { telegramId: string | null }): Promise<void>;
 }
 
 /** A payment as the carrier reports it (re-read from its API, never taken from a notification body). */

@@ -13,8 +13,12 @@ import {
   resolveMaxTokens,
 } from '../catalog';
 
-/** POST /models/{slug}/calculate-price: the generate body without `model`, plus `max_tokens` for text models. */
-export const priceCheckBodySchema = generateBodySchema.omit({ model: true }).extend({
+/**
+ * POST /models/{slug}/calculate-price: the generate body (its `model`, when given, must be the slug), plus
+ * `max_tokens` for text models.
+ */
+export const priceCheckBodySchema = generateBodySchema.extend({
+  model: z.string().trim().min(1).optional().describe('optional; when given it must equal the slug in the path'),
   max_tokens: z.number().int().min(1).max(10_000_000).nullish(),
 });
 
@@ -43,6 +47,9 @@ function rejectMediaFields(model: ModelDefinition, body: PriceCheckBody): void {
  */
 export function quotePrice(slug: string, body: PriceCheckBody): PriceQuoteView {
   const model = requireModel(slug);
+  if (body.model !== undefined && body.model !== model.slug) {
+    throw new ParamError('model', `model is ${body.model} but the path names ${model.slug}: they must be the same`);
+  }
   let tokens: number;
   if (model.category === 'text') {
     rejectMediaFields(model, body);
@@ -56,7 +63,7 @@ export function quotePrice(slug: string, body: PriceCheckBody): PriceQuoteView {
     if (body.max_tokens !== undefined && body.max_tokens !== null) {
       throw new ParamError('max_tokens', `max_tokens applies only to text models, not ${model.slug}`);
     }
-    const { max_tokens: _unused, ...rest } = body;
+    const { max_tokens: _unused, model: _slug, ...rest } = body;
     const generateBody: GenerateBody = { ...rest, model: model.slug };
     tokens = quoteGeneration(model, normalizeGenerateParams(model, generateBody));
   }

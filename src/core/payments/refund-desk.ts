@@ -62,8 +62,7 @@ export class RefundDesk {
     const gateway = this.gateways.get(order.provider);
     try {
       if (!gateway) throw new PaymentProviderUnavailableError(order.provider, 'not connected in this process');
-      const [buyer] = await this.ds.query<{ telegram_id: string | null }[]>('SELECT telegram_id FROM users WHERE id = $1', [order.userId]);
-      const answer = await gateway.refund(order, { telegramId: buyer?.telegram_id ?? null });
+      const answer = await gateway.refund(order, await this.buyer(order));
       if (answer === 'already_refunded') this.log.info({ orderId }, 'provider says the charge was already refunded: counted as done');
     } catch (err) {
       if (err instanceof PaymentProviderRejectedError) {
@@ -76,7 +75,25 @@ export class RefundDesk {
       return { state: 'queued', order, error: (err as Error).message };
     }
     const reversal = await this.settlement.reverse(orderId);
+    if (reversal.applied && order.isSubscription) await this.stopSubscription(order, gateway);
     return { state: reversal.applied ? 'refunded' : 'already_refunded', order: reversal.order, reversal };
+  }
+
+  private async buyer(order: OrderRecord): Promise<{ telegramId: string | null }> {
+    const [row] = await this.ds.query<{ telegram_id: string | null }[]>('SELECT telegram_id FROM users WHERE id = $1', [order.userId]);
+    return { telegramId: row?.telegram_id ?? null };
+  }
+
+  /** A refunded subscription payment also stops the renewals (best effort: the refund itself is done). */
+  private async stopSubscription(order: OrderRecord, gateway: RefundGateway | undefined): Promise<void> {
+    const root = await this.ds.getRepository(PaymentOrderEntity).findOneBy({ id: order.parentOrderId ?? order.id });
+    if (!root || root.subscriptionCanceledAt || !gateway?.cancelSubscription) return;
+    try {
+      await gateway.cancelSubscription(root, await this.buyer(root));
+      await this.ds.query('UPDATE payment_orders SET subscription_canceled_at = now(), updated_at = now() WHERE id = $1 AND subscription_canceled_at IS NULL', [root.id]);
+    } catch (err) {
+      this.log.warn({ orderId: root.id, err: (err as Error).message }, 'refunded subscription could not be canceled: its next renewal may still be charged');
+    }
   }
 
   /** Refund requests still open (for the periodic sweep after a crash). */

@@ -3,7 +3,7 @@ import { PaymentOrderEntity } from '../../db/entities';
 import type { Logger } from '../../logger';
 import { ArticleCatalog, STARS_CURRENCY, STARS_SUBSCRIPTION_PERIOD_SECONDS, type Article } from './articles';
 import type { Fulfilment } from './fulfilment';
-import { cancelOrder, createOrder, findOrderByReference, type OrderRecord } from './orders';
+import { cancelOrder, createOrder, createRenewalOrder, findOrderByReference, type OrderRecord } from './orders';
 import type { PaymentSettlement } from './settlement';
 
 /** What the bot puts in sendInvoice (packages) or createInvoiceLink (plan subscriptions). */
@@ -96,25 +96,7 @@ export class StarsPayments {
     const repo = this.ds.getRepository(PaymentOrderEntity);
     const seen = await repo.findOneBy({ provider: 'stars', providerChargeId: p.chargeId });
     if (seen) return { outcome: 'duplicate', order: seen };
-    const article = await this.catalog.require(order.articleId).catch(() => null);
-    const renewalOrder = await createOrder(this.ds, {
-      userId: order.userId,
-      article: article ?? {
-        id: order.articleId,
-        kind: order.kind,
-        title: order.articleId,
-        tokens: order.tokens,
-        plan: order.planSlug,
-        periodDays: order.periodDays,
-        priceMinor: order.amountMinor,
-        currency: order.currency,
-        stars: order.amountMinor,
-      },
-      provider: 'stars',
-      isSubscription: true,
-      parentOrderId: order.parentOrderId ?? order.id,
-    });
-    await this.ds.query('UPDATE payment_orders SET amount_minor = $2, currency = $3 WHERE id = $1', [renewalOrder.id, p.totalAmount, p.currency]);
+    const renewalOrder = await createRenewalOrder(this.ds, order, p.totalAmount, p.currency);
     const result = await this.settlement.fulfil(renewalOrder.id, p.chargeId);
     if (!result.applied) {
       await cancelOrder(this.ds, renewalOrder.id);

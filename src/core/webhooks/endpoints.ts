@@ -59,7 +59,9 @@ export class WebhookEndpoints {
   /** @throws WebhookInputError (nothing stored) */
   async create(userId: number, input: { url: string; events?: readonly string[] | null }): Promise<CreatedWebhookEndpoint> {
     const events = normaliseEvents(input.events);
-    const url = (await checkWebhookTarget(input.url, this.rules)).toString();
+    // Stored as given (the checks ran on the parsed form), so the answer echoes the caller's URL.
+    const url = input.url.trim();
+    await checkWebhookTarget(url, this.rules);
     const secret = newWebhookSecret();
     const rows = await this.ds.transaction(async (tx) => {
       // The account row lock serialises concurrent registrations, so the count below sees every committed one.

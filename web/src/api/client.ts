@@ -28,7 +28,7 @@ export async function authedFetch(request: Request): Promise<Response> {
 export const api = createClient<paths>({ baseUrl: window.location.origin, fetch: authedFetch, credentials: 'same-origin' });
 
 /** The data of an openapi-fetch result, or an ApiFailure carrying the documented error body. */
-export function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T {
-  if (result.response.ok) return result.data as T;
+export function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): NonNullable<T> {
+  if (result.response.ok) return result.data as NonNullable<T>;
   throw new ApiFailure(result.response.status, toErrorBody(result.response.status, result.error));
 }

@@ -77,7 +77,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a Starter account (50 bonus tokens) with email and password, and sign in */
+        /**
+         * Create a Starter account (50 bonus tokens) with email and password, and sign in
+         * @description The account is usable at once. A verification link is mailed to the email (`POST /auth/verify-email`); until it is followed the email is unverified (`email_verified: false`), and an identity-provider sign-in with the same verified email takes the account over, revoking the password, sessions and API keys.
+         */
         post: operations["register"];
         delete?: never;
         options?: never;
@@ -133,7 +136,7 @@ export interface paths {
         put?: never;
         /**
          * Mail a one-time password-reset link (valid 1 hour)
-         * @description The answer is the same whether or not an account exists for the email.
+         * @description The answer is the same whether or not an account exists for the email. Limited to 3 an hour per address and 3 an hour per email.
          */
         post: operations["forgotPassword"];
         delete?: never;
@@ -151,8 +154,31 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set a new password with the token from the reset mail; ends every session */
+        /**
+         * Set a new password with the token from the reset mail; ends every session
+         * @description Every refresh session of the account ends. API keys keep working unless `revoke_api_keys` is true (then every key of the account is deleted); the answer says how many were revoked.
+         */
         post: operations["resetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/auth/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the account email with the token from the verification mail
+         * @description The token works once, for 48 hours, and only while the account still has the email it was sent to.
+         */
+        post: operations["verifyEmail"];
         delete?: never;
         options?: never;
         head?: never;
@@ -415,7 +441,7 @@ export interface paths {
         put?: never;
         /**
          * The tokens a generate request with these parameters would cost
-         * @description The body is the POST /api/v2/generate body without `model`, validated the same way. Text models take `prompt` and `max_tokens` and answer the reservation (the charge settles to real usage, never above it).
+         * @description The body is the POST /api/v2/generate body, validated the same way; `model` may be left out, and when given must equal the slug. `tokens` is exactly what that generate request is charged. Text models take `prompt` and `max_tokens` and answer the reservation (the charge settles to real usage, never above it).
          */
         post: operations["calculatePrice"];
         delete?: never;
@@ -634,6 +660,78 @@ export interface paths {
         patch: operations["updateSchedule"];
         trace?: never;
     };
+    "/api/v2/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller’s webhook endpoints (without secrets) */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook endpoint; the signing secret is in this answer only
+         * @description Each delivery is a POST of the JSON event body, signed per Standard Webhooks: `webhook-id` (the same on every retry), `webhook-timestamp` (unix seconds) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` keyed with the base64-decoded part of the secret after `whsec_`). A 2xx within 10 s is success; anything else is retried with exponential backoff and jitter for 24 h.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete an endpoint: nothing more is delivered to it, pending retries included */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Recent delivery attempts to an endpoint, newest first */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a `webhook.test` event to the endpoint (delivered and retried like any event) */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/generate": {
         parameters: {
             query?: never;
@@ -739,8 +837,163 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/chat/completions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Chat completions, compatible with the OpenAI SDKs (any text model of the catalog)
+         * @description Roles system, developer (as system), user, assistant (with tool_calls, content null) and tool. Honoured: tools, tool_choice, parallel_tool_calls and response_format where the model supports them, max_tokens, max_completion_tokens, temperature, top_p, stop, seed, presence_penalty, frequency_penalty, user, stream, stream_options.include_usage. Images (image_url: https or data:) only for models with config.supports_vision. A parameter the model cannot honour, any other parameter and n other than 1 answer 400 naming it in `param`. With `stream: true` the answer is server-sent events of chat.completion.chunk objects ending in `[DONE]`; the last chunk carries the `service` object.
+         */
+        post: operations["createChatCompletion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The catalog in the compatible format (no prices: see GET /api/v2/models) */
+        get: operations["listV1Models"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One model in the compatible format */
+        get: operations["getV1Model"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "generation.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A generation of the account completed
+         * @description Each delivery is a POST of the JSON event body, signed per Standard Webhooks: `webhook-id` (the same on every retry), `webhook-timestamp` (unix seconds) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` keyed with the base64-decoded part of the secret after `whsec_`). A 2xx within 10 s is success; anything else is retried with exponential backoff and jitter for 24 h.
+         */
+        post: operations["event_generation_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "generation.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A generation of the account failed (not charged)
+         * @description Each delivery is a POST of the JSON event body, signed per Standard Webhooks: `webhook-id` (the same on every retry), `webhook-timestamp` (unix seconds) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` keyed with the base64-decoded part of the secret after `whsec_`). A 2xx within 10 s is success; anything else is retried with exponential backoff and jitter for 24 h.
+         */
+        post: operations["event_generation_failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "balance.low": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The balance fell below 10 % of the plan allowance (once per period)
+         * @description Each delivery is a POST of the JSON event body, signed per Standard Webhooks: `webhook-id` (the same on every retry), `webhook-timestamp` (unix seconds) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` keyed with the base64-decoded part of the secret after `whsec_`). A 2xx within 10 s is success; anything else is retried with exponential backoff and jitter for 24 h.
+         */
+        post: operations["event_balance_low"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment of the account was fulfilled
+         * @description Each delivery is a POST of the JSON event body, signed per Standard Webhooks: `webhook-id` (the same on every retry), `webhook-timestamp` (unix seconds) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` keyed with the base64-decoded part of the secret after `whsec_`). A 2xx within 10 s is success; anything else is retried with exponential backoff and jitter for 24 h.
+         */
+        post: operations["event_payment_succeeded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sent by POST /api/v2/webhooks/{id}/test
+         * @description Each delivery is a POST of the JSON event body, signed per Standard Webhooks: `webhook-id` (the same on every retry), `webhook-timestamp` (unix seconds) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` keyed with the base64-decoded part of the secret after `whsec_`). A 2xx within 10 s is success; anything else is retried with exponential backoff and jitter for 24 h.
+         */
+        post: operations["event_webhook_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description A signed-in session; the refresh token is also set as an httpOnly cookie (path /api/v2/auth) */
@@ -775,6 +1028,13 @@ export interface components {
         IpRateLimitError: {
             /** @constant */
             error: "rate_limit_exceeded";
+            message: string;
+            retry_after: number;
+        };
+        /** @description Too many attempts from one address (`rate_limit_exceeded`), or password sign-in of the account locked after 10 failures within 15 minutes, for 15 minutes (`account_locked`; the message says for how many more minutes) */
+        PasswordSignInLimitError: {
+            /** @enum {string} */
+            error: "rate_limit_exceeded" | "account_locked";
             message: string;
             retry_after: number;
         };
@@ -843,6 +1103,7 @@ export interface components {
                 identity_provider: boolean;
                 email: boolean;
             };
+            email_verified: boolean;
         };
         /** @description The per-account hourly/daily request limit was reached */
         RateLimitError: {
@@ -1073,6 +1334,171 @@ export interface components {
                 tokens_spent: number;
             } | null;
         };
+        Schedule: {
+            id: number;
+            name: string;
+            request: {
+                [key: string]: unknown;
+            };
+            interval_minutes: number;
+            enabled: boolean;
+            next_run_at: string;
+            last_run_at: string | null;
+            last_generation_id: number | null;
+            last_error: string | null;
+            created_at: string;
+        };
+        ScheduleList: {
+            schedules: components["schemas"]["Schedule"][];
+        };
+        CreatedWebhook: {
+            id: number;
+            url: string;
+            events: ("generation.completed" | "generation.failed" | "balance.low" | "payment.succeeded")[];
+            secret: string;
+            created_at: string;
+        };
+        WebhookList: {
+            webhooks: components["schemas"]["Webhook"][];
+        };
+        Webhook: {
+            id: number;
+            url: string;
+            events: ("generation.completed" | "generation.failed" | "balance.low" | "payment.succeeded")[];
+            /** @enum {string} */
+            status: "active" | "failing";
+            failing_since: string | null;
+            created_at: string;
+        };
+        WebhookAttemptList: {
+            deliveries: components["schemas"]["WebhookAttempt"][];
+        };
+        WebhookAttempt: {
+            id: number;
+            webhook_id: string;
+            event: string;
+            attempt: number;
+            success: boolean;
+            status_code: number | null;
+            error: string | null;
+            latency_ms: number;
+            response_body: string | null;
+            attempted_at: string;
+        };
+        QueuedWebhookEvent: {
+            webhook_id: string;
+            /** @constant */
+            event: "webhook.test";
+            created_at: string;
+        };
+        ChatCompletion: {
+            id: string;
+            /** @constant */
+            object: "chat.completion";
+            created: number;
+            model: string;
+            choices: {
+                index: number;
+                message: {
+                    /** @constant */
+                    role: "assistant";
+                    content: string | null;
+                    refusal: string | null;
+                    tool_calls?: {
+                        id: string;
+                        /** @constant */
+                        type: "function";
+                        function: {
+                            name: string;
+                            arguments: string;
+                        };
+                    }[];
+                };
+                logprobs: null;
+                /** @enum {string} */
+                finish_reason: "stop" | "length" | "content_filter" | "tool_calls";
+            }[];
+            usage: {
+                prompt_tokens: number;
+                completion_tokens: number;
+                total_tokens: number;
+            };
+            service: {
+                tokens_spent?: number;
+                balance?: number;
+            };
+        };
+        /** @description Error body of /v1 (the chat-completions shape SDK clients parse) */
+        V1Error: {
+            error: {
+                message: string;
+                type: string;
+                code: string | null;
+                param: string | null;
+            };
+        };
+        V1ModelList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["V1Model"][];
+        };
+        V1Model: {
+            id: string;
+            /** @constant */
+            object: "model";
+            created: number;
+            owned_by: string;
+            category: string;
+        };
+        /** @description Body of generation.completed and generation.failed, for every generation of the account (API, /v1, bot) */
+        GenerationEvent: {
+            /** @enum {string} */
+            event: "generation.completed" | "generation.failed";
+            generation_id: number;
+            /** @enum {string} */
+            status: "completed" | "failed";
+            model_slug: string;
+            result_url: string | null;
+            result_text: string | null;
+            tokens_spent: number;
+            error: string | null;
+            created_at: string;
+        };
+        /** @description The balance fell below 10 % of the plan allowance; sent at most once per billing period */
+        BalanceLowEvent: {
+            /** @constant */
+            event: "balance.low";
+            token_balance: number;
+            plan_tokens: number;
+            bonus_tokens: number;
+            plan: string;
+            plan_allowance: number;
+            threshold: number;
+            created_at: string;
+        };
+        /** @description A payment of the account was paid and fulfilled */
+        PaymentSucceededEvent: {
+            /** @constant */
+            event: "payment.succeeded";
+            order_id: number;
+            article_id: string;
+            /** @enum {string} */
+            kind: "tokens" | "plan";
+            amount: number;
+            currency: string;
+            tokens: number | null;
+            plan: string | null;
+            provider: string;
+            renewal: boolean;
+            created_at: string;
+        };
+        WebhookTestEvent: {
+            /** @constant */
+            event: "webhook.test";
+            webhook_endpoint_id: number;
+            message: string;
+            created_at: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -1123,7 +1549,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The signature does not match or the login data is too old */
+            /** @description The signature does not match, the login data is too old, or it was already used (`login_replayed`: each payload signs in once) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1148,6 +1574,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts from this address */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IpRateLimitError"];
                 };
             };
             /** @description Messenger sign-in is not configured */
@@ -1222,15 +1659,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts from this address */
+            /** @description Too many attempts from this address (`rate_limit_exceeded`), or password sign-in of the account is locked after 10 failures within 15 minutes (`account_locked`, for 15 minutes; the message says how long) */
             429: {
                 headers: {
-                    /** @description seconds until the limit resets */
+                    /** @description seconds until the limit or the lock ends */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["IpRateLimitError"];
+                    "application/json": components["schemas"]["PasswordSignInLimitError"];
                 };
             };
         };
@@ -1296,15 +1733,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts from this address */
+            /** @description Too many attempts from this address (`rate_limit_exceeded`), or password sign-in of the account is locked after 10 failures within 15 minutes (`account_locked`, for 15 minutes; the message says how long) */
             429: {
                 headers: {
-                    /** @description seconds until the limit resets */
+                    /** @description seconds until the limit or the lock ends */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["IpRateLimitError"];
+                    "application/json": components["schemas"]["PasswordSignInLimitError"];
                 };
             };
         };
@@ -1664,6 +2101,8 @@ export interface operations {
                 "application/json": {
                     token: string;
                     password: string;
+                    /** @default false */
+                    revoke_api_keys?: boolean;
                 };
             };
         };
@@ -1678,6 +2117,70 @@ export interface operations {
                 };
             };
             /** @description Invalid, used or expired token (`invalid_reset_token`), or a weak password */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts from this address */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IpRateLimitError"];
+                };
+            };
+        };
+    };
+    verifyEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Email verified */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusMessage"];
+                };
+            };
+            /** @description Invalid, used or expired token (`invalid_verification_token`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3118,6 +3621,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    model?: string;
                     prompt?: string | null;
                     negative_prompt?: string | null;
                     size?: string | null;
@@ -4292,7 +4796,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {schedules: [...]} */
+            /** @description Own schedules */
             200: {
                 headers: {
                     /** @description requests allowed per hour (0: unlimited) */
@@ -4309,7 +4813,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ScheduleList"];
+                };
             };
             /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
             401: {
@@ -4392,7 +4898,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
             };
             /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
             400: {
@@ -4580,7 +5088,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
             };
             /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
             400: {
@@ -4620,6 +5130,465 @@ export interface operations {
             };
             /** @description Content-Type must be application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Endpoints */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url: string;
+                    events?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The new endpoint with its secret */
+            201: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhook"];
+                };
+            };
+            /** @description Nothing stored: invalid or non-https URL in production (`invalid_url`, `https_required`), a private or loopback address (`forbidden_address`), an unknown event (`unknown_event`), or the endpoint limit reached (`webhook_limit_reached`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such webhook on this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Attempts */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookAttemptList"];
+                };
+            };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such webhook on this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued for delivery */
+            202: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueuedWebhookEvent"];
+                };
+            };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such webhook on this account */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4703,7 +5672,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Generation"];
+                };
             };
             /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
             400: {
@@ -4803,7 +5774,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Generation"];
+                };
             };
             /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
             400: {
@@ -4885,7 +5858,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Generation"];
+                };
             };
             /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
             400: {
@@ -4965,7 +5940,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Generation"];
+                };
             };
             /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
             401: {
@@ -5036,7 +6013,9 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Generation"];
+                };
             };
             /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
             401: {
@@ -5193,6 +6172,559 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RateLimitError"];
                 };
+            };
+        };
+    };
+    createChatCompletion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    model: string;
+                    messages: ({
+                        /** @enum {string} */
+                        role: "system" | "developer";
+                        content: string | {
+                            /** @constant */
+                            type: "text";
+                            text: string;
+                        }[];
+                        name?: string;
+                    } | {
+                        /** @constant */
+                        role: "user";
+                        content: string | ({
+                            /** @constant */
+                            type: "text";
+                            text: string;
+                        } | {
+                            /** @constant */
+                            type: "image_url";
+                            image_url: string | {
+                                url: string;
+                                /** @enum {string} */
+                                detail?: "auto" | "low" | "high";
+                            };
+                        })[];
+                        name?: string;
+                    } | {
+                        /** @constant */
+                        role: "assistant";
+                        content?: (string | {
+                            /** @constant */
+                            type: "text";
+                            text: string;
+                        }[]) | null;
+                        tool_calls?: {
+                            id: string;
+                            /** @constant */
+                            type: "function";
+                            function: {
+                                name: string;
+                                arguments: string;
+                            };
+                        }[] | null;
+                        refusal?: string | null;
+                        name?: string;
+                    } | {
+                        /** @constant */
+                        role: "tool";
+                        content: string | {
+                            /** @constant */
+                            type: "text";
+                            text: string;
+                        }[];
+                        tool_call_id: string;
+                    })[];
+                    temperature?: number | null;
+                    top_p?: number | null;
+                    n?: number | null;
+                    max_tokens?: number | null;
+                    max_completion_tokens?: number | null;
+                    stop?: (string | string[]) | null;
+                    seed?: number | null;
+                    presence_penalty?: number | null;
+                    frequency_penalty?: number | null;
+                    user?: string | null;
+                    stream?: boolean | null;
+                    stream_options?: {
+                        include_usage?: boolean;
+                    } | null;
+                    tools?: {
+                        /** @constant */
+                        type: "function";
+                        function: {
+                            name: string;
+                            description?: string;
+                            parameters?: {
+                                [key: string]: unknown;
+                            };
+                            strict?: boolean | null;
+                        };
+                    }[] | null;
+                    tool_choice?: (("auto" | "none" | "required") | {
+                        /** @constant */
+                        type: "function";
+                        function: {
+                            name: string;
+                        };
+                    }) | null;
+                    parallel_tool_calls?: boolean | null;
+                    response_format?: ({
+                        /** @constant */
+                        type: "text";
+                    } | {
+                        /** @constant */
+                        type: "json_object";
+                    } | {
+                        /** @constant */
+                        type: "json_schema";
+                        json_schema: {
+                            name: string;
+                            description?: string;
+                            schema?: {
+                                [key: string]: unknown;
+                            };
+                            strict?: boolean | null;
+                        };
+                    }) | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The completion (or, with stream: true, text/event-stream chunks) */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description balance after the charge (not on streams) */
+                    "X-Token-Balance"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatCompletion"];
+                };
+            };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The balance cannot cover the reservation */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description No model with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The provider is overloaded or unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    listV1Models: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Models */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1ModelList"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    getV1Model: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The model */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Model"];
+                };
+            };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description No model with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    event_generation_completed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description message id, the same on every retry of the event */
+                "webhook-id": string;
+                /** @description unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 of `id.timestamp.body` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GenerationEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx within 10 s); anything else is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_generation_failed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description message id, the same on every retry of the event */
+                "webhook-id": string;
+                /** @description unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 of `id.timestamp.body` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GenerationEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx within 10 s); anything else is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_balance_low: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description message id, the same on every retry of the event */
+                "webhook-id": string;
+                /** @description unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 of `id.timestamp.body` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BalanceLowEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx within 10 s); anything else is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_payment_succeeded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description message id, the same on every retry of the event */
+                "webhook-id": string;
+                /** @description unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 of `id.timestamp.body` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentSucceededEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx within 10 s); anything else is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_webhook_test: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description message id, the same on every retry of the event */
+                "webhook-id": string;
+                /** @description unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 of `id.timestamp.body` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx within 10 s); anything else is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

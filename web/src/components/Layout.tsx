@@ -10,6 +10,7 @@ export const NAV: { href: string; label: MessageKey }[] = [
   { href: '/playground', label: 'nav.playground' },
   { href: '/history', label: 'nav.history' },
   { href: '/billing', label: 'nav.billing' },
+  { href: '/webhooks', label: 'nav.webhooks' },
   { href: '/settings', label: 'nav.settings' },
 ];
 

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { api } from '../api/client';
 import { useApp } from '../app-context';
 import { Alert } from '../components/Alert';
 import { Link } from '../components/Link';
@@ -13,9 +14,9 @@ export function VerifyEmail({ token }: { token: string | null }) {
   useEffect(() => {
     if (!token) return;
     let live = true;
-    // POST /api/v2/auth/verify-email {token}: 2xx verified; 400 for a used, expired or unknown token.
-    void fetch('/api/v2/auth/verify-email', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token }) })
-      .then((res) => live && setState(res.ok ? 'done' : 'failed'))
+    void api
+      .POST('/api/v2/auth/verify-email', { body: { token } })
+      .then((res) => live && setState(res.response.ok ? 'done' : 'failed'))
       .catch(() => live && setState('failed'));
     return () => {
       live = false;

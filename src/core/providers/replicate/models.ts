@@ -1,5 +1,5 @@
 import { MediaRequest, ProviderError } from '../types';
-import { toDataUri } from './data-uri';
+import { FileRef } from './uploads';
 
 /**
  * How each catalog slug runs on Replicate. Official models are created with
@@ -11,7 +11,8 @@ export type ReplicateTarget = { kind: 'official'; model: string } | { kind: 'ver
 
 export interface ReplicateModel {
   target: ReplicateTarget;
-  input(req: MediaRequest): Record<string, unknown>;
+  /** `ref` turns an input file into what the input field carries (a data URI, or an uploaded file's URL). */
+  input(req: MediaRequest, ref: FileRef): Record<string, unknown>;
 }
 
 /** Pinned versions of the community models (owner/name:version on replicate.com). */
@@ -50,24 +51,24 @@ function ratio(size: string | undefined, fallback: string): string {
   return `${Number(m[1]) / d}:${Number(m[2]) / d}`;
 }
 
-function image(req: MediaRequest, index: number, what: string): string {
+function image(req: MediaRequest, ref: FileRef, index: number, what: string): string {
   const file = req.images?.[index];
   if (!file) throw new ProviderError('bad_request', `${req.slug} needs ${what}`, 'replicate');
-  return toDataUri(file);
+  return ref(file);
 }
 
-const optionalImage = (req: MediaRequest) => (req.images?.[0] ? toDataUri(req.images[0]) : undefined);
+const optionalImage = (req: MediaRequest, ref: FileRef) => (req.images?.[0] ? ref(req.images[0]) : undefined);
 const clamp = (n: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, n));
 
 export const REPLICATE_MODELS: Record<string, ReplicateModel> = {
   sdxl: {
     target: pinned('stability-ai/sdxl', REPLICATE_VERSIONS.sdxl),
-    input: (req) =>
+    input: (req, ref) =>
       compact({ prompt: req.prompt, negative_prompt: req.negativePrompt, ...dims(req.size), num_outputs: 1, seed: req.seed }),
   },
   'sd-3.5-large': {
     target: official('stability-ai/stable-diffusion-3.5-large'),
-    input: (req) =>
+    input: (req, ref) =>
       compact({
         prompt: req.prompt,
         negative_prompt: req.negativePrompt,
@@ -79,11 +80,11 @@ export const REPLICATE_MODELS: Record<string, ReplicateModel> = {
   'kling-v2.1': {
     target: official('kwaivgi/kling-v2.1'),
     // Kling v2.1 on Replicate is image-to-video: start_image is required.
-    input: (req) =>
+    input: (req, ref) =>
       compact({
         prompt: req.prompt,
         negative_prompt: req.negativePrompt,
-        start_image: image(req, 0, 'a start image (image_url)'),
+        start_image: image(req, ref, 0, 'a start image (image_url)'),
         duration: (req.durationSeconds ?? 5) > 7 ? 10 : 5,
         mode: 'standard',
       }),
@@ -91,10 +92,10 @@ export const REPLICATE_MODELS: Record<string, ReplicateModel> = {
   'hailuo-02': {
     target: official('minimax/hailuo-02'),
     // 10 s clips exist only at 768p, so 768p serves both lengths.
-    input: (req) =>
+    input: (req, ref) =>
       compact({
         prompt: req.prompt,
-        first_frame_image: optionalImage(req),
+        first_frame_image: optionalImage(req, ref),
         duration: (req.durationSeconds ?? 6) > 8 ? 10 : 6,
         resolution: '768p',
         prompt_optimizer: true,
@@ -102,7 +103,7 @@ export const REPLICATE_MODELS: Record<string, ReplicateModel> = {
   },
   'wan-2.2': {
     target: official('wan-video/wan-2.2-t2v-fast'),
-    input: (req) =>
+    input: (req, ref) =>
       compact({
         prompt: req.prompt,
         aspect_ratio: ratio(req.size, '16:9') === '9:16' ? '9:16' : '16:9',
@@ -114,10 +115,10 @@ export const REPLICATE_MODELS: Record<string, ReplicateModel> = {
   },
   'seedance-1-pro': {
     target: official('bytedance/seedance-1-pro'),
-    input: (req) =>
+    input: (req, ref) =>
       compact({
         prompt: req.prompt,
-        image: optionalImage(req),
+        image: optionalImage(req, ref),
         duration: Math.round(clamp(req.durationSeconds ?? 5, 2, 12)),
         resolution: '1080p',
         aspect_ratio: ratio(req.size, '16:9'),
@@ -126,7 +127,7 @@ export const REPLICATE_MODELS: Record<string, ReplicateModel> = {
   },
   musicgen: {
     target: pinned('meta/musicgen', REPLICATE_VERSIONS.musicgen),
-    input: (req) =>
+    input: (req, ref) =>
       compact({
         prompt: req.prompt,
         duration: Math.round(clamp(req.durationSeconds ?? 30, 1, 120)),
@@ -138,27 +139,27 @@ export const REPLICATE_MODELS: Record<string, ReplicateModel> = {
   },
   upscale: {
     target: pinned('nightmareai/real-esrgan', REPLICATE_VERSIONS.realEsrgan),
-    input: (req) => ({ image: image(req, 0, 'an image'), scale: req.scale === 4 ? 4 : 2, face_enhance: false }),
+    input: (req, ref) => ({ image: image(req, ref, 0, 'an image'), scale: req.scale === 4 ? 4 : 2, face_enhance: false }),
   },
   'face-swap': {
     target: pinned('codeplugtech/face-swap', REPLICATE_VERSIONS.faceSwap),
     // images = [source face, target photo]: the face from swap_image goes into input_image.
-    input: (req) => ({
-      input_image: image(req, 1, 'a target image (target_image_url)'),
-      swap_image: image(req, 0, 'a source face image (source_image_url)'),
+    input: (req, ref) => ({
+      input_image: image(req, ref, 1, 'a target image (target_image_url)'),
+      swap_image: image(req, ref, 0, 'a source face image (source_image_url)'),
     }),
   },
   'remove-bg': {
     target: pinned('851-labs/background-remover', REPLICATE_VERSIONS.backgroundRemover),
-    input: (req) => ({ image: image(req, 0, 'an image'), format: 'png', background_type: 'rgba' }),
+    input: (req, ref) => ({ image: image(req, ref, 0, 'an image'), format: 'png', background_type: 'rgba' }),
   },
   'style-transfer': {
     target: pinned('fofr/style-transfer', REPLICATE_VERSIONS.styleTransfer),
     // The model copies structure from structure_image and style from style_image (required) + the prompt.
     // With only one image we use it for both and let the prompt describe the style.
-    input: (req) => ({
-      structure_image: image(req, 0, 'an image'),
-      style_image: req.images?.[1] ? toDataUri(req.images[1]) : image(req, 0, 'an image'),
+    input: (req, ref) => ({
+      structure_image: image(req, ref, 0, 'an image'),
+      style_image: req.images?.[1] ? ref(req.images[1]) : image(req, ref, 0, 'an image'),
       prompt: req.prompt ?? '',
       model: 'fast',
       number_of_images: 1,
@@ -167,7 +168,7 @@ export const REPLICATE_MODELS: Record<string, ReplicateModel> = {
   },
   colorize: {
     target: pinned('piddnad/ddcolor', REPLICATE_VERSIONS.ddcolor),
-    input: (req) => ({ image: image(req, 0, 'an image'), model_size: 'large' }),
+    input: (req, ref) => ({ image: image(req, ref, 0, 'an image'), model_size: 'large' }),
   },
 };
 

@@ -2,6 +2,7 @@ import { upstreamJson } from '../http';
 import { MediaOutput, MediaPoll, MediaRequest, ProviderConnection, ProviderError } from '../types';
 import { replicateModel } from './models';
 import { downloadOutput, outputUrls } from './outputs';
+import { fileRefs } from './uploads';
 import { Prediction, prediction } from './wire';
 
 const auth = (conn: ProviderConnection) => ({ authorization: `Bearer ${conn.apiKey}` });
@@ -15,7 +16,7 @@ function parse(raw: unknown): Prediction {
 /** Creates the prediction on the endpoint the model needs (official model, or pinned version). */
 export async function createPrediction(req: MediaRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<Prediction> {
   const model = replicateModel(req.slug);
-  const input = model.input(req);
+  const input = model.input(req, await fileRefs(req, conn, signal));
   const target = model.target;
   const raw = await upstreamJson<unknown>('replicate', conn, {
     method: 'POST',

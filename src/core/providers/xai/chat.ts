@@ -14,7 +14,7 @@ export function refineXaiError(err: ProviderError): ProviderError {
 
 /** xAI's reasoning models (grok-3-mini, grok-4) refuse presence/frequency penalties and stop sequences. */
 const REASONING_REFUSES = new Set<ChatOption>(['presence_penalty', 'frequency_penalty', 'stop']);
-const isReasoning = (model: string) => /^grok-(3-mini|4)/.test(model);
+const isReasoning = (model: string) => /^grok-(3-mini|4)/.test(model) && !model.includes('non-reasoning');
 
 export const xaiChatProfile: ChatCompletionsProfile = {
   provider: 'xai',

@@ -1,0 +1,61 @@
+import type Router from '@koa/router';
+import { z } from 'zod';
+import { documentOperation } from '../openapi/registry';
+import { ChatCompletionSchema, V1ErrorSchema, V1ModelListSchema, V1ModelSchema } from '../openapi/v1-components';
+import { chatCompletionBody } from './schemas';
+
+const tags = ['Chat completions (compatible)'];
+const errorSchema = V1ErrorSchema;
+
+/** The /v1 operations in the OpenAPI document (errors in the compatible shape). */
+export function documentV1(router: Router): void {
+  documentOperation(router, {
+    method: 'post',
+    path: '/chat/completions',
+    operationId: 'createChatCompletion',
+    summary: 'Chat completions, compatible with the OpenAI SDKs (any text model of the catalog)',
+    description:
+      'Roles system, developer (as system), user, assistant (with tool_calls, content null) and tool. Honoured: tools, ' +
+      'tool_choice, parallel_tool_calls and response_format where the model supports them, max_tokens, ' +
+      'max_completion_tokens, temperature, top_p, stop, seed, presence_penalty, frequency_penalty, user, stream, ' +
+      'stream_options.include_usage. Images (image_url: https or data:) only for models with config.supports_vision. ' +
+      'A parameter the model cannot honour, any other parameter and n other than 1 answer 400 naming it in `param`. ' +
+      'With `stream: true` the answer is server-sent events of chat.completion.chunk objects ending in `[DONE]`; the ' +
+      'last chunk carries the `service` object.',
+    tags,
+    security: 'bearer',
+    body: chatCompletionBody,
+    errorSchema,
+    responses: {
+      200: {
+        description: 'The completion (or, with stream: true, text/event-stream chunks)',
+        schema: ChatCompletionSchema,
+        headers: { 'X-Token-Balance': 'balance after the charge (not on streams)' },
+      },
+      402: { description: 'The balance cannot cover the reservation', schema: errorSchema },
+      404: { description: 'No model with this id', schema: errorSchema },
+      503: { description: 'The provider is overloaded or unavailable', schema: errorSchema },
+    },
+  });
+  documentOperation(router, {
+    method: 'get',
+    path: '/models',
+    operationId: 'listV1Models',
+    summary: 'The catalog in the compatible format (no prices: see GET /api/v2/models)',
+    tags,
+    security: 'bearer',
+    errorSchema,
+    responses: { 200: { description: 'Models', schema: V1ModelListSchema } },
+  });
+  documentOperation(router, {
+    method: 'get',
+    path: '/models/:id',
+    operationId: 'getV1Model',
+    summary: 'One model in the compatible format',
+    tags,
+    security: 'bearer',
+    params: z.object({ id: z.string().describe('catalog slug') }),
+    errorSchema,
+    responses: { 200: { description: 'The model', schema: V1ModelSchema }, 404: { description: 'No model with this id', schema: errorSchema } },
+  });
+}

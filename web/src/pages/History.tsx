@@ -1,0 +1,108 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { api, unwrap } from '../api/client';
+import type { components, paths } from '../api/schema';
+import { useApp } from '../app-context';
+import { Alert } from '../components/Alert';
+import { GenerationResult } from '../components/GenerationResult';
+import type { MessageKey } from '../i18n/en';
+import { describeError } from '../lib/describe-error';
+import { formatDateTime } from '../lib/format';
+
+type Generation = components['schemas']['Generation'];
+type HistoryQuery = NonNullable<paths['/api/v2/user/history']['get']['parameters']['query']>;
+
+const CATEGORIES = ['text', 'image', 'video', 'tts', 'stt', 'music', 'tool'] as const;
+const STATUSES = ['pending', 'completed', 'failed'] as const;
+const PAGE = 12;
+const REFRESH_MS = 5000;
+
+export function History() {
+  const { t, lang } = useApp();
+  const [category, setCategory] = useState<HistoryQuery['category'] | ''>('');
+  const [model, setModel] = useState('');
+  const [status, setStatus] = useState<HistoryQuery['status'] | ''>('');
+  const [items, setItems] = useState<Generation[] | null>(null);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const itemsRef = useRef<Generation[]>([]);
+  itemsRef.current = items ?? [];
+
+  const load = useCallback(
+    async (after: string | null) => {
+      setError(null);
+      try {
+        const query: HistoryQuery = { limit: PAGE, ...(category ? { category } : {}), ...(model.trim() ? { model: model.trim() } : {}), ...(status ? { status } : {}), ...(after ? { cursor: after } : {}) };
+        const page = unwrap(await api.GET('/api/v2/user/history', { params: { query } }));
+        setItems((prev) => (after ? [...(prev ?? []), ...page.items] : page.items));
+        setCursor(page.next_cursor);
+      } catch (err) {
+        setError(describeError(err, t));
+      }
+    },
+    [category, model, status, t],
+  );
+
+  useEffect(() => {
+    const timer = setTimeout(() => void load(null), 250);
+    return () => clearTimeout(timer);
+  }, [load]);
+
+  // Pending generations are re-read until they finish.
+  useEffect(() => {
+    const timer = setInterval(() => {
+      const pending = itemsRef.current.filter((g) => g.status === 'pending');
+      for (const g of pending) {
+        void api.GET('/api/v2/generate/{id}', { params: { path: { id: String(g.id) } } }).then((r) => {
+          if (!r.response.ok || !r.data) return;
+          const fresh: Generation = r.data;
+          setItems((all) => all?.map((x) => (x.id === fresh.id ? fresh : x)) ?? null);
+        });
+      }
+    }, REFRESH_MS);
+    return () => clearInterval(timer);
+  }, []);
+
+  return (
+    <>
+      <h1>{t('history.title')}</h1>
+      <form className="filters card" onSubmit={(e) => e.preventDefault()}>
+        <div>
+          <label htmlFor="h-category">{t('history.category')}</label>
+          <select id="h-category" value={category} onChange={(e) => setCategory(e.target.value as typeof category)}>
+            <option value="">{t('history.all')}</option>
+            {CATEGORIES.map((c) => <option key={c} value={c}>{t(`category.${c}` as MessageKey)}</option>)}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="h-model">{t('history.model')}</label>
+          <input id="h-model" value={model} onChange={(e) => setModel(e.target.value)} />
+        </div>
+        <div>
+          <label htmlFor="h-status">{t('history.status')}</label>
+          <select id="h-status" value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
+            <option value="">{t('history.all')}</option>
+            {STATUSES.map((s) => <option key={s} value={s}>{t(`history.status.${s}` as MessageKey)}</option>)}
+          </select>
+        </div>
+      </form>
+      {error && <Alert kind="error">{error}</Alert>}
+      {items && items.length === 0 && <p>{t('history.empty')}</p>}
+      {items && items.length > 0 && (
+        <ul className="history-grid">
+          {items.map((g) => (
+            <li key={g.id} data-testid="history-item" data-status={g.status}>
+              {g.status === 'completed' && <GenerationResult generation={g} compact />}
+              {g.status === 'failed' && <p className="status-failed">{g.error}</p>}
+              <p className="meta">
+                <span className={`status-${g.status}`}>{t(`history.status.${g.status}` as MessageKey)}</span> · <code>{g.model_slug}</code> · {t('history.tokens', { n: g.tokens_spent })}
+                <br />
+                {formatDateTime(g.created_at, lang)}
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+      {cursor && <button type="button" className="secondary" onClick={() => void load(cursor)}>{t('history.more')}</button>}
+    </>
+  );
+}

@@ -1,0 +1,52 @@
+import { useEffect, useState } from 'react';
+import { api, unwrap } from '../api/client';
+import { useApp } from '../app-context';
+import { Alert } from '../components/Alert';
+import type { MessageKey } from '../i18n/en';
+import { describeError } from '../lib/describe-error';
+import { modelChoices, type ModelInfo } from '../lib/models';
+import { ChatPanel } from './playground/ChatPanel';
+import { MediaPanel } from './playground/MediaPanel';
+
+type Tab = 'chat' | 'image' | 'media';
+const TABS: { id: Tab; label: MessageKey }[] = [
+  { id: 'chat', label: 'playground.chat' },
+  { id: 'image', label: 'playground.image' },
+  { id: 'media', label: 'playground.media' },
+];
+
+export function Playground() {
+  const { t, user } = useApp();
+  const [tab, setTab] = useState<Tab>('chat');
+  const [models, setModels] = useState<ModelInfo[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    void api.GET('/api/v2/models').then(
+      (r) => setModels(unwrap(r).models),
+      (err) => setError(describeError(err, t)),
+    );
+  }, [t]);
+
+  const plan = user?.plan ?? 'free';
+  return (
+    <>
+      <h1>{t('playground.title')}</h1>
+      {error && <Alert kind="error">{error}</Alert>}
+      <div className="tabs" role="tablist" aria-label={t('playground.title')}>
+        {TABS.map((item) => (
+          <button key={item.id} type="button" role="tab" id={`tab-${item.id}`} aria-selected={tab === item.id} aria-controls={`panel-${item.id}`} className="secondary" onClick={() => setTab(item.id)}>
+            {t(item.label)}
+          </button>
+        ))}
+      </div>
+      {models && (
+        <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+          {tab === 'chat' && <ChatPanel choices={modelChoices(models, ['text'], plan)} />}
+          {tab === 'image' && <MediaPanel key="image" kind="image" models={models} choices={modelChoices(models, ['image'], plan)} />}
+          {tab === 'media' && <MediaPanel key="media" kind="media" models={models} choices={modelChoices(models, ['video', 'music'], plan)} />}
+        </div>
+      )}
+    </>
+  );
+}
