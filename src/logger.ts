@@ -9,24 +9,29 @@ export type { Logger };
  */
 export function createLogger(level: string, options: { pretty?: boolean } = {}): Logger {
   const readable = options.pretty ?? process.stdout.isTTY === true;
-  const destination = readable ? pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' }) : pino.destination(1);
-  return pino({
-    level,
-    base: { service: 'nebula-gen' },
-    redact: {
-      paths: [
-        'req.headers.authorization',
-        'req.headers.cookie',
-        'headers.authorization',
-        'headers.cookie',
-        '*.password',
-        '*.token',
-        '*.access_token',
-        '*.refresh_token',
-        '*.id_token',
-        '*.key',
-      ],
-      censor: '[redacted]',
+  const destination = readable
+    ? pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' })
+    : pino.destination(1);
+  return pino(
+    {
+      level,
+      base: { service: 'nebula-gen' },
+      redact: {
+        paths: [
+          'req.headers.authorization',
+          'req.headers.cookie',
+          'headers.authorization',
+          'headers.cookie',
+          '*.password',
+          '*.token',
+          '*.access_token',
+          '*.refresh_token',
+          '*.id_token',
+          '*.key',
+        ],
+        censor: '[redacted]',
+      },
     },
-  }, destination);
+    destination,
+  );
 }

@@ -227,7 +227,20 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     defaultReturnUrl: `${config.publicUrl ?? `http://localhost:${config.port}`}/`,
   });
   payments.hub.add(webhooks);
-  const chat = new ChatService({ ds, sql, holdSql: holds.sql, limiter, connections, gate, adapters: providerAdapters, inputs, log, outbox, notifier, leases });
+  const chat = new ChatService({
+    ds,
+    sql,
+    holdSql: holds.sql,
+    limiter,
+    connections,
+    gate,
+    adapters: providerAdapters,
+    inputs,
+    log,
+    outbox,
+    notifier,
+    leases,
+  });
   setGaugeSource(GAUGES.openAnswers, () => chat.openAnswers);
   return {
     config,

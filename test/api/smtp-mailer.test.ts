@@ -35,7 +35,8 @@ async function fakeSmtp(options: { reject?: string; extensions?: string[] } = {}
         session.commands.push(line);
         const verb = line.split(/[ :]/)[0].toUpperCase();
         if (options.reject && verb === options.reject) socket.write('550 5.1.1 mailbox unavailable\r\n');
-        else if (verb === 'EHLO') socket.write(['250-fake.test', ...(options.extensions ?? []).map((e) => `250-${e}`), '250 8BITMIME'].join('\r\n') + '\r\n');
+        else if (verb === 'EHLO')
+          socket.write(['250-fake.test', ...(options.extensions ?? []).map((e) => `250-${e}`), '250 8BITMIME'].join('\r\n') + '\r\n');
         else if (verb === 'DATA') {
           inData = true;
           socket.write('354 go ahead\r\n');
@@ -62,7 +63,9 @@ test('delivers a UTF-8 text mail: envelope, headers and a base64 body', async ()
     expect(head).toContain('To: ann@example.com');
     expect(head).toContain(`Subject: =?UTF-8?B?${Buffer.from('Сброс пароля').toString('base64')}?=`);
     expect(head).toContain('Content-Transfer-Encoding: base64');
-    expect(Buffer.from(body.replace(/\r\n/g, ''), 'base64').toString('utf8')).toBe('Hello Ann,\n.\nyour link: https://gen.test/r?token=abc\n');
+    expect(Buffer.from(body.replace(/\r\n/g, ''), 'base64').toString('utf8')).toBe(
+      'Hello Ann,\n.\nyour link: https://gen.test/r?token=abc\n',
+    );
   } finally {
     await smtp.close();
   }

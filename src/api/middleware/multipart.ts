@@ -85,8 +85,6 @@ export async function readMultipart(
       for (const f of Array.isArray(value) ? value : [value]) await fs.rm(f.filepath, { force: true }).catch(() => undefined);
     }
   }
-  const fields = Object.fromEntries(
-    Object.entries(rawFields).map(([k, v]) => [k, Array.isArray(v) ? String(v[0]) : String(v)]),
-  );
+  const fields = Object.fromEntries(Object.entries(rawFields).map(([k, v]) => [k, Array.isArray(v) ? String(v[0]) : String(v)]));
   return { fields, files };
 }

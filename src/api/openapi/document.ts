@@ -101,10 +101,15 @@ const RATE_LIMIT_HEADERS: Record<string, string> = {
 function operation(converter: SchemaConverter, op: RegisteredOperation): Json {
   const responses: Record<string, Json> = {};
   for (const [status, spec] of Object.entries(op.responses)) {
-    const withHeaders = op.security === 'bearer' && Number(status) < 300 ? { ...spec, headers: { ...RATE_LIMIT_HEADERS, ...spec.headers } } : spec;
+    const withHeaders =
+      op.security === 'bearer' && Number(status) < 300 ? { ...spec, headers: { ...RATE_LIMIT_HEADERS, ...spec.headers } } : spec;
     responses[status] = response(converter, withHeaders);
   }
-  const errors = new Set<number>(Object.keys(op.responses).map(Number).filter((s) => s >= 400));
+  const errors = new Set<number>(
+    Object.keys(op.responses)
+      .map(Number)
+      .filter((s) => s >= 400),
+  );
   const implied = [
     ...(op.body || op.query || op.params ? [400] : []),
     ...(op.body && (op.bodyContentType ?? 'application/json') === 'application/json' ? [413, 415] : []),
@@ -112,7 +117,8 @@ function operation(converter: SchemaConverter, op: RegisteredOperation): Json {
     ...(op.security === 'bearer' ? [403] : []),
   ];
   for (const status of implied) {
-    if (!errors.has(status)) responses[String(status)] = response(converter, { description: ERROR_TEXT[status], schema: op.errorSchema ?? ErrorSchema });
+    if (!errors.has(status))
+      responses[String(status)] = response(converter, { description: ERROR_TEXT[status], schema: op.errorSchema ?? ErrorSchema });
   }
   if (op.security === 'bearer' && !responses['429']) {
     // Only model-running routes count requests; the schema is documented once for every authenticated route.
@@ -132,7 +138,10 @@ function operation(converter: SchemaConverter, op: RegisteredOperation): Json {
   };
   if (op.description) out.description = op.description;
   if (op.body) {
-    out.requestBody = { required: true, content: { [op.bodyContentType ?? 'application/json']: { schema: converter.convert(op.body, 'input') } } };
+    out.requestBody = {
+      required: true,
+      content: { [op.bodyContentType ?? 'application/json']: { schema: converter.convert(op.body, 'input') } },
+    };
   }
   return out;
 }

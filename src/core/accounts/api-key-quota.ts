@@ -7,7 +7,12 @@ import { QuotaExceededError } from './errors';
 export const MAX_API_KEYS_PER_USER = 20;
 
 /** Creates a key unless the account already has the maximum (a soft cap: two racing requests may pass it by one). */
-export async function createApiKeyWithinQuota(ds: DataSource, apiKeys: ApiKeyService, userId: number, name: string): Promise<CreatedApiKey> {
+export async function createApiKeyWithinQuota(
+  ds: DataSource,
+  apiKeys: ApiKeyService,
+  userId: number,
+  name: string,
+): Promise<CreatedApiKey> {
   const count = await ds.getRepository(ApiKeyEntity).countBy({ userId });
   if (count >= MAX_API_KEYS_PER_USER) throw new QuotaExceededError('API keys', MAX_API_KEYS_PER_USER);
   return apiKeys.create(userId, name);

@@ -22,6 +22,9 @@ export class LogMailer implements Mailer {
   constructor(private readonly log: Logger) {}
 
   async send(message: MailMessage): Promise<void> {
-    this.log.warn({ mail: { to: message.to, subject: message.subject, body: message.text } }, 'SMTP_URL is not set: mail written to the log instead of sent');
+    this.log.warn(
+      { mail: { to: message.to, subject: message.subject, body: message.text } },
+      'SMTP_URL is not set: mail written to the log instead of sent',
+    );
   }
 }

@@ -113,7 +113,9 @@ function encodeHeader(value: string): string {
 
 /** The full message (headers and a base64 text body), dot-stuffed and ended for the DATA command. */
 export function formatMessage(from: string, message: MailMessage, host: string, now = new Date()): string {
-  const body = Buffer.from(message.text, 'utf8').toString('base64').replace(/.{1,76}/g, '$&\r\n');
+  const body = Buffer.from(message.text, 'utf8')
+    .toString('base64')
+    .replace(/.{1,76}/g, '$&\r\n');
   const headers = [
     `From: ${encodeHeader(from)}`,
     `To: ${encodeHeader(message.to)}`,
@@ -143,7 +145,8 @@ export class SmtpMailer implements Mailer {
     private readonly options: { timeoutMs?: number; tls?: tls.ConnectionOptions; clientName?: string } = {},
   ) {
     this.url = new URL(smtpUrl);
-    if (this.url.protocol !== 'smtp:' && this.url.protocol !== 'smtps:') throw new SmtpError('SMTP_URL must start with smtp:// or smtps://');
+    if (this.url.protocol !== 'smtp:' && this.url.protocol !== 'smtps:')
+      throw new SmtpError('SMTP_URL must start with smtp:// or smtps://');
   }
 
   async send(message: MailMessage): Promise<void> {
@@ -164,7 +167,9 @@ export class SmtpMailer implements Mailer {
       }
       if (this.url.username) {
         if (!conn.encrypted) throw new SmtpError('refusing to send SMTP credentials over an unencrypted connection');
-        const plain = Buffer.from(`\0${decodeURIComponent(this.url.username)}\0${decodeURIComponent(this.url.password)}`).toString('base64');
+        const plain = Buffer.from(`\0${decodeURIComponent(this.url.username)}\0${decodeURIComponent(this.url.password)}`).toString(
+          'base64',
+        );
         await conn.command(`AUTH PLAIN ${plain}`, [235], 'AUTH');
       }
       await conn.command(`MAIL FROM:<${addressOf(this.from)}>`, [250], 'MAIL FROM');

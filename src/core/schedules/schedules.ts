@@ -53,7 +53,10 @@ export class ScheduleService {
   }
 
   /** Validates the request as generate would (shape, model, plan) before storing it. */
-  async create(actor: Actor, input: { name: string; request: Record<string, unknown>; intervalMinutes: number; startAt?: Date }): Promise<ScheduleView> {
+  async create(
+    actor: Actor,
+    input: { name: string; request: Record<string, unknown>; intervalMinutes: number; startAt?: Date },
+  ): Promise<ScheduleView> {
     const { model } = parseGenerateRequest(input.request);
     assertCanUseModel(actor.plan, model);
     if ((await this.repo.countBy({ userId: actor.user.id })) >= MAX_SCHEDULES_PER_USER) {
