@@ -1,11 +1,12 @@
 import pino, { Logger } from 'pino';
 import pretty from 'pino-pretty';
+import { errorWithoutParameters, REDACTED_PATHS } from './log-redaction';
 
 export type { Logger };
 
 /**
  * Readable lines in a terminal (stdout is a TTY), JSON otherwise (containers, files, log shippers); secrets never
- * reach them (auth headers, cookies, passwords and tokens are redacted).
+ * reach them (auth headers, cookies, passwords, tokens, their hashes and database error parameters are redacted).
  */
 export function createLogger(level: string, options: { pretty?: boolean } = {}): Logger {
   const readable = options.pretty ?? process.stdout.isTTY === true;
@@ -16,21 +17,8 @@ export function createLogger(level: string, options: { pretty?: boolean } = {}):
     {
       level,
       base: { service: 'nebula-gen' },
-      redact: {
-        paths: [
-          'req.headers.authorization',
-          'req.headers.cookie',
-          'headers.authorization',
-          'headers.cookie',
-          '*.password',
-          '*.token',
-          '*.access_token',
-          '*.refresh_token',
-          '*.id_token',
-          '*.key',
-        ],
-        censor: '[redacted]',
-      },
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      serializers: { err: errorWithoutParameters },
     },
     destination,
   );

@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RunnerHandle } from '@grammyjs/runner';
 import { createApiApp } from './api/app';
+import { createMetricsServer } from './api/metrics';
 import { createBot, registerWebhook, startPolling, telegramWebhook, type TelegramBot } from './bot';
 import { AppConfig, ConfigError, loadConfig } from './config';
 import { terminateOcrWorker } from './core/providers/local';
@@ -98,6 +99,13 @@ async function main(): Promise<void> {
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  // METRICS_PORT: /metrics on a listener of its own (keep that port off the public network).
+  const metricsServer = config.metrics.port ? createMetricsServer({ token: config.metrics.token }) : undefined;
+  if (metricsServer) {
+    await new Promise<void>((resolve) => metricsServer.listen(config.metrics.port, config.host, resolve));
+    metricsServer.unref();
+    log.info({ port: config.metrics.port }, 'metrics listening');
+  }
   services.readiness.set('ready');
   log.info({ port: config.port }, `listening on ${listenUrl(server, config)}`);
   // The sandbox carrier sends its notifications to this process (a live YooKassa shop sets the URL in its dashboard).
@@ -144,6 +152,7 @@ async function main(): Promise<void> {
     if (polling?.isRunning()) await polling.stop().catch(() => undefined);
     // The listener stays open during the drain, so probes see 503 (and new requests are refused with 503).
     await services.chat.drain(config.shutdownDrainMs);
+    metricsServer?.close();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     // Streams have ended; requests still running past the drain (say, an image call) are cut.

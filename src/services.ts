@@ -150,7 +150,9 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
   const holds = FastSql.asyncCommitPool(options.databaseUrl);
   const plans = new PlanDirectory(ds);
   const apiKeys = new ApiKeyService(ds, config.apiKeyPepper, sql);
-  const mailer: Mailer = config.mail.smtpUrl ? new SmtpMailer(config.mail.smtpUrl, config.mail.from) : new LogMailer(log);
+  const mailer: Mailer = config.mail.smtpUrl
+    ? new SmtpMailer(config.mail.smtpUrl, config.mail.from)
+    : new LogMailer(log, config.env !== 'production');
   const auth = new AuthService(ds, plans, apiKeys, mailer, log, {
     jwtSecret: config.jwtSecret,
     botToken: config.bot.token,

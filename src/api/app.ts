@@ -8,6 +8,7 @@ import { clientAddress } from './middleware/client-address';
 import { errorHandler } from './middleware/errors';
 import { notFoundFallback } from './middleware/not-found';
 import { requestContext } from './middleware/request-context';
+import { requestGuards } from './middleware/request-guards';
 import { createV1Router } from './v1/router';
 import { createV2Routers } from './v2/router';
 import { dashboard } from './web/static';
@@ -21,12 +22,13 @@ export function createApiApp(services: Services, options: ApiAppOptions = {}): K
   // X-Forwarded-* are believed only from the proxies named in TRUST_PROXY; ctx.ip is set by clientAddress.
   const app = new Koa({ proxy: services.config.trustProxy.enabled });
 
-  const metrics = createMetrics();
+  const metrics = createMetrics({ token: services.config.metrics.token });
   app.use(clientAddress(services.config.trustProxy));
   app.use(metrics.middleware);
   app.use(requestContext(services));
   app.use(errorHandler());
   app.use(notFoundFallback());
+  app.use(requestGuards());
   // The web dashboard at `/` (its static build and the SPA fallback); it never answers for the API's paths.
   app.use(dashboard(services.config));
 

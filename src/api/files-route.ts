@@ -2,6 +2,7 @@ import type { Middleware } from 'koa';
 import { matchesEtag, parseRangeHeader } from './http-range';
 import type { Services } from '../services';
 import { ApiError } from './middleware/errors';
+import { isUnsafeText } from './middleware/text-guard';
 
 const PREFIX = '/files/';
 
@@ -10,10 +11,22 @@ const PREFIX = '/files/';
  * be handed to a browser, a chat or the next generation). Past the plan's retention it answers 410. Any instance
  * serves any result (with STORAGE=s3), with `Range` (206) so players can seek, and `ETag` / `If-None-Match` (304).
  */
+/** The storage key of a /files/ path, or null when it cannot be one (bad percent-encoding, control characters). */
+function storageKeyOf(encoded: string): string | null {
+  let key: string;
+  try {
+    key = decodeURIComponent(encoded);
+  } catch {
+    return null;
+  }
+  return key.length > 0 && key.length <= 512 && !/[\u0000-\u001f\u007f]/.test(key) && !isUnsafeText(key) ? key : null;
+}
+
 export function resultFiles(services: Pick<Services, 'resultFiles'>): Middleware {
   return async (ctx, next) => {
     if (!ctx.path.startsWith(PREFIX) || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
-    const key = decodeURIComponent(ctx.path.slice(PREFIX.length));
+    const key = storageKeyOf(ctx.path.slice(PREFIX.length));
+    if (key === null) throw new ApiError(404, 'not_found', 'File not found');
     // A malformed key or a range beyond the file is a core error: the door's table answers 404 or 416.
     const file = await services.resultFiles.open(key, parseRangeHeader(ctx.get('Range')));
     if (file.state === 'missing') throw new ApiError(404, 'not_found', 'File not found');

@@ -334,11 +334,7 @@ test('POST /generate/stream: generation_start, content_delta..., generation_end 
   await expectBooksBalanced(acc.user.id);
 });
 
-test('GET /metrics exposes request counters in the Prometheus format', async () => {
-  await api.request('GET', '/health');
+test('GET /metrics is not served on the public port without METRICS_TOKEN (see surfaces.test.ts)', async () => {
   const res = await fetch(`${api.baseUrl}/metrics`);
-  expect(res.status).toBe(200);
-  const text = await res.text();
-  expect(text).toMatch(/^http_requests_total\{surface="v2",status="200"\} \d+/m);
-  expect(text).toMatch(/process_resident_memory_bytes/);
+  expect(res.status).toBe(404);
 });

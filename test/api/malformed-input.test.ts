@@ -155,6 +155,75 @@ test('unknown fields, another content type, a compressed body', async () => {
   }
 });
 
+// The hostile inputs of the security review (issue 9), counted: every one must be refused with a 4xx.
+const hostile = { tried: 0, serverErrors: 0, wronglyAccepted: 0 };
+
+function tally(label: string, res: ApiResponse): void {
+  hostile.tried++;
+  if (res.status >= 500) hostile.serverErrors++;
+  else if (res.status < 400) hostile.wronglyAccepted++;
+  expect([label, res.status >= 400 && res.status < 500]).toEqual([label, true]);
+}
+
+test('hostile bodies on every JSON endpoint: deep nesting, NUL characters and lone surrogates in every field and key', async () => {
+  const json = { 'Content-Type': 'application/json' };
+  const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
+  for (const e of endpoints) {
+    const at = `${e.method} ${e.path}`;
+    for (const depth of [65, 1000, 100_000]) {
+      const res = await send(e, { raw: deep(depth), headers: json });
+      tally(`${at}: ${depth} deep`, res);
+      expect(res.body.error).toBe('json_too_deep');
+      const inField = await send(e, { raw: `{"a":${deep(depth)}}`, headers: { ...json, 'Idempotency-Key': `deep-${depth}` } });
+      tally(`${at}: ${depth} deep in a field`, inField);
+    }
+    const names = Object.keys(e.schema.properties ?? {});
+    for (const name of names.length > 0 ? names : ['anything']) {
+      for (const [what, raw] of [
+        ['NUL', `{"${name}": "a\\u0000b"}`],
+        ['lone high surrogate', `{"${name}": "a\\ud800"}`],
+        ['lone low surrogate', `{"${name}": "\\udc00b"}`],
+        ['NUL nested', `{"${name}": {"x": ["\\u0000"]}}`],
+      ]) {
+        const res = await send(e, { raw, headers: json });
+        tally(`${at}: ${what} in ${name}`, res);
+        expect([`${at}: ${what} in ${name}`, res.body.error]).toEqual([`${at}: ${what} in ${name}`, 'invalid_input']);
+      }
+    }
+    const key = await send(e, { raw: '{"a\\u0000": 1}', headers: json });
+    tally(`${at}: NUL in a key`, key);
+  }
+});
+
+test('hostile paths and queries: broken percent-encodings, NUL, lone surrogates', async () => {
+  const paths = [
+    '/files/%',
+    '/files/%E0%A4%A',
+    '/files/%00',
+    '/files/%ED%A0%80',
+    '/files/..%2F..%2Fetc%2Fpasswd',
+    '/files/a%0Ab.png',
+    '/api/v2/generate/%',
+    '/api/v2/generate/%00',
+    '/api/v2/keys/%E0%A4%A',
+    '/v1/models/%',
+    '/api/v2/user/history?model=%00',
+    '/api/v2/user/history?%00=1',
+    '/api/v2/models?category=%00',
+  ];
+  for (const path of paths) {
+    const res = await api.request('GET', path, { token });
+    tally(`GET ${path}`, res);
+    expect([400, 404]).toContain(res.status);
+  }
+  // Recorded for the closing note of issue 9.
+  console.log(
+    `hostile-input sweep: ${hostile.tried} inputs tried, ${hostile.serverErrors} answered 5xx, ${hostile.wronglyAccepted} wrongly accepted`,
+  );
+  expect(hostile.serverErrors).toBe(0);
+  expect(hostile.wronglyAccepted).toBe(0);
+});
+
 test('the API stays healthy after the sweep', async () => {
   const res = await api.request('GET', '/api/v2/user/me', { token });
   expect(res.status).toBe(200);

@@ -4,6 +4,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { ApiHarness, BOT_TOKEN, insertGeneration, startApi } from '../api/harness';
+import { startWorkers } from '../../src/jobs/workers';
 import { ensureWebBuild, launchBrowser, openDashboard, screenshot, type WatchedPage } from './support/browser';
 import { signWidgetData, startWidgetStandIn, type WidgetStandIn } from './support/telegram-stand-in';
 
@@ -21,6 +22,9 @@ beforeAll(async () => {
   process.env.SANDBOX_CHUNK_DELAY_MS = '30';
   api = await startApi({ TELEGRAM_WIDGET_SCRIPT_URL: widget.scriptUrl });
   // localhost (not 127.0.0.1): browsers keep the Secure refresh cookie on http://localhost.
+  // Job workers too, so pending video and music generations finish.
+  await api.services.boss.start();
+  await startWorkers(api.services.boss, api.services);
   origin = api.baseUrl.replace('127.0.0.1', 'localhost');
   browser = await launchBrowser();
 });
@@ -161,6 +165,25 @@ describe('sign-in', () => {
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     expect(await page.getByTestId('user-name').innerText()).toBe('Pavel');
     await screenshot(page, 'overview-phone-width');
+  });
+
+  test('sign-in works from the keyboard alone', async () => {
+    const account = await api.account('free', { name: 'Kira' });
+    const page = await open();
+    await page.goto('/sign-in');
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate<string>('document.activeElement.id')).toBe('identifier');
+    await page.keyboard.type(account.email);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate<string>('document.activeElement.id')).toBe('password');
+    await page.keyboard.type(account.password);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate<string>('document.activeElement.textContent')).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate<string>('document.activeElement.id')).toBe('main');
   });
 
   test('a wrong password is said in words', async () => {
@@ -393,6 +416,26 @@ describe('playground, history, billing, settings', () => {
       ),
     ).toBe(1);
     await screenshot(page, 'history');
+  });
+
+  test('a pending music generation is polled and played when ready', async () => {
+    const account = await api.account('basic', { planTokens: 500 });
+    const page = await open();
+    await signIn(page, account.email, account.password);
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await page.goto('/playground');
+    await page.getByRole('tab', { name: 'Video and music' }).click();
+    await page.getByLabel('Model').selectOption('musicgen');
+    await page.getByLabel('Prompt').fill('calm piano');
+    await page.getByLabel('Duration (seconds)').fill('20');
+    await page.getByRole('button', { name: 'Check price' }).click();
+    const price = await page.getByTestId('price').innerText();
+    const tokens = Number(/(\d+) tokens/.exec(price)?.[1]);
+    await page.getByRole('button', { name: `Generate for ${tokens} tokens` }).click();
+    await page.getByText(/^Queued: about \d+ s\./).waitFor();
+    await page.getByTestId('result-audio').waitFor({ timeout: 45_000 });
+    await page.getByText(/^Done: \d+ tokens spent\.$/).waitFor();
+    await screenshot(page, 'playground-music');
   });
 
   test('a Starter account sees locked models with the plan they need', async () => {

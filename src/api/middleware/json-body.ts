@@ -1,5 +1,7 @@
 import type { ParameterizedContext } from 'koa';
 import { ApiError } from './errors';
+import { JsonDepthScanner, MAX_JSON_DEPTH } from './json-depth';
+import { findUnsafeText } from './text-guard';
 
 /** Default cap on JSON request bodies (account endpoints need far less; generate may pass a larger one). */
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -10,6 +12,10 @@ function tooLarge(limit: number): ApiError {
   return new ApiError(413, 'payload_too_large', `Request body is larger than ${limit} bytes`);
 }
 
+function tooDeep(): ApiError {
+  return new ApiError(400, 'json_too_deep', `Request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+}
+
 async function readRaw(ctx: ParameterizedContext, limit: number): Promise<Buffer> {
   const declared = Number(ctx.get('Content-Length') || NaN);
   if (Number.isFinite(declared) && declared > limit) {
@@ -18,12 +24,17 @@ async function readRaw(ctx: ParameterizedContext, limit: number): Promise<Buffer
     throw tooLarge(limit);
   }
   const chunks: Buffer[] = [];
+  const depth = new JsonDepthScanner();
   let size = 0;
   for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
     size += chunk.length;
     if (size > limit) {
       ctx.set('Connection', 'close');
       throw tooLarge(limit);
+    }
+    if (!depth.feed(chunk)) {
+      ctx.set('Connection', 'close');
+      throw tooDeep();
     }
     chunks.push(chunk);
   }
@@ -32,8 +43,9 @@ async function readRaw(ctx: ParameterizedContext, limit: number): Promise<Buffer
 
 /**
  * The request's JSON body (`{}` when there is none). Reads at most `limitBytes`: 413 beyond, 415 for another
- * content type or a compressed body, 400 for text that is not JSON. Read once per request; later calls return
- * the same value.
+ * content type or a compressed body, 400 `json_too_deep` for nesting past 64 levels (seen while the bytes
+ * arrive, before parsing), 400 `invalid_json` for text that is not JSON, 400 `invalid_input` for a NUL
+ * character or a lone surrogate in any string. Read once per request; later calls return the same value.
  */
 export async function readJsonBody(ctx: ParameterizedContext, options: { limitBytes?: number } = {}): Promise<unknown> {
   const state = ctx.state as { [PARSED]?: unknown };
@@ -54,6 +66,12 @@ export async function readJsonBody(ctx: ParameterizedContext, options: { limitBy
         value = JSON.parse(raw);
       } catch {
         throw new ApiError(400, 'invalid_json', 'Request body is not valid JSON');
+      }
+      const unsafe = findUnsafeText(value);
+      if (unsafe !== null) {
+        throw new ApiError(400, 'invalid_input', `${unsafe}: text must not contain NUL characters or unpaired surrogates`, {
+          field: unsafe,
+        });
       }
     }
   }

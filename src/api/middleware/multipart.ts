@@ -1,8 +1,10 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
 import type { ParameterizedContext } from 'koa';
 import { koaBody } from 'koa-body';
 import { ApiError } from './errors';
+import { isUnsafeText } from './text-guard';
 
 export interface UploadedFile {
   data: Buffer;
@@ -26,10 +28,43 @@ interface FormidableFile {
 const tooLarge = (maxFileBytes: number) =>
   new ApiError(413, 'payload_too_large', `Uploaded file is larger than ${Math.round(maxFileBytes / 1024 / 1024)} MB`);
 
+/** formidable's error codes (formidable/src/FormidableError.js) that we answer with something specific. */
+const FORMIDABLE = {
+  aborted: 1002,
+  maxFieldsSizeExceeded: 1006,
+  maxFieldsExceeded: 1007,
+  biggerThanTotalMaxFileSize: 1009,
+  noEmptyFiles: 1010,
+  maxFilesExceeded: 1015,
+  biggerThanMaxFileSize: 1016,
+} as const;
+
+/** The real reason a multipart body was refused: 413 only when a file is too large. */
+function multipartError(err: Error & { code?: unknown }, maxFileBytes: number, fileFields: string[]): ApiError {
+  switch (err.code) {
+    case FORMIDABLE.biggerThanMaxFileSize:
+    case FORMIDABLE.biggerThanTotalMaxFileSize:
+      return tooLarge(maxFileBytes);
+    case FORMIDABLE.maxFilesExceeded:
+      return new ApiError(400, 'invalid_multipart', `Too many files: send at most ${fileFields.length} (${fileFields.join(', ')})`);
+    case FORMIDABLE.maxFieldsExceeded:
+      return new ApiError(400, 'invalid_multipart', 'Too many form fields');
+    case FORMIDABLE.maxFieldsSizeExceeded:
+      return new ApiError(400, 'invalid_multipart', 'The form fields are too long (64 kB in all)');
+    case FORMIDABLE.noEmptyFiles:
+      return new ApiError(400, 'invalid_multipart', 'An uploaded file is empty');
+    case FORMIDABLE.aborted:
+      return new ApiError(400, 'request_aborted', 'The upload was interrupted');
+    default:
+      return new ApiError(400, 'invalid_multipart', 'Malformed multipart body');
+  }
+}
+
 /**
- * Parses a multipart/form-data request. Files stream to temporary files (never held in memory while the upload
- * runs) and the upload is cut off past `maxFileBytes`: 413. A declared Content-Length over the cap is refused
- * before reading. Accepted files are then read (they are within the cap) and their temporary files removed.
+ * Parses a multipart/form-data request. Files stream to temporary files in a folder of their own (never held in
+ * memory while the upload runs) and the upload is cut off past `maxFileBytes`: 413. A declared Content-Length
+ * over the cap is refused before reading. Other failures say what was wrong (400). Accepted files are then read
+ * (they are within the cap); the folder is removed whatever happened.
  */
 export async function readMultipart(
   ctx: ParameterizedContext,
@@ -43,13 +78,28 @@ export async function readMultipart(
     ctx.set('Connection', 'close');
     throw tooLarge(opts.maxFileBytes);
   }
+  // Each request writes into its own folder, removed on every way out: success, refusal, overflow, abort.
+  const uploadDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ng-upload-'));
+  try {
+    return await parseInto(ctx, uploadDir, opts);
+  } finally {
+    await fs.rm(uploadDir, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+async function parseInto(
+  ctx: ParameterizedContext,
+  uploadDir: string,
+  opts: { maxFileBytes: number; fileFields: string[] },
+): Promise<MultipartForm> {
+  let failure: ApiError | undefined;
   const parse = koaBody({
     multipart: true,
     json: false,
     urlencoded: false,
     text: false,
     formidable: {
-      uploadDir: os.tmpdir(),
+      uploadDir,
       maxFileSize: opts.maxFileBytes,
       maxFiles: opts.fileFields.length,
       maxFields: 20,
@@ -57,34 +107,34 @@ export async function readMultipart(
       allowEmptyFiles: false,
     },
     onError: (err: Error) => {
-      const e = err as Error & { httpCode?: number; code?: number };
-      if (e.httpCode === 413 || /maxFileSize|maxTotalFileSize|exceeded/i.test(e.message)) {
-        ctx.set('Connection', 'close');
-        throw tooLarge(opts.maxFileBytes);
-      }
-      throw new ApiError(400, 'invalid_multipart', `Malformed multipart body: ${e.message}`);
+      failure = multipartError(err, opts.maxFileBytes, opts.fileFields);
+      if (failure.status === 413) ctx.set('Connection', 'close');
+      throw failure;
     },
   });
-  await parse(ctx as never, async () => undefined);
+  try {
+    await parse(ctx as never, async () => undefined);
+  } catch (err) {
+    throw failure ?? err;
+  }
   const rawFiles = (ctx.request as unknown as { files?: Record<string, FormidableFile | FormidableFile[]> }).files ?? {};
   const rawFields = (ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {};
   const files: Record<string, UploadedFile> = {};
-  try {
-    for (const [name, value] of Object.entries(rawFiles)) {
-      const file = Array.isArray(value) ? value[0] : value;
-      if (!opts.fileFields.includes(name) || !file) continue;
-      files[name] = {
-        data: await fs.readFile(file.filepath),
-        filename: file.originalFilename ?? name,
-        declaredMime: file.mimetype ?? 'application/octet-stream',
-        size: file.size,
-      };
-    }
-  } finally {
-    for (const value of Object.values(rawFiles)) {
-      for (const f of Array.isArray(value) ? value : [value]) await fs.rm(f.filepath, { force: true }).catch(() => undefined);
-    }
+  for (const [name, value] of Object.entries(rawFiles)) {
+    const file = Array.isArray(value) ? value[0] : value;
+    if (!opts.fileFields.includes(name) || !file) continue;
+    files[name] = {
+      data: await fs.readFile(file.filepath),
+      filename: file.originalFilename ?? name,
+      declaredMime: file.mimetype ?? 'application/octet-stream',
+      size: file.size,
+    };
   }
   const fields = Object.fromEntries(Object.entries(rawFields).map(([k, v]) => [k, Array.isArray(v) ? String(v[0]) : String(v)]));
+  for (const [name, value] of Object.entries(fields)) {
+    if (isUnsafeText(name) || isUnsafeText(value)) {
+      throw new ApiError(400, 'invalid_input', `${name}: text must not contain NUL characters or unpaired surrogates`, { field: name });
+    }
+  }
   return { fields, files };
 }

@@ -3,6 +3,7 @@ import type { Middleware, ParameterizedContext } from 'koa';
 import pino from 'pino';
 import type { Logger } from '../../logger';
 import type { Services } from '../../services';
+import { baseSecurityHeaders } from './security-headers';
 
 const silent = pino({ enabled: false });
 
@@ -29,7 +30,8 @@ export function servicesOf(ctx: ParameterizedContext): Services {
  * request (method, path without the query, status, duration, user; never headers or bodies), and headers every
  * API answer should have.
  */
-export function requestContext(services: Pick<Services, 'log'>): Middleware {
+export function requestContext(services: Pick<Services, 'log' | 'config'>): Middleware {
+  const securityHeaders = baseSecurityHeaders(services.config.publicUrl);
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     const incoming = ctx.get('X-Request-Id');
@@ -39,7 +41,7 @@ export function requestContext(services: Pick<Services, 'log'>): Middleware {
     ctx.state.log = log;
     ctx.state.services = services;
     ctx.set('X-Request-Id', id);
-    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set(securityHeaders);
     // Answers carry tokens and account data: no shared caches.
     ctx.set('Cache-Control', 'no-store');
     try {

@@ -1,3 +1,4 @@
+import { JSON_BODY_LIMIT_BYTES } from '../middleware/json-body';
 import { z } from 'zod';
 import { components, ErrorSchema, IpRateLimitErrorSchema, RateLimitErrorSchema } from './components';
 import { OpenApiRegistry, RegisteredOperation, ResponseSpec } from './registry';
@@ -98,6 +99,10 @@ const RATE_LIMIT_HEADERS: Record<string, string> = {
   'X-RateLimit-Remaining': 'the smaller of the two remaining counts',
 };
 
+function describeBytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / 1024 / 1024} MB` : `${Math.round(bytes / 1024)} kB`;
+}
+
 function operation(converter: SchemaConverter, op: RegisteredOperation): Json {
   const responses: Record<string, Json> = {};
   for (const [status, spec] of Object.entries(op.responses)) {
@@ -138,9 +143,14 @@ function operation(converter: SchemaConverter, op: RegisteredOperation): Json {
   };
   if (op.description) out.description = op.description;
   if (op.body) {
+    const contentType = op.bodyContentType ?? 'application/json';
+    const limit = op.bodyLimitBytes ?? (contentType === 'application/json' ? JSON_BODY_LIMIT_BYTES : undefined);
     out.requestBody = {
       required: true,
-      content: { [op.bodyContentType ?? 'application/json']: { schema: converter.convert(op.body, 'input') } },
+      ...(limit
+        ? { description: `At most ${describeBytes(limit)} (${limit} bytes); larger bodies answer 413.`, 'x-max-body-bytes': limit }
+        : {}),
+      content: { [contentType]: { schema: converter.convert(op.body, 'input') } },
     };
   }
   return out;

@@ -27,6 +27,8 @@ export interface OperationSpec {
   body?: z.ZodType;
   /** Default `application/json`; multipart routes say `multipart/form-data`. */
   bodyContentType?: string;
+  /** Cap on the request body (JSON default: JSON_BODY_LIMIT_BYTES), stated in the document. */
+  bodyLimitBytes?: number;
   query?: z.ZodType;
   params?: z.ZodType;
   responses: Record<number, ResponseSpec>;

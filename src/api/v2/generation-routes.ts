@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import { z } from 'zod';
-import { generateBodySchema } from '../../core/catalog/params';
+import { generateBodySchema, parseGenerateBody } from '../../core/catalog/params';
 import { GenerationFailedError } from '../../core/generations/errors';
 import { fingerprint, IDEMPOTENCY_KEY_PATTERN, StoredResponse } from '../../core/generations/idempotency';
 import { Actor, GenerationOutcome, RequestContext } from '../../core/generations/service';
@@ -18,8 +18,8 @@ import { documentOperation } from '../openapi/registry';
 import { publicBaseUrl, requestOrigin } from './public-url';
 import { registerStreamRoute } from './stream-route';
 
-/** Base64 `data:` images of up to 20 MB fit. */
-const GENERATE_BODY_LIMIT = 30 * 1024 * 1024;
+/** One base64 `data:` image of up to 20 MB (MAX_INPUT_IMAGE_BYTES) fits, with room for the other fields. */
+export const GENERATE_BODY_LIMIT = 28 * 1024 * 1024;
 export const STT_MAX_BYTES = 25 * 1024 * 1024;
 const STT_FORMATS = new Set(['mp3', 'mp4', 'wav', 'm4a', 'ogg', 'flac', 'webm']);
 const INPAINT_MAX_BYTES = 20 * 1024 * 1024;
@@ -94,12 +94,17 @@ export function registerGenerationRoutes(
     security: 'bearer',
     summary: 'Run an image, video, speech, music or tool model',
     tags: ['Generation'],
+    description:
+      'Input images may be sent inline as base64 `data:` URIs (up to 20 MB decoded), so this route accepts JSON bodies of up to 28 MB; every other JSON route takes at most 1 MB.',
     body: generateBodySchema,
+    bodyLimitBytes: GENERATE_BODY_LIMIT,
     responses: { 200: generationResponse },
   });
   router.post('/generate', async (ctx) => {
     const body = await readJsonBody(ctx, { limitBytes: GENERATE_BODY_LIMIT });
-    await idempotent(ctx, services, 'POST /generate', body, async () =>
+    // The idempotency fingerprint covers the validated request, never the raw input.
+    const validated = parseGenerateBody(body);
+    await idempotent(ctx, services, 'POST /generate', validated, async () =>
       renderOutcome(ctx, services, await services.generations.generate(actorOf(ctx), body, requestContextOf(ctx, services))),
     );
   });
@@ -130,6 +135,7 @@ export function registerGenerationRoutes(
     operationId: 'speechToText',
     security: 'bearer',
     summary: 'Speech to text (multipart: audio, model, language, diarize)',
+    description: 'The audio file may be up to 25 MB (413 beyond); other multipart problems answer 400 saying what was wrong.',
     tags: ['Generation'],
     bodyContentType: 'multipart/form-data',
     responses: { 200: generationResponse },
@@ -164,6 +170,7 @@ export function registerGenerationRoutes(
     operationId: 'inpaint',
     security: 'bearer',
     summary: 'Repaint the masked region of an image (multipart: image, mask, prompt)',
+    description: 'Image and mask may be up to 20 MB each (413 beyond); other multipart problems answer 400 saying what was wrong.',
     tags: ['Generation'],
     bodyContentType: 'multipart/form-data',
     responses: { 200: generationResponse },

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { ApiKeyEntity, UserEntity } from '../../db/entities';
 import { Queryable } from '../billing/queryable';
 import { NotFoundError } from './errors';
@@ -90,11 +90,13 @@ export class ApiKeyService {
     return this.ds.getRepository(ApiKeyEntity);
   }
 
-  async create(userId: number, name: string): Promise<CreatedApiKey> {
+  /** Creates a key (inside `em`'s transaction when given). */
+  async create(userId: number, name: string, em?: EntityManager): Promise<CreatedApiKey> {
     const body = PREFIX + randomBase62(RANDOM_LENGTH);
     const key = body + checksum(body);
-    const saved = await this.repo.save(
-      this.repo.create({
+    const repo = em ? em.getRepository(ApiKeyEntity) : this.repo;
+    const saved = await repo.save(
+      repo.create({
         userId,
         name,
         keyHash: hashApiKey(key, this.pepper),

@@ -13,18 +13,26 @@ export interface Mailer {
 }
 
 /**
- * Development fallback when SMTP_URL is not set: the message (with its one-time link) goes to the log, where
- * the operator can pick it up. Production deployments set SMTP_URL.
+ * Fallback when SMTP_URL is not set. Outside production the message (with its one-time link) goes to the log,
+ * where a developer can pick it up; in production only the fact that a mail was dropped is logged, never its
+ * body (reset and verification links are credentials).
  */
 export class LogMailer implements Mailer {
   readonly kind = 'log';
 
-  constructor(private readonly log: Logger) {}
+  constructor(
+    private readonly log: Logger,
+    private readonly revealBody = false,
+  ) {}
 
   async send(message: MailMessage): Promise<void> {
-    this.log.warn(
-      { mail: { to: message.to, subject: message.subject, body: message.text } },
-      'SMTP_URL is not set: mail written to the log instead of sent',
-    );
+    if (this.revealBody) {
+      this.log.warn(
+        { mail: { to: message.to, subject: message.subject, body: message.text } },
+        'SMTP_URL is not set: mail written to the log instead of sent (development only)',
+      );
+    } else {
+      this.log.error({ mail: { subject: message.subject } }, 'SMTP_URL is not set: a mail was not sent (set SMTP_URL)');
+    }
   }
 }

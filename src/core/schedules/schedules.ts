@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { ScheduleEntity, UserEntity } from '../../db/entities';
 import type { Logger } from '../../logger';
 import { NotFoundError, QuotaExceededError } from '../accounts/errors';
+import { withAccountLock } from '../accounts/per-account-limit';
 import { PlanDirectory } from '../accounts/plans';
 import { parseGenerateRequest } from '../catalog/params';
 import { assertCanUseModel } from '../generations/access';
@@ -59,18 +60,22 @@ export class ScheduleService {
   ): Promise<ScheduleView> {
     const { model } = parseGenerateRequest(input.request);
     assertCanUseModel(actor.plan, model);
-    if ((await this.repo.countBy({ userId: actor.user.id })) >= MAX_SCHEDULES_PER_USER) {
-      throw new QuotaExceededError('schedules', MAX_SCHEDULES_PER_USER);
-    }
-    const saved = await this.repo.save(
-      this.repo.create({
-        userId: actor.user.id,
-        name: input.name,
-        request: input.request,
-        intervalMinutes: input.intervalMinutes,
-        nextRunAt: input.startAt ?? new Date(Date.now() + input.intervalMinutes * 60_000),
-      }),
-    );
+    // The count and the insert hold the account's lock: parallel creations never pass the cap.
+    const saved = await withAccountLock(this.ds, actor.user.id, async (em) => {
+      const repo = em.getRepository(ScheduleEntity);
+      if ((await repo.countBy({ userId: actor.user.id })) >= MAX_SCHEDULES_PER_USER) {
+        throw new QuotaExceededError('schedules', MAX_SCHEDULES_PER_USER);
+      }
+      return repo.save(
+        repo.create({
+          userId: actor.user.id,
+          name: input.name,
+          request: input.request,
+          intervalMinutes: input.intervalMinutes,
+          nextRunAt: input.startAt ?? new Date(Date.now() + input.intervalMinutes * 60_000),
+        }),
+      );
+    });
     return toScheduleView(saved);
   }
 

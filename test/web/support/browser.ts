@@ -96,7 +96,16 @@ export async function openDashboard(browser: Browser, baseUrl: string, options: 
   return { context, page, errors };
 }
 
+/** Form controls on the page without an accessible name (a <label>, aria-label or aria-labelledby). */
+export async function unlabelledControls(page: Page): Promise<string[]> {
+  return page.evaluate<string[]>(`[...document.querySelectorAll('input, select, textarea')]
+    .filter((el) => el.type !== 'hidden' && el.labels.length === 0 && !el.getAttribute('aria-label') && !el.getAttribute('aria-labelledby'))
+    .map((el) => el.outerHTML)`);
+}
+
+/** Saves a full-page screenshot as a test artifact, after checking that every form control on it is labelled. */
 export async function screenshot(page: Page, name: string): Promise<void> {
+  expect(await unlabelledControls(page)).toEqual([]);
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
   // The README's pictures: written only on request, so test runs leave the work tree clean.

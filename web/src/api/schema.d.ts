@@ -741,7 +741,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Run an image, video, speech, music or tool model */
+        /**
+         * Run an image, video, speech, music or tool model
+         * @description Input images may be sent inline as base64 `data:` URIs (up to 20 MB decoded), so this route accepts JSON bodies of up to 28 MB; every other JSON route takes at most 1 MB.
+         */
         post: operations["generate"];
         delete?: never;
         options?: never;
@@ -792,7 +795,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Speech to text (multipart: audio, model, language, diarize) */
+        /**
+         * Speech to text (multipart: audio, model, language, diarize)
+         * @description The audio file may be up to 25 MB (413 beyond); other multipart problems answer 400 saying what was wrong.
+         */
         post: operations["speechToText"];
         delete?: never;
         options?: never;
@@ -809,7 +815,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Repaint the masked region of an image (multipart: image, mask, prompt) */
+        /**
+         * Repaint the masked region of an image (multipart: image, mask, prompt)
+         * @description Image and mask may be up to 20 MB each (413 beyond); other multipart problems answer 400 saying what was wrong.
+         */
         post: operations["inpaint"];
         delete?: never;
         options?: never;
@@ -1269,6 +1278,8 @@ export interface components {
             config: {
                 [key: string]: unknown;
             };
+            deprecated_at: string | null;
+            shutdown_at: string | null;
         };
         ModelAverageTime: {
             model_slug: string;
@@ -1515,6 +1526,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 1 MB (1048576 bytes); larger bodies answer 413. */
         requestBody: {
             content: {
                 "application/json": {
@@ -1605,6 +1617,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 1 MB (1048576 bytes); larger bodies answer 413. */
         requestBody: {
             content: {
                 "application/json": {
@@ -1679,6 +1692,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 1 MB (1048576 bytes); larger bodies answer 413. */
         requestBody: {
             content: {
                 "application/json": {
@@ -1753,6 +1767,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 1 MB (1048576 bytes); larger bodies answer 413. */
         requestBody: {
             content: {
                 "application/json": {
@@ -1835,6 +1850,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 1 MB (1048576 bytes); larger bodies answer 413. */
         requestBody: {
             content: {
                 "application/json": {
@@ -1910,6 +1926,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 1 MB (1048576 bytes); larger bodies answer 413. */
         requestBody: {
             content: {
                 "application/json": {
@@ -1972,6 +1989,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 1 MB (1048576 bytes); larger bodies answer 413. */
         requestBody: {
             content: {
                 "application/json": {
@@ -2032,6 +2050,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 1 MB (1048576 bytes); larger bodies answer 413. */
         requestBody: {
             content: {
                 "application/json": {
@@ -2096,6 +2115,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 1 MB (1048576 bytes); larger bodies answer 413. */
         requestBody: {
             content: {
                 "application/json": {
@@ -2163,6 +2183,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 1 MB (1048576 bytes); larger bodies answer 413. */
         requestBody: {
             content: {
                 "application/json": {
@@ -2289,6 +2310,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 1 MB (1048576 bytes); larger bodies answer 413. */
         requestBody: {
             content: {
                 "application/json": {
@@ -2432,6 +2454,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 1 MB (1048576 bytes); larger bodies answer 413. */
         requestBody: {
             content: {
                 "application/json": {
@@ -2758,6 +2781,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 1 MB (1048576 bytes); larger bodies answer 413. */
         requestBody: {
             content: {
                 "application/json": {
@@ -3115,6 +3139,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 1 MB (1048576 bytes); larger bodies answer 413. */
         requestBody: {
             content: {
                 "application/json": {
@@ -3323,6 +3348,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description At most 1 MB (1048576 bytes); larger bodies answer 413. */
         requestBody: {
             content: {
                 "application/json": {
@@ -3618,6 +3644,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description At most 1 MB (1048576 bytes); larger bodies answer 413. */
         requestBody: {
             content: {
                 "application/json": {
@@ -3972,6 +3999,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 1 MB (1048576 bytes); larger bodies answer 413. */
         requestBody: {
             content: {
                 "application/json": {
@@ -4183,6 +4211,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description At most 1 MB (1048576 bytes); larger bodies answer 413. */
         requestBody: {
             content: {
                 "application/json": {
@@ -4395,6 +4424,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 1 MB (1048576 bytes); larger bodies answer 413. */
         requestBody: {
             content: {
                 "application/json": {
@@ -4513,6 +4543,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 1 MB (1048576 bytes); larger bodies answer 413. */
         requestBody: {
             content: {
                 "application/json": {
@@ -4867,6 +4898,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 1 MB (1048576 bytes); larger bodies answer 413. */
         requestBody: {
             content: {
                 "application/json": {
@@ -5063,6 +5095,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description At most 1 MB (1048576 bytes); larger bodies answer 413. */
         requestBody: {
             content: {
                 "application/json": {
@@ -5242,6 +5275,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 1 MB (1048576 bytes); larger bodies answer 413. */
         requestBody: {
             content: {
                 "application/json": {
@@ -5628,6 +5662,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 28 MB (29360128 bytes); larger bodies answer 413. */
         requestBody: {
             content: {
                 "application/json": {
@@ -6067,6 +6102,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 1 MB (1048576 bytes); larger bodies answer 413. */
         requestBody: {
             content: {
                 "application/json": {
@@ -6182,6 +6218,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 1 MB (1048576 bytes); larger bodies answer 413. */
         requestBody: {
             content: {
                 "application/json": {
