@@ -19,7 +19,7 @@ import { createLogger } from './logger';
 class UsageError extends Error {}
 
 const USAGE = `usage: npm run cli -- <command> [options]
-  user:create --email E [--password P] [--phone P] [--telegram-id N] [--name N] --plan ${PLAN_SLUGS.join('|')} [--tokens N] [--bonus N]
+  user:create --email E [--password P | --password-stdin] [--phone P] [--telegram-id N] [--name N] --plan ${PLAN_SLUGS.join('|')} [--tokens N] [--bonus N]
   user:grant  --user ID --bonus N
   user:plan   --user ID --plan ${PLAN_SLUGS.join('|')}
   key:create  --user ID --name N
@@ -162,6 +162,15 @@ const commands: Record<string, { options: string[]; run: Command }> = {
   },
 };
 
+async function readFirstLine(input: NodeJS.ReadableStream): Promise<string> {
+  let text = '';
+  for await (const chunk of input) {
+    text += String(chunk);
+    if (text.includes('\n')) break;
+  }
+  return text.split(/\r?\n/)[0];
+}
+
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   const command = name ? commands[name] : undefined;
@@ -169,10 +178,12 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${name ? `unknown command "${name}"\n` : ''}${USAGE}\n`);
     return 2;
   }
+  // --password-stdin: the password is the first line of stdin (kept out of the process list and shell history).
+  const passwordFromStdin = name === 'user:create' && rest.includes('--password-stdin');
   let values: Record<string, string | undefined>;
   try {
     values = parseArgs({
-      args: rest,
+      args: rest.filter((a) => a !== '--password-stdin'),
       options: Object.fromEntries(command.options.map((o) => [o, { type: 'string' as const }])),
       strict: true,
       allowPositionals: false,
@@ -180,6 +191,13 @@ async function main(argv: string[]): Promise<number> {
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
     return 2;
+  }
+  if (passwordFromStdin) {
+    if (values.password !== undefined) {
+      process.stderr.write('give --password or --password-stdin, not both\n');
+      return 2;
+    }
+    values.password = await readFirstLine(process.stdin);
   }
   if (name === 'models:list') {
     process.stdout.write(`${JSON.stringify(await command.run(undefined as unknown as DataSource, values))}\n`);

@@ -17,7 +17,7 @@ import type { CreatedApiKey } from './core/accounts/api-keys';
 import { ResultFiles } from './core/generations/result-files';
 import { UsageService } from './core/stats/usage-service';
 import { FailoverCounterStore } from './core/limits/failover-store';
-import { GAUGES, setGaugeSource } from './core/ops/metrics';
+import { GAUGES, generationsTotal, paymentsTotal, setGaugeSource } from './core/ops/metrics';
 import { Readiness } from './core/ops/readiness';
 import { PostgresCounterStore } from './core/limits/postgres-store';
 import { RateLimiter } from './core/limits/rate-limiter';
@@ -44,6 +44,7 @@ import { S3Storage } from './core/media/s3-storage';
 import { defaultBaseUrls, providerAdapters } from './core/providers/registry';
 import { ProviderName } from './core/providers/types';
 import { createBoss, GENERATION_STEP, PgBossGenerationQueue } from './jobs/boss';
+import { QueuedMailer } from './jobs/mail';
 import { PgBossWebhookQueue } from './jobs/webhook-jobs';
 import { announceFinished } from './core/generations/announce';
 import { WebhookService } from './core/webhooks/service';
@@ -63,8 +64,9 @@ export interface Services {
   apiKeys: ApiKeyService;
   /** Sign-in, sessions, bearer credentials, password recovery (src/core/accounts/auth-service.ts). */
   auth: AuthService;
-  /** SMTP when SMTP_URL is set, else the log. */
+  /** Queues mail as a durable job (see jobs/mail.ts); delivered by `mailTransport`: SMTP when SMTP_URL is set, else the log. */
   mailer: Mailer;
+  mailTransport: Mailer;
   storage: ResultStorage;
   connections: ProviderConnections;
   gate: ProviderGate;
@@ -150,9 +152,12 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
   const holds = FastSql.asyncCommitPool(options.databaseUrl);
   const plans = new PlanDirectory(ds);
   const apiKeys = new ApiKeyService(ds, config.apiKeyPepper, sql);
-  const mailer: Mailer = config.mail.smtpUrl
+  const jobQueue = createBoss(options.databaseUrl, log);
+  const boss = jobQueue.boss;
+  const mailTransport: Mailer = config.mail.smtpUrl
     ? new SmtpMailer(config.mail.smtpUrl, config.mail.from)
     : new LogMailer(log, config.env !== 'production');
+  const mailer = new QueuedMailer(boss, mailTransport);
   const auth = new AuthService(ds, plans, apiKeys, mailer, log, {
     jwtSecret: config.jwtSecret,
     botToken: config.bot.token,
@@ -165,8 +170,6 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
   const connections = new ProviderConnections(config, defaultBaseUrls, options.sandboxMount);
   const gate = new ProviderGate({ concurrency: config.providerConcurrency, failureThreshold: 5, cooldownMs: 30_000 });
   const notifier = new NotifierHub();
-  const jobQueue = createBoss(options.databaseUrl, log);
-  const boss = jobQueue.boss;
   setGaugeSource(GAUGES.queueDepth, () => boss.getQueueSize(GENERATION_STEP));
   setGaugeSource(GAUGES.reservationsOpen, async () => {
     const rows = await ds.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM token_reservations WHERE status = 'reserved'`);
@@ -187,6 +190,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     },
   });
   notifier.add(webhooks);
+  notifier.add({ generationFinished: async (g) => void generationsTotal.inc({ model: g.modelSlug, status: g.status }) });
   const runner = new MediaRunner({ ds, sql, plans, storage, connections, gate, adapters: providerAdapters, notifier, log });
   const inputs = new InputResolver({ storage, allowPrivateHosts: options.allowPrivateHosts });
   const readiness = new Readiness();
@@ -229,6 +233,10 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     defaultReturnUrl: `${config.publicUrl ?? `http://localhost:${config.port}`}/`,
   });
   payments.hub.add(webhooks);
+  payments.hub.add({
+    paymentSucceeded: (e) => void paymentsTotal.inc({ provider: e.provider, outcome: 'succeeded' }),
+    paymentRefunded: (e) => void paymentsTotal.inc({ provider: e.provider, outcome: 'refunded' }),
+  });
   const chat = new ChatService({
     ds,
     sql,
@@ -255,6 +263,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     apiKeys,
     auth,
     mailer,
+    mailTransport,
     storage,
     connections,
     gate,

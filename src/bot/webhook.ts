@@ -29,7 +29,8 @@ export function telegramWebhook(app: TelegramBot, secret: string, answerAfterMs 
     if (!sameSecret(ctx.get(SECRET_HEADER), secret)) {
       throw new ApiError(401, 'invalid_webhook_secret', `Missing or wrong ${SECRET_HEADER}`);
     }
-    const update = await readJsonBody(ctx);
+    // Telegram's own text is taken as sent (a refusal would only make Telegram redeliver the update).
+    const update = await readJsonBody(ctx, { allowUnsafeText: true });
     if (!isUpdate(update)) throw new ApiError(400, 'invalid_update', 'The body is not a Telegram update');
     // The webhook may be set by hand (no PUBLIC_URL): the bot then learns who it is on its first update.
     if (!app.bot.isInited()) await app.bot.init();

@@ -3,6 +3,7 @@ import { refillDuePlans } from '../core/billing/refill';
 import { deleteExpiredResults } from '../core/generations/retention';
 import { Services } from '../services';
 import { GENERATION_STEP } from './boss';
+import { startMailWorker } from './mail';
 import { startPaymentWorkers } from './payments';
 import { startWebhookWorkers } from './webhook-jobs';
 
@@ -53,6 +54,8 @@ export async function startWorkers(boss: PgBoss, services: Services): Promise<vo
   });
 
   await startWebhookWorkers(boss, services.webhooks, log);
+
+  await startMailWorker(boss, services.mailTransport);
 
   await boss.schedule(SWEEP, '* * * * *');
   await boss.schedule(SCHEDULES, '* * * * *');

@@ -1,4 +1,5 @@
 import Redis from 'ioredis';
+import { metricsRegistry } from '../../src/core/ops/metrics';
 import { avoidWindowEdge } from '../api/harness';
 import { createTestDatabase, TestDatabase } from '../support/databases';
 import { OwnRedis, startOwnRedis } from '../support/own-redis';
@@ -49,6 +50,7 @@ test('frozen Redis: each request answers within the timeout, and 30 of 60 are ad
   expect(Math.max(...latencies)).toBeLessThan(1500); // 300 ms timeout + PostgreSQL
   expect(admitted).toBe(30);
   expect(app.logs.some((l) => l.includes('rate counters moved to PostgreSQL'))).toBe(true);
+  expect(await metricsRegistry.getSingleMetricAsString('nebula_rate_counters_on_postgres')).toMatch(/nebula_rate_counters_on_postgres 1/);
 
   redis.thaw();
   const deadline = Date.now() + 10_000;
@@ -67,4 +69,5 @@ test('frozen Redis: each request answers within the timeout, and 30 of 60 are ad
   direct.disconnect();
   const peek = await limiter.peek(userId, plan);
   expect(peek.remainingHour).toBe(0);
+  expect(await metricsRegistry.getSingleMetricAsString('nebula_rate_counters_on_postgres')).toMatch(/nebula_rate_counters_on_postgres 0/);
 }, 45_000);

@@ -1,4 +1,5 @@
 import { GENERATION_STEP } from '../../src/jobs/boss';
+import { metricsRegistry } from '../../src/core/ops/metrics';
 import { getBalance } from '../../src/core/billing/ledger';
 import { deleteExpiredResults } from '../../src/core/generations/retention';
 import { syntheticImage } from '../../src/sandbox/synthetic';
@@ -46,6 +47,7 @@ test('a result made on A is served by B: whole, by Range (206), and 304 on a mat
   const g = await post(a, token, { model: 'flux-dev', prompt: 'a lighthouse', format: 'png' });
   expect(g.status).toBe('completed');
   const filePath = new URL(g.result_url).pathname;
+  expect(await metricsRegistry.getSingleMetricAsString('nebula_generations_total')).toMatch(/model="flux-dev",status="completed"} [1-9]/);
 
   const whole = await fetch(`${a.baseUrl}${filePath}`);
   expect(whole.status).toBe(200);

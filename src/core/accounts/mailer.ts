@@ -6,7 +6,7 @@ export interface MailMessage {
   text: string;
 }
 
-/** The mail port: SMTP when configured (smtp-mailer.ts), the log otherwise. */
+/** The mail port: SMTP (nodemailer, smtp-mailer.ts) when configured, the log otherwise; queued as a job in production (jobs/mail.ts). */
 export interface Mailer {
   readonly kind: 'smtp' | 'log';
   send(message: MailMessage): Promise<void>;

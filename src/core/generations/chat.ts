@@ -24,6 +24,7 @@ import { failureMessage, GenerationFailedError } from './errors';
 import { announceFinished } from './announce';
 import { applyDeferredOutcome, BillingOutbox, DeferredOutcome } from './billing-outbox';
 import { InputResolver } from './inputs';
+import { deferredBillingTotal } from '../ops/metrics';
 import { GenerationLeases } from './leases';
 import { createPendingGeneration } from './lifecycle';
 import { GenerationNotifier } from './ports';
@@ -218,6 +219,7 @@ export class ChatService {
       { err: (cause as Error).message, generationId: outcome.generationId },
       'chat billing deferred: the database is unavailable',
     );
+    deferredBillingTotal.inc();
     try {
       await this.deps.outbox.add(outcome);
     } catch (err) {
@@ -325,7 +327,7 @@ export class ChatService {
         if (finish === undefined) upstreamAbort.abort();
         signal?.removeEventListener('abort', onClientAbort);
         const cutOff = finish === undefined && failure === undefined;
-        self.deps.gate.observe(run.model.provider, failure ?? null);
+        self.deps.gate.observe(run.model.provider, failure ?? null, run.startedAt);
         let billing: ChatBilling & { failed: boolean };
         if (failure !== undefined) {
           billing = { ...(await self.fail(run, failure, actor.user.id)), failed: true };

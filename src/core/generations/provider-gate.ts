@@ -1,4 +1,5 @@
 import PQueue from 'p-queue';
+import { upstreamDuration } from '../ops/metrics';
 import { ProviderError, ProviderName } from '../providers/types';
 import { ProviderUnavailableError } from './errors';
 
@@ -78,19 +79,20 @@ export class ProviderGate {
 
   /** Records a call's outcome for the circuit without queueing it (chat streams hold no queue slot). */
   async track<T>(provider: ProviderName, task: () => Promise<T>): Promise<T> {
+    const started = Date.now();
     try {
       const result = await task();
-      this.record(provider, null);
+      this.record(provider, null, started);
       return result;
     } catch (err) {
-      this.record(provider, err);
+      this.record(provider, err, started);
       throw err;
     }
   }
 
-  /** Records the outcome of work observed elsewhere (e.g. the end of a stream). */
-  observe(provider: ProviderName, err: unknown): void {
-    this.record(provider, err);
+  /** Records the outcome of work observed elsewhere (e.g. the end of a stream that began at `startedAt`). */
+  observe(provider: ProviderName, err: unknown, startedAt?: number): void {
+    this.record(provider, err, startedAt);
   }
 
   async run<T>(provider: ProviderName, task: () => Promise<T>): Promise<T> {
@@ -100,18 +102,28 @@ export class ProviderGate {
     const trial = c.openedAt !== undefined;
     if (trial) c.trialInFlight = true;
     try {
-      const result = await queue.add(task);
-      this.record(provider, null);
+      const result = await queue.add(async () => {
+        const started = Date.now();
+        try {
+          const r = await task();
+          this.record(provider, null, started);
+          return r;
+        } catch (err) {
+          this.record(provider, err, started);
+          throw err;
+        }
+      });
       return result as T;
-    } catch (err) {
-      this.record(provider, err);
-      throw err;
     } finally {
       if (trial) c.trialInFlight = false;
     }
   }
 
-  private record(provider: ProviderName, err: unknown): void {
+  private record(provider: ProviderName, err: unknown, startedAt?: number): void {
+    if (startedAt !== undefined) {
+      const outcome = err === null ? 'ok' : err instanceof ProviderError ? err.kind : 'error';
+      upstreamDuration.observe({ provider, outcome }, (Date.now() - startedAt) / 1000);
+    }
     const c = this.circuit(provider);
     if (err instanceof ProviderError && err.kind === 'quota') {
       const wasOpen = c.openedAt !== undefined;

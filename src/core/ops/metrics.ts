@@ -24,14 +24,14 @@ export const upstreamDuration = new Histogram({
 
 export const webhookDeliveriesTotal = new Counter({
   name: 'nebula_webhook_deliveries_total',
-  help: 'Webhook delivery attempts by outcome (delivered, retried, failed)',
+  help: 'Webhook delivery attempts by outcome (succeeded, retry, gave_up)',
   labelNames: ['outcome'] as const,
   registers: [metricsRegistry],
 });
 
 export const paymentsTotal = new Counter({
   name: 'nebula_payments_total',
-  help: 'Payments by provider and outcome (succeeded, canceled, refunded, failed)',
+  help: 'Payments by provider and outcome (succeeded, refunded)',
   labelNames: ['provider', 'outcome'] as const,
   registers: [metricsRegistry],
 });

@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { webhookDeliveriesTotal } from '../ops/metrics';
 import type { GenerationEntity } from '../../db/entities';
 import type { Logger } from '../../logger';
 import type { GenerationNotifier } from '../generations/ports';
@@ -197,6 +198,7 @@ export class WebhookService implements GenerationNotifier, PaymentListener {
       outcome = past ? { kind: 'gave_up' } : { kind: 'retry', delayMs };
     }
     const { endpointTurnedFailing } = await recordAttempt(ds, claimed, result, outcome);
+    webhookDeliveriesTotal.inc({ outcome: outcome.kind });
     if (outcome.kind === 'retry') {
       await queue
         .enqueue(claimed.id, outcome.delayMs)
