@@ -14,7 +14,9 @@ export function sampleValue(schema: unknown, hint: string, depth = 0): unknown {
   const s = (schema && typeof schema === 'object' ? schema : {}) as Schema;
   if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
   if (s.const !== undefined) return s.const;
-  const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
+  // Gemini's own Schema writes types in capitals (OBJECT, STRING).
+  const raw = Array.isArray(s.type) ? s.type.find((t) => String(t).toLowerCase() !== 'null') : s.type;
+  const type = typeof raw === 'string' ? raw.toLowerCase() : undefined;
   if (Array.isArray(s.anyOf) && s.anyOf.length > 0 && type === undefined) return sampleValue(s.anyOf[0], hint, depth + 1);
   switch (type ?? (s.properties ? 'object' : 'string')) {
     case 'object': {

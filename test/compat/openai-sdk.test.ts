@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { getBalance, ledgerTotals } from '../../src/core/billing/ledger';
 import type { ProviderName } from '../../src/core/providers/types';
+import { hostFile } from '../../src/sandbox/chat-completions-fake';
 import { ApiHarness, startApi } from '../api/harness';
 import { pngDataUri, textModel, weatherTool } from './models';
 
@@ -251,4 +252,18 @@ test('honoured parameters pass: stop, top_p, seed, penalties, user, max_completi
   });
   expect(res.choices[0].finish_reason).toBe('length');
   expect(res.usage!.completion_tokens).toBeLessThanOrEqual(5);
+});
+
+test('vision: an http(s) image URL is fetched through the SSRF policy; a private address is refused', async () => {
+  const png = Buffer.from((await pngDataUri()).split(',')[1], 'base64');
+  const url = `${api.sandbox.mountUrl('openai')}/v1/sandbox-files/${hostFile(png, 'image/png')}`;
+  const { openai } = await client();
+  const model = textModel('anthropic', { vision: true }).slug;
+  const res = await openai.chat.completions.create({ model, messages: [{ role: 'user', content: [{ type: 'text', text: 'Describe' }, { type: 'image_url', image_url: { url } }] }] });
+  expect(res.choices[0].message.content).toMatch(/1 image/);
+  const refused = await openai.chat.completions
+    .create({ model, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'http://169.254.169.254/latest/meta-data/x.png' } }] }] })
+    .catch((e) => e);
+  expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
+  expect(refused.error.param).toBe('messages.0.content.0.image_url');
 });

@@ -1,0 +1,3 @@
+import { describeChatCompletionsTools } from './chat-completions-tools';
+
+describeChatCompletionsTools('deepseek', '', 'deepseek-chat', { vision: false });

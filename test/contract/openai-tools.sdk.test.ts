@@ -1,0 +1,3 @@
+import { describeChatCompletionsTools } from './chat-completions-tools';
+
+describeChatCompletionsTools('openai', '/v1', 'gpt-4o-mini', { vision: true });
