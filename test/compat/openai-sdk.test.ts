@@ -259,10 +259,24 @@ test('vision: an http(s) image URL is fetched through the SSRF policy; a private
   const url = `${api.sandbox.mountUrl('openai')}/v1/sandbox-files/${hostFile(png, 'image/png')}`;
   const { openai } = await client();
   const model = textModel('anthropic', { vision: true }).slug;
-  const res = await openai.chat.completions.create({ model, messages: [{ role: 'user', content: [{ type: 'text', text: 'Describe' }, { type: 'image_url', image_url: { url } }] }] });
+  const res = await openai.chat.completions.create({
+    model,
+    messages: [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Describe' },
+          { type: 'image_url', image_url: { url } },
+        ],
+      },
+    ],
+  });
   expect(res.choices[0].message.content).toMatch(/1 image/);
   const refused = await openai.chat.completions
-    .create({ model, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'http://169.254.169.254/latest/meta-data/x.png' } }] }] })
+    .create({
+      model,
+      messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'http://169.254.169.254/latest/meta-data/x.png' } }] }],
+    })
     .catch((e) => e);
   expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
   expect(refused.error.param).toBe('messages.0.content.0.image_url');
