@@ -135,7 +135,7 @@ export function startMockUpstream(port = 0, host = '127.0.0.1'): Promise<MockUps
 // Run alone (`node dist/bench/mock-upstream.js [--port=N]`): prints `{"url": ...}` once listening.
 if (require.main === module) {
   const arg = process.argv.find((a) => a.startsWith('--port='));
-  startMockUpstream(arg ? Number(arg.slice('--port='.length)) : 0).then((mock) => {
+  void startMockUpstream(arg ? Number(arg.slice('--port='.length)) : 0).then((mock) => {
     process.stdout.write(`${JSON.stringify({ url: mock.url })}\n`);
     const stop = () => void mock.close().then(() => process.exit(0));
     process.on('SIGTERM', stop);

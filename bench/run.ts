@@ -78,7 +78,10 @@ function newEntry(target: Target, isGateway: boolean, child?: Child): Entry {
 async function measure(entry: Entry, opts: Parameters<typeof runLoad>[1]): Promise<RunResult> {
   const r = await runLoad(entry.target, opts);
   entry.okTotal += r.ok;
-  if (entry.child && !entry.child.running) throw new Error(`${entry.child.name} (pid ${entry.child.pid}) ended during the run (${entry.child.exitStatus}); its last output:\n${entry.child.tail()}`);
+  if (entry.child && !entry.child.running)
+    throw new Error(
+      `${entry.child.name} (pid ${entry.child.pid}) ended during the run (${entry.child.exitStatus}); its last output:\n${entry.child.tail()}`,
+    );
   if (r.failed > 0) log(`${entry.target.name}: ${r.failed} failed, e.g. ${r.firstProblem}`);
   return r;
 }
@@ -116,7 +119,9 @@ async function throughputRound(e: Entry, mode: Mode, ctx: Context, maxMs: number
   const pgPids = e.child?.name === 'service' ? await ctx.db.backendPids() : [];
   const before = { gateway: e.child ? cpuMs(e.child.pid) : NaN, mock: cpuMs(ctx.mock.pid), pg: pgPids.map(cpuMs) };
   const r = await measure(e, { concurrency: SETTINGS.concurrency, maxRequests: 2_000_000, maxMs, stream: mode === 'stream' });
-  const pgUsed = pgPids.map(cpuMs).reduce((sum, v, i) => sum + (Number.isFinite(v) && Number.isFinite(before.pg[i]) ? v - before.pg[i] : 0), 0);
+  const pgUsed = pgPids
+    .map(cpuMs)
+    .reduce((sum, v, i) => sum + (Number.isFinite(v) && Number.isFinite(before.pg[i]) ? v - before.pg[i] : 0), 0);
   const tp = (e.throughput[mode] ??= { ok: 0, failed: 0, elapsedMs: 0, statuses: {}, cpu: { gateway: 0, postgres: 0, mock: 0 } });
   tp.ok += r.ok;
   tp.failed += r.failed;
@@ -232,7 +237,10 @@ async function main(): Promise<void> {
     const service = Child.start('service', process.execPath, [...profArgs, 'dist/src/main.js'], { env, cwd: ROOT });
     children.push(service);
     const portkeyPort = await freePort();
-    const portkeyBin = path.join(path.dirname(require.resolve('@portkey-ai/gateway/package.json', { paths: [ROOT] })), 'build/start-server.js');
+    const portkeyBin = path.join(
+      path.dirname(require.resolve('@portkey-ai/gateway/package.json', { paths: [ROOT] })),
+      'build/start-server.js',
+    );
     const portkey = Child.start(
       'portkey',
       process.execPath,
@@ -275,7 +283,9 @@ async function main(): Promise<void> {
       name: e.target.name,
       isGateway: e.isGateway,
       modes: { sync: figures(e, 'sync'), stream: figures(e, 'stream') },
-      memory: e.child ? { idleKb: idle.get(e.child)!, sampledPeakKb: sampler.peakKb(e.child), hwmKb: e.child.memoryKb('VmHWM') } : undefined,
+      memory: e.child
+        ? { idleKb: idle.get(e.child)!, sampledPeakKb: sampler.peakKb(e.child), hwmKb: e.child.memoryKb('VmHWM') }
+        : undefined,
     }));
     const serviceEntry = entries[2];
     const report: BenchReport = {
@@ -301,7 +311,8 @@ async function main(): Promise<void> {
     log('written to bench/results.md');
   } finally {
     await Promise.all(children.map((c) => c.stop().catch(() => undefined)));
-    if (redisUrl && userIds.length > 0) await clearRateCounters(redisUrl, userIds).catch((err: Error) => log(`Redis cleanup: ${err.message}`));
+    if (redisUrl && userIds.length > 0)
+      await clearRateCounters(redisUrl, userIds).catch((err: Error) => log(`Redis cleanup: ${err.message}`));
     await db?.drop().catch((err: Error) => log(`could not drop ${db?.name}: ${err.message}`));
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

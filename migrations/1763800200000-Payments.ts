@@ -14,7 +14,9 @@ export class Payments1763800200000 implements MigrationInterface {
         `CONSTRAINT "articles_kind" CHECK (("kind" = 'tokens' AND "tokens" > 0 AND "plan_slug" IS NULL AND "period_days" IS NULL) OR ("kind" = 'plan' AND "tokens" IS NULL AND "plan_slug" IS NOT NULL AND "period_days" > 0)), ` +
         `CONSTRAINT "articles_prices" CHECK ("price_minor" > 0 AND "stars" > 0), CONSTRAINT "PK_articles" PRIMARY KEY ("id"))`,
     );
-    await q.query(`ALTER TABLE "articles" ADD CONSTRAINT "FK_articles_plan" FOREIGN KEY ("plan_slug") REFERENCES "plans"("slug") ON DELETE NO ACTION ON UPDATE NO ACTION`);
+    await q.query(
+      `ALTER TABLE "articles" ADD CONSTRAINT "FK_articles_plan" FOREIGN KEY ("plan_slug") REFERENCES "plans"("slug") ON DELETE NO ACTION ON UPDATE NO ACTION`,
+    );
     await q.query(
       `CREATE TABLE "payment_orders" ("id" SERIAL NOT NULL, "reference" text NOT NULL, "user_id" integer NOT NULL, "article_id" text NOT NULL, "kind" text NOT NULL, "tokens" integer, "plan_slug" text, "period_days" integer, "provider" text NOT NULL, "amount_minor" integer NOT NULL, "currency" text NOT NULL, "status" text NOT NULL DEFAULT 'pending', ` +
         `"provider_payment_id" text, "provider_charge_id" text, "parent_order_id" integer, "is_subscription" boolean NOT NULL DEFAULT false, "subscription_canceled_at" TIMESTAMP WITH TIME ZONE, "save_payment_method" boolean NOT NULL DEFAULT false, "confirmation_url" text, ` +
@@ -26,14 +28,24 @@ export class Payments1763800200000 implements MigrationInterface {
     await q.query(`CREATE INDEX "payment_orders_user_idx" ON "payment_orders" ("user_id", "id")`);
     await q.query(`CREATE INDEX "payment_orders_pending_idx" ON "payment_orders" ("status", "expires_at")`);
     // One charge credits one order, once: a replayed notification or a second successful_payment hits these.
-    await q.query(`CREATE UNIQUE INDEX "payment_orders_charge_idx" ON "payment_orders" ("provider", "provider_charge_id") WHERE "provider_charge_id" IS NOT NULL`);
-    await q.query(`CREATE UNIQUE INDEX "payment_orders_payment_idx" ON "payment_orders" ("provider", "provider_payment_id") WHERE "provider_payment_id" IS NOT NULL`);
-    await q.query(`ALTER TABLE "payment_orders" ADD CONSTRAINT "FK_payment_orders_user" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
-    await q.query(`ALTER TABLE "payment_orders" ADD CONSTRAINT "FK_payment_orders_article" FOREIGN KEY ("article_id") REFERENCES "articles"("id") ON DELETE NO ACTION ON UPDATE NO ACTION`);
+    await q.query(
+      `CREATE UNIQUE INDEX "payment_orders_charge_idx" ON "payment_orders" ("provider", "provider_charge_id") WHERE "provider_charge_id" IS NOT NULL`,
+    );
+    await q.query(
+      `CREATE UNIQUE INDEX "payment_orders_payment_idx" ON "payment_orders" ("provider", "provider_payment_id") WHERE "provider_payment_id" IS NOT NULL`,
+    );
+    await q.query(
+      `ALTER TABLE "payment_orders" ADD CONSTRAINT "FK_payment_orders_user" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
+    );
+    await q.query(
+      `ALTER TABLE "payment_orders" ADD CONSTRAINT "FK_payment_orders_article" FOREIGN KEY ("article_id") REFERENCES "articles"("id") ON DELETE NO ACTION ON UPDATE NO ACTION`,
+    );
     await q.query(
       `CREATE TABLE "saved_payment_methods" ("user_id" integer NOT NULL, "provider" text NOT NULL, "method_id" text NOT NULL, "title" text, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_saved_payment_methods" PRIMARY KEY ("user_id", "provider"))`,
     );
-    await q.query(`ALTER TABLE "saved_payment_methods" ADD CONSTRAINT "FK_saved_payment_methods_user" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+    await q.query(
+      `ALTER TABLE "saved_payment_methods" ADD CONSTRAINT "FK_saved_payment_methods_user" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
+    );
     await q.query(`ALTER TABLE "users" ADD "plan_paid_through" TIMESTAMP WITH TIME ZONE`);
     await q.query(`
       INSERT INTO articles (id, kind, title, tokens, plan_slug, period_days, price_minor, stars, sort) VALUES

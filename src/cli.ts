@@ -28,8 +28,15 @@ const USAGE = `usage: npm run cli -- <command> [options]
   articles:set --id ID [--price RUBLES] [--stars N] [--title T] [--active true|false]`;
 
 const nonNegativeInt = (flag: string) =>
-  z.coerce.number({ error: `--${flag} must be a whole number` }).int(`--${flag} must be a whole number`).min(0, `--${flag} must not be negative`);
-const positiveId = (flag: string) => z.coerce.number({ error: `--${flag} must be a user id` }).int().positive(`--${flag} must be a user id`);
+  z.coerce
+    .number({ error: `--${flag} must be a whole number` })
+    .int(`--${flag} must be a whole number`)
+    .min(0, `--${flag} must not be negative`);
+const positiveId = (flag: string) =>
+  z.coerce
+    .number({ error: `--${flag} must be a user id` })
+    .int()
+    .positive(`--${flag} must be a user id`);
 
 function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const r = schema.safeParse(value);
@@ -116,10 +123,23 @@ const commands: Record<string, { options: string[]; run: Command }> = {
     options: ['id', 'price', 'stars', 'title', 'active'],
     run: async (ds, a) => {
       const id = parse(z.string({ error: '--id is required' }).min(1, '--id is required'), a.id);
-      const price = a.price !== undefined ? parse(z.coerce.number({ error: '--price must be a number of rubles' }).positive('--price must be positive').max(10_000_000), a.price) : undefined;
+      const price =
+        a.price !== undefined
+          ? parse(
+              z.coerce.number({ error: '--price must be a number of rubles' }).positive('--price must be positive').max(10_000_000),
+              a.price,
+            )
+          : undefined;
       if (price !== undefined && Math.round(price * 100) !== price * 100) throw new UsageError('--price has at most two decimals');
-      const stars = a.stars !== undefined ? parse(nonNegativeInt('stars').positive('--stars must be positive').max(100_000), a.stars) : undefined;
-      const title = a.title !== undefined ? parse(z.string().trim().min(1, '--title must not be empty').max(32, '--title is at most 32 characters (Telegram invoices)'), a.title) : undefined;
+      const stars =
+        a.stars !== undefined ? parse(nonNegativeInt('stars').positive('--stars must be positive').max(100_000), a.stars) : undefined;
+      const title =
+        a.title !== undefined
+          ? parse(
+              z.string().trim().min(1, '--title must not be empty').max(32, '--title is at most 32 characters (Telegram invoices)'),
+              a.title,
+            )
+          : undefined;
       if (a.active !== undefined && a.active !== 'true' && a.active !== 'false') throw new UsageError('--active is true or false');
       const catalog = new ArticleCatalog(ds);
       const known = (await catalog.all()).some((x) => x.id === id);

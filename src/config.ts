@@ -96,7 +96,8 @@ const envSchema = z
     INSTANCE_ID: optionalString,
   })
   .superRefine((env, ctx) => {
-    if (env.STORAGE === 's3' && !env.S3_BUCKET) ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when STORAGE=s3' });
+    if (env.STORAGE === 's3' && !env.S3_BUCKET)
+      ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when STORAGE=s3' });
     if (env.NODE_ENV === 'production') {
       for (const key of ['JWT_SECRET', 'API_KEY_PEPPER'] as const) {
         if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when NODE_ENV=production' });
@@ -128,7 +129,15 @@ export interface AppConfig {
   /** Where result files and job inputs live: `local` under DATA_DIR, or an S3 bucket every instance shares. */
   storage:
     | { kind: 'local' }
-    | { kind: 's3'; bucket: string; region: string; endpoint?: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
+    | {
+        kind: 's3';
+        bucket: string;
+        region: string;
+        endpoint?: string;
+        accessKeyId?: string;
+        secretAccessKey?: string;
+        forcePathStyle: boolean;
+      };
   logLevel: string;
   /** Providers without credentials use the built-in sandbox upstream (always outside production). */
   sandboxAllowed: boolean;
@@ -178,7 +187,13 @@ export class ConfigError extends Error {
  * Secrets missing outside production come from `DATA_DIR/dev-secrets.json` (random, made on first start);
  * production has refused to start without them already. The webhook secret of a polling bot is never used.
  */
-function secretsOf(e: { NODE_ENV: string; DATA_DIR: string; JWT_SECRET?: string; API_KEY_PEPPER?: string; BOT_WEBHOOK_SECRET?: string }): DevelopmentSecrets {
+function secretsOf(e: {
+  NODE_ENV: string;
+  DATA_DIR: string;
+  JWT_SECRET?: string;
+  API_KEY_PEPPER?: string;
+  BOT_WEBHOOK_SECRET?: string;
+}): DevelopmentSecrets {
   const given = { jwtSecret: e.JWT_SECRET, apiKeyPepper: e.API_KEY_PEPPER, botWebhookSecret: e.BOT_WEBHOOK_SECRET };
   if (given.jwtSecret && given.apiKeyPepper && given.botWebhookSecret) {
     return { jwtSecret: given.jwtSecret, apiKeyPepper: given.apiKeyPepper, botWebhookSecret: given.botWebhookSecret };
@@ -202,7 +217,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   for (const p of PROVIDER_NAMES) {
     const prefix = p.toUpperCase();
     const r = providerSchema.safeParse({ apiKey: source[`${prefix}_API_KEY`], baseUrl: source[`${prefix}_BASE_URL`] });
-    if (!r.success) problems.push(...r.error.issues.map((i) => `${prefix}_${i.path[0] === 'apiKey' ? 'API_KEY' : 'BASE_URL'}: ${i.message}`));
+    if (!r.success)
+      problems.push(...r.error.issues.map((i) => `${prefix}_${i.path[0] === 'apiKey' ? 'API_KEY' : 'BASE_URL'}: ${i.message}`));
     else providers[p] = { apiKey: r.data.apiKey, baseUrl: r.data.baseUrl?.replace(/\/+$/, '') };
   }
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);

@@ -10,11 +10,16 @@ export type { Logger };
  */
 export function createLogger(level: string, options: { pretty?: boolean } = {}): Logger {
   const readable = options.pretty ?? process.stdout.isTTY === true;
-  const destination = readable ? pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' }) : pino.destination(1);
-  return pino({
-    level,
-    base: { service: 'nebula-gen' },
-    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-    serializers: { err: errorWithoutParameters },
-  }, destination);
+  const destination = readable
+    ? pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' })
+    : pino.destination(1);
+  return pino(
+    {
+      level,
+      base: { service: 'nebula-gen' },
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      serializers: { err: errorWithoutParameters },
+    },
+    destination,
+  );
 }

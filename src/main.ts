@@ -38,7 +38,10 @@ function logProviderModes(services: Services, log: Logger): void {
   for (const provider of PROVIDER_NAMES) {
     const info = services.connections.info(provider);
     if (info.mode === 'sandbox') {
-      log.warn({ provider, baseUrl: info.baseUrl }, `${provider}: no ${provider.toUpperCase()}_API_KEY, using the built-in SANDBOX upstream (synthetic results)`);
+      log.warn(
+        { provider, baseUrl: info.baseUrl },
+        `${provider}: no ${provider.toUpperCase()}_API_KEY, using the built-in SANDBOX upstream (synthetic results)`,
+      );
     } else if (info.mode === 'unavailable') {
       log.warn({ provider }, `${provider}: no credentials; its models answer 503 (set ${provider.toUpperCase()}_API_KEY, or SANDBOX=1)`);
     } else {
@@ -78,7 +81,9 @@ async function main(): Promise<void> {
   services.readiness.addCheck('job_queue', async () => {
     if (!workersRunning) throw new Error('job workers are not running');
   });
-  await services.outbox.replay().catch((err) => log.warn({ err: (err as Error).message }, 'deferred billing replay failed; retried on a timer'));
+  await services.outbox
+    .replay()
+    .catch((err) => log.warn({ err: (err as Error).message }, 'deferred billing replay failed; retried on a timer'));
   await services.boss.start();
   // What this instance's previous process left running (killed, crashed) is settled now, not at its deadline.
   await services.recoverAbandoned(true).catch((err) => log.error({ err }, 'recovering abandoned generations failed'));
@@ -117,10 +122,16 @@ async function main(): Promise<void> {
     try {
       if (config.bot.mode === 'polling') polling = await startPolling(bot);
       else if (config.publicUrl) await registerWebhook(bot, config.publicUrl, config.bot.webhookSecret);
-      else log.warn('BOT_MODE=webhook without PUBLIC_URL: point the bot webhook at <public url>/telegram/webhook yourself (with BOT_WEBHOOK_SECRET)');
+      else
+        log.warn(
+          'BOT_MODE=webhook without PUBLIC_URL: point the bot webhook at <public url>/telegram/webhook yourself (with BOT_WEBHOOK_SECRET)',
+        );
     } catch (err) {
       const delay = Math.min(30_000, 1000 * 2 ** Math.min(attempt, 5));
-      log.error({ err, retryInMs: delay }, 'Telegram bot could not start (check BOT_TOKEN and TELEGRAM_API_ROOT); the HTTP API keeps running');
+      log.error(
+        { err, retryInMs: delay },
+        'Telegram bot could not start (check BOT_TOKEN and TELEGRAM_API_ROOT); the HTTP API keeps running',
+      );
       setTimeout(() => void startBot(attempt + 1), delay).unref();
     }
   };

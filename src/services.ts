@@ -154,7 +154,9 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
   const apiKeys = new ApiKeyService(ds, config.apiKeyPepper, sql);
   const jobQueue = createBoss(options.databaseUrl, log);
   const boss = jobQueue.boss;
-  const mailTransport: Mailer = config.mail.smtpUrl ? new SmtpMailer(config.mail.smtpUrl, config.mail.from) : new LogMailer(log, config.env !== 'production');
+  const mailTransport: Mailer = config.mail.smtpUrl
+    ? new SmtpMailer(config.mail.smtpUrl, config.mail.from)
+    : new LogMailer(log, config.env !== 'production');
   const mailer = new QueuedMailer(boss, mailTransport);
   const auth = new AuthService(ds, plans, apiKeys, mailer, log, {
     jwtSecret: config.jwtSecret,
@@ -235,7 +237,20 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     paymentSucceeded: (e) => void paymentsTotal.inc({ provider: e.provider, outcome: 'succeeded' }),
     paymentRefunded: (e) => void paymentsTotal.inc({ provider: e.provider, outcome: 'refunded' }),
   });
-  const chat = new ChatService({ ds, sql, holdSql: holds.sql, limiter, connections, gate, adapters: providerAdapters, inputs, log, outbox, notifier, leases });
+  const chat = new ChatService({
+    ds,
+    sql,
+    holdSql: holds.sql,
+    limiter,
+    connections,
+    gate,
+    adapters: providerAdapters,
+    inputs,
+    log,
+    outbox,
+    notifier,
+    leases,
+  });
   setGaugeSource(GAUGES.openAnswers, () => chat.openAnswers);
   return {
     config,

@@ -20,9 +20,9 @@ test('a bad environment is refused with every bad variable named', () => {
 
 test('production refuses to start without its secrets; development generates random ones and keeps them', () => {
   expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET[\s\S]*API_KEY_PEPPER|API_KEY_PEPPER[\s\S]*JWT_SECRET/);
-  expect(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), API_KEY_PEPPER: 'p', BOT_TOKEN: '1:x', BOT_MODE: 'webhook' })).toThrow(
-    /BOT_WEBHOOK_SECRET/,
-  );
+  expect(() =>
+    loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), API_KEY_PEPPER: 'p', BOT_TOKEN: '1:x', BOT_MODE: 'webhook' }),
+  ).toThrow(/BOT_WEBHOOK_SECRET/);
   const x = fs.mkdtempSync(path.join(os.tmpdir(), 'ng-secrets-'));
   const y = fs.mkdtempSync(path.join(os.tmpdir(), 'ng-secrets-'));
   try {
@@ -63,7 +63,11 @@ describe('provider connections', () => {
   });
 
   test('with credentials a provider is live, at <P>_BASE_URL when set', () => {
-    const c = new ProviderConnections(loadConfig({ OPENAI_API_KEY: 'sk-1', OPENAI_BASE_URL: 'https://llm.internal/v1/' }), defaultBaseUrls, mount);
+    const c = new ProviderConnections(
+      loadConfig({ OPENAI_API_KEY: 'sk-1', OPENAI_BASE_URL: 'https://llm.internal/v1/' }),
+      defaultBaseUrls,
+      mount,
+    );
     expect(c.connection('openai', 'gpt-4o-mini')).toMatchObject({ apiKey: 'sk-1', baseUrl: 'https://llm.internal/v1', sandbox: false });
     const d = new ProviderConnections(loadConfig({ ANTHROPIC_API_KEY: 'k' }), defaultBaseUrls, mount);
     expect(d.info('anthropic')).toMatchObject({ mode: 'live', baseUrl: 'https://api.anthropic.com/v1' });

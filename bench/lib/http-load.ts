@@ -78,7 +78,12 @@ export function sendOnce(target: Target, agent: http.Agent, body: Buffer, stream
       });
       res.on('error', (err) => finish({ ok: false, status: res.statusCode ?? 0, problem: err.message }));
       res.on('end', () => {
-        const problem = problemWith(stream, res.statusCode ?? 0, String(res.headers['content-type'] ?? ''), Buffer.concat(parts).toString('utf8'));
+        const problem = problemWith(
+          stream,
+          res.statusCode ?? 0,
+          String(res.headers['content-type'] ?? ''),
+          Buffer.concat(parts).toString('utf8'),
+        );
         finish({ ok: problem === undefined, status: res.statusCode ?? 0, problem });
       });
     });

@@ -68,7 +68,8 @@ function verdicts(r: BenchReport): string[] {
     const d = direct.modes[mode].latency;
     const p = portkey.modes[mode];
     const s = service.modes[mode];
-    const check = (label: string, ok: boolean, detail: string) => lines.push(`- ${mode}, ${label}: **${ok ? 'met' : 'MISSED'}** (${detail})`);
+    const check = (label: string, ok: boolean, detail: string) =>
+      lines.push(`- ${mode}, ${label}: **${ok ? 'met' : 'MISSED'}** (${detail})`);
     const addedP50 = [s.latency.p50 - d.p50, p.latency.p50 - d.p50];
     const addedP99 = [s.latency.p99 - d.p99, p.latency.p99 - d.p99];
     check('added latency p50 below Portkey', addedP50[0] < addedP50[1], `${signedMs(addedP50[0])} ms vs ${signedMs(addedP50[1])} ms`);
@@ -91,7 +92,16 @@ function billingLine(b: BillingCheck): string {
 export function renderMarkdown(r: BenchReport): string {
   const out: string[] = [];
   out.push('# Gateway overhead benchmark', '');
-  out.push(`- Date: ${r.date}`, `- Machine: ${r.machine}`, `- Command: \`${r.command}\``, `- Code: ${r.revision}`, `- Settings: ${r.settings}`, `- Rate counters: ${r.redis}`, `- Machine load: ${r.load}`, '');
+  out.push(
+    `- Date: ${r.date}`,
+    `- Machine: ${r.machine}`,
+    `- Command: \`${r.command}\``,
+    `- Code: ${r.revision}`,
+    `- Settings: ${r.settings}`,
+    `- Rate counters: ${r.redis}`,
+    `- Machine load: ${r.load}`,
+    '',
+  );
   const direct = r.targets.find((t) => !t.isGateway);
   out.push('## Latency (concurrency 1) and throughput (concurrency 64)', '');
   out.push('| Target | Mode | p50 ms | p99 ms | added p50 ms | added p99 ms | first byte p50 ms | req/s @64 | failed (c1 / c64) |');
@@ -109,7 +119,9 @@ export function renderMarkdown(r: BenchReport): string {
   }
   out.push('', 'Added = gateway minus the mock called directly, per percentile, same run.');
   if (r.targets.some((t) => t.name.startsWith('Portkey'))) {
-    out.push('Portkey 1.15.2 pauses 25 ms before the first streamed chunk by design (its SSE splitter), which dominates its streaming latency; see bench/README.md.');
+    out.push(
+      'Portkey 1.15.2 pauses 25 ms before the first streamed chunk by design (its SSE splitter), which dominates its streaming latency; see bench/README.md.',
+    );
   }
   out.push('');
   out.push('## Memory of each gateway process', '');
@@ -123,7 +135,9 @@ export function renderMarkdown(r: BenchReport): string {
     for (const t of r.targets) {
       const c = t.modes[mode].cpu;
       if (!c) continue;
-      out.push(`| ${t.name} | ${mode} | ${t.isGateway ? ms(c.gateway) : '—'} | ${c.postgres !== undefined ? ms(c.postgres) : '—'} | ${ms(c.mock)} |`);
+      out.push(
+        `| ${t.name} | ${mode} | ${t.isGateway ? ms(c.gateway) : '—'} | ${c.postgres !== undefined ? ms(c.postgres) : '—'} | ${ms(c.mock)} |`,
+      );
     }
   }
   out.push('', '## Against the targets of issue 5', '', ...verdicts(r), '');

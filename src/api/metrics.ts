@@ -29,7 +29,8 @@ function httpMetrics() {
 /** Prometheus metrics: process defaults, request counts and durations, and the operator metrics of src/core/ops/metrics.ts. */
 export function createMetrics(access: { token?: string } = {}): { middleware: Middleware; endpoint: Middleware } {
   const { requests, duration } = httpMetrics();
-  const surfaceOf = (path: string) => (path.startsWith('/v1/') ? 'v1' : path.startsWith('/api/v2/') ? 'v2' : path.startsWith('/files/') ? 'files' : 'other');
+  const surfaceOf = (path: string) =>
+    path.startsWith('/v1/') ? 'v1' : path.startsWith('/api/v2/') ? 'v2' : path.startsWith('/files/') ? 'files' : 'other';
   return {
     middleware: async (ctx, next) => {
       const start = process.hrtime.bigint();

@@ -51,7 +51,9 @@ export class AdminNotifier implements GenerationNotifier, PaymentListener {
   }
 
   newUser(user: UserRecord, username?: string): void {
-    this.notify('new-user', (t) => t('admin-new-user', { id: String(user.id), name: user.name, username: username ? `@${username}` : '—' }));
+    this.notify('new-user', (t) =>
+      t('admin-new-user', { id: String(user.id), name: user.name, username: username ? `@${username}` : '—' }),
+    );
   }
 
   providerCircuit(event: CircuitEvent): void {
@@ -65,19 +67,39 @@ export class AdminNotifier implements GenerationNotifier, PaymentListener {
   /** PaymentListener: each paid order, with the buyer's and the article's names. */
   paymentSucceeded(e: PaymentSucceededEvent): void {
     this.notify('payment', (t) =>
-      t('admin-payment-paid', { name: e.userName, article: e.articleTitle, amount: e.amount, currency: e.currency, provider: e.provider, charge: e.chargeId }),
+      t('admin-payment-paid', {
+        name: e.userName,
+        article: e.articleTitle,
+        amount: e.amount,
+        currency: e.currency,
+        provider: e.provider,
+        charge: e.chargeId,
+      }),
     );
   }
 
   paymentRefunded(e: PaymentRefundedEvent): void {
     this.notify('refund', (t) =>
-      t('admin-payment-refunded', { name: e.userName, article: e.articleTitle, amount: e.amount, currency: e.currency, taken: e.tokensTaken, spent: e.tokensSpent }),
+      t('admin-payment-refunded', {
+        name: e.userName,
+        article: e.articleTitle,
+        amount: e.amount,
+        currency: e.currency,
+        taken: e.tokensTaken,
+        spent: e.tokensSpent,
+      }),
     );
   }
 
   webhookFailing(e: FailingEndpoint): void {
     this.notify('webhook-failing', (t) =>
-      t('admin-webhook-failing', { endpoint: String(e.endpointId), id: String(e.userId), url: e.url, attempts: e.attempts, error: (e.lastError ?? '').slice(0, 300) }),
+      t('admin-webhook-failing', {
+        endpoint: String(e.endpointId),
+        id: String(e.userId),
+        url: e.url,
+        attempts: e.attempts,
+        error: (e.lastError ?? '').slice(0, 300),
+      }),
     );
   }
 
@@ -91,6 +113,8 @@ export class AdminNotifier implements GenerationNotifier, PaymentListener {
     this.lastBurstAlertAt = now;
     const count = this.failures.length;
     const minutes = Math.max(1, Math.round(this.deps.burstWindowMs / 60_000));
-    this.notify('failure-burst', (t) => t('admin-failure-burst', { count, minutes, model: gen.modelSlug, kind: gen.errorKind ?? 'upstream' }));
+    this.notify('failure-burst', (t) =>
+      t('admin-failure-burst', { count, minutes, model: gen.modelSlug, kind: gen.errorKind ?? 'upstream' }),
+    );
   }
 }

@@ -69,16 +69,24 @@ const internal = fault(({ t }) => ({ text: t('error-internal') }));
 /** The one place where core error codes become what the user reads, in their language. */
 const BOT_ERRORS: ErrorTable<BotRendering> & Record<TelegramFileError['code'], () => BotRendering> = {
   insufficient_tokens: (err) => ({
-    render: ({ t }) => ({ text: t('error-insufficient-tokens', { required: err.required, available: err.available }), keyboard: topUpKeyboard(t) }),
+    render: ({ t }) => ({
+      text: t('error-insufficient-tokens', { required: err.required, available: err.available }),
+      keyboard: topUpKeyboard(t),
+    }),
   }),
   rate_limit_exceeded: (err) => ({ render: (env) => rateLimited(err, env) }),
   insufficient_plan: (err) => ({
-    render: async ({ t, plans }) => ({ text: t('error-insufficient-plan', { plan: await planName(plans, err.requiredPlan) }), keyboard: plansKeyboard(t) }),
+    render: async ({ t, plans }) => ({
+      text: t('error-insufficient-plan', { plan: await planName(plans, err.requiredPlan) }),
+      keyboard: plansKeyboard(t),
+    }),
   }),
   model_unavailable: (err) => ({
     render: ({ t }) => ({ text: t('error-model-unavailable', { model: modelName(err.modelSlug), seconds: err.retryAfterSeconds ?? 60 }) }),
   }),
-  generation_failed: (err) => ({ render: ({ t }) => ({ text: t('error-generation-failed', { reason: err.kind, model: modelName(err.modelSlug) }) }) }),
+  generation_failed: (err) => ({
+    render: ({ t }) => ({ text: t('error-generation-failed', { reason: err.kind, model: modelName(err.modelSlug) }) }),
+  }),
   model_overloaded: (err) => ({ render: ({ t }) => ({ text: t('error-model-overloaded', { model: err.provider }) }) }),
   model_rate_limited: (err) => ({ render: ({ t }) => ({ text: t('error-model-rate-limited', { model: err.provider }) }) }),
   provider_quota_exhausted: (err) => ({ render: ({ t }) => ({ text: t('error-provider-quota-exhausted', { model: err.provider }) }) }),

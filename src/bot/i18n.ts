@@ -48,7 +48,10 @@ export class I18n {
   }
 
   static load(dir: string = defaultLocalesDir(), onMissing?: (locale: Locale, key: string) => void): I18n {
-    const sources = Object.fromEntries(BOT_LOCALES.map((l) => [l, fs.readFileSync(path.join(dir, `${l}.ftl`), 'utf8')])) as Record<Locale, string>;
+    const sources = Object.fromEntries(BOT_LOCALES.map((l) => [l, fs.readFileSync(path.join(dir, `${l}.ftl`), 'utf8')])) as Record<
+      Locale,
+      string
+    >;
     return new I18n(sources, onMissing);
   }
 

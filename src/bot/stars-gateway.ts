@@ -8,7 +8,8 @@ export class TelegramStarsGateway implements RefundGateway {
   constructor(private readonly api: Api) {}
 
   async refund(order: OrderRecord, buyer: { telegramId: string | null }): Promise<'refunded' | 'already_refunded'> {
-    if (!buyer.telegramId || !order.providerChargeId) throw new PaymentProviderRejectedError('stars', 'the order has no Telegram buyer or charge id');
+    if (!buyer.telegramId || !order.providerChargeId)
+      throw new PaymentProviderRejectedError('stars', 'the order has no Telegram buyer or charge id');
     try {
       await this.api.refundStarPayment(Number(buyer.telegramId), order.providerChargeId);
       return 'refunded';

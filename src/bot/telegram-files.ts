@@ -22,7 +22,8 @@ export async function downloadTelegramFile(source: FileSource, fileId: string, k
   if (knownSize !== undefined && knownSize > source.maxBytes) throw new TelegramFileError('too_large');
   const file = await source.api.getFile(fileId).catch((err: unknown) => {
     // "file is too big" (over the Bot API's 20 MB) or an unknown/expired file id.
-    if (err instanceof GrammyError && err.error_code === 400) throw new TelegramFileError(/too big/i.test(err.description) ? 'too_large' : 'unavailable');
+    if (err instanceof GrammyError && err.error_code === 400)
+      throw new TelegramFileError(/too big/i.test(err.description) ? 'too_large' : 'unavailable');
     throw err;
   });
   if (file.file_size !== undefined && file.file_size > source.maxBytes) throw new TelegramFileError('too_large');

@@ -80,7 +80,13 @@ export const CORE_ERROR_CLASSES = [
 export type CoreError = InstanceType<(typeof CORE_ERROR_CLASSES)[number]>;
 export type CoreErrorCode = CoreError['code'];
 /** The error class (or classes) that can carry `code`. */
-export type CoreErrorOf<C extends CoreErrorCode> = CoreError extends infer E ? (E extends { code: infer K } ? (C extends K ? E : never) : never) : never;
+export type CoreErrorOf<C extends CoreErrorCode> = CoreError extends infer E
+  ? E extends { code: infer K }
+    ? C extends K
+      ? E
+      : never
+    : never
+  : never;
 
 /** A door's table: one rendering per core error code, each seeing the error it renders with its own fields. */
 export type ErrorTable<R> = { readonly [C in CoreErrorCode]: (err: CoreErrorOf<C>) => R };

@@ -41,7 +41,13 @@ export class PgBossGenerationQueue implements GenerationQueue {
     await this.boss.send(
       GENERATION_STEP,
       { generationId },
-      { startAfter: new Date(Date.now() + delayMs), retryLimit: 5, retryDelay: 2, retryBackoff: true, expireInSeconds: STEP_EXPIRE_SECONDS },
+      {
+        startAfter: new Date(Date.now() + delayMs),
+        retryLimit: 5,
+        retryDelay: 2,
+        retryBackoff: true,
+        expireInSeconds: STEP_EXPIRE_SECONDS,
+      },
     );
   }
 }

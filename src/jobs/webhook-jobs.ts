@@ -26,7 +26,12 @@ export interface WebhookWorkerOptions {
 }
 
 /** Registers the delivery worker and the sweep that re-triggers deliveries whose job was lost. */
-export async function startWebhookWorkers(boss: PgBoss, webhooks: WebhookService, log: Logger, options: WebhookWorkerOptions = {}): Promise<void> {
+export async function startWebhookWorkers(
+  boss: PgBoss,
+  webhooks: WebhookService,
+  log: Logger,
+  options: WebhookWorkerOptions = {},
+): Promise<void> {
   for (const name of [WEBHOOK_DELIVERY, WEBHOOK_SWEEP, WEBHOOK_PURGE]) await boss.createQueue(name);
   await boss.work<{ deliveryId: number }>(
     WEBHOOK_DELIVERY,

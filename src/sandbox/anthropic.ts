@@ -187,8 +187,16 @@ function finalToolResult(messages: Message[]): { name?: string; text: string } |
   const last = messages[messages.length - 1];
   const result = blocksOf(last?.content).find((b) => b.type === 'tool_result');
   if (!result) return undefined;
-  const use = messages.length > 1 ? blocksOf(messages[messages.length - 2].content).find((b) => b.type === 'tool_use' && b.id === result.tool_use_id) : undefined;
-  const content = typeof result.content === 'string' ? result.content : blocksOf(result.content).map((b) => (typeof b.text === 'string' ? b.text : '')).join(' ');
+  const use =
+    messages.length > 1
+      ? blocksOf(messages[messages.length - 2].content).find((b) => b.type === 'tool_use' && b.id === result.tool_use_id)
+      : undefined;
+  const content =
+    typeof result.content === 'string'
+      ? result.content
+      : blocksOf(result.content)
+          .map((b) => (typeof b.text === 'string' ? b.text : ''))
+          .join(' ');
   return { name: typeof use?.name === 'string' ? use.name : undefined, text: content };
 }
 
@@ -266,7 +274,16 @@ async function answerToolUse(
     [
       {
         type: 'message_start',
-        message: { id, type: 'message', role: 'assistant', content: [], model: input.model, stop_reason: null, stop_sequence: null, usage: { input_tokens: promptTokens, output_tokens: 1 } },
+        message: {
+          id,
+          type: 'message',
+          role: 'assistant',
+          content: [],
+          model: input.model,
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: promptTokens, output_tokens: 1 },
+        },
       },
       { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
       { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: preface } },
@@ -304,7 +321,10 @@ export function createAnthropicSandbox(options: AnthropicSandboxOptions = {}): S
 
     const id = `msg_sandbox_${++counter}`;
     const promptTokens = inputTokens(input.messages, input.system.length);
-    const call = failure === 'policy' ? undefined : chooseToolCall(input.tools, input.toolChoice, finalToolResult(input.messages) !== undefined, lastUserText(input.messages));
+    const call =
+      failure === 'policy'
+        ? undefined
+        : chooseToolCall(input.tools, input.toolChoice, finalToolResult(input.messages) !== undefined, lastUserText(input.messages));
     if (call) return answerToolUse(res, id, promptTokens, input, call, delayMs);
     const { pieces, stopReason } =
       failure === 'policy' ? { pieces: [] as string[], stopReason: 'refusal' } : reply(input.model, input.messages, input.maxTokens);

@@ -87,12 +87,7 @@ export function parseJsonObject(body: Buffer): Record<string, unknown> | undefin
 }
 
 /** Answers the generic failures every endpoint shares; true when it did. */
-export function answerGenericFailure(
-  marker: FailureMarker | undefined,
-  errors: VendorErrors,
-  model: string,
-  res: ServerResponse,
-): boolean {
+export function answerGenericFailure(marker: FailureMarker | undefined, errors: VendorErrors, model: string, res: ServerResponse): boolean {
   if (marker === 'overloaded') sendError(res, errors.overloaded());
   else if (marker === 'rate_limit') sendError(res, errors.rateLimited(model));
   else if (marker === 'server') sendError(res, errors.serverError());
@@ -174,13 +169,15 @@ interface ParsedMessage {
 function checkToolTurn(i: number, m: Record<string, unknown>, calls: Map<string, string>): string | undefined | { toolName: string } {
   if (m.role === 'assistant' && Array.isArray(m.tool_calls)) {
     for (const call of m.tool_calls as Array<{ id?: unknown; function?: { name?: unknown } }>) {
-      if (typeof call?.id !== 'string' || typeof call.function?.name !== 'string') return `messages[${i}].tool_calls: each call needs an id and a function name`;
+      if (typeof call?.id !== 'string' || typeof call.function?.name !== 'string')
+        return `messages[${i}].tool_calls: each call needs an id and a function name`;
       calls.set(call.id, call.function.name);
     }
   }
   if (m.role === 'tool') {
     const name = typeof m.tool_call_id === 'string' ? calls.get(m.tool_call_id) : undefined;
-    if (name === undefined) return "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.";
+    if (name === undefined)
+      return "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.";
     return { toolName: name };
   }
   return undefined;
@@ -198,7 +195,11 @@ function parseMessages(raw: unknown): ParsedMessage[] | string {
     if (typeof tool === 'string') return tool;
     if (tool) {
       out.push({ role, text: typeof content === 'string' ? content : JSON.stringify(content), images: 0, toolName: tool.toolName });
-    } else if ((content === null || content === undefined) && role === 'assistant' && Array.isArray((m as { tool_calls?: unknown }).tool_calls)) {
+    } else if (
+      (content === null || content === undefined) &&
+      role === 'assistant' &&
+      Array.isArray((m as { tool_calls?: unknown }).tool_calls)
+    ) {
       out.push({ role, text: '', images: 0 });
     } else if (typeof content === 'string') {
       out.push({ role, text: content, images: 0 });
@@ -254,7 +255,14 @@ interface Asked {
 
 let callCounter = 0;
 
-function plan(profile: ChatFakeProfile, model: string, messages: ParsedMessage[], limit: number | undefined, policy: boolean, asked: Asked): Plan {
+function plan(
+  profile: ChatFakeProfile,
+  model: string,
+  messages: ParsedMessage[],
+  limit: number | undefined,
+  policy: boolean,
+  asked: Asked,
+): Plan {
   const last = [...messages].reverse().find((m) => m.role === 'user') ?? messages[messages.length - 1];
   const final = messages[messages.length - 1];
   const seen = last.images ? ` I received ${last.images} image${last.images > 1 ? 's' : ''}.` : '';
@@ -265,7 +273,15 @@ function plan(profile: ChatFakeProfile, model: string, messages: ParsedMessage[]
   if (call) {
     callCounter += 1;
     const id = `call_sandbox${callCounter}${Date.now().toString(36)}`;
-    return { model, answer: [], reasoning: [], reasoningMode, finish: 'tool_calls', prompt, toolCall: { id, name: call.name, arguments: JSON.stringify(call.arguments) } };
+    return {
+      model,
+      answer: [],
+      reasoning: [],
+      reasoningMode,
+      finish: 'tool_calls',
+      prompt,
+      toolCall: { id, name: call.name, arguments: JSON.stringify(call.arguments) },
+    };
   }
   let answerText =
     final.role === 'tool'
@@ -359,7 +375,8 @@ async function streamCompletion(
     const { id, name, arguments: args } = p.toolCall;
     frames.push(chunk({ tool_calls: [{ index: 0, id, type: 'function', function: { name, arguments: '' } }] }, null));
     // Argument text arrives in fragments, as the API streams it.
-    for (let at = 0; at < args.length; at += 8) frames.push(chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(at, at + 8) } }] }, null));
+    for (let at = 0; at < args.length; at += 8)
+      frames.push(chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(at, at + 8) } }] }, null));
   }
   frames.push(chunk({}, p.finish));
   if (includeUsage) frames.push(JSON.stringify({ ...base, choices: [], usage: usageOf(profile, p) }));
@@ -393,10 +410,12 @@ function readAsked(body: Record<string, unknown>, messages: ParsedMessage[]): As
   if (rawChoice === 'auto' || rawChoice === 'none' || rawChoice === 'required') toolChoice = rawChoice;
   else if (rawChoice && typeof rawChoice === 'object') {
     const name = (rawChoice as { function?: { name?: unknown } }).function?.name;
-    if (typeof name !== 'string' || !tools.some((t) => t.name === name)) return "Invalid value for 'tool_choice': the named function is not among the tools.";
+    if (typeof name !== 'string' || !tools.some((t) => t.name === name))
+      return "Invalid value for 'tool_choice': the named function is not among the tools.";
     toolChoice = { name };
   } else if (rawChoice !== undefined) return "Invalid value for 'tool_choice'.";
-  if (toolChoice !== undefined && tools.length === 0) return "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.";
+  if (toolChoice !== undefined && tools.length === 0)
+    return "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.";
   const format = body.response_format as { type?: unknown; json_schema?: { schema?: unknown } } | undefined;
   let json: Asked['json'];
   if (format?.type === 'json_object') {
@@ -417,15 +436,12 @@ export async function handleChatCompletions(profile: ChatFakeProfile, req: Sandb
   const body = parseJsonObject(req.body);
   if (!body) return sendError(res, errors.badRequest('We could not parse the JSON body of your request.'));
   if (typeof body.model !== 'string' || !body.model) {
-    return sendError(res, errors.badRequest("you must provide a model parameter", 'model'));
+    return sendError(res, errors.badRequest('you must provide a model parameter', 'model'));
   }
   const messages = parseMessages(body.messages);
   if (typeof messages === 'string') return sendError(res, errors.badRequest(messages, 'messages'));
   if (body.stream_options !== undefined && body.stream !== true) {
-    return sendError(
-      res,
-      errors.badRequest("The 'stream_options' parameter is only allowed when 'stream' is enabled.", 'stream_options'),
-    );
+    return sendError(res, errors.badRequest("The 'stream_options' parameter is only allowed when 'stream' is enabled.", 'stream_options'));
   }
   const invalid = profile.validate?.(body);
   if (invalid) return sendError(res, invalid);

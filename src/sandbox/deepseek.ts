@@ -21,7 +21,12 @@ function deepSeekError(status: number, message: string, type: string, code: stri
 export const deepSeekErrors: VendorErrors = {
   missingKey: () => deepSeekError(401, 'Authentication Fails (no api key provided)', 'authentication_error', 'invalid_request_error'),
   invalidKey: (key) =>
-    deepSeekError(401, `Authentication Fails, Your api key: ****${key.slice(-4)} is invalid`, 'authentication_error', 'invalid_request_error'),
+    deepSeekError(
+      401,
+      `Authentication Fails, Your api key: ****${key.slice(-4)} is invalid`,
+      'authentication_error',
+      'invalid_request_error',
+    ),
   rateLimited: () => deepSeekError(429, 'Rate Limit Reached', 'rate_limit_error', 'rate_limit_reached'),
   overloaded: () => deepSeekError(503, 'Server Overloaded', 'server_error', 'server_overloaded'),
   serverError: () => deepSeekError(500, 'Server Error', 'server_error', 'server_error'),
@@ -40,7 +45,9 @@ function validateChat(body: Record<string, unknown>): ErrorReply | undefined {
   }
   const messages = body.messages as Array<{ role?: unknown; content?: unknown; tool_calls?: unknown }>;
   // An assistant turn that only called tools may carry null content.
-  const index = messages.findIndex((m) => typeof m.content !== 'string' && !(m.role === 'assistant' && m.content === null && Array.isArray(m.tool_calls)));
+  const index = messages.findIndex(
+    (m) => typeof m.content !== 'string' && !(m.role === 'assistant' && m.content === null && Array.isArray(m.tool_calls)),
+  );
   if (index >= 0) {
     return deepSeekError(
       422,

@@ -74,8 +74,7 @@ function error(res: ServerResponse, code: number, message: string): void {
 }
 
 const overloaded = (res: ServerResponse) => error(res, 503, 'The model is overloaded. Please try again later.');
-const exhausted = (res: ServerResponse) =>
-  error(res, 429, 'Resource has been exhausted (e.g. check quota).');
+const exhausted = (res: ServerResponse) => error(res, 429, 'Resource has been exhausted (e.g. check quota).');
 const internal = (res: ServerResponse) =>
   error(res, 500, 'An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting');
 
@@ -131,7 +130,9 @@ function readTools(body: Record<string, unknown>): { tools: OfferedTool[]; choic
       tools.push({ name: d.name, parameters: d.parametersJsonSchema ?? d.parameters });
     }
   }
-  const config = ((body.toolConfig ?? body.tool_config) as { functionCallingConfig?: { mode?: unknown; allowedFunctionNames?: unknown } } | undefined)?.functionCallingConfig;
+  const config = (
+    (body.toolConfig ?? body.tool_config) as { functionCallingConfig?: { mode?: unknown; allowedFunctionNames?: unknown } } | undefined
+  )?.functionCallingConfig;
   const mode = config?.mode;
   const allowed = Array.isArray(config?.allowedFunctionNames) ? (config.allowedFunctionNames as string[]) : [];
   if (allowed.length > 0 && mode !== 'ANY') return 'allowed_function_names is only allowed when the mode is ANY.';
@@ -181,7 +182,7 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
     const config = (body.generationConfig ?? {}) as Record<string, unknown>;
     const temperature = config.temperature;
     if (temperature !== undefined && (typeof temperature !== 'number' || temperature < 0 || temperature > 2)) {
-      return error(res, 400, 'Invalid value at \'generation_config.temperature\'');
+      return error(res, 400, "Invalid value at 'generation_config.temperature'");
     }
     const toolProblem = checkFunctionResponses(contents);
     if (toolProblem) return error(res, 400, toolProblem);
@@ -195,8 +196,7 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
     if (failure === 'timeout') return hangUntilClosed(res);
     const systemText = textOf(partsOf((body.systemInstruction ?? body.system_instruction) as Content | undefined));
     const promptTokenCount =
-      tokens(contents.map((c) => textOf(partsOf(c))).join(' ') + systemText) +
-      contents.reduce((n, c) => n + imagesIn(partsOf(c)) * 258, 0);
+      tokens(contents.map((c) => textOf(partsOf(c))).join(' ') + systemText) + contents.reduce((n, c) => n + imagesIn(partsOf(c)) * 258, 0);
 
     if (model.includes('image')) return imageContent(model, config, lastUser, said, failure, promptTokenCount, res);
 
@@ -221,7 +221,13 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
     if (call) {
       const argsTokens = Math.ceil(JSON.stringify(call.arguments).length / 4);
       const answer = {
-        candidates: [{ content: { parts: [{ functionCall: { name: call.name, args: call.arguments } }], role: 'model' }, finishReason: 'STOP', index: 0 }],
+        candidates: [
+          {
+            content: { parts: [{ functionCall: { name: call.name, args: call.arguments } }], role: 'model' },
+            finishReason: 'STOP',
+            index: 0,
+          },
+        ],
         usageMetadata: { promptTokenCount, candidatesTokenCount: argsTokens, totalTokenCount: promptTokenCount + argsTokens },
         modelVersion: model,
         responseId,
@@ -236,7 +242,11 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
     const images = imagesIn(partsOf(lastUser));
     const seen = images > 0 ? ` (with ${images} image${images > 1 ? 's' : ''})` : '';
     let text = finalResponse
-      ? toolResultAnswer(model, typeof finalResponse.name === 'string' ? finalResponse.name : undefined, JSON.stringify(finalResponse.response ?? {}))
+      ? toolResultAnswer(
+          model,
+          typeof finalResponse.name === 'string' ? finalResponse.name : undefined,
+          JSON.stringify(finalResponse.response ?? {}),
+        )
       : `Sandbox reply from ${model}: you said "${snippet(said)}"${seen}. This text comes from the built-in sandbox, not from Google.`;
     if (config.responseMimeType === 'application/json') text = jsonAnswer(config.responseJsonSchema ?? config.responseSchema, text);
     let pieces: string[] = text.match(/\S+\s*/g) ?? [text];
@@ -279,7 +289,12 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
       });
     }
     if (chunks.length === 0) {
-      chunks.push({ candidates: [{ content: { parts: [{ text: '' }], role: 'model' }, finishReason, index: 0 }], usageMetadata: usage, modelVersion: model, responseId });
+      chunks.push({
+        candidates: [{ content: { parts: [{ text: '' }], role: 'model' }, finishReason, index: 0 }],
+        usageMetadata: usage,
+        modelVersion: model,
+        responseId,
+      });
     }
     if (req.query.get('alt') !== 'sse') return sendJson(res, 200, failure === 'midstream' ? chunks.slice(0, 2) : chunks);
 
@@ -386,7 +401,7 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
       return error(res, 400, `durationSeconds must be one of ${VEO_SECONDS.join(', ')}; got ${JSON.stringify(durationSeconds)}.`);
     }
     if (parameters.negativePrompt !== undefined && typeof parameters.negativePrompt !== 'string') {
-      return error(res, 400, 'Invalid value at \'parameters.negativePrompt\' (TYPE_STRING).');
+      return error(res, 400, "Invalid value at 'parameters.negativePrompt' (TYPE_STRING).");
     }
     const image = (instance as { image?: { bytesBase64Encoded?: unknown; mimeType?: unknown } }).image;
     if (image !== undefined && (typeof image.bytesBase64Encoded !== 'string' || typeof image.mimeType !== 'string')) {

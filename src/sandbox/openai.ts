@@ -50,8 +50,7 @@ export const openAiErrors: VendorErrors = {
       null,
       'rate_limit_exceeded',
     ),
-  overloaded: () =>
-    openAiError(503, 'The engine is currently overloaded, please try again later.', 'server_error', null, null),
+  overloaded: () => openAiError(503, 'The engine is currently overloaded, please try again later.', 'server_error', null, null),
   serverError: () =>
     openAiError(500, 'The server had an error while processing your request. Sorry about that!', 'server_error', null, null),
   badRequest: (message, param, code) => openAiError(400, message, 'invalid_request_error', param ?? null, code ?? null),
@@ -226,7 +225,13 @@ function handleSpeech(req: SandboxRequest, res: ServerResponse): Promise<void> |
   if (!(speed >= 0.25 && speed <= 4)) {
     return sendError(
       res,
-      openAiError(400, `Invalid 'speed': ${String(body.speed)}. Expected a value between 0.25 and 4.0.`, 'invalid_request_error', 'speed', 'invalid_value'),
+      openAiError(
+        400,
+        `Invalid 'speed': ${String(body.speed)}. Expected a value between 0.25 and 4.0.`,
+        'invalid_request_error',
+        'speed',
+        'invalid_value',
+      ),
     );
   }
   const marker = failureMarker(input);
@@ -272,9 +277,7 @@ async function handleTranscriptions(req: SandboxRequest, res: ServerResponse): P
   if (!form) {
     return sendError(
       res,
-      openAiErrors.badRequest(
-        `Invalid Content-Type header (${String(req.headers['content-type'])}), expected multipart/form-data.`,
-      ),
+      openAiErrors.badRequest(`Invalid Content-Type header (${String(req.headers['content-type'])}), expected multipart/form-data.`),
     );
   }
   const file = form.get('file');
@@ -294,7 +297,10 @@ async function handleTranscriptions(req: SandboxRequest, res: ServerResponse): P
   if (gpt4o && format !== 'json' && format !== 'text') {
     return sendError(
       res,
-      openAiErrors.badRequest(`response_format '${format}' is not compatible with model '${model}'. Use 'json' or 'text' instead.`, 'response_format'),
+      openAiErrors.badRequest(
+        `response_format '${format}' is not compatible with model '${model}'. Use 'json' or 'text' instead.`,
+        'response_format',
+      ),
     );
   }
   const prompt = form.get('prompt');
@@ -308,7 +314,13 @@ async function handleTranscriptions(req: SandboxRequest, res: ServerResponse): P
   const text = `Sandbox transcription of ${filename} (${data.length} bytes${typeof language === 'string' && language ? `, language ${language}` : ''}).`;
   if (format === 'text') return sendBytes(res, 200, Buffer.from(`${text}\n`), 'text/plain; charset=utf-8');
   if (format === 'verbose_json') {
-    return sendJson(res, 200, { task: 'transcribe', language: typeof language === 'string' ? language : 'english', duration: seconds, text, segments: [] });
+    return sendJson(res, 200, {
+      task: 'transcribe',
+      language: typeof language === 'string' ? language : 'english',
+      duration: seconds,
+      text,
+      segments: [],
+    });
   }
   const audioTokens = Math.ceil(seconds * 10);
   const outputTokens = Math.ceil(text.length / 4);

@@ -85,7 +85,9 @@ function inputFile(value: string): { data: Buffer; mime: string } | undefined {
 async function createFile(req: SandboxRequest, res: ServerResponse): Promise<void> {
   let form: FormData;
   try {
-    form = await new Response(new Uint8Array(req.body), { headers: { 'content-type': String(req.headers['content-type'] ?? '') } }).formData();
+    form = await new Response(new Uint8Array(req.body), {
+      headers: { 'content-type': String(req.headers['content-type'] ?? '') },
+    }).formData();
   } catch {
     return problem(res, 400, 'Bad request', 'The request body must be multipart/form-data.');
   }

@@ -23,9 +23,8 @@ export async function startSandbox(handlers: SandboxHandlers, port = 0): Promise
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://sandbox');
       const [, vendor, ...rest] = url.pathname.split('/');
-      const handler = (PROVIDER_NAMES as readonly string[]).includes(vendor) || vendor === 'yookassa'
-        ? handlers[vendor as SandboxVendor]
-        : undefined;
+      const handler =
+        (PROVIDER_NAMES as readonly string[]).includes(vendor) || vendor === 'yookassa' ? handlers[vendor as SandboxVendor] : undefined;
       if (!handler) {
         sendJson(res, 404, { error: { message: `no sandbox vendor at /${vendor}` } });
         return;

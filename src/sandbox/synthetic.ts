@@ -109,10 +109,7 @@ export function syntheticWav(seconds: number): Buffer {
 /** A ~2 s, 160x90 H.264 MP4 with "SANDBOX" burnt in; made once with ffmpeg, shipped in `assets/`. */
 export function syntheticMp4(): Buffer {
   // swc does not copy binary assets into the build output, so fall back to the source tree.
-  const candidates = [
-    path.join(__dirname, 'assets', 'sandbox.mp4'),
-    path.join(process.cwd(), 'src', 'sandbox', 'assets', 'sandbox.mp4'),
-  ];
+  const candidates = [path.join(__dirname, 'assets', 'sandbox.mp4'), path.join(process.cwd(), 'src', 'sandbox', 'assets', 'sandbox.mp4')];
   const found = candidates.find((file) => existsSync(file));
   if (!found) throw new Error(`syntheticMp4: sandbox.mp4 not found (looked in ${candidates.join(', ')})`);
   return readFileSync(found);

@@ -51,7 +51,8 @@ function reasoning(model: string): 'hidden' | 'visible' | undefined {
 function validateChat(body: Record<string, unknown>): ErrorReply | undefined {
   if (!reasoning(String(body.model))) return undefined;
   for (const param of ['presence_penalty', 'frequency_penalty', 'stop']) {
-    if (body[param] !== undefined) return xaiError(400, INVALID_ARGUMENT, `Model ${String(body.model)} does not support parameter ${param}.`);
+    if (body[param] !== undefined)
+      return xaiError(400, INVALID_ARGUMENT, `Model ${String(body.model)} does not support parameter ${param}.`);
   }
   return undefined;
 }

@@ -86,15 +86,24 @@ function parseJson(body: Buffer): Record<string, unknown> | null {
 }
 
 const validAmount = (a: unknown): a is { value: string; currency: string } =>
-  typeof a === 'object' && a !== null && typeof (a as { value?: unknown }).value === 'string' &&
-  /^\d+(\.\d{1,2})?$/.test((a as { value: string }).value) && Number((a as { value: string }).value) > 0 &&
-  typeof (a as { currency?: unknown }).currency === 'string' && /^[A-Z]{3}$/.test((a as { currency: string }).currency);
+  typeof a === 'object' &&
+  a !== null &&
+  typeof (a as { value?: unknown }).value === 'string' &&
+  /^\d+(\.\d{1,2})?$/.test((a as { value: string }).value) &&
+  Number((a as { value: string }).value) > 0 &&
+  typeof (a as { currency?: unknown }).currency === 'string' &&
+  /^[A-Z]{3}$/.test((a as { currency: string }).currency);
 
 const fixed = (value: string) => Number(value).toFixed(2);
 
 async function deliver(url: string, body: unknown): Promise<boolean> {
   try {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(10_000),
+    });
     await res.arrayBuffer().catch(() => undefined);
     return res.status === 200;
   } catch {
@@ -128,7 +137,11 @@ function succeed(shop: Shop, p: Payment): void {
   if (saved) shop.savedMethods.set(methodId, { type: 'bank_card', title: 'Bank card *4444', card });
   p.paid = true;
   p.status = 'succeeded';
-  p.authorization_details = { rrn: String(crypto.randomInt(10 ** 10, 10 ** 11)), auth_code: String(crypto.randomInt(100000, 999999)), three_d_secure: { applied: false } };
+  p.authorization_details = {
+    rrn: String(crypto.randomInt(10 ** 10, 10 ** 11)),
+    auth_code: String(crypto.randomInt(100000, 999999)),
+    three_d_secure: { applied: false },
+  };
   p.captured_at = new Date().toISOString();
   p.refundable = true;
   p.income_amount = { value: (Number(p.amount.value) * 0.965).toFixed(2), currency: p.amount.currency };
@@ -142,9 +155,11 @@ function createPayment(req: SandboxRequest, shopId: string): Answer {
   if (!validAmount(body.amount)) return apiError(400, 'invalid_request', 'Invalid amount', 'amount');
   const methodId = typeof body.payment_method_id === 'string' ? body.payment_method_id : undefined;
   const confirmation = body.confirmation as { type?: unknown; return_url?: unknown } | undefined;
-  if (methodId && !shop.savedMethods.has(methodId)) return apiError(400, 'invalid_request', 'Payment method is not saved', 'payment_method_id');
+  if (methodId && !shop.savedMethods.has(methodId))
+    return apiError(400, 'invalid_request', 'Payment method is not saved', 'payment_method_id');
   if (!methodId) {
-    if (!confirmation || confirmation.type !== 'redirect') return apiError(400, 'invalid_request', 'Confirmation type redirect is required in the sandbox', 'confirmation.type');
+    if (!confirmation || confirmation.type !== 'redirect')
+      return apiError(400, 'invalid_request', 'Confirmation type redirect is required in the sandbox', 'confirmation.type');
     if (typeof confirmation.return_url !== 'string' || !/^https?:\/\//.test(confirmation.return_url)) {
       return apiError(400, 'invalid_request', 'return_url is required for a redirect confirmation', 'confirmation.return_url');
     }
@@ -194,7 +209,13 @@ function createRefund(req: SandboxRequest, shopId: string): Answer {
   p.refundable = Number(p.refunded_amount.value) < Number(p.amount.value);
   return {
     status: 200,
-    body: { id: yooId(), payment_id: p.id, status: 'succeeded', amount: { value: fixed(body.amount.value), currency: body.amount.currency }, created_at: new Date().toISOString() },
+    body: {
+      id: yooId(),
+      payment_id: p.id,
+      status: 'succeeded',
+      amount: { value: fixed(body.amount.value), currency: body.amount.currency },
+      created_at: new Date().toISOString(),
+    },
   };
 }
 
@@ -206,8 +227,12 @@ function checkoutPage(res: ServerResponse, p: Payment, mountUrl: string): void {
 <h1>YooKassa sandbox</h1><p>Nothing is charged: this is the built-in test checkout.</p>
 <p>Payment <code>${escapeHtml(p.id)}</code>: <strong>${escapeHtml(p.amount.value)} ${escapeHtml(p.amount.currency)}</strong>${p.description ? ` — ${escapeHtml(p.description)}` : ''}</p>
 <p>Status: <strong id="status">${p.status}</strong></p>
-${p.status === 'pending' ? `<form method="post" action="${action('approve')}"><button type="submit" id="approve">Pay (test card *4444)</button></form>
-<form method="post" action="${action('cancel')}"><button type="submit" id="cancel">Cancel</button></form>` : ''}
+${
+  p.status === 'pending'
+    ? `<form method="post" action="${action('approve')}"><button type="submit" id="approve">Pay (test card *4444)</button></form>
+<form method="post" action="${action('cancel')}"><button type="submit" id="cancel">Cancel</button></form>`
+    : ''
+}
 </body></html>`;
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(html) });
   res.end(html);
@@ -233,7 +258,8 @@ async function confirm(res: ServerResponse, p: Payment, approve: boolean, mountU
 
 function createWebhook(req: SandboxRequest, shop: Shop): Answer {
   const body = parseJson(req.body);
-  if (!body || typeof body.event !== 'string' || typeof body.url !== 'string') return apiError(400, 'invalid_request', 'event and url are required');
+  if (!body || typeof body.event !== 'string' || typeof body.url !== 'string')
+    return apiError(400, 'invalid_request', 'event and url are required');
   const existing = shop.webhooks.find((w) => w.event === body.event && w.url === body.url);
   const hook = existing ?? { id: `wh-${yooId()}`, event: body.event, url: body.url };
   if (!existing) shop.webhooks.push(hook);

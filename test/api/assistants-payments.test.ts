@@ -50,10 +50,14 @@ describe('assistants', () => {
     const id = created.body.id;
 
     expect((await api.request('GET', '/api/v2/assistants/user', { token })).body).toEqual([created.body]);
-    const marketplace = async () => (await api.request('GET', '/api/v2/assistants/marketplace', { token })).body.map((a: { id: number }) => a.id);
+    const marketplace = async () =>
+      (await api.request('GET', '/api/v2/assistants/marketplace', { token })).body.map((a: { id: number }) => a.id);
     expect(await marketplace()).not.toContain(id);
 
-    const updated = await api.request('PATCH', `/api/v2/assistants/${id}`, { token, body: { description: 'Writes sonnets', model_slug: 'gpt-4o' } });
+    const updated = await api.request('PATCH', `/api/v2/assistants/${id}`, {
+      token,
+      body: { description: 'Writes sonnets', model_slug: 'gpt-4o' },
+    });
     expect(updated.body).toMatchObject({ id, name: 'Poet', description: 'Writes sonnets', model_slug: 'gpt-4o', is_public: false });
 
     const published = await api.request('POST', `/api/v2/assistants/${id}/publish`, { token });
@@ -85,15 +89,26 @@ describe('assistants', () => {
   test('another user’s and built-in assistants answer 404 to changes', async () => {
     const owner = await signIn();
     const intruder = await signIn();
-    const created = await api.request('POST', '/api/v2/assistants', { token: owner.token, body: { name: 'Mine', model_slug: 'gpt-4o-mini' } });
+    const created = await api.request('POST', '/api/v2/assistants', {
+      token: owner.token,
+      body: { name: 'Mine', model_slug: 'gpt-4o-mini' },
+    });
     const id = created.body.id;
     const systemId = (await api.request('GET', '/api/v2/assistants/system', { token: intruder.token })).body[0].id;
     for (const target of [id, systemId]) {
-      expectErrorShape(await api.request('PATCH', `/api/v2/assistants/${target}`, { token: intruder.token, body: { name: 'Hacked' } }), 404, 'not_found');
+      expectErrorShape(
+        await api.request('PATCH', `/api/v2/assistants/${target}`, { token: intruder.token, body: { name: 'Hacked' } }),
+        404,
+        'not_found',
+      );
       expectErrorShape(await api.request('POST', `/api/v2/assistants/${target}/publish`, { token: intruder.token }), 404, 'not_found');
       expectErrorShape(await api.request('DELETE', `/api/v2/assistants/${target}`, { token: intruder.token }), 404, 'not_found');
     }
     expect((await api.request('GET', '/api/v2/assistants/user', { token: intruder.token })).body).toEqual([]);
-    expect((await api.request('GET', '/api/v2/assistants/user', { token: owner.token })).body[0]).toMatchObject({ id, name: 'Mine', is_public: false });
+    expect((await api.request('GET', '/api/v2/assistants/user', { token: owner.token })).body[0]).toMatchObject({
+      id,
+      name: 'Mine',
+      is_public: false,
+    });
   });
 });

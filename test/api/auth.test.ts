@@ -69,7 +69,9 @@ describe('register', () => {
 describe('login', () => {
   test('email and password: the same token pair as the identity-provider sign-in', async () => {
     const account = await api.account('basic');
-    const res = await api.request('POST', '/api/v2/auth/login', { body: { email: account.email.toUpperCase(), password: account.password } });
+    const res = await api.request('POST', '/api/v2/auth/login', {
+      body: { email: account.email.toUpperCase(), password: account.password },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       access_token: expect.any(String),
@@ -111,7 +113,11 @@ describe('login', () => {
     const account = await api.account();
     const token = await api.accessToken(account);
     await api.db.dataSource.getRepository(UserEntity).update({ id: account.user.id }, { isBlocked: true });
-    expectErrorShape(await api.request('POST', '/api/v2/auth/login', { body: { email: account.email, password: account.password } }), 403, 'account_blocked');
+    expectErrorShape(
+      await api.request('POST', '/api/v2/auth/login', { body: { email: account.email, password: account.password } }),
+      403,
+      'account_blocked',
+    );
     expectErrorShape(await api.request('GET', '/api/v2/user/me', { token }), 403, 'account_blocked');
   });
 });
@@ -174,7 +180,9 @@ describe('refresh tokens', () => {
 
     const account = await api.account();
     const login = await api.request('POST', '/api/v2/auth/login', { body: { email: account.email, password: account.password } });
-    await api.db.dataSource.query(`UPDATE refresh_tokens SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [account.user.id]);
+    await api.db.dataSource.query(`UPDATE refresh_tokens SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [
+      account.user.id,
+    ]);
     expectErrorShape(await api.request('POST', '/api/v2/auth/refresh', { headers: cookie(refreshCookieOf(login)!) }), 401, 'invalid_token');
   });
 
@@ -222,7 +230,9 @@ describe('password recovery', () => {
     expect(reset.body.status).toBe('ok');
     expectErrorShape(await api.request('GET', '/api/v2/user/me', { token: oldSession }), 401, 'invalid_token');
     expectErrorShape(await api.request('POST', '/api/v2/auth/login', { body: { email: account.email, password: account.password } }), 401);
-    expect((await api.request('POST', '/api/v2/auth/login', { body: { email: account.email, password: 'brand new password' } })).status).toBe(200);
+    expect(
+      (await api.request('POST', '/api/v2/auth/login', { body: { email: account.email, password: 'brand new password' } })).status,
+    ).toBe(200);
 
     const again = await api.request('POST', '/api/v2/auth/reset-password', { body: { token, password: 'another password' } });
     expectErrorShape(again, 400, 'invalid_reset_token');
@@ -237,8 +247,14 @@ describe('password recovery', () => {
     const account = await api.account();
     await api.request('POST', '/api/v2/auth/forgot-password', { body: { email: account.email } });
     const token = /token=([A-Za-z0-9_-]+)/.exec(api.mails[api.mails.length - 1].text)![1];
-    await api.db.dataSource.query(`UPDATE password_resets SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [account.user.id]);
-    expectErrorShape(await api.request('POST', '/api/v2/auth/reset-password', { body: { token, password: 'long enough' } }), 400, 'invalid_reset_token');
+    await api.db.dataSource.query(`UPDATE password_resets SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [
+      account.user.id,
+    ]);
+    expectErrorShape(
+      await api.request('POST', '/api/v2/auth/reset-password', { body: { token, password: 'long enough' } }),
+      400,
+      'invalid_reset_token',
+    );
   });
 
   test('a newer reset token replaces the older one', async () => {
@@ -248,7 +264,9 @@ describe('password recovery', () => {
     await api.request('POST', '/api/v2/auth/forgot-password', { body: { email: account.email } });
     const newer = /token=([A-Za-z0-9_-]+)/.exec(api.mails[api.mails.length - 1].text)![1];
     expectErrorShape(await api.request('POST', '/api/v2/auth/reset-password', { body: { token: older, password: 'long enough' } }), 400);
-    expect((await api.request('POST', '/api/v2/auth/reset-password', { body: { token: newer, password: 'long enough' } })).status).toBe(200);
+    expect((await api.request('POST', '/api/v2/auth/reset-password', { body: { token: newer, password: 'long enough' } })).status).toBe(
+      200,
+    );
   });
 });
 

@@ -24,7 +24,10 @@ test('TRUST_PROXY unset: the registration limit holds against a forwarded-addres
   await avoidWindowEdge(60);
   let created = 0;
   for (let i = 0; i < 14; i++) {
-    const res = await api.request('POST', '/api/v2/auth/register', { body: { email: `flood${i}@example.com`, password: 'long enough' }, ip: randomIp() });
+    const res = await api.request('POST', '/api/v2/auth/register', {
+      body: { email: `flood${i}@example.com`, password: 'long enough' },
+      ip: randomIp(),
+    });
     if (res.status === 201) created++;
   }
   // Ten per minute per address; the earlier test used one of them (the 400 above).

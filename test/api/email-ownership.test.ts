@@ -59,7 +59,11 @@ test('register mails a verification link; the account works at once; the link ve
   expect(ok.status).toBe(200);
   expect((await api.request('GET', '/api/v2/user/me', { token: reg.body.access_token })).body.email_verified).toBe(true);
   expectErrorShape(await api.request('POST', '/api/v2/auth/verify-email', { body: { token } }), 400, 'invalid_verification_token');
-  expectErrorShape(await api.request('POST', '/api/v2/auth/verify-email', { body: { token: 'x'.repeat(43) } }), 400, 'invalid_verification_token');
+  expectErrorShape(
+    await api.request('POST', '/api/v2/auth/verify-email', { body: { token: 'x'.repeat(43) } }),
+    400,
+    'invalid_verification_token',
+  );
 });
 
 test('pre-hijack closed: the IdP sign-in takes an unverified account over and revokes password, sessions and keys', async () => {
@@ -78,7 +82,11 @@ test('pre-hijack closed: the IdP sign-in takes an unverified account over and re
   const me = await api.request('GET', '/api/v2/user/me', { token: idp.body.access_token });
   expect(me.body).toMatchObject({ email_verified: true, auth_methods: { identity_provider: true, email: false } });
 
-  expectErrorShape(await api.request('POST', '/api/v2/auth/login', { body: { email, password: 'attacker password' } }), 401, 'invalid_credentials');
+  expectErrorShape(
+    await api.request('POST', '/api/v2/auth/login', { body: { email, password: 'attacker password' } }),
+    401,
+    'invalid_credentials',
+  );
   expectErrorShape(await api.request('POST', '/api/v2/auth/refresh', { body: { refresh_token: reg.body.refresh_token } }), 401);
   expectErrorShape(await api.request('GET', '/api/v2/user/me', { token: reg.body.access_token }), 401, 'invalid_token');
   expectErrorShape(await api.request('GET', '/api/v2/user/me', { token: key }), 401, 'invalid_token');

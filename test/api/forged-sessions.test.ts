@@ -40,10 +40,17 @@ test('the development secret is random, kept in DATA_DIR with mode 0600, and not
   expect(fs.statSync(file).mode & 0o777).toBe(0o600);
   const stored = JSON.parse(fs.readFileSync(file, 'utf8'));
   expect(stored.jwtSecret).toBe(api.services.config.jwtSecret);
-  const guessable = crypto.createHash('sha256').update(`dev-only:jwt:${path.resolve(dataDir())}`).digest('hex');
+  const guessable = crypto
+    .createHash('sha256')
+    .update(`dev-only:jwt:${path.resolve(dataDir())}`)
+    .digest('hex');
   expect(api.services.config.jwtSecret).not.toBe(guessable);
   expect(api.services.config.bot.webhookSecret).not.toBe(
-    crypto.createHash('sha256').update(`dev-only:webhook:${path.resolve(dataDir())}`).digest('hex').slice(0, 32),
+    crypto
+      .createHash('sha256')
+      .update(`dev-only:webhook:${path.resolve(dataDir())}`)
+      .digest('hex')
+      .slice(0, 32),
   );
 });
 
@@ -51,7 +58,10 @@ test('a development JWT forged with the guessable secret is refused', async () =
   const attacker = await api.account('free');
   const victim = await api.account('vip');
   const sid = await sessionOf(await api.accessToken(attacker));
-  const guessable = crypto.createHash('sha256').update(`dev-only:jwt:${path.resolve(dataDir())}`).digest('hex');
+  const guessable = crypto
+    .createHash('sha256')
+    .update(`dev-only:jwt:${path.resolve(dataDir())}`)
+    .digest('hex');
   const forged = await sign(guessable, { sub: String(victim.user.id), sid });
   expectErrorShape(await api.request('GET', '/api/v2/user/me', { token: forged }), 401, 'invalid_token');
 });

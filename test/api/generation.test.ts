@@ -40,15 +40,31 @@ async function expectBooksBalanced(userId: number) {
 test('POST /generate: a synchronous image is completed in the first answer, with a working result_url', async () => {
   const acc = await api.account('basic', { planTokens: 100, bonusTokens: 0 });
   const token = await api.accessToken(acc);
-  const res = await api.request('POST', '/api/v2/generate', { token, body: { model: 'gpt-image-1-mini', prompt: 'a lighthouse', size: '1536x1024', format: 'png', quality: 'hd' } });
+  const res = await api.request('POST', '/api/v2/generate', {
+    token,
+    body: { model: 'gpt-image-1-mini', prompt: 'a lighthouse', size: '1536x1024', format: 'png', quality: 'hd' },
+  });
   expect(res.status).toBe(200);
   const g = res.body;
   const cost = quoteGeneration(requireModel('gpt-image-1-mini'), { size: '1536x1024', quality: 'hd' });
-  expect(g).toMatchObject({ status: 'completed', model_slug: 'gpt-image-1-mini', error: null, result_text: null, tokens_spent: cost, result_metadata: { width: 1536, height: 1024 } });
+  expect(g).toMatchObject({
+    status: 'completed',
+    model_slug: 'gpt-image-1-mini',
+    error: null,
+    result_text: null,
+    tokens_spent: cost,
+    result_metadata: { width: 1536, height: 1024 },
+  });
   expect(Number.isInteger(g.id)).toBe(true);
   expect(Number.isInteger(g.processing_ms)).toBe(true);
   expect(new Date(g.created_at).toISOString()).toBe(g.created_at);
-  for (const h of ['x-ratelimit-limit-hour', 'x-ratelimit-remaining-hour', 'x-ratelimit-limit-day', 'x-ratelimit-remaining-day', 'x-ratelimit-reset-hour']) {
+  for (const h of [
+    'x-ratelimit-limit-hour',
+    'x-ratelimit-remaining-hour',
+    'x-ratelimit-limit-day',
+    'x-ratelimit-remaining-day',
+    'x-ratelimit-reset-hour',
+  ]) {
     expect(res.headers.get(h)).toMatch(/^\d+$/);
   }
   const file = await fetch(g.result_url);
@@ -62,9 +78,19 @@ test('POST /generate: a synchronous image is completed in the first answer, with
 test('an async video is pending with eta_seconds, then polled to completion (gen_<id> accepted); others get 404', async () => {
   const acc = await api.account('basic', { planTokens: 200 });
   const token = await api.accessToken(acc);
-  const res = await api.request('POST', '/api/v2/generate', { token, body: { model: 'kling-v2.1', prompt: 'a dancing robot', image_url: await pngDataUri() } });
+  const res = await api.request('POST', '/api/v2/generate', {
+    token,
+    body: { model: 'kling-v2.1', prompt: 'a dancing robot', image_url: await pngDataUri() },
+  });
   expect(res.status).toBe(200);
-  expect(res.body).toMatchObject({ status: 'pending', result_url: null, result_text: null, error: null, tokens_spent: 0, processing_ms: null });
+  expect(res.body).toMatchObject({
+    status: 'pending',
+    result_url: null,
+    result_text: null,
+    error: null,
+    tokens_spent: 0,
+    processing_ms: null,
+  });
   expect(res.body.eta_seconds).toBeGreaterThan(0);
   const done = await poll(token, `gen_${res.body.id}`);
   expect(done).toMatchObject({ id: res.body.id, status: 'completed' });
@@ -114,7 +140,11 @@ test('documented errors: 402, 403 naming the plan, 400 naming the field, 404 unk
   const r400 = await api.request('POST', '/api/v2/generate', { token: starter, body: { model: 'flux-dev', prompt: 'x', size: '333x333' } });
   expectErrorShape(r400, 400, 'validation_error');
   expect(r400.body.field).toBe('size');
-  expectErrorShape(await api.request('POST', '/api/v2/generate', { token: starter, body: { model: 'nope', prompt: 'x' } }), 404, 'model_not_found');
+  expectErrorShape(
+    await api.request('POST', '/api/v2/generate', { token: starter, body: { model: 'nope', prompt: 'x' } }),
+    404,
+    'model_not_found',
+  );
 });
 
 test('SSRF: private, metadata and mapped addresses are refused before anything is charged', async () => {
@@ -126,7 +156,13 @@ test('SSRF: private, metadata and mapped addresses are refused before anything i
   });
   await new Promise<void>((r) => redirector.listen(0, '127.0.0.1', r));
   const port = (redirector.address() as AddressInfo).port;
-  for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[::ffff:127.0.0.1]/x.png', 'http://10.0.0.1/x.png', `http://127.0.0.1:${port}/img.png`, 'file:///etc/passwd']) {
+  for (const url of [
+    'http://169.254.169.254/latest/meta-data/',
+    'http://[::ffff:127.0.0.1]/x.png',
+    'http://10.0.0.1/x.png',
+    `http://127.0.0.1:${port}/img.png`,
+    'file:///etc/passwd',
+  ]) {
     const res = await api.request('POST', '/api/v2/generate', { token, body: { model: 'remove-bg', params: { image_url: url } } });
     expect([url, res.status]).toEqual([url, 400]);
   }
@@ -187,7 +223,11 @@ test('POST /stt: multipart audio is transcribed; diarization only on vendor-scri
     { name: 'audio', value: syntheticWav(1), filename: 'a.wav', type: 'audio/wav' },
     { name: 'diarize', value: 'true' },
   ]);
-  expectErrorShape(await api.request('POST', '/api/v2/stt', { token, raw: wrong.body, headers: { 'Content-Type': wrong.type } }), 400, 'validation_error');
+  expectErrorShape(
+    await api.request('POST', '/api/v2/stt', { token, raw: wrong.body, headers: { 'Content-Type': wrong.type } }),
+    400,
+    'validation_error',
+  );
   const text = multipart([{ name: 'audio', value: 'not audio at all', filename: 'a.mp3', type: 'audio/mpeg' }]);
   expectErrorShape(await api.request('POST', '/api/v2/stt', { token, raw: text.body, headers: { 'Content-Type': text.type } }), 415);
 });
@@ -196,7 +236,9 @@ test('POST /stt: multipart audio is transcribed; diarization only on vendor-scri
 function uploadStatus(token: string, mb: number, declareLength: boolean): Promise<{ status: number; body: string; sentMb: number }> {
   const url = new URL(`${api.baseUrl}/api/v2/stt`);
   const boundary = '----big';
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="audio"; filename="big.wav"\r\nContent-Type: audio/wav\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="audio"; filename="big.wav"\r\nContent-Type: audio/wav\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const chunk = Buffer.alloc(1024 * 1024, 1);
   const headers: Record<string, string | number> = {
@@ -258,7 +300,10 @@ test('POST /inpaint: image + mask + prompt, polled through GET /inpaint/{id}', a
 test('a result past its retention answers 410', async () => {
   const acc = await api.account('free');
   const token = await api.accessToken(acc);
-  const res = await api.request('POST', '/api/v2/generate', { token, body: { model: 'remove-bg', params: { image_url: await pngDataUri() } } });
+  const res = await api.request('POST', '/api/v2/generate', {
+    token,
+    body: { model: 'remove-bg', params: { image_url: await pngDataUri() } },
+  });
   expect((await fetch(res.body.result_url)).status).toBe(200);
   await api.db.dataSource.query(`UPDATE generations SET expires_at = now() - interval '1 day' WHERE id = $1`, [res.body.id]);
   expect(await deleteExpiredResults(api.db.dataSource, api.services.storage)).toBeGreaterThanOrEqual(1);

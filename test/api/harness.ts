@@ -128,7 +128,9 @@ export async function startApi(env: Record<string, string> = {}, opts: { handler
   // Every answer a test receives is checked against the served OpenAPI document.
   let conformance: Promise<OpenApiConformance> | undefined;
   const documented = () =>
-    (conformance ??= fetch(`${baseUrl}/api/v2/openapi.json`).then(async (res) => new OpenApiConformance((await res.json()) as Record<string, unknown>)));
+    (conformance ??= fetch(`${baseUrl}/api/v2/openapi.json`).then(
+      async (res) => new OpenApiConformance((await res.json()) as Record<string, unknown>),
+    ));
 
   const request = async (method: string, urlPath: string, options: RequestOptions = {}): Promise<ApiResponse> => {
     const headers: Record<string, string> = { 'X-Forwarded-For': options.ip ?? randomIp(), ...options.headers };

@@ -19,11 +19,14 @@ const json = { 'Content-Type': 'application/json' };
 function slowPost(path: string, chunks: string[], headers: Record<string, string>): Promise<{ status: number; body: string }> {
   const url = new URL(`${api.baseUrl}${path}`);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, path, method: 'POST', headers: { ...headers, 'Transfer-Encoding': 'chunked' } }, (res) => {
-      let body = '';
-      res.on('data', (d) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = http.request(
+      { host: url.hostname, port: url.port, path, method: 'POST', headers: { ...headers, 'Transfer-Encoding': 'chunked' } },
+      (res) => {
+        let body = '';
+        res.on('data', (d) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('error', reject);
     let i = 0;
     const pump = () => {
@@ -57,7 +60,11 @@ test('the depth is refused while the body still arrives: the server answers befo
 });
 
 test('10,000 levels with an Idempotency-Key: 400, not the old 500; 64 levels parse, 65 do not', async () => {
-  const res = await api.request('POST', '/api/v2/generate', { token, raw: `{"model":"flux-dev","prompt":${nested(10_000)}}`, headers: { ...json, 'Idempotency-Key': 'deep-2' } });
+  const res = await api.request('POST', '/api/v2/generate', {
+    token,
+    raw: `{"model":"flux-dev","prompt":${nested(10_000)}}`,
+    headers: { ...json, 'Idempotency-Key': 'deep-2' },
+  });
   expectErrorShape(res, 400, 'json_too_deep');
   const at64 = await api.request('POST', '/api/v2/keys', { token, raw: `{"name":${nested(63)}}`, headers: json });
   expectErrorShape(at64, 400, 'validation_error');
@@ -75,7 +82,9 @@ test('an Idempotency-Key fingerprints the validated request: an invalid body is 
   const headers = { ...json, 'Idempotency-Key': 'validated-1' };
   const bad = await api.request('POST', '/api/v2/generate', { token, body: { model: 'flux-dev', prompt: 'x', surprise: 1 }, headers });
   expectErrorShape(bad, 400, 'validation_error');
-  const rows = await api.db.dataSource.query(`SELECT count(*)::int AS n FROM idempotency_records WHERE key = 'validated-1'`).catch(() => [{ n: 0 }]);
+  const rows = await api.db.dataSource
+    .query(`SELECT count(*)::int AS n FROM idempotency_records WHERE key = 'validated-1'`)
+    .catch(() => [{ n: 0 }]);
   expect(rows[0].n).toBe(0);
 });
 
@@ -96,14 +105,19 @@ test('a paired surrogate (an emoji) is fine', async () => {
   expect(res.body.name).toBe('key 😀');
 });
 
-test.each(['/files/%', '/files/%E0%A4%A', '/files/%00', '/files/%ED%A0%80', '/files/a%0Ab', '/api/v2/generate/%', '/api/v2/user/history?model=%00'])(
-  '%s: 400 or 404 in the error shape, never a 500',
-  async (path) => {
-    const res = await api.request('GET', path, { token });
-    expect([400, 404]).toContain(res.status);
-    expectErrorShape(res, res.status);
-  },
-);
+test.each([
+  '/files/%',
+  '/files/%E0%A4%A',
+  '/files/%00',
+  '/files/%ED%A0%80',
+  '/files/a%0Ab',
+  '/api/v2/generate/%',
+  '/api/v2/user/history?model=%00',
+])('%s: 400 or 404 in the error shape, never a 500', async (path) => {
+  const res = await api.request('GET', path, { token });
+  expect([400, 404]).toContain(res.status);
+  expectErrorShape(res, res.status);
+});
 
 test('no 5xx was logged by any of it', () => {
   expect(api.logs.filter((l) => JSON.parse(l).level >= 50)).toEqual([]);

@@ -31,8 +31,14 @@ test('a failed query logged with its error shows no parameter (hashes stay out)'
   let failure: unknown;
   try {
     // A unique violation whose detail and parameters would quote the values.
-    await db.dataSource.query(`INSERT INTO users (name, email, password_hash, next_refill_at) VALUES ('a', $2, $1, now())`, [argonHash, 'dup@example.com']);
-    await db.dataSource.query(`INSERT INTO users (name, email, password_hash, next_refill_at) VALUES ('b', $2, $1, now())`, [keyHash, 'dup@example.com']);
+    await db.dataSource.query(`INSERT INTO users (name, email, password_hash, next_refill_at) VALUES ('a', $2, $1, now())`, [
+      argonHash,
+      'dup@example.com',
+    ]);
+    await db.dataSource.query(`INSERT INTO users (name, email, password_hash, next_refill_at) VALUES ('b', $2, $1, now())`, [
+      keyHash,
+      'dup@example.com',
+    ]);
   } catch (err) {
     failure = err;
   }
@@ -48,7 +54,14 @@ test('a failed query logged with its error shows no parameter (hashes stay out)'
 
 test('credential fields and their hashes are redacted wherever they appear one level down', () => {
   const { log, text } = capture();
-  log.info({ user: { passwordHash: 'h1', password_hash: 'h2', keyHash: 'h3', tokenHash: 'h4' }, body: { token: 't1', refresh_token: 't2' }, widget: { hash: 'h5' } }, 'x');
+  log.info(
+    {
+      user: { passwordHash: 'h1', password_hash: 'h2', keyHash: 'h3', tokenHash: 'h4' },
+      body: { token: 't1', refresh_token: 't2' },
+      widget: { hash: 'h5' },
+    },
+    'x',
+  );
   for (const secret of ['h1', 'h2', 'h3', 'h4', 't1', 't2', 'h5']) expect(text()).not.toContain(`"${secret}"`);
 });
 

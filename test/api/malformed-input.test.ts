@@ -22,7 +22,10 @@ beforeAll(async () => {
   // Real objects for the {id} routes, so requests get past the lookup where they can.
   const key = await api.request('POST', '/api/v2/keys', { token, body: { name: 'sweep' } });
   const assistant = await api.request('POST', '/api/v2/assistants', { token, body: { name: 'Sweep', model_slug: 'gpt-4o-mini' } });
-  const schedule = await api.request('POST', '/api/v2/schedules', { token, body: { name: 'Sweep', request: { model: 'flux-dev', prompt: 'x' }, interval_minutes: 60 } });
+  const schedule = await api.request('POST', '/api/v2/schedules', {
+    token,
+    body: { name: 'Sweep', request: { model: 'flux-dev', prompt: 'x' }, interval_minutes: 60 },
+  });
   const doc = (await api.request('GET', '/api/v2/openapi.json')).body;
   endpoints = Object.entries(doc.paths as Json).flatMap(([path, item]) =>
     Object.entries(item as Json)
@@ -64,7 +67,12 @@ function wrongValue(schema: Json): unknown {
 test('the sweep covers every JSON endpoint of the surface', () => {
   expect(endpoints.length).toBeGreaterThanOrEqual(18);
   expect(endpoints.map((e) => `${e.method} ${e.path}`)).toEqual(
-    expect.arrayContaining(['POST /api/v2/auth/login', 'PATCH /api/v2/user/me', 'POST /api/v2/keys', 'POST /api/v2/models/flux-dev/calculate-price']),
+    expect.arrayContaining([
+      'POST /api/v2/auth/login',
+      'PATCH /api/v2/user/me',
+      'POST /api/v2/keys',
+      'POST /api/v2/models/flux-dev/calculate-price',
+    ]),
   );
 });
 
@@ -212,7 +220,9 @@ test('hostile paths and queries: broken percent-encodings, NUL, lone surrogates'
     expect([400, 404]).toContain(res.status);
   }
   // Recorded for the closing note of issue 9.
-  console.log(`hostile-input sweep: ${hostile.tried} inputs tried, ${hostile.serverErrors} answered 5xx, ${hostile.wronglyAccepted} wrongly accepted`);
+  console.log(
+    `hostile-input sweep: ${hostile.tried} inputs tried, ${hostile.serverErrors} answered 5xx, ${hostile.wronglyAccepted} wrongly accepted`,
+  );
   expect(hostile.serverErrors).toBe(0);
   expect(hostile.wronglyAccepted).toBe(0);
 });

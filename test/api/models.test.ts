@@ -47,7 +47,11 @@ describe('GET /models', () => {
     expect(await count('min_plan=basic')).toBe(52);
     expect(await count('category=text&min_plan=free')).toBe(7);
     const stt = await api.request('GET', '/api/v2/models?category=stt', { token });
-    expect(stt.body.models.map((m: { slug: string }) => m.slug).sort()).toEqual(listModels({ category: 'stt' }).map((m) => m.slug).sort());
+    expect(stt.body.models.map((m: { slug: string }) => m.slug).sort()).toEqual(
+      listModels({ category: 'stt' })
+        .map((m) => m.slug)
+        .sort(),
+    );
   });
 
   test('invalid filters answer 400 naming the parameter', async () => {
@@ -77,7 +81,11 @@ describe('GET /models/{slug}/avg-time', () => {
     const owner = await api.account();
     const ds = api.db.dataSource;
     for (const ms of [1000, 2000, 3500]) await insertGeneration(ds, owner.user.id, { modelSlug: 'sdxl', processingMs: ms });
-    await insertGeneration(ds, owner.user.id, { modelSlug: 'sdxl', processingMs: 99_000, completedAt: new Date(Date.now() - 30 * 86_400_000) });
+    await insertGeneration(ds, owner.user.id, {
+      modelSlug: 'sdxl',
+      processingMs: 99_000,
+      completedAt: new Date(Date.now() - 30 * 86_400_000),
+    });
     await insertGeneration(ds, owner.user.id, { modelSlug: 'sdxl', status: 'failed', processingMs: 50_000 });
     await insertGeneration(ds, owner.user.id, { modelSlug: 'flux-dev', processingMs: 40_000 });
     const res = await api.request('GET', '/api/v2/models/sdxl/avg-time', { token });
@@ -123,12 +131,18 @@ describe('POST /models/{slug}/calculate-price', () => {
     const prompt = 'Write a haiku about autumn. '.repeat(20);
     const res = await price('gpt-4o', { prompt, max_tokens: 500 });
     expect(res.status).toBe(200);
-    const expected = estimateChatReservation(model, estimatePromptTokens([{ role: 'user', content: prompt }]), resolveMaxTokens(model, 500));
+    const expected = estimateChatReservation(
+      model,
+      estimatePromptTokens([{ role: 'user', content: prompt }]),
+      resolveMaxTokens(model, 500),
+    );
     expect(res.body.tokens).toBe(expected);
     const bigger = await price('gpt-4o', { prompt, max_tokens: 8000 });
     expect(bigger.body.tokens).toBeGreaterThan(expected);
     const defaults = await price('gpt-4o', {});
-    expect(defaults.body.tokens).toBe(estimateChatReservation(model, estimatePromptTokens([{ role: 'user', content: '' }]), resolveMaxTokens(model)));
+    expect(defaults.body.tokens).toBe(
+      estimateChatReservation(model, estimatePromptTokens([{ role: 'user', content: '' }]), resolveMaxTokens(model)),
+    );
   });
 
   test('the same validation as generate: fields the model does not take, bad values, missing inputs', async () => {

@@ -38,14 +38,21 @@ function multipart(parts: { name: string; value: string | Buffer; filename?: str
   return { body: Buffer.concat(chunks), type: `multipart/form-data; boundary=${boundary}` };
 }
 
-const post = (route: string, form: { body: Buffer; type: string }) => api.request('POST', route, { token, raw: form.body, headers: { 'Content-Type': form.type } });
+const post = (route: string, form: { body: Buffer; type: string }) =>
+  api.request('POST', route, { token, raw: form.body, headers: { 'Content-Type': form.type } });
 
 test('success, validation failure, wrong type and too many files: no temp file left; only size is a 413', async () => {
   const ok = await post('/api/v2/stt', multipart([{ name: 'audio', value: syntheticWav(1), filename: 'a.wav', type: 'audio/wav' }]));
   expect(ok.status).toBe(200);
   expect(leftovers()).toEqual([]);
 
-  const invalid = await post('/api/v2/stt', multipart([{ name: 'audio', value: syntheticWav(1), filename: 'a.wav', type: 'audio/wav' }, { name: 'diarize', value: 'true' }]));
+  const invalid = await post(
+    '/api/v2/stt',
+    multipart([
+      { name: 'audio', value: syntheticWav(1), filename: 'a.wav', type: 'audio/wav' },
+      { name: 'diarize', value: 'true' },
+    ]),
+  );
   expectErrorShape(invalid, 400, 'validation_error');
   const notAudio = await post('/api/v2/stt', multipart([{ name: 'audio', value: 'plain text', filename: 'a.mp3', type: 'audio/mpeg' }]));
   expectErrorShape(notAudio, 415);
@@ -58,12 +65,22 @@ test('success, validation failure, wrong type and too many files: no temp file l
   );
   expectErrorShape(twoFiles, 400, 'invalid_multipart');
   expect(twoFiles.body.message).toMatch(/Too many files/);
-  const nul = await post('/api/v2/stt', multipart([{ name: 'audio', value: syntheticWav(1), filename: 'a.wav', type: 'audio/wav' }, { name: 'language', value: 'e\u0000n' }]));
+  const nul = await post(
+    '/api/v2/stt',
+    multipart([
+      { name: 'audio', value: syntheticWav(1), filename: 'a.wav', type: 'audio/wav' },
+      { name: 'language', value: 'e\u0000n' },
+    ]),
+  );
   expectErrorShape(nul, 400, 'invalid_input');
   const image = await syntheticImage(64, 64, 'png');
   const inpaintMissing = await post('/api/v2/inpaint', multipart([{ name: 'image', value: image, filename: 'i.png', type: 'image/png' }]));
   expectErrorShape(inpaintMissing, 400, 'validation_error');
-  const broken = await api.request('POST', '/api/v2/stt', { token, raw: '--x\r\nContent-Disposition: form-data; name="audio"; filename="a"\r\n\r\nabc', headers: { 'Content-Type': 'multipart/form-data; boundary=x' } });
+  const broken = await api.request('POST', '/api/v2/stt', {
+    token,
+    raw: '--x\r\nContent-Disposition: form-data; name="audio"; filename="a"\r\n\r\nabc',
+    headers: { 'Content-Type': 'multipart/form-data; boundary=x' },
+  });
   expect(broken.status).toBe(400);
   expect(leftovers()).toEqual([]);
 });
@@ -72,11 +89,19 @@ test('success, validation failure, wrong type and too many files: no temp file l
 function stream(mb: number, abortAfterMb?: number): Promise<{ status: number; body: string } | 'aborted'> {
   const url = new URL(`${api.baseUrl}/api/v2/stt`);
   const boundary = '----big';
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="audio"; filename="big.wav"\r\nContent-Type: audio/wav\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="audio"; filename="big.wav"\r\nContent-Type: audio/wav\r\n\r\n`,
+  );
   const chunk = Buffer.alloc(1024 * 1024, 1);
   return new Promise((resolve) => {
     const req = http.request(
-      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': `multipart/form-data; boundary=${boundary}` } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+      },
       (res) => {
         let body = '';
         res.on('data', (d) => (body += d));

@@ -110,7 +110,8 @@ test('operations: unique ids, responses with descriptions, declared path paramet
     expect(declared.map((p) => p.name).sort()).toEqual(inPath.sort());
     for (const p of declared) expect(p.required).toBe(true);
     for (const p of op.parameters as Json[]) expect(p.schema).toEqual(expect.any(Object));
-    for (const requirement of op.security as Json[]) for (const name of Object.keys(requirement)) expect(doc.components.securitySchemes).toHaveProperty(name);
+    for (const requirement of op.security as Json[])
+      for (const name of Object.keys(requirement)) expect(doc.components.securitySchemes).toHaveProperty(name);
     if (op.requestBody) {
       expect(['post', 'put', 'patch']).toContain(method);
       expect(op.requestBody.content['application/json'].schema).toEqual(expect.any(Object));
@@ -122,13 +123,16 @@ test('errors are documented in the error shape; authenticated routes document 40
   for (const { op } of operations()) {
     const secured = (op.security as Json[]).some((s) => 'bearerAuth' in s);
     for (const [status, response] of Object.entries(op.responses as Json)) {
-      if (Number(status) >= 400) expect((response as Json).content['application/json'].schema.$ref).toMatch(/^#\/components\/schemas\/\w*Error$/);
+      if (Number(status) >= 400)
+        expect((response as Json).content['application/json'].schema.$ref).toMatch(/^#\/components\/schemas\/\w*Error$/);
     }
     if (secured) {
       expect(op.responses).toHaveProperty('401');
       expect(op.responses).toHaveProperty('403');
       const ok = Object.entries(op.responses as Json).find(([s]) => s.startsWith('2'))![1] as Json;
-      expect(Object.keys(ok.headers)).toEqual(expect.arrayContaining(['X-RateLimit-Limit-Hour', 'X-RateLimit-Remaining', 'X-RateLimit-Reset-Hour']));
+      expect(Object.keys(ok.headers)).toEqual(
+        expect.arrayContaining(['X-RateLimit-Limit-Hour', 'X-RateLimit-Remaining', 'X-RateLimit-Reset-Hour']),
+      );
     }
   }
   expect(doc.components.schemas.RateLimitError.required).toEqual(['error', 'message', 'retry_after', 'plan', 'limit_hour', 'limit_day']);

@@ -15,7 +15,9 @@ const count = async (table: 'api_keys' | 'schedules', userId: number) =>
 test('30 parallel key creations store at most the limit', async () => {
   const account = await api.account('vip');
   const token = await api.accessToken(account);
-  const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => api.request('POST', '/api/v2/keys', { token, body: { name: `k${i}` } })));
+  const answers = await Promise.all(
+    Array.from({ length: 30 }, (_, i) => api.request('POST', '/api/v2/keys', { token, body: { name: `k${i}` } })),
+  );
   expect(answers.filter((a) => a.status === 201)).toHaveLength(MAX_API_KEYS_PER_USER);
   for (const refused of answers.filter((a) => a.status !== 201)) expectErrorShape(refused, 409, 'quota_exceeded');
   expect(await count('api_keys', account.user.id)).toBe(MAX_API_KEYS_PER_USER);
@@ -25,7 +27,9 @@ test('30 parallel schedule creations store at most the limit', async () => {
   const account = await api.account('vip');
   const token = await api.accessToken(account);
   const body = (i: number) => ({ name: `s${i}`, request: { model: 'flux-dev', prompt: 'sky' }, interval_minutes: 60 });
-  const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => api.request('POST', '/api/v2/schedules', { token, body: body(i) })));
+  const answers = await Promise.all(
+    Array.from({ length: 30 }, (_, i) => api.request('POST', '/api/v2/schedules', { token, body: body(i) })),
+  );
   expect(answers.filter((a) => a.status === 201)).toHaveLength(MAX_SCHEDULES_PER_USER);
   for (const refused of answers.filter((a) => a.status !== 201)) expectErrorShape(refused, 409, 'quota_exceeded');
   expect(await count('schedules', account.user.id)).toBe(MAX_SCHEDULES_PER_USER);

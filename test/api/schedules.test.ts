@@ -39,7 +39,19 @@ test('a schedule runs its generate request when due, once per slot, billed like 
 
 test('a schedule is validated like generate: unknown model, plan tier, interval bounds', async () => {
   const token = await api.accessToken(await api.account('free'));
-  expectErrorShape(await api.request('POST', '/api/v2/schedules', { token, body: { name: 'x', request: { model: 'nope', prompt: 'x' }, interval_minutes: 60 } }), 404);
-  expectErrorShape(await api.request('POST', '/api/v2/schedules', { token, body: { name: 'x', request: { model: 'gpt-image-1-mini', prompt: 'x' }, interval_minutes: 60 } }), 403);
+  expectErrorShape(
+    await api.request('POST', '/api/v2/schedules', {
+      token,
+      body: { name: 'x', request: { model: 'nope', prompt: 'x' }, interval_minutes: 60 },
+    }),
+    404,
+  );
+  expectErrorShape(
+    await api.request('POST', '/api/v2/schedules', {
+      token,
+      body: { name: 'x', request: { model: 'gpt-image-1-mini', prompt: 'x' }, interval_minutes: 60 },
+    }),
+    403,
+  );
   expectErrorShape(await api.request('POST', '/api/v2/schedules', { token, body: { name: 'x', request, interval_minutes: 1 } }), 400);
 });

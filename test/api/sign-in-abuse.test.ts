@@ -29,7 +29,9 @@ test('10 wrong passwords from 10 addresses lock password sign-in of the account 
   expect((await login(other.email, other.password)).status).toBe(200);
 
   // When the lock ends, the right password works and the count starts afresh.
-  await api.db.dataSource.query(`UPDATE sign_in_lockouts SET locked_until = now() - interval '1 second' WHERE user_id = $1`, [account.user.id]);
+  await api.db.dataSource.query(`UPDATE sign_in_lockouts SET locked_until = now() - interval '1 second' WHERE user_id = $1`, [
+    account.user.id,
+  ]);
   expect((await login(account.email, account.password)).status).toBe(200);
   expectErrorShape(await login(account.email, 'wrong again'), 401, 'invalid_credentials');
 });
@@ -37,7 +39,9 @@ test('10 wrong passwords from 10 addresses lock password sign-in of the account 
 test('failures spread over more than 15 minutes do not add up', async () => {
   const account = await api.account('free');
   for (let i = 0; i < 9; i++) await login(account.email, `wrong-${i}`);
-  await api.db.dataSource.query(`UPDATE sign_in_lockouts SET window_started_at = now() - interval '16 minutes' WHERE user_id = $1`, [account.user.id]);
+  await api.db.dataSource.query(`UPDATE sign_in_lockouts SET window_started_at = now() - interval '16 minutes' WHERE user_id = $1`, [
+    account.user.id,
+  ]);
   for (let i = 0; i < 9; i++) expectErrorShape(await login(account.email, `wrong-${i}`), 401);
   expect((await login(account.email, account.password)).status).toBe(200);
 });
@@ -81,14 +85,23 @@ test('a password reset lifts the lock and ends the refresh sessions; API keys su
 test('forgot-password: 3 an hour per email, whatever the address', async () => {
   const account = await api.account('free');
   for (let i = 0; i < 3; i++) {
-    expect((await api.request('POST', '/api/v2/auth/forgot-password', { body: { email: account.email }, ip: randomIp() })).status).toBe(202);
+    expect((await api.request('POST', '/api/v2/auth/forgot-password', { body: { email: account.email }, ip: randomIp() })).status).toBe(
+      202,
+    );
   }
-  const refused = await api.request('POST', '/api/v2/auth/forgot-password', { body: { email: account.email.toUpperCase() }, ip: randomIp() });
+  const refused = await api.request('POST', '/api/v2/auth/forgot-password', {
+    body: { email: account.email.toUpperCase() },
+    ip: randomIp(),
+  });
   expectErrorShape(refused, 429, 'rate_limit_exceeded');
   expect(refused.body.retry_after).toBeGreaterThan(60);
   // The same for an email without an account (no enumeration through the limit).
-  for (let i = 0; i < 3; i++) await api.request('POST', '/api/v2/auth/forgot-password', { body: { email: 'ghost@example.com' }, ip: randomIp() });
-  expectErrorShape(await api.request('POST', '/api/v2/auth/forgot-password', { body: { email: 'ghost@example.com' }, ip: randomIp() }), 429);
+  for (let i = 0; i < 3; i++)
+    await api.request('POST', '/api/v2/auth/forgot-password', { body: { email: 'ghost@example.com' }, ip: randomIp() });
+  expectErrorShape(
+    await api.request('POST', '/api/v2/auth/forgot-password', { body: { email: 'ghost@example.com' }, ip: randomIp() }),
+    429,
+  );
 });
 
 function widgetPayload(overrides: Record<string, string | number> = {}): Record<string, string | number> {
@@ -102,7 +115,11 @@ test('a Telegram Login Widget payload signs in once; a replay is refused', async
   const replay = await api.request('POST', '/api/v2/auth/messenger', { body: payload });
   expectErrorShape(replay, 401, 'login_replayed');
   // Upper-case hex is the same signature.
-  expectErrorShape(await api.request('POST', '/api/v2/auth/messenger', { body: { ...payload, hash: String(payload.hash).toUpperCase() } }), 401, 'login_replayed');
+  expectErrorShape(
+    await api.request('POST', '/api/v2/auth/messenger', { body: { ...payload, hash: String(payload.hash).toUpperCase() } }),
+    401,
+    'login_replayed',
+  );
   const parallel = widgetPayload();
   const answers = await Promise.all(Array.from({ length: 8 }, () => api.request('POST', '/api/v2/auth/messenger', { body: parallel })));
   expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
@@ -111,6 +128,7 @@ test('a Telegram Login Widget payload signs in once; a replay is refused', async
 test('/auth/messenger is limited per address: 10 a minute', async () => {
   await avoidWindowEdge(60);
   const ip = randomIp();
-  for (let i = 0; i < 10; i++) expect((await api.request('POST', '/api/v2/auth/messenger', { body: widgetPayload(), ip })).status).toBe(200);
+  for (let i = 0; i < 10; i++)
+    expect((await api.request('POST', '/api/v2/auth/messenger', { body: widgetPayload(), ip })).status).toBe(200);
   expectErrorShape(await api.request('POST', '/api/v2/auth/messenger', { body: widgetPayload(), ip }), 429, 'rate_limit_exceeded');
 });

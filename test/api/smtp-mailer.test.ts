@@ -39,7 +39,8 @@ async function fakeSmtp(options: { reject?: string; extensions?: string[] } = {}
         session.commands.push(line);
         const verb = line.split(/[ :]/)[0].toUpperCase();
         if (options.reject && verb === options.reject) socket.write('550 5.1.1 mailbox unavailable\r\n');
-        else if (verb === 'EHLO') socket.write(['250-fake.test', ...(options.extensions ?? []).map((e) => `250-${e}`), '250 8BITMIME'].join('\r\n') + '\r\n');
+        else if (verb === 'EHLO')
+          socket.write(['250-fake.test', ...(options.extensions ?? []).map((e) => `250-${e}`), '250 8BITMIME'].join('\r\n') + '\r\n');
         else if (verb === 'DATA') {
           inData = true;
           socket.write('354 go ahead\r\n');

@@ -48,6 +48,9 @@ test('GET /user/usage: completed generations per UTC day and category, every day
 test('GET /config/public: the sign-in methods the dashboard may offer, nothing secret', async () => {
   const res = await api.request('GET', '/api/v2/config/public');
   expect(res.status).toBe(200);
-  expect(res.body).toEqual({ telegram: { bot_id: 123456789, widget_script_url: 'https://telegram.org/js/telegram-widget.js?22' }, oidc: null });
+  expect(res.body).toEqual({
+    telegram: { bot_id: 123456789, widget_script_url: 'https://telegram.org/js/telegram-widget.js?22' },
+    oidc: null,
+  });
   expect(res.text).not.toContain('TEST-bot-token');
 });

@@ -43,7 +43,10 @@ describe('GET/PATCH /user/me', () => {
 
   test('name and avatar_url are writable; nothing else is', async () => {
     const { token } = await signedIn();
-    const res = await api.request('PATCH', '/api/v2/user/me', { token, body: { name: '  Renamed  ', avatar_url: 'https://cdn.example.com/a.png' } });
+    const res = await api.request('PATCH', '/api/v2/user/me', {
+      token,
+      body: { name: '  Renamed  ', avatar_url: 'https://cdn.example.com/a.png' },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ name: 'Renamed', avatar_url: 'https://cdn.example.com/a.png', plan: 'free' });
     expect((await api.request('GET', '/api/v2/user/me', { token })).body.name).toBe('Renamed');
@@ -139,7 +142,13 @@ test('GET /user/stats: completed generations by bucket, and the last 30 days', a
   expect(none.body).toEqual({
     total_generations: 0,
     tokens_spent_total: 0,
-    breakdown: { text: { count: 0, tokens: 0 }, image: { count: 0, tokens: 0 }, video: { count: 0, tokens: 0 }, audio: { count: 0, tokens: 0 }, tools: { count: 0, tokens: 0 } },
+    breakdown: {
+      text: { count: 0, tokens: 0 },
+      image: { count: 0, tokens: 0 },
+      video: { count: 0, tokens: 0 },
+      audio: { count: 0, tokens: 0 },
+      tools: { count: 0, tokens: 0 },
+    },
     recent_30d: { generations: 0, tokens_spent: 0 },
   });
 });
@@ -186,8 +195,18 @@ describe('GET /user/history', () => {
   test('the caller’s own generations, newest first, as Generation objects', async () => {
     const { account, token } = await signedIn();
     const image = await insertGeneration(api.db.dataSource, account.user.id, { seed: 42, resultMetadata: { width: 1024, height: 1024 } });
-    const music = await insertGeneration(api.db.dataSource, account.user.id, { category: 'music', modelSlug: 'musicgen', tokensSpent: 9, durationSeconds: 30 });
-    const pending = await insertGeneration(api.db.dataSource, account.user.id, { category: 'video', modelSlug: 'veo-3-fast', status: 'pending', etaSeconds: 60 });
+    const music = await insertGeneration(api.db.dataSource, account.user.id, {
+      category: 'music',
+      modelSlug: 'musicgen',
+      tokensSpent: 9,
+      durationSeconds: 30,
+    });
+    const pending = await insertGeneration(api.db.dataSource, account.user.id, {
+      category: 'video',
+      modelSlug: 'veo-3-fast',
+      status: 'pending',
+      etaSeconds: 60,
+    });
     const ocr = await insertGeneration(api.db.dataSource, account.user.id, {
       category: 'tool',
       modelSlug: 'text-ocr',

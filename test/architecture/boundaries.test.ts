@@ -49,7 +49,9 @@ test('the doors never reach the DataSource: no `ds`, no DataSource, no SQL in sr
   const leaks = ['api', 'bot'].flatMap((area) =>
     sourceFiles(path.join(SRC, area)).flatMap((file) => {
       const text = fs.readFileSync(file, 'utf8');
-      const found = [/\.ds\b/, /\{[^}]*\bds\b[^}]*\}\s*=/, /\bDataSource\b/, /\b(SELECT|UPDATE|INSERT INTO|DELETE FROM)\s+\w+/].filter((re) => re.test(text));
+      const found = [/\.ds\b/, /\{[^}]*\bds\b[^}]*\}\s*=/, /\bDataSource\b/, /\b(SELECT|UPDATE|INSERT INTO|DELETE FROM)\s+\w+/].filter(
+        (re) => re.test(text),
+      );
       return found.map((re) => `${path.relative(SRC, file)} matches ${re}`);
     }),
   );

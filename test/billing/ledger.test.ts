@@ -42,9 +42,7 @@ test('reserve takes plan tokens first, then bonus tokens', async () => {
 
 test('200 parallel reservations of 3 against 100 tokens admit exactly 33 and leave exactly 1', async () => {
   const id = await userWith(40, 60);
-  const results = await Promise.allSettled(
-    Array.from({ length: 200 }, (_, i) => reserve(db.dataSource, id, `par-${id}-${i}`, 3)),
-  );
+  const results = await Promise.allSettled(Array.from({ length: 200 }, (_, i) => reserve(db.dataSource, id, `par-${id}-${i}`, 3)));
   const admitted = results.filter((r) => r.status === 'fulfilled');
   const refused = results.filter((r) => r.status === 'rejected');
   expect(admitted).toHaveLength(33);

@@ -34,7 +34,11 @@ test('balance shows plan tokens, bonus tokens and the next refill; plans list li
   // Buying is a Telegram Stars subscription link (test/bot/payments.test.ts follows the payment through).
   await press(h, user, /^pay:plan-basic-month$/);
   const link = await h.telegram.waitForCall((c) => c.method === 'createInvoiceLink');
-  expect(link.payload).toMatchObject({ currency: 'XTR', subscription_period: 2592000, prices: [{ label: expect.any(String), amount: 250 }] });
+  expect(link.payload).toMatchObject({
+    currency: 'XTR',
+    subscription_period: 2592000,
+    prices: [{ label: expect.any(String), amount: 250 }],
+  });
 });
 
 test('settings change the language (the next screen is in it), the image format and notifications', async () => {
@@ -46,7 +50,11 @@ test('settings change the language (the next screen is in it), the image format 
   await press(h, user, /^set:fmt:png$/);
   await press(h, user, /^set:notif:off$/);
   const account = await accountOf(user.id);
-  expect(await getSettings(h.engine.db.dataSource, account.id)).toMatchObject({ language: 'ru', image_format: 'png', notifications_enabled: false });
+  expect(await getSettings(h.engine.db.dataSource, account.id)).toMatchObject({
+    language: 'ru',
+    image_format: 'png',
+    notifications_enabled: false,
+  });
   await h.send(user.text('/help'));
   expect(h.telegram.sentTexts(user.id).pop()).toContain('Как это работает');
 

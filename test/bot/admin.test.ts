@@ -8,7 +8,10 @@ const ADMIN_GROUP = -1_004_700_002;
 let h: BotHarness;
 
 beforeAll(async () => {
-  h = await startBotHarness({ adminIds: [ADMIN, ADMIN_GROUP], bot: { settings: { failureBurstThreshold: 3, failureBurstWindowMs: 60_000 } } });
+  h = await startBotHarness({
+    adminIds: [ADMIN, ADMIN_GROUP],
+    bot: { settings: { failureBurstThreshold: 3, failureBurstWindowMs: 60_000 } },
+  });
 });
 afterAll(() => h.close());
 
@@ -63,7 +66,9 @@ test('admins are told about new users, provider outages and recoveries, and fail
   const newcomer = h.user(4_700_030, { firstName: 'Nina', username: 'nina' });
   await h.send(newcomer.text('/start'));
   const toAdmins = (text: string) =>
-    [ADMIN, ADMIN_GROUP].every((chat) => h.telegram.callsOf('sendMessage').some((c) => Number(c.payload.chat_id) === chat && String(c.payload.text).includes(text)));
+    [ADMIN, ADMIN_GROUP].every((chat) =>
+      h.telegram.callsOf('sendMessage').some((c) => Number(c.payload.chat_id) === chat && String(c.payload.text).includes(text)),
+    );
   expect(toAdmins('New user')).toBe(true);
   expect(toAdmins('@nina')).toBe(true);
 

@@ -71,7 +71,10 @@ test('the conversation context is kept per chat and /new resets it', async () =>
 test('the chat model picker shows prices, locks Basic models for Starter, and switches the model', async () => {
   const user = h.user(4_200_003);
   await h.send(user.text('/chat'));
-  const picker = h.telegram.callsOf('sendMessage').filter((c) => Number(c.payload.chat_id) === user.id).pop()!;
+  const picker = h.telegram
+    .callsOf('sendMessage')
+    .filter((c) => Number(c.payload.chat_id) === user.id)
+    .pop()!;
   const buttons = buttonsOf(picker);
   expect(buttons.find((b) => b.callback_data === 'chat:m:gpt-4o-mini')?.text).toBe('✓ GPT-4o mini · ≈1 tkn');
   expect(buttons.find((b) => b.callback_data === 'chat:m:gpt-4o')?.text).toBe('🔒 GPT-4o · Basic');
@@ -84,7 +87,9 @@ test('the chat model picker shows prices, locks Basic models for Starter, and sw
   await press(h, user, /^chat:m:deepseek-chat$/);
   await h.send(user.text('hello'));
   const account = await accountOf(user.id);
-  const last = await h.engine.db.dataSource.getRepository(GenerationEntity).findOneOrFail({ where: { userId: account.id }, order: { id: 'DESC' } });
+  const last = await h.engine.db.dataSource
+    .getRepository(GenerationEntity)
+    .findOneOrFail({ where: { userId: account.id }, order: { id: 'DESC' } });
   expect(last.modelSlug).toBe('deepseek-chat');
 });
 
@@ -95,7 +100,9 @@ test('a stream broken mid-answer keeps the text so far, says so, and charges not
   const gen = await h.engine.db.dataSource.getRepository(GenerationEntity).findOneByOrFail({ userId: account.id });
   expect(gen).toMatchObject({ status: 'failed', tokensSpent: 0 });
   expect((await getBalance(h.engine.db.dataSource, account.id)).total).toBe(50);
-  const replies = h.telegram.calls.filter((c) => Number(c.payload.chat_id) === user.id && (c.method === 'editMessageText' || c.method === 'sendMessage'));
+  const replies = h.telegram.calls.filter(
+    (c) => Number(c.payload.chat_id) === user.id && (c.method === 'editMessageText' || c.method === 'sendMessage'),
+  );
   expect(String(replies[replies.length - 1].payload.text)).toContain('Nothing was charged');
 });
 
@@ -123,7 +130,9 @@ test('an overloaded model says so by name (wait or switch), and charges nothing'
   const account = await accountOf(user.id);
   const gen = await h.engine.db.dataSource.getRepository(GenerationEntity).findOneByOrFail({ userId: account.id });
   expect(gen).toMatchObject({ status: 'failed', errorKind: 'overloaded', tokensSpent: 0 });
-  const replies = h.telegram.calls.filter((c) => Number(c.payload.chat_id) === user.id && (c.method === 'editMessageText' || c.method === 'sendMessage'));
+  const replies = h.telegram.calls.filter(
+    (c) => Number(c.payload.chat_id) === user.id && (c.method === 'editMessageText' || c.method === 'sendMessage'),
+  );
   const last = String(replies[replies.length - 1].payload.text);
   expect(last).toContain('GPT-4o mini');
   expect(last).toMatch(/overloaded/i);

@@ -22,12 +22,20 @@ async function accountOf(telegramId: number) {
 }
 
 function lastTo(chatId: number) {
-  return h.telegram.calls.filter((c) => Number(c.payload.chat_id) === chatId && (c.method === 'sendMessage' || c.method === 'editMessageText')).pop()!;
+  return h.telegram.calls
+    .filter((c) => Number(c.payload.chat_id) === chatId && (c.method === 'sendMessage' || c.method === 'editMessageText'))
+    .pop()!;
 }
 
 test('402 in Russian: an empty balance is explained with the price and a way to top up', async () => {
   const telegramId = 4_500_001;
-  await createUser(h.engine.db.dataSource, h.engine.services.plans, { name: 'Оля', telegramId, planTokens: 0, bonusTokens: 0, language: 'ru' });
+  await createUser(h.engine.db.dataSource, h.engine.services.plans, {
+    name: 'Оля',
+    telegramId,
+    planTokens: 0,
+    bonusTokens: 0,
+    language: 'ru',
+  });
   const user = h.user(telegramId, { languageCode: 'ru' });
   await h.send(user.text('Привет!'));
   const reply = lastTo(telegramId);
@@ -51,7 +59,9 @@ test('429 in English: the hourly limit says when it resets; nothing runs and not
   await h.send(user.text('one more question'));
   const reply = lastTo(user.id);
   expect(reply.payload.text).toMatch(
-    new RegExp(`^⏱ You reached the Starter plan limit of ${plan.rateLimitHourly} requests per hour\\. It resets in \\d+ min \\(at \\d{2}:\\d{2} UTC\\)\\.`),
+    new RegExp(
+      `^⏱ You reached the Starter plan limit of ${plan.rateLimitHourly} requests per hour\\. It resets in \\d+ min \\(at \\d{2}:\\d{2} UTC\\)\\.`,
+    ),
   );
   expect((await getBalance(h.engine.db.dataSource, account.id)).total).toBe(50);
 });
@@ -80,8 +90,12 @@ test('provider overload: an open circuit is explained (wait or switch models) an
     await local.send(user.text('a castle'));
     await press(local, user, /:ok$/);
     const reply = local.telegram.calls.filter((c) => Number(c.payload.chat_id) === user.id && c.method === 'editMessageText').pop()!;
-    expect(reply.payload.text).toMatch(/^⚠️ FLUX\.1 \[dev\] is overloaded right now\. Please wait about \d+ s or choose another model\. Nothing was charged\./);
-    const notice = await local.telegram.waitForCall((c) => c.method === 'sendMessage' && Number(c.payload.chat_id) === admin && String(c.payload.text).includes('bfl'));
+    expect(reply.payload.text).toMatch(
+      /^⚠️ FLUX\.1 \[dev\] is overloaded right now\. Please wait about \d+ s or choose another model\. Nothing was charged\./,
+    );
+    const notice = await local.telegram.waitForCall(
+      (c) => c.method === 'sendMessage' && Number(c.payload.chat_id) === admin && String(c.payload.text).includes('bfl'),
+    );
     expect(notice.payload.text).toContain('Provider bfl is failing');
     const account = await local.engine.db.dataSource.getRepository(UserEntity).findOneByOrFail({ telegramId: String(user.id) });
     expect((await getBalance(local.engine.db.dataSource, account.id)).total).toBe(50);
@@ -93,13 +107,28 @@ test('provider overload: an open circuit is explained (wait or switch models) an
 describe('every error the core raises reads well in both languages', () => {
   const i18n = I18n.load();
   const plans = { get: async (slug: string) => ({ name: slug === 'basic' ? 'Basic' : 'Starter' }) } as never;
-  const decision = { allowed: false, plan: 'free', limitHour: 20, remainingHour: 0, limitDay: 150, remainingDay: 100, resetHour: 0, resetDay: 0, retryAfter: 1500 };
+  const decision = {
+    allowed: false,
+    plan: 'free',
+    limitHour: 20,
+    remainingHour: 0,
+    limitDay: 150,
+    remainingDay: 100,
+    resetHour: 0,
+    resetDay: 0,
+    retryAfter: 1500,
+  };
   const cases: [string, unknown, RegExp, RegExp][] = [
     ['402', new InsufficientTokensError(8, 3), /needs 8 tkn, your balance is 3/, /нужно 8 ток\., на балансе 3/],
     ['429', new RateLimitedError(decision), /20 requests per hour\. It resets in 25 min/, /20 запросов в час\. Он обновится через 25 мин/],
     ['429 day', new RateLimitedError({ ...decision, remainingDay: 0 }), /150 requests per day/, /150 запросов в сутки/],
     ['403', new PlanTooLowError('basic', 'Insufficient plan'), /needs the Basic plan/, /нужен тариф Basic/],
-    ['503', new ProviderUnavailableError('openai', 'gpt-4o', 'overloaded', 30), /GPT-4o is overloaded.*about 30 s/, /GPT-4o сейчас перегружена.*около 30 с/],
+    [
+      '503',
+      new ProviderUnavailableError('openai', 'gpt-4o', 'overloaded', 30),
+      /GPT-4o is overloaded.*about 30 s/,
+      /GPT-4o сейчас перегружена.*около 30 с/,
+    ],
   ];
   test.each(cases)('%s', async (_name, err, en, ru) => {
     expect((await describeErrorForUser(err, i18n.translator('en'), 'en', plans)).text).toMatch(en);

@@ -41,7 +41,9 @@ interface StoredMessage {
 
 /** A recorded Bot API error body (test/fixtures/telegram). */
 export function telegramError(name: string): FakeFailure {
-  const body = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../fixtures/telegram', `${name}.json`), 'utf8')) as FakeFailure & { ok: false };
+  const body = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../fixtures/telegram', `${name}.json`), 'utf8')) as FakeFailure & {
+    ok: false;
+  };
   const { ok: _ok, ...failure } = body;
   return failure;
 }
@@ -157,7 +159,11 @@ export class FakeTelegram {
   }
 
   /** A file the user "sent": it can be fetched with getFile and downloaded from /file/bot<token>/<path>. */
-  addFile(data: Buffer, folder: 'photos' | 'voice' | 'music' | 'documents', ext: string): { file_id: string; file_unique_id: string; file_size: number } {
+  addFile(
+    data: Buffer,
+    folder: 'photos' | 'voice' | 'music' | 'documents',
+    ext: string,
+  ): { file_id: string; file_unique_id: string; file_size: number } {
     const n = this.nextFileId++;
     const fileId = `AgAC-file-${n}-${Math.random().toString(36).slice(2, 10)}`;
     this.files.set(fileId, { path: `${folder}/file_${n}.${ext}`, data });
@@ -190,7 +196,8 @@ export class FakeTelegram {
     for (;;) {
       const found = this.calls.find(predicate);
       if (found) return found;
-      if (Date.now() > until) throw new Error(`no matching Bot API call within ${timeoutMs} ms; calls: ${this.calls.map((c) => c.method).join(', ')}`);
+      if (Date.now() > until)
+        throw new Error(`no matching Bot API call within ${timeoutMs} ms; calls: ${this.calls.map((c) => c.method).join(', ')}`);
       await new Promise((r) => setTimeout(r, 50));
     }
   }
@@ -228,7 +235,8 @@ export class FakeTelegram {
     if (method === 'getUpdates') {
       // Long polling: confirmed updates (below `offset`) are dropped; waits briefly when there is nothing new.
       const offset = Number(payload.offset ?? 0);
-      for (let i = this.pendingUpdates.length - 1; i >= 0; i--) if (this.pendingUpdates[i].update_id < offset) this.pendingUpdates.splice(i, 1);
+      for (let i = this.pendingUpdates.length - 1; i >= 0; i--)
+        if (this.pendingUpdates[i].update_id < offset) this.pendingUpdates.splice(i, 1);
       if (this.pendingUpdates.length === 0) await new Promise((r) => setTimeout(r, 50));
       call.result = [...this.pendingUpdates];
       this.reply(res, 200, { ok: true, result: call.result });
@@ -332,18 +340,50 @@ export class FakeTelegram {
       }
       case 'sendPhoto': {
         const meta = this.fileMeta(files.photo);
-        return ok(this.message(chatId, { photo: [{ ...meta, width: 90, height: 90 }, { ...meta, file_id: `${meta.file_id}-l`, width: 1024, height: 1024 }], ...caption }));
+        return ok(
+          this.message(chatId, {
+            photo: [
+              { ...meta, width: 90, height: 90 },
+              { ...meta, file_id: `${meta.file_id}-l`, width: 1024, height: 1024 },
+            ],
+            ...caption,
+          }),
+        );
       }
       case 'sendDocument':
-        return ok(this.message(chatId, { document: { ...this.fileMeta(files.document), file_name: files.document?.name, mime_type: files.document?.type || 'application/octet-stream' }, ...caption }));
+        return ok(
+          this.message(chatId, {
+            document: {
+              ...this.fileMeta(files.document),
+              file_name: files.document?.name,
+              mime_type: files.document?.type || 'application/octet-stream',
+            },
+            ...caption,
+          }),
+        );
       case 'sendVideo':
-        return ok(this.message(chatId, { video: { ...this.fileMeta(files.video), width: 1280, height: 720, duration: 4, mime_type: 'video/mp4' }, ...caption }));
+        return ok(
+          this.message(chatId, {
+            video: { ...this.fileMeta(files.video), width: 1280, height: 720, duration: 4, mime_type: 'video/mp4' },
+            ...caption,
+          }),
+        );
       case 'sendAudio':
-        return ok(this.message(chatId, { audio: { ...this.fileMeta(files.audio), duration: 10, mime_type: 'audio/mpeg', file_name: files.audio?.name }, ...caption }));
+        return ok(
+          this.message(chatId, {
+            audio: { ...this.fileMeta(files.audio), duration: 10, mime_type: 'audio/mpeg', file_name: files.audio?.name },
+            ...caption,
+          }),
+        );
       case 'getFile': {
         const file = this.files.get(String(p.file_id));
         if (!file) return fail('error-400-invalid-file-id');
-        return ok({ file_id: String(p.file_id), file_unique_id: `u-${String(p.file_id)}`, file_size: file.data.length, file_path: file.path });
+        return ok({
+          file_id: String(p.file_id),
+          file_unique_id: `u-${String(p.file_id)}`,
+          file_size: file.data.length,
+          file_path: file.path,
+        });
       }
       case 'sendInvoice': {
         // Stars invoices: currency XTR, exactly one price, an empty (or absent) provider token.
@@ -352,11 +392,24 @@ export class FakeTelegram {
           return { ok: false, error_code: 400, description: 'Bad Request: STARS_INVOICE_INVALID' };
         }
         const total = (prices ?? []).reduce((sum, x) => sum + x.amount, 0);
-        return ok(this.message(chatId, { invoice: { title: String(p.title), description: String(p.description), start_parameter: '', currency: String(p.currency), total_amount: total } }));
+        return ok(
+          this.message(chatId, {
+            invoice: {
+              title: String(p.title),
+              description: String(p.description),
+              start_parameter: '',
+              currency: String(p.currency),
+              total_amount: total,
+            },
+          }),
+        );
       }
       case 'createInvoiceLink': {
         const prices = p.prices as { amount: number }[] | undefined;
-        if (p.subscription_period !== undefined && (p.currency !== 'XTR' || Number(p.subscription_period) !== 2592000 || prices?.length !== 1)) {
+        if (
+          p.subscription_period !== undefined &&
+          (p.currency !== 'XTR' || Number(p.subscription_period) !== 2592000 || prices?.length !== 1)
+        ) {
           return { ok: false, error_code: 400, description: 'Bad Request: SUBSCRIPTION_PERIOD_INVALID' };
         }
         return ok(`https://t.me/$${Buffer.from(String(p.payload)).toString('base64url')}`);

@@ -17,7 +17,11 @@ afterAll(() => h.close());
 const GROUP = { id: -1001234567890, type: 'supergroup' as const, title: 'Friends' };
 const member = (id: number, languageCode = 'en') => ({ id, is_bot: false as const, first_name: 'Mallory', language_code: languageCode });
 
-function groupText(from: ReturnType<typeof member>, text: string, chat: { id: number; type: 'group' | 'supergroup'; title: string } = GROUP): Update {
+function groupText(
+  from: ReturnType<typeof member>,
+  text: string,
+  chat: { id: number; type: 'group' | 'supergroup'; title: string } = GROUP,
+): Update {
   const entities: { type: 'bot_command' | 'mention'; offset: number; length: number }[] = [];
   const command = /^\/[A-Za-z0-9_]+(@\w+)?/.exec(text);
   if (command) entities.push({ type: 'bot_command', offset: 0, length: command[0].length });
@@ -67,7 +71,12 @@ test('group chatter not meant for the bot, /balance of another bot, and channel 
   await h.send(groupText(sender, '/balance@some_other_bot'));
   await h.send({
     update_id: updateId++,
-    channel_post: { message_id: messageId++, chat: { id: -100777, type: 'channel', title: 'News' }, date: Math.floor(Date.now() / 1000), text: 'hello' },
+    channel_post: {
+      message_id: messageId++,
+      chat: { id: -100777, type: 'channel', title: 'News' },
+      date: Math.floor(Date.now() / 1000),
+      text: 'hello',
+    },
   });
   expect(h.telegram.calls.slice(mark)).toEqual([]);
   expect(await accountsOf(sender.id)).toBe(0);

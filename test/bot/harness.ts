@@ -26,20 +26,31 @@ export interface BotHarness {
   close(): Promise<void>;
 }
 
-export async function startBotHarness(options: { adminIds?: number[]; env?: Record<string, string>; bot?: BotOptions } = {}): Promise<BotHarness> {
+export async function startBotHarness(
+  options: { adminIds?: number[]; env?: Record<string, string>; bot?: BotOptions } = {},
+): Promise<BotHarness> {
   const telegram = await FakeTelegram.start(TOKEN);
-  const engine = await startEngine({
-    BOT_TOKEN: TOKEN,
-    TELEGRAM_API_ROOT: telegram.url,
-    ...(options.adminIds ? { ADMIN_CHAT_IDS: options.adminIds.join(',') } : {}),
-    ...options.env,
-  }, {
-    // Slow videos (several polls before the result) so a pending job's progress can be watched reliably.
-    handlers: { google: createGoogleSandbox({ pendingPolls: 6 }) },
-  });
+  const engine = await startEngine(
+    {
+      BOT_TOKEN: TOKEN,
+      TELEGRAM_API_ROOT: telegram.url,
+      ...(options.adminIds ? { ADMIN_CHAT_IDS: options.adminIds.join(',') } : {}),
+      ...options.env,
+    },
+    {
+      // Slow videos (several polls before the result) so a pending job's progress can be watched reliably.
+      handlers: { google: createGoogleSandbox({ pendingPolls: 6 }) },
+    },
+  );
   const bots: TelegramBot[] = [];
   const newBot = (extra: BotOptions = {}) => {
-    const bot = createBot(TOKEN, engine.services, { botInfo: BOT_INFO, settings: TEST_SETTINGS, autoRetry: { maxDelaySeconds: 5 }, ...options.bot, ...extra });
+    const bot = createBot(TOKEN, engine.services, {
+      botInfo: BOT_INFO,
+      settings: TEST_SETTINGS,
+      autoRetry: { maxDelaySeconds: 5 },
+      ...options.bot,
+      ...extra,
+    });
     bots.push(bot);
     return bot;
   };
@@ -83,7 +94,8 @@ export function messageIdOf(call: RecordedCall): number {
 /** The newest call that showed buttons to the chat (a new message or an edit). */
 export function lastKeyboard(telegram: FakeTelegram, chatId: number): RecordedCall {
   const calls = telegram.calls.filter(
-    (c) => (c.method === 'sendMessage' || c.method === 'editMessageText') && Number(c.payload.chat_id) === chatId && buttonsOf(c).length > 0,
+    (c) =>
+      (c.method === 'sendMessage' || c.method === 'editMessageText') && Number(c.payload.chat_id) === chatId && buttonsOf(c).length > 0,
   );
   if (calls.length === 0) throw new Error('no keyboard was shown');
   return calls[calls.length - 1];
@@ -94,7 +106,12 @@ export async function press(h: BotHarness, user: TestUser, match: RegExp | ((b: 
   const call = lastKeyboard(h.telegram, user.id);
   const test = typeof match === 'function' ? match : (b: Button) => match.test(b.callback_data);
   const button = buttonsOf(call).find(test);
-  if (!button) throw new Error(`no such button among: ${buttonsOf(call).map((b) => `${b.text} [${b.callback_data}]`).join(' | ')}`);
+  if (!button)
+    throw new Error(
+      `no such button among: ${buttonsOf(call)
+        .map((b) => `${b.text} [${b.callback_data}]`)
+        .join(' | ')}`,
+    );
   await h.send(user.press(button.callback_data, { message_id: messageIdOf(call), text: String(call.payload.text ?? '') }));
 }
 

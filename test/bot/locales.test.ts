@@ -36,7 +36,9 @@ test('the bot code finds its texts: it uses a good number of keys, all as litera
 });
 
 test.each(BOT_LOCALES)('every key used in code exists in %s.ftl', (locale) => {
-  const missing = [...keysUsedInCode().entries()].filter(([key]) => !i18n.has(locale, key)).map(([key, files]) => `${key} (${files.join(', ')})`);
+  const missing = [...keysUsedInCode().entries()]
+    .filter(([key]) => !i18n.has(locale, key))
+    .map(([key, files]) => `${key} (${files.join(', ')})`);
   expect(missing).toEqual([]);
 });
 

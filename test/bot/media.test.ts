@@ -85,7 +85,12 @@ test('cancelling the wizard runs nothing and charges nothing; a command mid-wiza
   await h.send(user.text('/image'));
   await press(h, user, /:m:flux-dev$/);
   await press(h, user, /:x$/);
-  expect(h.telegram.calls.filter((c) => Number(c.payload.chat_id) === user.id).map((c) => String(c.payload.text ?? '')).pop()).toBe('Cancelled.');
+  expect(
+    h.telegram.calls
+      .filter((c) => Number(c.payload.chat_id) === user.id)
+      .map((c) => String(c.payload.text ?? ''))
+      .pop(),
+  ).toBe('Cancelled.');
 
   await h.send(user.text('/music'));
   await h.send(user.text('/balance'));

@@ -12,10 +12,17 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const ds = () => h.engine.db.dataSource;
-const accountOf = (telegramId: number) => ds().getRepository(UserEntity).findOneByOrFail({ telegramId: String(telegramId) });
+const accountOf = (telegramId: number) =>
+  ds()
+    .getRepository(UserEntity)
+    .findOneByOrFail({ telegramId: String(telegramId) });
 const lastText = (chatId: number) => h.telegram.sentTexts(chatId).pop() ?? '';
 /** The admin chat also receives notices: the newest reply that is not one. */
-const lastAdminReply = () => h.telegram.sentTexts(ADMIN).filter((t) => !/^(💰|↩️|🆕)/u.test(t)).pop() ?? '';
+const lastAdminReply = () =>
+  h.telegram
+    .sentTexts(ADMIN)
+    .filter((t) => !/^(💰|↩️|🆕)/u.test(t))
+    .pop() ?? '';
 
 async function expectLedgerMatchesBalance(userId: number): Promise<void> {
   const b = await getBalance(ds(), userId);
@@ -41,7 +48,12 @@ test('/buy lists packages and plans with Stars prices; a package is a Stars invo
   expect(buttonsOf(list).map((b) => b.text)).toEqual(expect.arrayContaining(['500 tokens · 300 ⭐', 'Pro · 500 ⭐ / 30 days']));
 
   const invoice = await invoiceFor(user, 'tokens-500', 'sendInvoice');
-  expect(invoice.payload).toMatchObject({ chat_id: user.id, currency: 'XTR', provider_token: '', prices: [{ label: expect.any(String), amount: 300 }] });
+  expect(invoice.payload).toMatchObject({
+    chat_id: user.id,
+    currency: 'XTR',
+    provider_token: '',
+    prices: [{ label: expect.any(String), amount: 300 }],
+  });
   const payload = String(invoice.payload.payload);
   expect(payload).toMatch(/^ord_[0-9a-f]{24}$/);
 
@@ -56,7 +68,9 @@ test('/buy lists packages and plans with Stars prices; a package is a Stars invo
   await h.send(user.successfulPayment(payload, 300, 'stxCharge500A'));
   expect(lastText(user.id)).toBe(`✅ Thank you! 500 bonus tokens were added. Balance: ${before.total + 500} tkn.`);
   expect((await getBalance(ds(), account.id)).bonusTokens).toBe(before.bonusTokens + 500);
-  const notice = await h.telegram.waitForCall((c) => c.method === 'sendMessage' && Number(c.payload.chat_id) === ADMIN && String(c.payload.text).startsWith('💰'));
+  const notice = await h.telegram.waitForCall(
+    (c) => c.method === 'sendMessage' && Number(c.payload.chat_id) === ADMIN && String(c.payload.text).startsWith('💰'),
+  );
   expect(notice.payload.text).toBe('💰 Paid: Maria bought 500 tokens for 300 XTR (via stars, charge stxCharge500A).');
 
   // The same successful_payment again (a redelivered update): nothing more.
@@ -66,7 +80,7 @@ test('/buy lists packages and plans with Stars prices; a package is a Stars invo
   await expectLedgerMatchesBalance(account.id);
 });
 
-test('pre-checkout refuses a wrong amount, an unknown order, another user\'s order and a paid one, in the user\'s language', async () => {
+test("pre-checkout refuses a wrong amount, an unknown order, another user's order and a paid one, in the user's language", async () => {
   const user = h.user(4_900_002, { languageCode: 'ru' });
   const other = h.user(4_900_003, { languageCode: 'en' });
   const invoice = await invoiceFor(user, 'tokens-100', 'sendInvoice');
@@ -81,15 +95,24 @@ test('pre-checkout refuses a wrong amount, an unknown order, another user\'s ord
   await h.send(user.preCheckout(payload, 75, 'USD'));
   expect(h.telegram.callsOf('answerPreCheckoutQuery').pop()!.payload).toMatchObject({ ok: false });
   await h.send(user.preCheckout('ord_000000000000000000000000', 75));
-  expect(h.telegram.callsOf('answerPreCheckoutQuery').pop()!.payload).toMatchObject({ ok: false, error_message: expect.stringContaining('недействителен') });
+  expect(h.telegram.callsOf('answerPreCheckoutQuery').pop()!.payload).toMatchObject({
+    ok: false,
+    error_message: expect.stringContaining('недействителен'),
+  });
   await h.send(other.preCheckout(payload, 75));
-  expect(h.telegram.callsOf('answerPreCheckoutQuery').pop()!.payload).toMatchObject({ ok: false, error_message: 'This order is not valid. Open /buy and start again.' });
+  expect(h.telegram.callsOf('answerPreCheckoutQuery').pop()!.payload).toMatchObject({
+    ok: false,
+    error_message: 'This order is not valid. Open /buy and start again.',
+  });
 
   await h.send(user.preCheckout(payload, 75));
   expect(h.telegram.callsOf('answerPreCheckoutQuery').pop()!.payload).toMatchObject({ ok: true });
   await h.send(user.successfulPayment(payload, 75, 'stxCharge100'));
   await h.send(user.preCheckout(payload, 75));
-  expect(h.telegram.callsOf('answerPreCheckoutQuery').pop()!.payload).toMatchObject({ ok: false, error_message: expect.stringContaining('уже оплачен') });
+  expect(h.telegram.callsOf('answerPreCheckoutQuery').pop()!.payload).toMatchObject({
+    ok: false,
+    error_message: expect.stringContaining('уже оплачен'),
+  });
 });
 
 test('a plan is a 30-day Stars subscription: first payment sets plan and allowance, a renewal extends it, cancel keeps it to the end', async () => {
@@ -118,13 +141,23 @@ test('a plan is a 30-day Stars subscription: first payment sets plan and allowan
   expect(new Date(account.planExpiresAt!).getTime() - firstEnd).toBe(30 * 86_400_000);
   await h.send(user.successfulPayment(payload, 500, 'stxSubRenew1', { first: false, expiresAt: first + 2592000 }));
   expect(new Date((await accountOf(user.id)).planExpiresAt!).getTime() - firstEnd).toBe(30 * 86_400_000);
-  const orders = await ds().query(`SELECT status, parent_order_id IS NOT NULL AS renewal FROM payment_orders WHERE user_id = $1 AND status <> 'canceled' ORDER BY id`, [account.id]);
-  expect(orders).toEqual([{ status: 'fulfilled', renewal: false }, { status: 'fulfilled', renewal: true }]);
+  const orders = await ds().query(
+    `SELECT status, parent_order_id IS NOT NULL AS renewal FROM payment_orders WHERE user_id = $1 AND status <> 'canceled' ORDER BY id`,
+    [account.id],
+  );
+  expect(orders).toEqual([
+    { status: 'fulfilled', renewal: false },
+    { status: 'fulfilled', renewal: true },
+  ]);
 
   await h.send(user.text('/balance'));
   expect(buttonsOf(lastKeyboard(h.telegram, user.id)).map((b) => b.callback_data)).toContain('sub:cancel');
   await press(h, user, /^sub:cancel$/);
-  expect(h.telegram.callsOf('editUserStarSubscription').pop()!.payload).toEqual({ user_id: user.id, telegram_payment_charge_id: 'stxSubFirst', is_canceled: true });
+  expect(h.telegram.callsOf('editUserStarSubscription').pop()!.payload).toEqual({
+    user_id: user.id,
+    telegram_payment_charge_id: 'stxSubFirst',
+    is_canceled: true,
+  });
   expect(lastText(user.id)).toMatch(/^Your subscription will not renew\. The Pro plan stays active until/);
   account = await accountOf(user.id);
   expect(account.planSlug).toBe('pro');
@@ -167,9 +200,13 @@ test('/admin refund <charge id>: refundStarPayment, then what is left is taken b
   const refund = h.telegram.callsOf('refundStarPayment').pop()!;
   expect(refund.payload).toEqual({ user_id: user.id, telegram_payment_charge_id: 'stxRefundMe' });
   const taken = Math.min(500, left);
-  expect(lastAdminReply()).toMatch(new RegExp(`^✅ Refunded order ord_[0-9a-f]+: ${taken} tokens taken back; ${500 - taken} had already been spent`));
+  expect(lastAdminReply()).toMatch(
+    new RegExp(`^✅ Refunded order ord_[0-9a-f]+: ${taken} tokens taken back; ${500 - taken} had already been spent`),
+  );
   expect((await getBalance(ds(), account.id)).bonusTokens).toBe(left - taken);
-  const notice = await h.telegram.waitForCall((c) => c.method === 'sendMessage' && Number(c.payload.chat_id) === ADMIN && String(c.payload.text).startsWith('↩️'));
+  const notice = await h.telegram.waitForCall(
+    (c) => c.method === 'sendMessage' && Number(c.payload.chat_id) === ADMIN && String(c.payload.text).startsWith('↩️'),
+  );
   expect(notice.payload.text).toBe(`↩️ Refunded: Ivan, 500 tokens, 300 XTR: ${taken} tokens taken back, ${500 - taken} already spent.`);
 
   await h.send(admin.text('/admin refund stxRefundMe'));
@@ -192,7 +229,9 @@ test('/admin refund: Telegram answering CHARGE_ALREADY_REFUNDED counts as done; 
   h.telegram.refundedCharges.add('stxRefundedElsewhere');
   h.telegram.failNext('refundStarPayment', floodWait(1));
   await h.send(admin.text('/admin refund stxRefundedElsewhere'));
-  expect(h.telegram.callsOf('refundStarPayment').filter((c) => c.payload.telegram_payment_charge_id === 'stxRefundedElsewhere')).toHaveLength(2);
+  expect(
+    h.telegram.callsOf('refundStarPayment').filter((c) => c.payload.telegram_payment_charge_id === 'stxRefundedElsewhere'),
+  ).toHaveLength(2);
   expect(lastAdminReply()).toMatch(/^✅ Refunded order/);
   const account = await accountOf(user.id);
   const [order] = await ds().query(`SELECT status FROM payment_orders WHERE provider_charge_id = 'stxRefundedElsewhere'`);
@@ -211,7 +250,11 @@ test('/admin refund of a subscription payment ends the plan now, takes back the 
   expect(account.planSlug).toBe('basic');
   await h.send(admin.text('/admin refund stxSubRefund'));
   expect(lastAdminReply()).toMatch(/^✅ Refunded order ord_[0-9a-f]+: 1,000 tokens taken back; 0 had already been spent/);
-  expect(h.telegram.callsOf('editUserStarSubscription').pop()!.payload).toEqual({ user_id: user.id, telegram_payment_charge_id: 'stxSubRefund', is_canceled: true });
+  expect(h.telegram.callsOf('editUserStarSubscription').pop()!.payload).toEqual({
+    user_id: user.id,
+    telegram_payment_charge_id: 'stxSubRefund',
+    is_canceled: true,
+  });
   expect((await accountOf(user.id)).planSlug).toBe('free');
   expect((await getBalance(ds(), account.id)).planTokens).toBe(0);
   await expectLedgerMatchesBalance(account.id);

@@ -38,7 +38,9 @@ test('purging removes only old rows of its own prefix', async () => {
   await sessions.write('old', { x: 1 });
   await sessions.write('new', { x: 2 });
   await other.write('old', { x: 3 });
-  await db.dataSource.query(`UPDATE bot_sessions SET updated_at = now() - interval '40 days' WHERE key IN ('session:old', 'conversation:old')`);
+  await db.dataSource.query(
+    `UPDATE bot_sessions SET updated_at = now() - interval '40 days' WHERE key IN ('session:old', 'conversation:old')`,
+  );
   expect(await sessions.purgeOlderThan(30)).toBe(1);
   expect(await sessions.read('old')).toBeUndefined();
   expect(await sessions.read('new')).toEqual({ x: 2 });

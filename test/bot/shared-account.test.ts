@@ -48,7 +48,10 @@ test('a bot request and an API request on the same account draw on one balance a
 
   // The web: the messenger login of the same Telegram user, then POST /api/v2/generate.
   const login = { id: user.id, first_name: 'Eve', username: 'eve_api', auth_date: Math.floor(Date.now() / 1000) };
-  const signIn = await api('POST', '/api/v2/auth/messenger', undefined, { ...login, hash: telegramLoginHash(login, h.engine.services.config.bot.token!) });
+  const signIn = await api('POST', '/api/v2/auth/messenger', undefined, {
+    ...login,
+    hash: telegramLoginHash(login, h.engine.services.config.bot.token!),
+  });
   expect(signIn.status).toBe(200);
   const token = String(signIn.body.access_token);
   const generated = await api('POST', '/api/v2/generate', token, { model: 'flux-dev', prompt: 'an api picture' });

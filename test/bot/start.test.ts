@@ -50,7 +50,10 @@ test('the web messenger login of that Telegram user reaches the same account as 
   const user = h.user(4_100_003, { firstName: 'Carol', username: 'carol_w' });
   await h.send(user.text('/start'));
   const data = { id: user.id, first_name: 'Carol', username: 'carol_w', auth_date: Math.floor(Date.now() / 1000) };
-  const signIn = await h.engine.services.auth.signInWithTelegram({ ...data, hash: telegramLoginHash(data, h.engine.services.config.bot.token!) });
+  const signIn = await h.engine.services.auth.signInWithTelegram({
+    ...data,
+    hash: telegramLoginHash(data, h.engine.services.config.bot.token!),
+  });
   const account = await h.engine.db.dataSource.getRepository(UserEntity).findOneByOrFail({ telegramId: String(user.id) });
   expect(signIn.isNewUser).toBe(false);
   expect(signIn.user.id).toBe(account.id);
@@ -60,7 +63,10 @@ test('the web messenger login of that Telegram user reaches the same account as 
 test('an account first created by the web login is the one the bot finds', async () => {
   const id = 4_100_004;
   const data = { id, first_name: 'Dan', auth_date: Math.floor(Date.now() / 1000) };
-  const signIn = await h.engine.services.auth.signInWithTelegram({ ...data, hash: telegramLoginHash(data, h.engine.services.config.bot.token!) });
+  const signIn = await h.engine.services.auth.signInWithTelegram({
+    ...data,
+    hash: telegramLoginHash(data, h.engine.services.config.bot.token!),
+  });
   const user = h.user(id, { firstName: 'Dan' });
   await h.send(user.text('/balance'));
   const rows = await h.engine.db.dataSource.getRepository(UserEntity).findBy({ telegramId: String(id) });

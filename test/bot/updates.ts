@@ -31,7 +31,12 @@ export class TestUser {
   }
 
   get chat() {
-    return { id: this.id, type: 'private' as const, first_name: this.options.firstName ?? 'Alice', ...(this.options.username ? { username: this.options.username } : {}) };
+    return {
+      id: this.id,
+      type: 'private' as const,
+      first_name: this.options.firstName ?? 'Alice',
+      ...(this.options.username ? { username: this.options.username } : {}),
+    };
   }
 
   private base() {
@@ -81,12 +86,7 @@ export class TestUser {
   }
 
   /** The service message of a completed payment (a subscription's first payment or renewal sets the recurring flags). */
-  successfulPayment(
-    payload: string,
-    totalAmount: number,
-    chargeId: string,
-    subscription?: { first: boolean; expiresAt: number },
-  ): Update {
+  successfulPayment(payload: string, totalAmount: number, chargeId: string, subscription?: { first: boolean; expiresAt: number }): Update {
     return {
       update_id: updateId++,
       message: {
@@ -98,7 +98,11 @@ export class TestUser {
           telegram_payment_charge_id: chargeId,
           provider_payment_charge_id: '',
           ...(subscription
-            ? { is_recurring: true as const, subscription_expiration_date: subscription.expiresAt, ...(subscription.first ? { is_first_recurring: true as const } : {}) }
+            ? {
+                is_recurring: true as const,
+                subscription_expiration_date: subscription.expiresAt,
+                ...(subscription.first ? { is_first_recurring: true as const } : {}),
+              }
             : {}),
         },
       },

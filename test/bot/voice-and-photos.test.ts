@@ -92,7 +92,9 @@ test('face-swap asks for the second photo, shows the price, and swaps', async ()
   const face = h.telegram.addFile(await syntheticImage(300, 300, 'face'), 'photos', 'jpg');
   const target = h.telegram.addFile(await syntheticImage(320, 240, 'target'), 'photos', 'jpg');
   await h.send(user.photo(face, 'face swap'));
-  expect(String(h.telegram.calls.filter((c) => Number(c.payload.chat_id) === user.id).pop()!.payload.text)).toContain('Now send the photo to put that face on');
+  expect(String(h.telegram.calls.filter((c) => Number(c.payload.chat_id) === user.id).pop()!.payload.text)).toContain(
+    'Now send the photo to put that face on',
+  );
   await h.send(user.photo(target));
   const confirm = lastKeyboard(h.telegram, user.id);
   expect(confirm.payload.text).toContain('Price: 1 tkn');

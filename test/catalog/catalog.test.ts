@@ -141,10 +141,28 @@ describe('catalog contents', () => {
   });
 
   test('text configs carry vision and context as in the table', () => {
-    const vision = new Set(['gpt-4o-mini', 'gpt-4o', 'gpt-4.1', 'gpt-5', 'gpt-5-mini', 'claude-haiku-4-5', 'claude-sonnet-4-6',
-      'claude-opus-4-8', 'gemini-3.1-flash-lite', 'gemini-3.5-flash', 'gemini-3.1-pro', 'grok-4.3']);
-    const contexts: Record<string, number> = { 'gpt-4o-mini': 128000, 'gpt-4.1-nano': 1047576, 'claude-haiku-4-5': 200000,
-      'gemini-3.1-flash-lite': 1048576, 'grok-3-mini': 131072, 'deepseek-chat': 64000 };
+    const vision = new Set([
+      'gpt-4o-mini',
+      'gpt-4o',
+      'gpt-4.1',
+      'gpt-5',
+      'gpt-5-mini',
+      'claude-haiku-4-5',
+      'claude-sonnet-4-6',
+      'claude-opus-4-8',
+      'gemini-3.1-flash-lite',
+      'gemini-3.5-flash',
+      'gemini-3.1-pro',
+      'grok-4.3',
+    ]);
+    const contexts: Record<string, number> = {
+      'gpt-4o-mini': 128000,
+      'gpt-4.1-nano': 1047576,
+      'claude-haiku-4-5': 200000,
+      'gemini-3.1-flash-lite': 1048576,
+      'grok-3-mini': 131072,
+      'deepseek-chat': 64000,
+    };
     for (const m of listModels({ category: 'text' })) {
       if (m.category !== 'text') throw new Error('filter broken');
       expect([m.slug, m.config.supports_vision]).toEqual([m.slug, vision.has(m.slug)]);
@@ -263,8 +281,22 @@ describe('toPublicModel', () => {
   test('has exactly the spec fields and no is_free', () => {
     const pub = toPublicModel(requireModel('gpt-image-1-mini'));
     expect(Object.keys(pub).sort()).toEqual(
-      ['slug', 'name', 'category', 'provider', 'token_cost', 'min_token_cost', 'max_token_cost', 'min_plan', 'min_plan_slug',
-        'description_en', 'supports_streaming', 'config', 'deprecated_at', 'shutdown_at'].sort(),
+      [
+        'slug',
+        'name',
+        'category',
+        'provider',
+        'token_cost',
+        'min_token_cost',
+        'max_token_cost',
+        'min_plan',
+        'min_plan_slug',
+        'description_en',
+        'supports_streaming',
+        'config',
+        'deprecated_at',
+        'shutdown_at',
+      ].sort(),
     );
     expect(pub).not.toHaveProperty('is_free');
   });

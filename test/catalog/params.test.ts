@@ -211,7 +211,9 @@ describe('speech synthesis options', () => {
     });
     expect(paramError(() => parse({ model: 'tts-1', prompt: 'hello', params: { voice_id: 'verse' } })).field).toBe('params.voice_id');
     expect(parse({ model: 'gpt-4o-mini-tts', prompt: 'hello', params: { voice_id: 'verse' } }).voiceId).toBe('verse');
-    expect(parse({ model: 'vendor-v2', prompt: 'hello', params: { voice_id: 'EXAVITQu4vr4xnSDxMaL' } }).voiceId).toBe('EXAVITQu4vr4xnSDxMaL');
+    expect(parse({ model: 'vendor-v2', prompt: 'hello', params: { voice_id: 'EXAVITQu4vr4xnSDxMaL' } }).voiceId).toBe(
+      'EXAVITQu4vr4xnSDxMaL',
+    );
     expect(parse({ model: 'vendor-v3', prompt: 'hello' }).voiceId).toMatch(/^[A-Za-z0-9]{20}$/);
     expect(paramError(() => parse({ model: 'vendor-v2', prompt: 'hello', params: { voice_id: '../x' } })).field).toBe('params.voice_id');
   });

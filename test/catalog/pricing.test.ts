@@ -55,9 +55,7 @@ function bodiesFor(m: ModelDefinition): Record<string, unknown>[] {
     }
     case 'tool': {
       const images =
-        m.config.input === 'image_pair'
-          ? { params: { source_image_url: IMG, target_image_url: IMG } }
-          : { params: { image_url: IMG } };
+        m.config.input === 'image_pair' ? { params: { source_image_url: IMG, target_image_url: IMG } } : { params: { image_url: IMG } };
       const prompts = m.config.requires_prompt ? ['watercolour'] : ['', 'anything'];
       const scales: (number | undefined)[] = m.config.scales.length > 0 ? m.config.scales : [undefined];
       return prompts.flatMap((prompt) =>
@@ -202,7 +200,10 @@ describe('text prices', () => {
         expect(price).toBeGreaterThanOrEqual(Math.max(1, m.pricing.min));
         expect(price).toBeLessThanOrEqual(range.max);
       }
-      const full = priceChatUsage(m, { promptTokens: m.config.max_context - m.config.max_output_tokens, completionTokens: m.config.max_output_tokens });
+      const full = priceChatUsage(m, {
+        promptTokens: m.config.max_context - m.config.max_output_tokens,
+        completionTokens: m.config.max_output_tokens,
+      });
       expect(full).toBe(range.max);
     }
   });
@@ -277,9 +278,7 @@ describe('text prices', () => {
     expect(two - one).toBeGreaterThan(100); // second message adds its text plus framing
     const cyrillic = estimatePromptTokens([{ role: 'user', content: 'я'.repeat(400) }]);
     expect(cyrillic).toBeGreaterThanOrEqual(400);
-    const withImage = estimatePromptTokens([
-      { role: 'user', content: [{ type: 'text', text: english }, { type: 'image' }] },
-    ]);
+    const withImage = estimatePromptTokens([{ role: 'user', content: [{ type: 'text', text: english }, { type: 'image' }] }]);
     expect(withImage - one).toBe(IMAGE_PART_TOKENS);
     expect(estimatePromptTokens([])).toBeGreaterThan(0);
   });

@@ -28,7 +28,19 @@ async function cli(...args: string[]): Promise<{ code: number; stdout: string; s
 }
 
 test('user:create prints the User object as JSON; key:create prints the full key once', async () => {
-  const created = await cli('user:create', '--email', 'Ops@Example.com', '--password', 'longenough', '--plan', 'vip', '--tokens', '500', '--bonus', '25');
+  const created = await cli(
+    'user:create',
+    '--email',
+    'Ops@Example.com',
+    '--password',
+    'longenough',
+    '--plan',
+    'vip',
+    '--tokens',
+    '500',
+    '--bonus',
+    '25',
+  );
   expect(created.code).toBe(0);
   const user = JSON.parse(created.stdout);
   expect(user).toMatchObject({
@@ -93,10 +105,22 @@ test('articles:list and articles:set: operators edit prices and what is sold; ba
   expect(list.articles.map((a: { id: string }) => a.id)).toContain('tokens-500');
   const set = await cli('articles:set', '--id', 'tokens-500', '--price', '549.50', '--stars', '280', '--title', '500 tokens (sale)');
   expect(set.code).toBe(0);
-  expect(JSON.parse(set.stdout)).toMatchObject({ id: 'tokens-500', price: { amount: 549.5, currency: 'RUB' }, stars: 280, title: '500 tokens (sale)', active: true });
+  expect(JSON.parse(set.stdout)).toMatchObject({
+    id: 'tokens-500',
+    price: { amount: 549.5, currency: 'RUB' },
+    stars: 280,
+    title: '500 tokens (sale)',
+    active: true,
+  });
   const off = JSON.parse((await cli('articles:set', '--id', 'tokens-100', '--active', 'false')).stdout);
   expect(off.active).toBe(false);
-  for (const args of [['--id', 'tokens-7'], ['--id', 'tokens-500', '--price', '-1'], ['--id', 'tokens-500', '--stars', 'x'], ['--id', 'tokens-500', '--active', 'maybe'], []]) {
+  for (const args of [
+    ['--id', 'tokens-7'],
+    ['--id', 'tokens-500', '--price', '-1'],
+    ['--id', 'tokens-500', '--stars', 'x'],
+    ['--id', 'tokens-500', '--active', 'maybe'],
+    [],
+  ]) {
     const bad = await cli('articles:set', ...args);
     expect(bad.code).not.toBe(0);
     expect(bad.stderr.length).toBeGreaterThan(0);

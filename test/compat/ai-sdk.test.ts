@@ -28,22 +28,25 @@ const weather = tool({
   },
 });
 
-test.each(['openai', 'anthropic', 'google'] as const)('generateText on a %s model: the tool runs in step one, the answer uses it in step two', async (vendor) => {
-  executed.length = 0;
-  const result = await generateText({
-    model: provider()(textModel(vendor).slug),
-    tools: { get_weather: weather },
-    stopWhen: stepCountIs(3),
-    prompt: 'What is the weather in Berlin?',
-  });
-  expect(result.steps).toHaveLength(2);
-  expect(result.steps[0].finishReason).toBe('tool-calls');
-  expect(result.steps[0].toolCalls[0]).toMatchObject({ toolName: 'get_weather', input: { city: expect.any(String) } });
-  expect(executed).toHaveLength(1);
-  expect(result.steps[1].finishReason).toBe('stop');
-  expect(result.text).toMatch(/overcast/);
-  expect(result.totalUsage.outputTokens).toBeGreaterThan(0);
-});
+test.each(['openai', 'anthropic', 'google'] as const)(
+  'generateText on a %s model: the tool runs in step one, the answer uses it in step two',
+  async (vendor) => {
+    executed.length = 0;
+    const result = await generateText({
+      model: provider()(textModel(vendor).slug),
+      tools: { get_weather: weather },
+      stopWhen: stepCountIs(3),
+      prompt: 'What is the weather in Berlin?',
+    });
+    expect(result.steps).toHaveLength(2);
+    expect(result.steps[0].finishReason).toBe('tool-calls');
+    expect(result.steps[0].toolCalls[0]).toMatchObject({ toolName: 'get_weather', input: { city: expect.any(String) } });
+    expect(executed).toHaveLength(1);
+    expect(result.steps[1].finishReason).toBe('stop');
+    expect(result.text).toMatch(/overcast/);
+    expect(result.totalUsage.outputTokens).toBeGreaterThan(0);
+  },
+);
 
 test('streamText with a tool, two steps', async () => {
   executed.length = 0;

@@ -25,7 +25,12 @@ test.each([
 ])('the /generate body of $model is accepted and priced at what generate charges', async (body) => {
   const quote = await api.request('POST', `/api/v2/models/${body.model}/calculate-price`, { token, body });
   expect(quote.status).toBe(200);
-  expect(quote.body).toEqual({ model_slug: body.model, tokens: expect.any(Number), min_token_cost: expect.any(Number), max_token_cost: expect.any(Number) });
+  expect(quote.body).toEqual({
+    model_slug: body.model,
+    tokens: expect.any(Number),
+    min_token_cost: expect.any(Number),
+    max_token_cost: expect.any(Number),
+  });
   const gen = await api.request('POST', '/api/v2/generate', { token, body });
   expect(gen.status).toBe(200);
   const done = await settled(gen.body.id);
@@ -34,7 +39,10 @@ test.each([
 });
 
 test('a model field that differs from the slug is a 400 naming model', async () => {
-  const res = await api.request('POST', '/api/v2/models/flux-dev/calculate-price', { token, body: { model: 'gpt-image-1-mini', prompt: 'x' } });
+  const res = await api.request('POST', '/api/v2/models/flux-dev/calculate-price', {
+    token,
+    body: { model: 'gpt-image-1-mini', prompt: 'x' },
+  });
   expect(res.status).toBe(400);
   expect(res.body).toMatchObject({ field: 'model' });
   expect(res.body.message).toMatch(/flux-dev/);

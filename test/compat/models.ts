@@ -6,7 +6,8 @@ import type { ProviderName } from '../../src/core/providers/types';
 /** The first text model of a provider in the catalog (slugs change as vendors retire models). */
 export function textModel(provider: ProviderName, want: { vision?: boolean } = {}): ModelDefinition {
   const found = listModels({ category: 'text' }).find(
-    (m) => m.provider === provider && (want.vision === undefined || (m.config as { supports_vision?: boolean }).supports_vision === want.vision),
+    (m) =>
+      m.provider === provider && (want.vision === undefined || (m.config as { supports_vision?: boolean }).supports_vision === want.vision),
   );
   if (!found) throw new Error(`the catalog has no ${provider} text model matching ${JSON.stringify(want)}`);
   return found;
@@ -14,7 +15,9 @@ export function textModel(provider: ProviderName, want: { vision?: boolean } = {
 
 /** A small real PNG as a data: URI. */
 export async function pngDataUri(): Promise<string> {
-  const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: { r: 200, g: 40, b: 40 } } }).png().toBuffer();
+  const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: { r: 200, g: 40, b: 40 } } })
+    .png()
+    .toBuffer();
   return `data:image/png;base64,${png.toString('base64')}`;
 }
 

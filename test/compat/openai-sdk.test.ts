@@ -61,7 +61,13 @@ describe.each(TOOL_PROVIDERS)('tools on a %s model', (provider) => {
   test('streamed: tool-call deltas with index, id, name and argument fragments, finish_reason tool_calls', async () => {
     const { openai, userId } = await client();
     const question: OpenAI.ChatCompletionMessageParam = { role: 'user', content: 'Weather in Oslo please' };
-    const stream = await openai.chat.completions.create({ model, messages: [question], tools: [weatherTool], stream: true, stream_options: { include_usage: true } });
+    const stream = await openai.chat.completions.create({
+      model,
+      messages: [question],
+      tools: [weatherTool],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     const calls: { id?: string; name?: string; args: string }[] = [];
     let finish: string | null = null;
     let usage: OpenAI.CompletionUsage | null | undefined;
@@ -106,8 +112,16 @@ test('tool_choice: none answers in text, a named function is called, required wi
   const none = await openai.chat.completions.create({ model, messages, tools: [weatherTool], tool_choice: 'none' });
   expect(none.choices[0].finish_reason).toBe('stop');
   expect(none.choices[0].message.content).toMatch(/Sandbox reply/);
-  const timeTool = { type: 'function' as const, function: { name: 'get_time', parameters: { type: 'object', properties: { zone: { type: 'string', enum: ['CET', 'UTC'] } } } } };
-  const named = await openai.chat.completions.create({ model: textModel('google').slug, messages, tools: [weatherTool, timeTool], tool_choice: { type: 'function', function: { name: 'get_time' } } });
+  const timeTool = {
+    type: 'function' as const,
+    function: { name: 'get_time', parameters: { type: 'object', properties: { zone: { type: 'string', enum: ['CET', 'UTC'] } } } },
+  };
+  const named = await openai.chat.completions.create({
+    model: textModel('google').slug,
+    messages,
+    tools: [weatherTool, timeTool],
+    tool_choice: { type: 'function', function: { name: 'get_time' } },
+  });
   const call = named.choices[0].message.tool_calls![0] as OpenAI.ChatCompletionMessageFunctionToolCall;
   expect(call.function.name).toBe('get_time');
   expect(JSON.parse(call.function.arguments)).toEqual({ zone: 'CET' });
@@ -135,7 +149,15 @@ test('vision: a data: image goes to a vision model of each vendor', async () => 
     const model = textModel(provider, { vision: true }).slug;
     const res = await openai.chat.completions.create({
       model,
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'What is in this picture?' }, { type: 'image_url', image_url: { url: image } }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is in this picture?' },
+            { type: 'image_url', image_url: { url: image } },
+          ],
+        },
+      ],
     });
     expect([model, res.choices[0].message.content]).toEqual([model, expect.stringMatching(/1 image/)]);
   }
@@ -145,7 +167,18 @@ test('vision on a model without it is a 400 naming the model', async () => {
   const { openai } = await client();
   const model = textModel('deepseek', { vision: false }).slug;
   const err = await openai.chat.completions
-    .create({ model, messages: [{ role: 'user', content: [{ type: 'text', text: 'see' }, { type: 'image_url', image_url: { url: await pngDataUri() } }] }] })
+    .create({
+      model,
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'see' },
+            { type: 'image_url', image_url: { url: await pngDataUri() } },
+          ],
+        },
+      ],
+    })
     .catch((e) => e);
   expect(err).toBeInstanceOf(OpenAI.BadRequestError);
   expect(err.message).toContain(model);
@@ -166,7 +199,16 @@ test('response_format json_object and json_schema come back as JSON', async () =
       messages: [{ role: 'user', content: 'Give me a city' }],
       response_format: {
         type: 'json_schema',
-        json_schema: { name: 'city', strict: true, schema: { type: 'object', properties: { name: { type: 'string' }, population: { type: 'integer' } }, required: ['name', 'population'], additionalProperties: false } },
+        json_schema: {
+          name: 'city',
+          strict: true,
+          schema: {
+            type: 'object',
+            properties: { name: { type: 'string' }, population: { type: 'integer' } },
+            required: ['name', 'population'],
+            additionalProperties: false,
+          },
+        },
       },
     });
     expect(JSON.parse(schema.choices[0].message.content!)).toEqual({ name: expect.any(String), population: expect.any(Number) });
@@ -187,7 +229,9 @@ test('parameters a model cannot honour are refused by name; n must be 1', async 
     [{ model: textModel('openai').slug, logprobs: true }, 'logprobs'],
   ];
   for (const [params, param] of cases) {
-    const err = await openai.chat.completions.create({ messages, ...params } as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming).catch((e) => e);
+    const err = await openai.chat.completions
+      .create({ messages, ...params } as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming)
+      .catch((e) => e);
     expect([params, err.status, err.error?.param]).toEqual([params, 400, param]);
     expect(err.message).toContain(param);
   }
@@ -215,10 +259,24 @@ test('vision: an http(s) image URL is fetched through the SSRF policy; a private
   const url = `${api.sandbox.mountUrl('openai')}/v1/sandbox-files/${hostFile(png, 'image/png')}`;
   const { openai } = await client();
   const model = textModel('anthropic', { vision: true }).slug;
-  const res = await openai.chat.completions.create({ model, messages: [{ role: 'user', content: [{ type: 'text', text: 'Describe' }, { type: 'image_url', image_url: { url } }] }] });
+  const res = await openai.chat.completions.create({
+    model,
+    messages: [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Describe' },
+          { type: 'image_url', image_url: { url } },
+        ],
+      },
+    ],
+  });
   expect(res.choices[0].message.content).toMatch(/1 image/);
   const refused = await openai.chat.completions
-    .create({ model, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'http://169.254.169.254/latest/meta-data/x.png' } }] }] })
+    .create({
+      model,
+      messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'http://169.254.169.254/latest/meta-data/x.png' } }] }],
+    })
     .catch((e) => e);
   expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
   expect(refused.error.param).toBe('messages.0.content.0.image_url');

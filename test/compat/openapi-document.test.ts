@@ -22,7 +22,9 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 function operations(): { method: string; path: string; op: Json }[] {
-  return Object.entries(doc.paths as Json).flatMap(([p, item]) => Object.entries(item as Json).map(([method, op]) => ({ method, path: p, op: op as Json })));
+  return Object.entries(doc.paths as Json).flatMap(([p, item]) =>
+    Object.entries(item as Json).map(([method, op]) => ({ method, path: p, op: op as Json })),
+  );
 }
 
 test('every 2xx answer documents its body schema (204 has none; event streams name their media type)', () => {
@@ -44,16 +46,28 @@ test('the /v1 routes are in the document with the compatible error shape', () =>
   expect(chat.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/ChatCompletion');
   expect(chat.responses['400'].content['application/json'].schema.$ref).toBe('#/components/schemas/V1Error');
   const body = chat.requestBody.content['application/json'].schema;
-  expect(Object.keys(body.properties)).toEqual(expect.arrayContaining(['tools', 'tool_choice', 'parallel_tool_calls', 'response_format', 'stop', 'seed', 'user']));
+  expect(Object.keys(body.properties)).toEqual(
+    expect.arrayContaining(['tools', 'tool_choice', 'parallel_tool_calls', 'response_format', 'stop', 'seed', 'user']),
+  );
 });
 
 test('the check fails an answer that does not match, and a 2xx JSON answer the document does not describe', () => {
   const check = new OpenApiConformance(doc);
-  expect(check.problem('GET', '/v1/models/gpt-4o', 200, 'application/json', { id: 'gpt-4o', object: 'model', created: 1, owned_by: 'openai', category: 'text' })).toBeUndefined();
+  expect(
+    check.problem('GET', '/v1/models/gpt-4o', 200, 'application/json', {
+      id: 'gpt-4o',
+      object: 'model',
+      created: 1,
+      owned_by: 'openai',
+      category: 'text',
+    }),
+  ).toBeUndefined();
   expect(check.problem('GET', '/v1/models/gpt-4o', 200, 'application/json', { id: 7 })).toMatch(/does not match/);
   const stripped = JSON.parse(JSON.stringify(doc));
   delete stripped.paths['/api/v2/generate'].post.responses['200'].content;
-  expect(new OpenApiConformance(stripped).problem('POST', '/api/v2/generate', 200, 'application/json', { id: 1 })).toMatch(/without a documented schema/);
+  expect(new OpenApiConformance(stripped).problem('POST', '/api/v2/generate', 200, 'application/json', { id: 1 })).toMatch(
+    /without a documented schema/,
+  );
 });
 
 test('real answers of the /v1 routes and the generation routes match the document', async () => {
@@ -69,13 +83,23 @@ test('real answers of the /v1 routes and the generation routes match the documen
   await call('GET', '/v1/models/gpt-4o-mini');
   expect((await call('GET', '/v1/models/no-such-model')).status).toBe(404);
   await call('POST', '/v1/chat/completions', { model: textModel('anthropic').slug, messages: [{ role: 'user', content: 'hi' }] });
-  const tools = await call('POST', '/v1/chat/completions', { model: textModel('google').slug, messages: [{ role: 'user', content: 'weather?' }], tools: [weatherTool] });
+  const tools = await call('POST', '/v1/chat/completions', {
+    model: textModel('google').slug,
+    messages: [{ role: 'user', content: 'weather?' }],
+    tools: [weatherTool],
+  });
   expect(tools.body.choices[0].message.content).toBeNull();
-  expect((await call('POST', '/v1/chat/completions', { model: 'gpt-4o-mini', n: 3, messages: [{ role: 'user', content: 'hi' }] })).status).toBe(400);
+  expect(
+    (await call('POST', '/v1/chat/completions', { model: 'gpt-4o-mini', n: 3, messages: [{ role: 'user', content: 'hi' }] })).status,
+  ).toBe(400);
   const gen = await call('POST', '/api/v2/generate', { model: 'flux-dev', prompt: 'a lighthouse' });
   await call('GET', `/api/v2/generate/${gen.body.id}`);
   await call('POST', '/api/v2/models/flux-dev/calculate-price', { model: 'flux-dev', prompt: 'a lighthouse' });
-  const schedule = await call('POST', '/api/v2/schedules', { name: 'Nightly', request: { model: 'flux-dev', prompt: 'x' }, interval_minutes: 60 });
+  const schedule = await call('POST', '/api/v2/schedules', {
+    name: 'Nightly',
+    request: { model: 'flux-dev', prompt: 'x' },
+    interval_minutes: 60,
+  });
   await call('GET', '/api/v2/schedules');
   await call('PATCH', `/api/v2/schedules/${schedule.body.id}`, { enabled: false });
   expect([...seen].sort()).toEqual(
@@ -97,7 +121,11 @@ test('a client typed by openapi-typescript compiles against a /generate call tha
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oas-ts-'));
   fs.writeFileSync(path.join(dir, 'openapi.json'), JSON.stringify(doc));
   const root = path.join(__dirname, '../..');
-  execFileSync(process.execPath, [path.join(root, 'node_modules/openapi-typescript/bin/cli.js'), path.join(dir, 'openapi.json'), '-o', path.join(dir, 'api.d.ts')], { stdio: 'pipe' });
+  execFileSync(
+    process.execPath,
+    [path.join(root, 'node_modules/openapi-typescript/bin/cli.js'), path.join(dir, 'openapi.json'), '-o', path.join(dir, 'api.d.ts')],
+    { stdio: 'pipe' },
+  );
   fs.writeFileSync(
     path.join(dir, 'client.ts'),
     [
@@ -114,17 +142,35 @@ test('a client typed by openapi-typescript compiles against a /generate call tha
       '  const wrong: number = g.status;',
       '  return `${id} ${status} ${wrong}`;',
       '}',
-      "export const firstToolCall = (c: Completion): string | undefined => c.choices[0].message.tool_calls?.[0]?.function.name;",
+      'export const firstToolCall = (c: Completion): string | undefined => c.choices[0].message.tool_calls?.[0]?.function.name;',
       "export const body: GenerateBody = { model: 'flux-dev', prompt: 'a lighthouse' };",
       '',
     ].join('\n'),
   );
   const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
   const compile = () =>
-    execFileSync(process.execPath, [tsc, '--noEmit', '--strict', '--skipLibCheck', '--target', 'es2022', '--module', 'commonjs', '--lib', 'es2022,dom', path.join(dir, 'client.ts')], { encoding: 'utf8' });
+    execFileSync(
+      process.execPath,
+      [
+        tsc,
+        '--noEmit',
+        '--strict',
+        '--skipLibCheck',
+        '--target',
+        'es2022',
+        '--module',
+        'commonjs',
+        '--lib',
+        'es2022,dom',
+        path.join(dir, 'client.ts'),
+      ],
+      { encoding: 'utf8' },
+    );
   expect(() => compile()).not.toThrow();
   // The same file fails once the answer is untyped: the check has teeth.
-  const untyped = fs.readFileSync(path.join(dir, 'api.d.ts'), 'utf8').replace(/"application\/json": components\["schemas"\]\["Generation"\]/g, '"application/json": never');
+  const untyped = fs
+    .readFileSync(path.join(dir, 'api.d.ts'), 'utf8')
+    .replace(/"application\/json": components\["schemas"\]\["Generation"\]/g, '"application/json": never');
   fs.writeFileSync(path.join(dir, 'api.d.ts'), untyped);
   expect(() => compile()).toThrow();
   fs.rmSync(dir, { recursive: true, force: true });

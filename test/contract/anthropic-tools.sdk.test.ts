@@ -13,7 +13,11 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 const model = 'claude-haiku-4-5';
-const weather: Anthropic.Tool = { name: 'get_weather', description: 'Weather', input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
+const weather: Anthropic.Tool = {
+  name: 'get_weather',
+  description: 'Weather',
+  input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+};
 
 test('tool_use, then tool_result, then an answer using it', async () => {
   const question: Anthropic.MessageParam = { role: 'user', content: 'Weather in Tallinn?' };
@@ -25,14 +29,23 @@ test('tool_use, then tool_result, then an answer using it', async () => {
     model,
     max_tokens: 200,
     tools: [weather],
-    messages: [question, { role: 'assistant', content: first.content }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: 'fog, 4 C' }] }],
+    messages: [
+      question,
+      { role: 'assistant', content: first.content },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: 'fog, 4 C' }] },
+    ],
   });
   expect(second.stop_reason).toBe('end_turn');
   expect((second.content[0] as Anthropic.TextBlock).text).toMatch(/fog/);
 });
 
 test('streamed: the SDK accumulates input_json_delta into the tool input', async () => {
-  const stream = client.messages.stream({ model, max_tokens: 200, messages: [{ role: 'user', content: 'Weather in Vilnius?' }], tools: [weather] });
+  const stream = client.messages.stream({
+    model,
+    max_tokens: 200,
+    messages: [{ role: 'user', content: 'Weather in Vilnius?' }],
+    tools: [weather],
+  });
   const fragments: string[] = [];
   stream.on('inputJson', (partial) => fragments.push(partial));
   const final = await stream.finalMessage();
@@ -44,10 +57,20 @@ test('streamed: the SDK accumulates input_json_delta into the tool input', async
 
 test('tool_choice tool forces the named tool; a tool_result without its tool_use is refused', async () => {
   const clock: Anthropic.Tool = { name: 'get_time', input_schema: { type: 'object', properties: {} } };
-  const forced = await client.messages.create({ model, max_tokens: 100, messages: [{ role: 'user', content: 'hello' }], tools: [weather, clock], tool_choice: { type: 'tool', name: 'get_time' } });
+  const forced = await client.messages.create({
+    model,
+    max_tokens: 100,
+    messages: [{ role: 'user', content: 'hello' }],
+    tools: [weather, clock],
+    tool_choice: { type: 'tool', name: 'get_time' },
+  });
   expect(forced.content.find((b) => b.type === 'tool_use')).toMatchObject({ name: 'get_time' });
   const orphan = await client.messages
-    .create({ model, max_tokens: 100, messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_x', content: 'x' }] }] })
+    .create({
+      model,
+      max_tokens: 100,
+      messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_x', content: 'x' }] }],
+    })
     .catch((e) => e);
   expect(orphan).toBeInstanceOf(Anthropic.BadRequestError);
 });
@@ -56,7 +79,15 @@ test('an image block is seen', async () => {
   const res = await client.messages.create({
     model,
     max_tokens: 100,
-    messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } }, { type: 'text', text: 'What is it?' }] }],
+    messages: [
+      {
+        role: 'user',
+        content: [
+          { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+          { type: 'text', text: 'What is it?' },
+        ],
+      },
+    ],
   });
   expect((res.content[0] as Anthropic.TextBlock).text).toMatch(/1 image/);
 });

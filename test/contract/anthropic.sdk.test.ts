@@ -35,12 +35,15 @@ test('an auth token (Authorization: Bearer) is accepted, as the API accepts it',
 });
 
 test('error answers become the SDK error classes with the documented error types', async () => {
-  const busy = await client().messages.create(ask('x [[fail:overloaded]]')).catch((e: unknown) => e);
+  const busy = await client()
+    .messages.create(ask('x [[fail:overloaded]]'))
+    .catch((e: unknown) => e);
   expect(busy).toBeInstanceOf(Anthropic.APIError);
   expect(busy).toMatchObject({ status: 529 });
   expect((busy as { error: { error: { type: string } } }).error.error.type).toBe('overloaded_error');
 
-  const bad = await client().messages.create({ ...ask('x'), max_tokens: 0 }).catch((e: unknown) => e);
+  const bad = await client()
+    .messages.create({ ...ask('x'), max_tokens: 0 })
+    .catch((e: unknown) => e);
   expect(bad).toBeInstanceOf(Anthropic.BadRequestError);
-
 });

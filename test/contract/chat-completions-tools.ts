@@ -10,7 +10,12 @@ const weather: OpenAI.ChatCompletionTool = {
   function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
 };
 
-export function describeChatCompletionsTools(vendor: 'openai' | 'xai' | 'deepseek', basePath: string, model: string, opts: { vision: boolean }): void {
+export function describeChatCompletionsTools(
+  vendor: 'openai' | 'xai' | 'deepseek',
+  basePath: string,
+  model: string,
+  opts: { vision: boolean },
+): void {
   let sandbox: SandboxServer;
   let client: OpenAI;
   beforeAll(async () => {
@@ -46,10 +51,21 @@ export function describeChatCompletionsTools(vendor: 'openai' | 'xai' | 'deepsee
   });
 
   test('tool_choice none answers in text; an orphan tool message is refused', async () => {
-    const none = await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }], tools: [weather], tool_choice: 'none' });
+    const none = await client.chat.completions.create({
+      model,
+      messages: [{ role: 'user', content: 'hi' }],
+      tools: [weather],
+      tool_choice: 'none',
+    });
     expect(none.choices[0].message.tool_calls ?? []).toEqual([]);
     const orphan = await client.chat.completions
-      .create({ model, messages: [{ role: 'user', content: 'hi' }, { role: 'tool', tool_call_id: 'call_x', content: 'x' }] })
+      .create({
+        model,
+        messages: [
+          { role: 'user', content: 'hi' },
+          { role: 'tool', tool_call_id: 'call_x', content: 'x' },
+        ],
+      })
       .catch((e) => e);
     expect(orphan).toBeInstanceOf(OpenAI.BadRequestError);
   });
@@ -58,7 +74,15 @@ export function describeChatCompletionsTools(vendor: 'openai' | 'xai' | 'deepsee
     test('an image part is seen', async () => {
       const res = await client.chat.completions.create({
         model,
-        messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] }],
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'What is this?' },
+              { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+            ],
+          },
+        ],
       });
       expect(res.choices[0].message.content).toMatch(/1 image/);
     });

@@ -16,7 +16,11 @@ async function bytes(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
 }
 
 test('text-to-speech: audio bytes for a voice and model', async () => {
-  const audio = await client().textToSpeech.convert('JBFqnCBsd6RMkjVDRZzb', { text: 'Hello there', modelId: 'eleven_multilingual_v2', outputFormat: 'mp3_44100_128' });
+  const audio = await client().textToSpeech.convert('JBFqnCBsd6RMkjVDRZzb', {
+    text: 'Hello there',
+    modelId: 'eleven_multilingual_v2',
+    outputFormat: 'mp3_44100_128',
+  });
   expect((await bytes(audio)).length).toBeGreaterThan(100);
 });
 

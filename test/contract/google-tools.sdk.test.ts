@@ -9,12 +9,19 @@ let ai: GoogleGenAI;
 beforeAll(async () => {
   sandbox = await startSandbox(sandboxHandlers);
   // An explicit fetch: the SDK's default reaches for Node's undici global dispatcher, which jest's sandboxed globals hide.
-  ai = new GoogleGenAI({ apiKey: 'test-key', httpOptions: { baseUrl: sandbox.mountUrl('google'), fetch: (url, init) => fetch(url, init) } });
+  ai = new GoogleGenAI({
+    apiKey: 'test-key',
+    httpOptions: { baseUrl: sandbox.mountUrl('google'), fetch: (url, init) => fetch(url, init) },
+  });
 });
 afterAll(() => sandbox.close());
 
 const model = 'gemini-2.5-flash';
-const weather = { name: 'get_weather', description: 'Weather', parameters: { type: Type.OBJECT, properties: { city: { type: Type.STRING } }, required: ['city'] } };
+const weather = {
+  name: 'get_weather',
+  description: 'Weather',
+  parameters: { type: Type.OBJECT, properties: { city: { type: Type.STRING } }, required: ['city'] },
+};
 
 test('functionCall, then functionResponse, then an answer using it', async () => {
   const question = { role: 'user', parts: [{ text: 'Weather in Prague?' }] };
@@ -24,7 +31,11 @@ test('functionCall, then functionResponse, then an answer using it', async () =>
   const second = await ai.models.generateContent({
     model,
     config: { tools: [{ functionDeclarations: [weather] }] },
-    contents: [question, first.candidates![0].content!, { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { sky: 'hail' } } }] }],
+    contents: [
+      question,
+      first.candidates![0].content!,
+      { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { sky: 'hail' } } }] },
+    ],
   });
   expect(second.functionCalls ?? []).toHaveLength(0);
   expect(second.text).toMatch(/hail/);
@@ -32,21 +43,31 @@ test('functionCall, then functionResponse, then an answer using it', async () =>
 
 test('streamed function call; mode NONE answers in text; ANY with a name forces it', async () => {
   let calls = 0;
-  for await (const chunk of await ai.models.generateContentStream({ model, contents: 'Weather in Bern?', config: { tools: [{ functionDeclarations: [weather] }] } })) {
+  for await (const chunk of await ai.models.generateContentStream({
+    model,
+    contents: 'Weather in Bern?',
+    config: { tools: [{ functionDeclarations: [weather] }] },
+  })) {
     calls += chunk.functionCalls?.length ?? 0;
   }
   expect(calls).toBe(1);
   const none = await ai.models.generateContent({
     model,
     contents: 'hello',
-    config: { tools: [{ functionDeclarations: [weather] }], toolConfig: { functionCallingConfig: { mode: FunctionCallingConfigMode.NONE } } },
+    config: {
+      tools: [{ functionDeclarations: [weather] }],
+      toolConfig: { functionCallingConfig: { mode: FunctionCallingConfigMode.NONE } },
+    },
   });
   expect(none.functionCalls ?? []).toHaveLength(0);
   const clock = { name: 'get_time', parametersJsonSchema: { type: 'object', properties: { zone: { type: 'string', enum: ['UTC'] } } } };
   const forced = await ai.models.generateContent({
     model,
     contents: 'hello',
-    config: { tools: [{ functionDeclarations: [weather, clock] }], toolConfig: { functionCallingConfig: { mode: FunctionCallingConfigMode.ANY, allowedFunctionNames: ['get_time'] } } },
+    config: {
+      tools: [{ functionDeclarations: [weather, clock] }],
+      toolConfig: { functionCallingConfig: { mode: FunctionCallingConfigMode.ANY, allowedFunctionNames: ['get_time'] } },
+    },
   });
   expect(forced.functionCalls![0]).toEqual(expect.objectContaining({ name: 'get_time', args: { zone: 'UTC' } }));
 });
@@ -55,9 +76,15 @@ test('JSON output follows the response schema; an inline image is seen', async (
   const json = await ai.models.generateContent({
     model,
     contents: 'A city please',
-    config: { responseMimeType: 'application/json', responseJsonSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
+    config: {
+      responseMimeType: 'application/json',
+      responseJsonSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+    },
   });
   expect(JSON.parse(json.text!)).toEqual({ name: expect.any(String) });
-  const seen = await ai.models.generateContent({ model, contents: [{ role: 'user', parts: [{ text: 'What is it?' }, { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } }] }] });
+  const seen = await ai.models.generateContent({
+    model,
+    contents: [{ role: 'user', parts: [{ text: 'What is it?' }, { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } }] }],
+  });
   expect(seen.text).toMatch(/1 image/);
 });

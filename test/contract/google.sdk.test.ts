@@ -17,7 +17,11 @@ const fake = useFake('google', createGoogleSandbox({ streamDelayMs: 0, pendingPo
 const ai = () => new GoogleGenAI({ apiKey: 'contract-key', httpOptions: { baseUrl: fake.mount() } });
 
 test('generateContent: text, finish reason and usage metadata', async () => {
-  const r = await ai().models.generateContent({ model: 'gemini-3.5-flash', contents: 'Say hi', config: { maxOutputTokens: 64, systemInstruction: 'Be brief.' } });
+  const r = await ai().models.generateContent({
+    model: 'gemini-3.5-flash',
+    contents: 'Say hi',
+    config: { maxOutputTokens: 64, systemInstruction: 'Be brief.' },
+  });
   expect(r.text!.length).toBeGreaterThan(0);
   expect(r.candidates![0].finishReason).toBe('STOP');
   expect(r.usageMetadata!.promptTokenCount).toBeGreaterThan(0);
@@ -74,10 +78,14 @@ test('an unsupported Veo duration is refused as Google refuses it (400 INVALID_A
 });
 
 test('error answers: an overloaded model is 503 UNAVAILABLE, a Veo quota 429 RESOURCE_EXHAUSTED', async () => {
-  const busy = await ai().models.generateContent({ model: 'gemini-3.5-flash', contents: 'x [[fail:overloaded]]' }).catch((e: unknown) => e);
+  const busy = await ai()
+    .models.generateContent({ model: 'gemini-3.5-flash', contents: 'x [[fail:overloaded]]' })
+    .catch((e: unknown) => e);
   expect(busy).toMatchObject({ status: 503 });
   expect(String((busy as Error).message)).toMatch(/UNAVAILABLE/);
-  const exhausted = await ai().models.generateVideos({ model: 'veo-3.1-generate-preview', source: { prompt: 'x [[fail:overloaded]]' } }).catch((e: unknown) => e);
+  const exhausted = await ai()
+    .models.generateVideos({ model: 'veo-3.1-generate-preview', source: { prompt: 'x [[fail:overloaded]]' } })
+    .catch((e: unknown) => e);
   expect(exhausted).toMatchObject({ status: 429 });
   expect(String((exhausted as Error).message)).toMatch(/RESOURCE_EXHAUSTED/);
 });

@@ -9,7 +9,11 @@ const fake = useFake('openai', createOpenAiSandbox({ chunkDelayMs: 0 }));
 const client = (apiKey = 'sk-contract') => new OpenAI({ apiKey, baseURL: `${fake.mount()}/v1`, maxRetries: 0 });
 
 test('chat completion: parsed by the SDK, with content, finish_reason and usage', async () => {
-  const r = await client().chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Say hi' }], max_tokens: 50 });
+  const r = await client().chat.completions.create({
+    model: 'gpt-4o-mini',
+    messages: [{ role: 'user', content: 'Say hi' }],
+    max_tokens: 50,
+  });
   expect(r.object).toBe('chat.completion');
   expect(typeof r.choices[0].message.content).toBe('string');
   expect(r.choices[0].finish_reason).toMatch(/stop|length/);
@@ -45,7 +49,12 @@ test('images: gpt-image models answer b64_json with usage', async () => {
 });
 
 test('speech: audio bytes of the requested format', async () => {
-  const res = await client().audio.speech.create({ model: 'gpt-4o-mini-tts', voice: 'alloy', input: 'Hello there', response_format: 'wav' });
+  const res = await client().audio.speech.create({
+    model: 'gpt-4o-mini-tts',
+    voice: 'alloy',
+    input: 'Hello there',
+    response_format: 'wav',
+  });
   expect(res.headers.get('content-type')).toMatch(/audio\/wav/);
   const data = Buffer.from(await res.arrayBuffer());
   expect(data.subarray(0, 4).toString()).toBe('RIFF');
@@ -59,21 +68,31 @@ test('transcription: multipart upload answered as json text', async () => {
 });
 
 test('error answers map to the SDK error classes with the documented type and code', async () => {
-  const auth = await client('invalid-key').chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
+  const auth = await client('invalid-key')
+    .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] })
+    .catch((e: unknown) => e);
   expect(auth).toBeInstanceOf(OpenAI.AuthenticationError);
   expect((auth as InstanceType<typeof OpenAI.APIError>).code).toBe('invalid_api_key');
 
-  const quota = await client().chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: '[[fail:balance]]' }] }).catch((e: unknown) => e);
+  const quota = await client()
+    .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: '[[fail:balance]]' }] })
+    .catch((e: unknown) => e);
   expect(quota).toBeInstanceOf(OpenAI.RateLimitError);
   expect(quota).toMatchObject({ status: 429, code: 'insufficient_quota', type: 'insufficient_quota' });
 
-  const limited = await client().chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: '[[fail:rate_limit]]' }] }).catch((e: unknown) => e);
+  const limited = await client()
+    .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: '[[fail:rate_limit]]' }] })
+    .catch((e: unknown) => e);
   expect(limited).toMatchObject({ status: 429, code: 'rate_limit_exceeded' });
 
-  const busy = await client().chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: '[[fail:overloaded]]' }] }).catch((e: unknown) => e);
+  const busy = await client()
+    .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: '[[fail:overloaded]]' }] })
+    .catch((e: unknown) => e);
   expect(busy).toBeInstanceOf(OpenAI.InternalServerError);
   expect((busy as InstanceType<typeof OpenAI.APIError>).status).toBe(503);
 
-  const policy = await client().images.generate({ model: 'gpt-image-1', prompt: 'x [[fail:policy]]' }).catch((e: unknown) => e);
+  const policy = await client()
+    .images.generate({ model: 'gpt-image-1', prompt: 'x [[fail:policy]]' })
+    .catch((e: unknown) => e);
   expect(policy).toBeInstanceOf(OpenAI.BadRequestError);
 });

@@ -11,7 +11,11 @@ test('chat completion and its stream', async () => {
   const r = await client().chat.completions.create({ model: 'grok-4.3', messages: [{ role: 'user', content: 'hi' }], max_tokens: 50 });
   expect(r.choices[0].message.content!.length).toBeGreaterThan(0);
   let text = '';
-  const stream = await client().chat.completions.create({ model: 'grok-3-mini', messages: [{ role: 'user', content: 'hi' }], stream: true });
+  const stream = await client().chat.completions.create({
+    model: 'grok-3-mini',
+    messages: [{ role: 'user', content: 'hi' }],
+    stream: true,
+  });
   for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
   expect(text.length).toBeGreaterThan(0);
 });
@@ -22,9 +26,13 @@ test('image generation answers b64_json when asked', async () => {
 });
 
 test('a wrong key and a rate limit are SDK errors with their statuses', async () => {
-  const auth = await client('invalid-key').chat.completions.create({ model: 'grok-4.3', messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
+  const auth = await client('invalid-key')
+    .chat.completions.create({ model: 'grok-4.3', messages: [{ role: 'user', content: 'x' }] })
+    .catch((e: unknown) => e);
   expect(auth).toBeInstanceOf(OpenAI.APIError);
   expect([400, 401]).toContain((auth as InstanceType<typeof OpenAI.APIError>).status);
-  const limited = await client().chat.completions.create({ model: 'grok-4.3', messages: [{ role: 'user', content: '[[fail:rate_limit]]' }] }).catch((e: unknown) => e);
+  const limited = await client()
+    .chat.completions.create({ model: 'grok-4.3', messages: [{ role: 'user', content: '[[fail:rate_limit]]' }] })
+    .catch((e: unknown) => e);
   expect(limited).toBeInstanceOf(OpenAI.RateLimitError);
 });

@@ -10,7 +10,8 @@ import { yookassaSandbox } from '../../src/sandbox/yookassa';
 
 // The YooKassa fake and our adapter against the documented wire format (test/fixtures/yookassa/SOURCES.md).
 
-const fixture = (name: string) => JSON.parse(fs.readFileSync(path.resolve(__dirname, '../fixtures/yookassa', `${name}.json`), 'utf8')) as Record<string, unknown>;
+const fixture = (name: string) =>
+  JSON.parse(fs.readFileSync(path.resolve(__dirname, '../fixtures/yookassa', `${name}.json`), 'utf8')) as Record<string, unknown>;
 const OPTIONAL = new Set(['description', 'expires_at', 'metadata', 'card', 'issuer_country', 'issuer_name', 'parameter']);
 
 /** Every documented field (but the optional ones) is in `actual`, with the same JSON type, recursively. */
@@ -29,14 +30,19 @@ function expectDocumentedShape(actual: unknown, documented: unknown, at = '$'): 
 }
 
 let sandbox: SandboxServer;
-let received: unknown[] = [];
+const received: unknown[] = [];
 let hookServer: http.Server;
 let hookUrl = '';
 const SHOP = 'contract-shop';
 const auth = `Basic ${Buffer.from(`${SHOP}:test_secret`).toString('base64')}`;
 const api = () => `${sandbox.mountUrl('yookassa')}/v3`;
 
-async function call(method: string, p: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, unknown> }> {
+async function call(
+  method: string,
+  p: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: Record<string, unknown> }> {
   const res = await fetch(`${api()}${p}`, {
     method,
     headers: { Authorization: auth, 'Content-Type': 'application/json', ...headers },
@@ -87,7 +93,12 @@ test('the fake: payments, confirmation, notifications and refunds have the docum
   const created = await call('POST', '/payments', body, { 'Idempotence-Key': 'pay-1' });
   expect(created.status).toBe(200);
   expectDocumentedShape(created.json, fixture('payment-created'));
-  expect(created.json).toMatchObject({ status: 'pending', paid: false, amount: { value: '100.00', currency: 'RUB' }, metadata: { order_id: 'ord_1' } });
+  expect(created.json).toMatchObject({
+    status: 'pending',
+    paid: false,
+    amount: { value: '100.00', currency: 'RUB' },
+    metadata: { order_id: 'ord_1' },
+  });
 
   // Idempotence: the same key answers the same payment and creates nothing new.
   const replay = await call('POST', '/payments', body, { 'Idempotence-Key': 'pay-1' });
@@ -102,26 +113,49 @@ test('the fake: payments, confirmation, notifications and refunds have the docum
   expect(approved.headers.get('location')).toBe('https://shop.example/back');
   const note = received.pop() as Record<string, unknown>;
   expectDocumentedShape(note, fixture('notification-succeeded'));
-  expect(note).toMatchObject({ type: 'notification', event: 'payment.succeeded', object: { id: created.json.id, status: 'succeeded', paid: true } });
+  expect(note).toMatchObject({
+    type: 'notification',
+    event: 'payment.succeeded',
+    object: { id: created.json.id, status: 'succeeded', paid: true },
+  });
 
-  const refund = await call('POST', '/refunds', { payment_id: created.json.id, amount: { value: '100.00', currency: 'RUB' } }, { 'Idempotence-Key': 'ref-1' });
+  const refund = await call(
+    'POST',
+    '/refunds',
+    { payment_id: created.json.id, amount: { value: '100.00', currency: 'RUB' } },
+    { 'Idempotence-Key': 'ref-1' },
+  );
   expectDocumentedShape(refund.json, fixture('refund-succeeded'));
-  const over = await call('POST', '/refunds', { payment_id: created.json.id, amount: { value: '1.00', currency: 'RUB' } }, { 'Idempotence-Key': 'ref-2' });
+  const over = await call(
+    'POST',
+    '/refunds',
+    { payment_id: created.json.id, amount: { value: '1.00', currency: 'RUB' } },
+    { 'Idempotence-Key': 'ref-2' },
+  );
   expect(over.status).toBe(400);
   expectDocumentedShape(over.json, fixture('error-idempotence'));
 
   const second = await call('POST', '/payments', { ...body, metadata: { order_id: 'ord_2' } }, { 'Idempotence-Key': 'pay-2' });
-  await fetch(`${(second.json.confirmation as { confirmation_url: string }).confirmation_url}/cancel`, { method: 'POST', redirect: 'manual' });
+  await fetch(`${(second.json.confirmation as { confirmation_url: string }).confirmation_url}/cancel`, {
+    method: 'POST',
+    redirect: 'manual',
+  });
   const canceled = received.pop() as Record<string, unknown>;
   expectDocumentedShape(canceled, fixture('notification-canceled'));
-  expect(canceled).toMatchObject({ event: 'payment.canceled', object: { status: 'canceled', cancellation_details: { party: expect.any(String), reason: expect.any(String) } } });
+  expect(canceled).toMatchObject({
+    event: 'payment.canceled',
+    object: { status: 'canceled', cancellation_details: { party: expect.any(String), reason: expect.any(String) } },
+  });
 });
 
 test('the fake enforces the protocol: Basic auth, Idempotence-Key, documented errors, unknown payments', async () => {
   const noAuth = await fetch(`${api()}/payments/x`, {});
   expect(noAuth.status).toBe(401);
   expectDocumentedShape(await noAuth.json(), fixture('error-idempotence'));
-  const noKey = await call('POST', '/payments', { amount: { value: '1.00', currency: 'RUB' }, confirmation: { type: 'redirect', return_url: 'https://x.example' } });
+  const noKey = await call('POST', '/payments', {
+    amount: { value: '1.00', currency: 'RUB' },
+    confirmation: { type: 'redirect', return_url: 'https://x.example' },
+  });
   expect(noKey.status).toBe(400);
   expect(noKey.json).toMatchObject({ type: 'error', code: 'invalid_request', parameter: 'Idempotence-Key' });
   const badAmount = await call('POST', '/payments', { amount: { value: '1,00', currency: 'RUB' } }, { 'Idempotence-Key': 'bad-1' });
@@ -130,8 +164,15 @@ test('the fake enforces the protocol: Basic auth, Idempotence-Key, documented er
   expect(missing.status).toBe(404);
   expect(missing.json).toMatchObject({ type: 'error', code: 'not_found' });
   // Another shop does not see this shop's payments.
-  const mine = await call('POST', '/payments', { amount: { value: '5.00', currency: 'RUB' }, confirmation: { type: 'redirect', return_url: 'https://x.example' } }, { 'Idempotence-Key': 'iso-1' });
-  const other = await fetch(`${api()}/payments/${String(mine.json.id)}`, { headers: { Authorization: `Basic ${Buffer.from('other-shop:k').toString('base64')}` } });
+  const mine = await call(
+    'POST',
+    '/payments',
+    { amount: { value: '5.00', currency: 'RUB' }, confirmation: { type: 'redirect', return_url: 'https://x.example' } },
+    { 'Idempotence-Key': 'iso-1' },
+  );
+  const other = await fetch(`${api()}/payments/${String(mine.json.id)}`, {
+    headers: { Authorization: `Basic ${Buffer.from('other-shop:k').toString('base64')}` },
+  });
   expect(other.status).toBe(404);
 });
 
@@ -146,7 +187,13 @@ test('our adapter against the fake: create, read, saved method, refund', async (
     returnUrl: 'https://shop.example/',
     savePaymentMethod: true,
   });
-  expect(payment).toMatchObject({ status: 'pending', amountMinor: 59000, currency: 'RUB', orderReference: 'ord_adapter', savedMethod: null });
+  expect(payment).toMatchObject({
+    status: 'pending',
+    amountMinor: 59000,
+    currency: 'RUB',
+    orderReference: 'ord_adapter',
+    savedMethod: null,
+  });
   await fetch(`${payment.confirmationUrl}/approve`, { method: 'POST', redirect: 'manual' });
   const paid = await gateway.getPayment(payment.id);
   expect(paid).toMatchObject({ status: 'succeeded', savedMethod: { id: expect.any(String) } });
@@ -161,7 +208,13 @@ test('our adapter against the fake: create, read, saved method, refund', async (
     paymentMethodId: paid!.savedMethod!.id,
   });
   expect(again).toMatchObject({ status: 'succeeded', confirmationUrl: null });
-  const order = { providerPaymentId: payment.id, providerChargeId: payment.id, amountMinor: 59000, currency: 'RUB', reference: 'ord_adapter' } as OrderRecord;
+  const order = {
+    providerPaymentId: payment.id,
+    providerChargeId: payment.id,
+    amountMinor: 59000,
+    currency: 'RUB',
+    reference: 'ord_adapter',
+  } as OrderRecord;
   expect(await gateway.refund(order)).toBe('refunded');
   expect(await gateway.refund(order)).toBe('refunded'); // same Idempotence-Key: the same refund, not a second one
   expect(await gateway.getPayment('2f3c6a99-000f-5000-9000-1d2a3b4c5d6e')).toBeNull();

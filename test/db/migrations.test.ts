@@ -45,7 +45,9 @@ test('migrations run up on an empty database, leave no pending schema change, se
     expect(system[0].n).toBeGreaterThan(0);
 
     for (let i = 0; i < applied.length; i++) await ds.undoLastMigration({ transaction: 'each' });
-    const left = await ds.query(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'schema_migrations'`);
+    const left = await ds.query(
+      `SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'schema_migrations'`,
+    );
     expect(left[0].n).toBe(0);
   } finally {
     await ds.destroy();

@@ -31,7 +31,11 @@ async function maskUri(): Promise<string> {
 async function bodyFor(m: ModelDefinition): Promise<Record<string, unknown>> {
   switch (m.category) {
     case 'image':
-      return { model: m.slug, prompt: 'a quiet harbour at dawn', ...(m.config.image_input === 'required' ? { image_url: await imageUri() } : {}) };
+      return {
+        model: m.slug,
+        prompt: 'a quiet harbour at dawn',
+        ...(m.config.image_input === 'required' ? { image_url: await imageUri() } : {}),
+      };
     case 'video':
       return { model: m.slug, prompt: 'waves on rocks', ...(m.config.image_input === 'required' ? { image_url: await imageUri() } : {}) };
     case 'tts':
@@ -39,7 +43,8 @@ async function bodyFor(m: ModelDefinition): Promise<Record<string, unknown>> {
     case 'music':
       return { model: m.slug, prompt: 'gentle piano', duration: 15 };
     case 'tool':
-      if (m.config.input === 'image_pair') return { model: m.slug, params: { source_image_url: await imageUri(), target_image_url: await imageUri() } };
+      if (m.config.input === 'image_pair')
+        return { model: m.slug, params: { source_image_url: await imageUri(), target_image_url: await imageUri() } };
       return {
         model: m.slug,
         ...(m.config.requires_prompt ? { prompt: 'make it warmer' } : {}),
@@ -70,13 +75,21 @@ describe.each(models.map((m) => [m.slug, m] as const))('%s', (_slug, model) => {
   test('runs end to end through its adapter and the sandbox, charged its price', async () => {
     const actor = await engine.actor('elite', { plan: 10_000 });
     if (model.category === 'text') {
-      const out = await engine.services.chat.complete(actor, { model: model.slug, messages: [{ role: 'user', content: 'Say something short.' }] }, ctx);
+      const out = await engine.services.chat.complete(
+        actor,
+        { model: model.slug, messages: [{ role: 'user', content: 'Say something short.' }] },
+        ctx,
+      );
       expect(out.result.text.length).toBeGreaterThan(0);
       expect(out.tokensSpent).toBeGreaterThanOrEqual(1);
       return;
     }
     if (model.category === 'stt') {
-      const { generation } = await engine.services.generations.transcribe(actor, { audio: { data: syntheticWav(1), mime: 'audio/wav' }, model: model.slug }, ctx);
+      const { generation } = await engine.services.generations.transcribe(
+        actor,
+        { audio: { data: syntheticWav(1), mime: 'audio/wav' }, model: model.slug },
+        ctx,
+      );
       expect(generation.status).toBe('completed');
       expect(typeof generation.resultText).toBe('string');
       return;
@@ -85,7 +98,7 @@ describe.each(models.map((m) => [m.slug, m] as const))('%s', (_slug, model) => {
     const g = generation.status === 'pending' ? await settled(generation.id) : generation;
     expect([g.status, g.error]).toEqual(['completed', null]);
     expect(g.tokensSpent).toBe(g.tokensReserved);
-    expect(g.resultKey !== null || typeof g.resultText === "string").toBe(true);
-    expect(g.sandbox).toBe(model.provider !== "local");
+    expect(g.resultKey !== null || typeof g.resultText === 'string').toBe(true);
+    expect(g.sandbox).toBe(model.provider !== 'local');
   }, 60_000);
 });

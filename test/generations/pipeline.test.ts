@@ -37,7 +37,11 @@ async function expectBooksBalanced(userId: number) {
 
 test('a synchronous image completes in the first answer, charged exactly its quote, in each format and size', async () => {
   const actor = await engine.actor('basic', { plan: 200, bonus: 0 });
-  for (const [format, mime] of [['webp', 'image/webp'], ['png', 'image/png'], ['jpeg', 'image/jpeg']] as const) {
+  for (const [format, mime] of [
+    ['webp', 'image/webp'],
+    ['png', 'image/png'],
+    ['jpeg', 'image/jpeg'],
+  ] as const) {
     const body = { model: 'flux-dev', prompt: 'a red fox', size: '768x1344', format };
     const { generation: g } = await engine.services.generations.generate(actor, body, ctx);
     expect(g).toMatchObject({ status: 'completed', tokensSpent: quoteGeneration(requireModel('flux-dev'), { size: '768x1344' }) });
@@ -47,7 +51,9 @@ test('a synchronous image completes in the first answer, charged exactly its quo
     const meta = await sharp(await readStoredObject(stored!, 50e6)).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual([format, 768, 1344]);
   }
-  expect((await getBalance(engine.db.dataSource, actor.user.id)).total).toBe(200 - 3 * quoteGeneration(requireModel('flux-dev'), { size: '768x1344' }));
+  expect((await getBalance(engine.db.dataSource, actor.user.id)).total).toBe(
+    200 - 3 * quoteGeneration(requireModel('flux-dev'), { size: '768x1344' }),
+  );
   await expectBooksBalanced(actor.user.id);
 });
 
@@ -107,7 +113,9 @@ test('a failing upstream ends failed with a clear error and charges nothing', as
 
 test('402: a short balance refuses before anything is stored or charged', async () => {
   const actor = await engine.actor('basic', { plan: 1, bonus: 0 });
-  await expect(engine.services.generations.generate(actor, { model: 'gpt-image-1-mini', prompt: 'x' }, ctx)).rejects.toBeInstanceOf(InsufficientTokensError);
+  await expect(engine.services.generations.generate(actor, { model: 'gpt-image-1-mini', prompt: 'x' }, ctx)).rejects.toBeInstanceOf(
+    InsufficientTokensError,
+  );
   const rows = await engine.db.dataSource.getRepository(GenerationEntity).countBy({ userId: actor.user.id });
   expect(rows).toBe(0);
   expect((await getBalance(engine.db.dataSource, actor.user.id)).total).toBe(1);
@@ -124,7 +132,10 @@ test('403: a Starter account cannot run a Basic+ model, and learns which plan op
 test('429: requests past the hourly limit are refused and not charged', async () => {
   const actor = await engine.actor('free', { bonus: 100 });
   const limited = { ...actor, plan: { ...actor.plan, rateLimitHourly: 2 } };
-  const body = { model: 'remove-bg', params: { image_url: `data:image/png;base64,${(await syntheticImage(64, 64, 'x')).toString('base64')}` } };
+  const body = {
+    model: 'remove-bg',
+    params: { image_url: `data:image/png;base64,${(await syntheticImage(64, 64, 'x')).toString('base64')}` },
+  };
   await engine.services.generations.generate(limited, body, ctx);
   await engine.services.generations.generate(limited, body, ctx);
   await expect(engine.services.generations.generate(limited, body, ctx)).rejects.toBeInstanceOf(RateLimitedError);
@@ -134,7 +145,13 @@ test('429: requests past the hourly limit are refused and not charged', async ()
 test('tools chain on our own result URLs; text-ocr answers result_text', async () => {
   const actor = await engine.actor('free', { bonus: 100 });
   const png = await sharp({ create: { width: 600, height: 160, channels: 3, background: '#ffffff' } })
-    .composite([{ input: Buffer.from('<svg width="600" height="160"><text x="20" y="100" font-size="72" font-family="sans-serif">HELLO 42</text></svg>') }])
+    .composite([
+      {
+        input: Buffer.from(
+          '<svg width="600" height="160"><text x="20" y="100" font-size="72" font-family="sans-serif">HELLO 42</text></svg>',
+        ),
+      },
+    ])
     .png()
     .toBuffer();
   const ocr = await engine.services.generations.generate(
@@ -201,11 +218,14 @@ test('40 parallel tool requests against a balance of 10: exactly 10 run and are 
   const actor = await engine.actor('elite', { plan: 6, bonus: 4 });
   const image = `data:image/png;base64,${(await syntheticImage(32, 32, 'p')).toString('base64')}`;
   const results = await Promise.allSettled(
-    Array.from({ length: 40 }, () => engine.services.generations.generate(actor, { model: 'remove-bg', params: { image_url: image } }, ctx)),
+    Array.from({ length: 40 }, () =>
+      engine.services.generations.generate(actor, { model: 'remove-bg', params: { image_url: image } }, ctx),
+    ),
   );
   const done = results.filter((r) => r.status === 'fulfilled');
   expect(done).toHaveLength(10);
-  for (const r of results.filter((r) => r.status === 'rejected')) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(InsufficientTokensError);
+  for (const r of results.filter((r) => r.status === 'rejected'))
+    expect((r as PromiseRejectedResult).reason).toBeInstanceOf(InsufficientTokensError);
   for (const r of done) expect((r as PromiseFulfilledResult<{ generation: GenerationEntity }>).value.generation.status).toBe('completed');
   expect((await getBalance(engine.db.dataSource, actor.user.id)).total).toBe(0);
   await expectBooksBalanced(actor.user.id);

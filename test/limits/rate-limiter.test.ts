@@ -87,7 +87,12 @@ describe.each(stores)('%s counters', (_name, makeStore) => {
 });
 
 test('when Redis fails mid-flight the requests are counted in PostgreSQL, and the limit still holds', async () => {
-  const broken = new Redis('redis://127.0.0.1:1', { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+  const broken = new Redis('redis://127.0.0.1:1', {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
   const failures: Error[] = [];
   const pg = new PostgresCounterStore(db.dataSource);
   const store = new FailoverCounterStore(new RedisCounterStore(broken), pg, { onFailover: (e) => failures.push(e) });

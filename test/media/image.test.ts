@@ -22,7 +22,9 @@ async function rejection(promise: Promise<unknown>): Promise<ImageValidationErro
 
 /** A real PNG whose IHDR is rewritten to claim width x height (CRC fixed), like a decompression bomb. */
 async function pngClaiming(width: number, height: number): Promise<Buffer> {
-  const png = await sharp({ create: { width: 1, height: 1, channels: 3, background: '#000' } }).png().toBuffer();
+  const png = await sharp({ create: { width: 1, height: 1, channels: 3, background: '#000' } })
+    .png()
+    .toBuffer();
   // Signature (8) + IHDR length (4) + "IHDR" (4), then width and height.
   png.writeUInt32BE(width, 16);
   png.writeUInt32BE(height, 20);
@@ -140,7 +142,13 @@ describe('validateImageUpload', () => {
   });
 
   it.each<[string, () => Promise<Buffer>]>([
-    ['tiff', () => sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } }).tiff().toBuffer()],
+    [
+      'tiff',
+      () =>
+        sharp({ create: { width: 4, height: 4, channels: 3, background: '#fff' } })
+          .tiff()
+          .toBuffer(),
+    ],
     ['svg', async () => Buffer.from('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>')],
   ])('refuses %s as unsupported', async (_name, make) => {
     expect((await rejection(validateImageUpload(await make(), limits))).reason).toBe('unsupported_format');
@@ -153,7 +161,9 @@ describe('validateImageUpload', () => {
   });
 
   it('refuses a real image over the pixel limit', async () => {
-    const big = await sharp({ create: { width: 2000, height: 2000, channels: 3, background: '#000' } }).png().toBuffer();
+    const big = await sharp({ create: { width: 2000, height: 2000, channels: 3, background: '#000' } })
+      .png()
+      .toBuffer();
     expect((await rejection(validateImageUpload(big, { ...limits, maxPixels: 1_000_000 }))).reason).toBe('too_many_pixels');
   });
 
@@ -193,20 +203,26 @@ describe('validateMask', () => {
     for (let y = 0; y < 100; y++) {
       for (let x = 0; x < 200; x++) rgba[(y * 200 + x) * 4 + 3] = x >= 150 && y >= 50 ? 0 : 255;
     }
-    const mask = await sharp(rgba, { raw: { width: 200, height: 100, channels: 4 } }).png().toBuffer();
+    const mask = await sharp(rgba, { raw: { width: 200, height: 100, channels: 4 } })
+      .png()
+      .toBuffer();
     const out = await validateMask(mask, { width: 200, height: 100 });
     expect(await greyAt(out, 170, 70)).toBe(255);
     expect(await greyAt(out, 10, 10)).toBe(0);
   });
 
   it('scales a mask with the same aspect ratio', async () => {
-    const small = await sharp({ create: { width: 100, height: 50, channels: 3, background: '#fff' } }).png().toBuffer();
+    const small = await sharp({ create: { width: 100, height: 50, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer();
     const out = await validateMask(small, image);
     expect(await sharp(out).metadata()).toMatchObject({ width: 200, height: 100, channels: 1 });
   });
 
   it('refuses a mask of a different aspect ratio', async () => {
-    const square = await sharp({ create: { width: 100, height: 100, channels: 3, background: '#fff' } }).png().toBuffer();
+    const square = await sharp({ create: { width: 100, height: 100, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer();
     expect((await rejection(validateMask(square, image))).reason).toBe('mask_mismatch');
   });
 

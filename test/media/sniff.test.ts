@@ -104,11 +104,14 @@ describe('sniffAudio', () => {
   it.each<[string, () => Buffer]>([
     ['empty', () => Buffer.alloc(0)],
     ['text', () => Buffer.from('hello, this is not audio at all')],
-    ['a frame sync followed by garbage where the next frame should be', () => {
-      const one = syntheticMp3(1).subarray(0, 418 + 8);
-      one.fill(0x41, 418);
-      return one;
-    }],
+    [
+      'a frame sync followed by garbage where the next frame should be',
+      () => {
+        const one = syntheticMp3(1).subarray(0, 418 + 8);
+        one.fill(0x41, 418);
+        return one;
+      },
+    ],
     ['an ID3 tag followed by junk', () => Buffer.concat([id3Tag(10), Buffer.from('junkjunkjunk')])],
     ['a RIFF that is not WAVE', () => Buffer.from('RIFF\x10\x00\x00\x00AVI LIST', 'latin1')],
     ['EBML of an unknown doc type', () => ebmlHeader('other')],

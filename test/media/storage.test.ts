@@ -1,13 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  InvalidStorageKeyError,
-  LocalDiskStorage,
-  newResultKey,
-  readStoredObject,
-  type StoredObject,
-} from '../../src/core/media/storage';
+import { InvalidStorageKeyError, LocalDiskStorage, newResultKey, readStoredObject, type StoredObject } from '../../src/core/media/storage';
 
 function listAll(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })

@@ -72,8 +72,12 @@ describe('syntheticImage', () => {
   });
 
   it('draws more than a plain gradient (text pixels differ between labels)', async () => {
-    const a = await sharp(await syntheticImage(256, 256, 'aaaa')).raw().toBuffer();
-    const b = await sharp(await syntheticImage(256, 256, 'WWWWWWWW')).raw().toBuffer();
+    const a = await sharp(await syntheticImage(256, 256, 'aaaa'))
+      .raw()
+      .toBuffer();
+    const b = await sharp(await syntheticImage(256, 256, 'WWWWWWWW'))
+      .raw()
+      .toBuffer();
     expect(a.equals(b)).toBe(false);
   });
 
@@ -150,7 +154,7 @@ describe('syntheticMp4', () => {
     expect(mp4.length).toBeLessThan(50 * 1024);
     expect(mp4.toString('ascii', 4, 8)).toBe('ftyp');
     const boxes: string[] = [];
-    for (let off = 0; off + 8 <= mp4.length; ) {
+    for (let off = 0; off + 8 <= mp4.length;) {
       const size = mp4.readUInt32BE(off);
       boxes.push(mp4.toString('ascii', off + 4, off + 8));
       if (size < 8) break;
@@ -160,7 +164,10 @@ describe('syntheticMp4', () => {
   });
 
   (hasFfprobe() ? it : it.skip)('holds a short H.264 video stream', () => {
-    const info = ffprobe(syntheticMp4(), 'mp4', 'stream=codec_type,codec_name:format=duration') as { streams: { codec_type: string; codec_name: string }[]; format: { duration: string } };
+    const info = ffprobe(syntheticMp4(), 'mp4', 'stream=codec_type,codec_name:format=duration') as {
+      streams: { codec_type: string; codec_name: string }[];
+      format: { duration: string };
+    };
     expect(info.streams.find((s) => s.codec_type === 'video')?.codec_name).toBe('h264');
     expect(Number(info.format.duration)).toBeGreaterThan(0.5);
     expect(Number(info.format.duration)).toBeLessThan(5);

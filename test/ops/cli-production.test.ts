@@ -23,10 +23,14 @@ beforeAll(async () => {
   fs.cpSync(path.join(root, 'dist/src'), path.join(prod, 'dist/src'), { recursive: true });
   fs.cpSync(path.join(root, 'dist/migrations'), path.join(prod, 'dist/migrations'), { recursive: true });
   fs.cpSync(path.join(root, 'locales'), path.join(prod, 'locales'), { recursive: true });
-  await run('npm', ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline', '--json=false', '--loglevel=error'], {
-    cwd: prod,
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  await run(
+    'npm',
+    ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline', '--json=false', '--loglevel=error'],
+    {
+      cwd: prod,
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
 }, 240_000);
 afterAll(async () => {
   await db?.drop();
@@ -43,11 +47,22 @@ test('`npm run cli -- models:list` prints pure JSON on stdout and does not rebui
 
 test('the bin entry runs from a production install, with --password-stdin', async () => {
   expect(fs.existsSync(path.join(prod, 'node_modules/@swc/cli'))).toBe(false);
-  const env = { PATH: process.env.PATH ?? '', DATABASE_URL: db.url, NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), API_KEY_PEPPER: 'pepper', DATA_DIR: path.join(prod, 'data') };
+  const env = {
+    PATH: process.env.PATH ?? '',
+    DATABASE_URL: db.url,
+    NODE_ENV: 'production',
+    JWT_SECRET: 'x'.repeat(40),
+    API_KEY_PEPPER: 'pepper',
+    DATA_DIR: path.join(prod, 'data'),
+  };
   const models = await run(path.join(prod, 'bin/nebula-gen.js'), ['models:list'], { cwd: prod, env, maxBuffer: 8 * 1024 * 1024 });
   expect(JSON.parse(models.stdout).total).toBe(52);
 
-  const child = spawn(path.join(prod, 'bin/nebula-gen.js'), ['user:create', '--email', 'ops@example.com', '--password-stdin', '--plan', 'vip'], { cwd: prod, env });
+  const child = spawn(
+    path.join(prod, 'bin/nebula-gen.js'),
+    ['user:create', '--email', 'ops@example.com', '--password-stdin', '--plan', 'vip'],
+    { cwd: prod, env },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));

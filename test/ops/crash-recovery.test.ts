@@ -29,13 +29,28 @@ afterAll(async () => {
 async function login(baseUrl: string, plan: 'basic' | 'vip', tokens: number): Promise<{ userId: number; token: string }> {
   const email = `crash-${crypto.randomBytes(4).toString('hex')}@example.com`;
   const password = 'crash-test-password';
-  const user = await createUser(db.dataSource, new PlanDirectory(db.dataSource), { name: 'Crash', email, passwordHash: await hashPassword(password), plan, planTokens: tokens, bonusTokens: 0 });
-  const res = await fetch(`${baseUrl}/api/v2/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  const user = await createUser(db.dataSource, new PlanDirectory(db.dataSource), {
+    name: 'Crash',
+    email,
+    passwordHash: await hashPassword(password),
+    plan,
+    planTokens: tokens,
+    bonusTokens: 0,
+  });
+  const res = await fetch(`${baseUrl}/api/v2/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
   return { userId: user.id, token: ((await res.json()) as { access_token: string }).access_token };
 }
 
 const post = (baseUrl: string, token: string, path: string, body: unknown) =>
-  fetch(`${baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 async function waitFor<T>(probe: () => Promise<T | undefined>, ms: number): Promise<T> {
   const deadline = Date.now() + ms;
@@ -60,12 +75,21 @@ test('after kill -9 mid-stream, mid-call and mid-step, a restart resolves every 
     .then((r) => r.text())
     .catch(() => 'cut');
   // An inline image call the fake vendor never answers, and a video job whose submission step never returns.
-  const image = post(first.baseUrl, painter.token, '/api/v2/generate', { model: 'flux-dev', prompt: 'a fox [[fail:timeout]]' }).catch(() => 'cut');
-  const video = await post(first.baseUrl, filmer.token, '/api/v2/generate', { model: 'kling-v2.1', prompt: 'a robot [[fail:timeout]]', image_url: 'data:image/png;base64,' + (await tinyPng()) });
+  const image = post(first.baseUrl, painter.token, '/api/v2/generate', { model: 'flux-dev', prompt: 'a fox [[fail:timeout]]' }).catch(
+    () => 'cut',
+  );
+  const video = await post(first.baseUrl, filmer.token, '/api/v2/generate', {
+    model: 'kling-v2.1',
+    prompt: 'a robot [[fail:timeout]]',
+    image_url: 'data:image/png;base64,' + (await tinyPng()),
+  });
   expect(video.status).toBe(200);
   const videoId = ((await video.json()) as { id: number }).id;
   await waitFor(async () => {
-    const rows = await db.dataSource.query(`SELECT 1 FROM pgboss.job WHERE name = 'generation-step' AND state = 'active' AND data->>'generationId' = $1`, [String(videoId)]);
+    const rows = await db.dataSource.query(
+      `SELECT 1 FROM pgboss.job WHERE name = 'generation-step' AND state = 'active' AND data->>'generationId' = $1`,
+      [String(videoId)],
+    );
     return rows.length > 0 ? true : undefined;
   }, 10_000);
   await new Promise((r) => setTimeout(r, 3000));
@@ -81,7 +105,9 @@ test('after kill -9 mid-stream, mid-call and mid-step, a restart resolves every 
   running.push(second);
   // The stream and the inline call were this instance's own: resolved as it starts, not at a deadline.
   await waitFor(async () => {
-    const r = await db.dataSource.query(`SELECT count(*)::int AS n FROM generations WHERE status = 'pending' AND user_id = ANY($1)`, [[streamer.userId, painter.userId]]);
+    const r = await db.dataSource.query(`SELECT count(*)::int AS n FROM generations WHERE status = 'pending' AND user_id = ANY($1)`, [
+      [streamer.userId, painter.userId],
+    ]);
     return r[0].n === 0 ? true : undefined;
   }, 5000);
   const ownResolvedInMs = Date.now() - killedAt;

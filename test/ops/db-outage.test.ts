@@ -66,7 +66,9 @@ test('streams open during an outage all end, the probes answer 503 with Retry-Af
   const deadline = Date.now() + 20_000;
   let rows: { status: string; tokens_spent: number; user_id: number }[] = [];
   while (Date.now() < deadline) {
-    rows = await db.dataSource.query(`SELECT status, tokens_spent, user_id FROM generations WHERE user_id = ANY($1) ORDER BY user_id`, [users.map((u) => u.userId)]);
+    rows = await db.dataSource.query(`SELECT status, tokens_spent, user_id FROM generations WHERE user_id = ANY($1) ORDER BY user_id`, [
+      users.map((u) => u.userId),
+    ]);
     if (rows.length === 3 && rows.every((r) => r.status === 'completed')) break;
     await new Promise((r) => setTimeout(r, 250));
   }

@@ -93,7 +93,12 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
 }
 
 /** A user with a web access token (JWT: every plan may use both surfaces). */
-export async function accountWithToken(ds: DataSource, instance: Instance, plan: PlanSlug = 'vip', planTokens = 500): Promise<{ userId: number; token: string }> {
+export async function accountWithToken(
+  ds: DataSource,
+  instance: Instance,
+  plan: PlanSlug = 'vip',
+  planTokens = 500,
+): Promise<{ userId: number; token: string }> {
   const email = `ops-${crypto.randomBytes(4).toString('hex')}@example.com`;
   const password = `pw-${crypto.randomBytes(6).toString('hex')}`;
   const user = await createUser(ds, new PlanDirectory(ds), {

@@ -6,7 +6,10 @@ const ROOT = path.resolve(__dirname, '../..');
 
 /** Compiles src/ into dist/ (swc only, about a second) so the tests run the same files `npm start` runs. */
 export function buildOnce(): void {
-  execFileSync(path.join(ROOT, 'node_modules/.bin/swc'), ['src', 'migrations', '-d', 'dist', '--config-file', '.swcrc', '--quiet'], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(path.join(ROOT, 'node_modules/.bin/swc'), ['src', 'migrations', '-d', 'dist', '--config-file', '.swcrc', '--quiet'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
 }
 
 /** `node dist/src/main.js` as its own process, with its log lines (JSON: stdout is not a terminal). */

@@ -27,12 +27,28 @@ afterAll(async () => {
 });
 
 test('SIGTERM: not ready at once, open streams drained then cut and billed, a quiet exit 0', async () => {
-  service = await startServiceProcess({ DATABASE_URL: db.url, DATA_DIR: dataDir, SANDBOX_CHUNK_DELAY_MS: '300', SHUTDOWN_DRAIN_MS: '2000' });
+  service = await startServiceProcess({
+    DATABASE_URL: db.url,
+    DATA_DIR: dataDir,
+    SANDBOX_CHUNK_DELAY_MS: '300',
+    SHUTDOWN_DRAIN_MS: '2000',
+  });
   const base = service.baseUrl;
   expect((await fetch(`${base}/health/ready`)).status).toBe(200);
   const email = `drain-${crypto.randomBytes(4).toString('hex')}@example.com`;
-  const user = await createUser(db.dataSource, new PlanDirectory(db.dataSource), { name: 'Drain', email, passwordHash: await hashPassword('drain-password'), plan: 'vip', planTokens: 500, bonusTokens: 0 });
-  const login = await fetch(`${base}/api/v2/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'drain-password' }) });
+  const user = await createUser(db.dataSource, new PlanDirectory(db.dataSource), {
+    name: 'Drain',
+    email,
+    passwordHash: await hashPassword('drain-password'),
+    plan: 'vip',
+    planTokens: 500,
+    bonusTokens: 0,
+  });
+  const login = await fetch(`${base}/api/v2/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: 'drain-password' }),
+  });
   const { access_token: token } = (await login.json()) as { access_token: string };
 
   // ~30 pieces at 300 ms: about 9 s, longer than the 2 s drain.

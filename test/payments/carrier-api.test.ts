@@ -69,12 +69,22 @@ test('articles are public rows: packages and plans with a RUB and a Stars price'
     price: { amount: 590, currency: 'RUB' },
     stars: 300,
   });
-  expect(res.body.articles[5]).toMatchObject({ id: 'plan-pro-month', kind: 'plan', tokens: null, plan: 'pro', period_days: 30, price: { amount: 990, currency: 'RUB' } });
+  expect(res.body.articles[5]).toMatchObject({
+    id: 'plan-pro-month',
+    kind: 'plan',
+    tokens: null,
+    plan: 'pro',
+    period_days: 30,
+    price: { amount: 990, currency: 'RUB' },
+  });
 });
 
 test('initiate, approve on the sandbox page: the notification fulfils the order once, with its ledger row', async () => {
   const { account, token } = await signIn();
-  const res = await api.request('POST', '/api/v2/payments/carrier/initiate', { token, body: { article_id: 'tokens-500', return_url: 'https://shop.example/back' } });
+  const res = await api.request('POST', '/api/v2/payments/carrier/initiate', {
+    token,
+    body: { article_id: 'tokens-500', return_url: 'https://shop.example/back' },
+  });
   expect(res.status).toBe(201);
   expect(z.strictObject(CheckoutSchema.shape).safeParse(res.body).success).toBe(true);
   expect(res.body).toMatchObject({ status: 'pending', article_id: 'tokens-500', amount: 590, currency: 'RUB' });
@@ -89,8 +99,19 @@ test('initiate, approve on the sandbox page: the notification fulfils the order 
   expect(z.strictObject(OrderSchema.shape).safeParse(order.body).success).toBe(true);
   expect(order.body).toMatchObject({ status: 'fulfilled', provider: 'yookassa', amount: 590, confirmation_url: null });
   expect((await getBalance(api.db.dataSource, account.user.id)).bonusTokens).toBe(500);
-  const rows = await api.db.dataSource.query(`SELECT kind, reference, plan_delta, bonus_delta, note FROM ledger_entries WHERE user_id = $1 ORDER BY id`, [account.user.id]);
-  expect(rows).toEqual([{ kind: 'grant', reference: `order:${res.body.order_id}`, plan_delta: 0, bonus_delta: 500, note: expect.stringContaining(await paymentIdOf(res.body.order_id)) }]);
+  const rows = await api.db.dataSource.query(
+    `SELECT kind, reference, plan_delta, bonus_delta, note FROM ledger_entries WHERE user_id = $1 ORDER BY id`,
+    [account.user.id],
+  );
+  expect(rows).toEqual([
+    {
+      kind: 'grant',
+      reference: `order:${res.body.order_id}`,
+      plan_delta: 0,
+      bonus_delta: 500,
+      note: expect.stringContaining(await paymentIdOf(res.body.order_id)),
+    },
+  ]);
   await ledgerMatchesBalance(account.user.id);
 
   const list = await api.request('GET', '/api/v2/payments/orders', { token });
@@ -114,7 +135,9 @@ test('20 parallel copies of the same notification credit exactly once', async ()
   expect(answers.filter((a) => a.body.status === 'fulfilled')).toHaveLength(1);
   expect(answers.filter((a) => a.body.status === 'duplicate')).toHaveLength(19);
   expect((await getBalance(api.db.dataSource, account.user.id)).bonusTokens).toBe(2000);
-  const grants = await api.db.dataSource.query(`SELECT count(*)::int AS n FROM ledger_entries WHERE user_id = $1 AND kind = 'grant'`, [account.user.id]);
+  const grants = await api.db.dataSource.query(`SELECT count(*)::int AS n FROM ledger_entries WHERE user_id = $1 AND kind = 'grant'`, [
+    account.user.id,
+  ]);
   expect(grants[0].n).toBe(1);
   await ledgerMatchesBalance(account.user.id);
 });
@@ -126,7 +149,13 @@ test('a forged notification (the API still says pending) credits nothing; an unk
   const forged = {
     type: 'notification',
     event: 'payment.succeeded',
-    object: { id: paymentId, status: 'succeeded', paid: true, amount: { value: '7990.00', currency: 'RUB' }, metadata: { order_id: 'whatever' } },
+    object: {
+      id: paymentId,
+      status: 'succeeded',
+      paid: true,
+      amount: { value: '7990.00', currency: 'RUB' },
+      metadata: { order_id: 'whatever' },
+    },
   };
   const answer = await api.request('POST', NOTIFY_PATH, { body: forged });
   expect(answer.status).toBe(200);
@@ -134,7 +163,9 @@ test('a forged notification (the API still says pending) credits nothing; an unk
   expect((await getBalance(api.db.dataSource, account.user.id)).total).toBe(0);
   expect((await api.request('GET', `/api/v2/payments/orders/${res.body.order_id}`, { token })).body.status).toBe('pending');
 
-  const unknown = await api.request('POST', NOTIFY_PATH, { body: { ...forged, object: { ...forged.object, id: '2f3c6a99-000f-5000-9000-1d2a3b4c5d6e' } } });
+  const unknown = await api.request('POST', NOTIFY_PATH, {
+    body: { ...forged, object: { ...forged.object, id: '2f3c6a99-000f-5000-9000-1d2a3b4c5d6e' } },
+  });
   expectErrorShape(unknown, 400, 'unknown_payment');
   expectErrorShape(await api.request('POST', NOTIFY_PATH, { body: { hello: 'world' } }), 400);
   expectErrorShape(await api.request('POST', NOTIFY_PATH, { raw: 'not json', headers: { 'Content-Type': 'application/json' } }), 400);
@@ -148,7 +179,9 @@ test('cancel on the sandbox page cancels the order; a late duplicate changes not
   const res = await api.request('POST', '/api/v2/payments/carrier/initiate', { token, body: { article_id: 'tokens-100' } });
   await confirmOnPage(res.body.confirmation_url, 'cancel');
   expect((await api.request('GET', `/api/v2/payments/orders/${res.body.order_id}`, { token })).body.status).toBe('canceled');
-  const again = await api.request('POST', NOTIFY_PATH, { body: await notificationFor(await paymentIdOf(res.body.order_id), 'payment.canceled') });
+  const again = await api.request('POST', NOTIFY_PATH, {
+    body: await notificationFor(await paymentIdOf(res.body.order_id), 'payment.canceled'),
+  });
   expect(again.body).toEqual({ status: 'duplicate' });
   expect((await getBalance(api.db.dataSource, account.user.id)).total).toBe(0);
 });
@@ -160,7 +193,10 @@ test('a plan bought on the web sets the plan, a new period and its allowance', a
   await confirmOnPage(res.body.confirmation_url, 'approve');
   const me = await api.request('GET', '/api/v2/user/me', { token });
   expect(me.body.plan).toBe('pro');
-  const [u] = await api.db.dataSource.query('SELECT plan_slug, plan_expires_at, plan_paid_through, next_refill_at, period_started_at FROM users WHERE id = $1', [account.user.id]);
+  const [u] = await api.db.dataSource.query(
+    'SELECT plan_slug, plan_expires_at, plan_paid_through, next_refill_at, period_started_at FROM users WHERE id = $1',
+    [account.user.id],
+  );
   const days = (new Date(u.plan_paid_through).getTime() - new Date(u.period_started_at).getTime()) / 86_400_000;
   expect(days).toBeCloseTo(30, 5);
   expect(new Date(u.period_started_at).getTime()).toBeGreaterThanOrEqual(started - 1000);
@@ -177,7 +213,10 @@ test('quick-checkout pays with the method saved on a first payment; without one 
   expect(first.body.confirmation_url).toEqual(expect.any(String));
   await confirmOnPage(first.body.confirmation_url, 'approve');
 
-  const saving = await api.request('POST', '/api/v2/payments/carrier/initiate', { token, body: { article_id: 'tokens-100', save_payment_method: true } });
+  const saving = await api.request('POST', '/api/v2/payments/carrier/initiate', {
+    token,
+    body: { article_id: 'tokens-100', save_payment_method: true },
+  });
   await confirmOnPage(saving.body.confirmation_url, 'approve');
   const quick = await api.request('POST', '/api/v2/payments/carrier/quick-checkout', { token, body: { article_id: 'tokens-500' } });
   expect(quick.status).toBe(201);
@@ -186,7 +225,7 @@ test('quick-checkout pays with the method saved on a first payment; without one 
   await ledgerMatchesBalance(account.user.id);
 });
 
-test('bad input: unknown article 400, no sign-in 401, another user\'s order 404, bad bodies 400', async () => {
+test("bad input: unknown article 400, no sign-in 401, another user's order 404, bad bodies 400", async () => {
   const { account, token } = await signIn();
   for (const flow of ['initiate', 'quick-checkout']) {
     for (const article_id of ['tokens-999', 'plan-free-month', 'TOKENS-500', 'plan_vip']) {
@@ -197,10 +236,20 @@ test('bad input: unknown article 400, no sign-in 401, another user\'s order 404,
     expectErrorShape(await api.request('POST', `/api/v2/payments/carrier/${flow}`, { token, body: {} }), 400, 'validation_error');
     expectErrorShape(await api.request('POST', `/api/v2/payments/carrier/${flow}`, { body: { article_id: 'tokens-100' } }), 401);
   }
-  expectErrorShape(await api.request('POST', '/api/v2/payments/carrier/initiate', { token, body: { article_id: 'tokens-100', return_url: 'javascript:alert(1)' } }), 400);
+  expectErrorShape(
+    await api.request('POST', '/api/v2/payments/carrier/initiate', {
+      token,
+      body: { article_id: 'tokens-100', return_url: 'javascript:alert(1)' },
+    }),
+    400,
+  );
   const mine = await api.request('POST', '/api/v2/payments/carrier/initiate', { token, body: { article_id: 'tokens-100' } });
   const other = await signIn();
-  expectErrorShape(await api.request('GET', `/api/v2/payments/orders/${mine.body.order_id}`, { token: other.token }), 404, 'order_not_found');
+  expectErrorShape(
+    await api.request('GET', `/api/v2/payments/orders/${mine.body.order_id}`, { token: other.token }),
+    404,
+    'order_not_found',
+  );
   expectErrorShape(await api.request('GET', '/api/v2/payments/orders/999999', { token }), 404);
   expectErrorShape(await api.request('GET', '/api/v2/payments/orders/abc', { token }), 400);
   expect((await api.request('GET', '/api/v2/payments/orders', { token: other.token })).body).toEqual({ orders: [] });

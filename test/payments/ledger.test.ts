@@ -27,7 +27,14 @@ async function buyer(): Promise<{ id: number; telegramId: number }> {
 
 async function buyWithStars(b: { id: number; telegramId: number }, articleId: string, chargeId: string, subscription?: { first: boolean }) {
   const { order, invoice } = await payments().stars.startPurchase(b.id, articleId);
-  expect(await payments().stars.preCheckout({ telegramUserId: b.telegramId, payload: invoice.payload, currency: 'XTR', totalAmount: invoice.amount })).toEqual({ ok: true });
+  expect(
+    await payments().stars.preCheckout({
+      telegramUserId: b.telegramId,
+      payload: invoice.payload,
+      currency: 'XTR',
+      totalAmount: invoice.amount,
+    }),
+  ).toEqual({ ok: true });
   const result = await payments().stars.paymentReceived({
     telegramUserId: b.telegramId,
     payload: invoice.payload,
@@ -52,7 +59,13 @@ test('20 parallel copies of the same successful_payment credit exactly once', as
   const { invoice } = await payments().stars.startPurchase(b.id, 'tokens-500');
   const results = await Promise.all(
     Array.from({ length: 20 }, () =>
-      payments().stars.paymentReceived({ telegramUserId: b.telegramId, payload: invoice.payload, currency: 'XTR', totalAmount: 300, chargeId: 'par-charge-1' }),
+      payments().stars.paymentReceived({
+        telegramUserId: b.telegramId,
+        payload: invoice.payload,
+        currency: 'XTR',
+        totalAmount: 300,
+        chargeId: 'par-charge-1',
+      }),
     ),
   );
   expect(results.filter((r) => r.outcome === 'fulfilled')).toHaveLength(1);
@@ -68,7 +81,14 @@ test('20 parallel copies of the same renewal extend the plan once; the same char
   const { invoice } = await buyWithStars(b, 'plan-basic-month', 'sub-first-1', { first: true });
   const firstEnd = new Date((await userRow(b.id)).planExpiresAt!).getTime();
   const renewal = () =>
-    payments().stars.paymentReceived({ telegramUserId: b.telegramId, payload: invoice.payload, currency: 'XTR', totalAmount: 250, chargeId: 'sub-renew-1', isRecurring: true });
+    payments().stars.paymentReceived({
+      telegramUserId: b.telegramId,
+      payload: invoice.payload,
+      currency: 'XTR',
+      totalAmount: 250,
+      chargeId: 'sub-renew-1',
+      isRecurring: true,
+    });
   const results = await Promise.all(Array.from({ length: 20 }, renewal));
   expect(results.filter((r) => r.outcome === 'fulfilled')).toHaveLength(1);
   expect(new Date((await userRow(b.id)).planExpiresAt!).getTime() - firstEnd).toBe(30 * 86_400_000);
@@ -77,7 +97,13 @@ test('20 parallel copies of the same renewal extend the plan once; the same char
 
   // A replayed first charge id on a fresh order of the same user: the unique charge id refuses it.
   const other = await payments().stars.startPurchase(b.id, 'tokens-100');
-  const replay = await payments().stars.paymentReceived({ telegramUserId: b.telegramId, payload: other.invoice.payload, currency: 'XTR', totalAmount: 75, chargeId: 'sub-first-1' });
+  const replay = await payments().stars.paymentReceived({
+    telegramUserId: b.telegramId,
+    payload: other.invoice.payload,
+    currency: 'XTR',
+    totalAmount: 75,
+    chargeId: 'sub-first-1',
+  });
   expect(replay.outcome).toBe('duplicate');
   expect((await getBalance(ds(), b.id)).bonusTokens).toBe(0);
   await expectLedgerMatchesBalance(b.id);
@@ -93,7 +119,10 @@ test('a plan purchase sets the plan, its period and allowance; without renewal i
   expect(new Date(user.planPaidThrough!).getTime()).toBe(new Date(user.nextRefillAt).getTime());
 
   // The period ends with no renewal payment: the next refill run moves the account to Starter.
-  await ds().query(`UPDATE users SET next_refill_at = now() - interval '1 minute', plan_paid_through = now() - interval '1 minute', plan_expires_at = now() - interval '1 minute' WHERE id = $1`, [b.id]);
+  await ds().query(
+    `UPDATE users SET next_refill_at = now() - interval '1 minute', plan_paid_through = now() - interval '1 minute', plan_expires_at = now() - interval '1 minute' WHERE id = $1`,
+    [b.id],
+  );
   await refillDuePlans(ds(), engine.services.plans);
   user = await userRow(b.id);
   expect(user.planSlug).toBe('free');
@@ -106,7 +135,14 @@ test('a plan purchase sets the plan, its period and allowance; without renewal i
 test('a renewed plan refills at the period end and stays; an operator-set plan never lapses', async () => {
   const b = await buyer();
   const { invoice } = await buyWithStars(b, 'plan-pro-month', 'renew-first', { first: true });
-  await payments().stars.paymentReceived({ telegramUserId: b.telegramId, payload: invoice.payload, currency: 'XTR', totalAmount: 500, chargeId: 'renew-second', isRecurring: true });
+  await payments().stars.paymentReceived({
+    telegramUserId: b.telegramId,
+    payload: invoice.payload,
+    currency: 'XTR',
+    totalAmount: 500,
+    chargeId: 'renew-second',
+    isRecurring: true,
+  });
   // Spend some plan tokens, then reach the first period end: still paid (renewed), so a normal refill.
   await reserve(ds(), b.id, 'renew-spend', 700);
   await settle(ds(), 'renew-spend', 700);
@@ -140,7 +176,10 @@ test('a refund after partial spending takes back only what is left, states what 
   expect(await getBalance(ds(), b.id)).toMatchObject({ bonusTokens: 0, total: 0 });
   const order = await payments().order(b.id, result.order!.id);
   expect(order).toMatchObject({ status: 'refunded', refund: { tokens_taken: 180, tokens_spent: 320 } });
-  const rows = await ds().query(`SELECT kind, reference, bonus_delta FROM ledger_entries WHERE user_id = $1 AND kind IN ('grant', 'refund') ORDER BY id`, [b.id]);
+  const rows = await ds().query(
+    `SELECT kind, reference, bonus_delta FROM ledger_entries WHERE user_id = $1 AND kind IN ('grant', 'refund') ORDER BY id`,
+    [b.id],
+  );
   expect(rows).toEqual([
     { kind: 'grant', reference: `order:${order.id}`, bonus_delta: 500 },
     { kind: 'refund', reference: `order:${order.id}`, bonus_delta: -180 },
@@ -203,7 +242,9 @@ test('stale pending orders expire; an expired order is refused at pre-checkout',
   expect(await payments().expireStale()).toBe(1);
   expect((await payments().order(b.id, order.id)).status).toBe('expired');
   expect((await payments().order(b.id, fresh.order.id)).status).toBe('pending');
-  expect(await payments().stars.preCheckout({ telegramUserId: b.telegramId, payload: invoice.payload, currency: 'XTR', totalAmount: 1000 })).toEqual({
+  expect(
+    await payments().stars.preCheckout({ telegramUserId: b.telegramId, payload: invoice.payload, currency: 'XTR', totalAmount: 1000 }),
+  ).toEqual({
     ok: false,
     reason: 'not_pending',
   });

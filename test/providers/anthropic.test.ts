@@ -183,7 +183,11 @@ describe('anthropic adapter against the sandbox', () => {
 
 describe('anthropic sandbox speaks the documented protocol', () => {
   const post = (headers: Record<string, string>, body: unknown) =>
-    fetch(`${conn().baseUrl}/messages`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    fetch(`${conn().baseUrl}/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
 
   test('without anthropic-version → 400 invalid_request_error in the documented error shape', async () => {
     const res = await post({ 'x-api-key': 'k' }, { model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] });

@@ -77,7 +77,9 @@ describe('bfl adapter against the sandbox', () => {
   });
 
   it('sends the edit image as base64 input_image to flux-kontext-pro', async () => {
-    const image = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#808080' } }).png().toBuffer();
+    const image = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#808080' } })
+      .png()
+      .toBuffer();
     const req = request({
       slug: 'flux-kontext-pro',
       upstreamModel: 'flux-kontext-pro',
@@ -92,8 +94,12 @@ describe('bfl adapter against the sandbox', () => {
   });
 
   it('sends image + mask for inpainting and returns an image of the input size', async () => {
-    const image = await sharp({ create: { width: 320, height: 256, channels: 3, background: '#336699' } }).png().toBuffer();
-    const mask = await sharp({ create: { width: 320, height: 256, channels: 3, background: '#ffffff' } }).png().toBuffer();
+    const image = await sharp({ create: { width: 320, height: 256, channels: 3, background: '#336699' } })
+      .png()
+      .toBuffer();
+    const mask = await sharp({ create: { width: 320, height: 256, channels: 3, background: '#ffffff' } })
+      .png()
+      .toBuffer();
     const req = request({
       category: 'tool',
       slug: 'inpaint',
@@ -112,8 +118,15 @@ describe('bfl adapter against the sandbox', () => {
   });
 
   it('refuses inpainting without a mask before calling BFL', async () => {
-    const image = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } }).png().toBuffer();
-    const req = request({ category: 'tool', slug: 'inpaint', upstreamModel: 'flux-pro-1.0-fill', images: [{ data: image, mime: 'image/png' }] });
+    const image = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } })
+      .png()
+      .toBuffer();
+    const req = request({
+      category: 'tool',
+      slug: 'inpaint',
+      upstreamModel: 'flux-pro-1.0-fill',
+      images: [{ data: image, mime: 'image/png' }],
+    });
     await expect(media.start(req, conn)).rejects.toMatchObject({ kind: 'bad_request' });
     expect(sent).toHaveLength(0);
   });
@@ -186,8 +199,7 @@ describe('bfl polling URL', () => {
 
 describe('bfl adapter replaying documented payloads', () => {
   const fixture = fixtureReader('bfl');
-  const json = (body: string, status = 200) =>
-    new Response(body, { status, headers: { 'content-type': 'application/json' } });
+  const json = (body: string, status = 200) => new Response(body, { status, headers: { 'content-type': 'application/json' } });
 
   function stub(routes: Array<(url: URL, init?: RequestInit) => Response | undefined>): { fetch: typeof fetch; log: SentRequest[] } {
     const log: SentRequest[] = [];
@@ -211,12 +223,18 @@ describe('bfl adapter replaying documented payloads', () => {
   });
 
   it('submit -> Pending -> Ready -> signed sample download', async () => {
-    const png = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#123456' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#123456' } })
+      .png()
+      .toBuffer();
     const polls = [fixture('result-pending.json'), fixture('result-ready.json')];
     const { fetch: f, log } = stub([
-      (u, init) => (init?.method === 'POST' && u.href === 'https://api.bfl.ai/v1/flux-dev' ? json(fixture('submit-response.json')) : undefined),
+      (u, init) =>
+        init?.method === 'POST' && u.href === 'https://api.bfl.ai/v1/flux-dev' ? json(fixture('submit-response.json')) : undefined,
       (u) => (u.hostname === 'api.us1.bfl.ai' && u.pathname === '/v1/get_result' ? json(polls.shift() as string) : undefined),
-      (u) => (u.hostname === 'bfldeliveryprod.blob.core.windows.net' ? new Response(png, { headers: { 'content-type': 'image/png' } }) : undefined),
+      (u) =>
+        u.hostname === 'bfldeliveryprod.blob.core.windows.net'
+          ? new Response(png, { headers: { 'content-type': 'image/png' } })
+          : undefined,
     ]);
     const c = realConn(f);
     const req = request({});

@@ -125,7 +125,10 @@ describe('deepseek adapter replaying documented payloads', () => {
 
   test('reasoner stream with a keep-alive comment: only content deltas are yielded', async () => {
     const events = await collect(
-      chat.chatStream(ask('9.11 and 9.8, which is greater?', 'deepseek-reasoner'), stubbed('chat-stream-reasoner.txt', 200, 'text/event-stream')),
+      chat.chatStream(
+        ask('9.11 and 9.8, which is greater?', 'deepseek-reasoner'),
+        stubbed('chat-stream-reasoner.txt', 200, 'text/event-stream'),
+      ),
     );
     expect(events).toEqual([
       { type: 'delta', text: '9.8 is greater' },

@@ -38,7 +38,11 @@ describe('elevenlabs text-to-speech', () => {
     expect(url.pathname).toBe('/elevenlabs/v1/text-to-speech/voice123');
     expect(url.searchParams.get('output_format')).toBe('mp3_44100_128');
     expect(sent[0].headers['xi-api-key']).toBe('test-key');
-    expect(sent[0].body).toEqual({ text: 'Hello there, this is a test.', model_id: 'eleven_multilingual_v2', voice_settings: { speed: 1.1 } });
+    expect(sent[0].body).toEqual({
+      text: 'Hello there, this is a test.',
+      model_id: 'eleven_multilingual_v2',
+      voice_settings: { speed: 1.1 },
+    });
     expect(out.files[0].mime).toBe('audio/mpeg');
     expect(out.files[0].data.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xfb]));
     expect(out.usage).toEqual({ characters: 'Hello there, this is a test.'.length });
@@ -82,9 +86,7 @@ describe('elevenlabs speech-to-text', () => {
       diarize: 'true',
       file: { name: 'meeting.wav', type: 'audio/wav', size: syntheticWav(2).length },
     });
-    expect(out.text).toBe(
-      '[Speaker 1]: Hello from the sandbox.\n[Speaker 2]: This transcript is synthetic.\n[Speaker 1]: Goodbye.',
-    );
+    expect(out.text).toBe('[Speaker 1]: Hello from the sandbox.\n[Speaker 2]: This transcript is synthetic.\n[Speaker 1]: Goodbye.');
     expect(out.durationSeconds).toBe(2);
     expect(out.files).toEqual([]);
   });
@@ -195,7 +197,12 @@ describe('elevenlabs replaying documented payloads', () => {
 
   it('maps the documented transcription response', async () => {
     let seen = '';
-    const out = output(await media.start(stt(false), realConn(async (input) => ((seen = String(input)), json(fixture('stt-response.json'))))));
+    const out = output(
+      await media.start(
+        stt(false),
+        realConn(async (input) => ((seen = String(input)), json(fixture('stt-response.json')))),
+      ),
+    );
     expect(seen).toBe('https://api.elevenlabs.io/v1/speech-to-text');
     expect(out.text).toBe('The complete transcribed text from the audio file.');
     expect(out.durationSeconds).toBe(12.4);
@@ -203,7 +210,12 @@ describe('elevenlabs replaying documented payloads', () => {
   });
 
   it('builds speaker lines from a diarized response, numbering speaker_1 first', async () => {
-    const out = output(await media.start(stt(true), realConn(async () => json(fixture('stt-diarized-response.json')))));
+    const out = output(
+      await media.start(
+        stt(true),
+        realConn(async () => json(fixture('stt-diarized-response.json'))),
+      ),
+    );
     expect(out.text).toBe('[Speaker 1]: Hi, is this support?\n[Speaker 2]: Yes, how can I help?\n[Speaker 1]: My order is late.');
     expect(out.durationSeconds).toBe(4.3); // no audio_duration_secs: the last word's end
   });
@@ -213,7 +225,12 @@ describe('elevenlabs replaying documented payloads', () => {
     ['error-400-validation.json', 400, 'bad_request', /keyterms/],
     ['error-429-too-many-concurrent.json', 429, 'rate_limited', /concurrency limit/],
   ])('%s (HTTP %i) is %s', async (name, status, kind, message) => {
-    const err = await media.start(tts(), realConn(async () => json(fixture(name), status))).catch((e: unknown) => e);
+    const err = await media
+      .start(
+        tts(),
+        realConn(async () => json(fixture(name), status)),
+      )
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ kind, upstreamStatus: status, provider: 'elevenlabs' });
     expect((err as Error).message).toMatch(message);
   });

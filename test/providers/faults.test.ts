@@ -14,7 +14,9 @@ import { failure, useVendorSandbox } from '../support/vendor-sandbox';
 // deadline; a quota failure pauses the provider.
 
 /** The vendor fake, but its next `n` requests answer `status` with `body` first. */
-function flaky(inner: SandboxHandler): SandboxHandler & { failNext(n: number, status: number, body: unknown, headers?: Record<string, string>): void } {
+function flaky(
+  inner: SandboxHandler,
+): SandboxHandler & { failNext(n: number, status: number, body: unknown, headers?: Record<string, string>): void } {
   let left = 0;
   let reply: { status: number; body: unknown; headers: Record<string, string> } = { status: 500, body: {}, headers: {} };
   const handler = ((req: SandboxRequest, res: ServerResponse) => {
@@ -37,7 +39,9 @@ const openaiFake = flaky(createOpenAiSandbox({ chunkDelayMs: 0 }));
 const openai = useVendorSandbox(openaiAdapter, openaiFake);
 
 const OVERLOADED_529 = { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } };
-const OPENAI_503 = { error: { message: 'The engine is currently overloaded, please try again later.', type: 'server_error', param: null, code: null } };
+const OPENAI_503 = {
+  error: { message: 'The engine is currently overloaded, please try again later.', type: 'server_error', param: null, code: null },
+};
 const ask = { upstreamModel: 'claude-haiku-4-5', messages: [{ role: 'user' as const, content: 'hi' }], maxTokens: 50 };
 const image = { category: 'image' as const, slug: 'gpt-image-1', upstreamModel: 'gpt-image-1', prompt: 'a red fox' };
 
@@ -73,7 +77,10 @@ describe('transient failures are retried within the deadline', () => {
   });
 
   test('a 429 is retried after the retry-after the vendor names; a wait longer than 30 s fails at once', async () => {
-    const limited = { type: 'error', error: { type: 'rate_limit_error', message: 'Number of request tokens has exceeded your per-minute rate limit' } };
+    const limited = {
+      type: 'error',
+      error: { type: 'rate_limit_error', message: 'Number of request tokens has exceeded your per-minute rate limit' },
+    };
     anthropicFake.failNext(1, 429, limited, { 'retry-after': '0' });
     await anthropicAdapter.chat!.chat(ask, anthropic.conn());
     expect(anthropic.received).toHaveLength(2);
@@ -145,15 +152,36 @@ describe('fault tables: documented error bodies → our kinds', () => {
     ['openai', 400, { error: { code: null, message: 'Invalid size' } }, 'bad_request'],
     ['anthropic', 529, { type: 'error', error: { type: 'overloaded_error' } }, 'overloaded'],
     ['anthropic', 429, { type: 'error', error: { type: 'rate_limit_error' } }, 'rate_limited'],
-    ['anthropic', 429, { type: 'error', error: { type: 'rate_limit_error', details: { error_code: 'enforced_spend_limit_reached' } } }, 'quota'],
+    [
+      'anthropic',
+      429,
+      { type: 'error', error: { type: 'rate_limit_error', details: { error_code: 'enforced_spend_limit_reached' } } },
+      'quota',
+    ],
     ['anthropic', 402, { type: 'error', error: { type: 'billing_error' } }, 'quota'],
     ['anthropic', 500, { type: 'error', error: { type: 'api_error' } }, 'upstream'],
     ['anthropic', 504, { type: 'error', error: { type: 'timeout_error' } }, 'timeout'],
     ['anthropic', 403, { type: 'error', error: { type: 'permission_error' } }, 'auth'],
     ['google', 429, { error: { code: 429, status: 'RESOURCE_EXHAUSTED' } }, 'rate_limited'],
     ['google', 503, { error: { code: 503, status: 'UNAVAILABLE' } }, 'overloaded'],
-    ['google', 400, { error: { code: 400, status: 'INVALID_ARGUMENT', message: 'API key not valid. Please pass a valid API key.' } }, 'auth'],
-    ['google', 400, { error: { code: 400, status: 'FAILED_PRECONDITION', message: 'Gemini API free tier is not available in your country. Please enable billing on your project in Google AI Studio.' } }, 'quota'],
+    [
+      'google',
+      400,
+      { error: { code: 400, status: 'INVALID_ARGUMENT', message: 'API key not valid. Please pass a valid API key.' } },
+      'auth',
+    ],
+    [
+      'google',
+      400,
+      {
+        error: {
+          code: 400,
+          status: 'FAILED_PRECONDITION',
+          message: 'Gemini API free tier is not available in your country. Please enable billing on your project in Google AI Studio.',
+        },
+      },
+      'quota',
+    ],
     ['google', 404, { error: { code: 404, status: 'NOT_FOUND', message: 'models/x is not found' } }, 'bad_request'],
     ['xai', 400, { code: 'Client specified an invalid argument', error: 'Incorrect API key provided: xa***' }, 'auth'],
     ['xai', 403, { code: 'The caller does not have permission', error: 'Your team does not have any credits yet.' }, 'quota'],
@@ -163,7 +191,12 @@ describe('fault tables: documented error bodies → our kinds', () => {
     ['bfl', 402, { detail: 'Insufficient credits' }, 'quota'],
     ['bfl', 429, { detail: 'Too many active tasks' }, 'rate_limited'],
     ['replicate', 402, { title: 'Payment Required', detail: 'You have reached the free time limit.' }, 'quota'],
-    ['replicate', 429, { title: 'Request was throttled.', detail: 'Request was throttled. Expected available in 1 second.' }, 'rate_limited'],
+    [
+      'replicate',
+      429,
+      { title: 'Request was throttled.', detail: 'Request was throttled. Expected available in 1 second.' },
+      'rate_limited',
+    ],
     ['replicate', 422, { title: 'Input validation failed', detail: '- input.prompt: Invalid type' }, 'bad_request'],
     ['elevenlabs', 401, { detail: { status: 'quota_exceeded', message: 'This request exceeds your quota.' } }, 'quota'],
     ['elevenlabs', 401, { detail: { status: 'invalid_api_key', message: 'Invalid API key' } }, 'auth'],

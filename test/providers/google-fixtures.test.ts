@@ -1,15 +1,6 @@
 import { googleAdapter } from '../../src/core/providers/google';
 import { ChatRequest, ChatStreamEvent, MediaRequest } from '../../src/core/providers/types';
-import {
-  collect,
-  failure,
-  fixtureReader,
-  Reply,
-  replyWith,
-  replyWithSse,
-  StubCall,
-  stubConnection,
-} from '../support/vendor-sandbox';
+import { collect, failure, fixtureReader, Reply, replyWith, replyWithSse, StubCall, stubConnection } from '../support/vendor-sandbox';
 
 // Replays Gemini API payloads in their documented shapes through a fetch stub (no sandbox involved).
 
@@ -99,14 +90,27 @@ describe('gemini text', () => {
 });
 
 describe('images', () => {
-  const flash: MediaRequest = { category: 'image', slug: 'gemini-2.5-flash-image', upstreamModel: 'gemini-2.5-flash-image', prompt: 'nano banana', size: '16:9' };
-  const imagen: MediaRequest = { category: 'image', slug: 'imagen-4', upstreamModel: 'imagen-4.0-generate-001', prompt: 'robot', size: '9:16' };
+  const flash: MediaRequest = {
+    category: 'image',
+    slug: 'gemini-2.5-flash-image',
+    upstreamModel: 'gemini-2.5-flash-image',
+    prompt: 'nano banana',
+    size: '16:9',
+  };
+  const imagen: MediaRequest = {
+    category: 'image',
+    slug: 'imagen-4',
+    upstreamModel: 'imagen-4.0-generate-001',
+    prompt: 'robot',
+    size: '9:16',
+  };
 
   test('flash image answer → the inlineData part as bytes; request asks for IMAGE with the aspect ratio', async () => {
     const { conn, calls } = stub(json(200, fixture('flash-image.json')));
     const start = await media.start(flash, conn);
-    const expected = (JSON.parse(fixture('flash-image.json')) as { candidates: { content: { parts: { inlineData?: { data: string } }[] } }[] })
-      .candidates[0].content.parts[1].inlineData!.data;
+    const expected = (
+      JSON.parse(fixture('flash-image.json')) as { candidates: { content: { parts: { inlineData?: { data: string } }[] } }[] }
+    ).candidates[0].content.parts[1].inlineData!.data;
     expect(start).toEqual({ state: 'completed', output: { files: [{ data: Buffer.from(expected, 'base64'), mime: 'image/png' }] } });
     expect(calls[0].url).toBe(`${BASE}/models/gemini-2.5-flash-image:generateContent`);
     const body = JSON.parse(calls[0].init.body as string) as { generationConfig: Record<string, unknown> };
@@ -128,10 +132,14 @@ describe('images', () => {
   test('imagen predict answer → bytes of predictions[0]', async () => {
     const { conn, calls } = stub(json(200, fixture('imagen-predict.json')));
     const start = await media.start(imagen, conn);
-    const b64 = (JSON.parse(fixture('imagen-predict.json')) as { predictions: { bytesBase64Encoded: string }[] }).predictions[0].bytesBase64Encoded;
+    const b64 = (JSON.parse(fixture('imagen-predict.json')) as { predictions: { bytesBase64Encoded: string }[] }).predictions[0]
+      .bytesBase64Encoded;
     expect(start).toEqual({ state: 'completed', output: { files: [{ data: Buffer.from(b64, 'base64'), mime: 'image/png' }] } });
     expect(calls[0].url).toBe(`${BASE}/models/imagen-4.0-generate-001:predict`);
-    expect(JSON.parse(calls[0].init.body as string)).toEqual({ instances: [{ prompt: 'robot' }], parameters: { sampleCount: 1, aspectRatio: '9:16' } });
+    expect(JSON.parse(calls[0].init.body as string)).toEqual({
+      instances: [{ prompt: 'robot' }],
+      parameters: { sampleCount: 1, aspectRatio: '9:16' },
+    });
   });
 
   test('imagen output filtered (raiFilteredReason) and prompt refused (400) → content_policy', async () => {
@@ -159,7 +167,9 @@ describe('veo operations', () => {
     expect(await media.poll(OP, veo, stub(json(200, fixture('veo-running.json'))).conn)).toEqual({ state: 'pending' });
 
     const { conn, calls } = stub(({ url }) =>
-      url.includes('/files/') ? new Response(mp4, { status: 200, headers: { 'content-type': 'video/mp4' } }) : json(200, fixture('veo-done.json'))(),
+      url.includes('/files/')
+        ? new Response(mp4, { status: 200, headers: { 'content-type': 'video/mp4' } })
+        : json(200, fixture('veo-done.json'))(),
     );
     const done = await media.poll(OP, veo, conn);
     expect(done).toEqual({ state: 'completed', output: { files: [{ data: mp4, mime: 'video/mp4' }], durationSeconds: 8 } });
@@ -171,8 +181,13 @@ describe('veo operations', () => {
   });
 
   test('a video URI on another origin is downloaded without our key', async () => {
-    const body = fixture('veo-done.json').replace('https://generativelanguage.googleapis.com/v1beta/files', 'https://storage.example.com/v');
-    const { conn, calls } = stub(({ url }) => (url.includes('storage.example.com') ? new Response(mp4, { status: 200 }) : json(200, body)()));
+    const body = fixture('veo-done.json').replace(
+      'https://generativelanguage.googleapis.com/v1beta/files',
+      'https://storage.example.com/v',
+    );
+    const { conn, calls } = stub(({ url }) =>
+      url.includes('storage.example.com') ? new Response(mp4, { status: 200 }) : json(200, body)(),
+    );
     const done = await media.poll(OP, veo, conn);
     expect(done.state).toBe('completed');
     expect(headerOf(calls[1], 'x-goog-api-key')).toBeUndefined();

@@ -35,7 +35,13 @@ describe('gemini text against the sandbox', () => {
           { role: 'system', content: 'Be brief.' },
           { role: 'user', content: 'hi' },
           { role: 'assistant', content: 'hello' },
-          { role: 'user', content: [{ type: 'text', text: 'what is it?' }, { type: 'image', mime: 'image/png', data: png }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'what is it?' },
+              { type: 'image', mime: 'image/png', data: png },
+            ],
+          },
         ],
       },
       conn(),

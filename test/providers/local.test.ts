@@ -17,14 +17,21 @@ async function textImage(lines: string[], format: 'png' | 'jpeg' = 'png'): Promi
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="${80 + lines.length * 90}">
     <rect width="100%" height="100%" fill="#ffffff"/>
     ${lines
-      .map((line, i) => `<text x="40" y="${100 + i * 90}" font-family="DejaVu Sans, sans-serif" font-size="64" fill="#000000">${line}</text>`)
+      .map(
+        (line, i) => `<text x="40" y="${100 + i * 90}" font-family="DejaVu Sans, sans-serif" font-size="64" fill="#000000">${line}</text>`,
+      )
       .join('\n')}
   </svg>`;
   const img = sharp(Buffer.from(svg));
   return format === 'png' ? img.png().toBuffer() : img.jpeg().toBuffer();
 }
 
-const ocr = (images: MediaRequest['images']): MediaRequest => ({ category: 'tool', slug: 'text-ocr', upstreamModel: 'tesseract-eng', images });
+const ocr = (images: MediaRequest['images']): MediaRequest => ({
+  category: 'tool',
+  slug: 'text-ocr',
+  upstreamModel: 'tesseract-eng',
+  images,
+});
 
 afterAll(() => terminateOcrWorker());
 

@@ -98,7 +98,15 @@ describe('openai chat (against the sandbox)', () => {
     await chat.chat(
       {
         upstreamModel: 'gpt-4o-mini',
-        messages: [{ role: 'user', content: [{ type: 'text', text: 'one' }, { type: 'text', text: 'two' }] }],
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'one' },
+              { type: 'text', text: 'two' },
+            ],
+          },
+        ],
         maxTokens: 50,
       },
       conn(),

@@ -13,8 +13,18 @@ let photo: InputFile;
 let face: InputFile;
 
 beforeAll(async () => {
-  photo = { data: await sharp({ create: { width: 64, height: 48, channels: 3, background: '#777' } }).png().toBuffer(), mime: 'image/png' };
-  face = { data: await sharp({ create: { width: 40, height: 40, channels: 3, background: '#c96' } }).jpeg().toBuffer(), mime: 'image/jpeg' };
+  photo = {
+    data: await sharp({ create: { width: 64, height: 48, channels: 3, background: '#777' } })
+      .png()
+      .toBuffer(),
+    mime: 'image/png',
+  };
+  face = {
+    data: await sharp({ create: { width: 40, height: 40, channels: 3, background: '#c96' } })
+      .jpeg()
+      .toBuffer(),
+    mime: 'image/jpeg',
+  };
 });
 beforeEach(() => {
   sent = [];
@@ -98,11 +108,18 @@ describe('replicate adapter against the sandbox', () => {
   });
 
   it('a 15 MB input goes through the files API and the prediction gets its urls.get, not a data URI', async () => {
-    const big = await sharp({ create: { width: 2300, height: 2300, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
+    const big = await sharp({
+      create: { width: 2300, height: 2300, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 60 } },
+    })
       .png({ compressionLevel: 0 })
       .toBuffer();
     expect(big.length).toBeGreaterThan(15_000_000);
-    const req: MediaRequest = { category: 'tool', slug: 'colorize', upstreamModel: 'piddnad/ddcolor', images: [{ data: big, mime: 'image/png' }] };
+    const req: MediaRequest = {
+      category: 'tool',
+      slug: 'colorize',
+      upstreamModel: 'piddnad/ddcolor',
+      images: [{ data: big, mime: 'image/png' }],
+    };
     const output = completed((await run(req)).result);
     expect(pathOf(sent[0])).toBe('/replicate/v1/files');
     expect(sent[0].form?.content).toEqual({ name: 'input.png', size: big.length, type: 'image/png' });
@@ -129,7 +146,13 @@ describe('replicate adapter against the sandbox', () => {
   });
 
   it('musicgen gets prompt, duration, model_version and output_format and returns an mp3', async () => {
-    const req: MediaRequest = { category: 'music', slug: 'musicgen', upstreamModel: 'meta/musicgen', prompt: 'calm piano', durationSeconds: 20 };
+    const req: MediaRequest = {
+      category: 'music',
+      slug: 'musicgen',
+      upstreamModel: 'meta/musicgen',
+      prompt: 'calm piano',
+      durationSeconds: 20,
+    };
     const output = completed((await run(req)).result);
     expect(sent[0].body?.input).toEqual({
       prompt: 'calm piano',
@@ -149,10 +172,21 @@ describe('replicate adapter against the sandbox', () => {
     ).rejects.toMatchObject({ kind: 'bad_request' });
     expect(sent).toHaveLength(0);
 
-    const req: MediaRequest = { category: 'video', slug: 'kling-v2.1', upstreamModel: 'kwaivgi/kling-v2.1', prompt: 'waves', images: [photo], durationSeconds: 10 };
+    const req: MediaRequest = {
+      category: 'video',
+      slug: 'kling-v2.1',
+      upstreamModel: 'kwaivgi/kling-v2.1',
+      prompt: 'waves',
+      images: [photo],
+      durationSeconds: 10,
+    };
     const output = completed((await run(req)).result);
     expect(pathOf(sent[0])).toBe('/replicate/v1/models/kwaivgi/kling-v2.1/predictions');
-    expect(sent[0].body?.input).toMatchObject({ prompt: 'waves', duration: 10, start_image: expect.stringMatching(/^data:image\/png;base64,/) });
+    expect(sent[0].body?.input).toMatchObject({
+      prompt: 'waves',
+      duration: 10,
+      start_image: expect.stringMatching(/^data:image\/png;base64,/),
+    });
     expect(output.files[0].mime).toBe('video/mp4');
     expect(output.files[0].data.subarray(4, 8).toString('ascii')).toBe('ftyp');
   });
@@ -168,7 +202,10 @@ describe('replicate adapter against the sandbox', () => {
   });
 
   it('every catalog slug in the table is accepted by the fake end to end', async () => {
-    const extra: Record<string, Partial<MediaRequest>> = { 'style-transfer': { prompt: 'oil painting' }, 'face-swap': { images: [face, photo] } };
+    const extra: Record<string, Partial<MediaRequest>> = {
+      'style-transfer': { prompt: 'oil painting' },
+      'face-swap': { images: [face, photo] },
+    };
     for (const slug of Object.keys(REPLICATE_MODELS)) {
       const req: MediaRequest = { category: 'tool', slug, upstreamModel: slug, prompt: 'sandbox check', images: [photo], ...extra[slug] };
       const output = completed((await run(req)).result);
@@ -199,7 +236,9 @@ describe('replicate adapter against the sandbox', () => {
     });
 
     it('a create that never answers is a timeout', async () => {
-      await expect(media.start({ ...sdxl, prompt: '[[fail:timeout]]' }, { ...conn, timeoutMs: 300 })).rejects.toMatchObject({ kind: 'timeout' });
+      await expect(media.start({ ...sdxl, prompt: '[[fail:timeout]]' }, { ...conn, timeoutMs: 300 })).rejects.toMatchObject({
+        kind: 'timeout',
+      });
     });
 
     it('an output download that breaks off is an upstream error', async () => {
@@ -222,11 +261,19 @@ describe('replicate adapter replaying documented payloads', () => {
   const req: MediaRequest = { category: 'tool', slug: 'upscale', upstreamModel: 'nightmareai/real-esrgan', images: [] };
 
   function connWith(inner: typeof fetch, log: SentRequest[]): ProviderConnection {
-    return { apiKey: 'r8_real', baseUrl: replicateAdapter.defaultBaseUrl, sandbox: false, fetch: recordingFetch(log, inner), timeoutMs: 2000 };
+    return {
+      apiKey: 'r8_real',
+      baseUrl: replicateAdapter.defaultBaseUrl,
+      sandbox: false,
+      fetch: recordingFetch(log, inner),
+      timeoutMs: 2000,
+    };
   }
 
   it('starting -> succeeded, downloading replicate.delivery output without the token', async () => {
-    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } })
+      .png()
+      .toBuffer();
     const log: SentRequest[] = [];
     const c = connWith(async (input, init) => {
       const url = new URL(String(input));
@@ -247,7 +294,11 @@ describe('replicate adapter replaying documented payloads', () => {
   });
 
   it('the E005 failure maps to content_policy', async () => {
-    const result = await media.poll('x', req, connWith(async () => json(fixture('prediction-failed-e005.json')), []));
+    const result = await media.poll(
+      'x',
+      req,
+      connWith(async () => json(fixture('prediction-failed-e005.json')), []),
+    );
     expect(result).toMatchObject({ state: 'failed', error: { kind: 'content_policy' } });
   });
 
@@ -255,7 +306,13 @@ describe('replicate adapter replaying documented payloads', () => {
     ['error-401.json', 401, 'auth', /valid authentication token/],
     ['error-429.json', 429, 'rate_limited', /throttled/],
   ])('%s (HTTP %i) is %s', async (name, status, kind, message) => {
-    const err = await media.poll('x', req, connWith(async () => json(fixture(name), status), [])).catch((e: unknown) => e);
+    const err = await media
+      .poll(
+        'x',
+        req,
+        connWith(async () => json(fixture(name), status), []),
+      )
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ kind, upstreamStatus: status });
     expect((err as Error).message).toMatch(message);
   });

@@ -75,7 +75,11 @@ function conn(overrides: Partial<ProviderConnection> = {}): ProviderConnection {
 }
 
 test('answers like fetch: status, headers, JSON body, clone; sends method, headers and body', async () => {
-  const res = await client(`${base}/json`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer k' }, body: '{"a":1}' });
+  const res = await client(`${base}/json`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: 'Bearer k' },
+    body: '{"a":1}',
+  });
   expect(res.status).toBe(201);
   expect(res.ok).toBe(true);
   expect(res.headers.get('x-request-id')).toBe('abc');
@@ -139,7 +143,9 @@ test('an oversized vendor body is refused: declared or streamed past the cap', a
   const err = await upstreamJson('openai', conn(), { path: '/big-chunked' }).catch((e: unknown) => e);
   expect(err).toMatchObject({ kind: 'upstream', message: expect.stringMatching(/larger than 2000 bytes/) });
   // A per-connection cap applies even through a foreign fetch (a stub or the global fetch).
-  const viaGlobal = await upstreamBytes('openai', conn({ fetch, maxResponseBytes: 1000 }), { path: '/big-declared' }).catch((e: unknown) => e);
+  const viaGlobal = await upstreamBytes('openai', conn({ fetch, maxResponseBytes: 1000 }), { path: '/big-declared' }).catch(
+    (e: unknown) => e,
+  );
   expect(viaGlobal).toMatchObject({ kind: 'upstream', message: expect.stringMatching(/larger than 1000 bytes/) });
 });
 

@@ -69,7 +69,14 @@ describe('xai chat (against the sandbox)', () => {
 describe('xai images (against the sandbox)', () => {
   test('grok-2-image: model, prompt, n and b64_json only (xAI refuses size)', async () => {
     const started = await media.start(
-      { category: 'image', slug: 'grok-2-image', upstreamModel: 'grok-2-image', prompt: 'a cat in a tree', size: '768x1344', quality: 'hd' },
+      {
+        category: 'image',
+        slug: 'grok-2-image',
+        upstreamModel: 'grok-2-image',
+        prompt: 'a cat in a tree',
+        size: '768x1344',
+        quality: 'hd',
+      },
       conn(),
     );
     expect(seen[0].path).toBe('/v1/images/generations');

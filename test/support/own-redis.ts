@@ -36,12 +36,17 @@ async function answers(port: number): Promise<boolean> {
 
 export async function startOwnRedis(): Promise<OwnRedis> {
   const port = await freePort();
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', os.tmpdir()], {
-    stdio: 'ignore',
-  });
+  const child: ChildProcess = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', os.tmpdir()],
+    {
+      stdio: 'ignore',
+    },
+  );
   const deadline = Date.now() + 10_000;
   while (!(await answers(port))) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error('redis-server did not start (is it installed? apt-get install -y redis-server)');
+    if (Date.now() > deadline || child.exitCode !== null)
+      throw new Error('redis-server did not start (is it installed? apt-get install -y redis-server)');
     await new Promise((r) => setTimeout(r, 50));
   }
   return {

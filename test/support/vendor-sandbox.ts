@@ -87,8 +87,7 @@ export const bodyOf = (req: SandboxRequest) => JSON.parse(req.body.toString('utf
 // ---------- replaying recorded payloads ----------
 
 /** Reads `test/fixtures/<vendor>/<name>`. */
-export const fixtureReader = (vendor: string) => (name: string) =>
-  readFileSync(path.join(__dirname, '../fixtures', vendor, name), 'utf8');
+export const fixtureReader = (vendor: string) => (name: string) => readFileSync(path.join(__dirname, '../fixtures', vendor, name), 'utf8');
 
 export interface StubCall {
   url: string;
@@ -104,8 +103,10 @@ export const replyWith =
     new Response(body, { status, headers: { 'content-type': contentType } });
 
 /** An SSE transcript delivered in small pieces, so events straddle read boundaries as on a real network. */
-export const replyWithSse = (transcript: string, pieceSize = 7) => () =>
-  new Response(trickle(transcript, pieceSize), { status: 200, headers: { 'content-type': 'text/event-stream' } });
+export const replyWithSse =
+  (transcript: string, pieceSize = 7) =>
+  () =>
+    new Response(trickle(transcript, pieceSize), { status: 200, headers: { 'content-type': 'text/event-stream' } });
 
 function trickle(text: string, size: number): ReadableStream<Uint8Array> {
   const bytes = new TextEncoder().encode(text);
@@ -150,7 +151,11 @@ export interface SentRequest {
 /** Forwards to `inner` and appends what each call sent to `log`. */
 export function recordingFetch(log: SentRequest[], inner: typeof fetch = fetch): typeof fetch {
   return async (input, init) => {
-    const entry: SentRequest = { url: String(input), method: init?.method ?? 'GET', headers: Object.fromEntries(new Headers(init?.headers).entries()) };
+    const entry: SentRequest = {
+      url: String(input),
+      method: init?.method ?? 'GET',
+      headers: Object.fromEntries(new Headers(init?.headers).entries()),
+    };
     if (typeof init?.body === 'string') entry.body = JSON.parse(init.body) as Record<string, unknown>;
     if (init?.body instanceof FormData) {
       entry.form = {};

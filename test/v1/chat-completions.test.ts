@@ -97,27 +97,39 @@ test('streaming: chunks arrive as produced, the final chunk carries the service 
 });
 
 test('errors come in the compatible shape and as the SDK typed errors', async () => {
-  await expect(client('nb_' + 'x'.repeat(45)).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
+  await expect(
+    client('nb_' + 'x'.repeat(45)).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+  ).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
 
   const basic = await api.account('basic', { planTokens: 100 });
   const basicKey = await api.apiKey(basic);
-  const denied = await client(basicKey).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }).catch((e) => e);
+  const denied = await client(basicKey)
+    .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })
+    .catch((e) => e);
   expect(denied).toBeInstanceOf(OpenAI.PermissionDeniedError);
   expect(denied.message).toMatch(/VIP/);
   expect(denied.error).toMatchObject({ type: expect.any(String), code: 'insufficient_plan' });
 
   const { key } = await vipKey(200);
-  await expect(client(key).chat.completions.create({ model: 'no-such-model', messages: [{ role: 'user', content: 'hi' }] })).rejects.toBeInstanceOf(OpenAI.NotFoundError);
-  const bad = await client(key).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'assistant', content: 'hi' }] }).catch((e) => e);
+  await expect(
+    client(key).chat.completions.create({ model: 'no-such-model', messages: [{ role: 'user', content: 'hi' }] }),
+  ).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+  const bad = await client(key)
+    .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'assistant', content: 'hi' }] })
+    .catch((e) => e);
   expect(bad).toBeInstanceOf(OpenAI.BadRequestError);
   expect(bad.message).toMatch(/final message/);
 
   const broke = await vipKey(0);
-  const poor = await client(broke.key).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }).catch((e) => e);
+  const poor = await client(broke.key)
+    .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })
+    .catch((e) => e);
   expect(poor).toBeInstanceOf(OpenAI.APIError);
   expect(poor.status).toBe(402);
 
-  const overloaded = await client(key).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi [[fail:overloaded]]' }] }).catch((e) => e);
+  const overloaded = await client(key)
+    .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi [[fail:overloaded]]' }] })
+    .catch((e) => e);
   expect(overloaded).toBeInstanceOf(OpenAI.InternalServerError);
   expect(overloaded.status).toBe(503);
   expect(overloaded.message).toMatch(/switch to another model|try again/i);
@@ -165,7 +177,11 @@ test('a client that disconnects mid-stream aborts the upstream and is charged fo
   const abortsBefore = upstreamAborts;
   const controller = new AbortController();
   const stream = await client(key).chat.completions.create(
-    { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Tell me a very long story about the sea and the wind and the stars' }], stream: true },
+    {
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'Tell me a very long story about the sea and the wind and the stars' }],
+      stream: true,
+    },
     { signal: controller.signal },
   );
   let deltas = 0;
@@ -211,5 +227,7 @@ test('a web access token works on /v1 for a Starter account, within its model ti
   const token = await api.accessToken(acc);
   const ok = await client(token).chat.completions.create({ model: 'deepseek-chat', messages: [{ role: 'user', content: 'hi' }] });
   expect(ok.choices[0].message.content).toBeTruthy();
-  await expect(client(token).chat.completions.create({ model: 'gpt-5', messages: [{ role: 'user', content: 'hi' }] })).rejects.toBeInstanceOf(OpenAI.PermissionDeniedError);
+  await expect(
+    client(token).chat.completions.create({ model: 'gpt-5', messages: [{ role: 'user', content: 'hi' }] }),
+  ).rejects.toBeInstanceOf(OpenAI.PermissionDeniedError);
 });

@@ -59,7 +59,11 @@ async function seedUsage(userId: number): Promise<void> {
   for (let day = 0; day < 30; day += 1 + (day % 3)) {
     for (const [i, kind] of kinds.entries()) {
       if ((day + i) % 3 === 0) continue;
-      await insertGeneration(api.services.ds, userId, { ...kind, tokensSpent: kind.tokensSpent * (1 + (day % 4)), createdAt: new Date(Date.now() - day * 86_400_000) });
+      await insertGeneration(api.services.ds, userId, {
+        ...kind,
+        tokensSpent: kind.tokensSpent * (1 + (day % 4)),
+        createdAt: new Date(Date.now() - day * 86_400_000),
+      });
     }
   }
 }
@@ -134,7 +138,9 @@ describe('sign-in', () => {
     await screenshot(page, 'overview');
 
     // No token in web storage: the access token is in memory only.
-    const stored = await page.evaluate<string>('JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie');
+    const stored = await page.evaluate<string>(
+      'JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie',
+    );
     expect(stored).not.toMatch(/eyJ|nb_refresh/);
 
     await page.reload();
@@ -199,7 +205,10 @@ describe('sign-in', () => {
     }
     const page = await open();
     await signIn(page, account.email, account.password);
-    await page.getByRole('alert').filter({ hasText: /password sign-in for this account is locked for 1[45] minutes\./ }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /password sign-in for this account is locked for 1[45] minutes\./ })
+      .waitFor();
     await screenshot(page, 'sign-in-locked');
   });
 
@@ -215,7 +224,10 @@ describe('sign-in', () => {
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     expect(await page.getByTestId('user-name').innerText()).toBe('Vera');
 
-    const mail = await eventually(async () => api.mails.find((m) => m.to === email), (m) => m !== undefined);
+    const mail = await eventually(
+      async () => api.mails.find((m) => m.to === email),
+      (m) => m !== undefined,
+    );
     const token = /verify-email\?token=([^\s&"]+)/.exec(mail?.text ?? '')?.[1];
     expect(token).toBeDefined();
     await page.goto(`/verify-email?token=${token}`);
@@ -233,7 +245,10 @@ describe('sign-in', () => {
     await page.getByLabel('Email').fill(account.email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await page.getByText('a link to reset the password has been sent').waitFor();
-    const mail = await eventually(async () => api.mails.find((m) => m.to === account.email), (m) => m !== undefined);
+    const mail = await eventually(
+      async () => api.mails.find((m) => m.to === account.email),
+      (m) => m !== undefined,
+    );
     const token = /reset-password\?token=([^\s&"]+)/.exec(mail?.text ?? '')?.[1];
     expect(token).toBeDefined();
     await page.goto(`/reset-password?token=${token}`);
@@ -245,7 +260,9 @@ describe('sign-in', () => {
   });
 
   test('Log in with Telegram: the widget’s signed data is posted to /auth/messenger', async () => {
-    widget.answerWith(signWidgetData({ id: 777001, first_name: 'Tanya', username: 'tanya_t', auth_date: Math.floor(Date.now() / 1000) }, BOT_TOKEN));
+    widget.answerWith(
+      signWidgetData({ id: 777001, first_name: 'Tanya', username: 'tanya_t', auth_date: Math.floor(Date.now() / 1000) }, BOT_TOKEN),
+    );
     const page = await open();
     await page.goto('/sign-in');
     await page.getByRole('button', { name: 'Log in with Telegram' }).click();
@@ -256,7 +273,10 @@ describe('sign-in', () => {
   });
 
   test('Telegram data with a forged signature is refused', async () => {
-    widget.answerWith({ ...signWidgetData({ id: 777002, first_name: 'Mallory', auth_date: Math.floor(Date.now() / 1000) }, BOT_TOKEN), first_name: 'Eve' });
+    widget.answerWith({
+      ...signWidgetData({ id: 777002, first_name: 'Mallory', auth_date: Math.floor(Date.now() / 1000) }, BOT_TOKEN),
+      first_name: 'Eve',
+    });
     const page = await open();
     await page.goto('/sign-in');
     await page.getByRole('button', { name: 'Log in with Telegram' }).click();
@@ -361,14 +381,25 @@ describe('playground, history, billing, settings', () => {
     const token = await api.accessToken(account);
     const before = (await api.request('GET', '/api/v2/user/history?category=image', { token })).body.items.length;
     await page.getByRole('button', { name: 'Check price' }).click();
-    const quote = await api.request('POST', '/api/v2/models/flux-dev/calculate-price', { token, body: { prompt: 'a lighthouse at dusk', size: '768x1344', format: 'png' } });
+    const quote = await api.request('POST', '/api/v2/models/flux-dev/calculate-price', {
+      token,
+      body: { prompt: 'a lighthouse at dusk', size: '768x1344', format: 'png' },
+    });
     expect(quote.status).toBe(200);
-    await page.getByTestId('price').filter({ hasText: `This costs ${quote.body.tokens} tokens.` }).waitFor();
+    await page
+      .getByTestId('price')
+      .filter({ hasText: `This costs ${quote.body.tokens} tokens.` })
+      .waitFor();
     expect((await api.request('GET', '/api/v2/user/history?category=image', { token })).body.items.length).toBe(before);
     await page.getByRole('button', { name: `Generate for ${quote.body.tokens} tokens` }).click();
     const image = page.getByTestId('result-image');
     await image.waitFor();
-    expect(await eventually(() => image.evaluate((img: { complete: boolean; naturalWidth: number }) => (img.complete ? img.naturalWidth : 0)), (w) => w > 0)).toBe(768);
+    expect(
+      await eventually(
+        () => image.evaluate((img: { complete: boolean; naturalWidth: number }) => (img.complete ? img.naturalWidth : 0)),
+        (w) => w > 0,
+      ),
+    ).toBe(768);
     await screenshot(page, 'playground-image');
 
     // History: the text and the image.
@@ -378,7 +409,12 @@ describe('playground, history, billing, settings', () => {
     await page.getByTestId('result-text').first().waitFor();
     expect(await page.getByTestId('history-item').count()).toBe(2);
     await page.getByLabel('Category').selectOption('image');
-    expect(await eventually(() => page.getByTestId('history-item').count(), (n) => n === 1)).toBe(1);
+    expect(
+      await eventually(
+        () => page.getByTestId('history-item').count(),
+        (n) => n === 1,
+      ),
+    ).toBe(1);
     await screenshot(page, 'history');
   });
 

@@ -21,12 +21,18 @@ test('register (201 with a whsec_ secret, all events by default), list without t
   const created = await api.request('POST', '/api/v2/webhooks', { token, body: { url: 'https://93.184.215.14/hooks/nebula' } });
   expect(created.status).toBe(201);
   expect(Object.keys(created.body).sort()).toEqual(['created_at', 'events', 'id', 'secret', 'url']);
-  expect(created.body).toMatchObject({ url: 'https://93.184.215.14/hooks/nebula', events: ['generation.completed', 'generation.failed', 'balance.low', 'payment.succeeded'] });
+  expect(created.body).toMatchObject({
+    url: 'https://93.184.215.14/hooks/nebula',
+    events: ['generation.completed', 'generation.failed', 'balance.low', 'payment.succeeded'],
+  });
   expect(created.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
   expect(Buffer.from(created.body.secret.slice(6), 'base64')).toHaveLength(32);
   expect(new Date(created.body.created_at).toISOString()).toBe(created.body.created_at);
 
-  const only = await api.request('POST', '/api/v2/webhooks', { token, body: { url: 'https://93.184.215.14/other', events: ['generation.failed'] } });
+  const only = await api.request('POST', '/api/v2/webhooks', {
+    token,
+    body: { url: 'https://93.184.215.14/other', events: ['generation.failed'] },
+  });
   expect(only.status).toBe(201);
   expect(only.body.events).toEqual(['generation.failed']);
 
@@ -86,7 +92,9 @@ test('the endpoint limit holds under parallel registrations: exactly the limit i
   const acc = await api.account('free');
   const token = await api.accessToken(acc);
   const answers = await Promise.all(
-    Array.from({ length: 12 }, (_, i) => api.request('POST', '/api/v2/webhooks', { token, body: { url: `https://93.184.215.14/hook/${i}` } })),
+    Array.from({ length: 12 }, (_, i) =>
+      api.request('POST', '/api/v2/webhooks', { token, body: { url: `https://93.184.215.14/hook/${i}` } }),
+    ),
   );
   expect(answers.filter((r) => r.status === 201)).toHaveLength(3);
   for (const r of answers.filter((x) => x.status !== 201)) expectErrorShape(r, 400, 'webhook_limit_reached');
@@ -109,8 +117,16 @@ test('the OpenAPI document has the webhook routes and the event bodies', async (
   expect(doc.paths['/api/v2/webhooks/{id}'].delete).toBeDefined();
   expect(doc.paths['/api/v2/webhooks/{id}/deliveries'].get).toBeDefined();
   expect(doc.paths['/api/v2/webhooks/{id}/test'].post).toBeDefined();
-  expect(Object.keys(doc.webhooks).sort()).toEqual(['balance.low', 'generation.completed', 'generation.failed', 'payment.succeeded', 'webhook.test']);
-  expect(doc.webhooks['generation.completed'].post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/GenerationEvent');
+  expect(Object.keys(doc.webhooks).sort()).toEqual([
+    'balance.low',
+    'generation.completed',
+    'generation.failed',
+    'payment.succeeded',
+    'webhook.test',
+  ]);
+  expect(doc.webhooks['generation.completed'].post.requestBody.content['application/json'].schema.$ref).toBe(
+    '#/components/schemas/GenerationEvent',
+  );
   expect(Object.keys(doc.components.schemas.GenerationEvent.properties)).toEqual(
     expect.arrayContaining(['event', 'generation_id', 'status', 'model_slug', 'result_url', 'tokens_spent', 'created_at', 'error']),
   );
@@ -118,9 +134,15 @@ test('the OpenAPI document has the webhook routes and the event bodies', async (
 
 test('production refuses plain http targets', async () => {
   const config = loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), API_KEY_PEPPER: 'p' });
-  const endpoints = new WebhookEndpoints(api.db.dataSource, { maxEndpoints: 3, requireHttps: config.env === 'production', allowPrivate: false });
+  const endpoints = new WebhookEndpoints(api.db.dataSource, {
+    maxEndpoints: 3,
+    requireHttps: config.env === 'production',
+    allowPrivate: false,
+  });
   const acc = await api.account('free');
   await expect(endpoints.create(acc.user.id, { url: 'http://93.184.215.14/hook' })).rejects.toMatchObject({ code: 'https_required' });
   expect(await storedCount(acc.user.id)).toBe(0);
-  await expect(endpoints.create(acc.user.id, { url: 'https://93.184.215.14/hook' })).resolves.toMatchObject({ url: 'https://93.184.215.14/hook' });
+  await expect(endpoints.create(acc.user.id, { url: 'https://93.184.215.14/hook' })).resolves.toMatchObject({
+    url: 'https://93.184.215.14/hook',
+  });
 });

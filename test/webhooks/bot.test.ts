@@ -37,7 +37,9 @@ test('a chat in the bot fires generation.completed for the account; a failing en
   await h.engine.services.webhooks.sendTest(account.id, endpoint.id);
   const alert = await eventually(async () => {
     await h.app.deps.tasks.drain();
-    return h.telegram.callsOf('sendMessage').find((c) => Number(c.payload.chat_id) === ADMIN && String(c.payload.text).includes(`Webhook #${endpoint.id}`));
+    return h.telegram
+      .callsOf('sendMessage')
+      .find((c) => Number(c.payload.chat_id) === ADMIN && String(c.payload.text).includes(`Webhook #${endpoint.id}`));
   });
   expect(String(alert.payload.text)).toContain(receiver.url);
   expect(String(alert.payload.text)).toContain('HTTP 500');

@@ -30,9 +30,15 @@ test('completed and failed generations arrive signed; standardwebhooks verifies 
   const hook = await register(token);
   const verifier = new Webhook(hook.secret);
 
-  const ok = await api.request('POST', '/api/v2/generate', { token, body: { model: 'gpt-image-1-mini', prompt: 'a lighthouse', size: '1024x1024' } });
+  const ok = await api.request('POST', '/api/v2/generate', {
+    token,
+    body: { model: 'gpt-image-1-mini', prompt: 'a lighthouse', size: '1024x1024' },
+  });
   expect(ok.body.status).toBe('completed');
-  const bad = await api.request('POST', '/api/v2/generate', { token, body: { model: 'gpt-image-1-mini', prompt: 'a lighthouse [[fail:policy]]', size: '1024x1024' } });
+  const bad = await api.request('POST', '/api/v2/generate', {
+    token,
+    body: { model: 'gpt-image-1-mini', prompt: 'a lighthouse [[fail:policy]]', size: '1024x1024' },
+  });
   expect(bad.body.status).toBe('failed');
   const failedId = bad.body.id as number;
 
@@ -52,7 +58,13 @@ test('completed and failed generations arrive signed; standardwebhooks verifies 
   });
   expect(completed.result_url).toMatch(/^https:\/\/gen\.example\.com\/files\//);
   const failed = bodies.find((b) => b.event === 'generation.failed')!;
-  expect(failed).toMatchObject({ generation_id: failedId, status: 'failed', model_slug: 'gpt-image-1-mini', result_url: null, tokens_spent: 0 });
+  expect(failed).toMatchObject({
+    generation_id: failedId,
+    status: 'failed',
+    model_slug: 'gpt-image-1-mini',
+    result_url: null,
+    tokens_spent: 0,
+  });
   expect(failed.error).toBe(bad.body.error);
   expect((failed.error as string).length).toBeGreaterThan(0);
   for (const r of got) {
@@ -81,10 +93,19 @@ test('generations from /v1 chat, a tool and a worker-finished video all reach th
   const hook = await register(token, ['generation.completed']);
   const verifier = new Webhook(hook.secret);
 
-  const chat = await api.request('POST', '/v1/chat/completions', { token, body: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] } });
+  const chat = await api.request('POST', '/v1/chat/completions', {
+    token,
+    body: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] },
+  });
   expect(chat.status).toBe(200);
-  const image = await api.request('POST', '/api/v2/generate', { token, body: { model: 'gpt-image-1-mini', prompt: 'a fox', size: '1024x1024', format: 'png' } });
-  const tool = await api.request('POST', '/api/v2/generate', { token, body: { model: 'upscale', params: { image_url: image.body.result_url.replace('https://gen.example.com', api.baseUrl), scale: 2 } } });
+  const image = await api.request('POST', '/api/v2/generate', {
+    token,
+    body: { model: 'gpt-image-1-mini', prompt: 'a fox', size: '1024x1024', format: 'png' },
+  });
+  const tool = await api.request('POST', '/api/v2/generate', {
+    token,
+    body: { model: 'upscale', params: { image_url: image.body.result_url.replace('https://gen.example.com', api.baseUrl), scale: 2 } },
+  });
   expect(tool.body.status).toBe('completed');
   const video = await api.request('POST', '/api/v2/generate', { token, body: { model: 'veo-3-fast', prompt: 'waves' } });
   expect(video.body.status).toBe('pending');
@@ -160,11 +181,23 @@ test('a deleted endpoint receives nothing more, pending retries included', async
   expect((await api.request('DELETE', `/api/v2/webhooks/${hook.id}`, { token })).status).toBe(204);
   const before = receiver.received.length;
   await api.services.webhooks.generationFinished(
-    Object.assign(Object.create(null), { id: 1, userId: acc.user.id, status: 'completed', modelSlug: 'flux-dev', tokensSpent: 0, resultKey: null, resultText: null, completedAt: new Date() }),
+    Object.assign(Object.create(null), {
+      id: 1,
+      userId: acc.user.id,
+      status: 'completed',
+      modelSlug: 'flux-dev',
+      tokensSpent: 0,
+      resultKey: null,
+      resultText: null,
+      completedAt: new Date(),
+    }),
   );
   await new Promise((r) => setTimeout(r, 3500));
   expect(receiver.received.length).toBe(before);
-  const left = await api.db.dataSource.query('SELECT count(*)::int AS n FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE e.user_id = $1', [acc.user.id]);
+  const left = await api.db.dataSource.query(
+    'SELECT count(*)::int AS n FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE e.user_id = $1',
+    [acc.user.id],
+  );
   expect(left[0].n).toBe(0);
 });
 
@@ -174,7 +207,10 @@ test('balance.low fires once per period when the balance drops below 10 % of the
   const token = await api.accessToken(acc);
   const hook = await register(token, ['balance.low']);
   for (let i = 0; i < 2; i++) {
-    const res = await api.request('POST', '/api/v2/generate', { token, body: { model: 'gpt-image-1-mini', prompt: `a fox ${i}`, size: '1024x1024' } });
+    const res = await api.request('POST', '/api/v2/generate', {
+      token,
+      body: { model: 'gpt-image-1-mini', prompt: `a fox ${i}`, size: '1024x1024' },
+    });
     expect(res.body.status).toBe('completed');
   }
   const [got] = await receiver.waitFor(1);

@@ -68,7 +68,9 @@ test('a restart between attempts still delivers: another instance sends the retr
   const { webhook_id } = await first.services.webhooks.sendTest(userId, endpoint.id);
   await receiver.waitFor(1);
   await eventually(async () => {
-    const rows = await db.dataSource.query(`SELECT attempts, state, lease_until FROM webhook_deliveries WHERE message_id = $1`, [webhook_id]);
+    const rows = await db.dataSource.query(`SELECT attempts, state, lease_until FROM webhook_deliveries WHERE message_id = $1`, [
+      webhook_id,
+    ]);
     return rows[0].attempts === 1 && rows[0].lease_until === null ? rows[0] : undefined;
   });
   await stop(first);
@@ -110,7 +112,10 @@ test('after the retry window the endpoint is marked failing and the admins are t
   await i.services.webhooks.sendTest(userId, endpoint.id);
   await i.services.webhooks.sendTest(userId, endpoint.id);
   await eventually(async () => {
-    const rows = await db.dataSource.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND state = 'failed'`, [endpoint.id]);
+    const rows = await db.dataSource.query(
+      `SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND state = 'failed'`,
+      [endpoint.id],
+    );
     return rows[0].n === 2 ? true : undefined;
   });
   expect(failing).toHaveLength(1);

@@ -21,7 +21,10 @@ test('our signature is the one the standardwebhooks package computes and verifie
 
 test('the signed content is id.timestamp.body keyed with the decoded secret', () => {
   const secret = `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`;
-  const expected = crypto.createHmac('sha256', Buffer.from('0123456789abcdef0123456789abcdef')).update('msg_1.1700000000.{}').digest('base64');
+  const expected = crypto
+    .createHmac('sha256', Buffer.from('0123456789abcdef0123456789abcdef'))
+    .update('msg_1.1700000000.{}')
+    .digest('base64');
   expect(signWebhook(secret, 'msg_1', 1700000000, '{}')).toBe(`v1,${expected}`);
 });
 

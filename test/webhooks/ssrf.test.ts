@@ -26,17 +26,28 @@ function service(allowPrivate: boolean, timeoutMs = 3000): WebhookService {
     queue,
     log: pino({ level: 'silent' }),
     resolve,
-    settings: { allowPrivate, requireHttps: false, maxEndpoints: 10, retry: { baseMs: 1000, windowMs: 60_000 }, timeoutMs, publicBase: 'https://gen.example.com' },
+    settings: {
+      allowPrivate,
+      requireHttps: false,
+      maxEndpoints: 10,
+      retry: { baseMs: 1000, windowMs: 60_000 },
+      timeoutMs,
+      publicBase: 'https://gen.example.com',
+    },
   });
 }
 
 let n = 0;
 async function account(): Promise<number> {
-  return (await createUser(db.dataSource, new PlanDirectory(db.dataSource), { name: 'S', email: `ssrf${++n}@example.com`, plan: 'free' })).id;
+  return (await createUser(db.dataSource, new PlanDirectory(db.dataSource), { name: 'S', email: `ssrf${++n}@example.com`, plan: 'free' }))
+    .id;
 }
 
 async function lastAttempt(endpointId: number) {
-  const rows = await db.dataSource.query('SELECT status_code, succeeded, error FROM webhook_attempts WHERE endpoint_id = $1 ORDER BY id DESC LIMIT 1', [endpointId]);
+  const rows = await db.dataSource.query(
+    'SELECT status_code, succeeded, error FROM webhook_attempts WHERE endpoint_id = $1 ORDER BY id DESC LIMIT 1',
+    [endpointId],
+  );
   return rows[0];
 }
 
@@ -60,10 +71,18 @@ test('registration refuses names that resolve to private addresses, also in a mi
     { address: '::1', family: 6 },
   ];
   answers['public.example.com'] = [{ address: '93.184.215.14', family: 4 }];
-  await expect(webhooks.endpoints.create(userId, { url: 'https://internal.example.com/h' })).rejects.toMatchObject({ code: 'forbidden_address' });
-  await expect(webhooks.endpoints.create(userId, { url: 'https://mixed.example.com/h' })).rejects.toMatchObject({ code: 'forbidden_address' });
-  await expect(webhooks.endpoints.create(userId, { url: 'https://public.example.com/h' })).resolves.toMatchObject({ url: 'https://public.example.com/h' });
-  await expect(webhooks.endpoints.create(userId, { url: 'https://not-yet.example.com/h' })).resolves.toMatchObject({ url: 'https://not-yet.example.com/h' });
+  await expect(webhooks.endpoints.create(userId, { url: 'https://internal.example.com/h' })).rejects.toMatchObject({
+    code: 'forbidden_address',
+  });
+  await expect(webhooks.endpoints.create(userId, { url: 'https://mixed.example.com/h' })).rejects.toMatchObject({
+    code: 'forbidden_address',
+  });
+  await expect(webhooks.endpoints.create(userId, { url: 'https://public.example.com/h' })).resolves.toMatchObject({
+    url: 'https://public.example.com/h',
+  });
+  await expect(webhooks.endpoints.create(userId, { url: 'https://not-yet.example.com/h' })).resolves.toMatchObject({
+    url: 'https://not-yet.example.com/h',
+  });
 });
 
 test('a name that was public at registration but resolves to loopback at delivery is refused, no connection made', async () => {
@@ -76,7 +95,11 @@ test('a name that was public at registration but resolves to loopback at deliver
   await webhooks.sendTest(userId, endpoint.id);
   await webhooks.attempt(triggered[0]);
   expect(receiver.received).toHaveLength(0);
-  expect(await lastAttempt(endpoint.id)).toMatchObject({ status_code: null, succeeded: false, error: expect.stringMatching(/^refused: .*127\.0\.0\.1 is loopback/) });
+  expect(await lastAttempt(endpoint.id)).toMatchObject({
+    status_code: null,
+    succeeded: false,
+    error: expect.stringMatching(/^refused: .*127\.0\.0\.1 is loopback/),
+  });
   // The refusal is retried like any failure (the name may be fixed), never sent.
   expect(triggered).toHaveLength(2);
 });
@@ -84,7 +107,10 @@ test('a name that was public at registration but resolves to loopback at deliver
 test('a literal private address stored earlier (before the policy) is refused at delivery', async () => {
   const webhooks = service(false);
   const userId = await account();
-  const [{ id }] = await db.dataSource.query(`INSERT INTO webhook_endpoints (user_id, url, events, secret) VALUES ($1, $2, '{generation.completed}', 'whsec_AAAA') RETURNING id`, [userId, receiver.url]);
+  const [{ id }] = await db.dataSource.query(
+    `INSERT INTO webhook_endpoints (user_id, url, events, secret) VALUES ($1, $2, '{generation.completed}', 'whsec_AAAA') RETURNING id`,
+    [userId, receiver.url],
+  );
   await webhooks.sendTest(userId, id);
   await webhooks.attempt(triggered[0]);
   expect(receiver.received).toHaveLength(0);
@@ -111,7 +137,10 @@ test('redirects are not followed: a 307 is a failed attempt and the redirect tar
 test('only http(s): a stored URL with another scheme is refused at delivery', async () => {
   const webhooks = service(true);
   const userId = await account();
-  const [{ id }] = await db.dataSource.query(`INSERT INTO webhook_endpoints (user_id, url, events, secret) VALUES ($1, 'file:///etc/passwd', '{generation.completed}', 'whsec_AAAA') RETURNING id`, [userId]);
+  const [{ id }] = await db.dataSource.query(
+    `INSERT INTO webhook_endpoints (user_id, url, events, secret) VALUES ($1, 'file:///etc/passwd', '{generation.completed}', 'whsec_AAAA') RETURNING id`,
+    [userId],
+  );
   await webhooks.sendTest(userId, id);
   await webhooks.attempt(triggered[0]);
   expect((await lastAttempt(id)).error).toMatch(/^refused: scheme file: is not allowed/);

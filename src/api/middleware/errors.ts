@@ -27,9 +27,15 @@ export class IpRateLimitedError extends ApiError {
     readonly retryAfter: number,
     message = 'Too many attempts from this address; try again later',
   ) {
-    super(429, 'rate_limit_exceeded', message, { retry_after: retryAfter }, {
-      'Retry-After': String(retryAfter),
-    });
+    super(
+      429,
+      'rate_limit_exceeded',
+      message,
+      { retry_after: retryAfter },
+      {
+        'Retry-After': String(retryAfter),
+      },
+    );
     this.name = 'IpRateLimitedError';
   }
 }
@@ -91,8 +97,20 @@ function httpError(err: unknown): ErrorDescription | undefined {
 type Rendering = Omit<ErrorDescription, 'code' | 'message'> & { code?: string; message?: string };
 
 const INPUT_STATUS = { invalid: 400, too_large: 413, unusable: 422 } as const;
-const GENERATION_FAILED_STATUS: Partial<Record<string, number>> = { content_policy: 422, overloaded: 503, rate_limited: 503, quota: 503, timeout: 504 };
-const PROVIDER_FAILURE_STATUS: Partial<Record<string, number>> = { overloaded: 503, rate_limited: 503, quota: 503, timeout: 504, content_policy: 400 };
+const GENERATION_FAILED_STATUS: Partial<Record<string, number>> = {
+  content_policy: 422,
+  overloaded: 503,
+  rate_limited: 503,
+  quota: 503,
+  timeout: 504,
+};
+const PROVIDER_FAILURE_STATUS: Partial<Record<string, number>> = {
+  overloaded: 503,
+  rate_limited: 503,
+  quota: 503,
+  timeout: 504,
+  content_policy: 400,
+};
 
 // A vendor failure during a synchronous call (chat): nothing was charged; the vendor's own text stays in the log.
 const providerFailure = (err: ProviderError): Rendering => ({
@@ -201,8 +219,13 @@ function describeDomainError(err: unknown): ErrorDescription | undefined {
 
 /** Status, code and text for any thrown value; unknown errors are a 500 whose details stay in the log. */
 export function describeError(err: unknown): ErrorDescription {
-  if (err instanceof ApiError) return { status: err.status, code: err.code, message: err.message, details: err.details, headers: err.headers };
-  return describeDomainError(err) ?? databaseUnavailable(err) ?? httpError(err) ?? { status: 500, code: 'internal_error', message: 'Internal server error' };
+  if (err instanceof ApiError)
+    return { status: err.status, code: err.code, message: err.message, details: err.details, headers: err.headers };
+  return (
+    describeDomainError(err) ??
+    databaseUnavailable(err) ??
+    httpError(err) ?? { status: 500, code: 'internal_error', message: 'Internal server error' }
+  );
 }
 
 /** `/api/v2` error body: `{"error": "<code>", "message": "<text>", ...details}`. */
@@ -233,7 +256,8 @@ export function v1ErrorBody(d: ErrorDescription): { error: Record<string, unknow
 export function renderError(ctx: ParameterizedContext, err: unknown): void {
   const d = describeError(err);
   if (d.status >= 500 && d.code !== 'service_unavailable') requestLog(ctx).error({ err }, 'request failed');
-  else if (d.code === 'service_unavailable') requestLog(ctx).warn({ err: (err as Error).message }, 'request refused: a dependency is unavailable');
+  else if (d.code === 'service_unavailable')
+    requestLog(ctx).warn({ err: (err as Error).message }, 'request refused: a dependency is unavailable');
   ctx.status = d.status;
   for (const [name, value] of Object.entries(d.headers ?? {})) ctx.set(name, value);
   ctx.body = ctx.path === '/v1' || ctx.path.startsWith('/v1/') ? v1ErrorBody(d) : v2ErrorBody(d);

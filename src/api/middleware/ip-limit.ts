@@ -40,7 +40,10 @@ export function limitPerEmail(bucket: string, window: RateWindow): Middleware {
     const body = (await readJsonBody(ctx)) as { email?: unknown } | null;
     const email = typeof body?.email === 'string' ? body.email.trim().toLowerCase() : '';
     if (email.length > 0 && email.length <= 320) {
-      const result = await servicesOf(ctx).limiter.consumeKey(`email:${bucket}:${crypto.createHash('sha256').update(email).digest('hex')}`, window);
+      const result = await servicesOf(ctx).limiter.consumeKey(
+        `email:${bucket}:${crypto.createHash('sha256').update(email).digest('hex')}`,
+        window,
+      );
       if (!result.allowed) {
         throw new IpRateLimitedError(result.retryAfter, 'Too many requests for this email address; try again later');
       }

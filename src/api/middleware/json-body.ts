@@ -47,7 +47,10 @@ async function readRaw(ctx: ParameterizedContext, limit: number): Promise<Buffer
  * arrive, before parsing), 400 `invalid_json` for text that is not JSON, 400 `invalid_input` for a NUL
  * character or a lone surrogate in any string. Read once per request; later calls return the same value.
  */
-export async function readJsonBody(ctx: ParameterizedContext, options: { limitBytes?: number; allowUnsafeText?: boolean } = {}): Promise<unknown> {
+export async function readJsonBody(
+  ctx: ParameterizedContext,
+  options: { limitBytes?: number; allowUnsafeText?: boolean } = {},
+): Promise<unknown> {
   const state = ctx.state as { [PARSED]?: unknown };
   if (PARSED in state) return state[PARSED];
   const limit = options.limitBytes ?? JSON_BODY_LIMIT_BYTES;
@@ -69,7 +72,9 @@ export async function readJsonBody(ctx: ParameterizedContext, options: { limitBy
       }
       const unsafe = options.allowUnsafeText ? null : findUnsafeText(value);
       if (unsafe !== null) {
-        throw new ApiError(400, 'invalid_input', `${unsafe}: text must not contain NUL characters or unpaired surrogates`, { field: unsafe });
+        throw new ApiError(400, 'invalid_input', `${unsafe}: text must not contain NUL characters or unpaired surrogates`, {
+          field: unsafe,
+        });
       }
     }
   }

@@ -87,7 +87,11 @@ export async function readMultipart(
   }
 }
 
-async function parseInto(ctx: ParameterizedContext, uploadDir: string, opts: { maxFileBytes: number; fileFields: string[] }): Promise<MultipartForm> {
+async function parseInto(
+  ctx: ParameterizedContext,
+  uploadDir: string,
+  opts: { maxFileBytes: number; fileFields: string[] },
+): Promise<MultipartForm> {
   let failure: ApiError | undefined;
   const parse = koaBody({
     multipart: true,
@@ -126,9 +130,7 @@ async function parseInto(ctx: ParameterizedContext, uploadDir: string, opts: { m
       size: file.size,
     };
   }
-  const fields = Object.fromEntries(
-    Object.entries(rawFields).map(([k, v]) => [k, Array.isArray(v) ? String(v[0]) : String(v)]),
-  );
+  const fields = Object.fromEntries(Object.entries(rawFields).map(([k, v]) => [k, Array.isArray(v) ? String(v[0]) : String(v)]));
   for (const [name, value] of Object.entries(fields)) {
     if (isUnsafeText(name) || isUnsafeText(value)) {
       throw new ApiError(400, 'invalid_input', `${name}: text must not contain NUL characters or unpaired surrogates`, { field: name });

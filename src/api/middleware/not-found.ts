@@ -14,7 +14,11 @@ export function notFoundFallback(): Middleware {
       const allow = ctx.response.get('Allow');
       renderError(
         ctx,
-        new ApiError(ctx.status, ctx.status === 405 ? 'method_not_allowed' : 'not_implemented', `${ctx.method} is not supported here${allow ? `; use ${allow}` : ''}`),
+        new ApiError(
+          ctx.status,
+          ctx.status === 405 ? 'method_not_allowed' : 'not_implemented',
+          `${ctx.method} is not supported here${allow ? `; use ${allow}` : ''}`,
+        ),
       );
     }
   };

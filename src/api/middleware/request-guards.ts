@@ -17,7 +17,9 @@ function decodedPath(path: string): string {
 export function requestGuards(): Middleware {
   return async (ctx, next) => {
     if (isUnsafeText(decodedPath(ctx.path))) {
-      throw new ApiError(400, 'invalid_input', 'The request path must not contain NUL characters or unpaired surrogates', { field: 'path' });
+      throw new ApiError(400, 'invalid_input', 'The request path must not contain NUL characters or unpaired surrogates', {
+        field: 'path',
+      });
     }
     for (const [name, value] of Object.entries(ctx.query)) {
       for (const v of [name, ...(Array.isArray(value) ? value : [value ?? ''])]) {

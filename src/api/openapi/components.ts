@@ -89,7 +89,13 @@ export const StatsSchema = component(
   z.object({
     total_generations: z.number().int().describe('completed generations since the account was created'),
     tokens_spent_total: z.number().int(),
-    breakdown: z.object({ text: countAndTokens, image: countAndTokens, video: countAndTokens, audio: countAndTokens, tools: countAndTokens }),
+    breakdown: z.object({
+      text: countAndTokens,
+      image: countAndTokens,
+      video: countAndTokens,
+      audio: countAndTokens,
+      tools: countAndTokens,
+    }),
     recent_30d: z.object({ generations: z.number().int(), tokens_spent: z.number().int() }),
   }),
 );
@@ -284,7 +290,7 @@ export const CheckoutSchema = component(
     article_id: z.string(),
     amount: z.number(),
     currency: z.string(),
-    confirmation_url: z.string().nullable().describe('open it to pay (the provider\'s page); null when already paid with a saved method'),
+    confirmation_url: z.string().nullable().describe("open it to pay (the provider's page); null when already paid with a saved method"),
   }),
   'A started carrier payment: the order is fulfilled when the provider confirms the payment.',
 );

@@ -106,10 +106,15 @@ function describeBytes(bytes: number): string {
 function operation(converter: SchemaConverter, op: RegisteredOperation): Json {
   const responses: Record<string, Json> = {};
   for (const [status, spec] of Object.entries(op.responses)) {
-    const withHeaders = op.security === 'bearer' && Number(status) < 300 ? { ...spec, headers: { ...RATE_LIMIT_HEADERS, ...spec.headers } } : spec;
+    const withHeaders =
+      op.security === 'bearer' && Number(status) < 300 ? { ...spec, headers: { ...RATE_LIMIT_HEADERS, ...spec.headers } } : spec;
     responses[status] = response(converter, withHeaders);
   }
-  const errors = new Set<number>(Object.keys(op.responses).map(Number).filter((s) => s >= 400));
+  const errors = new Set<number>(
+    Object.keys(op.responses)
+      .map(Number)
+      .filter((s) => s >= 400),
+  );
   const implied = [
     ...(op.body || op.query || op.params ? [400] : []),
     ...(op.body && (op.bodyContentType ?? 'application/json') === 'application/json' ? [413, 415] : []),
@@ -117,7 +122,8 @@ function operation(converter: SchemaConverter, op: RegisteredOperation): Json {
     ...(op.security === 'bearer' ? [403] : []),
   ];
   for (const status of implied) {
-    if (!errors.has(status)) responses[String(status)] = response(converter, { description: ERROR_TEXT[status], schema: op.errorSchema ?? ErrorSchema });
+    if (!errors.has(status))
+      responses[String(status)] = response(converter, { description: ERROR_TEXT[status], schema: op.errorSchema ?? ErrorSchema });
   }
   if (op.security === 'bearer' && !responses['429']) {
     // Only model-running routes count requests; the schema is documented once for every authenticated route.
@@ -141,7 +147,9 @@ function operation(converter: SchemaConverter, op: RegisteredOperation): Json {
     const limit = op.bodyLimitBytes ?? (contentType === 'application/json' ? JSON_BODY_LIMIT_BYTES : undefined);
     out.requestBody = {
       required: true,
-      ...(limit ? { description: `At most ${describeBytes(limit)} (${limit} bytes); larger bodies answer 413.`, 'x-max-body-bytes': limit } : {}),
+      ...(limit
+        ? { description: `At most ${describeBytes(limit)} (${limit} bytes); larger bodies answer 413.`, 'x-max-body-bytes': limit }
+        : {}),
       content: { [contentType]: { schema: converter.convert(op.body, 'input') } },
     };
   }

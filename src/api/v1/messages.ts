@@ -27,7 +27,9 @@ export function toChatMessages(messages: readonly WireMessage[]): ChatInputMessa
       case 'user': {
         if (typeof m.content === 'string') return { role: 'user', content: m.content };
         const parts = m.content.map((p): ChatInputPart =>
-          p.type === 'text' ? { type: 'text', text: p.text } : { type: 'image_url', url: typeof p.image_url === 'string' ? p.image_url : p.image_url.url },
+          p.type === 'text'
+            ? { type: 'text', text: p.text }
+            : { type: 'image_url', url: typeof p.image_url === 'string' ? p.image_url : p.image_url.url },
         );
         return { role: 'user', content: parts };
       }

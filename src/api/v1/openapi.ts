@@ -56,6 +56,9 @@ export function documentV1(router: Router): void {
     security: 'bearer',
     params: z.object({ id: z.string().describe('catalog slug') }),
     errorSchema,
-    responses: { 200: { description: 'The model', schema: V1ModelSchema }, 404: { description: 'No model with this id', schema: errorSchema } },
+    responses: {
+      200: { description: 'The model', schema: V1ModelSchema },
+      404: { description: 'No model with this id', schema: errorSchema },
+    },
   });
 }

@@ -68,7 +68,12 @@ async function chatCompletions(ctx: ParameterizedContext, services: Pick<Service
       created,
       model: out.model.slug,
       choices: [
-        { index: 0, message: assistantMessage(out.result.text, out.result.toolCalls), logprobs: null, finish_reason: finishReason(out.result.finishReason) },
+        {
+          index: 0,
+          message: assistantMessage(out.result.text, out.result.toolCalls),
+          logprobs: null,
+          finish_reason: finishReason(out.result.finishReason),
+        },
       ],
       usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
       [SERVICE_OBJECT]: serviceObject(out),
@@ -103,17 +108,28 @@ async function chatCompletions(ctx: ParameterizedContext, services: Pick<Service
         const call = { index: ev.index, ...(ev.id !== undefined ? { id: ev.id, type: 'function' } : {}), function: fn };
         if (!sse.data(chunk([{ index: 0, delta: { tool_calls: [call] }, logprobs: null, finish_reason: null }]))) break;
       } else if (ev.type === 'finish') finish = ev.finishReason;
-      else usage = { prompt_tokens: ev.usage.promptTokens, completion_tokens: ev.usage.completionTokens, total_tokens: ev.usage.promptTokens + ev.usage.completionTokens };
+      else
+        usage = {
+          prompt_tokens: ev.usage.promptTokens,
+          completion_tokens: ev.usage.completionTokens,
+          total_tokens: ev.usage.promptTokens + ev.usage.completionTokens,
+        };
     }
   } catch (err) {
     failure = err;
   }
   const billed = await stream.billed;
   if (failure !== undefined) {
-    sse.data({ ...v1ErrorBody(describeError(failure)), [SERVICE_OBJECT]: serviceObject({ tokensSpent: billed.tokensSpent, balance: billed.balance }) });
+    sse.data({
+      ...v1ErrorBody(describeError(failure)),
+      [SERVICE_OBJECT]: serviceObject({ tokensSpent: billed.tokensSpent, balance: billed.balance }),
+    });
   } else {
     const wantsUsage = body.stream_options?.include_usage === true;
-    const last = chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: finishReason(finish) }], wantsUsage ? {} : { [SERVICE_OBJECT]: serviceObject(billed) });
+    const last = chunk(
+      [{ index: 0, delta: {}, logprobs: null, finish_reason: finishReason(finish) }],
+      wantsUsage ? {} : { [SERVICE_OBJECT]: serviceObject(billed) },
+    );
     sse.data(last);
     if (wantsUsage) sse.data(chunk([], { usage: usage ?? null, [SERVICE_OBJECT]: serviceObject(billed) }));
   }

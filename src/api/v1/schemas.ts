@@ -15,7 +15,11 @@ const toolCall = z.object({
 
 const message = z.discriminatedUnion('role', [
   z.object({ role: z.enum(['system', 'developer']), content: textContent, name: z.string().optional() }),
-  z.object({ role: z.literal('user'), content: z.union([z.string(), z.array(z.union([textPart, imagePart])).min(1)]), name: z.string().optional() }),
+  z.object({
+    role: z.literal('user'),
+    content: z.union([z.string(), z.array(z.union([textPart, imagePart])).min(1)]),
+    name: z.string().optional(),
+  }),
   z.object({
     role: z.literal('assistant'),
     content: textContent.nullish(),

@@ -11,7 +11,12 @@ const description = z.string().trim().max(500);
 const modelSlug = z.string().trim().min(1).max(100).describe('a text model slug');
 const systemPrompt = z.string().max(8000);
 
-const createBody = z.strictObject({ name, description: description.optional(), model_slug: modelSlug, system_prompt: systemPrompt.optional() });
+const createBody = z.strictObject({
+  name,
+  description: description.optional(),
+  model_slug: modelSlug,
+  system_prompt: systemPrompt.optional(),
+});
 const updateBody = z.strictObject({
   name: name.optional(),
   description: description.optional(),
@@ -27,7 +32,15 @@ export function registerAssistantRoutes(router: Router, services: Pick<Services,
   const list = (path: string, operationId: string, summary: string, schema: z.ZodType, load: (userId: number) => Promise<unknown>) =>
     addRoute(
       router,
-      { method: 'get', path, operationId, summary, tags, security: 'bearer', responses: { 200: { description: 'Assistants', schema: z.array(schema) } } },
+      {
+        method: 'get',
+        path,
+        operationId,
+        summary,
+        tags,
+        security: 'bearer',
+        responses: { 200: { description: 'Assistants', schema: z.array(schema) } },
+      },
       async (ctx) => load(authOf(ctx).userId),
     );
 

@@ -8,16 +8,20 @@ import type { Services } from '../../services';
 import { bearerToken } from '../middleware/auth';
 import { ApiError, NOT_AUTHENTICATED } from '../middleware/errors';
 import { limitPerEmail, limitPerIp, SIGN_IN_LIMITS } from '../middleware/ip-limit';
-import { IpRateLimitErrorSchema, PasswordSignInLimitErrorSchema, RefreshedSchema, SessionSchema, StatusMessageSchema, ErrorSchema } from '../openapi/components';
+import {
+  IpRateLimitErrorSchema,
+  PasswordSignInLimitErrorSchema,
+  RefreshedSchema,
+  SessionSchema,
+  StatusMessageSchema,
+  ErrorSchema,
+} from '../openapi/components';
 import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from './refresh-cookie';
 import { trustedBaseUrl } from './public-url';
 import { addRoute } from './route';
 
 const password = z.string().min(1, 'password is required').max(MAX_PASSWORD_LENGTH);
-const newPassword = z
-  .string()
-  .min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`)
-  .max(MAX_PASSWORD_LENGTH);
+const newPassword = z.string().min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`).max(MAX_PASSWORD_LENGTH);
 
 const messengerBody = z
   .object({
@@ -113,7 +117,8 @@ export function registerAuthRoutes(router: Router, services: Pick<Services, 'con
       responses: {
         200: { description: 'Signed in; the refresh cookie is set', schema: SessionSchema },
         401: {
-          description: 'The signature does not match, the login data is too old, or it was already used (`login_replayed`: each payload signs in once)',
+          description:
+            'The signature does not match, the login data is too old, or it was already used (`login_replayed`: each payload signs in once)',
           schema: ErrorSchema,
         },
         429: SIGN_IN_ERRORS[429],
@@ -136,7 +141,8 @@ export function registerAuthRoutes(router: Router, services: Pick<Services, 'con
       before: [limitPerIp('login', SIGN_IN_LIMITS.login)],
       responses: { 200: { description: 'Signed in; the refresh cookie is set', schema: SessionSchema }, ...PASSWORD_SIGN_IN_ERRORS },
     },
-    async (ctx, { body }) => signedIn(ctx, await auth.loginWithEmail(body.email, body.password), { refreshInBody: true, newUserFlag: false }),
+    async (ctx, { body }) =>
+      signedIn(ctx, await auth.loginWithEmail(body.email, body.password), { refreshInBody: true, newUserFlag: false }),
   );
 
   addRoute(
@@ -152,7 +158,8 @@ export function registerAuthRoutes(router: Router, services: Pick<Services, 'con
       before: [limitPerIp('login-phone', SIGN_IN_LIMITS.loginPhone)],
       responses: { 200: { description: 'Signed in; the refresh cookie is set', schema: SessionSchema }, ...PASSWORD_SIGN_IN_ERRORS },
     },
-    async (ctx, { body }) => signedIn(ctx, await auth.loginWithPhone(body.phone, body.password), { refreshInBody: true, newUserFlag: false }),
+    async (ctx, { body }) =>
+      signedIn(ctx, await auth.loginWithPhone(body.phone, body.password), { refreshInBody: true, newUserFlag: false }),
   );
 
   addRoute(
@@ -175,9 +182,14 @@ export function registerAuthRoutes(router: Router, services: Pick<Services, 'con
     async (ctx, { body }) => {
       if (!body.id_token) {
         if (body.code !== undefined || body.redirect_uri !== undefined) {
-          throw new ApiError(400, 'unsupported_sign_in_variant', 'The code + redirect_uri variant is not supported: send the ID token as id_token', {
-            field: 'id_token',
-          });
+          throw new ApiError(
+            400,
+            'unsupported_sign_in_variant',
+            'The code + redirect_uri variant is not supported: send the ID token as id_token',
+            {
+              field: 'id_token',
+            },
+          );
         }
         throw new ApiError(400, 'validation_error', 'id_token: is required', { field: 'id_token' });
       }
@@ -206,7 +218,10 @@ export function registerAuthRoutes(router: Router, services: Pick<Services, 'con
       },
     },
     async (ctx, { body }) =>
-      signedIn(ctx, await auth.register(body, `${trustedBaseUrl(services.config)}/verify-email`), { refreshInBody: true, newUserFlag: false }),
+      signedIn(ctx, await auth.register(body, `${trustedBaseUrl(services.config)}/verify-email`), {
+        refreshInBody: true,
+        newUserFlag: false,
+      }),
   );
 
   addRoute(
@@ -262,7 +277,10 @@ export function registerAuthRoutes(router: Router, services: Pick<Services, 'con
       const bearer = bearerToken(ctx);
       let sessionId: string | undefined;
       if (bearer && !bearer.startsWith('nb_')) {
-        sessionId = await auth.resolveBearer(bearer).then((p) => p.sessionId, () => undefined);
+        sessionId = await auth.resolveBearer(bearer).then(
+          (p) => p.sessionId,
+          () => undefined,
+        );
       }
       await auth.logout(readRefreshCookie(ctx) ?? body.refresh_token, sessionId);
       clearRefreshCookie(ctx);
@@ -281,8 +299,12 @@ export function registerAuthRoutes(router: Router, services: Pick<Services, 'con
       security: 'none',
       body: forgotBody,
       status: 202,
-      description: 'The answer is the same whether or not an account exists for the email. Limited to 3 an hour per address and 3 an hour per email.',
-      before: [limitPerIp('forgot-password', SIGN_IN_LIMITS.forgotPassword), limitPerEmail('forgot-password', SIGN_IN_LIMITS.forgotPasswordPerEmail)],
+      description:
+        'The answer is the same whether or not an account exists for the email. Limited to 3 an hour per address and 3 an hour per email.',
+      before: [
+        limitPerIp('forgot-password', SIGN_IN_LIMITS.forgotPassword),
+        limitPerEmail('forgot-password', SIGN_IN_LIMITS.forgotPasswordPerEmail),
+      ],
       responses: {
         202: { description: 'Accepted', schema: StatusMessageSchema },
         429: SIGN_IN_ERRORS[429],

@@ -24,19 +24,29 @@ export const STT_MAX_BYTES = 25 * 1024 * 1024;
 const STT_FORMATS = new Set(['mp3', 'mp4', 'wav', 'm4a', 'ogg', 'flac', 'webm']);
 const INPAINT_MAX_BYTES = 20 * 1024 * 1024;
 
-const generationResponse = { description: 'The Generation (completed, pending with eta_seconds, or failed with error)', schema: GenerationSchema };
+const generationResponse = {
+  description: 'The Generation (completed, pending with eta_seconds, or failed with error)',
+  schema: GenerationSchema,
+};
 
 function actorOf(ctx: ParameterizedContext): Actor {
   const auth = authOf(ctx);
   return { user: auth.user, plan: auth.plan };
 }
 
-export function requestContextOf(ctx: ParameterizedContext, services: Pick<Services, 'config' | 'generations' | 'idempotency' | 'chat'>): RequestContext {
+export function requestContextOf(
+  ctx: ParameterizedContext,
+  services: Pick<Services, 'config' | 'generations' | 'idempotency' | 'chat'>,
+): RequestContext {
   const base = publicBaseUrl(ctx, services.config);
   return { source: 'api', ownOrigins: [...new Set([new URL(base).origin, requestOrigin(ctx)])] };
 }
 
-function renderOutcome(ctx: ParameterizedContext, services: Pick<Services, 'config' | 'generations' | 'idempotency' | 'chat'>, outcome: GenerationOutcome): StoredResponse {
+function renderOutcome(
+  ctx: ParameterizedContext,
+  services: Pick<Services, 'config' | 'generations' | 'idempotency' | 'chat'>,
+  outcome: GenerationOutcome,
+): StoredResponse {
   applyRateLimitHeaders(ctx, outcome.rate);
   const g = outcome.generation;
   // An overloaded provider is a 503 (retry later or switch models); other failures are reported in the body.
@@ -73,7 +83,10 @@ async function idempotent(
   ctx.body = response.body;
 }
 
-export function registerGenerationRoutes(router: Router, services: Pick<Services, 'config' | 'generations' | 'idempotency' | 'chat'>): void {
+export function registerGenerationRoutes(
+  router: Router,
+  services: Pick<Services, 'config' | 'generations' | 'idempotency' | 'chat'>,
+): void {
   documentOperation(router, {
     method: 'post',
     path: '/generate',

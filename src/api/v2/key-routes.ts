@@ -36,7 +36,15 @@ export function registerKeyRoutes(router: Router, services: Pick<Services, 'apiK
 
   addRoute(
     router,
-    { method: 'get', path: '/keys', operationId: 'listApiKeys', summary: 'The caller’s keys, masked', tags, security: 'bearer', responses: { 200: { description: 'Keys', schema: ApiKeyListSchema } } },
+    {
+      method: 'get',
+      path: '/keys',
+      operationId: 'listApiKeys',
+      summary: 'The caller’s keys, masked',
+      tags,
+      security: 'bearer',
+      responses: { 200: { description: 'Keys', schema: ApiKeyListSchema } },
+    },
     async (ctx) => ({ keys: await apiKeys.list(authOf(ctx).userId) }),
   );
 

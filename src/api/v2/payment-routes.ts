@@ -10,7 +10,11 @@ const tags = ['Payments'];
 const articleId = z.string().trim().min(1).max(100).describe('see GET /api/v2/payments/articles');
 const initiateBody = z.strictObject({
   article_id: articleId,
-  return_url: z.url({ protocol: /^https?$/ }).max(2000).optional().describe('where the provider sends the buyer back (default: PUBLIC_URL)'),
+  return_url: z
+    .url({ protocol: /^https?$/ })
+    .max(2000)
+    .optional()
+    .describe('where the provider sends the buyer back (default: PUBLIC_URL)'),
   save_payment_method: z.boolean().optional().describe('the buyer agrees to save the payment method for quick-checkout'),
 });
 const quickBody = z.strictObject({ article_id: articleId });
@@ -71,7 +75,8 @@ export function registerPaymentRoutes(router: Router, services: Services): void 
       path: '/payments/carrier/initiate',
       operationId: 'carrierInitiate',
       summary: 'Start a web payment (YooKassa) for an article',
-      description: 'Creates the order and the provider payment; open `confirmation_url` to pay. The order is fulfilled when the provider confirms.',
+      description:
+        'Creates the order and the provider payment; open `confirmation_url` to pay. The order is fulfilled when the provider confirms.',
       tags,
       security: 'bearer',
       body: initiateBody,
@@ -79,7 +84,10 @@ export function registerPaymentRoutes(router: Router, services: Services): void 
       responses: { 201: { description: 'A pending order', schema: CheckoutSchema }, 400: unknownArticle, 503: unavailable },
     },
     async (ctx, { body }) =>
-      payments.carrier.initiate(authOf(ctx).userId, body.article_id, { returnUrl: body.return_url, savePaymentMethod: body.save_payment_method }),
+      payments.carrier.initiate(authOf(ctx).userId, body.article_id, {
+        returnUrl: body.return_url,
+        savePaymentMethod: body.save_payment_method,
+      }),
   );
   addRoute(
     router,
@@ -92,7 +100,11 @@ export function registerPaymentRoutes(router: Router, services: Services): void 
       security: 'bearer',
       body: quickBody,
       status: 201,
-      responses: { 201: { description: 'The order (fulfilled when the saved method was charged)', schema: CheckoutSchema }, 400: unknownArticle, 503: unavailable },
+      responses: {
+        201: { description: 'The order (fulfilled when the saved method was charged)', schema: CheckoutSchema },
+        400: unknownArticle,
+        503: unavailable,
+      },
     },
     async (ctx, { body }) => payments.carrier.quickCheckout(authOf(ctx).userId, body.article_id),
   );
@@ -115,11 +127,14 @@ export function registerPaymentRoutes(router: Router, services: Services): void 
       method: 'get',
       path: '/payments/orders/:id',
       operationId: 'getOrder',
-      summary: 'One of the caller\'s orders',
+      summary: "One of the caller's orders",
       tags,
       security: 'bearer',
       params: idParams,
-      responses: { 200: { description: 'The order', schema: OrderSchema }, 404: { description: 'No such order of the caller', schema: ErrorSchema } },
+      responses: {
+        200: { description: 'The order', schema: OrderSchema },
+        404: { description: 'No such order of the caller', schema: ErrorSchema },
+      },
     },
     async (ctx, { params }) => payments.order(authOf(ctx).userId, params.id),
   );

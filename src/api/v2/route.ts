@@ -7,8 +7,11 @@ import { documentOperation, OperationSpec } from '../openapi/registry';
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-export interface RouteDefinition<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, P extends z.ZodType | undefined>
-  extends Omit<OperationSpec, 'body' | 'query' | 'params'> {
+export interface RouteDefinition<
+  B extends z.ZodType | undefined,
+  Q extends z.ZodType | undefined,
+  P extends z.ZodType | undefined,
+> extends Omit<OperationSpec, 'body' | 'query' | 'params'> {
   body?: B;
   query?: Q;
   params?: P;
@@ -44,7 +47,9 @@ export function addRoute<
   const run: Middleware = async (ctx) => {
     const params = (def.params ? parseInput(def.params, ctx.params ?? {}, 'path') : undefined) as Parsed<P>;
     const query = (def.query ? parseInput(def.query, ctx.query, 'query') : undefined) as Parsed<Q>;
-    const body = (def.body ? parseInput(def.body, await readJsonBody(ctx, { limitBytes: def.bodyLimitBytes }), 'body') : undefined) as Parsed<B>;
+    const body = (
+      def.body ? parseInput(def.body, await readJsonBody(ctx, { limitBytes: def.bodyLimitBytes }), 'body') : undefined
+    ) as Parsed<B>;
     const result = await handler(ctx, { body, query, params });
     if (result !== undefined) {
       ctx.status = def.status ?? 200;

@@ -34,13 +34,26 @@ export function registerScheduleRoutes(router: Router, services: Pick<Services, 
       const auth = authOf(ctx);
       return services.schedules.create(
         { user: auth.user, plan: auth.plan },
-        { name: body.name, request: body.request, intervalMinutes: body.interval_minutes, startAt: body.start_at ? new Date(body.start_at) : undefined },
+        {
+          name: body.name,
+          request: body.request,
+          intervalMinutes: body.interval_minutes,
+          startAt: body.start_at ? new Date(body.start_at) : undefined,
+        },
       );
     },
   );
   addRoute(
     router,
-    { method: 'get', path: '/schedules', operationId: 'listSchedules', summary: 'Own schedules', tags, security: 'bearer', responses: { 200: { description: 'Own schedules', schema: ScheduleListSchema } } },
+    {
+      method: 'get',
+      path: '/schedules',
+      operationId: 'listSchedules',
+      summary: 'Own schedules',
+      tags,
+      security: 'bearer',
+      responses: { 200: { description: 'Own schedules', schema: ScheduleListSchema } },
+    },
     async (ctx) => ({ schedules: await services.schedules.list(authOf(ctx).userId) }),
   );
   addRoute(
@@ -60,7 +73,16 @@ export function registerScheduleRoutes(router: Router, services: Pick<Services, 
   );
   addRoute(
     router,
-    { method: 'delete', path: '/schedules/:id', operationId: 'deleteSchedule', summary: 'Delete a schedule', tags, security: 'bearer', params: idParams, responses: { 204: { description: 'Deleted' } } },
+    {
+      method: 'delete',
+      path: '/schedules/:id',
+      operationId: 'deleteSchedule',
+      summary: 'Delete a schedule',
+      tags,
+      security: 'bearer',
+      params: idParams,
+      responses: { 204: { description: 'Deleted' } },
+    },
     async (ctx, { params }) => {
       await services.schedules.delete(authOf(ctx).userId, params.id);
     },

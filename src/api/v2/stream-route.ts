@@ -75,7 +75,10 @@ export function registerStreamRoute(router: Router, services: Pick<Services, 'ch
         // reported in generation_end below
       }
       const billed = await stream.billed;
-      const g = billed.failed && !billed.deferred ? await services.generations.get(auth.userId, billed.generationId).catch(() => undefined) : undefined;
+      const g =
+        billed.failed && !billed.deferred
+          ? await services.generations.get(auth.userId, billed.generationId).catch(() => undefined)
+          : undefined;
       sse.event('generation_end', {
         generation_id: billed.generationId,
         status: billed.failed ? 'failed' : 'completed',

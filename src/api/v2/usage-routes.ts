@@ -16,14 +16,25 @@ export const DailyUsageSchema = z.object({
       date: z.string().describe('UTC day, YYYY-MM-DD'),
       tokens: z.number().int(),
       count: z.number().int(),
-      categories: z.object(Object.fromEntries(CATEGORIES.map((c) => [c, countAndTokens])) as Record<(typeof CATEGORIES)[number], typeof countAndTokens>),
+      categories: z.object(
+        Object.fromEntries(CATEGORIES.map((c) => [c, countAndTokens])) as Record<(typeof CATEGORIES)[number], typeof countAndTokens>,
+      ),
     }),
   ),
 });
-components.add(DailyUsageSchema, { id: 'DailyUsage', description: 'Completed generations and tokens per UTC day and category, oldest first, every day present' });
+components.add(DailyUsageSchema, {
+  id: 'DailyUsage',
+  description: 'Completed generations and tokens per UTC day and category, oldest first, every day present',
+});
 
 const usageQuery = z.object({
-  days: z.coerce.number().int().min(1).max(USAGE_MAX_DAYS).default(30).describe(`how many days back, today included (1..${USAGE_MAX_DAYS}, default 30)`),
+  days: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(USAGE_MAX_DAYS)
+    .default(30)
+    .describe(`how many days back, today included (1..${USAGE_MAX_DAYS}, default 30)`),
 });
 
 /** GET /user/usage: the daily series behind the dashboard's usage chart. */

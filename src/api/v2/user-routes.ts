@@ -57,7 +57,15 @@ export function registerUserRoutes(router: Router, services: Pick<Services, 'con
 
   addRoute(
     router,
-    { method: 'get', path: '/user/me', operationId: 'getMe', summary: 'The caller’s account', tags, security: 'bearer', responses: { 200: { description: 'The User object', schema: UserSchema } } },
+    {
+      method: 'get',
+      path: '/user/me',
+      operationId: 'getMe',
+      summary: 'The caller’s account',
+      tags,
+      security: 'bearer',
+      responses: { 200: { description: 'The User object', schema: UserSchema } },
+    },
     async (ctx) => {
       const { user, plan } = authOf(ctx);
       return profiles.describe(user, plan);
@@ -84,7 +92,15 @@ export function registerUserRoutes(router: Router, services: Pick<Services, 'con
 
   addRoute(
     router,
-    { method: 'get', path: '/user/balance', operationId: 'getBalance', summary: 'Token balance', tags, security: 'bearer', responses: { 200: { description: 'The Balance object', schema: BalanceSchema } } },
+    {
+      method: 'get',
+      path: '/user/balance',
+      operationId: 'getBalance',
+      summary: 'Token balance',
+      tags,
+      security: 'bearer',
+      responses: { 200: { description: 'The Balance object', schema: BalanceSchema } },
+    },
     async (ctx) => profiles.balance(authOf(ctx).user),
   );
 
@@ -104,7 +120,15 @@ export function registerUserRoutes(router: Router, services: Pick<Services, 'con
 
   addRoute(
     router,
-    { method: 'get', path: '/user/settings', operationId: 'getSettings', summary: 'Preferences', tags, security: 'bearer', responses: { 200: { description: 'The Settings object', schema: SettingsSchema } } },
+    {
+      method: 'get',
+      path: '/user/settings',
+      operationId: 'getSettings',
+      summary: 'Preferences',
+      tags,
+      security: 'bearer',
+      responses: { 200: { description: 'The Settings object', schema: SettingsSchema } },
+    },
     async (ctx) => settings.get(authOf(ctx).userId),
   );
 

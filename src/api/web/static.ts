@@ -44,7 +44,12 @@ export function dashboard(config: AppConfig, root = webBuildDir()): Middleware {
   };
 }
 
-async function sendFrom(ctx: Parameters<Middleware>[0], root: string, file: string, options: { maxage: number; immutable?: boolean }): Promise<void> {
+async function sendFrom(
+  ctx: Parameters<Middleware>[0],
+  root: string,
+  file: string,
+  options: { maxage: number; immutable?: boolean },
+): Promise<void> {
   // requestContext marks every answer no-store; static files set their own caching.
   ctx.remove('Cache-Control');
   try {

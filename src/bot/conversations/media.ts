@@ -51,7 +51,14 @@ export interface Choice {
 }
 
 /** Edits the wizard message into a question with one button per choice; null when cancelled. */
-export async function choose(w: Wizard, ctx: ConvContext, messageId: number, text: string, choices: Choice[], perRow = 2): Promise<string | null> {
+export async function choose(
+  w: Wizard,
+  ctx: ConvContext,
+  messageId: number,
+  text: string,
+  choices: Choice[],
+  perRow = 2,
+): Promise<string | null> {
   const kb = new InlineKeyboard();
   choices.forEach((c, i) => {
     kb.text(c.label, button(w, `o:${c.value}`));
@@ -78,7 +85,12 @@ export async function pickModel(
 ): Promise<{ model: ModelDefinition; messageId: number; ctx: ConvContext } | null> {
   const t = w.t;
   const sent = await ctx.reply(question, {
-    reply_markup: modelPickerKeyboard(t, models, { plan: me.plan, planNames: me.planNames, data: (slug) => button(w, `m:${slug}`), cancelData: button(w, 'x') }),
+    reply_markup: modelPickerKeyboard(t, models, {
+      plan: me.plan,
+      planNames: me.planNames,
+      data: (slug) => button(w, `m:${slug}`),
+      cancelData: button(w, 'x'),
+    }),
   });
   for (;;) {
     const { value, ctx: pressed } = await waitButton(w);
@@ -93,7 +105,10 @@ export async function pickModel(
       continue;
     }
     if (!canUseModel(me.plan, model)) {
-      await pressed.answerCallbackQuery({ text: t('model-locked', { model: model.name, plan: me.planNames[model.minPlan] ?? model.minPlan }), show_alert: true });
+      await pressed.answerCallbackQuery({
+        text: t('model-locked', { model: model.name, plan: me.planNames[model.minPlan] ?? model.minPlan }),
+        show_alert: true,
+      });
       continue;
     }
     await pressed.answerCallbackQuery();
@@ -113,7 +128,10 @@ async function chooseOptions(w: Wizard, ctx: ConvContext, messageId: number, dra
   if (model.category === 'image') {
     const { sizes, qualities } = model.config;
     if (sizes.length > 1) {
-      const size = await pick(t('media-ask-size'), sizes.map((s) => ({ value: s, label: `${s} · ${price(t, quoteGeneration(model, { size: s }))}` })));
+      const size = await pick(
+        t('media-ask-size'),
+        sizes.map((s) => ({ value: s, label: `${s} · ${price(t, quoteGeneration(model, { size: s }))}` })),
+      );
       if (size === null) return false;
       body.size = size;
     }
@@ -131,7 +149,11 @@ async function chooseOptions(w: Wizard, ctx: ConvContext, messageId: number, dra
   } else if (model.category === 'video') {
     const { sizes, durations } = model.config;
     if (sizes.length > 1) {
-      const size = await pick(t('media-ask-aspect'), sizes.map((s) => ({ value: s, label: s })), 3);
+      const size = await pick(
+        t('media-ask-aspect'),
+        sizes.map((s) => ({ value: s, label: s })),
+        3,
+      );
       if (size === null) return false;
       body.size = size;
       draft.details.push(t('detail-aspect', { size }));
@@ -140,7 +162,10 @@ async function chooseOptions(w: Wizard, ctx: ConvContext, messageId: number, dra
     if (durations.length > 1) {
       const picked = await pick(
         t('media-ask-duration'),
-        durations.map((d) => ({ value: String(d), label: `${t('seconds', { n: d })} · ${price(t, quoteGeneration(model, { durationSeconds: d }))}` })),
+        durations.map((d) => ({
+          value: String(d),
+          label: `${t('seconds', { n: d })} · ${price(t, quoteGeneration(model, { durationSeconds: d }))}`,
+        })),
         3,
       );
       if (picked === null) return false;
@@ -151,7 +176,11 @@ async function chooseOptions(w: Wizard, ctx: ConvContext, messageId: number, dra
   } else if (model.category === 'tts') {
     const { voices } = model.config;
     if (voices && voices.length > 1) {
-      const voice = await pick(t('media-ask-voice'), voices.map((v) => ({ value: v, label: v })), 3);
+      const voice = await pick(
+        t('media-ask-voice'),
+        voices.map((v) => ({ value: v, label: v })),
+        3,
+      );
       if (voice === null) return false;
       body.params = { voice_id: voice };
       draft.details.push(t('detail-voice', { voice }));
@@ -161,7 +190,11 @@ async function chooseOptions(w: Wizard, ctx: ConvContext, messageId: number, dra
   } else if (model.category === 'music') {
     const { min_duration, max_duration } = model.config;
     const options = [15, 30, 60, 120].filter((d) => d >= min_duration && d <= max_duration);
-    const picked = await pick(t('media-ask-music-duration'), options.map((d) => ({ value: String(d), label: t('seconds', { n: d }) })), 4);
+    const picked = await pick(
+      t('media-ask-music-duration'),
+      options.map((d) => ({ value: String(d), label: t('seconds', { n: d }) })),
+      4,
+    );
     if (picked === null) return false;
     body.duration = Number(picked);
     draft.details.push(t('detail-duration', { seconds: Number(picked) }));
@@ -185,7 +218,9 @@ async function chooseOptions(w: Wizard, ctx: ConvContext, messageId: number, dra
 
 /** Step 3: the prompt, checked by the core's own rules; the price follows from it. */
 export async function askPrompt(w: Wizard, ctx: ConvContext, messageId: number, draft: Draft, question: string): Promise<number | null> {
-  await ctx.api.editMessageText(ctx.chat!.id, messageId, question, { reply_markup: cancelKeyboard(w) }).catch(() => ctx.reply(question, { reply_markup: cancelKeyboard(w) }));
+  await ctx.api
+    .editMessageText(ctx.chat!.id, messageId, question, { reply_markup: cancelKeyboard(w) })
+    .catch(() => ctx.reply(question, { reply_markup: cancelKeyboard(w) }));
   for (;;) {
     const answer = await waitText(w, question);
     if (answer === null) return null;
@@ -211,7 +246,9 @@ export async function confirmAndStart(w: Wizard, ctx: ConvContext, draft: Draft,
   const prompt = typeof draft.body.prompt === 'string' && draft.body.prompt !== '' ? truncate(draft.body.prompt, 300) : '—';
   const summary = t('media-confirm', { model: draft.model.name, details: draft.details.join('\n') || '—', prompt, price: cost, balance });
   const sent = await ctx.reply(summary, {
-    reply_markup: new InlineKeyboard().text(t('button-generate', { price: cost }), button(w, 'ok')).text(t('button-cancel'), button(w, 'x')),
+    reply_markup: new InlineKeyboard()
+      .text(t('button-generate', { price: cost }), button(w, 'ok'))
+      .text(t('button-cancel'), button(w, 'x')),
   });
   for (;;) {
     const { value, ctx: pressed } = await waitButton(w);
@@ -222,7 +259,9 @@ export async function confirmAndStart(w: Wizard, ctx: ConvContext, draft: Draft,
     }
     if (value !== 'ok') continue;
     await pressed.api.editMessageText(pressed.chat!.id, sent.message_id, summary).catch(() => undefined);
-    await conversation.external((octx) => startForUpdate(octx, draft.model.slug, { kind: 'generate', body: draft.body, images: draft.images }));
+    await conversation.external((octx) =>
+      startForUpdate(octx, draft.model.slug, { kind: 'generate', body: draft.body, images: draft.images }),
+    );
     return;
   }
 }

@@ -88,7 +88,13 @@ export function createToolsConversation(i18n: I18n) {
       }
     }
     if (tool.config.scales.length > 0) {
-      const scale = await choose(w, c, messageId, t('tools-ask-scale'), tool.config.scales.map((s) => ({ value: String(s), label: `${s}×` })));
+      const scale = await choose(
+        w,
+        c,
+        messageId,
+        t('tools-ask-scale'),
+        tool.config.scales.map((s) => ({ value: String(s), label: `${s}×` })),
+      );
       if (scale === null) return cancelled();
       params.scale = Number(scale);
       draft.details.push(t('detail-scale', { scale: Number(scale) }));
@@ -108,7 +114,9 @@ export function createToolsConversation(i18n: I18n) {
         await c.reply(paramErrorText(err, t));
         return;
       }
-      await c.api.editMessageText(c.chat!.id, messageId, t('tools-selected', { tool: tool.name }), { reply_markup: new InlineKeyboard() }).catch(() => undefined);
+      await c.api
+        .editMessageText(c.chat!.id, messageId, t('tools-selected', { tool: tool.name }), { reply_markup: new InlineKeyboard() })
+        .catch(() => undefined);
     }
     await confirmAndStart(w, c, draft, cost);
   };

@@ -15,7 +15,13 @@ async function refund(ctx: BotContext, chargeId: string | undefined): Promise<vo
   try {
     const result = await ctx.deps.services.payments.refunds.request(chargeId);
     if (result.state === 'refunded') {
-      await ctx.reply(ctx.t('admin-refund-done', { order: result.order.reference, taken: result.reversal?.tokensTaken ?? 0, spent: result.reversal?.tokensSpent ?? 0 }));
+      await ctx.reply(
+        ctx.t('admin-refund-done', {
+          order: result.order.reference,
+          taken: result.reversal?.tokensTaken ?? 0,
+          spent: result.reversal?.tokensSpent ?? 0,
+        }),
+      );
     } else if (result.state === 'already_refunded') await ctx.reply(ctx.t('admin-refund-already'));
     else if (result.state === 'queued') await ctx.reply(ctx.t('admin-refund-queued', { reason: result.error ?? '' }));
     else await ctx.reply(ctx.t('admin-refund-failed', { reason: result.error ?? '' }));
@@ -48,7 +54,10 @@ export function adminFeature(): Composer<BotContext> {
         ctx.t('admin-stats', {
           users: s.users_total,
           newUsers: s.users_new_24h,
-          plans: Object.entries(s.users_by_plan).map(([slug, n]) => `${slug}: ${n}`).join(', ') || '—',
+          plans:
+            Object.entries(s.users_by_plan)
+              .map(([slug, n]) => `${slug}: ${n}`)
+              .join(', ') || '—',
           generations: s.generations_24h,
           failed: s.failed_24h,
           pending: s.pending_now,

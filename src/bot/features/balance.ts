@@ -18,7 +18,8 @@ async function showBalance(ctx: BotContext): Promise<void> {
     daily: account.plan.rateLimitDaily,
   });
   const kb = new InlineKeyboard().text(ctx.t('button-top-up'), 'bal:topup').text(ctx.t('button-plans'), 'bal:plans').row();
-  if (await ctx.deps.services.payments.stars.activeSubscription(account.user.id)) kb.text(ctx.t('button-cancel-subscription'), 'sub:cancel').row();
+  if (await ctx.deps.services.payments.stars.activeSubscription(account.user.id))
+    kb.text(ctx.t('button-cancel-subscription'), 'sub:cancel').row();
   kb.text(ctx.t('button-menu'), 'menu:main');
   await show(ctx, text, kb);
 }

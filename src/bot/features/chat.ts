@@ -48,7 +48,12 @@ async function chatTurn(ctx: BotContext, text: string): Promise<void> {
   const abort = new AbortController();
   let stream: ChatStream;
   try {
-    stream = await services.chat.stream(account, { model: model.slug, messages }, { source: 'bot', ownOrigins: [publicBase] }, abort.signal);
+    stream = await services.chat.stream(
+      account,
+      { model: model.slug, messages },
+      { source: 'bot', ownOrigins: [publicBase] },
+      abort.signal,
+    );
   } catch (err) {
     if (!isExpectedError(err)) services.log.error({ err }, 'bot chat failed');
     const message = await describeErrorForUser(err, t, ctx.locale, services.plans);
@@ -87,7 +92,14 @@ async function chatTurn(ctx: BotContext, text: string): Promise<void> {
     return;
   }
   const answer = reply.text;
-  await reply.finish([answer.trim() === '' ? t('chat-empty-reply') : '', t('chat-footer', { model: model.name, tokens: billed.tokensSpent, balance: billed.balance ?? '…' })].filter(Boolean).join('\n\n'));
+  await reply.finish(
+    [
+      answer.trim() === '' ? t('chat-empty-reply') : '',
+      t('chat-footer', { model: model.name, tokens: billed.tokensSpent, balance: billed.balance ?? '…' }),
+    ]
+      .filter(Boolean)
+      .join('\n\n'),
+  );
   ctx.session.chat.messages = trimHistory([...messages, { role: 'assistant', content: answer }], settings);
 }
 
@@ -104,7 +116,10 @@ export function chatFeature(): Composer<BotContext> {
     if (!account || !model || model.category !== 'text') return ctx.answerCallbackQuery();
     if (!canUseModel(account.plan.slug, model)) {
       const names = await planNames(ctx.deps.services.plans);
-      return ctx.answerCallbackQuery({ text: ctx.t('model-locked', { model: model.name, plan: names[model.minPlan] ?? model.minPlan }), show_alert: true });
+      return ctx.answerCallbackQuery({
+        text: ctx.t('model-locked', { model: model.name, plan: names[model.minPlan] ?? model.minPlan }),
+        show_alert: true,
+      });
     }
     await ctx.deps.services.settings.setChatModel(account.user.id, account.plan.slug, model.slug);
     await ctx.answerCallbackQuery({ text: ctx.t('chat-model-set', { model: model.name }) });

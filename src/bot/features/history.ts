@@ -45,7 +45,9 @@ export function historyFeature(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.command('history', (ctx) => showHistory(ctx));
   composer.callbackQuery('menu:history', (ctx) => showHistory(ctx));
-  composer.callbackQuery(/^hist:(first|[A-Za-z0-9_-]{1,40})$/, (ctx) => showHistory(ctx, ctx.match[1] === 'first' ? undefined : ctx.match[1]));
+  composer.callbackQuery(/^hist:(first|[A-Za-z0-9_-]{1,40})$/, (ctx) =>
+    showHistory(ctx, ctx.match[1] === 'first' ? undefined : ctx.match[1]),
+  );
 
   composer.callbackQuery(/^res:(\d{1,10})$/, async (ctx) => {
     const account = ctx.account;

@@ -13,7 +13,8 @@ async function showArticles(ctx: BotContext): Promise<void> {
   const kb = new InlineKeyboard();
   for (const a of await payments.catalog.list()) {
     if (a.kind === 'tokens') kb.text(ctx.t('button-buy-tokens', { tokens: a.tokens ?? 0, stars: a.stars }), `pay:${a.id}`).row();
-    else if (a.plan !== ctx.account?.plan.slug) kb.text(ctx.t('button-buy-plan', { name: await planName(plans, a.plan ?? ''), stars: a.stars }), `pay:${a.id}`).row();
+    else if (a.plan !== ctx.account?.plan.slug)
+      kb.text(ctx.t('button-buy-plan', { name: await planName(plans, a.plan ?? ''), stars: a.stars }), `pay:${a.id}`).row();
   }
   kb.text(ctx.t('button-plans'), 'bal:plans').text(ctx.t('button-back'), 'menu:balance');
   await show(ctx, ctx.t('topup-title'), kb);
@@ -38,18 +39,34 @@ async function buy(ctx: BotContext, articleId: string): Promise<void> {
   if (invoice.subscriptionPeriod) {
     const name = await planName(plans, article.plan ?? '');
     const title = ctx.t('article-plan', { name, days: article.periodDays ?? 30 });
-    const link = await ctx.api.createInvoiceLink(title, ctx.t('payment-invoice-description-plan', { name }), invoice.payload, '', invoice.currency, prices, {
-      subscription_period: invoice.subscriptionPeriod,
-    });
+    const link = await ctx.api.createInvoiceLink(
+      title,
+      ctx.t('payment-invoice-description-plan', { name }),
+      invoice.payload,
+      '',
+      invoice.currency,
+      prices,
+      {
+        subscription_period: invoice.subscriptionPeriod,
+      },
+    );
     await ctx.reply(ctx.t('payment-plan-link', { title, stars: invoice.amount }), {
       reply_markup: new InlineKeyboard().url(ctx.t('button-pay-stars', { stars: invoice.amount }), link),
     });
     return;
   }
   const title = ctx.t('article-tokens', { tokens: article.tokens ?? 0 });
-  await ctx.api.sendInvoice(ctx.chat?.id ?? account.user.telegramId ?? '', title, ctx.t('payment-invoice-description-tokens', { tokens: article.tokens ?? 0 }), invoice.payload, invoice.currency, prices, {
-    provider_token: '',
-  });
+  await ctx.api.sendInvoice(
+    ctx.chat?.id ?? account.user.telegramId ?? '',
+    title,
+    ctx.t('payment-invoice-description-tokens', { tokens: article.tokens ?? 0 }),
+    invoice.payload,
+    invoice.currency,
+    prices,
+    {
+      provider_token: '',
+    },
+  );
 }
 
 async function preCheckout(ctx: BotContext): Promise<void> {

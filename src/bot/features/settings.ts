@@ -17,7 +17,10 @@ async function showSettings(ctx: BotContext): Promise<void> {
     .row();
   for (const f of FORMATS) kb.text(`${mark(s.image_format === f)}${f.toUpperCase()}`, `set:fmt:${f}`);
   kb.row()
-    .text(s.notifications_enabled ? ctx.t('button-notifications-off') : ctx.t('button-notifications-on'), `set:notif:${s.notifications_enabled ? 'off' : 'on'}`)
+    .text(
+      s.notifications_enabled ? ctx.t('button-notifications-off') : ctx.t('button-notifications-on'),
+      `set:notif:${s.notifications_enabled ? 'off' : 'on'}`,
+    )
     .row()
     .text(ctx.t('button-menu'), 'menu:main');
   const text = ctx.t('settings-text', {

@@ -41,7 +41,10 @@ export function voiceFeature(): Composer<BotContext> {
     if (!account || model?.category !== 'stt') return ctx.answerCallbackQuery();
     if (!canUseModel(account.plan.slug, model)) {
       const names = await planNames(ctx.deps.services.plans);
-      return ctx.answerCallbackQuery({ text: ctx.t('model-locked', { model: model.name, plan: names[model.minPlan] ?? model.minPlan }), show_alert: true });
+      return ctx.answerCallbackQuery({
+        text: ctx.t('model-locked', { model: model.name, plan: names[model.minPlan] ?? model.minPlan }),
+        show_alert: true,
+      });
     }
     ctx.session.sttModel = model.slug;
     await ctx.answerCallbackQuery({ text: ctx.t('stt-model-set', { model: model.name }) });
@@ -50,7 +53,12 @@ export function voiceFeature(): Composer<BotContext> {
 
   const transcribe = async (ctx: BotContext, file: { file_id: string; file_size?: number }, filename: string) => {
     const model = sttModelOf(ctx);
-    await startForUpdate(ctx, model.slug, { kind: 'transcribe', fileId: file.file_id, fileSize: file.file_size, filename, model: model.slug }, ctx.message?.message_id);
+    await startForUpdate(
+      ctx,
+      model.slug,
+      { kind: 'transcribe', fileId: file.file_id, fileSize: file.file_size, filename, model: model.slug },
+      ctx.message?.message_id,
+    );
   };
 
   composer.on('message:voice', (ctx) => transcribe(ctx, ctx.message.voice, 'voice.ogg'));

@@ -8,7 +8,12 @@ import { withAccountLock } from './per-account-limit';
 export const MAX_API_KEYS_PER_USER = 20;
 
 /** Creates a key unless the account already has the maximum; the count and the insert hold the account's lock. */
-export async function createApiKeyWithinQuota(ds: DataSource, apiKeys: ApiKeyService, userId: number, name: string): Promise<CreatedApiKey> {
+export async function createApiKeyWithinQuota(
+  ds: DataSource,
+  apiKeys: ApiKeyService,
+  userId: number,
+  name: string,
+): Promise<CreatedApiKey> {
   return withAccountLock(ds, userId, async (em) => {
     const count = await em.getRepository(ApiKeyEntity).countBy({ userId });
     if (count >= MAX_API_KEYS_PER_USER) throw new QuotaExceededError('API keys', MAX_API_KEYS_PER_USER);

@@ -202,7 +202,8 @@ export class AuthService {
       });
       return this.startSession(user, true);
     } catch (err) {
-      const raced = err instanceof AccountConflictError ? await repo.findOneBy({ idpIssuer: identity.issuer, idpSubject: identity.subject }) : null;
+      const raced =
+        err instanceof AccountConflictError ? await repo.findOneBy({ idpIssuer: identity.issuer, idpSubject: identity.subject }) : null;
       if (raced) return this.startSession(raced, false);
       throw err;
     }

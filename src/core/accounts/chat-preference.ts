@@ -22,7 +22,8 @@ export async function getChatModel(ds: DataSource, userId: number, plan: PlanSlu
 export async function setChatModel(ds: DataSource, userId: number, plan: PlanSlug, slug: string): Promise<TextModel> {
   const model = findModel(slug);
   if (!model || model.category !== 'text') throw new ParamError('model', `${slug} is not a text model`);
-  if (!canUseModel(plan, model)) throw new PlanTooLowError(model.minPlan, `Insufficient plan: ${model.slug} needs the ${model.minPlan} plan or higher`);
+  if (!canUseModel(plan, model))
+    throw new PlanTooLowError(model.minPlan, `Insufficient plan: ${model.slug} needs the ${model.minPlan} plan or higher`);
   await ds.query(
     `INSERT INTO user_settings (user_id, chat_model) VALUES ($1, $2)
      ON CONFLICT (user_id) DO UPDATE SET chat_model = EXCLUDED.chat_model, updated_at = now()`,

@@ -27,7 +27,10 @@ export class LogMailer implements Mailer {
 
   async send(message: MailMessage): Promise<void> {
     if (this.revealBody) {
-      this.log.warn({ mail: { to: message.to, subject: message.subject, body: message.text } }, 'SMTP_URL is not set: mail written to the log instead of sent (development only)');
+      this.log.warn(
+        { mail: { to: message.to, subject: message.subject, body: message.text } },
+        'SMTP_URL is not set: mail written to the log instead of sent (development only)',
+      );
     } else {
       this.log.error({ mail: { subject: message.subject } }, 'SMTP_URL is not set: a mail was not sent (set SMTP_URL)');
     }

@@ -105,7 +105,14 @@ export async function changePlan(ds: DataSource, plans: PlanDirectory, userId: n
     user.periodStartedAt = now;
     user.nextRefillAt = addDays(now, BILLING_PERIOD_DAYS);
     await repo.save(user);
-    await setPlanTokens(em, userId, plan.monthlyTokens, 'refill', `plan:${planSlug}:${now.toISOString()}:${crypto.randomUUID()}`, `plan changed to ${planSlug}`);
+    await setPlanTokens(
+      em,
+      userId,
+      plan.monthlyTokens,
+      'refill',
+      `plan:${planSlug}:${now.toISOString()}:${crypto.randomUUID()}`,
+      `plan changed to ${planSlug}`,
+    );
     return user;
   });
 }

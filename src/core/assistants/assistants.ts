@@ -120,4 +120,3 @@ export async function deleteAssistant(ds: DataSource, userId: number, id: number
   const res = await ds.getRepository(AssistantEntity).delete({ id, ownerId: userId, isSystem: false });
   if (!res.affected) throw new NotFoundError('Assistant');
 }
-

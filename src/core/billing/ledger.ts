@@ -38,10 +38,9 @@ const toBalance = (r: BalanceRow): Balance => ({
 });
 
 export async function getBalance(db: Queryable, userId: number): Promise<Balance> {
-  const rows = await db.query<BalanceRow[]>(
-    'SELECT plan_tokens, bonus_tokens, tokens_used_this_period FROM balances WHERE user_id = $1',
-    [userId],
-  );
+  const rows = await db.query<BalanceRow[]>('SELECT plan_tokens, bonus_tokens, tokens_used_this_period FROM balances WHERE user_id = $1', [
+    userId,
+  ]);
   return rows[0] ? toBalance(rows[0]) : { planTokens: 0, bonusTokens: 0, total: 0, usedThisPeriod: 0 };
 }
 

@@ -10,10 +10,9 @@ import { setPlanTokens } from './ledger';
  * every instance at once: the user row is locked and each period's refill has a unique ledger reference.
  */
 export async function refillDuePlans(ds: DataSource, plans: PlanDirectory, limit = 500): Promise<number> {
-  const due = await ds.query<{ id: number }[]>(
-    'SELECT id FROM users WHERE next_refill_at <= now() ORDER BY next_refill_at LIMIT $1',
-    [limit],
-  );
+  const due = await ds.query<{ id: number }[]>('SELECT id FROM users WHERE next_refill_at <= now() ORDER BY next_refill_at LIMIT $1', [
+    limit,
+  ]);
   let refilled = 0;
   for (const { id } of due) {
     await inTransaction(ds, async (em) => {

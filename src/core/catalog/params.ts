@@ -32,11 +32,7 @@ function isAcceptedImageUrl(value: string): boolean {
   }
 }
 
-const imageUrl = z
-  .string()
-  .trim()
-  .min(1)
-  .refine(isAcceptedImageUrl, { message: 'must be an http(s) URL or a data:image/...;base64 URI' });
+const imageUrl = z.string().trim().min(1).refine(isAcceptedImageUrl, { message: 'must be an http(s) URL or a data:image/...;base64 URI' });
 
 // `null` is accepted as "not given" throughout: many clients serialise absent options that way.
 const paramsSchema = z.strictObject({
@@ -131,10 +127,7 @@ function given<T>(value: T | null | undefined): value is T {
 /** Per-model rules on an already shape-checked body. @throws ParamError */
 export function normalizeGenerateParams(model: ModelDefinition, body: GenerateBody): NormalizedParams {
   if (model.category === 'text') {
-    throw new ParamError(
-      'model',
-      `${model.slug} is a text model: use POST /v1/chat/completions or POST /api/v2/generate/stream`,
-    );
+    throw new ParamError('model', `${model.slug} is a text model: use POST /v1/chat/completions or POST /api/v2/generate/stream`);
   }
   if (model.category === 'stt') {
     throw new ParamError('model', `${model.slug} is a speech-to-text model: use POST /api/v2/stt`);

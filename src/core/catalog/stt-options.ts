@@ -23,10 +23,7 @@ export function resolveSttModel(slug?: string | null): SttModel {
 const LANGUAGE_CODE = /^[a-z]{2,3}$/;
 
 /** @throws ParamError */
-export function normalizeSttOptions(
-  model: SttModel,
-  input: { language?: string | null; diarize?: boolean | string | null },
-): SttOptions {
+export function normalizeSttOptions(model: SttModel, input: { language?: string | null; diarize?: boolean | string | null }): SttOptions {
   const language = input.language?.trim().toLowerCase();
   if (language && language !== 'auto' && !LANGUAGE_CODE.test(language)) {
     throw new ParamError('language', 'language must be a language code such as en, ru or es');

@@ -26,7 +26,12 @@ export function assertCanUseModel(plan: Plan, model: ModelDefinition): void {
  * What every model-running request passes before any money moves: the plan opens the model, its provider is
  * configured (or sandboxed), and its circuit is closed. @throws PlanTooLowError, ProviderUnavailableError
  */
-export function assertRunnable(plan: Plan, model: ModelDefinition, connections: ProviderConnections, gate: ProviderGate): ProviderConnection {
+export function assertRunnable(
+  plan: Plan,
+  model: ModelDefinition,
+  connections: ProviderConnections,
+  gate: ProviderGate,
+): ProviderConnection {
   assertCanUseModel(plan, model);
   const conn = connections.connection(model.provider, model.slug);
   gate.assertAvailable(model.provider, model.slug);

@@ -67,7 +67,10 @@ function checkToolRoundTrip(messages: readonly ChatInputMessage[]): void {
   messages.forEach((m, i) => {
     for (const call of m.toolCalls ?? []) calls.add(call.id);
     if (m.role === 'tool' && !calls.has(m.toolCallId ?? '')) {
-      throw new ParamError(`messages.${i}.tool_call_id`, `messages.${i}: tool_call_id does not answer a tool call of an earlier assistant message`);
+      throw new ParamError(
+        `messages.${i}.tool_call_id`,
+        `messages.${i}: tool_call_id does not answer a tool call of an earlier assistant message`,
+      );
     }
   });
 }

@@ -98,7 +98,8 @@ function messageText(m: ChatInputMessage): string {
 
 /** Tool definitions and earlier tool calls are prompt text too. */
 function toolPromptTokens(input: ChatInput): number {
-  const chars = (input.tools ? JSON.stringify(input.tools).length : 0) + input.messages.reduce((n, m) => n + toolCallsText(m.toolCalls).length, 0);
+  const chars =
+    (input.tools ? JSON.stringify(input.tools).length : 0) + input.messages.reduce((n, m) => n + toolCallsText(m.toolCalls).length, 0);
   return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
@@ -165,7 +166,11 @@ export class ChatService {
   }
 
   /** Settles on the real usage; when the database cannot take it, the outcome goes to the outbox instead. */
-  private async settle(run: { model: TextModel; generationId: number; startedAt: number; reserve: number }, text: string, usage: ChatUsage): Promise<ChatBilling> {
+  private async settle(
+    run: { model: TextModel; generationId: number; startedAt: number; reserve: number },
+    text: string,
+    usage: ChatUsage,
+  ): Promise<ChatBilling> {
     const cost = priceChatUsage(run.model, usage);
     const outcome = {
       op: 'complete' as const,
@@ -185,7 +190,11 @@ export class ChatService {
     }
   }
 
-  private async fail(run: { model: TextModel; generationId: number; startedAt: number }, err: unknown, userId: number): Promise<ChatBilling> {
+  private async fail(
+    run: { model: TextModel; generationId: number; startedAt: number },
+    err: unknown,
+    userId: number,
+  ): Promise<ChatBilling> {
     const kind = err instanceof ProviderError ? err.kind : 'upstream';
     if (!(err instanceof ProviderError)) this.deps.log.error({ err, generationId: run.generationId }, 'chat failed unexpectedly');
     const outcome = {
@@ -206,7 +215,10 @@ export class ChatService {
   }
 
   private async defer(outcome: DeferredOutcome, cause: unknown): Promise<void> {
-    this.deps.log.warn({ err: (cause as Error).message, generationId: outcome.generationId }, 'chat billing deferred: the database is unavailable');
+    this.deps.log.warn(
+      { err: (cause as Error).message, generationId: outcome.generationId },
+      'chat billing deferred: the database is unavailable',
+    );
     deferredBillingTotal.inc();
     try {
       await this.deps.outbox.add(outcome);
@@ -227,7 +239,10 @@ export class ChatService {
   private follow(generationId: number, abort: AbortController, done: Promise<unknown>, delivered: () => number = () => 0): void {
     const entry = { abort, done };
     this.inFlight.add(entry);
-    const heartbeat = setInterval(() => void this.deps.leases.progress(generationId, delivered()).catch(() => undefined), LEASE_HEARTBEAT_MS);
+    const heartbeat = setInterval(
+      () => void this.deps.leases.progress(generationId, delivered()).catch(() => undefined),
+      LEASE_HEARTBEAT_MS,
+    );
     heartbeat.unref();
     void done
       .finally(() => {

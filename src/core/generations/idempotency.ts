@@ -23,7 +23,12 @@ export function fingerprint(route: string, body: unknown): string {
     }
     return v;
   };
-  return crypto.createHash('sha256').update(route).update('\n').update(JSON.stringify(canonical(body)) ?? '').digest('hex');
+  return crypto
+    .createHash('sha256')
+    .update(route)
+    .update('\n')
+    .update(JSON.stringify(canonical(body)) ?? '')
+    .digest('hex');
 }
 
 /**

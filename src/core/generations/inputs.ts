@@ -66,7 +66,8 @@ export class InputResolver {
       const v = await validateImageUpload(data, { maxBytes: MAX_INPUT_IMAGE_BYTES, maxPixels: MAX_INPUT_IMAGE_PIXELS });
       return { data, mime: `image/${v.format}` };
     } catch (err) {
-      if (err instanceof ImageValidationError) throw new InputError(field, `${field}: ${err.message}`, err.reason === 'too_large' ? 'too_large' : 'unusable');
+      if (err instanceof ImageValidationError)
+        throw new InputError(field, `${field}: ${err.message}`, err.reason === 'too_large' ? 'too_large' : 'unusable');
       throw err;
     }
   }

@@ -98,13 +98,21 @@ export class MediaRunner {
     }
     const user = await this.deps.ds.query<{ plan_slug: string }[]>('SELECT plan_slug FROM users WHERE id = $1', [gen.userId]);
     const plan = await this.deps.plans.get(user[0]?.plan_slug ?? 'free');
-    const won = await markCompleted(this.deps.sql, gen.id, stored, gen.tokensReserved, Date.now() - gen.createdAt.getTime(), plan.retentionDays);
+    const won = await markCompleted(
+      this.deps.sql,
+      gen.id,
+      stored,
+      gen.tokensReserved,
+      Date.now() - gen.createdAt.getTime(),
+      plan.retentionDays,
+    );
     return this.finished(gen.id, won !== null);
   }
 
   async fail(gen: GenerationEntity, model: ModelDefinition, err: unknown): Promise<GenerationEntity> {
     const kind = err instanceof ProviderError ? err.kind : 'upstream';
-    if (err instanceof ProviderError) this.deps.log.warn({ generation: gen.id, model: model.slug, kind, upstream: err.message }, 'generation failed');
+    if (err instanceof ProviderError)
+      this.deps.log.warn({ generation: gen.id, model: model.slug, kind, upstream: err.message }, 'generation failed');
     else this.deps.log.error({ generation: gen.id, model: model.slug, err }, 'generation failed unexpectedly');
     const won = await markFailed(this.deps.sql, gen.id, kind, failureMessage(kind, model.slug), Date.now() - gen.createdAt.getTime());
     return this.finished(gen.id, won !== null);

@@ -28,8 +28,16 @@ export async function recoverAbandoned(
     const elapsed = Date.now() - lease.createdAt.getTime();
     if (lease.category === 'text' && lease.deliveredChars > 0) {
       const usage = { promptTokens: lease.promptTokens, completionTokens: Math.ceil(lease.deliveredChars / CHARS_PER_TOKEN) };
-      const result = { resultKey: null, resultMime: null, resultText: null, metadata: { ...usage, recovered: true }, seed: null, durationSeconds: null };
-      if (await markCompleted(deps.sql, lease.generationId, result, priceChatUsage(model as TextModel, usage), elapsed, null)) resolved += 1;
+      const result = {
+        resultKey: null,
+        resultMime: null,
+        resultText: null,
+        metadata: { ...usage, recovered: true },
+        seed: null,
+        durationSeconds: null,
+      };
+      if (await markCompleted(deps.sql, lease.generationId, result, priceChatUsage(model as TextModel, usage), elapsed, null))
+        resolved += 1;
     } else if (lease.category !== 'text' && lease.upstreamJobId) {
       await deps.queue.enqueue(lease.generationId);
       await deps.leases.drop(lease.generationId);

@@ -148,7 +148,9 @@ export class GenerationService {
 
   private async resolveInputs(model: ModelDefinition, params: NormalizedParams, ctx: RequestContext): Promise<MediaInputs> {
     const fields = model.slug === 'face-swap' ? ['params.source_image_url', 'params.target_image_url'] : ['image_url'];
-    const images = await Promise.all(params.imageUrls.map((ref, i) => this.deps.inputs.image(fields[i] ?? 'image_url', ref, ctx.ownOrigins)));
+    const images = await Promise.all(
+      params.imageUrls.map((ref, i) => this.deps.inputs.image(fields[i] ?? 'image_url', ref, ctx.ownOrigins)),
+    );
     const mask = params.maskUrl ? await this.deps.inputs.image('params.mask_url', params.maskUrl, ctx.ownOrigins) : undefined;
     return { images, mask };
   }
@@ -185,7 +187,12 @@ export class GenerationService {
   }
 
   /** Runs a synchronous model within the request; past the inline budget it continues in the workers. */
-  private async runInline(gen: GenerationEntity, model: ModelDefinition, params: StoredParams, inputs: MediaInputs): Promise<GenerationEntity> {
+  private async runInline(
+    gen: GenerationEntity,
+    model: ModelDefinition,
+    params: StoredParams,
+    inputs: MediaInputs,
+  ): Promise<GenerationEntity> {
     const req = buildMediaRequest(model, params, inputs, params.stt);
     const deadline = Date.now() + this.inlineBudgetMs;
     let started: MediaStart;

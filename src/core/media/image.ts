@@ -199,10 +199,7 @@ function sameRatio(a: { width: number; height: number }, b: { width: number; hei
  * an opaque mask is read as grey levels (white = edit). A mask of another size is scaled if it has the
  * image's aspect ratio, otherwise refused.
  */
-export async function validateMask(
-  mask: Buffer,
-  image: Buffer | { width: number; height: number },
-): Promise<Buffer> {
+export async function validateMask(mask: Buffer, image: Buffer | { width: number; height: number }): Promise<Buffer> {
   const target = Buffer.isBuffer(image) ? await sharp(image).metadata().then(orientedSize) : image;
   if (!sniffImage(mask)) throw new ImageValidationError('not_an_image', 'the mask is not a PNG, JPEG, WebP or GIF image');
   let meta: sharp.Metadata;
@@ -213,20 +210,13 @@ export async function validateMask(
   }
   const size = orientedSize(meta);
   if (!sameRatio(size, target)) {
-    throw new ImageValidationError(
-      'mask_mismatch',
-      `mask is ${size.width}x${size.height}, image is ${target.width}x${target.height}`,
-    );
+    throw new ImageValidationError('mask_mismatch', `mask is ${size.width}x${size.height}, image is ${target.width}x${target.height}`);
   }
   // stats() describes the input itself; isOpaque is false when any alpha value is below the maximum.
   const usesAlpha = meta.hasAlpha === true && !(await sharp(mask).stats()).isOpaque;
   let pipeline = sharp(mask).rotate();
   pipeline = usesAlpha ? pipeline.extractChannel('alpha').negate() : pipeline.flatten({ background: '#000000' }).greyscale();
-  const data = await pipeline
-    .resize(target.width, target.height, { fit: 'fill' })
-    .toColourspace('b-w')
-    .png()
-    .toBuffer();
+  const data = await pipeline.resize(target.width, target.height, { fit: 'fill' }).toColourspace('b-w').png().toBuffer();
   return data;
 }
 

@@ -42,7 +42,9 @@ export class S3Storage implements ResultStorage {
       endpoint: options.endpoint,
       forcePathStyle: options.forcePathStyle,
       credentials:
-        options.accessKeyId && options.secretAccessKey ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } : undefined,
+        options.accessKeyId && options.secretAccessKey
+          ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
+          : undefined,
       maxAttempts: 3,
     });
   }

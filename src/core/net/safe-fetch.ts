@@ -124,8 +124,7 @@ export function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
 }
 
 type HopResult =
-  | { kind: 'redirect'; location: string; status: number }
-  | { kind: 'body'; status: number; data: Buffer; contentType: string | undefined };
+  { kind: 'redirect'; location: string; status: number } | { kind: 'body'; status: number; data: Buffer; contentType: string | undefined };
 
 function requestOnce(
   url: URL,
@@ -220,9 +219,7 @@ export async function safeFetch(rawUrl: string | URL, options: SafeFetchOptions)
       .map((s) => (s.endsWith(':') ? s : `${s}:`).toLowerCase())
       .filter((s) => SUPPORTED_SCHEMES.has(s)),
   );
-  const exempt = new Set(
-    (options.allowPrivateHosts ?? []).map(normaliseAllowEntry).filter((e): e is string => e !== null),
-  );
+  const exempt = new Set((options.allowPrivateHosts ?? []).map(normaliseAllowEntry).filter((e): e is string => e !== null));
   const resolve = options.resolve ?? systemResolver;
   const timeoutSignal = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeoutSignal]) : timeoutSignal;

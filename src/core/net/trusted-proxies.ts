@@ -12,7 +12,10 @@ export class TrustedProxies {
   /** @throws Error naming the entry that is neither `loopback`, an address nor a CIDR range */
   static parse(spec: string | undefined): TrustedProxies {
     const ranges: Range[] = [];
-    for (const entry of (spec ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    for (const entry of (spec ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       if (entry === 'loopback') {
         ranges.push(ipaddr.parseCIDR('127.0.0.0/8'), ipaddr.parseCIDR('::1/128'));
       } else if (entry.includes('/')) {
@@ -45,7 +48,10 @@ export class TrustedProxies {
   clientAddress(socketAddress: string, forwardedFor: string | undefined): string {
     let current = plain(socketAddress);
     if (!this.enabled || !forwardedFor) return current;
-    const hops = forwardedFor.split(',').map((s) => s.trim()).filter(Boolean);
+    const hops = forwardedFor
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     while (this.trusts(current) && hops.length > 0) {
       const next = hops.pop()!;
       if (!normalize(next)) break;

@@ -54,7 +54,11 @@ export class CarrierCheckout {
    * order reference as Idempotence-Key so a retried request never makes a second payment).
    * @throws UnknownArticleError, CarrierNotConfiguredError, PaymentProviderUnavailableError, PaymentProviderRejectedError
    */
-  async initiate(userId: number, articleId: string, options: { returnUrl?: string; savePaymentMethod?: boolean; paymentMethodId?: string } = {}): Promise<CheckoutView> {
+  async initiate(
+    userId: number,
+    articleId: string,
+    options: { returnUrl?: string; savePaymentMethod?: boolean; paymentMethodId?: string } = {},
+  ): Promise<CheckoutView> {
     const article = await this.catalog.require(articleId);
     const gateway = this.require();
     const order = await createOrder(this.ds, { userId, article, provider: gateway.name, savePaymentMethod: options.savePaymentMethod });

@@ -9,7 +9,9 @@ import type { CarrierCheckout } from './carrier';
  * next run. Returns the number of orders expired.
  */
 export async function expireStaleOrders(ds: DataSource, carrier: CarrierCheckout, log: Logger, limit = 200): Promise<number> {
-  const stale = await ds.getRepository(PaymentOrderEntity).createQueryBuilder('o')
+  const stale = await ds
+    .getRepository(PaymentOrderEntity)
+    .createQueryBuilder('o')
     .where(`o.status = 'pending' AND o.expires_at < now()`)
     .orderBy('o.id')
     .take(limit)

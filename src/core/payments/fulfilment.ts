@@ -32,7 +32,10 @@ async function applyPlan(em: EntityManager, plans: PlanDirectory, order: OrderRe
   if (user.plan_slug === slug && user.plan_paid_through && new Date(user.plan_paid_through) > now) {
     // A renewal (or a second month bought early): the paid period grows; tokens reset at the next refill as usual.
     const through = addDays(new Date(user.plan_paid_through), days);
-    await em.query('UPDATE users SET plan_paid_through = $2, plan_expires_at = $2, updated_at = now() WHERE id = $1', [order.userId, through]);
+    await em.query('UPDATE users SET plan_paid_through = $2, plan_expires_at = $2, updated_at = now() WHERE id = $1', [
+      order.userId,
+      through,
+    ]);
     await em.query(
       `INSERT INTO ledger_entries (user_id, kind, reference, plan_delta, bonus_delta, note) VALUES ($1, 'purchase', $2, 0, 0, $3)`,
       [order.userId, reference, `${slug} paid through ${through.toISOString()}`],
@@ -70,7 +73,13 @@ export async function fulfil(ds: DataSource, plans: PlanDirectory, orderId: numb
       const order = await em.getRepository(PaymentOrderEntity).findOneByOrFail({ id: orderId });
       let planChange: Fulfilment['planChange'];
       if (order.kind === 'tokens') {
-        await grantBonus(em, order.userId, order.tokens ?? 0, orderLedgerReference(order.id), `${order.articleId} bought (${order.provider} ${providerChargeId})`);
+        await grantBonus(
+          em,
+          order.userId,
+          order.tokens ?? 0,
+          orderLedgerReference(order.id),
+          `${order.articleId} bought (${order.provider} ${providerChargeId})`,
+        );
       } else {
         planChange = await applyPlan(em, plans, order);
       }

@@ -94,7 +94,12 @@ export async function createOrder(db: DataSource | EntityManager, input: NewOrde
 }
 
 /** A subscription renewal: a new pending order of the subscription's article at the price Telegram charged. */
-export async function createRenewalOrder(db: DataSource | EntityManager, subscription: OrderRecord, amountMinor: number, currency: string): Promise<OrderRecord> {
+export async function createRenewalOrder(
+  db: DataSource | EntityManager,
+  subscription: OrderRecord,
+  amountMinor: number,
+  currency: string,
+): Promise<OrderRecord> {
   const repo = db.getRepository(PaymentOrderEntity);
   return repo.save(
     repo.create({

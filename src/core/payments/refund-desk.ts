@@ -45,7 +45,10 @@ export class RefundDesk {
     if (!order) throw new UnknownChargeError(chargeId);
     if (order.status === 'refunded') return { state: 'already_refunded', order };
     if (order.status !== 'fulfilled') throw new OrderNotRefundableError(order.status);
-    await this.ds.query('UPDATE payment_orders SET refund_requested_at = COALESCE(refund_requested_at, now()), updated_at = now() WHERE id = $1', [order.id]);
+    await this.ds.query(
+      'UPDATE payment_orders SET refund_requested_at = COALESCE(refund_requested_at, now()), updated_at = now() WHERE id = $1',
+      [order.id],
+    );
     await this.queue?.enqueue(order.id);
     return this.process(order.id);
   }
@@ -66,7 +69,10 @@ export class RefundDesk {
       if (answer === 'already_refunded') this.log.info({ orderId }, 'provider says the charge was already refunded: counted as done');
     } catch (err) {
       if (err instanceof PaymentProviderRejectedError) {
-        await this.ds.query('UPDATE payment_orders SET refund_error = $2, refund_requested_at = NULL WHERE id = $1', [orderId, err.message.slice(0, 500)]);
+        await this.ds.query('UPDATE payment_orders SET refund_error = $2, refund_requested_at = NULL WHERE id = $1', [
+          orderId,
+          err.message.slice(0, 500),
+        ]);
         this.log.warn({ orderId, err: err.message }, 'refund refused by the provider');
         return { state: 'failed', order: await repo.findOneByOrFail({ id: orderId }), error: err.message };
       }
@@ -90,9 +96,15 @@ export class RefundDesk {
     if (!root || root.subscriptionCanceledAt || !gateway?.cancelSubscription) return;
     try {
       await gateway.cancelSubscription(root, await this.buyer(root));
-      await this.ds.query('UPDATE payment_orders SET subscription_canceled_at = now(), updated_at = now() WHERE id = $1 AND subscription_canceled_at IS NULL', [root.id]);
+      await this.ds.query(
+        'UPDATE payment_orders SET subscription_canceled_at = now(), updated_at = now() WHERE id = $1 AND subscription_canceled_at IS NULL',
+        [root.id],
+      );
     } catch (err) {
-      this.log.warn({ orderId: root.id, err: (err as Error).message }, 'refunded subscription could not be canceled: its next renewal may still be charged');
+      this.log.warn(
+        { orderId: root.id, err: (err as Error).message },
+        'refunded subscription could not be canceled: its next renewal may still be charged',
+      );
     }
   }
 

@@ -37,7 +37,12 @@ async function takeBonus(em: EntityManager, userId: number, amount: number, refe
  * A refunded plan period comes off the paid-through date; when nothing paid is left the account falls back to
  * Starter now and the plan tokens still unspent (up to the allowance) are taken back.
  */
-async function revertPlan(em: EntityManager, plans: PlanDirectory, order: OrderRecord, reference: string): Promise<{ taken: number; spent: number }> {
+async function revertPlan(
+  em: EntityManager,
+  plans: PlanDirectory,
+  order: OrderRecord,
+  reference: string,
+): Promise<{ taken: number; spent: number }> {
   const allowance = (await plans.get(order.planSlug as string)).monthlyTokens;
   const [user] = await em.query<{ plan_slug: string; plan_paid_through: Date | null; plan_tokens: number }[]>(
     `SELECT u.plan_slug, u.plan_paid_through, b.plan_tokens FROM users u JOIN balances b ON b.user_id = u.id WHERE u.id = $1 FOR UPDATE`,
@@ -46,21 +51,22 @@ async function revertPlan(em: EntityManager, plans: PlanDirectory, order: OrderR
   const now = new Date();
   if (user.plan_slug !== order.planSlug || !user.plan_paid_through) {
     // The account has moved on to another plan: there is nothing of this order left to take.
-    await em.query(`INSERT INTO ledger_entries (user_id, kind, reference, plan_delta, bonus_delta, note) VALUES ($1, 'refund', $2, 0, 0, $3)`, [
-      order.userId,
-      reference,
-      `${order.articleId} refunded; the plan had already changed`,
-    ]);
+    await em.query(
+      `INSERT INTO ledger_entries (user_id, kind, reference, plan_delta, bonus_delta, note) VALUES ($1, 'refund', $2, 0, 0, $3)`,
+      [order.userId, reference, `${order.articleId} refunded; the plan had already changed`],
+    );
     return { taken: 0, spent: allowance };
   }
   const through = addDays(new Date(user.plan_paid_through), -(order.periodDays ?? BILLING_PERIOD_DAYS));
   if (through > now) {
-    await em.query('UPDATE users SET plan_paid_through = $2, plan_expires_at = $2, updated_at = now() WHERE id = $1', [order.userId, through]);
-    await em.query(`INSERT INTO ledger_entries (user_id, kind, reference, plan_delta, bonus_delta, note) VALUES ($1, 'refund', $2, 0, 0, $3)`, [
+    await em.query('UPDATE users SET plan_paid_through = $2, plan_expires_at = $2, updated_at = now() WHERE id = $1', [
       order.userId,
-      reference,
-      `${order.articleId} refunded; paid through ${through.toISOString()}`,
+      through,
     ]);
+    await em.query(
+      `INSERT INTO ledger_entries (user_id, kind, reference, plan_delta, bonus_delta, note) VALUES ($1, 'refund', $2, 0, 0, $3)`,
+      [order.userId, reference, `${order.articleId} refunded; paid through ${through.toISOString()}`],
+    );
     return { taken: 0, spent: 0 };
   }
   const taken = Math.min(user.plan_tokens, allowance);
@@ -95,12 +101,22 @@ export async function reverseCredit(ds: DataSource, plans: PlanDirectory, orderI
     let spent: number;
     if (order.kind === 'tokens') {
       const tokens = order.tokens ?? 0;
-      taken = await takeBonus(em, order.userId, tokens, reference, `${order.articleId} refunded (${order.provider} ${order.providerChargeId})`);
+      taken = await takeBonus(
+        em,
+        order.userId,
+        tokens,
+        reference,
+        `${order.articleId} refunded (${order.provider} ${order.providerChargeId})`,
+      );
       spent = tokens - taken;
     } else {
       ({ taken, spent } = await revertPlan(em, plans, order, reference));
     }
-    await em.query('UPDATE payment_orders SET refund_tokens_taken = $2, refund_tokens_spent = $3, refund_error = NULL WHERE id = $1', [orderId, taken, spent]);
+    await em.query('UPDATE payment_orders SET refund_tokens_taken = $2, refund_tokens_spent = $3, refund_error = NULL WHERE id = $1', [
+      orderId,
+      taken,
+      spent,
+    ]);
     return { order: await em.getRepository(PaymentOrderEntity).findOneByOrFail({ id: orderId }), taken, spent };
   });
   if (!result) {

@@ -22,9 +22,18 @@ export interface CarrierSettings {
  * The carrier adapter for the configuration: live YooKassa with credentials; the sandbox fake (when it is mounted)
  * without them; none otherwise (production without credentials: checkout answers 503).
  */
-export function carrierGateway(settings: CarrierSettings, sandboxBaseUrl: string | undefined, sandboxShopSeed: string): CarrierGateway | undefined {
+export function carrierGateway(
+  settings: CarrierSettings,
+  sandboxBaseUrl: string | undefined,
+  sandboxShopSeed: string,
+): CarrierGateway | undefined {
   if (settings.shopId && settings.secretKey) {
-    return new YooKassaGateway({ shopId: settings.shopId, secretKey: settings.secretKey, baseUrl: settings.baseUrl ?? YOOKASSA_BASE_URL, sandbox: false });
+    return new YooKassaGateway({
+      shopId: settings.shopId,
+      secretKey: settings.secretKey,
+      baseUrl: settings.baseUrl ?? YOOKASSA_BASE_URL,
+      sandbox: false,
+    });
   }
   if (!sandboxBaseUrl) return undefined;
   // The fake keeps payments per shop; one shop per data directory keeps test engines apart.
@@ -79,6 +88,9 @@ export class PaymentService {
     const gateway = this.carrier.provider;
     if (!gateway?.sandbox) return;
     await gateway.subscribeNotifications(url);
-    this.log.warn({ url }, 'yookassa: no YOOKASSA_SHOP_ID/YOOKASSA_SECRET_KEY, web checkout runs on the built-in SANDBOX (nothing is charged)');
+    this.log.warn(
+      { url },
+      'yookassa: no YOOKASSA_SHOP_ID/YOOKASSA_SECRET_KEY, web checkout runs on the built-in SANDBOX (nothing is charged)',
+    );
   }
 }

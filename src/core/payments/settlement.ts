@@ -47,7 +47,11 @@ export class PaymentSettlement {
     if (result.applied) {
       const order = result.order;
       this.log.info({ orderId, provider: order.provider, chargeId, article: order.articleId }, 'order paid and fulfilled');
-      await this.hub.succeeded({ ...this.base(order, await this.names(order)), renewal: order.parentOrderId !== null, paidAt: order.paidAt ?? new Date() });
+      await this.hub.succeeded({
+        ...this.base(order, await this.names(order)),
+        renewal: order.parentOrderId !== null,
+        paidAt: order.paidAt ?? new Date(),
+      });
     }
     return result;
   }

@@ -48,7 +48,10 @@ export class StarsPayments {
   invoiceFor(order: OrderRecord, article: Article): StarsInvoice {
     return {
       title: article.title.slice(0, 32),
-      description: (article.kind === 'plan' ? `${article.title}: renews every 30 days until canceled` : `${article.title}; bonus tokens never expire`).slice(0, 255),
+      description: (article.kind === 'plan'
+        ? `${article.title}: renews every 30 days until canceled`
+        : `${article.title}; bonus tokens never expire`
+      ).slice(0, 255),
       payload: order.reference,
       currency: STARS_CURRENCY,
       amount: order.amountMinor,
@@ -64,14 +67,18 @@ export class StarsPayments {
   }
 
   private async ownedBy(order: OrderRecord, telegramUserId: number): Promise<boolean> {
-    const rows = await this.ds.query<unknown[]>('SELECT 1 FROM users WHERE id = $1 AND telegram_id = $2', [order.userId, String(telegramUserId)]);
+    const rows = await this.ds.query<unknown[]>('SELECT 1 FROM users WHERE id = $1 AND telegram_id = $2', [
+      order.userId,
+      String(telegramUserId),
+    ]);
     return rows.length > 0;
   }
 
   /** ok only for a pending order of this Telegram user with the same amount and currency. */
   async preCheckout(q: { telegramUserId: number; payload: string; currency: string; totalAmount: number }): Promise<PreCheckoutAnswer> {
     const order = await findOrderByReference(this.ds, q.payload);
-    if (!order || order.provider !== 'stars' || !(await this.ownedBy(order, q.telegramUserId))) return { ok: false, reason: 'unknown_order' };
+    if (!order || order.provider !== 'stars' || !(await this.ownedBy(order, q.telegramUserId)))
+      return { ok: false, reason: 'unknown_order' };
     if (order.status !== 'pending') return { ok: false, reason: 'not_pending' };
     if (q.currency !== order.currency || q.totalAmount !== order.amountMinor) return { ok: false, reason: 'wrong_amount' };
     return { ok: true };

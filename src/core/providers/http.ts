@@ -2,7 +2,15 @@ import { createParser } from 'eventsource-parser';
 import { classifyFault } from './faults';
 import { byStatus } from './faults/table';
 import { nextDelay, retryAfterFromBody, retryAfterFromHeaders, sleep } from './retry';
-import { VendorFetch, VendorInit, asFetchError, failedMidBody, isPhaseTimeout, isResponseTooLarge, responseTooLarge } from './transport/vendor-fetch';
+import {
+  VendorFetch,
+  VendorInit,
+  asFetchError,
+  failedMidBody,
+  isPhaseTimeout,
+  isResponseTooLarge,
+  responseTooLarge,
+} from './transport/vendor-fetch';
 import { ProviderConnection, ProviderError, ProviderErrorKind, ProviderName } from './types';
 
 export interface UpstreamRequest {
@@ -118,11 +126,7 @@ async function attempt(provider: ProviderName, conn: ProviderConnection, req: Up
  * Sends one request to the vendor. Non-2xx answers become a ProviderError of the vendor's documented kind;
  * transient ones (overload, rate limit, 5xx, unreachable) are retried within the attempts and the deadline.
  */
-export async function upstreamFetch(
-  provider: ProviderName,
-  conn: ProviderConnection,
-  req: UpstreamRequest,
-): Promise<Response> {
+export async function upstreamFetch(provider: ProviderName, conn: ProviderConnection, req: UpstreamRequest): Promise<Response> {
   const url = /^https?:\/\//.test(req.path) ? req.path : conn.baseUrl + req.path;
   const startedAt = Date.now();
   for (let n = 1; ; n++) {

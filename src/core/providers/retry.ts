@@ -48,7 +48,13 @@ export function backoffMs(attempt: number, sandbox: boolean, random = Math.rando
 }
 
 /** The wait before the next attempt, or undefined when no retry fits (attempts used up, deadline too close). */
-export function nextDelay(err: ProviderError, attempt: number, conn: ProviderConnection, startedAt: number, now = Date.now()): number | undefined {
+export function nextDelay(
+  err: ProviderError,
+  attempt: number,
+  conn: ProviderConnection,
+  startedAt: number,
+  now = Date.now(),
+): number | undefined {
   if (!isTransient(err) || attempt >= (conn.maxAttempts ?? DEFAULT_ATTEMPTS)) return undefined;
   let wait = backoffMs(attempt, conn.sandbox);
   if (err.retryAfterMs !== undefined) {

@@ -1,17 +1,7 @@
 // The one contract every upstream adapter implements. The generation pipeline only sees these types.
 import { DomainError } from '../errors';
 
-export const PROVIDER_NAMES = [
-  'openai',
-  'anthropic',
-  'google',
-  'xai',
-  'deepseek',
-  'bfl',
-  'replicate',
-  'elevenlabs',
-  'local',
-] as const;
+export const PROVIDER_NAMES = ['openai', 'anthropic', 'google', 'xai', 'deepseek', 'bfl', 'replicate', 'elevenlabs', 'local'] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
 
 /** How an adapter reaches its vendor: resolved from `<P>_API_KEY` / `<P>_BASE_URL` or the sandbox. */
@@ -234,14 +224,9 @@ export interface MediaOutput {
   usage?: Record<string, number>;
 }
 
-export type MediaStart =
-  | { state: 'completed'; output: MediaOutput }
-  | { state: 'pending'; upstreamJobId: string; etaSeconds: number };
+export type MediaStart = { state: 'completed'; output: MediaOutput } | { state: 'pending'; upstreamJobId: string; etaSeconds: number };
 
-export type MediaPoll =
-  | { state: 'completed'; output: MediaOutput }
-  | { state: 'pending' }
-  | { state: 'failed'; error: ProviderError };
+export type MediaPoll = { state: 'completed'; output: MediaOutput } | { state: 'pending' } | { state: 'failed'; error: ProviderError };
 
 export interface MediaCapability {
   /** Runs or submits the job. Synchronous vendors answer `completed`; queue-based ones answer `pending`. */

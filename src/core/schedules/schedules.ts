@@ -54,7 +54,10 @@ export class ScheduleService {
   }
 
   /** Validates the request as generate would (shape, model, plan) before storing it. */
-  async create(actor: Actor, input: { name: string; request: Record<string, unknown>; intervalMinutes: number; startAt?: Date }): Promise<ScheduleView> {
+  async create(
+    actor: Actor,
+    input: { name: string; request: Record<string, unknown>; intervalMinutes: number; startAt?: Date },
+  ): Promise<ScheduleView> {
     const { model } = parseGenerateRequest(input.request);
     assertCanUseModel(actor.plan, model);
     // The count and the insert hold the account's lock: parallel creations never pass the cap.

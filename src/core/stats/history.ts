@@ -46,7 +46,10 @@ export async function listHistory(ds: DataSource, userId: number, query: History
   if (query.from) qb.andWhere('g.created_at >= :from', { from: query.from });
   if (query.to) qb.andWhere('g.created_at < :to', { to: query.to });
   if (query.cursor) qb.andWhere('g.id < :before', { before: decodeCursor(query.cursor) });
-  const rows = await qb.orderBy('g.id', 'DESC').limit(limit + 1).getMany();
+  const rows = await qb
+    .orderBy('g.id', 'DESC')
+    .limit(limit + 1)
+    .getMany();
   const page = rows.slice(0, limit);
   return {
     items: page.map((g) => toGenerationView(g, publicBase)),

@@ -16,7 +16,9 @@ export async function serviceStats(ds: DataSource): Promise<ServiceStats> {
   const [users] = await ds.query<{ total: number; new_24h: number }[]>(
     `SELECT count(*)::int AS total, (count(*) FILTER (WHERE created_at >= now() - interval '24 hours'))::int AS new_24h FROM users`,
   );
-  const plans = await ds.query<{ plan_slug: string; n: number }[]>('SELECT plan_slug, count(*)::int AS n FROM users GROUP BY plan_slug ORDER BY plan_slug');
+  const plans = await ds.query<{ plan_slug: string; n: number }[]>(
+    'SELECT plan_slug, count(*)::int AS n FROM users GROUP BY plan_slug ORDER BY plan_slug',
+  );
   const [gens] = await ds.query<{ total: number; failed: number; spent: number }[]>(
     `SELECT count(*)::int AS total, (count(*) FILTER (WHERE status = 'failed'))::int AS failed,
             COALESCE(sum(tokens_spent), 0)::int AS spent

@@ -53,7 +53,18 @@ export async function insertDeliveries(
  */
 export async function claimDelivery(ds: DataSource, id: number, leaseMs: number): Promise<ClaimedDelivery | null> {
   const rows = await ds.query<
-    { id: number; endpoint_id: number; user_id: number; url: string; secret: string; message_id: string; event: string; payload: string; attempts: number; created_at: Date }[]
+    {
+      id: number;
+      endpoint_id: number;
+      user_id: number;
+      url: string;
+      secret: string;
+      message_id: string;
+      event: string;
+      payload: string;
+      attempts: number;
+      created_at: Date;
+    }[]
   >(
     `UPDATE webhook_deliveries d
         SET attempts = d.attempts + 1, lease_until = now() + make_interval(secs => $2::double precision / 1000)
@@ -88,7 +99,12 @@ export type AttemptOutcome = { kind: 'succeeded' } | { kind: 'retry'; delayMs: n
  * Records the attempt and moves the delivery on, in one statement: succeeded (the endpoint is active again),
  * scheduled again after `delayMs`, or failed for good. Returns whether the endpoint just turned failing.
  */
-export async function recordAttempt(ds: DataSource, d: ClaimedDelivery, result: SendResult, outcome: AttemptOutcome): Promise<{ endpointTurnedFailing: boolean }> {
+export async function recordAttempt(
+  ds: DataSource,
+  d: ClaimedDelivery,
+  result: SendResult,
+  outcome: AttemptOutcome,
+): Promise<{ endpointTurnedFailing: boolean }> {
   const state = outcome.kind === 'succeeded' ? 'succeeded' : outcome.kind === 'retry' ? 'pending' : 'failed';
   const delayMs = outcome.kind === 'retry' ? outcome.delayMs : 0;
   const rows = await ds.query<{ turned_failing: boolean | null }[]>(

@@ -44,7 +44,11 @@ function normaliseEvents(events: readonly string[] | null | undefined): WebhookE
   if (events.length === 0) throw new WebhookInputError('unknown_event', 'events', 'events must name at least one event (omit it for all)');
   const unknown = events.filter((e) => !isWebhookEvent(e));
   if (unknown.length > 0) {
-    throw new WebhookInputError('unknown_event', 'events', `unknown event ${unknown.map((e) => `"${e}"`).join(', ')}; known: ${WEBHOOK_EVENTS.join(', ')}`);
+    throw new WebhookInputError(
+      'unknown_event',
+      'events',
+      `unknown event ${unknown.map((e) => `"${e}"`).join(', ')}; known: ${WEBHOOK_EVENTS.join(', ')}`,
+    );
   }
   return [...new Set(events as WebhookEventName[])];
 }

@@ -45,7 +45,8 @@ export async function sendWebhook(url: string, headers: Record<string, string>, 
   let agent: Agent | undefined;
   try {
     const target = new URL(url);
-    if (target.protocol !== 'https:' && target.protocol !== 'http:') throw new UnsafeUrlError('scheme_not_allowed', `scheme ${target.protocol} is not allowed`);
+    if (target.protocol !== 'https:' && target.protocol !== 'http:')
+      throw new UnsafeUrlError('scheme_not_allowed', `scheme ${target.protocol} is not allowed`);
     const addresses = await resolveAndCheck(target, options.resolve ?? systemResolver, options.allowPrivate);
     // One connection per attempt, pinned to the addresses just checked (no pooled socket from another resolution).
     agent = new Agent({ connect: { lookup: pinnedLookup(addresses) }, pipelining: 0, connections: 1 });

@@ -17,14 +17,7 @@ import {
   recordAttempt,
 } from './deliveries';
 import { WebhookEndpoints } from './endpoints';
-import {
-  BalanceLowEventBody,
-  generationEventBody,
-  paymentEventBody,
-  TEST_EVENT,
-  TestEventBody,
-  WebhookEventBody,
-} from './events';
+import { BalanceLowEventBody, generationEventBody, paymentEventBody, TEST_EVENT, TestEventBody, WebhookEventBody } from './events';
 import { FailingEndpointListener, WebhookQueue } from './ports';
 import { sendWebhook } from './sender';
 import { newMessageId, webhookHeaders } from './signing';
@@ -146,7 +139,9 @@ export class WebhookService implements GenerationNotifier, PaymentListener {
     const ids = await insertDeliveries(this.deps.ds, { userId, event: body.event, onlyEndpoint }, messageId, JSON.stringify(body));
     for (const id of ids) {
       // A lost trigger is not a lost event: the sweep finds the stored delivery.
-      await this.deps.queue.enqueue(id).catch((err: unknown) => this.deps.log.warn({ err, delivery: id }, 'webhook delivery job not queued; the sweep will'));
+      await this.deps.queue
+        .enqueue(id)
+        .catch((err: unknown) => this.deps.log.warn({ err, delivery: id }, 'webhook delivery job not queued; the sweep will'));
     }
     return messageId;
   }
@@ -205,10 +200,15 @@ export class WebhookService implements GenerationNotifier, PaymentListener {
     const { endpointTurnedFailing } = await recordAttempt(ds, claimed, result, outcome);
     webhookDeliveriesTotal.inc({ outcome: outcome.kind });
     if (outcome.kind === 'retry') {
-      await queue.enqueue(claimed.id, outcome.delayMs).catch((err: unknown) => log.warn({ err, delivery: claimed.id }, 'webhook retry not queued; the sweep will'));
+      await queue
+        .enqueue(claimed.id, outcome.delayMs)
+        .catch((err: unknown) => log.warn({ err, delivery: claimed.id }, 'webhook retry not queued; the sweep will'));
     }
     if (outcome.kind === 'gave_up') {
-      log.warn({ endpoint: claimed.endpointId, delivery: claimed.id, attempts: claimed.attempt, error: result.error }, 'webhook delivery failed for good');
+      log.warn(
+        { endpoint: claimed.endpointId, delivery: claimed.id, attempts: claimed.attempt, error: result.error },
+        'webhook delivery failed for good',
+      );
     }
     if (endpointTurnedFailing) {
       const failing = {

@@ -51,7 +51,8 @@ export async function checkWebhookTarget(raw: string, policy: TargetPolicy): Pro
   try {
     await resolveAndCheck(url, budget, false);
   } catch (err) {
-    if (err instanceof UnsafeUrlError) throw new WebhookInputError('forbidden_address', 'url', `url is not a public address: ${err.message}`);
+    if (err instanceof UnsafeUrlError)
+      throw new WebhookInputError('forbidden_address', 'url', `url is not a public address: ${err.message}`);
     if (!(err instanceof FetchFailedError)) throw err;
   }
   return url;

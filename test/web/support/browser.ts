@@ -37,7 +37,12 @@ export function ensureWebBuild(): void {
     }
   }
   try {
-    if (!fresh()) execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'web/vite.config.mts', '--logLevel', 'error'], { cwd: ROOT, stdio: 'inherit' });
+    if (!fresh())
+      execFileSync(
+        process.execPath,
+        [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'web/vite.config.mts', '--logLevel', 'error'],
+        { cwd: ROOT, stdio: 'inherit' },
+      );
   } finally {
     fs.rmdirSync(lock);
   }
@@ -46,7 +51,16 @@ export function ensureWebBuild(): void {
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 

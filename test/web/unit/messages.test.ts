@@ -22,22 +22,37 @@ describe('catalogues', () => {
 
 describe('errors in words', () => {
   test('the sign-in failures the dashboard names', () => {
-    expect(describeError(new ApiFailure(401, { error: 'invalid_credentials', message: 'x' }), t('en'))).toBe('Wrong email, phone or password.');
+    expect(describeError(new ApiFailure(401, { error: 'invalid_credentials', message: 'x' }), t('en'))).toBe(
+      'Wrong email, phone or password.',
+    );
     expect(describeError(new ApiFailure(429, { error: 'account_locked', message: 'x', retry_after: 840 }), t('en'))).toBe(
       'Too many failed attempts: password sign-in for this account is locked for 14 minutes.',
     );
-    expect(describeError(new ApiFailure(429, { error: 'rate_limit_exceeded', message: 'x', retry_after: 61 }), t('ru'))).toBe('Слишком много попыток. Повторите через 2 мин.');
-    expect(describeError(new ApiFailure(403, { error: 'insufficient_plan', message: 'Insufficient plan: needs VIP' }), t('en'))).toBe('Insufficient plan: needs VIP');
+    expect(describeError(new ApiFailure(429, { error: 'rate_limit_exceeded', message: 'x', retry_after: 61 }), t('ru'))).toBe(
+      'Слишком много попыток. Повторите через 2 мин.',
+    );
+    expect(describeError(new ApiFailure(403, { error: 'insufficient_plan', message: 'Insufficient plan: needs VIP' }), t('en'))).toBe(
+      'Insufficient plan: needs VIP',
+    );
     expect(describeError(new TypeError('Failed to fetch'), t('en'))).toMatch(/could not be reached/);
   });
 
   test('waits round up to whole minutes, at least one', () => {
-    expect([minutesToWait(1), minutesToWait(60), minutesToWait(61), minutesToWait(900), minutesToWait(undefined)]).toEqual([1, 1, 2, 15, 1]);
+    expect([minutesToWait(1), minutesToWait(60), minutesToWait(61), minutesToWait(900), minutesToWait(undefined)]).toEqual([
+      1, 1, 2, 15, 1,
+    ]);
   });
 
   test('both error shapes read the same', () => {
-    expect(toErrorBody(400, { error: 'validation_error', message: 'bad', field: 'name' })).toEqual({ error: 'validation_error', message: 'bad', field: 'name' });
-    expect(toErrorBody(403, { error: { message: 'needs VIP', type: 'permission_error', code: 'insufficient_plan' } })).toEqual({ error: 'insufficient_plan', message: 'needs VIP' });
+    expect(toErrorBody(400, { error: 'validation_error', message: 'bad', field: 'name' })).toEqual({
+      error: 'validation_error',
+      message: 'bad',
+      field: 'name',
+    });
+    expect(toErrorBody(403, { error: { message: 'needs VIP', type: 'permission_error', code: 'insufficient_plan' } })).toEqual({
+      error: 'insufficient_plan',
+      message: 'needs VIP',
+    });
     expect(toErrorBody(502, 'Bad gateway')).toEqual({ error: 'server_error', message: 'Request failed (HTTP 502)' });
   });
 });

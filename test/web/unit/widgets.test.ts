@@ -32,10 +32,25 @@ describe('usage chart geometry', () => {
 
 describe('rate-limit headers', () => {
   test('read when all four are present, else null', () => {
-    const h = new Headers({ 'X-RateLimit-Limit-Hour': '20', 'X-RateLimit-Remaining-Hour': '19', 'X-RateLimit-Limit-Day': '150', 'X-RateLimit-Remaining-Day': '149', 'X-RateLimit-Reset-Hour': '1795316400' });
+    const h = new Headers({
+      'X-RateLimit-Limit-Hour': '20',
+      'X-RateLimit-Remaining-Hour': '19',
+      'X-RateLimit-Limit-Day': '150',
+      'X-RateLimit-Remaining-Day': '149',
+      'X-RateLimit-Reset-Hour': '1795316400',
+    });
     expect(readRateLimit(h)).toEqual({ limitHour: 20, remainingHour: 19, limitDay: 150, remainingDay: 149, resetHour: 1795316400 });
     expect(readRateLimit(new Headers({ 'X-RateLimit-Limit-Hour': '20' }))).toBeNull();
-    expect(readRateLimit(new Headers({ 'X-RateLimit-Limit-Hour': 'x', 'X-RateLimit-Remaining-Hour': '1', 'X-RateLimit-Limit-Day': '1', 'X-RateLimit-Remaining-Day': '1' }))).toBeNull();
+    expect(
+      readRateLimit(
+        new Headers({
+          'X-RateLimit-Limit-Hour': 'x',
+          'X-RateLimit-Remaining-Hour': '1',
+          'X-RateLimit-Limit-Day': '1',
+          'X-RateLimit-Remaining-Day': '1',
+        }),
+      ),
+    ).toBeNull();
   });
 });
 

@@ -39,7 +39,12 @@ export class YooKassaGateway implements CarrierGateway {
     this.auth = `Basic ${Buffer.from(`${settings.shopId}:${settings.secretKey}`).toString('base64')}`;
   }
 
-  private async call(method: 'GET' | 'POST', path: string, body?: unknown, idempotenceKey?: string): Promise<{ status: number; json: unknown }> {
+  private async call(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    idempotenceKey?: string,
+  ): Promise<{ status: number; json: unknown }> {
     const headers: Record<string, string> = { Authorization: this.auth, Accept: 'application/json' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (idempotenceKey) headers['Idempotence-Key'] = idempotenceKey;
@@ -117,7 +122,12 @@ export class YooKassaGateway implements CarrierGateway {
 
   async subscribeNotifications(url: string): Promise<void> {
     for (const event of ['payment.succeeded', 'payment.canceled']) {
-      const { status, json } = await this.call('POST', '/webhooks', { event, url }, `webhook-${crypto.createHash('sha256').update(`${event} ${url}`).digest('hex').slice(0, 40)}`);
+      const { status, json } = await this.call(
+        'POST',
+        '/webhooks',
+        { event, url },
+        `webhook-${crypto.createHash('sha256').update(`${event} ${url}`).digest('hex').slice(0, 40)}`,
+      );
       if (status !== 200) throw this.rejected(status, json);
     }
   }

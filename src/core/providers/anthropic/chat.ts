@@ -1,12 +1,5 @@
 import { readSse, upstreamFetch, upstreamJson } from '../http';
-import {
-  ChatCapability,
-  ChatRequest,
-  ChatResult,
-  ChatStreamEvent,
-  ProviderConnection,
-  ProviderError,
-} from '../types';
+import { ChatCapability, ChatRequest, ChatResult, ChatStreamEvent, ProviderConnection, ProviderError } from '../types';
 import { anthropicErrorKind, mapStopReason, refineAnthropicError, refusalError } from './errors';
 import { anthropicSupports, toAnthropicBody } from './request';
 import { ANTHROPIC_VERSION, AnthropicStreamEvent, anthropicMessage, anthropicStreamEvent } from './wire';

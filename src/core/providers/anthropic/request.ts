@@ -42,7 +42,8 @@ function toTurn(msg: ChatMessage): { role: 'user' | 'assistant'; content: Anthro
     return { role: 'user', content: [{ type: 'tool_result', tool_use_id: msg.toolCallId ?? '', content: plainText(msg.content) }] };
   }
   const blocks = toBlocks(msg.content);
-  for (const call of msg.toolCalls ?? []) blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: parseArguments(call.arguments) });
+  for (const call of msg.toolCalls ?? [])
+    blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: parseArguments(call.arguments) });
   return { role: msg.role === 'assistant' ? 'assistant' : 'user', content: blocks };
 }
 

@@ -67,7 +67,8 @@ export interface AnthropicRequestBody {
   stream?: boolean;
 }
 
-type AnthropicToolChoiceFlags = { type: 'auto' | 'any'; disable_parallel_tool_use: boolean } | { type: 'tool'; name: string; disable_parallel_tool_use: boolean };
+type AnthropicToolChoiceFlags =
+  { type: 'auto' | 'any'; disable_parallel_tool_use: boolean } | { type: 'tool'; name: string; disable_parallel_tool_use: boolean };
 
 export type AnthropicContentBlock =
   | { type: 'text'; text: string }

@@ -17,7 +17,14 @@ const OUTPUT_CEILINGS: Record<string, number> = { 'deepseek-chat': 8192, [REASON
 
 // DeepSeek documents no seed, no `user`, no parallel_tool_calls switch and no json_schema output. deepseek-chat has
 // function calling, JSON output and the sampling controls; the reasoner has none of them (it ignores the sampling ones).
-const CHAT_OPTIONS = new Set<ChatOption>(['tools', 'response_format.json_object', 'stop', 'top_p', 'presence_penalty', 'frequency_penalty']);
+const CHAT_OPTIONS = new Set<ChatOption>([
+  'tools',
+  'response_format.json_object',
+  'stop',
+  'top_p',
+  'presence_penalty',
+  'frequency_penalty',
+]);
 const REASONER_OPTIONS = new Set<ChatOption>(['stop']);
 
 export const deepSeekChatProfile: ChatCompletionsProfile = {

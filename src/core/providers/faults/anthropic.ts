@@ -23,7 +23,9 @@ export function anthropicKindOfType(type: string, message = '') {
     case 'not_found_error':
     case 'request_too_large':
       if (/credit balance is too low|spend limit/i.test(message)) return 'quota' as const;
-      return /content filtering policy|usage policy|content.?policy/i.test(message) ? ('content_policy' as const) : ('bad_request' as const);
+      return /content filtering policy|usage policy|content.?policy/i.test(message)
+        ? ('content_policy' as const)
+        : ('bad_request' as const);
     default:
       return undefined;
   }

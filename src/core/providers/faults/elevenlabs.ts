@@ -14,7 +14,8 @@ export const elevenlabsFaults: FaultTable = ({ status, body, message }) => {
   if (QUOTA.has(code)) return 'quota';
   if (POLICY.has(code)) return 'content_policy';
   if (code === 'invalid_api_key' || code === 'missing_api_key') return 'auth';
-  if (code === 'too_many_concurrent_requests' || code === 'concurrent_limit_exceeded' || code === 'rate_limit_exceeded') return 'rate_limited';
+  if (code === 'too_many_concurrent_requests' || code === 'concurrent_limit_exceeded' || code === 'rate_limit_exceeded')
+    return 'rate_limited';
   if (code === 'system_busy') return 'overloaded';
   return byStatus(status, message);
 };

@@ -32,7 +32,13 @@ function candidateToolCalls(res: GenerateContentResponse): ChatToolCall[] {
   const parts = res.candidates?.[0]?.content?.parts ?? [];
   return parts.flatMap((p) =>
     p.functionCall
-      ? [{ id: p.functionCall.id ?? `call_${randomBytes(12).toString('hex')}`, name: p.functionCall.name, arguments: JSON.stringify(p.functionCall.args ?? {}) }]
+      ? [
+          {
+            id: p.functionCall.id ?? `call_${randomBytes(12).toString('hex')}`,
+            name: p.functionCall.name,
+            arguments: JSON.stringify(p.functionCall.args ?? {}),
+          },
+        ]
       : [],
   );
 }

@@ -20,9 +20,8 @@ export function geminiSupports(option: ChatOption): boolean {
 
 function toParts(content: string | ChatContentPart[]): GeminiPart[] {
   if (typeof content === 'string') return [{ text: content }];
-  return content.map(
-    (p): GeminiPart =>
-      p.type === 'text' ? { text: p.text } : { inline_data: { mime_type: p.mime, data: p.data.toString('base64') } },
+  return content.map((p): GeminiPart =>
+    p.type === 'text' ? { text: p.text } : { inline_data: { mime_type: p.mime, data: p.data.toString('base64') } },
   );
 }
 
@@ -86,7 +85,8 @@ function generationConfig(req: ChatRequest): GenerationConfig {
   if (req.presencePenalty !== undefined) config.presencePenalty = req.presencePenalty;
   if (req.frequencyPenalty !== undefined) config.frequencyPenalty = req.frequencyPenalty;
   if (req.stop?.length) config.stopSequences = req.stop;
-  if (req.responseFormat?.type === 'json_object' || req.responseFormat?.type === 'json_schema') config.responseMimeType = 'application/json';
+  if (req.responseFormat?.type === 'json_object' || req.responseFormat?.type === 'json_schema')
+    config.responseMimeType = 'application/json';
   if (req.responseFormat?.type === 'json_schema') config.responseJsonSchema = req.responseFormat.schema;
   return config;
 }
@@ -113,7 +113,8 @@ export function toGeminiChatBody(req: ChatRequest): GeminiChatBody {
     const content = toContent(msg, callNames);
     const last = contents[contents.length - 1];
     // The answers to one turn's parallel calls go back together in one content.
-    if (msg.role === 'tool' && last !== undefined && last.parts.every((p) => Object.hasOwn(p, 'functionResponse'))) last.parts.push(...content.parts);
+    if (msg.role === 'tool' && last !== undefined && last.parts.every((p) => Object.hasOwn(p, 'functionResponse')))
+      last.parts.push(...content.parts);
     else contents.push(content);
   }
   const body: GeminiChatBody = { contents, generationConfig: generationConfig(req) };

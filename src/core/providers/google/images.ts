@@ -32,7 +32,12 @@ export async function geminiImage(req: MediaRequest, conn: ProviderConnection, s
   if (aspectRatio) generationConfig.imageConfig = { aspectRatio };
   if (req.seed !== undefined) generationConfig.seed = req.seed;
 
-  const raw = await post(conn, `${modelPath(req.upstreamModel)}:generateContent`, { contents: [{ role: 'user', parts }], generationConfig }, signal);
+  const raw = await post(
+    conn,
+    `${modelPath(req.upstreamModel)}:generateContent`,
+    { contents: [{ role: 'user', parts }], generationConfig },
+    signal,
+  );
   const parsed = generateContentResponse.safeParse(raw);
   if (!parsed.success) throw new ProviderError('upstream', 'google answered with an unexpected response shape', 'google');
   const res = parsed.data;
@@ -43,7 +48,10 @@ export async function geminiImage(req: MediaRequest, conn: ProviderConnection, s
   );
   if (files.length > 0) return { files };
   if (isPolicyFinish(candidate?.finishReason)) throw blockedError(candidate!.finishReason!);
-  const said = (candidate?.content?.parts ?? []).flatMap((p) => (p.text ? [p.text] : [])).join(' ').slice(0, 200);
+  const said = (candidate?.content?.parts ?? [])
+    .flatMap((p) => (p.text ? [p.text] : []))
+    .join(' ')
+    .slice(0, 200);
   throw new ProviderError(
     'upstream',
     `google returned no image (finishReason ${candidate?.finishReason ?? 'none'})${said ? `: ${said}` : ''}`,
@@ -56,7 +64,12 @@ export async function imagenImage(req: MediaRequest, conn: ProviderConnection, s
   const parameters: Record<string, unknown> = { sampleCount: 1 };
   const aspectRatio = nearestRatio(req.size, IMAGEN_RATIOS);
   if (aspectRatio) parameters.aspectRatio = aspectRatio;
-  const raw = await post(conn, `${modelPath(req.upstreamModel)}:predict`, { instances: [{ prompt: requirePrompt(req) }], parameters }, signal);
+  const raw = await post(
+    conn,
+    `${modelPath(req.upstreamModel)}:predict`,
+    { instances: [{ prompt: requirePrompt(req) }], parameters },
+    signal,
+  );
   const parsed = imagenPredictResponse.safeParse(raw);
   if (!parsed.success) throw new ProviderError('upstream', 'google answered with an unexpected predict shape', 'google');
   const predictions = parsed.data.predictions ?? [];

@@ -5,9 +5,7 @@ import { veoPoll, veoStart } from './videos';
 export const googleMedia: MediaCapability = {
   async start(req, conn, signal) {
     if (req.category === 'image') {
-      const output = req.upstreamModel.startsWith('imagen')
-        ? await imagenImage(req, conn, signal)
-        : await geminiImage(req, conn, signal);
+      const output = req.upstreamModel.startsWith('imagen') ? await imagenImage(req, conn, signal) : await geminiImage(req, conn, signal);
       return { state: 'completed', output };
     }
     if (req.category === 'video') return veoStart(req, conn, signal);

@@ -83,7 +83,15 @@ async function poll(name: string, req: MediaRequest, conn: ProviderConnection, s
     });
   } catch (err) {
     if (signal?.aborted || !(err instanceof ProviderError)) throw err;
-    return { state: 'failed', error: new ProviderError(err.kind === 'timeout' ? 'timeout' : 'upstream', `google video download failed: ${err.message}`, 'google', err.upstreamStatus) };
+    return {
+      state: 'failed',
+      error: new ProviderError(
+        err.kind === 'timeout' ? 'timeout' : 'upstream',
+        `google video download failed: ${err.message}`,
+        'google',
+        err.upstreamStatus,
+      ),
+    };
   }
   const mime = video.mime?.startsWith('video/') ? video.mime : 'video/mp4';
   return {

@@ -44,7 +44,11 @@ async function chat(
     throw new ProviderError('upstream', `${profile.provider} answered without a completion choice`, profile.provider);
   }
   const text = choice.message.content ?? '';
-  const toolCalls = (choice.message.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments ?? '' }));
+  const toolCalls = (choice.message.tool_calls ?? []).map((c) => ({
+    id: c.id,
+    name: c.function.name,
+    arguments: c.function.arguments ?? '',
+  }));
   const finishReason = mapFinishReason(choice.finish_reason);
   // A refusal or a filtered answer with nothing to show is a content-policy failure, not an empty reply.
   if (!text && toolCalls.length === 0 && (choice.message.refusal || finishReason === 'content_filter')) {

@@ -4,9 +4,7 @@ import { InputFile, ProviderConnection, ProviderError, ProviderName } from '../t
 import { bearerPost, readJsonBody } from './transport';
 
 const imagesResponseSchema = z.object({
-  data: z
-    .array(z.object({ b64_json: z.string().nullish(), url: z.string().nullish(), revised_prompt: z.string().nullish() }))
-    .nullish(),
+  data: z.array(z.object({ b64_json: z.string().nullish(), url: z.string().nullish(), revised_prompt: z.string().nullish() })).nullish(),
 });
 
 /** Image type from the file's magic bytes; vendors do not label base64 payloads reliably. */

@@ -6,10 +6,7 @@ export type MediaRunner = (req: MediaRequest, conn: ProviderConnection, signal?:
  * A media capability for a vendor that answers within the request: `start` runs the matching
  * category's runner and is always `completed`; there is never a job to poll.
  */
-export function synchronousMedia(
-  provider: ProviderName,
-  runners: Partial<Record<MediaRequest['category'], MediaRunner>>,
-): MediaCapability {
+export function synchronousMedia(provider: ProviderName, runners: Partial<Record<MediaRequest['category'], MediaRunner>>): MediaCapability {
   return {
     async start(req, conn, signal) {
       const run = runners[req.category];

@@ -68,11 +68,7 @@ function options(profile: ChatCompletionsProfile, req: ChatRequest): Record<stri
 }
 
 /** The Chat Completions request body for one of our chat requests. */
-export function buildChatBody(
-  profile: ChatCompletionsProfile,
-  req: ChatRequest,
-  stream: boolean,
-): Record<string, unknown> {
+export function buildChatBody(profile: ChatCompletionsProfile, req: ChatRequest, stream: boolean): Record<string, unknown> {
   const model = req.upstreamModel;
   const ceiling = profile.maxOutputTokens?.(model);
   const limit = ceiling !== undefined ? Math.min(req.maxTokens, ceiling) : req.maxTokens;

@@ -23,7 +23,13 @@ export const completionSchema = z.object({
         reasoning_content: z.string().nullish(),
         refusal: z.string().nullish(),
         tool_calls: z
-          .array(z.object({ id: z.string(), type: z.string().nullish(), function: z.object({ name: z.string(), arguments: z.string().nullish() }) }))
+          .array(
+            z.object({
+              id: z.string(),
+              type: z.string().nullish(),
+              function: z.object({ name: z.string(), arguments: z.string().nullish() }),
+            }),
+          )
           .nullish(),
       }),
       finish_reason: z.string().nullish(),

@@ -29,11 +29,7 @@ export function buildImageBody(req: MediaRequest): Record<string, unknown> {
   return body;
 }
 
-export async function generateOpenAiImage(
-  req: MediaRequest,
-  conn: ProviderConnection,
-  signal?: AbortSignal,
-): Promise<MediaOutput> {
+export async function generateOpenAiImage(req: MediaRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<MediaOutput> {
   if (!req.prompt) throw new ProviderError('bad_request', 'an image prompt is required', 'openai');
   const files = await generateImages(conn, { provider: 'openai', body: buildImageBody(req), signal });
   return { files };

@@ -33,11 +33,7 @@ export function buildSpeechBody(req: MediaRequest): Record<string, unknown> {
   return body;
 }
 
-export async function synthesizeOpenAiSpeech(
-  req: MediaRequest,
-  conn: ProviderConnection,
-  signal?: AbortSignal,
-): Promise<MediaOutput> {
+export async function synthesizeOpenAiSpeech(req: MediaRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<MediaOutput> {
   const body = buildSpeechBody(req);
   const format = body.response_format as SpeechFormat;
   const res = await bearerPost(conn, { provider: 'openai', path: '/audio/speech', body, signal });

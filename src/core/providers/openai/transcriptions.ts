@@ -48,11 +48,7 @@ export function buildTranscriptionForm(req: MediaRequest): FormData {
   return form;
 }
 
-export async function transcribeWithOpenAi(
-  req: MediaRequest,
-  conn: ProviderConnection,
-  signal?: AbortSignal,
-): Promise<MediaOutput> {
+export async function transcribeWithOpenAi(req: MediaRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<MediaOutput> {
   const res = await bearerPost(conn, {
     provider: 'openai',
     path: '/audio/transcriptions',

@@ -15,7 +15,13 @@ export type FileRef = (file: InputFile) => string;
 
 const uploadedFile = z.object({ id: z.string(), urls: z.object({ get: z.string() }) });
 
-const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'audio/wav': 'wav', 'audio/mpeg': 'mp3' };
+const EXTENSIONS: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/webp': 'webp',
+  'audio/wav': 'wav',
+  'audio/mpeg': 'mp3',
+};
 
 async function upload(file: InputFile, conn: ProviderConnection, signal?: AbortSignal): Promise<string> {
   const form = new FormData();

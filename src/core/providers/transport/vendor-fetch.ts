@@ -187,4 +187,3 @@ export function createVendorFetch(options: VendorFetchOptions): VendorFetch {
   };
   return Object.assign(vendorFetch as typeof fetch, { phaseTimeouts: true as const });
 }
-

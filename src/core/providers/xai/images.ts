@@ -11,11 +11,7 @@ export function buildXaiImageBody(req: MediaRequest): Record<string, unknown> {
   return { model: req.upstreamModel, prompt: req.prompt, n: 1, response_format: 'b64_json' };
 }
 
-export async function generateXaiImage(
-  req: MediaRequest,
-  conn: ProviderConnection,
-  signal?: AbortSignal,
-): Promise<MediaOutput> {
+export async function generateXaiImage(req: MediaRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<MediaOutput> {
   if (!req.prompt) throw new ProviderError('bad_request', 'an image prompt is required', 'xai');
   const files = await generateImages(conn, {
     provider: 'xai',
