@@ -19,7 +19,15 @@ function storageKeyOf(encoded: string): string | null {
   } catch {
     return null;
   }
-  return key.length > 0 && key.length <= 512 && !/[\u0000-\u001f\u007f]/.test(key) && !isUnsafeText(key) ? key : null;
+  return key.length > 0 && key.length <= 512 && !hasControlCharacter(key) && !isUnsafeText(key) ? key : null;
+}
+
+function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
 }
 
 export function resultFiles(services: Pick<Services, 'resultFiles'>): Middleware {

@@ -352,7 +352,19 @@ describe('model lifecycle (2026-11 refresh)', () => {
   });
 
   test('the models shut down or retiring by early 2027 are gone from the catalog', () => {
-    for (const dead of ['dall-e-3', 'imagen-4', 'claude-sonnet-4-5', 'claude-opus-4-1', 'gemini-2.5-flash', 'gemini-2.5-pro', 'gemini-2.5-flash-lite', 'gemini-2.5-flash-image', 'grok-3', 'grok-4', 'grok-2-image']) {
+    for (const dead of [
+      'dall-e-3',
+      'imagen-4',
+      'claude-sonnet-4-5',
+      'claude-opus-4-1',
+      'gemini-2.5-flash',
+      'gemini-2.5-pro',
+      'gemini-2.5-flash-lite',
+      'gemini-2.5-flash-image',
+      'grok-3',
+      'grok-4',
+      'grok-2-image',
+    ]) {
       expect(all.find((m) => m.slug === dead)).toBeUndefined();
     }
     expect(all.some((m) => /^(veo-3\.0|imagen-|gemini-2\.5)/.test(m.upstreamModel))).toBe(false);

@@ -129,7 +129,6 @@ test('after kill -9 mid-stream, mid-call and mid-step, a restart resolves every 
     expect(b.total).toBe(500 - (byUser.get(u.userId) as { tokens_spent: number }).tokens_spent);
     expect(await ledgerTotals(db.dataSource, u.userId)).toEqual({ plan: b.planTokens, bonus: b.bonusTokens });
   }
-  // eslint-disable-next-line no-console
   console.log(`kill -9 -> stream and inline call resolved in ${ownResolvedInMs} ms (incl. restart), the job step in ${resolvedInMs} ms`);
   second.child.kill('SIGTERM');
   expect(await second.exited).toBe(0);

@@ -86,6 +86,6 @@ test('SIGTERM: not ready at once, open streams drained then cut and billed, a qu
   expect((await getBalance(db.dataSource, user.id)).total).toBe(500 - row.tokens_spent);
   const errors = service.lines.filter((l) => /"level":(50|60)/.test(l));
   expect(errors).toEqual([]);
-  // eslint-disable-next-line no-console
+
   console.log(`SIGTERM -> exit 0 in ${tookMs} ms with the stream cut and billed`);
 }, 60_000);

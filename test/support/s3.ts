@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 // s3rver ships no types: a local S3-compatible server for the storage tests.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+
 const S3rver = require('s3rver') as new (options: Record<string, unknown>) => { run(): Promise<AddressInfo>; close(): Promise<void> };
 
 export interface LocalS3 {
