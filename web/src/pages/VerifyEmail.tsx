@@ -6,6 +6,21 @@ import { Link } from '../components/Link';
 
 type State = 'working' | 'done' | 'failed';
 
+/** The link is single-use, and the page can mount twice while the session resumes: one request per token per page load. */
+const verifications = new Map<string, Promise<boolean>>();
+
+function verifyOnce(token: string): Promise<boolean> {
+  let verified = verifications.get(token);
+  if (!verified) {
+    verified = api.POST('/api/v2/auth/verify-email', { body: { token } }).then(
+      (res) => res.response.ok,
+      () => false,
+    );
+    verifications.set(token, verified);
+  }
+  return verified;
+}
+
 /** The landing page of the verification link (`/verify-email?token=...`): confirms the token once. */
 export function VerifyEmail({ token }: { token: string | null }) {
   const { t, user } = useApp();
@@ -14,10 +29,7 @@ export function VerifyEmail({ token }: { token: string | null }) {
   useEffect(() => {
     if (!token) return;
     let live = true;
-    void api
-      .POST('/api/v2/auth/verify-email', { body: { token } })
-      .then((res) => live && setState(res.response.ok ? 'done' : 'failed'))
-      .catch(() => live && setState('failed'));
+    void verifyOnce(token).then((ok) => live && setState(ok ? 'done' : 'failed'));
     return () => {
       live = false;
     };
