@@ -502,7 +502,10 @@ describe('playground, history, billing, settings', () => {
     await page.goto('/billing');
     await page.getByRole('heading', { name: 'Billing' }).waitFor();
     const articles = (await api.request('GET', '/api/v2/payments/articles')).body.articles as { title: string }[];
-    await page.getByTestId('article').nth(articles.length - 1).waitFor();
+    await page
+      .getByTestId('article')
+      .nth(articles.length - 1)
+      .waitFor();
     expect(await page.getByTestId('article').count()).toBe(articles.length);
     await page.getByText('No orders yet.').waitFor();
     await screenshot(page, 'billing');
