@@ -94,6 +94,7 @@ const envSchema = z
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(10_000),
     SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).default(10000),
     INSTANCE_ID: optionalString,
+    BILLING_BATCH: z.enum(['on', 'off']).default('on'),
   })
   .superRefine((env, ctx) => {
     if (env.STORAGE === 's3' && !env.S3_BUCKET)
@@ -170,6 +171,8 @@ export interface AppConfig {
   shutdownDrainMs: number;
   /** Names this instance across restarts (default: generated once into DATA_DIR/instance-id). */
   instanceId?: string;
+  /** Group commit of the chat answers' token holds and settlements (BILLING_BATCH=off: one statement per call). */
+  billingBatch: boolean;
   providers: Record<ProviderName, ProviderSettings>;
   /** The web payment provider (YooKassa API v3); without credentials it runs on the sandbox fake outside production. */
   yookassa: { shopId?: string; secretKey?: string; baseUrl?: string };
@@ -273,6 +276,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     providerConcurrency: e.PROVIDER_CONCURRENCY,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     instanceId: e.INSTANCE_ID,
+    billingBatch: e.BILLING_BATCH === 'on',
     providers,
     yookassa: { shopId: e.YOOKASSA_SHOP_ID, secretKey: e.YOOKASSA_SECRET_KEY, baseUrl: e.YOOKASSA_BASE_URL?.replace(/\/+$/, '') },
     webhooks: {

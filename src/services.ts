@@ -34,6 +34,7 @@ import { ProviderGate } from './core/generations/provider-gate';
 import { GenerationService } from './core/generations/service';
 import { ChatService } from './core/generations/chat';
 import { applyDeferredOutcome, BillingOutbox } from './core/generations/billing-outbox';
+import { GenerationBilling } from './core/generations/billing-batches';
 import { GenerationLeases } from './core/generations/leases';
 import { recoverAbandoned } from './core/generations/recovery';
 import { resolveInstanceId } from './core/ops/instance-id';
@@ -239,8 +240,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
   });
   const chat = new ChatService({
     ds,
-    sql,
-    holdSql: holds.sql,
+    billing: new GenerationBilling({ holdSql: holds.sql, sql, batch: config.billingBatch }),
     limiter,
     connections,
     gate,
