@@ -41,13 +41,18 @@ test('a long streamed reply continues in new messages past 4096 characters, pace
   await reply.finish('— footer');
   const full = `${words.join('')}\n\n— footer`;
   const texts = reply.messageIds.map((id) => telegram.textOf(CHAT, id)!);
-  expect(texts.join('')).toBe(full);
+  // Telegram drops the white space at either end of a message (here the space each piece was cut after).
+  expect(texts.join(' ')).toBe(full.replace(/ \n\n/, '\n\n'));
   for (const t of texts) expect(t.length).toBeLessThanOrEqual(4096);
   expect(texts.length).toBeGreaterThanOrEqual(3);
-  // Writes of one round may come together (edit + continuation); rounds are at least the interval apart.
-  const at = chatCalls(CHAT).map((c) => c.at);
-  const rounds = at.filter((t, i) => i === 0 || t - at[i - 1] > 25);
-  for (let i = 1; i < rounds.length; i++) expect(rounds[i] - rounds[i - 1]).toBeGreaterThanOrEqual(55);
+  // Writes of one round come back to back (edit + continuation); a new round starts at least the interval after
+  // the previous round's last answer.
+  const calls = chatCalls(CHAT);
+  for (let i = 1; i < calls.length; i++) {
+    const pause = calls[i].at - calls[i - 1].answeredAt!;
+    if (pause > 25) expect(pause).toBeGreaterThanOrEqual(55);
+  }
+  expect(calls.filter((c, i) => i > 0 && c.at - calls[i - 1].answeredAt! > 25).length).toBeGreaterThanOrEqual(2);
 });
 
 test('a 429 from Telegram delays the next edit by retry_after, and the final text still arrives', async () => {
@@ -76,4 +81,78 @@ test('"message is not modified" counts as written: no retry loop, the reply fini
   await reply.finish();
   expect(chatCalls(chat).filter((c) => c.method === 'editMessageText')).toHaveLength(1);
   expect(chatCalls(chat).filter((c) => c.method === 'sendMessage')).toHaveLength(1);
+});
+
+test('while an answer streams, every edit is valid HTML: `<`, `&` and an unclosed fence arrive whole', async () => {
+  const chat = CHAT + 3;
+  const api = new Api(TOKEN, { apiRoot: telegram.url });
+  const reply = new StreamingReply(api, chat, { intervalMs: 5, maxLength: 4096, placeholder: '…' });
+  await reply.start();
+  const answer = 'If **a < b** & c:\n\n```js\nconst ok = a < b && c > d; // <ok>\nreturn `${a}&${b}`;\n';
+  for (const ch of answer) {
+    reply.append(ch);
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  await reply.finish('— footer <model> & co');
+  const edits = chatCalls(chat).filter((c) => c.method === 'editMessageText');
+  expect(edits.length).toBeGreaterThanOrEqual(3);
+  // The fake refuses HTML the way Telegram does: every edit was accepted.
+  for (const e of edits) expect(e.result).toBeDefined();
+  const id = reply.messageIds[0];
+  expect(telegram.textOf(chat, id)).toBe(
+    'If a < b & c:\n\nconst ok = a < b && c > d; // <ok>\nreturn `${a}&${b}`;\n\n— footer <model> & co',
+  );
+  expect(telegram.entitiesOf(chat, id)).toEqual([
+    { type: 'bold', offset: 3, length: 5 },
+    { type: 'pre', offset: 15, length: 54, language: 'js' },
+  ]);
+});
+
+test('when Telegram refuses the formatting, the part is written again as plain text and nothing is lost', async () => {
+  const chat = CHAT + 4;
+  const api = new Api(TOKEN, { apiRoot: telegram.url });
+  const reply = new StreamingReply(api, chat, { intervalMs: 5, maxLength: 4096, placeholder: '…' });
+  await reply.start();
+  telegram.failNext('editMessageText', telegramError('error-400-cant-parse-entities'));
+  reply.append('The **answer** is `42`, see [the docs](https://example.com/docs).');
+  await new Promise((r) => setTimeout(r, 30));
+  reply.append('\n\nMore *text* later.');
+  await reply.finish('— footer');
+  const edits = chatCalls(chat).filter((c) => c.method === 'editMessageText');
+  expect(edits[0].payload.parse_mode).toBe('HTML');
+  expect(edits[0].result).toBeUndefined();
+  // Retried at once without formatting; the message stays plain from then on.
+  expect(edits[1].payload.parse_mode).toBeUndefined();
+  for (const e of edits.slice(1)) expect(e.payload.parse_mode).toBeUndefined();
+  expect(telegram.textOf(chat, reply.messageIds[0])).toBe(
+    'The answer is 42, see the docs (https://example.com/docs).\n\nMore text later.\n\n— footer',
+  );
+  expect(telegram.entitiesOf(chat, reply.messageIds[0])).toEqual([]);
+});
+
+test('a continuation message whose formatting is refused is sent as plain text', async () => {
+  const chat = CHAT + 5;
+  const api = new Api(TOKEN, { apiRoot: telegram.url });
+  const reply = new StreamingReply(api, chat, { intervalMs: 5, maxLength: 100, placeholder: '…' });
+  await reply.start();
+  telegram.failNext('sendMessage', telegramError('error-400-cant-parse-entities'));
+  reply.append(`${'first part '.repeat(8)}\n\n**second** part with \`code\` that goes on and on`);
+  await reply.finish();
+  const [first, second] = reply.messageIds.map((id) => telegram.textOf(chat, id));
+  expect(first).toBe('first part '.repeat(8).trim());
+  expect(second).toBe('second part with code that goes on and on');
+  const sends = chatCalls(chat).filter((c) => c.method === 'sendMessage');
+  expect(sends.map((c) => c.payload.parse_mode)).toEqual(['HTML', 'HTML', undefined]);
+});
+
+test('the final text is written as soon as the stream ends, not at the next edit slot', async () => {
+  const chat = CHAT + 6;
+  const api = new Api(TOKEN, { apiRoot: telegram.url });
+  // An edit slot a minute away: finishing must not wait for it (the test would time out).
+  const reply = new StreamingReply(api, chat, { intervalMs: 60_000, maxLength: 4096, placeholder: '…' });
+  await reply.start();
+  reply.append('Short **answer**.');
+  await reply.finish('— footer');
+  expect(telegram.textOf(chat, reply.messageIds[0])).toBe('Short answer.\n\n— footer');
+  expect(chatCalls(chat).filter((c) => c.method === 'editMessageText')).toHaveLength(1);
 });
