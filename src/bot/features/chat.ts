@@ -10,6 +10,7 @@ import { planNames } from '../format';
 import { modelPickerKeyboard } from '../keyboards/models';
 import { StreamingReply } from '../streaming-reply';
 import { show } from './respond';
+import { CHAT_MODEL, CHAT_NEW, MENU, onCallback } from '../callback-data';
 
 /** Keeps the newest messages within the count and size bounds, starting with a user message. */
 export function trimHistory(messages: ChatMessage[], settings: Pick<BotSettings, 'historyMessages' | 'historyCharacters'>): ChatMessage[] {
@@ -28,10 +29,10 @@ async function showChat(ctx: BotContext): Promise<void> {
   const kb = modelPickerKeyboard(ctx.t, listModels({ category: 'text' }), {
     plan: account.plan.slug,
     planNames: await planNames(services.plans),
-    data: (slug) => `chat:m:${slug}`,
+    data: (slug) => CHAT_MODEL.data(slug),
     current: model.slug,
   });
-  kb.text(ctx.t('button-new-chat'), 'chat:new').text(ctx.t('button-menu'), 'menu:main');
+  kb.text(ctx.t('button-new-chat'), CHAT_NEW.data).text(ctx.t('button-menu'), MENU.data('main'));
   await show(ctx, ctx.t('chat-intro', { model: model.name, messages: ctx.session.chat.messages.length }), kb);
 }
 
@@ -116,11 +117,11 @@ export function chatFeature(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
 
   composer.command('chat', showChat);
-  composer.callbackQuery('menu:chat', showChat);
+  composer.callbackQuery(MENU.data('chat'), showChat);
 
-  composer.callbackQuery(/^chat:m:(.+)$/, async (ctx) => {
+  onCallback(composer, CHAT_MODEL, async (ctx, slug) => {
     const account = ctx.account;
-    const model = findModel(ctx.match[1]);
+    const model = findModel(slug);
     if (!account || !model || model.category !== 'text') return ctx.answerCallbackQuery();
     if (!canUseModel(account.plan.slug, model)) {
       const names = await planNames(ctx.deps.services.plans);
@@ -137,10 +138,10 @@ export function chatFeature(): Composer<BotContext> {
   const reset = async (ctx: BotContext) => {
     ctx.session.chat.messages = [];
     if (ctx.callbackQuery) await ctx.answerCallbackQuery();
-    await ctx.reply(ctx.t('chat-reset'), { reply_markup: new InlineKeyboard().text(ctx.t('button-menu'), 'menu:main') });
+    await ctx.reply(ctx.t('chat-reset'), { reply_markup: new InlineKeyboard().text(ctx.t('button-menu'), MENU.data('main')) });
   };
   composer.command('new', reset);
-  composer.callbackQuery('chat:new', reset);
+  composer.callbackQuery(CHAT_NEW.data, reset);
 
   composer.on('message:text', async (ctx, next) => {
     if (ctx.message.text.startsWith('/')) return next();

@@ -6,6 +6,7 @@ import { planNames } from '../format';
 import { startForUpdate } from '../generation-runner';
 import { modelPickerKeyboard } from '../keyboards/models';
 import { show } from './respond';
+import { MENU, onCallback, STT_MODEL } from '../callback-data';
 
 /** The chat's speech-to-text model: the one picked in the menu when the plan allows it, else the default. */
 function sttModelOf(ctx: BotContext): SttModel {
@@ -21,10 +22,10 @@ async function showStt(ctx: BotContext): Promise<void> {
   const kb = modelPickerKeyboard(ctx.t, listModels({ category: 'stt' }), {
     plan: account.plan.slug,
     planNames: await planNames(ctx.deps.services.plans),
-    data: (slug) => `stt:m:${slug}`,
+    data: (slug) => STT_MODEL.data(slug),
     current: current.slug,
   });
-  kb.text(ctx.t('button-menu'), 'menu:main');
+  kb.text(ctx.t('button-menu'), MENU.data('main'));
   await show(ctx, ctx.t('stt-intro', { model: current.name }), kb);
 }
 
@@ -33,11 +34,11 @@ export function voiceFeature(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
 
   composer.command('transcribe', showStt);
-  composer.callbackQuery('menu:stt', showStt);
+  composer.callbackQuery(MENU.data('stt'), showStt);
 
-  composer.callbackQuery(/^stt:m:(.+)$/, async (ctx) => {
+  onCallback(composer, STT_MODEL, async (ctx, slug) => {
     const account = ctx.account;
-    const model = findModel(ctx.match[1]);
+    const model = findModel(slug);
     if (!account || model?.category !== 'stt') return ctx.answerCallbackQuery();
     if (!canUseModel(account.plan.slug, model)) {
       const names = await planNames(ctx.deps.services.plans);
