@@ -35,6 +35,7 @@ import { ProviderGate } from './core/generations/provider-gate';
 import { GenerationService } from './core/generations/service';
 import { ChatService } from './core/generations/chat';
 import { applyDeferredOutcome, BillingOutbox } from './core/generations/billing-outbox';
+import { GenerationBilling } from './core/generations/billing-batches';
 import { GenerationLeases } from './core/generations/leases';
 import { recoverAbandoned } from './core/generations/recovery';
 import { resolveInstanceId } from './core/ops/instance-id';
@@ -206,7 +207,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     path.join(config.dataDir, 'outbox'),
     async (o) => {
       const done = await applyDeferredOutcome(sql, o);
-      if (done) await announceFinished(ds, notifier, o.generationId, log);
+      if (done) await announceFinished(ds, notifier, done.row, log);
       return done;
     },
     log,
@@ -244,8 +245,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
   });
   const chat = new ChatService({
     ds,
-    sql,
-    holdSql: holds.sql,
+    billing: new GenerationBilling({ holdSql: holds.sql, sql, batch: config.billingBatch }),
     limiter,
     connections,
     gate,

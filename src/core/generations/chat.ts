@@ -1,7 +1,6 @@
 import { DataSource } from 'typeorm';
 import type { Logger } from '../../logger';
 import { getBalance } from '../billing/ledger';
-import { Queryable } from '../billing/queryable';
 import { requireModel } from '../catalog/catalog';
 import { ParamError } from '../catalog/errors';
 import { estimateChatReservation, estimatePromptTokens, priceChatUsage, resolveMaxTokens } from '../catalog/pricing';
@@ -22,12 +21,11 @@ import { ChatInputMessage, ChatOptions, checkChatRequest, resolveImages, toolCal
 import { ProviderConnections } from './connections';
 import { failureMessage, GenerationFailedError } from './errors';
 import { announceFinished } from './announce';
-import { applyDeferredOutcome, BillingOutbox, DeferredOutcome } from './billing-outbox';
+import { BillingOutbox, DeferredOutcome } from './billing-outbox';
+import { GenerationBilling } from './billing-batches';
 import { InputResolver } from './inputs';
 import { deferredBillingTotal } from '../ops/metrics';
 import { GenerationLeases } from './leases';
-import { createPendingGeneration } from './lifecycle';
-import { withdrawPendingGeneration } from './withdraw';
 import { GenerationNotifier } from './ports';
 import { ProviderGate } from './provider-gate';
 import { Actor, RequestContext } from './service';
@@ -67,10 +65,8 @@ export interface ChatStream {
 
 export interface ChatServiceDeps {
   ds: DataSource;
-  /** The hot-path SQL runner (prepared statements on the pool). */
-  sql: Queryable;
-  /** Runs the token holds (see FastSql.asyncCommitPool). */
-  holdSql: Queryable;
+  /** Opens (holds tokens) and finishes (settles) the answers' generations, group-committed. */
+  billing: GenerationBilling;
   limiter: RateLimiter;
   connections: ProviderConnections;
   gate: ProviderGate;
@@ -145,29 +141,29 @@ export class ChatService {
   private async begin(actor: Actor, input: ChatInput, ctx: RequestContext) {
     const prepared = this.prepare(actor, input);
     const last = input.messages[input.messages.length - 1];
-    const opening = (async () => {
-      const opened = await createPendingGeneration(this.deps.holdSql, {
-        userId: actor.user.id,
-        modelSlug: prepared.model.slug,
-        category: 'text',
-        source: ctx.source,
-        prompt: messageText(last).slice(0, 4000),
-        params: {
-          max_tokens: prepared.request.maxTokens,
-          messages: input.messages.length,
-          ...(input.tools?.length ? { tools: input.tools.map((t) => t.name) } : {}),
-          ...(input.user !== undefined ? { user: input.user } : {}),
-        },
-        tokensReserved: prepared.reserve,
-        etaSeconds: prepared.model.etaSeconds,
-        delivery: ctx.delivery ?? null,
-        sandbox: prepared.conn.sandbox,
-        deadlineAt: new Date(Date.now() + 30 * 60_000),
-      });
-      await this.deps.leases.take(opened.id, prepared.promptTokens);
-      return opened;
-    })();
-    const [rated, opened] = await Promise.allSettled([this.deps.limiter.admit(actor.user.id, actor.plan), opening]);
+    const lease = { instanceId: this.deps.leases.instanceId, promptTokens: prepared.promptTokens };
+    const generation = {
+      userId: actor.user.id,
+      modelSlug: prepared.model.slug,
+      category: 'text',
+      source: ctx.source,
+      prompt: messageText(last).slice(0, 4000),
+      params: {
+        max_tokens: prepared.request.maxTokens,
+        messages: input.messages.length,
+        ...(input.tools?.length ? { tools: input.tools.map((t) => t.name) } : {}),
+        ...(input.user !== undefined ? { user: input.user } : {}),
+      },
+      tokensReserved: prepared.reserve,
+      etaSeconds: prepared.model.etaSeconds,
+      delivery: ctx.delivery ?? null,
+      sandbox: prepared.conn.sandbox,
+      deadlineAt: new Date(Date.now() + 30 * 60_000),
+    };
+    const [rated, opened] = await Promise.allSettled([
+      this.deps.limiter.admit(actor.user.id, actor.plan),
+      this.deps.billing.open(generation, lease),
+    ]);
     if (rated.status === 'rejected') {
       if (opened.status === 'fulfilled') await this.withdraw(opened.value.id);
       throw rated.reason;
@@ -188,7 +184,7 @@ export class ChatService {
   /** Takes back a hold whose request was refused before the vendor call; if that fails, the deadline sweeper releases it. */
   private async withdraw(generationId: number): Promise<void> {
     try {
-      await withdrawPendingGeneration(this.deps.sql, generationId);
+      await this.deps.billing.withdraw(generationId);
     } catch (err) {
       this.deps.log.error({ err, generationId }, 'a refused chat request kept its hold until the deadline sweep');
     }
@@ -210,8 +206,8 @@ export class ChatService {
       processingMs: Date.now() - run.startedAt,
     };
     try {
-      const done = await applyDeferredOutcome(this.deps.sql, outcome);
-      if (done) await announceFinished(this.deps.ds, this.deps.notifier, run.generationId, this.deps.log);
+      const done = await this.deps.billing.finish(outcome);
+      if (done) await announceFinished(this.deps.ds, this.deps.notifier, done.row, this.deps.log);
       return { generationId: run.generationId, tokensSpent: done?.tokensSpent ?? 0, balance: done?.balance ?? 0 };
     } catch (err) {
       await this.defer(outcome, err);
@@ -234,8 +230,8 @@ export class ChatService {
       processingMs: Date.now() - run.startedAt,
     };
     try {
-      const done = await applyDeferredOutcome(this.deps.sql, outcome);
-      if (done) await announceFinished(this.deps.ds, this.deps.notifier, run.generationId, this.deps.log);
+      const done = await this.deps.billing.finish(outcome);
+      if (done) await announceFinished(this.deps.ds, this.deps.notifier, done.row, this.deps.log);
       return { generationId: run.generationId, tokensSpent: 0, balance: done?.balance ?? (await getBalance(this.deps.ds, userId)).total };
     } catch (dbErr) {
       await this.defer(outcome, dbErr);
