@@ -6,6 +6,7 @@ import { SecurityHardening1763800100000 } from './1763800100000-SecurityHardenin
 import { Payments1763800200000 } from './1763800200000-Payments';
 import { Webhooks1763800300000 } from './1763800300000-Webhooks';
 import { GenerationLeases1763800400000 } from './1763800400000-GenerationLeases';
+import { VoiceMode1763800900000 } from './1763800900000-VoiceMode';
 
 /** Every migration in order; the data source lists them explicitly so the compiled build needs no glob. */
 export const migrations = [
@@ -17,4 +18,5 @@ export const migrations = [
   Payments1763800200000,
   Webhooks1763800300000,
   GenerationLeases1763800400000,
+  VoiceMode1763800900000,
 ];

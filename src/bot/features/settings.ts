@@ -9,7 +9,10 @@ const FORMATS = ['webp', 'png', 'jpeg'] as const;
 async function showSettings(ctx: BotContext): Promise<void> {
   const account = ctx.account;
   if (!account) return;
-  const s = await ctx.deps.services.settings.get(account.user.id);
+  const [s, voice] = await Promise.all([
+    ctx.deps.services.settings.get(account.user.id),
+    ctx.deps.services.settings.voiceMode(account.user.id),
+  ]);
   const mark = (on: boolean) => (on ? '✓ ' : '');
   const kb = new InlineKeyboard()
     .text(`${mark(s.language === 'en')}English`, 'set:lang:en')
@@ -22,20 +25,31 @@ async function showSettings(ctx: BotContext): Promise<void> {
       `set:notif:${s.notifications_enabled ? 'off' : 'on'}`,
     )
     .row()
+    .text(`${mark(voice === 'transcribe')}${ctx.t('button-voice-transcribe')}`, 'set:voice:transcribe')
+    .text(`${mark(voice === 'answer')}${ctx.t('button-voice-answer')}`, 'set:voice:answer')
+    .row()
     .text(ctx.t('button-menu'), 'menu:main');
   const text = ctx.t('settings-text', {
     language: s.language === 'ru' ? 'Русский' : 'English',
     format: s.image_format.toUpperCase(),
     notifications: s.notifications_enabled ? ctx.t('settings-on') : ctx.t('settings-off'),
+    voice: voice === 'answer' ? ctx.t('settings-voice-answer') : ctx.t('settings-voice-transcribe'),
   });
   await show(ctx, text, kb);
 }
 
-/** Language, image format and notifications: the same settings as PATCH /api/v2/user/settings. */
+/** Language, image format and notifications (the settings of PATCH /api/v2/user/settings), and the bot's voice mode. */
 export function settingsFeature(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.command('settings', showSettings);
   composer.callbackQuery('menu:settings', showSettings);
+
+  composer.callbackQuery(/^set:voice:(transcribe|answer)$/, async (ctx) => {
+    const account = ctx.account;
+    if (!account) return ctx.answerCallbackQuery();
+    await ctx.deps.services.settings.setVoiceMode(account.user.id, ctx.match[1]);
+    await showSettings(ctx);
+  });
 
   composer.callbackQuery(/^set:(lang|fmt|notif):([a-z]+)$/, async (ctx) => {
     const account = ctx.account;
