@@ -15,7 +15,23 @@ const flag = z
   .optional()
   .transform((v) => v === '1' || v === 'true' || v === 'yes');
 
-const providerSchema = z.object({ apiKey: optionalString, baseUrl: optionalUrl });
+type ProviderEnv = Uppercase<ProviderName>;
+const envPrefix = (p: ProviderName) => p.toUpperCase() as ProviderEnv;
+
+/** `<P>_API_KEY` and `<P>_BASE_URL` of every provider. */
+const providerEnvShape = Object.fromEntries(
+  PROVIDER_NAMES.flatMap((p) => [
+    [`${envPrefix(p)}_API_KEY`, optionalString],
+    [`${envPrefix(p)}_BASE_URL`, optionalUrl],
+  ]),
+) as Record<`${ProviderEnv}_API_KEY`, typeof optionalString> & Record<`${ProviderEnv}_BASE_URL`, typeof optionalUrl>;
+
+type ProviderEnvValues = { [K in keyof typeof providerEnvShape]?: string };
+
+function providerSettings(e: ProviderEnvValues, p: ProviderName) {
+  return { apiKey: e[`${envPrefix(p)}_API_KEY`], baseUrl: e[`${envPrefix(p)}_BASE_URL`]?.replace(/\/+$/, '') };
+}
+export type ProviderSettings = ReturnType<typeof providerSettings>;
 
 const envSchema = z
   .object({
@@ -80,8 +96,8 @@ const envSchema = z
     METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     TELEGRAM_WIDGET_ORIGIN: z
       .url()
-      .default('https://telegram.org')
-      .transform((v) => new URL(v).origin),
+      .optional()
+      .transform((v) => (v === undefined ? undefined : new URL(v).origin)),
     UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(120000),
     PROVIDER_CONCURRENCY: z.coerce.number().int().positive().default(8),
     YOOKASSA_SHOP_ID: optionalString,
@@ -94,6 +110,8 @@ const envSchema = z
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(10_000),
     SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).default(10000),
     INSTANCE_ID: optionalString,
+    BILLING_BATCH: z.enum(['on', 'off']).default('on'),
+    ...providerEnvShape,
   })
   .superRefine((env, ctx) => {
     if (env.STORAGE === 's3' && !env.S3_BUCKET)
@@ -110,71 +128,6 @@ const envSchema = z
       }
     }
   });
-
-export interface ProviderSettings {
-  apiKey?: string;
-  baseUrl?: string;
-}
-
-export interface AppConfig {
-  env: 'development' | 'production' | 'test';
-  port: number;
-  host: string;
-  publicUrl?: string;
-  databaseUrl?: string;
-  redisUrl?: string;
-  /** A Redis command unanswered after this long fails, and the counters fall back to PostgreSQL. */
-  redisCommandTimeoutMs: number;
-  dataDir: string;
-  /** Where result files and job inputs live: `local` under DATA_DIR, or an S3 bucket every instance shares. */
-  storage:
-    | { kind: 'local' }
-    | {
-        kind: 's3';
-        bucket: string;
-        region: string;
-        endpoint?: string;
-        accessKeyId?: string;
-        secretAccessKey?: string;
-        forcePathStyle: boolean;
-      };
-  logLevel: string;
-  /** Providers without credentials use the built-in sandbox upstream (always outside production). */
-  sandboxAllowed: boolean;
-  jwtSecret: string;
-  apiKeyPepper: string;
-  bot: {
-    token?: string;
-    mode: 'polling' | 'webhook';
-    webhookSecret: string;
-    apiRoot?: string;
-    adminChatIds: number[];
-  };
-  auth: {
-    loginWidgetMaxAgeSeconds: number;
-    oidcIssuer: string;
-    oidcClientId?: string;
-    oidcJwksUrl: string;
-  };
-  mail: { smtpUrl?: string; from: string };
-  /** What the web dashboard needs to offer the Telegram and identity-provider sign-ins. */
-  web: { telegramWidgetScriptUrl: string; oidcAuthorizationUrl: string };
-  /** Peers whose X-Forwarded-For is believed (TRUST_PROXY); none by default. */
-  trustProxy: TrustedProxies;
-  metrics: { token?: string; port?: number };
-  /** Origin of the Telegram Login Widget script, allowed by the CSP of HTML pages. */
-  telegramWidgetOrigin: string;
-  upstreamTimeoutMs: number;
-  providerConcurrency: number;
-  /** On SIGTERM, open answers and job steps get this long to finish before they are aborted (and billed). */
-  shutdownDrainMs: number;
-  /** Names this instance across restarts (default: generated once into DATA_DIR/instance-id). */
-  instanceId?: string;
-  providers: Record<ProviderName, ProviderSettings>;
-  /** The web payment provider (YooKassa API v3); without credentials it runs on the sandbox fake outside production. */
-  yookassa: { shopId?: string; secretKey?: string; baseUrl?: string };
-  webhooks: { allowPrivate: boolean; maxEndpoints: number; retryBaseMs: number; retryWindowMs: number; timeoutMs: number };
-}
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -209,53 +162,67 @@ function secretsOf(e: {
   };
 }
 
-export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
-  const problems: string[] = [];
-  const parsed = envSchema.safeParse(source);
-  if (!parsed.success) problems.push(...parsed.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`));
-  const providers = {} as Record<ProviderName, ProviderSettings>;
-  for (const p of PROVIDER_NAMES) {
-    const prefix = p.toUpperCase();
-    const r = providerSchema.safeParse({ apiKey: source[`${prefix}_API_KEY`], baseUrl: source[`${prefix}_BASE_URL`] });
-    if (!r.success)
-      problems.push(...r.error.issues.map((i) => `${prefix}_${i.path[0] === 'apiKey' ? 'API_KEY' : 'BASE_URL'}: ${i.message}`));
-    else providers[p] = { apiKey: r.data.apiKey, baseUrl: r.data.baseUrl?.replace(/\/+$/, '') };
-  }
-  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
-  const e = parsed.data;
-  const widgetScriptUrl = e.TELEGRAM_WIDGET_SCRIPT_URL ?? `${e.TELEGRAM_WIDGET_ORIGIN}/js/telegram-widget.js?22`;
+type Env = z.output<typeof envSchema>;
+const trimSlashes = (url: string | undefined) => url?.replace(/\/+$/, '');
+
+/** How the bot receives updates; a webhook always has its secret. */
+export type BotUpdates =
+  | { mode: 'polling' }
+  | {
+      mode: 'webhook';
+      webhookSecret: string;
+      /** Where setWebhook points; without PUBLIC_URL the operator registers `<public url>/telegram/webhook` themselves. */
+      webhookUrl?: string;
+    };
+
+function botUpdates(e: Env, secrets: DevelopmentSecrets, publicUrl: string | undefined): BotUpdates {
+  if (e.BOT_MODE === 'polling') return { mode: 'polling' };
+  return {
+    mode: 'webhook',
+    webhookSecret: secrets.botWebhookSecret,
+    webhookUrl: publicUrl && `${publicUrl}/telegram/webhook`,
+  };
+}
+
+function storageOf(e: Env) {
+  if (e.STORAGE === 'local') return { kind: 'local' as const };
+  return {
+    kind: 's3' as const,
+    bucket: e.S3_BUCKET!,
+    region: e.S3_REGION,
+    endpoint: e.S3_ENDPOINT,
+    accessKeyId: e.S3_ACCESS_KEY_ID,
+    secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
+  };
+}
+
+function toConfig(e: Env) {
+  const widgetScriptUrl = e.TELEGRAM_WIDGET_SCRIPT_URL ?? `${e.TELEGRAM_WIDGET_ORIGIN ?? 'https://telegram.org'}/js/telegram-widget.js?22`;
   const secrets = secretsOf(e);
+  const publicUrl = trimSlashes(e.PUBLIC_URL);
   return {
     env: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
-    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+    publicUrl,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    /** A Redis command unanswered after this long fails, and the counters fall back to PostgreSQL. */
     redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,
     dataDir: path.resolve(e.DATA_DIR),
-    storage:
-      e.STORAGE === 's3'
-        ? {
-            kind: 's3',
-            bucket: e.S3_BUCKET!,
-            region: e.S3_REGION,
-            endpoint: e.S3_ENDPOINT,
-            accessKeyId: e.S3_ACCESS_KEY_ID,
-            secretAccessKey: e.S3_SECRET_ACCESS_KEY,
-            forcePathStyle: e.S3_FORCE_PATH_STYLE,
-          }
-        : { kind: 'local' },
+    /** Where result files and job inputs live: `local` under DATA_DIR, or an S3 bucket every instance shares. */
+    storage: storageOf(e),
     logLevel: e.LOG_LEVEL,
+    /** Providers without credentials use the built-in sandbox upstream (always outside production). */
     sandboxAllowed: e.NODE_ENV !== 'production' || e.SANDBOX,
     jwtSecret: secrets.jwtSecret,
     apiKeyPepper: secrets.apiKeyPepper,
     bot: {
       token: e.BOT_TOKEN,
-      mode: e.BOT_MODE,
-      webhookSecret: secrets.botWebhookSecret,
-      apiRoot: e.TELEGRAM_API_ROOT?.replace(/\/+$/, ''),
+      apiRoot: trimSlashes(e.TELEGRAM_API_ROOT),
       adminChatIds: e.ADMIN_CHAT_IDS,
+      ...botUpdates(e, secrets, publicUrl),
     },
     auth: {
       loginWidgetMaxAgeSeconds: e.LOGIN_WIDGET_MAX_AGE_SECONDS,
@@ -264,17 +231,24 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       oidcJwksUrl: e.OIDC_JWKS_URL,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    /** What the web dashboard needs to offer the Telegram and identity-provider sign-ins. */
     web: { telegramWidgetScriptUrl: widgetScriptUrl, oidcAuthorizationUrl: e.OIDC_AUTHORIZATION_URL },
+    /** Peers whose X-Forwarded-For is believed (TRUST_PROXY); none by default. */
     trustProxy: e.TRUST_PROXY,
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
-    // The script's origin unless TELEGRAM_WIDGET_ORIGIN names one explicitly.
-    telegramWidgetOrigin: source.TELEGRAM_WIDGET_ORIGIN ? e.TELEGRAM_WIDGET_ORIGIN : new URL(widgetScriptUrl).origin,
+    /** Origin of the Telegram Login Widget script, allowed by the CSP of HTML pages: TELEGRAM_WIDGET_ORIGIN, else the script's. */
+    telegramWidgetOrigin: e.TELEGRAM_WIDGET_ORIGIN ?? new URL(widgetScriptUrl).origin,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     providerConcurrency: e.PROVIDER_CONCURRENCY,
+    /** On SIGTERM, open answers and job steps get this long to finish before they are aborted (and billed). */
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    /** Names this instance across restarts (default: generated once into DATA_DIR/instance-id). */
     instanceId: e.INSTANCE_ID,
-    providers,
-    yookassa: { shopId: e.YOOKASSA_SHOP_ID, secretKey: e.YOOKASSA_SECRET_KEY, baseUrl: e.YOOKASSA_BASE_URL?.replace(/\/+$/, '') },
+    /** Group commit of the chat answers' token holds and settlements (BILLING_BATCH=off: one statement per call). */
+    billingBatch: e.BILLING_BATCH === 'on',
+    providers: Object.fromEntries(PROVIDER_NAMES.map((p) => [p, providerSettings(e, p)])) as Record<ProviderName, ProviderSettings>,
+    /** The web payment provider (YooKassa API v3); without credentials it runs on the sandbox fake outside production. */
+    yookassa: { shopId: e.YOOKASSA_SHOP_ID, secretKey: e.YOOKASSA_SECRET_KEY, baseUrl: trimSlashes(e.YOOKASSA_BASE_URL) },
     webhooks: {
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
       maxEndpoints: e.WEBHOOK_MAX_ENDPOINTS,
@@ -283,4 +257,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
     },
   };
+}
+
+/** The environment, validated and shaped into the configuration; its output type is `AppConfig`. */
+const configSchema = envSchema.transform(toConfig);
+export type AppConfig = z.output<typeof configSchema>;
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = configSchema.safeParse(source);
+  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`));
+  return parsed.data;
 }

@@ -121,7 +121,7 @@ async function main(): Promise<void> {
     if (!bot || stopping) return;
     try {
       if (config.bot.mode === 'polling') polling = await startPolling(bot);
-      else if (config.publicUrl) await registerWebhook(bot, config.publicUrl, config.bot.webhookSecret);
+      else if (config.bot.webhookUrl) await registerWebhook(bot, config.bot.webhookUrl, config.bot.webhookSecret);
       else
         log.warn(
           'BOT_MODE=webhook without PUBLIC_URL: point the bot webhook at <public url>/telegram/webhook yourself (with BOT_WEBHOOK_SECRET)',

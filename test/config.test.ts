@@ -26,8 +26,9 @@ test('production refuses to start without its secrets; development generates ran
   const x = fs.mkdtempSync(path.join(os.tmpdir(), 'ng-secrets-'));
   const y = fs.mkdtempSync(path.join(os.tmpdir(), 'ng-secrets-'));
   try {
-    const a = loadConfig({ DATA_DIR: x });
-    const b = loadConfig({ DATA_DIR: x });
+    const a = loadConfig({ DATA_DIR: x, BOT_MODE: 'webhook' });
+    const b = loadConfig({ DATA_DIR: x, BOT_MODE: 'webhook' });
+    if (a.bot.mode !== 'webhook' || b.bot.mode !== 'webhook') throw new Error('webhook mode expected');
     expect(a.jwtSecret).toBe(b.jwtSecret);
     expect(a.apiKeyPepper).toBe(b.apiKeyPepper);
     expect(a.bot.webhookSecret).toBe(b.bot.webhookSecret);
@@ -51,6 +52,23 @@ test('production refuses to start without its secrets; development generates ran
   expect(() => loadConfig({ DATA_DIR: y, TRUST_PROXY: '10.0.0.0/33' })).toThrow(/TRUST_PROXY/);
   expect(loadConfig({ DATA_DIR: y, TRUST_PROXY: 'loopback,192.168.0.0/16' }).trustProxy.trusts('192.168.3.4')).toBe(true);
   fs.rmSync(y, { recursive: true, force: true });
+});
+
+test('the bot mode decides the shape: a webhook carries its secret and URL, polling has neither', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ng-bot-mode-'));
+  try {
+    const polling = loadConfig({ DATA_DIR: dir, BOT_TOKEN: '1:x' });
+    expect(polling.bot).toEqual({ mode: 'polling', token: '1:x', apiRoot: undefined, adminChatIds: [] });
+    const secret = 's'.repeat(20);
+    const hook = loadConfig({ DATA_DIR: dir, BOT_MODE: 'webhook', BOT_WEBHOOK_SECRET: secret, PUBLIC_URL: 'https://ai.example.com/' });
+    expect(hook.bot).toMatchObject({ mode: 'webhook', webhookSecret: secret, webhookUrl: 'https://ai.example.com/telegram/webhook' });
+    const noUrl = loadConfig({ DATA_DIR: dir, BOT_MODE: 'webhook', BOT_WEBHOOK_SECRET: secret });
+    expect(noUrl.bot).toMatchObject({ mode: 'webhook', webhookSecret: secret, webhookUrl: undefined });
+    // @ts-expect-error the secret exists only once the mode is known to be webhook
+    expect(polling.bot.webhookSecret).toBeUndefined();
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 describe('provider connections', () => {

@@ -6,6 +6,7 @@ import type { ChatInputMessage, ChatInputPart } from '../core/generations/chat-r
 import { GenerationFailedError } from '../core/generations/errors';
 import { sniffImage } from '../core/media/sniff';
 import { ProviderError, type ChatMessage } from '../core/providers/types';
+import { CHAT_RETRY } from './callback-data';
 import type { BotContext, BotSettings, LastTurn } from './context';
 import { describeErrorForUser, failureText, isExpectedError } from './errors';
 import { StreamingReply } from './streaming-reply';
@@ -17,9 +18,6 @@ export interface ChatTurn {
   image?: { fileId: string; fileSize?: number };
   replyTo?: number;
 }
-
-/** Callback data of the retry button under the answer of turn `n`. */
-export const retryData = (turn: number) => `chat:again:${turn}`;
 
 /** Keeps the newest messages within the count and size bounds, starting with a user message. */
 export function trimHistory(messages: ChatMessage[], settings: Pick<BotSettings, 'historyMessages' | 'historyCharacters'>): ChatMessage[] {
@@ -42,14 +40,18 @@ export function modelForTurn(ctx: BotContext, turn: Pick<ChatTurn, 'image'>): Pr
 
 /** The retry button: it says the question is asked (and billed) again, at about the usual price. */
 export function retryKeyboard(ctx: BotContext, turn: number, model: TextModel): InlineKeyboard {
-  return new InlineKeyboard().text(ctx.t('button-retry', { price: baseTokenCost(model) }), retryData(turn));
+  return new InlineKeyboard().text(ctx.t('button-retry', { price: baseTokenCost(model) }), CHAT_RETRY.data(turn));
 }
 
 /** The user message of the turn: the text, plus the photo as an image part the core fetches and checks. */
 async function userContent(ctx: BotContext, turn: ChatTurn): Promise<string | ChatInputPart[]> {
   if (!turn.image) return turn.text;
   const { api, token, apiRoot, settings } = ctx.deps;
-  const file = await downloadTelegramFile({ api, token, apiRoot, maxBytes: settings.maxDownloadBytes }, turn.image.fileId, turn.image.fileSize);
+  const file = await downloadTelegramFile(
+    { api, token, apiRoot, maxBytes: settings.maxDownloadBytes },
+    turn.image.fileId,
+    turn.image.fileSize,
+  );
   const url = toDataUri(file.data, sniffImage(file.data)?.mime ?? 'image/jpeg');
   return [
     { type: 'text', text: turn.text },
@@ -80,7 +82,12 @@ export async function chatTurn(ctx: BotContext, turn: ChatTurn): Promise<void> {
       ...history,
       { role: 'user', content: await userContent(ctx, turn) },
     ];
-    stream = await services.chat.stream(account, { model: model.slug, messages }, { source: 'bot', ownOrigins: [publicBase] }, abort.signal);
+    stream = await services.chat.stream(
+      account,
+      { model: model.slug, messages },
+      { source: 'bot', ownOrigins: [publicBase] },
+      abort.signal,
+    );
   } catch (err) {
     if (!isExpectedError(err)) services.log.error({ err }, 'bot chat failed');
     const message = await describeErrorForUser(err, t, ctx.locale, services.plans);

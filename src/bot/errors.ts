@@ -7,6 +7,7 @@ import { DomainError } from '../core/errors';
 import { RateLimitedError } from '../core/limits/rate-limiter';
 import { formatTime, planName } from './format';
 import type { Locale, Translate } from './i18n';
+import { BALANCE_PLANS, BALANCE_TOP_UP } from './callback-data';
 
 /** A message for the user: text plus the buttons that help (top up, plans). */
 export interface UserMessage {
@@ -24,10 +25,10 @@ export class TelegramFileError extends DomainError {
 }
 
 export function topUpKeyboard(t: Translate): InlineKeyboard {
-  return new InlineKeyboard().text(t('button-top-up'), 'bal:topup').text(t('button-plans'), 'bal:plans');
+  return new InlineKeyboard().text(t('button-top-up'), BALANCE_TOP_UP.data).text(t('button-plans'), BALANCE_PLANS.data);
 }
 
-const plansKeyboard = (t: Translate) => new InlineKeyboard().text(t('button-plans'), 'bal:plans');
+const plansKeyboard = (t: Translate) => new InlineKeyboard().text(t('button-plans'), BALANCE_PLANS.data);
 
 interface RenderEnv {
   t: Translate;

@@ -19,11 +19,10 @@ export async function startPolling(app: TelegramBot): Promise<RunnerHandle> {
   return handle;
 }
 
-/** Points Telegram at `<publicUrl>/telegram/webhook` with the secret token it must send back. */
-export async function registerWebhook(app: TelegramBot, publicUrl: string, secret: string): Promise<string> {
+/** Points Telegram at the webhook URL (`<PUBLIC_URL>/telegram/webhook`) with the secret token it must send back. */
+export async function registerWebhook(app: TelegramBot, url: string, secret: string): Promise<string> {
   const { bot, deps } = app;
   await bot.init();
-  const url = `${publicUrl.replace(/\/+$/, '')}/telegram/webhook`;
   await bot.api.setWebhook(url, { secret_token: secret, allowed_updates: ALLOWED_UPDATES });
   await registerCommands(bot.api, deps.i18n).catch((err: unknown) => deps.services.log.warn({ err }, 'bot commands not registered'));
   deps.services.log.info({ bot: bot.botInfo.username, url }, 'Telegram bot webhook set');

@@ -13,5 +13,7 @@ export function expectedSeconds(modelSlug: string): number {
 /** Progress text of a pending generation: elapsed time and the time left of the expected time. */
 export function progressText(t: Translate, model: string, elapsedSeconds: number, etaSeconds: number): string {
   const left = etaSeconds - elapsedSeconds;
-  return left > 0 ? t('progress-running', { model, elapsed: elapsedSeconds, left }) : t('progress-late', { model, elapsed: elapsedSeconds });
+  return left > 0
+    ? t('progress-running', { model, elapsed: elapsedSeconds, left })
+    : t('progress-late', { model, elapsed: elapsedSeconds });
 }

@@ -45,7 +45,7 @@ test('the development secret is random, kept in DATA_DIR with mode 0600, and not
     .update(`dev-only:jwt:${path.resolve(dataDir())}`)
     .digest('hex');
   expect(api.services.config.jwtSecret).not.toBe(guessable);
-  expect(api.services.config.bot.webhookSecret).not.toBe(
+  expect(stored.botWebhookSecret).not.toBe(
     crypto
       .createHash('sha256')
       .update(`dev-only:webhook:${path.resolve(dataDir())}`)

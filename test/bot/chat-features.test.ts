@@ -65,7 +65,13 @@ test('a photo with a question goes to a vision model with the image and the ques
   expect(content.find((p) => p.type === 'image_url')?.image_url?.url).toMatch(/^data:image\/(jpeg|png|webp);base64,/);
 
   const [gen] = await generationsOf(user.id);
-  expect(gen).toMatchObject({ status: 'completed', category: 'text', modelSlug: 'gpt-4o-mini', source: 'bot', prompt: 'what is in this picture?' });
+  expect(gen).toMatchObject({
+    status: 'completed',
+    category: 'text',
+    modelSlug: 'gpt-4o-mini',
+    source: 'bot',
+    prompt: 'what is in this picture?',
+  });
   const answer = lastMessageText(user.id);
   expect(answer).toContain('I received 1 image.');
   expect(answer).toContain(`— GPT-4o mini · ${gen.tokensSpent} tkn · balance ${50 - gen.tokensSpent}`);
@@ -128,7 +134,9 @@ test('voice messages in "answer" mode: transcribed (billed as STT), the chat mod
   expect(chat.prompt).toBe(transcript);
   const texts = h.telegram.sentTexts(user.id);
   expect(texts).toContain(`🎙 ${transcript}\n— Whisper · ${stt.tokensSpent} tkn`);
-  expect(lastMessageText(user.id)).toContain(`— GPT-4o mini · ${chat.tokensSpent} tkn · balance ${50 - stt.tokensSpent - chat.tokensSpent}`);
+  expect(lastMessageText(user.id)).toContain(
+    `— GPT-4o mini · ${chat.tokensSpent} tkn · balance ${50 - stt.tokensSpent - chat.tokensSpent}`,
+  );
   expect((await getBalance(h.engine.db.dataSource, account.id)).total).toBe(50 - stt.tokensSpent - chat.tokensSpent);
   await expectBooksBalanced(account.id);
 
@@ -166,7 +174,7 @@ test('/mode lists the built-in and own assistants; the chosen one sets the syste
   expect(calls[1].messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
 
   await h.send(user.text('/mode'));
-  await press(h, user, new RegExp(`^mode:${own.id}$`));
+  await press(h, user, new RegExp(`^mode:set:${own.id}$`));
   before = upstream.length;
   await h.send(user.text('where is the treasure?'));
   expect(upstream.slice(before).pop()!.messages).toEqual([
@@ -182,10 +190,12 @@ test('/mode lists the built-in and own assistants; the chosen one sets the syste
   expect(h.telegram.sentTexts(user.id).pop()).toContain('model: DeepSeek');
   await h.send(user.text('/mode'));
   await press(h, user, (b) => b.text === '🎭 Translator');
-  expect(h.telegram.sentTexts(user.id).pop()).toMatch(/^🎭 Persona: Translator\. Its model, .+, is not available to you, so DeepSeek.* answers\./);
+  expect(h.telegram.sentTexts(user.id).pop()).toMatch(
+    /^🎭 Persona: Translator\. Its model, .+, is not available to you, so DeepSeek.* answers\./,
+  );
 
   await h.send(user.text('/mode'));
-  await press(h, user, /^mode:off$/);
+  await press(h, user, /^mode:set:off$/);
   await h.send(user.text('/chat'));
   await press(h, user, /^chat:m:gpt-4o-mini$/);
   before = upstream.length;

@@ -1,5 +1,6 @@
 import { InlineKeyboard } from 'grammy';
 import type { InlineKeyboardMarkup, Message } from 'grammy/types';
+import { WIZARD, type WizardValue } from '../callback-data';
 import type { BotContext, BotConversation, ConvContext } from '../context';
 import { describeErrorForUser, isExpectedError } from '../errors';
 import type { Translate } from '../i18n';
@@ -7,7 +8,7 @@ import { backToMenuKeyboard } from '../keyboards/main-menu';
 
 /**
  * Small steps shared by the multi-step conversations. Every wizard has a nonce in its button data
- * (`cv:<nonce>:<value>`), so buttons of an earlier, finished wizard are recognised as stale. A command or a button
+ * (`WIZARD` in callback-data: `cv:<nonce>:<value>`), so buttons of an earlier, finished wizard are recognised as stale. A command or a button
  * of another menu leaves the wizard and is then handled as usual (the user changed their mind).
  */
 export interface Wizard {
@@ -35,8 +36,14 @@ export async function openWizard(conversation: BotConversation, t: Translate): P
   return { conversation, t, nonce };
 }
 
-export function button(w: Wizard, value: string): string {
-  return `cv:${w.nonce}:${value}`;
+export function button(w: Wizard, value: WizardValue): string {
+  return WIZARD.data({ nonce: w.nonce, value });
+}
+
+/** The value of this wizard's button, if the update is a press of one. */
+function pressedValue(w: Wizard, ctx: ConvContext): WizardValue | undefined {
+  const press = WIZARD.parse(ctx.callbackQuery?.data);
+  return press?.nonce === w.nonce ? press.value : undefined;
 }
 
 export function cancelKeyboard(w: Wizard): InlineKeyboard {
@@ -46,7 +53,7 @@ export function cancelKeyboard(w: Wizard): InlineKeyboard {
 /** Buttons of other menus, commands, and questions about a photo (replies to one): the user left the wizard. */
 function isEscape(ctx: ConvContext): boolean {
   const data = ctx.callbackQuery?.data;
-  if (data !== undefined) return !data.startsWith('cv:');
+  if (data !== undefined) return !WIZARD.filter.test(data);
   const text = ctx.message?.text ?? ctx.message?.caption;
   if (ctx.message?.text !== undefined && ctx.message.reply_to_message && imageOfMessage(ctx.message.reply_to_message)) return true;
   return typeof text === 'string' && text.startsWith('/');
@@ -71,27 +78,25 @@ async function notExpected(w: Wizard, ctx: ConvContext, hint: string): Promise<v
 }
 
 export interface Pressed {
-  value: string;
+  value: WizardValue;
   ctx: ConvContext;
 }
 
 /** Waits for a button of this wizard (the callback query is left for the caller to answer). */
 export async function waitButton(w: Wizard, hint = w.t('wizard-use-buttons')): Promise<Pressed> {
-  const prefix = `cv:${w.nonce}:`;
   for (;;) {
     const ctx = await w.conversation.wait();
-    const data = ctx.callbackQuery?.data;
-    if (data?.startsWith(prefix)) return { value: data.slice(prefix.length), ctx };
+    const value = pressedValue(w, ctx);
+    if (value !== undefined) return { value, ctx };
     await notExpected(w, ctx, hint);
   }
 }
 
 /** Waits for a text message; null when the wizard's cancel button was pressed. */
 export async function waitText(w: Wizard, hint: string): Promise<{ text: string; ctx: ConvContext } | null> {
-  const cancel = button(w, 'x');
   for (;;) {
     const ctx = await w.conversation.wait();
-    if (ctx.callbackQuery?.data === cancel) {
+    if (pressedValue(w, ctx) === 'x') {
       await ctx.answerCallbackQuery();
       return null;
     }
@@ -123,14 +128,12 @@ export function imageOf(ctx: ConvContext): ImageRef | undefined {
  * that comes with the photo is returned too.
  */
 export async function waitPhoto(w: Wizard, hint: string): Promise<{ image: ImageRef; caption?: string } | 'skip' | null> {
-  const cancel = button(w, 'x');
-  const skip = button(w, 'skip');
   for (;;) {
     const ctx = await w.conversation.wait();
-    const data = ctx.callbackQuery?.data;
-    if (data === cancel || data === skip) {
+    const value = pressedValue(w, ctx);
+    if (value === 'x' || value === 'skip') {
       await ctx.answerCallbackQuery();
-      return data === cancel ? null : 'skip';
+      return value === 'x' ? null : 'skip';
     }
     const image = imageOf(ctx);
     if (image && !isEscape(ctx)) return { image, caption: ctx.message?.caption?.trim() || undefined };

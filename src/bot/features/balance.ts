@@ -2,6 +2,7 @@ import { Composer, InlineKeyboard } from 'grammy';
 import type { BotContext } from '../context';
 import { formatDate } from '../format';
 import { show } from './respond';
+import { BALANCE_PLANS, BALANCE_TOP_UP, MENU, PAY, SUBSCRIPTION_CANCEL } from '../callback-data';
 
 async function showBalance(ctx: BotContext): Promise<void> {
   const account = ctx.account;
@@ -25,10 +26,10 @@ async function showBalance(ctx: BotContext): Promise<void> {
         : ctx.t('balance-limits', { hourly: limit(plan.rateLimitHourly), daily: limit(plan.rateLimitDaily) }),
     ].join('\n'),
   ].join('\n\n');
-  const kb = new InlineKeyboard().text(ctx.t('button-top-up'), 'bal:topup').text(ctx.t('button-plans'), 'bal:plans').row();
+  const kb = new InlineKeyboard().text(ctx.t('button-top-up'), BALANCE_TOP_UP.data).text(ctx.t('button-plans'), BALANCE_PLANS.data).row();
   if (await ctx.deps.services.payments.stars.activeSubscription(account.user.id))
-    kb.text(ctx.t('button-cancel-subscription'), 'sub:cancel').row();
-  kb.text(ctx.t('button-menu'), 'menu:main');
+    kb.text(ctx.t('button-cancel-subscription'), SUBSCRIPTION_CANCEL.data).row();
+  kb.text(ctx.t('button-menu'), MENU.data('main'));
   await show(ctx, text, kb);
 }
 
@@ -50,10 +51,10 @@ async function showPlans(ctx: BotContext): Promise<void> {
   const kb = new InlineKeyboard();
   for (const article of await ctx.deps.services.payments.catalog.list()) {
     if (article.kind === 'plan' && article.plan && article.plan !== current) {
-      kb.text(ctx.t('button-buy-plan', { name: names[article.plan] ?? article.plan, stars: article.stars }), `pay:${article.id}`).row();
+      kb.text(ctx.t('button-buy-plan', { name: names[article.plan] ?? article.plan, stars: article.stars }), PAY.data(article.id)).row();
     }
   }
-  kb.text(ctx.t('button-back'), 'menu:balance');
+  kb.text(ctx.t('button-back'), MENU.data('balance'));
   await show(ctx, `${ctx.t('plans-title')}\n\n${lines.join('\n\n')}`, kb);
 }
 
@@ -61,8 +62,8 @@ async function showPlans(ctx: BotContext): Promise<void> {
 export function balanceFeature(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.command('balance', showBalance);
-  composer.callbackQuery('menu:balance', showBalance);
+  composer.callbackQuery(MENU.data('balance'), showBalance);
   composer.command('plans', showPlans);
-  composer.callbackQuery('bal:plans', showPlans);
+  composer.callbackQuery(BALANCE_PLANS.data, showPlans);
   return composer;
 }

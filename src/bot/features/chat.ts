@@ -7,6 +7,7 @@ import { planNames } from '../format';
 import { modelPickerKeyboard } from '../keyboards/models';
 import { photoRequest } from './photos';
 import { show } from './respond';
+import { CHAT_MODEL, CHAT_NEW, CHAT_RETRY, MENU, onCallback, PERSONAS } from '../callback-data';
 
 async function showChat(ctx: BotContext): Promise<void> {
   const account = ctx.account;
@@ -16,11 +17,11 @@ async function showChat(ctx: BotContext): Promise<void> {
   const kb = modelPickerKeyboard(ctx.t, listModels({ category: 'text' }), {
     plan: account.plan.slug,
     planNames: await planNames(services.plans),
-    data: (slug) => `chat:m:${slug}`,
+    data: (slug) => CHAT_MODEL.data(slug),
     current: model.slug,
   });
-  kb.text(ctx.t('button-persona'), 'menu:mode').row();
-  kb.text(ctx.t('button-new-chat'), 'chat:new').text(ctx.t('button-menu'), 'menu:main');
+  kb.text(ctx.t('button-persona'), PERSONAS.data).row();
+  kb.text(ctx.t('button-new-chat'), CHAT_NEW.data).text(ctx.t('button-menu'), MENU.data('main'));
   const persona = ctx.session.persona?.name ?? ctx.t('persona-none');
   await show(ctx, ctx.t('chat-intro', { model: model.name, persona, messages: ctx.session.chat.messages.length }), kb);
 }
@@ -30,11 +31,11 @@ export function chatFeature(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
 
   composer.command('chat', showChat);
-  composer.callbackQuery('menu:chat', showChat);
+  composer.callbackQuery(MENU.data('chat'), showChat);
 
-  composer.callbackQuery(/^chat:m:(.+)$/, async (ctx) => {
+  onCallback(composer, CHAT_MODEL, async (ctx, slug) => {
     const account = ctx.account;
-    const model = findModel(ctx.match[1]);
+    const model = findModel(slug);
     if (!account || !model || model.category !== 'text') return ctx.answerCallbackQuery();
     if (!canUseModel(account.plan.slug, model)) {
       const names = await planNames(ctx.deps.services.plans);
@@ -51,10 +52,10 @@ export function chatFeature(): Composer<BotContext> {
   const reset = async (ctx: BotContext) => {
     ctx.session.chat.messages = [];
     if (ctx.callbackQuery) await ctx.answerCallbackQuery();
-    await ctx.reply(ctx.t('chat-reset'), { reply_markup: new InlineKeyboard().text(ctx.t('button-menu'), 'menu:main') });
+    await ctx.reply(ctx.t('chat-reset'), { reply_markup: new InlineKeyboard().text(ctx.t('button-menu'), MENU.data('main')) });
   };
   composer.command('new', reset);
-  composer.callbackQuery('chat:new', reset);
+  composer.callbackQuery(CHAT_NEW.data, reset);
 
   composer.on('message:text', async (ctx, next) => {
     const text = ctx.message.text;
@@ -65,7 +66,7 @@ export function chatFeature(): Composer<BotContext> {
     await chatTurn(ctx, { text, replyTo: ctx.message.message_id });
   });
 
-  composer.callbackQuery(/^chat:again:(\d{1,9})$/, (ctx) => retryTurn(ctx, Number(ctx.match[1])));
+  onCallback(composer, CHAT_RETRY, retryTurn);
 
   return composer;
 }

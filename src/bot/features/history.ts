@@ -5,6 +5,7 @@ import { ParamError } from '../../core/catalog/errors';
 import type { BotContext } from '../context';
 import { formatDateTime, truncate } from '../format';
 import { show } from './respond';
+import { HISTORY_PAGE, MENU, onCallback, RESEND } from '../callback-data';
 
 const STATUS_ICON: Record<string, string> = { completed: '✅', pending: '⏳', failed: '⚠️' };
 const ITEM_LABEL_CHARS = 80;
@@ -30,7 +31,7 @@ async function showHistory(ctx: BotContext, cursor?: string): Promise<void> {
     const about = oneLine(g.prompt) || oneLine(g.result_text);
     if (g.status === 'completed' && g.category !== 'text') {
       const label = about ? truncate(about, BUTTON_LABEL_CHARS) : model;
-      kb.text(ctx.t('button-resend', { id: String(g.id), label }), `res:${g.id}`).row();
+      kb.text(ctx.t('button-resend', { id: String(g.id), label }), RESEND.data(g.id)).row();
     }
     const item = ctx.t('history-item', {
       icon: STATUS_ICON[g.status] ?? '•',
@@ -41,9 +42,9 @@ async function showHistory(ctx: BotContext, cursor?: string): Promise<void> {
     });
     return about ? `${item}\n${ctx.t('history-item-about', { text: truncate(about, ITEM_LABEL_CHARS) })}` : item;
   });
-  if (cursor) kb.text(ctx.t('button-newest'), 'hist:first');
-  if (page.next_cursor) kb.text(ctx.t('button-older'), `hist:${page.next_cursor}`);
-  kb.row().text(ctx.t('button-menu'), 'menu:main');
+  if (cursor) kb.text(ctx.t('button-newest'), HISTORY_PAGE.data(null));
+  if (page.next_cursor) kb.text(ctx.t('button-older'), HISTORY_PAGE.data(page.next_cursor));
+  kb.row().text(ctx.t('button-menu'), MENU.data('main'));
   const text = lines.length === 0 ? ctx.t('history-empty') : `${ctx.t('history-title')}\n\n${lines.join('\n\n')}`;
   await show(ctx, text, kb);
 }
@@ -52,16 +53,14 @@ async function showHistory(ctx: BotContext, cursor?: string): Promise<void> {
 export function historyFeature(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.command('history', (ctx) => showHistory(ctx));
-  composer.callbackQuery('menu:history', (ctx) => showHistory(ctx));
-  composer.callbackQuery(/^hist:(first|[A-Za-z0-9_-]{1,40})$/, (ctx) =>
-    showHistory(ctx, ctx.match[1] === 'first' ? undefined : ctx.match[1]),
-  );
+  composer.callbackQuery(MENU.data('history'), (ctx) => showHistory(ctx));
+  onCallback(composer, HISTORY_PAGE, (ctx, cursor) => showHistory(ctx, cursor ?? undefined));
 
-  composer.callbackQuery(/^res:(\d{1,10})$/, async (ctx) => {
+  onCallback(composer, RESEND, async (ctx, id) => {
     const account = ctx.account;
     if (!account || ctx.chat === undefined) return ctx.answerCallbackQuery();
     try {
-      const gen = await ctx.deps.services.generations.get(account.user.id, Number(ctx.match[1]));
+      const gen = await ctx.deps.services.generations.get(account.user.id, id);
       if (gen.status !== 'completed') return ctx.answerCallbackQuery({ text: ctx.t('history-not-ready') });
       await ctx.answerCallbackQuery();
       await ctx.deps.delivery.resend(gen, ctx.chat.id, ctx.locale);

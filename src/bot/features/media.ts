@@ -2,6 +2,7 @@ import { Composer } from 'grammy';
 import type { BotContext } from '../context';
 import type { MediaArgs, MediaCategory } from '../conversations/media';
 import type { ToolsArgs } from '../conversations/tools';
+import { MENU } from '../callback-data';
 
 const COMMANDS: Record<MediaCategory, string> = { image: 'image', video: 'video', tts: 'speech', music: 'music' };
 
@@ -16,7 +17,7 @@ export function mediaFeature(): Composer<BotContext> {
       await ctx.conversation.enter('media', { category, locale: ctx.locale } satisfies MediaArgs);
     };
     composer.command(COMMANDS[category], enter);
-    composer.callbackQuery(`menu:${category}`, enter);
+    composer.callbackQuery(MENU.data(category), enter);
   }
 
   const tools = async (ctx: BotContext) => {
@@ -25,7 +26,7 @@ export function mediaFeature(): Composer<BotContext> {
     await ctx.conversation.enter('tools', { locale: ctx.locale } satisfies ToolsArgs);
   };
   composer.command('tools', tools);
-  composer.callbackQuery('menu:tools', tools);
+  composer.callbackQuery(MENU.data('tools'), tools);
 
   return composer;
 }

@@ -4,6 +4,7 @@ import type { PreCheckoutAnswer } from '../../core/payments/stars';
 import type { BotContext } from '../context';
 import { formatDate, planName } from '../format';
 import { show } from './respond';
+import { BALANCE_PLANS, BALANCE_TOP_UP, MENU, onCallback, PAY, SUBSCRIPTION_CANCEL } from '../callback-data';
 
 /** Telegram asks for an answer within 10 s; past this the order check gives up and the user may try again. */
 const PRE_CHECKOUT_BUDGET_MS = 8_000;
@@ -12,11 +13,11 @@ async function showArticles(ctx: BotContext): Promise<void> {
   const { payments, plans } = ctx.deps.services;
   const kb = new InlineKeyboard();
   for (const a of await payments.catalog.list()) {
-    if (a.kind === 'tokens') kb.text(ctx.t('button-buy-tokens', { tokens: a.tokens ?? 0, stars: a.stars }), `pay:${a.id}`).row();
+    if (a.kind === 'tokens') kb.text(ctx.t('button-buy-tokens', { tokens: a.tokens ?? 0, stars: a.stars }), PAY.data(a.id)).row();
     else if (a.plan !== ctx.account?.plan.slug)
-      kb.text(ctx.t('button-buy-plan', { name: await planName(plans, a.plan ?? ''), stars: a.stars }), `pay:${a.id}`).row();
+      kb.text(ctx.t('button-buy-plan', { name: await planName(plans, a.plan ?? ''), stars: a.stars }), PAY.data(a.id)).row();
   }
-  kb.text(ctx.t('button-plans'), 'bal:plans').text(ctx.t('button-back'), 'menu:balance');
+  kb.text(ctx.t('button-plans'), BALANCE_PLANS.data).text(ctx.t('button-back'), MENU.data('balance'));
   await show(ctx, ctx.t('topup-title'), kb);
 }
 
@@ -155,11 +156,11 @@ async function cancelSubscription(ctx: BotContext): Promise<void> {
 export function paymentsFeature(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.command(['buy', 'topup'], showArticles);
-  composer.callbackQuery('bal:topup', showArticles);
-  composer.callbackQuery(/^pay:([a-z0-9-]{1,40})$/, (ctx) => buy(ctx, ctx.match[1]));
+  composer.callbackQuery(BALANCE_TOP_UP.data, showArticles);
+  onCallback(composer, PAY, buy);
   composer.on('pre_checkout_query', preCheckout);
   composer.on('message:successful_payment', paid);
   composer.command('paysupport', (ctx) => ctx.reply(ctx.t('paysupport-text')));
-  composer.callbackQuery('sub:cancel', cancelSubscription);
+  composer.callbackQuery(SUBSCRIPTION_CANCEL.data, cancelSubscription);
   return composer;
 }

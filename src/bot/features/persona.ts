@@ -1,6 +1,7 @@
 import { Composer, InlineKeyboard } from 'grammy';
 import { NotFoundError } from '../../core/accounts/errors';
 import { canUseModel, findModel } from '../../core/catalog/catalog';
+import { MENU, onCallback, PERSONA, PERSONAS } from '../callback-data';
 import type { BotContext } from '../context';
 import { truncate } from '../format';
 import { show } from './respond';
@@ -19,15 +20,15 @@ async function showPersonas(ctx: BotContext): Promise<void> {
   const kb = new InlineKeyboard();
   const lines: string[] = [];
   for (const a of system) {
-    kb.text(`${mark(a.id)}🎭 ${truncate(a.name, NAME_CHARS)}`, `mode:${a.id}`).row();
+    kb.text(`${mark(a.id)}🎭 ${truncate(a.name, NAME_CHARS)}`, PERSONA.data(a.id)).row();
     lines.push(ctx.t('persona-line', { name: a.name, description: a.description || '—' }));
   }
   for (const a of own) {
-    kb.text(`${mark(a.id)}👤 ${truncate(a.name, NAME_CHARS)}`, `mode:${a.id}`).row();
+    kb.text(`${mark(a.id)}👤 ${truncate(a.name, NAME_CHARS)}`, PERSONA.data(a.id)).row();
     lines.push(ctx.t('persona-line-own', { name: a.name, description: a.description || '—' }));
   }
-  kb.text(`${current === undefined ? '✓ ' : ''}${ctx.t('button-persona-none')}`, 'mode:off').row();
-  kb.text(ctx.t('button-back'), 'menu:chat').text(ctx.t('button-menu'), 'menu:main');
+  kb.text(`${current === undefined ? '✓ ' : ''}${ctx.t('button-persona-none')}`, PERSONA.data('off')).row();
+  kb.text(ctx.t('button-back'), MENU.data('chat')).text(ctx.t('button-menu'), MENU.data('main'));
   const text = [
     ctx.t('persona-intro', { persona: ctx.session.persona?.name ?? ctx.t('persona-none') }),
     lines.join('\n'),
@@ -51,7 +52,7 @@ async function choosePersona(ctx: BotContext, id: number | 'off'): Promise<void>
   if (id === 'off') {
     ctx.session.persona = undefined;
     await ctx.answerCallbackQuery();
-    await ctx.reply(ctx.t('persona-off'), { reply_markup: new InlineKeyboard().text(ctx.t('button-menu'), 'menu:main') });
+    await ctx.reply(ctx.t('persona-off'), { reply_markup: new InlineKeyboard().text(ctx.t('button-menu'), MENU.data('main')) });
     return;
   }
   let persona;
@@ -72,14 +73,14 @@ async function choosePersona(ctx: BotContext, id: number | 'off'): Promise<void>
   const text = usable
     ? ctx.t('persona-set', { name: persona.name, model: model.name })
     : ctx.t('persona-set-model-kept', { name: persona.name, wanted: wanted?.name ?? persona.modelSlug, model: model.name });
-  await ctx.reply(text, { reply_markup: new InlineKeyboard().text(ctx.t('button-menu'), 'menu:main') });
+  await ctx.reply(text, { reply_markup: new InlineKeyboard().text(ctx.t('button-menu'), MENU.data('main')) });
 }
 
 /** Personas (/mode): chat as one of the service's assistants or one of the user's own. */
 export function personaFeature(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.command('mode', showPersonas);
-  composer.callbackQuery('menu:mode', showPersonas);
-  composer.callbackQuery(/^mode:(off|\d{1,9})$/, (ctx) => choosePersona(ctx, ctx.match[1] === 'off' ? 'off' : Number(ctx.match[1])));
+  composer.callbackQuery(PERSONAS.data, showPersonas);
+  onCallback(composer, PERSONA, choosePersona);
   return composer;
 }

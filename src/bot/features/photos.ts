@@ -39,14 +39,20 @@ export function toolFromCaption(caption: string | undefined): CaptionIntent | un
  */
 export async function photoRequest(ctx: BotContext, photo: ImageRef, words: string | undefined): Promise<void> {
   const intent = toolFromCaption(words);
-  const direct = intent && intent.tool !== 'inpaint' && intent.tool !== 'face-swap' && !(intent.tool === 'style-transfer' && !intent.prompt);
+  const direct =
+    intent && intent.tool !== 'inpaint' && intent.tool !== 'face-swap' && !(intent.tool === 'style-transfer' && !intent.prompt);
   if (intent && direct) {
     const params: Record<string, unknown> = { image_url: 'pending' };
     if (intent.scale) params.scale = intent.scale;
     const body: Record<string, unknown> = { model: intent.tool, params };
     if (intent.prompt) body.prompt = intent.prompt;
     if (intent.tool !== 'text-ocr') body.format = ctx.account?.settings.image_format;
-    await startForUpdate(ctx, intent.tool, { kind: 'generate', body, images: [{ field: 'params.image_url', ...photo }] }, ctx.message?.message_id);
+    await startForUpdate(
+      ctx,
+      intent.tool,
+      { kind: 'generate', body, images: [{ field: 'params.image_url', ...photo }] },
+      ctx.message?.message_id,
+    );
     return;
   }
   const question = words?.trim();

@@ -1,10 +1,9 @@
 import { Composer, InlineKeyboard } from 'grammy';
 import type { SettingsPatch } from '../../core/accounts/settings';
 import type { BotContext } from '../context';
-import { isLocale } from '../i18n';
 import { show } from './respond';
-
-const FORMATS = ['webp', 'png', 'jpeg'] as const;
+import { IMAGE_FORMATS } from '../../core/catalog/types';
+import { MENU, onCallback, SET_IMAGE_FORMAT, SET_LANGUAGE, SET_NOTIFICATIONS, SET_VOICE_MODE } from '../callback-data';
 
 async function showSettings(ctx: BotContext): Promise<void> {
   const account = ctx.account;
@@ -15,20 +14,20 @@ async function showSettings(ctx: BotContext): Promise<void> {
   ]);
   const mark = (on: boolean) => (on ? '✓ ' : '');
   const kb = new InlineKeyboard()
-    .text(`${mark(s.language === 'en')}English`, 'set:lang:en')
-    .text(`${mark(s.language === 'ru')}Русский`, 'set:lang:ru')
+    .text(`${mark(s.language === 'en')}English`, SET_LANGUAGE.data('en'))
+    .text(`${mark(s.language === 'ru')}Русский`, SET_LANGUAGE.data('ru'))
     .row();
-  for (const f of FORMATS) kb.text(`${mark(s.image_format === f)}${f.toUpperCase()}`, `set:fmt:${f}`);
+  for (const f of IMAGE_FORMATS) kb.text(`${mark(s.image_format === f)}${f.toUpperCase()}`, SET_IMAGE_FORMAT.data(f));
   kb.row()
     .text(
       s.notifications_enabled ? ctx.t('button-notifications-off') : ctx.t('button-notifications-on'),
-      `set:notif:${s.notifications_enabled ? 'off' : 'on'}`,
+      SET_NOTIFICATIONS.data(s.notifications_enabled ? 'off' : 'on'),
     )
     .row()
-    .text(`${mark(voice === 'transcribe')}${ctx.t('button-voice-transcribe')}`, 'set:voice:transcribe')
-    .text(`${mark(voice === 'answer')}${ctx.t('button-voice-answer')}`, 'set:voice:answer')
+    .text(`${mark(voice === 'transcribe')}${ctx.t('button-voice-transcribe')}`, SET_VOICE_MODE.data('transcribe'))
+    .text(`${mark(voice === 'answer')}${ctx.t('button-voice-answer')}`, SET_VOICE_MODE.data('answer'))
     .row()
-    .text(ctx.t('button-menu'), 'menu:main');
+    .text(ctx.t('button-menu'), MENU.data('main'));
   const text = ctx.t('settings-text', {
     language: s.language === 'ru' ? 'Русский' : 'English',
     format: s.image_format.toUpperCase(),
@@ -42,24 +41,18 @@ async function showSettings(ctx: BotContext): Promise<void> {
 export function settingsFeature(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.command('settings', showSettings);
-  composer.callbackQuery('menu:settings', showSettings);
+  composer.callbackQuery(MENU.data('settings'), showSettings);
 
-  composer.callbackQuery(/^set:voice:(transcribe|answer)$/, async (ctx) => {
+  onCallback(composer, SET_VOICE_MODE, async (ctx, mode) => {
     const account = ctx.account;
     if (!account) return ctx.answerCallbackQuery();
-    await ctx.deps.services.settings.setVoiceMode(account.user.id, ctx.match[1]);
+    await ctx.deps.services.settings.setVoiceMode(account.user.id, mode);
     await showSettings(ctx);
   });
 
-  composer.callbackQuery(/^set:(lang|fmt|notif):([a-z]+)$/, async (ctx) => {
+  const save = async (ctx: BotContext, patch: SettingsPatch) => {
     const account = ctx.account;
     if (!account) return ctx.answerCallbackQuery();
-    const [, what, value] = ctx.match;
-    const patch: SettingsPatch = {};
-    if (what === 'lang' && isLocale(value)) patch.language = value;
-    else if (what === 'fmt' && (FORMATS as readonly string[]).includes(value)) patch.imageFormat = value as (typeof FORMATS)[number];
-    else if (what === 'notif') patch.notificationsEnabled = value === 'on';
-    else return ctx.answerCallbackQuery();
     const saved = await ctx.deps.services.settings.update(account.user.id, patch);
     if (patch.language) {
       ctx.locale = patch.language;
@@ -69,6 +62,9 @@ export function settingsFeature(): Composer<BotContext> {
     account.settings = saved;
     account.locale = ctx.locale;
     await showSettings(ctx);
-  });
+  };
+  onCallback(composer, SET_LANGUAGE, (ctx, language) => save(ctx, { language }));
+  onCallback(composer, SET_IMAGE_FORMAT, (ctx, imageFormat) => save(ctx, { imageFormat }));
+  onCallback(composer, SET_NOTIFICATIONS, (ctx, value) => save(ctx, { notificationsEnabled: value === 'on' }));
   return composer;
 }

@@ -2,6 +2,7 @@ import { Composer } from 'grammy';
 import type { BotContext } from '../context';
 import { backToMenuKeyboard, mainMenuKeyboard } from '../keyboards/main-menu';
 import { show } from './respond';
+import { MENU } from '../callback-data';
 
 /** /start, the main menu, /help and /cancel. */
 export function startFeature(): Composer<BotContext> {
@@ -23,11 +24,11 @@ export function startFeature(): Composer<BotContext> {
     await show(ctx, ctx.t('menu-title'), mainMenuKeyboard(ctx.t));
   };
   composer.command('menu', menu);
-  composer.callbackQuery('menu:main', menu);
+  composer.callbackQuery(MENU.data('main'), menu);
 
   const help = (ctx: BotContext) => show(ctx, ctx.t('help-text'), backToMenuKeyboard(ctx.t));
   composer.command('help', help);
-  composer.callbackQuery('menu:help', help);
+  composer.callbackQuery(MENU.data('help'), help);
 
   composer.command('cancel', async (ctx) => {
     const active = Object.keys(ctx.conversation.active()).length > 0;

@@ -1,6 +1,7 @@
 import { Composer, InlineKeyboard } from 'grammy';
 import type { BotContext } from '../context';
 import { show } from './respond';
+import { MENU } from '../callback-data';
 
 async function showStats(ctx: BotContext): Promise<void> {
   const account = ctx.account;
@@ -23,13 +24,17 @@ async function showStats(ctx: BotContext): Promise<void> {
     tools: b.tools.count,
     toolsTokens: b.tools.tokens,
   });
-  await show(ctx, text, new InlineKeyboard().text(ctx.t('menu-history'), 'menu:history').text(ctx.t('button-menu'), 'menu:main'));
+  await show(
+    ctx,
+    text,
+    new InlineKeyboard().text(ctx.t('menu-history'), MENU.data('history')).text(ctx.t('button-menu'), MENU.data('main')),
+  );
 }
 
 /** Completed generations and tokens spent, in total, by kind and over 30 days (the API's Stats object). */
 export function statsFeature(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.command('stats', showStats);
-  composer.callbackQuery('menu:stats', showStats);
+  composer.callbackQuery(MENU.data('stats'), showStats);
   return composer;
 }

@@ -10,6 +10,7 @@ import { startForUpdate } from '../generation-runner';
 import { modelPickerKeyboard } from '../keyboards/models';
 import { downloadTelegramFile } from '../telegram-files';
 import { show } from './respond';
+import { MENU, onCallback, STT_MODEL } from '../callback-data';
 
 interface SpokenFile {
   file_id: string;
@@ -30,10 +31,10 @@ async function showStt(ctx: BotContext): Promise<void> {
   const kb = modelPickerKeyboard(ctx.t, listModels({ category: 'stt' }), {
     plan: account.plan.slug,
     planNames: await planNames(ctx.deps.services.plans),
-    data: (slug) => `stt:m:${slug}`,
+    data: (slug) => STT_MODEL.data(slug),
     current: current.slug,
   });
-  kb.text(ctx.t('button-menu'), 'menu:main');
+  kb.text(ctx.t('button-menu'), MENU.data('main'));
   await show(ctx, ctx.t('stt-intro', { model: current.name }), kb);
 }
 
@@ -45,12 +46,20 @@ async function transcript(ctx: BotContext, model: SttModel, file: SpokenFile, fi
   let generation;
   try {
     await services.preflight.check(account, model);
-    const downloaded = await downloadTelegramFile({ api, token, apiRoot, maxBytes: settings.maxDownloadBytes }, file.file_id, file.file_size);
+    const downloaded = await downloadTelegramFile(
+      { api, token, apiRoot, maxBytes: settings.maxDownloadBytes },
+      file.file_id,
+      file.file_size,
+    );
     const sniffed = sniffAudio(downloaded.data);
     // The vendors go by the file name's extension: name it after what the bytes really are.
     const name = sniffed ? filename.replace(/(\.[A-Za-z0-9]+)?$/, `.${sniffed.ext}`) : filename;
     const audio = { data: downloaded.data, mime: sniffed?.mime ?? 'audio/ogg', filename: name };
-    ({ generation } = await services.generations.transcribe(account, { audio, model: model.slug }, { source: 'bot', ownOrigins: [publicBase] }));
+    ({ generation } = await services.generations.transcribe(
+      account,
+      { audio, model: model.slug },
+      { source: 'bot', ownOrigins: [publicBase] },
+    ));
   } catch (err) {
     if (!isExpectedError(err)) services.log.error({ err }, 'bot voice transcription failed');
     const message = await describeErrorForUser(err, ctx.t, ctx.locale, services.plans);
@@ -92,11 +101,11 @@ export function voiceFeature(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
 
   composer.command('transcribe', showStt);
-  composer.callbackQuery('menu:stt', showStt);
+  composer.callbackQuery(MENU.data('stt'), showStt);
 
-  composer.callbackQuery(/^stt:m:(.+)$/, async (ctx) => {
+  onCallback(composer, STT_MODEL, async (ctx, slug) => {
     const account = ctx.account;
-    const model = findModel(ctx.match[1]);
+    const model = findModel(slug);
     if (!account || model?.category !== 'stt') return ctx.answerCallbackQuery();
     if (!canUseModel(account.plan.slug, model)) {
       const names = await planNames(ctx.deps.services.plans);

@@ -1,44 +1,28 @@
 import { InlineKeyboard } from 'grammy';
+import { MENU } from '../callback-data';
 import type { Translate } from '../i18n';
-
-/** Callback data of the main menu entries (`menu:<entry>`). */
-export const MENU_ENTRIES = [
-  'chat',
-  'image',
-  'video',
-  'tts',
-  'stt',
-  'music',
-  'tools',
-  'balance',
-  'settings',
-  'stats',
-  'history',
-  'help',
-] as const;
-export type MenuEntry = (typeof MENU_ENTRIES)[number];
 
 export function mainMenuKeyboard(t: Translate): InlineKeyboard {
   return new InlineKeyboard()
-    .text(t('menu-chat'), 'menu:chat')
-    .text(t('menu-image'), 'menu:image')
+    .text(t('menu-chat'), MENU.data('chat'))
+    .text(t('menu-image'), MENU.data('image'))
     .row()
-    .text(t('menu-video'), 'menu:video')
-    .text(t('menu-tts'), 'menu:tts')
+    .text(t('menu-video'), MENU.data('video'))
+    .text(t('menu-tts'), MENU.data('tts'))
     .row()
-    .text(t('menu-stt'), 'menu:stt')
-    .text(t('menu-music'), 'menu:music')
+    .text(t('menu-stt'), MENU.data('stt'))
+    .text(t('menu-music'), MENU.data('music'))
     .row()
-    .text(t('menu-tools'), 'menu:tools')
-    .text(t('menu-balance'), 'menu:balance')
+    .text(t('menu-tools'), MENU.data('tools'))
+    .text(t('menu-balance'), MENU.data('balance'))
     .row()
-    .text(t('menu-settings'), 'menu:settings')
-    .text(t('menu-stats'), 'menu:stats')
+    .text(t('menu-settings'), MENU.data('settings'))
+    .text(t('menu-stats'), MENU.data('stats'))
     .row()
-    .text(t('menu-history'), 'menu:history')
-    .text(t('menu-help'), 'menu:help');
+    .text(t('menu-history'), MENU.data('history'))
+    .text(t('menu-help'), MENU.data('help'));
 }
 
 export function backToMenuKeyboard(t: Translate): InlineKeyboard {
-  return new InlineKeyboard().text(t('button-menu'), 'menu:main');
+  return new InlineKeyboard().text(t('button-menu'), MENU.data('main'));
 }

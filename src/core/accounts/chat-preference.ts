@@ -14,7 +14,13 @@ export function defaultChatModel(plan: PlanSlug): TextModel {
  * The model that answers a photo when the user's chat model cannot see images: the inexpensive all-rounder on
  * Starter, the flagship vision model on paid plans. A plan whose pick is gone gets its first usable vision model.
  */
-const VISION_DEFAULTS: Readonly<Record<PlanSlug, string>> = { free: 'gpt-4o-mini', basic: 'gpt-4o', pro: 'gpt-4o', vip: 'gpt-4o', elite: 'gpt-4o' };
+const VISION_DEFAULTS: Readonly<Record<PlanSlug, string>> = {
+  free: 'gpt-4o-mini',
+  basic: 'gpt-4o',
+  pro: 'gpt-4o',
+  vip: 'gpt-4o',
+  elite: 'gpt-4o',
+};
 
 export function defaultVisionModel(plan: PlanSlug): TextModel {
   const pick = findModel(VISION_DEFAULTS[plan]);

@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { ParamError } from '../catalog/errors';
 
 /** What the bot does with a voice message: write it down, or have the chat model answer it. */

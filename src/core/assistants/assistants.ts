@@ -75,9 +75,13 @@ export interface ChatPersona {
  * @throws NotFoundError for anything else
  */
 export async function findChatPersona(ds: DataSource, userId: number, id: number): Promise<ChatPersona> {
-  const found = await ds
-    .getRepository(AssistantEntity)
-    .findOne({ where: [{ id, isSystem: true }, { id, ownerId: userId }, { id, isPublic: true }] });
+  const found = await ds.getRepository(AssistantEntity).findOne({
+    where: [
+      { id, isSystem: true },
+      { id, ownerId: userId },
+      { id, isPublic: true },
+    ],
+  });
   if (!found) throw new NotFoundError('Assistant');
   return { id: found.id, name: found.name, modelSlug: found.modelSlug, systemPrompt: found.systemPrompt };
 }

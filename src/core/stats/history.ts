@@ -44,7 +44,11 @@ export interface HistoryEntryPage {
   next_cursor: string | null;
 }
 
-async function historyRows(ds: DataSource, userId: number, query: HistoryQuery): Promise<{ rows: GenerationEntity[]; next: string | null }> {
+async function historyRows(
+  ds: DataSource,
+  userId: number,
+  query: HistoryQuery,
+): Promise<{ rows: GenerationEntity[]; next: string | null }> {
   const limit = Math.min(Math.max(query.limit ?? HISTORY_DEFAULT_LIMIT, 1), HISTORY_MAX_LIMIT);
   const qb = ds.getRepository(GenerationEntity).createQueryBuilder('g').where('g.user_id = :userId', { userId });
   if (query.category) qb.andWhere('g.category = :category', { category: query.category });
@@ -70,7 +74,12 @@ export async function listHistory(ds: DataSource, userId: number, query: History
 const PROMPT_LABEL_CHARS = 200;
 
 /** listHistory with the start of each prompt (the API's history entry has no prompt field). */
-export async function listHistoryEntries(ds: DataSource, userId: number, query: HistoryQuery, publicBase: string): Promise<HistoryEntryPage> {
+export async function listHistoryEntries(
+  ds: DataSource,
+  userId: number,
+  query: HistoryQuery,
+  publicBase: string,
+): Promise<HistoryEntryPage> {
   const { rows, next } = await historyRows(ds, userId, query);
   return {
     items: rows.map((g) => ({ ...toGenerationView(g, publicBase), prompt: g.prompt ? g.prompt.slice(0, PROMPT_LABEL_CHARS) : null })),
