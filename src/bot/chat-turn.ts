@@ -7,6 +7,7 @@ import { GenerationFailedError } from '../core/generations/errors';
 import { sniffImage } from '../core/media/sniff';
 import { ProviderError, type ChatMessage } from '../core/providers/types';
 import { CHAT_RETRY } from './callback-data';
+import { withChatAction } from './chat-action';
 import type { BotContext, BotSettings, LastTurn } from './context';
 import { describeErrorForUser, failureText, isExpectedError } from './errors';
 import { StreamingReply } from './streaming-reply';
@@ -59,11 +60,18 @@ async function userContent(ctx: BotContext, turn: ChatTurn): Promise<string | Ch
   ];
 }
 
-/**
- * One chat turn: the model answers with the chat's persona and context, streamed into one message by edits; the
- * answer ends with a footer naming the model and the price, and a retry button.
- */
+/** One chat turn, with "typing…" shown from the question until the whole answer is on Telegram. */
 export async function chatTurn(ctx: BotContext, turn: ChatTurn): Promise<void> {
+  const chatId = ctx.chat?.id;
+  if (chatId === undefined) return;
+  await withChatAction(ctx.api, chatId, 'typing', () => answerTurn(ctx, turn), { log: ctx.deps.services.log });
+}
+
+/**
+ * The model answers with the chat's persona and context, streamed into one message by edits; the answer ends with
+ * a footer naming the model and the price, and a retry button.
+ */
+async function answerTurn(ctx: BotContext, turn: ChatTurn): Promise<void> {
   const account = ctx.account;
   const chatId = ctx.chat?.id;
   if (!account || chatId === undefined) return;
