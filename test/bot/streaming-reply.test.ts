@@ -1,4 +1,5 @@
 import { Api } from 'grammy';
+import { withChatAction } from '../../src/bot/chat-action';
 import { splitMessage, StreamingReply } from '../../src/bot/streaming-reply';
 import { FakeTelegram, floodWait, telegramError } from './fake-telegram';
 import { messageIdOf } from './harness';
@@ -159,4 +160,45 @@ test('the final text is written as soon as the stream ends, not at the next edit
   await reply.finish('— footer');
   expect(telegram.textOf(chat, reply.messageIds[0])).toBe('Short answer.\n\n— footer');
   expect(chatCalls(chat).filter((c) => c.method === 'editMessageText')).toHaveLength(1);
+});
+
+test('when the finished text renders shorter than a streamed state, surplus messages are deleted', async () => {
+  const chat = CHAT + 7;
+  const api = new Api(TOKEN, { apiRoot: telegram.url });
+  const reply = new StreamingReply(api, chat, { intervalMs: 5, maxLength: 100, placeholder: '…' });
+  await reply.start();
+  // An unfinished link shows as typed (two messages), the finished one as its text only.
+  reply.append(`See [the docs](https://example.com/${'a'.repeat(150)}`);
+  await telegram.waitForCall(
+    (c) => c.method === 'sendMessage' && Number(c.payload.chat_id) === chat && c.result !== undefined && c !== chatCalls(chat)[0],
+  );
+  reply.append(')');
+  await reply.finish();
+  const sends = chatCalls(chat).filter((c) => c.method === 'sendMessage');
+  expect(sends).toHaveLength(2);
+  const second = messageIdOf(sends[1]);
+  expect(telegram.isDeleted(chat, second)).toBe(true);
+  expect(reply.messageIds).toHaveLength(1);
+  expect(telegram.textOf(chat, reply.messageIds[0])).toBe('See the docs');
+});
+
+test('a chat action is repeated while the work lasts and stops with it', async () => {
+  const chat = CHAT + 8;
+  const api = new Api(TOKEN, { apiRoot: telegram.url });
+  const actions = () => chatCalls(chat).filter((c) => c.method === 'sendChatAction');
+  await withChatAction(
+    api,
+    chat,
+    'upload_photo',
+    async () => {
+      // The work ends only once Telegram has been told three times.
+      while (actions().filter((c) => c.result === true).length < 3) await new Promise((r) => setTimeout(r, 5));
+    },
+    { repeatMs: 10 },
+  );
+  await new Promise((r) => setTimeout(r, 30)); // a request already on its way may still land
+  const count = actions().length;
+  await new Promise((r) => setTimeout(r, 60));
+  expect(actions().length).toBe(count);
+  expect(actions().every((c) => c.payload.action === 'upload_photo')).toBe(true);
 });
