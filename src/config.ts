@@ -110,6 +110,7 @@ const envSchema = z
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(10_000),
     SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).default(10000),
     INSTANCE_ID: optionalString,
+    BILLING_BATCH: z.enum(['on', 'off']).default('on'),
     ...providerEnvShape,
   })
   .superRefine((env, ctx) => {
@@ -243,6 +244,8 @@ function toConfig(e: Env) {
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     /** Names this instance across restarts (default: generated once into DATA_DIR/instance-id). */
     instanceId: e.INSTANCE_ID,
+    /** Group commit of the chat answers' token holds and settlements (BILLING_BATCH=off: one statement per call). */
+    billingBatch: e.BILLING_BATCH === 'on',
     providers: Object.fromEntries(PROVIDER_NAMES.map((p) => [p, providerSettings(e, p)])) as Record<ProviderName, ProviderSettings>,
     /** The web payment provider (YooKassa API v3); without credentials it runs on the sandbox fake outside production. */
     yookassa: { shopId: e.YOOKASSA_SHOP_ID, secretKey: e.YOOKASSA_SECRET_KEY, baseUrl: trimSlashes(e.YOOKASSA_BASE_URL) },

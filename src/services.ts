@@ -1,6 +1,7 @@
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { AppConfig } from './config';
+import type { AccountChangeFeed } from './core/accounts/account-changes';
 import { ApiKeyService } from './core/accounts/api-keys';
 import { AuthService } from './core/accounts/auth-service';
 import { LogMailer, Mailer } from './core/accounts/mailer';
@@ -34,6 +35,7 @@ import { ProviderGate } from './core/generations/provider-gate';
 import { GenerationService } from './core/generations/service';
 import { ChatService } from './core/generations/chat';
 import { applyDeferredOutcome, BillingOutbox } from './core/generations/billing-outbox';
+import { GenerationBilling } from './core/generations/billing-batches';
 import { GenerationLeases } from './core/generations/leases';
 import { recoverAbandoned } from './core/generations/recovery';
 import { resolveInstanceId } from './core/ops/instance-id';
@@ -49,6 +51,7 @@ import { PgBossWebhookQueue } from './jobs/webhook-jobs';
 import { announceFinished } from './core/generations/announce';
 import { WebhookService } from './core/webhooks/service';
 import { FastSql } from './db/fast-sql';
+import { PgAccountChangeFeed } from './db/account-change-feed';
 import type { Logger } from './logger';
 
 /** Everything the front ends and workers share, built once per process. */
@@ -62,6 +65,8 @@ export interface Services {
   /** The PostgreSQL counters (also the fallback when Redis fails); maintenance purges old windows. */
   counters: PostgresCounterStore;
   apiKeys: ApiKeyService;
+  /** Account changes heard from PostgreSQL (every instance, every writer): what caches of accounts listen to. */
+  accountChanges: AccountChangeFeed;
   /** Sign-in, sessions, bearer credentials, password recovery (src/core/accounts/auth-service.ts). */
   auth: AuthService;
   /** Queues mail as a durable job (see jobs/mail.ts); delivered by `mailTransport`: SMTP when SMTP_URL is set, else the log. */
@@ -151,7 +156,8 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
   const sql = FastSql.of(ds);
   const holds = FastSql.asyncCommitPool(options.databaseUrl);
   const plans = new PlanDirectory(ds);
-  const apiKeys = new ApiKeyService(ds, config.apiKeyPepper, sql);
+  const accountChanges = new PgAccountChangeFeed(options.databaseUrl, log).start();
+  const apiKeys = new ApiKeyService(ds, config.apiKeyPepper, { sql, changes: accountChanges });
   const jobQueue = createBoss(options.databaseUrl, log);
   const boss = jobQueue.boss;
   const mailTransport: Mailer = config.mail.smtpUrl
@@ -239,8 +245,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
   });
   const chat = new ChatService({
     ds,
-    sql,
-    holdSql: holds.sql,
+    billing: new GenerationBilling({ holdSql: holds.sql, sql, batch: config.billingBatch }),
     limiter,
     connections,
     gate,
@@ -261,6 +266,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     limiter,
     counters: pgCounters,
     apiKeys,
+    accountChanges,
     auth,
     mailer,
     mailTransport,
@@ -298,6 +304,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
       jobQueue.quiet();
       await boss.stop({ graceful: true, timeout: 5000 }).catch(() => undefined);
       await holds.close().catch(() => undefined);
+      await accountChanges.close();
       failover?.stop();
       redis?.disconnect();
     },

@@ -110,21 +110,25 @@ export interface RunResult {
   firstProblem?: string;
 }
 
-/** `concurrency` workers on keep-alive connections, each sending requests back to back until a bound is hit. */
-export async function runLoad(target: Target, opts: RunOptions): Promise<RunResult> {
+/**
+ * `concurrency` workers on keep-alive connections, each sending requests back to back until a bound is hit.
+ * With several targets (e.g. one per account), worker i sends to target i modulo their number.
+ */
+export async function runLoad(target: Target | readonly Target[], opts: RunOptions): Promise<RunResult> {
+  const targets = Array.isArray(target) ? target : [target as Target];
   const agent = new http.Agent({ keepAlive: true, maxSockets: opts.concurrency, maxFreeSockets: opts.concurrency });
   const body = chatBody(opts.stream);
   const outcomes: Outcome[] = [];
   const started = Date.now();
   const deadline = started + opts.maxMs;
   let issued = 0;
-  const worker = async () => {
+  const worker = async (own: Target) => {
     while (issued < opts.maxRequests && Date.now() < deadline) {
       issued += 1;
-      outcomes.push(await sendOnce(target, agent, body, opts.stream));
+      outcomes.push(await sendOnce(own, agent, body, opts.stream));
     }
   };
-  await Promise.all(Array.from({ length: opts.concurrency }, worker));
+  await Promise.all(Array.from({ length: opts.concurrency }, (_, i) => worker(targets[i % targets.length])));
   const elapsedMs = Date.now() - started;
   agent.destroy();
   const statuses: Record<number, number> = {};

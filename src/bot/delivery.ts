@@ -6,6 +6,7 @@ import { resultUrl } from '../core/generations/views';
 import { readStoredObject, type ResultStorage } from '../core/media/storage';
 import type { GenerationRecord } from '../core/records';
 import type { Logger } from '../logger';
+import { actionForUpload, withChatAction } from './chat-action';
 import { failureText } from './errors';
 import { DEFAULT_LOCALE, isLocale, type I18n, type Locale, type Translate } from './i18n';
 import { splitMessage } from './streaming-reply';
@@ -113,7 +114,9 @@ export class ResultDelivery implements GenerationNotifier {
         return;
       }
       const data = await readStoredObject(stored, MAX_UPLOAD_BYTES);
-      await this.sendFile(api, target.chatId, gen, stored.mime, data, caption, options);
+      await withChatAction(api, target.chatId, actionForUpload(stored.mime), () =>
+        this.sendFile(api, target.chatId, gen, stored.mime, data, caption, options),
+      );
     } else {
       const text = gen.resultText?.trim() ? gen.resultText : t('result-empty-text');
       for (const piece of splitMessage(`${text}\n\n${caption}`, this.deps.maxMessageLength)) {

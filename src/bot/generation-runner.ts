@@ -3,6 +3,7 @@ import { loadCommandFiles, type GenerateCommand, type ImageField } from '../core
 import { parseGenerateCommand } from '../core/catalog/params';
 import { sniffAudio } from '../core/media/sniff';
 import type { Actor, GenerationOutcome, RequestContext } from '../core/generations/service';
+import { actionForCategory, withChatAction } from './chat-action';
 import type { BotContext, BotDeps } from './context';
 import type { DeliveryTarget } from '../core/generations/delivery-outbox';
 import { describeErrorForUser, isExpectedError } from './errors';
@@ -58,7 +59,8 @@ export async function startGeneration(deps: BotDeps, job: GenerationJob): Promis
   const ctx: RequestContext = { source: 'bot', ownOrigins: [deps.publicBase], delivery };
   deps.tasks.run('generation', async () => {
     try {
-      await run(deps, job, ctx);
+      // "sending a photo…" (or the like) while the model works; the progress message says how long.
+      await withChatAction(deps.api, job.chatId, actionForCategory(model?.category ?? 'image'), () => run(deps, job, ctx));
     } catch (err) {
       if (!isExpectedError(err)) deps.services.log.error({ err, model: job.modelSlug }, 'bot generation failed');
       const message = await describeErrorForUser(err, t, job.locale, deps.services.plans);

@@ -1,41 +1,18 @@
 import { GrammyError, type Api } from 'grammy';
 import type { Logger } from '../logger';
+import { escapeHtml, renderAnswer, type MessagePiece } from './render';
+
+export { splitMessage } from './render';
 
 export interface StreamingReplyOptions {
-  /** Minimum pause between two Bot API writes of this reply (Telegram allows about one edit per second per chat). */
+  /** Minimum pause between two Bot API writes of this reply while it streams (Telegram allows about one edit per second per chat). */
   intervalMs: number;
-  /** Longest text of one message (Telegram: 4096). */
+  /** Longest text of one message (Telegram: 4096, counted after formatting is parsed). */
   maxLength: number;
   /** Shown until the first text arrives. */
   placeholder: string;
   replyTo?: number;
   log?: Logger;
-}
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/**
- * Splits text into pieces of at most `max` UTF-16 units (Telegram's measure), preferring a line break or a space
- * in the last fifth of a piece and never cutting a surrogate pair. A piece's end depends only on the text before
- * it, so pieces already sent stay the same while the text grows.
- */
-export function splitMessage(text: string, max: number): string[] {
-  const pieces: string[] = [];
-  let rest = text;
-  while (rest.length > max) {
-    let cut = max;
-    const window = rest.slice(Math.floor(max * 0.8), max);
-    const nl = window.lastIndexOf('\n');
-    const sp = window.lastIndexOf(' ');
-    const at = nl >= 0 ? nl : sp;
-    if (at >= 0) cut = Math.floor(max * 0.8) + at + 1;
-    const code = rest.charCodeAt(cut - 1);
-    if (code >= 0xd800 && code <= 0xdbff) cut -= 1;
-    pieces.push(rest.slice(0, cut));
-    rest = rest.slice(cut);
-  }
-  pieces.push(rest);
-  return pieces;
 }
 
 function retryAfterOf(err: unknown): number | undefined {
@@ -46,19 +23,40 @@ function isNotModified(err: unknown): boolean {
   return err instanceof GrammyError && err.error_code === 400 && /message is not modified/i.test(err.description);
 }
 
+function isFormattingRefused(err: unknown): boolean {
+  return err instanceof GrammyError && err.error_code === 400 && /can't parse entities/i.test(err.description);
+}
+
+interface SentMessage {
+  id: number;
+  /** What the message shows: HTML, or plain text once Telegram refused its formatting. */
+  content: string;
+  plain: boolean;
+}
+
+type WriteOutcome = 'written' | 'flood-wait' | 'failed';
+
 /**
  * A chat reply that grows while the model streams: one message edited at a measured pace, continued in a new
- * message past the length limit. Text arrives through `append` at any speed; a separate writer loop sends the
- * latest state at most once per interval, so a slow or rate-limited Bot API (429 with `retry_after`) never
- * holds up reading the stream.
+ * message past the length limit. The model's Markdown is rendered to Telegram HTML on every write (the whole
+ * text, so unfinished syntax stays balanced), and a part whose formatting Telegram refuses is written again as
+ * plain text. Text arrives through `append` at any speed; a separate writer loop sends the latest state at most
+ * once per interval, so a slow or rate-limited Bot API (429 with `retry_after`) never holds up reading the
+ * stream. Once the stream has ended, the final text goes out at once, waiting only for a flood-control pause.
  */
 export class StreamingReply {
   private body = '';
   private footer = '';
-  private readonly sent: { id: number; text: string }[] = [];
+  private readonly sent: SentMessage[] = [];
   private done = false;
+  /** Text changed since the last write round. */
+  private dirty = false;
+  /** Pacing while the model streams. */
   private nextWriteAt = 0;
+  /** Flood control: no write before this time, even for the final text. */
+  private retryAt = 0;
   private wake?: () => void;
+  private interrupt?: () => void;
   private writer?: Promise<void>;
 
   constructor(
@@ -72,15 +70,18 @@ export class StreamingReply {
     return this.sent.map((m) => m.id);
   }
 
+  /** The answer so far, as the model wrote it (Markdown). */
   get text(): string {
     return this.body;
   }
 
   async start(): Promise<void> {
-    const message = await this.api.sendMessage(this.chatId, this.options.placeholder, {
+    const html = escapeHtml(this.options.placeholder);
+    const message = await this.api.sendMessage(this.chatId, html, {
+      parse_mode: 'HTML',
       ...(this.options.replyTo ? { reply_parameters: { message_id: this.options.replyTo, allow_sending_without_reply: true } } : {}),
     });
-    this.sent.push({ id: message.message_id, text: this.options.placeholder });
+    this.sent.push({ id: message.message_id, content: html, plain: false });
     this.nextWriteAt = Date.now() + this.options.intervalMs;
     this.writer = this.run();
   }
@@ -88,68 +89,110 @@ export class StreamingReply {
   append(delta: string): void {
     if (!delta) return;
     this.body += delta;
+    this.dirty = true;
     this.wake?.();
   }
 
-  /** Writes the final state (with an optional footer line) and waits until it is on Telegram. */
+  /** Writes the final state (with an optional footer of plain text) at once and waits until it is on Telegram. */
   async finish(footer?: string): Promise<void> {
     this.footer = footer ?? '';
     this.done = true;
+    this.dirty = true;
     this.wake?.();
+    this.interrupt?.();
     await this.writer;
   }
 
-  private target(): string[] {
-    const text = [this.body.trim() === '' ? '' : this.body, this.footer].filter((s) => s !== '').join('\n\n');
-    return splitMessage(text === '' ? this.options.placeholder : text, this.options.maxLength);
+  private target(): MessagePiece[] {
+    const pieces = renderAnswer(this.body, { footer: this.footer, maxLength: this.options.maxLength });
+    return pieces.length > 0 ? pieces : [{ html: escapeHtml(this.options.placeholder), plain: this.options.placeholder }];
   }
 
-  private inSync(target: string[]): boolean {
-    return target.length <= this.sent.length && target.every((text, i) => this.sent[i].text === text);
+  private shows(message: SentMessage | undefined, piece: MessagePiece): boolean {
+    return message !== undefined && message.content === (message.plain ? piece.plain : piece.html);
+  }
+
+  private waitMs(): number {
+    return Math.max(this.retryAt, this.done ? 0 : this.nextWriteAt) - Date.now();
+  }
+
+  /** Sleeps up to `ms`; the end of the stream cuts the pause short. */
+  private pause(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.interrupt = undefined;
+        resolve();
+      }, ms);
+      this.interrupt = () => {
+        clearTimeout(timer);
+        this.interrupt = undefined;
+        resolve();
+      };
+    });
   }
 
   private async run(): Promise<void> {
     for (;;) {
-      const pending = !this.inSync(this.target());
-      if (!pending) {
+      if (!this.dirty) {
         if (this.done) return;
         await new Promise<void>((resolve) => (this.wake = resolve));
         this.wake = undefined;
         continue;
       }
-      const wait = this.nextWriteAt - Date.now();
-      if (wait > 0) await sleep(wait);
-      await this.write(this.target());
+      for (let wait = this.waitMs(); wait > 0; wait = this.waitMs()) await this.pause(wait);
+      // Rendered once per write round, not per delta: the text is read again only when it can be sent.
+      this.dirty = false;
+      const target = this.target();
+      if (target.every((piece, i) => this.shows(this.sent[i], piece))) continue;
+      await this.write(target);
       this.nextWriteAt = Math.max(this.nextWriteAt, Date.now() + this.options.intervalMs);
     }
   }
 
-  private async write(target: string[]): Promise<void> {
+  private async write(target: MessagePiece[]): Promise<void> {
     for (let i = 0; i < target.length; i++) {
-      const current = this.sent[i];
-      if (current && current.text === target[i]) continue;
+      if (this.shows(this.sent[i], target[i])) continue;
+      if ((await this.writePiece(i, target[i])) === 'flood-wait') return;
+    }
+  }
+
+  private async writePiece(index: number, piece: MessagePiece): Promise<WriteOutcome> {
+    const current = this.sent[index] as SentMessage | undefined;
+    let plain = current?.plain ?? false;
+    for (;;) {
+      const text = plain ? piece.plain : piece.html;
+      const options = plain ? {} : { parse_mode: 'HTML' as const };
       try {
         if (current) {
-          await this.api.editMessageText(this.chatId, current.id, target[i]);
-          current.text = target[i];
+          await this.api.editMessageText(this.chatId, current.id, text, options);
+          Object.assign(current, { content: text, plain });
         } else {
-          const message = await this.api.sendMessage(this.chatId, target[i]);
-          this.sent.push({ id: message.message_id, text: target[i] });
+          const message = await this.api.sendMessage(this.chatId, text, options);
+          this.sent.push({ id: message.message_id, content: text, plain });
         }
+        return 'written';
       } catch (err) {
         const retryAfter = retryAfterOf(err);
         if (retryAfter !== undefined) {
           // Flood control: try again (with the then-latest text) once Telegram allows it.
-          this.nextWriteAt = Date.now() + retryAfter * 1000;
-          return;
+          this.retryAt = Date.now() + retryAfter * 1000;
+          this.dirty = true;
+          return 'flood-wait';
         }
         if (current && isNotModified(err)) {
-          current.text = target[i];
+          Object.assign(current, { content: text, plain });
+          return 'written';
+        }
+        if (!plain && isFormattingRefused(err)) {
+          // No answer is lost to formatting: this message shows plain text from now on.
+          this.options.log?.warn({ err, chatId: this.chatId }, 'streamed reply: Telegram refused the formatting; sending plain text');
+          plain = true;
           continue;
         }
         this.options.log?.warn({ err, chatId: this.chatId }, 'streamed reply: a write failed; giving up on this part');
-        if (current) current.text = target[i];
-        else this.sent.push({ id: -1, text: target[i] });
+        if (current) Object.assign(current, { content: text, plain });
+        else this.sent.push({ id: -1, content: text, plain });
+        return 'failed';
       }
     }
   }

@@ -25,3 +25,12 @@ export async function inTransaction<T>(ds: DataSource, work: (em: EntityManager)
 export function isUniqueViolation(err: unknown): boolean {
   return sqlState(err) === '23505';
 }
+
+/**
+ * The server refused the statement (it answered with an error), so nothing of it was committed. A dropped
+ * connection or a timeout is not one: the commit may or may not have happened.
+ */
+export function isRefusedStatement(err: unknown): boolean {
+  const e = err instanceof QueryFailedError ? (err.driverError as unknown) : err;
+  return typeof (e as { severity?: unknown } | undefined)?.severity === 'string' && typeof sqlState(e) === 'string';
+}

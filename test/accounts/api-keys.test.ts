@@ -20,7 +20,7 @@ test('verifyWithOwner loads the same user as the repository, field for field, in
     messengerUsername: 'kh',
     plan: 'vip',
   });
-  const service = new ApiKeyService(db.dataSource, 'pepper', FastSql.of(db.dataSource));
+  const service = new ApiKeyService(db.dataSource, 'pepper', { sql: FastSql.of(db.dataSource) });
   const { key, id } = await service.create(created.id, 'k');
   expect(isWellFormedApiKey(key)).toBe(true);
   const found = await service.verifyWithOwner(key);

@@ -92,7 +92,10 @@ describe('API keys', () => {
     const account = await api.account('vip');
     const key = await api.apiKey(account);
     expect((await api.request('GET', '/api/v2/user/me', { token: key })).status).toBe(200);
+    // Keys are cached per instance: a plain SQL writer's change reaches it by NOTIFY (see key-revocation.test.ts).
+    const heard = api.services.accountChanges.expect(account.user.id, 5000);
     await api.db.dataSource.query(`UPDATE users SET plan_slug = 'pro' WHERE id = $1`, [account.user.id]);
+    await heard;
     expectErrorShape(await api.request('GET', '/api/v2/user/me', { token: key }), 403, 'insufficient_plan');
   });
 });

@@ -19,7 +19,7 @@ import type { DataSource } from 'typeorm';
 import { createServices, Services } from '../../src/services';
 import { sandboxHandlers } from '../../src/sandbox/handlers';
 import { SandboxHandlers, SandboxServer, startSandbox } from '../../src/sandbox/server';
-import { createTestDatabase, TestDatabase } from '../support/databases';
+import { attachTestDatabase, createTestDatabase, TestDatabase } from '../support/databases';
 import { OpenApiConformance } from '../support/openapi-conformance';
 
 export const BOT_TOKEN = '123456789:TEST-bot-token-for-login-widget';
@@ -79,8 +79,11 @@ export function randomIp(): string {
   return `10.${crypto.randomInt(256)}.${crypto.randomInt(256)}.${crypto.randomInt(1, 255)}`;
 }
 
-export async function startApi(env: Record<string, string> = {}, opts: { handlers?: SandboxHandlers } = {}): Promise<ApiHarness> {
-  const db = await createTestDatabase();
+export async function startApi(
+  env: Record<string, string> = {},
+  opts: { handlers?: SandboxHandlers; /** Another instance on this harness's database. */ sameDatabaseAs?: ApiHarness } = {},
+): Promise<ApiHarness> {
+  const db = opts.sameDatabaseAs ? await attachTestDatabase(opts.sameDatabaseAs.db) : await createTestDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ng-api-'));
   const config = loadConfig({
     NODE_ENV: 'test',

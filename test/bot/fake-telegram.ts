@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { EntityParseError, parseTelegramHtml, trim, type ParsedEntity } from './telegram-html';
 
 // A fake Telegram Bot API server on loopback (TELEGRAM_API_ROOT points the real grammY client at it). It records
 // every call and answers with correctly shaped results: real Message objects with message ids, File objects,
@@ -21,6 +22,8 @@ export interface RecordedCall {
   /** Files uploaded with the call, by parameter name (`photo`, `video`, `document`…). */
   files: Record<string, UploadedFile>;
   at: number;
+  /** When the answer was sent back. */
+  answeredAt?: number;
   /** What the fake answered (`result` of a successful call). */
   result?: unknown;
 }
@@ -34,9 +37,37 @@ export interface FakeFailure {
 interface StoredMessage {
   chatId: number;
   messageId: number;
+  /** The text as Telegram keeps it: after parsing the formatting (parse_mode) and trimming. */
   text?: string;
+  entities?: ParsedEntity[];
+  /** The text as the bot sent it (HTML when parse_mode was HTML). */
+  sent?: string;
   markup?: string;
   deleted?: boolean;
+}
+
+/** Telegram's longest message text, counted after entity parsing in UTF-16 units. */
+export const MAX_MESSAGE_LENGTH = 4096;
+
+/** A message text as Telegram would keep it, or the Bot API's refusal. */
+function messageText(p: Record<string, unknown>): { text: string; entities: ParsedEntity[] } | { error: string } {
+  const raw = String(p.text ?? '');
+  let parsed;
+  if (p.parse_mode === 'HTML') {
+    try {
+      parsed = parseTelegramHtml(raw);
+    } catch (err) {
+      if (err instanceof EntityParseError) return { error: `Bad Request: can't parse entities: ${err.message}` };
+      throw err;
+    }
+  } else if (p.parse_mode !== undefined) {
+    return { error: `Bad Request: unsupported parse_mode` };
+  } else {
+    parsed = trim({ text: raw, entities: [] });
+  }
+  if (parsed.text === '') return { error: 'Bad Request: message text is empty' };
+  if (parsed.text.length > MAX_MESSAGE_LENGTH) return { error: 'Bad Request: message is too long' };
+  return parsed;
 }
 
 /** A recorded Bot API error body (test/fixtures/telegram). */
@@ -181,9 +212,19 @@ export class FakeTelegram {
       .map((c) => String(c.payload.text));
   }
 
-  /** The current text of a message (after edits). */
+  /** The current text of a message (after edits), as the user sees it: formatting parsed away. */
   textOf(chatId: number, messageId: number): string | undefined {
     return this.messages.get(`${chatId}:${messageId}`)?.text;
+  }
+
+  /** The formatting of a message's current text (bold, code, pre with its language…), in UTF-16 offsets. */
+  entitiesOf(chatId: number, messageId: number): ParsedEntity[] {
+    return this.messages.get(`${chatId}:${messageId}`)?.entities ?? [];
+  }
+
+  /** The current text of a message as the bot last sent it (HTML when it was sent with parse_mode HTML). */
+  sentTextOf(chatId: number, messageId: number): string | undefined {
+    return this.messages.get(`${chatId}:${messageId}`)?.sent;
   }
 
   isDeleted(chatId: number, messageId: number): boolean {
@@ -226,6 +267,7 @@ export class FakeTelegram {
     const { payload, files } = await this.parse(req);
     const call: RecordedCall = { method, payload, files, at: Date.now() };
     this.calls.push(call);
+    res.on('finish', () => (call.answeredAt = Date.now()));
     const failureIndex = this.failures.findIndex((f) => f.method === method);
     if (failureIndex >= 0) {
       const { failure } = this.failures.splice(failureIndex, 1)[0];
@@ -282,9 +324,13 @@ export class FakeTelegram {
     return { payload: Object.fromEntries(new URLSearchParams(body.toString('utf8'))), files: {} };
   }
 
-  private message(chatId: number, extra: Record<string, unknown>): Record<string, unknown> {
+  private message(
+    chatId: number,
+    extra: Record<string, unknown>,
+    content?: { text: string; entities: ParsedEntity[]; sent: string },
+  ): Record<string, unknown> {
     const messageId = this.nextMessageId++;
-    const stored: StoredMessage = { chatId, messageId, text: typeof extra.text === 'string' ? extra.text : undefined };
+    const stored: StoredMessage = { chatId, messageId, ...content };
     if (extra.reply_markup) stored.markup = JSON.stringify(extra.reply_markup);
     this.messages.set(`${chatId}:${messageId}`, stored);
     return {
@@ -309,18 +355,37 @@ export class FakeTelegram {
     switch (method) {
       case 'getMe':
         return ok(BOT_INFO);
-      case 'sendMessage':
-        return ok(this.message(chatId, { text: String(p.text), ...(p.reply_markup ? { reply_markup: p.reply_markup } : {}) }));
+      case 'sendMessage': {
+        const content = messageText(p);
+        if ('error' in content) return { ok: false, error_code: 400, description: content.error };
+        const entities = content.entities.length > 0 ? { entities: content.entities } : {};
+        return ok(
+          this.message(
+            chatId,
+            { text: content.text, ...entities, ...(p.reply_markup ? { reply_markup: p.reply_markup } : {}) },
+            { ...content, sent: String(p.text) },
+          ),
+        );
+      }
       case 'editMessageText':
       case 'editMessageReplyMarkup': {
         const stored = this.messages.get(`${chatId}:${Number(p.message_id)}`);
         if (!stored || stored.deleted) return fail('error-400-message-to-edit-not-found');
-        const text = method === 'editMessageText' ? String(p.text) : stored.text;
+        const content = method === 'editMessageText' ? messageText(p) : { text: stored.text ?? '', entities: stored.entities ?? [] };
+        if ('error' in content) return { ok: false, error_code: 400, description: content.error };
+        const text = content.text;
         const markup = p.reply_markup ? JSON.stringify(p.reply_markup) : undefined;
-        if (text === stored.text && markup === stored.markup) {
+        // Telegram compares what the user would see: the text, its formatting and the buttons.
+        if (
+          text === stored.text &&
+          JSON.stringify(content.entities) === JSON.stringify(stored.entities ?? []) &&
+          markup === stored.markup
+        ) {
           return fail('error-400-message-not-modified');
         }
         stored.text = text;
+        stored.entities = content.entities;
+        if (method === 'editMessageText') stored.sent = String(p.text);
         stored.markup = markup;
         return ok({
           message_id: stored.messageId,
@@ -329,6 +394,7 @@ export class FakeTelegram {
           date: Math.floor(Date.now() / 1000),
           edit_date: Math.floor(Date.now() / 1000),
           text,
+          ...(content.entities.length > 0 ? { entities: content.entities } : {}),
           ...(p.reply_markup ? { reply_markup: p.reply_markup } : {}),
         });
       }

@@ -2,6 +2,7 @@ import type { Update } from 'grammy/types';
 import { createBot, type BotOptions, type TelegramBot } from '../../src/bot';
 import type { BotSettings } from '../../src/bot/context';
 import { createGoogleSandbox } from '../../src/sandbox/google';
+import type { SandboxHandlers } from '../../src/sandbox/server';
 import { Engine, startEngine } from '../support/engine';
 import { BOT_INFO, FakeTelegram, type RecordedCall } from './fake-telegram';
 import { TestUser, type TestUserOptions } from './updates';
@@ -27,7 +28,7 @@ export interface BotHarness {
 }
 
 export async function startBotHarness(
-  options: { adminIds?: number[]; env?: Record<string, string>; bot?: BotOptions } = {},
+  options: { adminIds?: number[]; env?: Record<string, string>; bot?: BotOptions; handlers?: SandboxHandlers } = {},
 ): Promise<BotHarness> {
   const telegram = await FakeTelegram.start(TOKEN);
   const engine = await startEngine(
@@ -39,7 +40,7 @@ export async function startBotHarness(
     },
     {
       // Slow videos (several polls before the result) so a pending job's progress can be watched reliably.
-      handlers: { google: createGoogleSandbox({ pendingPolls: 6 }) },
+      handlers: { google: createGoogleSandbox({ pendingPolls: 6 }), ...options.handlers },
     },
   );
   const bots: TelegramBot[] = [];

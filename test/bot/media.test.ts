@@ -67,6 +67,10 @@ test('an image conversation end to end: model, size, prompt, price, confirm, pho
   await press(h, user, /:ok$/);
   const photo = to(user.id, 'sendPhoto').pop()!;
   expect(photo.payload.caption).toContain(`FLUX.1 [dev] · ${price} tkn · balance ${50 - price}`);
+  // "sending a photo…" while the model worked and the file went up.
+  const uploading = to(user.id, 'sendChatAction').filter((c) => c.payload.action === 'upload_photo');
+  expect(uploading.length).toBeGreaterThanOrEqual(1);
+  expect(uploading[0].at).toBeLessThanOrEqual(photo.at);
   const meta = await sharp(photo.files.photo.data).metadata();
   expect([meta.format, meta.width, meta.height]).toEqual(['webp', 768, 1344]);
   // The progress message is gone once the result is there.
@@ -139,6 +143,7 @@ test('a pending video shows its ETA, is refreshed while it runs, and is delivere
   const video = await h.telegram.waitForCall((c) => c.method === 'sendVideo' && Number(c.payload.chat_id) === user.id);
   expect(video.files.video.data.subarray(4, 8).toString('latin1')).toBe('ftyp');
   expect(video.payload.caption).toContain('Veo 3.1 Fast · 16 tkn · balance 34');
+  expect(to(user.id, 'sendChatAction').some((c) => c.payload.action === 'upload_video' && c.at <= video.at)).toBe(true);
   expect(h.telegram.isDeleted(user.id, progressId)).toBe(true);
   const done = await h.engine.db.dataSource.getRepository(GenerationEntity).findOneByOrFail({ id: gen.id });
   expect(done).toMatchObject({ status: 'completed', tokensSpent: 16 });

@@ -1,6 +1,7 @@
 import { Api } from 'grammy';
 import { splitMessage, StreamingReply } from '../../src/bot/streaming-reply';
 import { FakeTelegram, floodWait, telegramError } from './fake-telegram';
+import { messageIdOf } from './harness';
 
 const TOKEN = '42:streaming-reply-test';
 const CHAT = 5_500_001;
@@ -36,18 +37,26 @@ test('a long streamed reply continues in new messages past 4096 characters, pace
   const words = Array.from({ length: 1800 }, (_, i) => `word${i} `);
   for (let i = 0; i < words.length; i += 60) {
     reply.append(words.slice(i, i + 60).join(''));
-    await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 15));
   }
   await reply.finish('— footer');
   const full = `${words.join('')}\n\n— footer`;
   const texts = reply.messageIds.map((id) => telegram.textOf(CHAT, id)!);
-  expect(texts.join('')).toBe(full);
+  // Telegram drops the white space at either end of a message (here the space each piece was cut after).
+  expect(texts.join(' ')).toBe(full.replace(/ \n\n/, '\n\n'));
   for (const t of texts) expect(t.length).toBeLessThanOrEqual(4096);
   expect(texts.length).toBeGreaterThanOrEqual(3);
-  // Writes of one round may come together (edit + continuation); rounds are at least the interval apart.
-  const at = chatCalls(CHAT).map((c) => c.at);
-  const rounds = at.filter((t, i) => i === 0 || t - at[i - 1] > 25);
-  for (let i = 1; i < rounds.length; i++) expect(rounds[i] - rounds[i - 1]).toBeGreaterThanOrEqual(55);
+  // A write round goes through the changed pieces in order (edit, then continuation); a call to a piece at or
+  // before the previous call's starts a new round, which waits at least the interval after the last answer
+  // while the model streams. (The final round, once the stream has ended, goes out at once.)
+  const calls = chatCalls(CHAT).slice(1);
+  const pieceOf = (c: (typeof calls)[number]) => reply.messageIds.indexOf(messageIdOf(c));
+  const roundStarts = calls.filter((c, i) => i > 0 && pieceOf(c) <= pieceOf(calls[i - 1]));
+  expect(roundStarts.length).toBeGreaterThanOrEqual(3);
+  for (const c of roundStarts.slice(0, -1)) {
+    const previous = calls[calls.indexOf(c) - 1];
+    expect(c.at - previous.answeredAt!).toBeGreaterThanOrEqual(55);
+  }
 });
 
 test('a 429 from Telegram delays the next edit by retry_after, and the final text still arrives', async () => {
@@ -76,4 +85,78 @@ test('"message is not modified" counts as written: no retry loop, the reply fini
   await reply.finish();
   expect(chatCalls(chat).filter((c) => c.method === 'editMessageText')).toHaveLength(1);
   expect(chatCalls(chat).filter((c) => c.method === 'sendMessage')).toHaveLength(1);
+});
+
+test('while an answer streams, every edit is valid HTML: `<`, `&` and an unclosed fence arrive whole', async () => {
+  const chat = CHAT + 3;
+  const api = new Api(TOKEN, { apiRoot: telegram.url });
+  const reply = new StreamingReply(api, chat, { intervalMs: 5, maxLength: 4096, placeholder: '…' });
+  await reply.start();
+  const answer = 'If **a < b** & c:\n\n```js\nconst ok = a < b && c > d; // <ok>\nreturn `${a}&${b}`;\n';
+  for (const ch of answer) {
+    reply.append(ch);
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  await reply.finish('— footer <model> & co');
+  const edits = chatCalls(chat).filter((c) => c.method === 'editMessageText');
+  expect(edits.length).toBeGreaterThanOrEqual(3);
+  // The fake refuses HTML the way Telegram does: every edit was accepted.
+  for (const e of edits) expect(e.result).toBeDefined();
+  const id = reply.messageIds[0];
+  expect(telegram.textOf(chat, id)).toBe(
+    'If a < b & c:\n\nconst ok = a < b && c > d; // <ok>\nreturn `${a}&${b}`;\n\n— footer <model> & co',
+  );
+  expect(telegram.entitiesOf(chat, id)).toEqual([
+    { type: 'bold', offset: 3, length: 5 },
+    { type: 'pre', offset: 15, length: 54, language: 'js' },
+  ]);
+});
+
+test('when Telegram refuses the formatting, the part is written again as plain text and nothing is lost', async () => {
+  const chat = CHAT + 4;
+  const api = new Api(TOKEN, { apiRoot: telegram.url });
+  const reply = new StreamingReply(api, chat, { intervalMs: 5, maxLength: 4096, placeholder: '…' });
+  await reply.start();
+  telegram.failNext('editMessageText', telegramError('error-400-cant-parse-entities'));
+  reply.append('The **answer** is `42`, see [the docs](https://example.com/docs).');
+  await new Promise((r) => setTimeout(r, 30));
+  reply.append('\n\nMore *text* later.');
+  await reply.finish('— footer');
+  const edits = chatCalls(chat).filter((c) => c.method === 'editMessageText');
+  expect(edits[0].payload.parse_mode).toBe('HTML');
+  expect(edits[0].result).toBeUndefined();
+  // Retried at once without formatting; the message stays plain from then on.
+  expect(edits[1].payload.parse_mode).toBeUndefined();
+  for (const e of edits.slice(1)) expect(e.payload.parse_mode).toBeUndefined();
+  expect(telegram.textOf(chat, reply.messageIds[0])).toBe(
+    'The answer is 42, see the docs (https://example.com/docs).\n\nMore text later.\n\n— footer',
+  );
+  expect(telegram.entitiesOf(chat, reply.messageIds[0])).toEqual([]);
+});
+
+test('a continuation message whose formatting is refused is sent as plain text', async () => {
+  const chat = CHAT + 5;
+  const api = new Api(TOKEN, { apiRoot: telegram.url });
+  const reply = new StreamingReply(api, chat, { intervalMs: 5, maxLength: 100, placeholder: '…' });
+  await reply.start();
+  telegram.failNext('sendMessage', telegramError('error-400-cant-parse-entities'));
+  reply.append(`${'first part '.repeat(8)}\n\n**second** part with \`code\` that goes on and on`);
+  await reply.finish();
+  const [first, second] = reply.messageIds.map((id) => telegram.textOf(chat, id));
+  expect(first).toBe('first part '.repeat(8).trim());
+  expect(second).toBe('second part with code that goes on and on');
+  const sends = chatCalls(chat).filter((c) => c.method === 'sendMessage');
+  expect(sends.map((c) => c.payload.parse_mode)).toEqual(['HTML', 'HTML', undefined]);
+});
+
+test('the final text is written as soon as the stream ends, not at the next edit slot', async () => {
+  const chat = CHAT + 6;
+  const api = new Api(TOKEN, { apiRoot: telegram.url });
+  // An edit slot a minute away: finishing must not wait for it (the test would time out).
+  const reply = new StreamingReply(api, chat, { intervalMs: 60_000, maxLength: 4096, placeholder: '…' });
+  await reply.start();
+  reply.append('Short **answer**.');
+  await reply.finish('— footer');
+  expect(telegram.textOf(chat, reply.messageIds[0])).toBe('Short answer.\n\n— footer');
+  expect(chatCalls(chat).filter((c) => c.method === 'editMessageText')).toHaveLength(1);
 });

@@ -81,3 +81,10 @@ export async function createTestDatabase(adminUrl = process.env.DATABASE_URL): P
     },
   };
 }
+
+/** A second connection pool on a database another harness made (a second instance of the service); drop() only closes it. */
+export async function attachTestDatabase(shared: TestDatabase): Promise<TestDatabase> {
+  const dataSource = createDataSource(shared.url, { poolSize: 30 });
+  await dataSource.initialize();
+  return { url: shared.url, dataSource, drop: () => dataSource.destroy() };
+}

@@ -3,6 +3,7 @@ import { canUseModel, findModel, listModels } from '../../core/catalog/catalog';
 import type { ChatStream } from '../../core/generations/chat';
 import { GenerationFailedError } from '../../core/generations/errors';
 import { ProviderError, type ChatMessage } from '../../core/providers/types';
+import { withChatAction } from '../chat-action';
 import type { BotContext, BotSettings } from '../context';
 import { describeErrorForUser, failureText, isExpectedError } from '../errors';
 import { planNames } from '../format';
@@ -35,8 +36,15 @@ async function showChat(ctx: BotContext): Promise<void> {
   await show(ctx, ctx.t('chat-intro', { model: model.name, messages: ctx.session.chat.messages.length }), kb);
 }
 
-/** One chat turn: the text model answers with the chat's context, streamed into one message by edits. */
+/** One chat turn, with "typing…" shown from the question until the whole answer is on Telegram. */
 async function chatTurn(ctx: BotContext, text: string): Promise<void> {
+  const chatId = ctx.chat?.id;
+  if (chatId === undefined) return;
+  await withChatAction(ctx.api, chatId, 'typing', () => answerTurn(ctx, text), { log: ctx.deps.services.log });
+}
+
+/** The text model answers with the chat's context, streamed into one message by edits. */
+async function answerTurn(ctx: BotContext, text: string): Promise<void> {
   const account = ctx.account;
   const chatId = ctx.chat?.id;
   if (!account || chatId === undefined) return;

@@ -2,6 +2,8 @@ import crypto from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiKeyEntity, UserEntity } from '../../db/entities';
 import { Queryable } from '../billing/queryable';
+import type { AccountChangeFeed } from './account-changes';
+import { ApiKeyCache, ApiKeyCacheOptions } from './api-key-cache';
 import { NotFoundError } from './errors';
 
 /** Every users column, aliased to the entity's property names. */
@@ -73,17 +75,47 @@ const toView = (k: ApiKeyEntity): ApiKeyView => ({
   last_used_at: k.lastUsedAt ? k.lastUsedAt.toISOString() : null,
 });
 
+export interface ApiKeyServiceOptions {
+  /** The hot-path SQL runner (default: the DataSource). */
+  sql?: Queryable;
+  /** With a feed, verified keys are cached while it is live (see ApiKeyCache); without one, every lookup reads the database. */
+  changes?: AccountChangeFeed;
+  cache?: ApiKeyCacheOptions;
+}
+
 export class ApiKeyService {
   private readonly sql: Queryable;
+  private readonly changes?: AccountChangeFeed;
+  private readonly cache?: ApiKeyCache;
   /** When this process last wrote each key's last_used_at: at most one write a minute per key, off the request path. */
   private readonly lastMarked = new Map<number, number>();
 
   constructor(
     private readonly ds: DataSource,
     private readonly pepper: string,
-    sql?: Queryable,
+    options: ApiKeyServiceOptions = {},
   ) {
-    this.sql = sql ?? ds;
+    this.sql = options.sql ?? ds;
+    this.changes = options.changes;
+    this.cache = options.changes && new ApiKeyCache(options.changes, options.cache);
+  }
+
+  /** Whether verified keys are served from memory now (the change feed is live). */
+  get caching(): boolean {
+    return this.changes?.live ?? false;
+  }
+
+  /**
+   * Resolves once this instance heard the next change of the account (see AccountChangeFeed.expect): take it before
+   * a write that revokes keys, await it after, and the answer leaves only when every instance was told.
+   */
+  changeHeard(userId: number): Promise<void> {
+    return this.changes?.expect(userId) ?? Promise.resolve();
+  }
+
+  /** How many verified keys this instance holds in memory. */
+  get cachedKeys(): number {
+    return this.caching ? (this.cache?.size ?? 0) : 0;
   }
 
   private get repo() {
@@ -118,15 +150,23 @@ export class ApiKeyService {
     return toView(await this.repo.save(key));
   }
 
-  /** Deleted keys stop working at once everywhere: every request looks its key up in the database. */
+  /**
+   * Deleted keys stop working at once everywhere: the deletion's NOTIFY drops the key from every instance's cache,
+   * and this answers only once it was sent out (this instance heard it back).
+   */
   async delete(userId: number, id: number): Promise<void> {
+    const heard = this.changeHeard(userId);
     const res = await this.repo.delete({ id, userId });
     if (!res.affected) throw new NotFoundError('API key');
+    await heard;
   }
 
   /** Deletes every key of the account (a password reset that asks for it). @returns how many there were */
   async revokeAll(userId: number): Promise<number> {
-    return (await this.repo.delete({ userId })).affected ?? 0;
+    const heard = this.changeHeard(userId);
+    const deleted = (await this.repo.delete({ userId })).affected ?? 0;
+    if (deleted > 0) await heard;
+    return deleted;
   }
 
   private markUsed(keyId: number): void {
@@ -148,17 +188,29 @@ export class ApiKeyService {
     return found && { userId: found.user.id, keyId: found.keyId };
   }
 
-  /** Like verify, with the owner's row loaded in the same query (one round trip on every API-key request). */
+  /**
+   * Like verify, with the owner's row: from the cache when this instance verified the key recently and heard of no
+   * change to it or its owner since, otherwise in one query. The returned user row is shared: do not modify it.
+   */
   async verifyWithOwner(key: string): Promise<{ user: UserEntity; keyId: number } | null> {
+    if (!API_KEY_PATTERN.test(key)) return null;
+    const hash = hashApiKey(key, this.pepper);
+    const cached = this.cache?.get(hash);
+    if (cached) {
+      this.markUsed(cached.keyId);
+      return cached;
+    }
     if (!isWellFormedApiKey(key)) return null;
+    const mark = this.cache?.mark() ?? 0;
     const rows = await this.sql.query<(Record<string, unknown> & { key_id: number })[]>(
       `SELECT k.id AS key_id, ${USER_COLUMNS} FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = $1`,
-      [hashApiKey(key, this.pepper)],
+      [hash],
     );
     const row = rows[0];
     if (!row) return null;
     const { key_id: keyId, ...userFields } = row;
     const user = this.ds.getRepository(UserEntity).create(userFields as Partial<UserEntity>);
+    this.cache?.set(hash, { user, keyId }, mark);
     this.markUsed(keyId);
     return { user, keyId };
   }

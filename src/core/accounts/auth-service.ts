@@ -215,6 +215,7 @@ export class AuthService {
    * revoked in the same transaction.
    */
   private async takeOver(userId: number, identity: { issuer: string; subject: string }): Promise<UserEntity> {
+    const revoked = this.apiKeys.changeHeard(userId);
     const user = await inTransaction(this.ds, async (em) => {
       const rows: unknown[] = await em.query(
         `WITH taken AS (
@@ -229,6 +230,7 @@ export class AuthService {
       await em.query('DELETE FROM sign_in_lockouts WHERE user_id = $1', [userId]);
       return em.getRepository(UserEntity).findOneByOrFail({ id: userId });
     });
+    await revoked;
     this.log.warn({ userId }, 'identity-provider sign-in took over an account with an unverified email; old credentials revoked');
     return user;
   }

@@ -85,6 +85,54 @@ export function reserveCtes(userParam: string, amountParam: string, refExpr: str
 }
 
 /**
+ * The batch form of `reserveCtes`, for a statement that starts `WITH RECURSIVE`. `items` names a relation with
+ * columns (ord, user_id, amount, n): `n` numbers each user's items 1, 2, 3… in arrival order. The balance rows are
+ * locked in user order (concurrent batches cannot deadlock), then each user's items are walked in order and
+ * admitted while the balance still covers them, plan tokens first, exactly as if they had come one by one.
+ * CTEs: `cur` (locked balances), `walk` (per item: `avail` before it, `p`/`b` taken or NULL when refused), `upd`,
+ * `ok` (admitted items: ord, user_id, p, b and `extraCols`), `res` and `led`. `refExpr` is the reference of an
+ * `ok` row.
+ */
+export function reserveBatchCtes(items: string, extraCols: string, refExpr: string): string {
+  const fits = 'w.plan_left + w.bonus_left >= i.amount';
+  const fromPlan = 'LEAST(w.plan_left, i.amount)';
+  return `cur AS (
+      SELECT user_id, plan_tokens, bonus_tokens FROM balances
+       WHERE user_id IN (SELECT user_id FROM ${items}) ORDER BY user_id FOR UPDATE
+    ), walk AS (
+      SELECT user_id, 0::bigint AS n, plan_tokens AS plan_left, bonus_tokens AS bonus_left,
+             NULL::bigint AS ord, NULL::int AS avail, NULL::int AS p, NULL::int AS b
+        FROM cur
+      UNION ALL
+      SELECT w.user_id, i.n,
+             CASE WHEN ${fits} THEN w.plan_left - ${fromPlan} ELSE w.plan_left END,
+             CASE WHEN ${fits} THEN w.bonus_left - (i.amount - ${fromPlan}) ELSE w.bonus_left END,
+             i.ord, w.plan_left + w.bonus_left,
+             CASE WHEN ${fits} THEN ${fromPlan} END,
+             CASE WHEN ${fits} THEN i.amount - ${fromPlan} END
+        FROM walk w JOIN ${items} i ON i.user_id = w.user_id AND i.n = w.n + 1
+    ), tot AS (
+      SELECT user_id, SUM(p)::int AS p, SUM(b)::int AS b FROM walk WHERE p IS NOT NULL GROUP BY user_id
+    ), upd AS (
+      UPDATE balances bal
+         SET plan_tokens = bal.plan_tokens - tot.p, bonus_tokens = bal.bonus_tokens - tot.b, updated_at = now()
+        FROM tot
+       WHERE bal.user_id = tot.user_id AND bal.plan_tokens >= tot.p AND bal.bonus_tokens >= tot.b
+       RETURNING bal.user_id
+    ), ok AS (
+      SELECT w.ord, w.user_id, w.p, w.b, ${extraCols}
+        FROM walk w JOIN upd ON upd.user_id = w.user_id JOIN ${items} i ON i.ord = w.ord
+       WHERE w.p IS NOT NULL
+    ), res AS (
+      INSERT INTO token_reservations (reference, user_id, plan_amount, bonus_amount)
+      SELECT ${refExpr}, user_id, p, b FROM ok
+    ), led AS (
+      INSERT INTO ledger_entries (user_id, kind, reference, plan_delta, bonus_delta)
+      SELECT user_id, 'reserve', ${refExpr}, -p, -b FROM ok
+    )`;
+}
+
+/**
  * Holds `amount` tokens for `reference`, plan tokens first, then bonus tokens. Throws
  * InsufficientTokensError when the balance cannot cover it. Repeating a reference returns the first hold.
  */
@@ -141,6 +189,47 @@ export function settleCtes(refExpr: string, chargeExpr: string, statusExpr: stri
     ), bal_led AS (
       INSERT INTO ledger_entries (user_id, kind, reference, plan_delta, bonus_delta)
       SELECT user_id, CASE WHEN ${statusExpr} = 'settled' THEN 'settle' ELSE 'release' END, ${refExpr}, rp, rb FROM refund
+    )`;
+}
+
+/**
+ * The batch form of `settleCtes`. `fin` names a relation with columns (ord, ref, charge, status): reservation
+ * `ref` is settled ('settled' charges up to `charge`) or released ('released'), each at most once. The balances
+ * are locked in user order after the reservations, and each user's balance moves once for all of its items.
+ * CTEs: `r`, `refund`, `lk`, `per_user`, `bal_upd`, `bal_led` and `settled` (per item that moved: ord, charged,
+ * rp, rb, and `balance`, the user's total right after that item as if the items had come one by one).
+ */
+export function settleBatchCtes(fin: string): string {
+  return `r AS (
+      UPDATE token_reservations tr
+         SET status = f.status, charged = LEAST(f.charge, tr.plan_amount + tr.bonus_amount), updated_at = now()
+        FROM ${fin} f
+       WHERE tr.reference = f.ref AND tr.status = 'reserved'
+       RETURNING f.ord, f.status, tr.reference, tr.user_id, tr.plan_amount, tr.bonus_amount, tr.charged
+    ), refund AS (
+      SELECT ord, status, reference, user_id, charged,
+             LEAST(bonus_amount, plan_amount + bonus_amount - charged) AS rb,
+             (plan_amount + bonus_amount - charged) - LEAST(bonus_amount, plan_amount + bonus_amount - charged) AS rp
+        FROM r
+    ), lk AS (
+      SELECT user_id FROM balances WHERE user_id IN (SELECT user_id FROM refund) ORDER BY user_id FOR UPDATE
+    ), per_user AS (
+      SELECT user_id, SUM(rp)::int AS rp, SUM(rb)::int AS rb, SUM(charged)::int AS charged FROM refund GROUP BY user_id
+    ), bal_upd AS (
+      UPDATE balances bal
+         SET plan_tokens = bal.plan_tokens + pu.rp, bonus_tokens = bal.bonus_tokens + pu.rb,
+             tokens_used_this_period = bal.tokens_used_this_period + pu.charged, updated_at = now()
+        FROM per_user pu JOIN lk ON lk.user_id = pu.user_id
+       WHERE bal.user_id = pu.user_id
+       RETURNING bal.user_id, bal.plan_tokens + bal.bonus_tokens AS balance
+    ), bal_led AS (
+      INSERT INTO ledger_entries (user_id, kind, reference, plan_delta, bonus_delta)
+      SELECT user_id, CASE WHEN status = 'settled' THEN 'settle' ELSE 'release' END, reference, rp, rb FROM refund
+    ), settled AS (
+      SELECT rf.ord, rf.charged, rf.rp, rf.rb,
+             bu.balance - COALESCE(SUM(rf.rp + rf.rb) OVER (PARTITION BY rf.user_id ORDER BY rf.ord
+                                                           ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING), 0)::int AS balance
+        FROM refund rf LEFT JOIN bal_upd bu ON bu.user_id = rf.user_id
     )`;
 }
 

@@ -1,7 +1,6 @@
 import { DataSource } from 'typeorm';
 import type { Logger } from '../../logger';
 import { getBalance } from '../billing/ledger';
-import { Queryable } from '../billing/queryable';
 import { requireModel } from '../catalog/catalog';
 import { ParamError } from '../catalog/errors';
 import { estimateChatReservation, estimatePromptTokens, priceChatUsage, resolveMaxTokens } from '../catalog/pricing';
@@ -22,11 +21,11 @@ import { ChatInputMessage, ChatOptions, checkChatRequest, resolveImages, toolCal
 import { ProviderConnections } from './connections';
 import { failureMessage, GenerationFailedError } from './errors';
 import { announceFinished } from './announce';
-import { applyDeferredOutcome, BillingOutbox, DeferredOutcome } from './billing-outbox';
+import { BillingOutbox, DeferredOutcome } from './billing-outbox';
+import { GenerationBilling } from './billing-batches';
 import { InputResolver } from './inputs';
 import { deferredBillingTotal } from '../ops/metrics';
 import { GenerationLeases } from './leases';
-import { createPendingGeneration } from './lifecycle';
 import { GenerationNotifier } from './ports';
 import { ProviderGate } from './provider-gate';
 import { Actor, RequestContext } from './service';
@@ -66,10 +65,8 @@ export interface ChatStream {
 
 export interface ChatServiceDeps {
   ds: DataSource;
-  /** The hot-path SQL runner (prepared statements on the pool). */
-  sql: Queryable;
-  /** Runs the token holds (see FastSql.asyncCommitPool). */
-  holdSql: Queryable;
+  /** Opens (holds tokens) and finishes (settles) the answers' generations, group-committed. */
+  billing: GenerationBilling;
   limiter: RateLimiter;
   connections: ProviderConnections;
   gate: ProviderGate;
@@ -143,7 +140,8 @@ export class ChatService {
     const messages = await resolveImages(input.messages, (field, url) => this.deps.inputs.image(field, url, ctx.ownOrigins));
     const request: ChatRequest = { ...prepared.request, messages };
     const last = input.messages[input.messages.length - 1];
-    const { id, createdAt } = await createPendingGeneration(this.deps.holdSql, {
+    const lease = { instanceId: this.deps.leases.instanceId, promptTokens: prepared.promptTokens };
+    const generation = {
       userId: actor.user.id,
       modelSlug: prepared.model.slug,
       category: 'text',
@@ -160,8 +158,8 @@ export class ChatService {
       delivery: ctx.delivery ?? null,
       sandbox: prepared.conn.sandbox,
       deadlineAt: new Date(Date.now() + 30 * 60_000),
-    });
-    await this.deps.leases.take(id, prepared.promptTokens);
+    };
+    const { id, createdAt } = await this.deps.billing.open(generation, lease);
     return { ...prepared, request, rate, generationId: id, startedAt: createdAt.getTime() };
   }
 
@@ -181,7 +179,7 @@ export class ChatService {
       processingMs: Date.now() - run.startedAt,
     };
     try {
-      const done = await applyDeferredOutcome(this.deps.sql, outcome);
+      const done = await this.deps.billing.finish(outcome);
       if (done) await announceFinished(this.deps.ds, this.deps.notifier, run.generationId, this.deps.log);
       return { generationId: run.generationId, tokensSpent: done?.tokensSpent ?? 0, balance: done?.balance ?? 0 };
     } catch (err) {
@@ -205,7 +203,7 @@ export class ChatService {
       processingMs: Date.now() - run.startedAt,
     };
     try {
-      const done = await applyDeferredOutcome(this.deps.sql, outcome);
+      const done = await this.deps.billing.finish(outcome);
       if (done) await announceFinished(this.deps.ds, this.deps.notifier, run.generationId, this.deps.log);
       return { generationId: run.generationId, tokensSpent: 0, balance: done?.balance ?? (await getBalance(this.deps.ds, userId)).total };
     } catch (dbErr) {

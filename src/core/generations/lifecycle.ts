@@ -9,7 +9,7 @@ import { StoredResult } from './results';
 // sweeper that comes second changes nothing).
 
 /** The reservation of generation N is `gen:N` (as an SQL expression over the id). */
-const REF_OF = (idExpr: string) => `('gen:' || ${idExpr})`;
+export const REF_OF = (idExpr: string) => `('gen:' || ${idExpr})`;
 
 export interface NewGeneration {
   userId: number;
@@ -25,11 +25,23 @@ export interface NewGeneration {
   deadlineAt: Date;
 }
 
+/** Who runs a generation in its own process (see GenerationLeases): taken in the statement that creates it. */
+export interface NewLease {
+  instanceId: string;
+  promptTokens: number;
+}
+
+export interface PendingGeneration {
+  id: number;
+  createdAt: Date;
+}
+
 /**
- * Inserts a pending generation and reserves its tokens under `gen:<id>`, or neither.
+ * Inserts a pending generation and reserves its tokens under `gen:<id>` (and takes its lease, when given), or
+ * none of it.
  * @throws InsufficientTokensError
  */
-export async function createPendingGeneration(db: Queryable, g: NewGeneration): Promise<{ id: number; createdAt: Date }> {
+export async function createPendingGeneration(db: Queryable, g: NewGeneration, lease?: NewLease): Promise<PendingGeneration> {
   const rows = await db.query<{ available: number | null; id: number | null; created_at: Date | null }[]>(
     `WITH nid AS (SELECT nextval(pg_get_serial_sequence('generations', 'id'))::int AS id),
      ${reserveCtes('$1::int', '$2::int', REF_OF('(SELECT id FROM nid)'))},
@@ -38,6 +50,9 @@ export async function createPendingGeneration(db: Queryable, g: NewGeneration): 
                                 eta_seconds, delivery, sandbox, deadline_at)
        SELECT nid.id, $1, $3, $4, 'pending', $5, $6, $7::jsonb, $2, $8, $9::jsonb, $10, $11 FROM nid, upd
        RETURNING id, created_at
+     ), lease AS (
+       INSERT INTO generation_leases (generation_id, instance_id, prompt_tokens)
+       SELECT id, $12::text, $13::int FROM g WHERE $12::text IS NOT NULL
      )
      SELECT (SELECT plan_tokens + bonus_tokens FROM cur) AS available, (SELECT id FROM g) AS id,
             (SELECT created_at FROM g) AS created_at`,
@@ -53,6 +68,8 @@ export async function createPendingGeneration(db: Queryable, g: NewGeneration): 
       g.delivery ? JSON.stringify(g.delivery) : null,
       g.sandbox,
       g.deadlineAt,
+      lease?.instanceId ?? null,
+      lease?.promptTokens ?? 0,
     ],
   );
   const row = rows[0];

@@ -1,0 +1,57 @@
+import { isRefusedStatement } from '../../db/transaction';
+import { GroupCommit } from '../billing/group-commit';
+import { Queryable } from '../billing/queryable';
+import { applyDeferredOutcome, DeferredOutcome } from './billing-outbox';
+import { createPendingGeneration, NewGeneration, NewLease, PendingGeneration, Transition } from './lifecycle';
+import { createPendingGenerations, finishGenerations, GenerationToOpen } from './lifecycle-batch';
+
+export interface GenerationBillingOptions {
+  /** Runs the holds: commits that do not wait for the WAL flush (see FastSql.asyncCommitPool). */
+  holdSql: Queryable;
+  /** Runs the settlements with synchronous commit: a charge is on disk before anyone is told about it. */
+  sql: Queryable;
+  /** Group commit on (default); off runs one statement per call (BILLING_BATCH=off, for comparisons). */
+  batch?: boolean;
+  /** Most items per statement (default 64). */
+  maxBatch?: number;
+  /** Batches of each kind running at once (default 2). */
+  maxInFlight?: number;
+}
+
+/**
+ * The token hold and the final charge of a chat answer, group-committed: holds (and settlements) that arrive
+ * together go to PostgreSQL as one statement, so a busy account's balance row is locked once per batch and a
+ * batch of settlements waits for one WAL flush. Every call still gets exactly its own outcome.
+ */
+export class GenerationBilling {
+  private readonly opens?: GroupCommit<GenerationToOpen, PendingGeneration>;
+  private readonly finishes?: GroupCommit<DeferredOutcome, Transition | null>;
+
+  constructor(private readonly opts: GenerationBillingOptions) {
+    if (opts.batch === false) return;
+    const sizes = { maxBatch: opts.maxBatch ?? 64, maxInFlight: opts.maxInFlight ?? 2, canRetryAlone: isRefusedStatement };
+    this.opens = new GroupCommit({
+      ...sizes,
+      runBatch: (items) => createPendingGenerations(opts.holdSql, items),
+      runOne: (item) => createPendingGeneration(opts.holdSql, item.generation, item.lease),
+    });
+    this.finishes = new GroupCommit({
+      ...sizes,
+      runBatch: (outcomes) => finishGenerations(opts.sql, outcomes),
+      runOne: (outcome) => applyDeferredOutcome(opts.sql, outcome),
+    });
+  }
+
+  /**
+   * Creates the pending generation with its token hold (and its lease, when given).
+   * @throws InsufficientTokensError
+   */
+  open(generation: NewGeneration, lease?: NewLease): Promise<PendingGeneration> {
+    return this.opens ? this.opens.submit({ generation, lease }) : createPendingGeneration(this.opts.holdSql, generation, lease);
+  }
+
+  /** Completes (settles) or fails (releases) a pending generation; null when it was no longer pending. */
+  finish(outcome: DeferredOutcome): Promise<Transition | null> {
+    return this.finishes ? this.finishes.submit(outcome) : applyDeferredOutcome(this.opts.sql, outcome);
+  }
+}

@@ -1,0 +1,111 @@
+import { ApiHarness, expectErrorShape, startApi } from './harness';
+
+// Two instances of the service on one database, each caching verified API keys in memory. A change on one
+// instance (or by any SQL writer) must stop the key on the other at once: the caches are dropped by PostgreSQL
+// NOTIFY from triggers, and trusted only while their listener is connected.
+
+let a: ApiHarness;
+let b: ApiHarness;
+
+/** Polls a condition (startup of the listeners, a connection loss being noticed); never a timing assertion. */
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 25));
+  if (!check()) throw new Error(`${what}: not reached`);
+}
+
+beforeAll(async () => {
+  a = await startApi();
+  b = await startApi({}, { sameDatabaseAs: a });
+  await until(() => a.services.apiKeys.caching && b.services.apiKeys.caching, 'both change feeds listening');
+});
+afterAll(async () => {
+  await b?.close();
+  await a?.close();
+});
+
+async function cachedOnBoth(key: string): Promise<void> {
+  const before = b.services.apiKeys.cachedKeys;
+  for (const api of [a, b]) expect((await api.request('GET', '/v1/models', { token: key })).status).toBe(200);
+  // Served from memory from now on: the next request on b reads no key from the database.
+  expect(b.services.apiKeys.cachedKeys).toBe(before + 1);
+}
+
+test('a key deleted through instance A is refused by instance B on the next request', async () => {
+  const account = await a.account('vip');
+  const token = await a.accessToken(account);
+  const created = await a.request('POST', '/api/v2/keys', { token, body: { name: 'ci' } });
+  const other = await a.apiKey(account, 'kept');
+  await cachedOnBoth(created.body.key);
+  await cachedOnBoth(other);
+
+  expect((await a.request('DELETE', `/api/v2/keys/${created.body.id}`, { token })).status).toBe(204);
+  expectErrorShape(await b.request('GET', '/v1/models', { token: created.body.key }), 401, 'invalid_token');
+  expectErrorShape(
+    await b.request('POST', '/v1/chat/completions', {
+      token: created.body.key,
+      body: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] },
+    }),
+    401,
+  );
+  expectErrorShape(await a.request('GET', '/v1/models', { token: created.body.key }), 401, 'invalid_token');
+  // The account's other key still works (looked up again).
+  expect((await b.request('GET', '/v1/models', { token: other })).status).toBe(200);
+});
+
+test('blocking the owner or lowering its plan in SQL stops its cached keys on every instance', async () => {
+  const account = await a.account('vip');
+  const key = await a.apiKey(account);
+  await cachedOnBoth(key);
+
+  // A plain SQL writer has no answer to hold back until the NOTIFY went out, so wait until B heard it (an event).
+  let heard = b.services.accountChanges.expect(account.user.id, 5000);
+  await a.db.dataSource.query('UPDATE users SET is_blocked = true WHERE id = $1', [account.user.id]);
+  await heard;
+  expectErrorShape(await b.request('GET', '/v1/models', { token: key }), 403, 'account_blocked');
+  expectErrorShape(await a.request('GET', '/v1/models', { token: key }), 403, 'account_blocked');
+
+  heard = b.services.accountChanges.expect(account.user.id, 5000);
+  await a.db.dataSource.query(`UPDATE users SET is_blocked = false, plan_slug = 'free' WHERE id = $1`, [account.user.id]);
+  await heard;
+  expectErrorShape(await b.request('GET', '/v1/models', { token: key }), 403, 'insufficient_plan');
+
+  heard = b.services.accountChanges.expect(account.user.id, 5000);
+  await a.db.dataSource.query(`UPDATE users SET plan_slug = 'vip' WHERE id = $1`, [account.user.id]);
+  await heard;
+  expect((await b.request('GET', '/v1/models', { token: key })).status).toBe(200);
+});
+
+test('a password reset that revokes the keys stops them on the other instance', async () => {
+  const account = await a.account('vip');
+  const key = await a.apiKey(account);
+  await cachedOnBoth(key);
+  expect((await a.request('POST', '/api/v2/auth/forgot-password', { body: { email: account.email } })).status).toBe(202);
+  const mail = a.mails.find((m) => m.to === account.email);
+  const resetToken = /token": "([^"]+)"/.exec(mail?.text ?? '')?.[1];
+  expect(resetToken).toBeDefined();
+  const reset = await a.request('POST', '/api/v2/auth/reset-password', {
+    body: { token: resetToken, password: 'a-new-password-123', revoke_api_keys: true },
+  });
+  expect(reset.status).toBe(200);
+  expectErrorShape(await b.request('GET', '/v1/models', { token: key }), 401, 'invalid_token');
+});
+
+test('while its listener is disconnected an instance caches nothing, and it forgets everything when it listens again', async () => {
+  const account = await a.account('vip');
+  const key = await a.apiKey(account);
+  await cachedOnBoth(key);
+
+  await a.db.dataSource.query(
+    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+      WHERE datname = current_database() AND application_name = 'nebula-gen-account-changes'`,
+  );
+  await until(() => !b.services.apiKeys.caching, 'B noticed its listener is gone');
+  expect(b.services.apiKeys.cachedKeys).toBe(0);
+  // Nobody hears this deletion, yet B refuses the key: without a live listener every lookup reads the database.
+  await a.db.dataSource.query('DELETE FROM api_keys WHERE user_id = $1', [account.user.id]);
+  expectErrorShape(await b.request('GET', '/v1/models', { token: key }), 401, 'invalid_token');
+
+  await until(() => a.services.apiKeys.caching && b.services.apiKeys.caching, 'listeners back');
+  const fresh = await a.apiKey(account, 'after');
+  await cachedOnBoth(fresh);
+});
