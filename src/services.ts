@@ -207,7 +207,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     path.join(config.dataDir, 'outbox'),
     async (o) => {
       const done = await applyDeferredOutcome(sql, o);
-      if (done) await announceFinished(ds, notifier, o.generationId, log);
+      if (done) await announceFinished(ds, notifier, done.row, log);
       return done;
     },
     log,

@@ -170,9 +170,9 @@ describe.each([
     const won = first.filter((t) => t !== null);
     expect(won).toHaveLength(1);
     // In one batch the first in arrival order wins; alone, whichever statement locks the row first.
-    if (batch) expect(first[0]).toEqual({ tokensSpent: 15, balance: 85 });
+    if (batch) expect(first[0]).toMatchObject({ tokensSpent: 15, balance: 85 });
     const spent = won[0]!.tokensSpent;
-    expect(won[0]).toEqual({ tokensSpent: spent, balance: 100 - spent });
+    expect(won[0]).toMatchObject({ tokensSpent: spent, balance: 100 - spent, row: { id: g.id, tokens_spent: spent } });
     expect(await billing.finish(completion(g.id, 15))).toBeNull();
     expect(await billing.finish(fail)).toBeNull();
     expect(await getBalance(db.dataSource, id)).toMatchObject({ total: 100 - spent, usedThisPeriod: spent });
@@ -199,13 +199,67 @@ describe.each([
       billing.finish(completion(2_000_000_000, 4)),
       billing.finish({ ...completion(c, 4), text: 'bad \u0000 text' }),
     ]);
-    expect(done[0]).toEqual({ status: 'fulfilled', value: { tokensSpent: 4, balance: expect.any(Number) } });
+    expect(done[0]).toMatchObject({ status: 'fulfilled', value: { tokensSpent: 4, balance: expect.any(Number) } });
     expect(done[1]).toEqual({ status: 'fulfilled', value: null });
     expect(done[2].status).toBe('rejected');
     expect(await billing.finish(completion(c, 4))).toMatchObject({ tokensSpent: 4 });
     expect(await getBalance(db.dataSource, id)).toMatchObject({ total: 92, usedThisPeriod: 8 });
     await expectLedgerMatchesBalance(id);
   });
+});
+
+test('a finished generation comes back as its row: completed with its text and usage, or failed with its error', async () => {
+  const { billing } = billingOf(true);
+  const id = await userWith(0, 100);
+  const [a, b] = await Promise.all([billing.open(generation(id, 10)), billing.open(generation(id, 10))]);
+  const [done, failed] = await Promise.all([
+    billing.finish(completion(a.id, 3)),
+    billing.finish({ op: 'fail', generationId: b.id, kind: 'timeout', message: 'too slow', processingMs: 9 }),
+  ]);
+  expect(done!.row).toMatchObject({
+    id: a.id,
+    user_id: id,
+    status: 'completed',
+    result_text: 'hello',
+    result_metadata: { promptTokens: 1, completionTokens: 2 },
+    tokens_reserved: 10,
+    tokens_spent: 3,
+    processing_ms: 5,
+    error: null,
+    completed_at: expect.any(Date),
+  });
+  expect(failed!.row).toMatchObject({
+    id: b.id,
+    status: 'failed',
+    error: 'too slow',
+    error_kind: 'timeout',
+    tokens_spent: 0,
+    processing_ms: 9,
+  });
+  expect(failed!.tokensSpent).toBe(0);
+  expect((await getBalance(db.dataSource, id)).total).toBe(97);
+});
+
+test('withdrawing an opened generation releases its hold in full and leaves no generation or lease behind', async () => {
+  const { billing } = billingOf(true);
+  const id = await userWith(3, 100);
+  const g = await billing.open(generation(id, 10), { instanceId: 'inst-w', promptTokens: 1 });
+  const kept = await billing.open(generation(id, 10));
+  expect(await billing.withdraw(g.id)).toBe(true);
+  expect(await billing.withdraw(g.id)).toBe(false);
+  expect(await billing.finish(completion(g.id, 5))).toBeNull();
+  expect(await getBalance(db.dataSource, id)).toMatchObject({ planTokens: 3, bonusTokens: 90, usedThisPeriod: 0 });
+  expect(await db.dataSource.query('SELECT id FROM generations WHERE id = $1', [g.id])).toEqual([]);
+  expect(await db.dataSource.query('SELECT 1 FROM generation_leases WHERE generation_id = $1', [g.id])).toEqual([]);
+  expect(await reservationsOf(id)).toEqual([
+    { status: 'released', n: 1 },
+    { status: 'reserved', n: 1 },
+  ]);
+  // A generation that already finished is not withdrawn.
+  await billing.finish(completion(kept.id, 4));
+  expect(await billing.withdraw(kept.id)).toBe(false);
+  expect(await getBalance(db.dataSource, id)).toMatchObject({ total: 99, usedThisPeriod: 4 });
+  await expectLedgerMatchesBalance(id);
 });
 
 test('holds in one batch are admitted in arrival order while the balance covers them, plan tokens first', async () => {

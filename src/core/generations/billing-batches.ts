@@ -2,7 +2,7 @@ import { isRefusedStatement } from '../../db/transaction';
 import { GroupCommit } from '../billing/group-commit';
 import { Queryable } from '../billing/queryable';
 import { applyDeferredOutcome, DeferredOutcome } from './billing-outbox';
-import { createPendingGeneration, NewGeneration, NewLease, PendingGeneration, Transition } from './lifecycle';
+import { createPendingGeneration, NewGeneration, NewLease, PendingGeneration, Transition, withdrawPendingGeneration } from './lifecycle';
 import { createPendingGenerations, finishGenerations, GenerationToOpen } from './lifecycle-batch';
 
 export interface GenerationBillingOptions {
@@ -53,5 +53,14 @@ export class GenerationBilling {
   /** Completes (settles) or fails (releases) a pending generation; null when it was no longer pending. */
   finish(outcome: DeferredOutcome): Promise<Transition | null> {
     return this.finishes ? this.finishes.submit(outcome) : applyDeferredOutcome(this.opts.sql, outcome);
+  }
+
+  /**
+   * Undoes an opened generation that will not run (its request was refused after the hold was taken): the hold
+   * is released in full and the generation deleted. Rare, so not batched; synchronous commit, so a crash cannot
+   * bring back a hold that the crash recovery would then charge. False when it was no longer pending.
+   */
+  withdraw(generationId: number): Promise<boolean> {
+    return withdrawPendingGeneration(this.opts.sql, generationId);
   }
 }

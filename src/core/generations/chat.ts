@@ -180,7 +180,7 @@ export class ChatService {
     };
     try {
       const done = await this.deps.billing.finish(outcome);
-      if (done) await announceFinished(this.deps.ds, this.deps.notifier, run.generationId, this.deps.log);
+      if (done) await announceFinished(this.deps.ds, this.deps.notifier, done.row, this.deps.log);
       return { generationId: run.generationId, tokensSpent: done?.tokensSpent ?? 0, balance: done?.balance ?? 0 };
     } catch (err) {
       await this.defer(outcome, err);
@@ -204,7 +204,7 @@ export class ChatService {
     };
     try {
       const done = await this.deps.billing.finish(outcome);
-      if (done) await announceFinished(this.deps.ds, this.deps.notifier, run.generationId, this.deps.log);
+      if (done) await announceFinished(this.deps.ds, this.deps.notifier, done.row, this.deps.log);
       return { generationId: run.generationId, tokensSpent: 0, balance: done?.balance ?? (await getBalance(this.deps.ds, userId)).total };
     } catch (dbErr) {
       await this.defer(outcome, dbErr);

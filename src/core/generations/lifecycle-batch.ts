@@ -3,7 +3,7 @@ import { ItemResult } from '../billing/group-commit';
 import { reserveBatchCtes, settleBatchCtes } from '../billing/ledger';
 import { Queryable } from '../billing/queryable';
 import type { DeferredOutcome } from './billing-outbox';
-import { NewGeneration, NewLease, PendingGeneration, REF_OF, Transition } from './lifecycle';
+import { GenerationRow, NewGeneration, NewLease, PendingGeneration, REF_OF, Transition } from './lifecycle';
 
 // The batch forms of createPendingGeneration and of the chat transitions (markCompleted / markFailed as
 // applyDeferredOutcome calls them): ONE statement for many items, with the same per-item outcome as the single
@@ -83,11 +83,13 @@ const FINISH_SQL = `WITH items AS (
            error = i.error, error_kind = i.error_kind
       FROM items i
      WHERE gen.id = i.id AND gen.status = 'pending'
-    RETURNING i.ord, gen.id, gen.tokens_spent, i.charge, i.status
+    RETURNING gen.*, i.ord AS item_ord, i.charge AS item_charge
   ), fin AS (
-    SELECT ord, ${REF_OF('id')} AS ref, charge, CASE WHEN status = 'completed' THEN 'settled' ELSE 'released' END AS status FROM g
+    SELECT item_ord AS ord, ${REF_OF('id')} AS ref, item_charge AS charge,
+           CASE WHEN status = 'completed' THEN 'settled' ELSE 'released' END AS status
+      FROM g
   ), ${settleBatchCtes('fin')}
-  SELECT g.ord, g.tokens_spent AS spent, s.balance FROM g LEFT JOIN settled s ON s.ord = g.ord`;
+  SELECT g.*, s.balance AS balance_after FROM g LEFT JOIN settled s ON s.ord = g.item_ord`;
 
 /**
  * applyDeferredOutcome for many outcomes (completions settle, failures release in full). Each generation moves
@@ -95,7 +97,9 @@ const FINISH_SQL = `WITH items AS (
  * batch, gets null.
  */
 export async function finishGenerations(db: Queryable, outcomes: readonly DeferredOutcome[]): Promise<ItemResult<Transition | null>[]> {
-  const rows = await db.query<{ ord: string; spent: number; balance: number | null }[]>(FINISH_SQL, [
+  const rows = await db.query<
+    (GenerationRow & { item_ord: string; item_charge: number; tokens_spent: number; balance_after: number | null })[]
+  >(FINISH_SQL, [
     outcomes.map((o) => o.generationId),
     outcomes.map((o) => (o.op === 'complete' ? 'completed' : 'failed')),
     outcomes.map((o) => (o.op === 'complete' ? o.text : null)),
@@ -105,9 +109,9 @@ export async function finishGenerations(db: Queryable, outcomes: readonly Deferr
     outcomes.map((o) => (o.op === 'fail' ? o.message : null)),
     outcomes.map((o) => o.processingMs),
   ]);
-  const byOrd = new Map(rows.map((r) => [Number(r.ord), r]));
+  const byOrd = new Map(rows.map(({ item_ord, item_charge: _charge, ...row }) => [Number(item_ord), row]));
   return outcomes.map((_, i) => {
     const row = byOrd.get(i + 1);
-    return { ok: true, value: row ? { tokensSpent: row.spent, balance: row.balance ?? 0 } : null };
+    return { ok: true, value: row ? { tokensSpent: row.tokens_spent, balance: row.balance_after ?? 0, row } : null };
   });
 }

@@ -77,12 +77,23 @@ export async function createPendingGeneration(db: Queryable, g: NewGeneration, l
   return { id: row.id, createdAt: new Date(row.created_at) };
 }
 
+/** A generation's columns as PostgreSQL returns them (snake_case). */
+export type GenerationRow = Record<string, unknown>;
+
 export interface Transition {
   /** Tokens finally charged. */
   tokensSpent: number;
   /** The user's balance right after. */
   balance: number;
+  /** The generation right after the transition (what announcing it needs, without reading it again). */
+  row: GenerationRow;
 }
+
+const toTransition = (row: GenerationRow & { tokens_spent: number; balance_after: number | null }): Transition => ({
+  tokensSpent: row.tokens_spent,
+  balance: row.balance_after ?? 0,
+  row,
+});
 
 /** pending -> completed with the reservation settled to `tokensToCharge` (never above what was reserved). */
 export async function markCompleted(
@@ -93,17 +104,17 @@ export async function markCompleted(
   processingMs: number,
   retentionDays: number | null,
 ): Promise<Transition | null> {
-  const rows = await db.query<{ spent: number | null; balance: number | null }[]>(
+  const rows = await db.query<(GenerationRow & { tokens_spent: number; balance_after: number | null })[]>(
     `WITH g AS (
        UPDATE generations SET status = 'completed', result_key = $2, result_mime = $3, result_text = $4,
               result_metadata = $5::jsonb, seed = $6, duration_seconds = $7, processing_ms = $8, completed_at = now(),
               expires_at = CASE WHEN $9::int IS NULL THEN NULL ELSE now() + make_interval(days => $9::int) END,
               tokens_spent = LEAST($10::int, tokens_reserved), error = NULL, error_kind = NULL
         WHERE id = $1 AND status = 'pending'
-        RETURNING tokens_spent
+        RETURNING *
      ),
      ${settleCtes(REF_OF('$1::int'), '$10::int', `'settled'`, 'EXISTS (SELECT 1 FROM g)')}
-     SELECT (SELECT tokens_spent FROM g) AS spent, (SELECT balance FROM bal_upd) AS balance`,
+     SELECT g.*, (SELECT balance FROM bal_upd) AS balance_after FROM g`,
     [
       id,
       result.resultKey,
@@ -117,8 +128,7 @@ export async function markCompleted(
       tokensToCharge,
     ],
   );
-  const row = rows[0];
-  return row.spent === null ? null : { tokensSpent: row.spent, balance: row.balance ?? 0 };
+  return rows[0] ? toTransition(rows[0]) : null;
 }
 
 /** pending -> failed with the reservation released in full: failed generations are not charged. */
@@ -129,17 +139,36 @@ export async function markFailed(
   message: string,
   processingMs: number | null,
 ): Promise<Transition | null> {
-  const rows = await db.query<{ failed: number | null; balance: number | null }[]>(
+  const rows = await db.query<(GenerationRow & { tokens_spent: number; balance_after: number | null })[]>(
     `WITH g AS (
        UPDATE generations SET status = 'failed', error = $2, error_kind = $3, tokens_spent = 0, processing_ms = $4,
               completed_at = now()
         WHERE id = $1 AND status = 'pending'
-        RETURNING id
+        RETURNING *
      ),
      ${settleCtes(REF_OF('$1::int'), '0', `'released'`, 'EXISTS (SELECT 1 FROM g)')}
-     SELECT (SELECT id FROM g) AS failed, (SELECT balance FROM bal_upd) AS balance`,
+     SELECT g.*, (SELECT balance FROM bal_upd) AS balance_after FROM g`,
     [id, message, kind, processingMs],
   );
-  const row = rows[0];
-  return row.failed === null ? null : { tokensSpent: 0, balance: row.balance ?? 0 };
+  return rows[0] ? toTransition(rows[0]) : null;
+}
+
+/**
+ * Undoes a pending generation that never ran (the rate check refused the request while its hold was being
+ * taken): the hold is released in full (a `release` ledger row), and the generation and its lease are deleted,
+ * so the refusal leaves no history. False when it was no longer pending.
+ */
+export async function withdrawPendingGeneration(db: Queryable, id: number): Promise<boolean> {
+  const rows = await db.query<{ id: number }[]>(
+    `WITH g AS (
+       DELETE FROM generations WHERE id = $1 AND status = 'pending' RETURNING id
+     ),
+     ${settleCtes(REF_OF('$1::int'), '0', `'released'`, 'EXISTS (SELECT 1 FROM g)')},
+     lease AS (
+       DELETE FROM generation_leases WHERE generation_id = $1 AND EXISTS (SELECT 1 FROM g)
+     )
+     SELECT id FROM g`,
+    [id],
+  );
+  return rows.length > 0;
 }
