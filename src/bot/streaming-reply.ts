@@ -143,7 +143,8 @@ export class StreamingReply {
       // Rendered once per write round, not per delta: the text is read again only when it can be sent.
       this.dirty = false;
       const target = this.target();
-      if (target.every((piece, i) => this.shows(this.sent[i], piece))) continue;
+      const inSync = target.every((piece, i) => this.shows(this.sent[i], piece)) && (!this.done || this.sent.length <= target.length);
+      if (inSync) continue;
       await this.write(target);
       this.nextWriteAt = Math.max(this.nextWriteAt, Date.now() + this.options.intervalMs);
     }
@@ -154,6 +155,16 @@ export class StreamingReply {
       if (this.shows(this.sent[i], target[i])) continue;
       if ((await this.writePiece(i, target[i])) === 'flood-wait') return;
     }
+    // Rendering can make the final text shorter than an earlier state (a table laid out once its header row is
+    // complete): messages past the end would repeat text.
+    if (this.done) for (const extra of this.sent.splice(target.length)) await this.remove(extra);
+  }
+
+  private async remove(message: SentMessage): Promise<void> {
+    if (message.id < 0) return;
+    await this.api.deleteMessage(this.chatId, message.id).catch((err: unknown) => {
+      this.options.log?.warn({ err, chatId: this.chatId }, 'streamed reply: a surplus message could not be deleted');
+    });
   }
 
   private async writePiece(index: number, piece: MessagePiece): Promise<WriteOutcome> {

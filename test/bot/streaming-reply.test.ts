@@ -160,3 +160,23 @@ test('the final text is written as soon as the stream ends, not at the next edit
   expect(telegram.textOf(chat, reply.messageIds[0])).toBe('Short answer.\n\n— footer');
   expect(chatCalls(chat).filter((c) => c.method === 'editMessageText')).toHaveLength(1);
 });
+
+test('when the finished text renders shorter than a streamed state, surplus messages are deleted', async () => {
+  const chat = CHAT + 7;
+  const api = new Api(TOKEN, { apiRoot: telegram.url });
+  const reply = new StreamingReply(api, chat, { intervalMs: 5, maxLength: 100, placeholder: '…' });
+  await reply.start();
+  // An unfinished link shows as typed (two messages), the finished one as its text only.
+  reply.append(`See [the docs](https://example.com/${'a'.repeat(150)}`);
+  await telegram.waitForCall(
+    (c) => c.method === 'sendMessage' && Number(c.payload.chat_id) === chat && c.result !== undefined && c !== chatCalls(chat)[0],
+  );
+  reply.append(')');
+  await reply.finish();
+  const sends = chatCalls(chat).filter((c) => c.method === 'sendMessage');
+  expect(sends).toHaveLength(2);
+  const second = messageIdOf(sends[1]);
+  expect(telegram.isDeleted(chat, second)).toBe(true);
+  expect(reply.messageIds).toHaveLength(1);
+  expect(telegram.textOf(chat, reply.messageIds[0])).toBe('See the docs');
+});
