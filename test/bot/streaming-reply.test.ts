@@ -1,4 +1,5 @@
 import { Api } from 'grammy';
+import { withChatAction } from '../../src/bot/chat-action';
 import { splitMessage, StreamingReply } from '../../src/bot/streaming-reply';
 import { FakeTelegram, floodWait, telegramError } from './fake-telegram';
 import { messageIdOf } from './harness';
@@ -179,4 +180,25 @@ test('when the finished text renders shorter than a streamed state, surplus mess
   expect(telegram.isDeleted(chat, second)).toBe(true);
   expect(reply.messageIds).toHaveLength(1);
   expect(telegram.textOf(chat, reply.messageIds[0])).toBe('See the docs');
+});
+
+test('a chat action is repeated while the work lasts and stops with it', async () => {
+  const chat = CHAT + 8;
+  const api = new Api(TOKEN, { apiRoot: telegram.url });
+  const actions = () => chatCalls(chat).filter((c) => c.method === 'sendChatAction');
+  await withChatAction(
+    api,
+    chat,
+    'upload_photo',
+    async () => {
+      // The work ends only once Telegram has been told three times.
+      while (actions().filter((c) => c.result === true).length < 3) await new Promise((r) => setTimeout(r, 5));
+    },
+    { repeatMs: 10 },
+  );
+  await new Promise((r) => setTimeout(r, 30)); // a request already on its way may still land
+  const count = actions().length;
+  await new Promise((r) => setTimeout(r, 60));
+  expect(actions().length).toBe(count);
+  expect(actions().every((c) => c.payload.action === 'upload_photo')).toBe(true);
 });

@@ -124,10 +124,6 @@ class TelegramRenderer {
         case 'table_open':
           i = this.table(tokens, i);
           break;
-        case 'html_block':
-          this.out.gap(this.blockGap);
-          this.out.append(t.content.replace(/\n$/, ''));
-          break;
         default:
           break;
       }
