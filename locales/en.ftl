@@ -36,9 +36,10 @@ menu-help = ❓ Help
 help-text =
     ❓ How it works
 
-    💬 Just write a message to chat with the selected text model; it remembers the conversation. /new starts over, /chat picks the model.
+    💬 Just write a message to chat with the selected text model; it remembers the conversation. /new starts over, /chat picks the model, /mode picks a persona. 🔄 under an answer asks the same question again (billed again).
+    👁 Send a photo with a question in the caption (or reply to a photo with a question) and a model that sees images answers.
     🖼 /image, 🎬 /video, 🗣 /speech, 🎵 /music: pick a model and options, write the prompt, see the price, confirm.
-    🎙 Send a voice message or an audio file to get it transcribed.
+    🎙 Send a voice message or an audio file to get it transcribed; in /settings, voice messages can be answered by the chat model instead.
     🛠 Send a photo with a caption: “upscale”, “upscale 4x”, “remove bg”, “colorize”, “ocr”, “style: watercolor”, “inpaint: a red hat”, “face swap” — or without a caption to pick a tool.
 
     Every request costs tokens; the price is shown before you confirm, and a failed request costs nothing.
@@ -54,6 +55,7 @@ command-start = Start and main menu
 command-menu = Main menu
 command-chat = Chat model and context
 command-new = Start a new conversation
+command-mode = Choose a persona
 command-image = Create an image
 command-video = Create a video
 command-speech = Text to speech
@@ -81,7 +83,12 @@ button-plans = ⭐ Plans
 button-new-chat = 🆕 New conversation
 button-older = Older ›
 button-newest = ‹ Newest
-button-resend = 📎 #{ $id }
+button-resend = 📎 #{ $id } { $label }
+button-retry = 🔄 Ask again · ≈{ $price } tkn
+button-persona = 🎭 Persona
+button-persona-none = 🚫 No persona
+button-voice-transcribe = 📝 Transcribe voice
+button-voice-answer = 💬 Answer voice
 button-buy-plan = { $name } · { $stars } ⭐ / 30 days
 button-buy-tokens = { $tokens } { $tokens ->
         [one] token
@@ -104,14 +111,34 @@ chat-intro =
     💬 Chat
 
     Model: { $model }
+    Persona: { $persona }
     Messages in context: { $messages }
 
-    Just write a message. Pick another model below; 🔒 models need a higher plan.
+    Just write a message, or send a photo with a question. Pick another model below; 🔒 models need a higher plan.
 chat-model-set = Chat model: { $model }
 chat-reset = 🆕 New conversation started: the previous context is forgotten.
 chat-thinking = ✍️ …
 chat-empty-reply = (the model returned an empty answer)
 chat-footer = — { $model } · { $tokens } tkn · balance { $balance }
+chat-retry-started = 🔄 Asking again: this is billed again, about { $price } tkn.
+chat-retry-expired = Only the latest answer can be asked again.
+
+## Personas
+
+persona-intro =
+    🎭 Personas
+
+    Now: { $persona }
+
+    A persona gives the chat its instructions and its model. Choosing one starts a new conversation.
+persona-line = 🎭 { $name } — { $description }
+persona-line-own = 👤 { $name } — { $description }
+persona-own-hint = Your own assistants, created in the web dashboard, appear here too.
+persona-none = none
+persona-set = 🎭 Persona: { $name }, model: { $model }. A new conversation has started.
+persona-set-model-kept = 🎭 Persona: { $name }. Its model, { $wanted }, is not available to you, so { $model } answers. A new conversation has started.
+persona-off = Persona off: the chat model answers without instructions. A new conversation has started.
+persona-not-found = This persona is no longer available.
 
 ## Media wizards
 
@@ -131,12 +158,8 @@ media-ask-prompt-image = ✏️ Describe the image you want.
 media-ask-prompt-video = ✏️ Describe the video you want.
 media-ask-text-tts = ✏️ Send the text to read aloud.
 media-ask-prompt-music = ✏️ Describe the music: genre, mood, instruments.
-media-confirm =
-    { $model }
-    { $details }
-    Prompt: { $prompt }
-
-    Price: { $price } tkn (balance { $balance })
+media-confirm-prompt = Prompt: { $prompt }
+media-confirm-price = Price: { $price } tkn (balance { $balance })
 quality-standard = Standard
 quality-hd = HD
 voice-default = default
@@ -164,6 +187,7 @@ tools-ask-mask = Send a mask (white = area to repaint, same size as the photo), 
 tools-ask-scale = How much larger?
 tools-ask-prompt-style = ✏️ Describe the style, e.g. “watercolor”, “pencil sketch”.
 tools-ask-prompt-inpaint = ✏️ Describe what to paint into the area.
+tools-photo-replaced = 🖼 Replaced by your new photo.
 
 ## Speech to text
 
@@ -173,10 +197,15 @@ stt-intro =
     Send a voice message, an audio file or a video note and I will write it down.
     Model: { $model }
 stt-model-set = Transcription model: { $model }
+voice-transcript =
+    🎙 { $text }
+    — { $model } · { $tokens } tkn
+voice-pending = 🎙 The transcription is taking longer than usual; it will appear in /history.
+voice-empty = 🎙 I could not make out any words in this message.
 
 ## Progress and results
 
-progress-started = ⏳ { $model } is working on it… usually about { $eta } s.
+progress-started = ⏳ { $model } is working on it… about { $eta } s.
 progress-running = ⏳ { $model }: { $elapsed } s so far, about { $left } s left.
 progress-late = ⏳ { $model }: { $elapsed } s so far — taking longer than usual, the result will arrive here.
 result-caption = { $model } · { $tokens } tkn · balance { $balance }
@@ -244,11 +273,12 @@ balance-text =
     💰 Balance: { $total } tkn
       plan tokens: { $planTokens }
       bonus tokens: { $bonus } (never expire)
-
-    Plan: { $plan } (until { $expires })
-    Next refill: { $refill }
-    Limits: { $hourly } requests/hour, { $daily }/day
-balance-never = no end date
+balance-plan = Plan: { $plan }
+balance-plan-until = Plan: { $plan }, until { $date }
+balance-refill = Next refill: { $date } ({ $tokens } plan tokens)
+balance-no-refill = The { $plan } plan has no monthly refill: top up or choose a plan for more tokens.
+balance-limits = Limits: { $hourly } requests/hour, { $daily }/day
+balance-no-limits = Limits: none
 plans-title = ⭐ Plans
 plan-line =
     { $mark }{ $name } — { $price } ₽/month
@@ -305,10 +335,13 @@ settings-text =
     Language: { $language }
     Image format: { $format }
     Notifications: { $notifications }
+    Voice messages: { $voice }
 
     With notifications off, results that finish later arrive silently.
 settings-on = on
 settings-off = off
+settings-voice-transcribe = transcribed
+settings-voice-answer = answered by the chat model
 
 ## Stats and history
 
@@ -324,7 +357,8 @@ stats-text =
     🎵 Audio: { $audio } · { $audioTokens } tkn
     🛠 Tools: { $tools } · { $toolsTokens } tkn
 history-title = 🗂 Your results (newest first):
-history-item = { $icon } #{ $id } { $model } · { $tokens } tkn · { $date } { $text }
+history-item = { $icon } #{ $id } { $model } · { $tokens } tkn · { $date }
+history-item-about = “{ $text }”
 history-empty = 🗂 No results yet.
 history-not-ready = This result is not ready.
 history-not-found = Result not found.

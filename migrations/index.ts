@@ -7,6 +7,7 @@ import { Payments1763800200000 } from './1763800200000-Payments';
 import { Webhooks1763800300000 } from './1763800300000-Webhooks';
 import { GenerationLeases1763800400000 } from './1763800400000-GenerationLeases';
 import { AccountChangeNotifications1763800500000 } from './1763800500000-AccountChangeNotifications';
+import { VoiceMode1763800900000 } from './1763800900000-VoiceMode';
 
 /** Every migration in order; the data source lists them explicitly so the compiled build needs no glob. */
 export const migrations = [
@@ -19,4 +20,5 @@ export const migrations = [
   Webhooks1763800300000,
   GenerationLeases1763800400000,
   AccountChangeNotifications1763800500000,
+  VoiceMode1763800900000,
 ];

@@ -32,6 +32,7 @@ import { InputResolver } from './core/generations/inputs';
 import { MediaRunner } from './core/generations/media-runner';
 import { GenerationQueue, NotifierHub } from './core/generations/ports';
 import { ProviderGate } from './core/generations/provider-gate';
+import { RunPreflight } from './core/generations/preflight';
 import { GenerationService } from './core/generations/service';
 import { ChatService } from './core/generations/chat';
 import { applyDeferredOutcome, BillingOutbox } from './core/generations/billing-outbox';
@@ -106,6 +107,8 @@ export interface Services {
   /** Key/value JSON state (the bot's sessions and conversations). */
   jsonStores: JsonStores;
   assistants: AssistantService;
+  /** Rate limit, balance and plan checks before a run is set up (nothing counted or held). */
+  preflight: RunPreflight;
   /** Creates an API key within the per-account cap. */
   createApiKey(userId: number, name: string): Promise<CreatedApiKey>;
   resultFiles: ResultFiles;
@@ -291,6 +294,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     deliveries: new DeliveryOutbox(ds),
     jsonStores: new JsonStores(ds),
     assistants: new AssistantService(ds),
+    preflight: new RunPreflight({ sql, limiter, connections, gate }),
     createApiKey: (userId, name) => createApiKeyWithinQuota(ds, apiKeys, userId, name),
     resultFiles: new ResultFiles(ds, storage),
     payments,

@@ -26,6 +26,7 @@ import { chatFeature } from './features/chat';
 import { historyFeature } from './features/history';
 import { mediaFeature } from './features/media';
 import { paymentsFeature } from './features/payments';
+import { personaFeature } from './features/persona';
 import { photosFeature } from './features/photos';
 import { settingsFeature } from './features/settings';
 import { startFeature } from './features/start';
@@ -173,6 +174,7 @@ export function createBot(token: string, services: BotServices, options: BotOpti
       mediaFeature(),
       voiceFeature(),
       photosFeature(),
+      personaFeature(),
       chatFeature(),
       unhandledFeature(),
     );

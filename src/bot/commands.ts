@@ -8,6 +8,7 @@ function commandList(t: Translate): { command: string; description: string }[] {
     { command: 'menu', description: t('command-menu') },
     { command: 'chat', description: t('command-chat') },
     { command: 'new', description: t('command-new') },
+    { command: 'mode', description: t('command-mode') },
     { command: 'image', description: t('command-image') },
     { command: 'video', description: t('command-video') },
     { command: 'speech', description: t('command-speech') },

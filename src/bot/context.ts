@@ -17,6 +17,24 @@ export interface SessionData {
   chat: { messages: ChatMessage[] };
   /** Speech-to-text model for voice messages (default: the catalog's default STT model). */
   sttModel?: string;
+  /** The assistant the chat speaks as (/mode): its instructions open every turn. */
+  persona?: ChatPersonaRef;
+  /** The latest answered question, for the retry button (`turn` tells an older answer's button apart). */
+  lastTurn?: LastTurn;
+}
+
+export interface ChatPersonaRef {
+  id: number;
+  name: string;
+  systemPrompt: string;
+}
+
+export interface LastTurn {
+  turn: number;
+  text: string;
+  /** The photo a vision question was about (Telegram file). */
+  image?: { fileId: string; fileSize?: number };
+  replyTo?: number;
 }
 
 export function initialSession(): SessionData {
@@ -78,6 +96,8 @@ export type BotServices = Pick<
   | 'jsonStores'
   | 'payments'
   | 'webhooks'
+  | 'assistants'
+  | 'preflight'
 >;
 
 export interface BotDeps {

@@ -8,8 +8,9 @@ import type { GenerationRecord } from '../core/records';
 import type { Logger } from '../logger';
 import { actionForUpload, withChatAction } from './chat-action';
 import { failureText } from './errors';
-import { DEFAULT_LOCALE, isLocale, type I18n, type Locale, type Translate } from './i18n';
+import { DEFAULT_LOCALE, isLocale, type I18n, type Locale } from './i18n';
 import { splitMessage } from './streaming-reply';
+import { expectedSeconds, progressText } from './progress';
 
 export interface ResultDeliveryDeps {
   outbox: DeliveryOutbox;
@@ -170,14 +171,6 @@ export class ResultDelivery implements GenerationNotifier {
 
   // ---------- progress of pending results, and the safety sweep ----------
 
-  /** Progress text of a pending generation: elapsed time and the time left by its ETA. */
-  progressText(t: Translate, model: string, elapsedSeconds: number, etaSeconds: number): string {
-    const left = etaSeconds - elapsedSeconds;
-    return left > 0
-      ? t('progress-running', { model, elapsed: elapsedSeconds, left })
-      : t('progress-late', { model, elapsed: elapsedSeconds });
-  }
-
   /** One round: refresh progress messages of pending results and deliver finished ones nobody delivered. */
   async tick(): Promise<void> {
     if (this.ticking) return;
@@ -197,7 +190,7 @@ export class ResultDelivery implements GenerationNotifier {
       if (!target?.messageId) continue;
       const t = this.deps.i18n.translator(localeOf(target));
       const elapsed = Math.max(0, Math.round((Date.now() - gen.createdAt.getTime()) / 1000));
-      const text = this.progressText(t, findModel(gen.modelSlug)?.name ?? gen.modelSlug, elapsed, gen.etaSeconds ?? 30);
+      const text = progressText(t, findModel(gen.modelSlug)?.name ?? gen.modelSlug, elapsed, expectedSeconds(gen.modelSlug));
       await this.deps.api.editMessageText(target.chatId, target.messageId, text).catch((err: unknown) => {
         if (!isGone(err)) this.deps.log.debug({ err, generation: gen.id }, 'progress message not updated');
       });

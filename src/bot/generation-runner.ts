@@ -8,6 +8,7 @@ import type { BotContext, BotDeps } from './context';
 import type { DeliveryTarget } from '../core/generations/delivery-outbox';
 import { describeErrorForUser, isExpectedError } from './errors';
 import type { Locale } from './i18n';
+import { expectedSeconds } from './progress';
 import { downloadTelegramFile } from './telegram-files';
 
 /** A Telegram photo or image document standing for one of the generate body's image fields. */
@@ -39,21 +40,33 @@ export interface GenerationJob {
   modelSlug: string;
   input: GenerationInput;
   replyTo?: number;
+  /** The quoted price, when the caller knows it (a wizard's confirmation); else the model's lowest price is checked. */
+  cost?: number;
 }
 
 /**
- * Starts a generation for the bot: a progress message with the model's ETA right away, then the core call in the
- * background. The progress message and the chat are stored on the generation (`delivery`), so the result (or the
- * failure) reaches the chat through the notification port from whichever process finishes it. Errors raised
- * before a generation exists (balance, limits, plan, overload, input) replace the progress message.
+ * Starts a generation for the bot: limits and balance are checked first (a refusal is the only answer), then a
+ * progress message with the model's ETA, then the core call in the background. The progress message and the chat
+ * are stored on the generation (`delivery`), so the result (or the failure) reaches the chat through the
+ * notification port from whichever process finishes it. Errors raised before a generation exists (input,
+ * overload, or a limit reached meanwhile) replace the progress message.
  */
 export async function startGeneration(deps: BotDeps, job: GenerationJob): Promise<void> {
   const t = deps.i18n.translator(job.locale);
   const model = findModel(job.modelSlug);
+  const replyTo = job.replyTo ? { reply_parameters: { message_id: job.replyTo, allow_sending_without_reply: true } } : {};
+  try {
+    if (model) await deps.services.preflight.check(job.actor, model, job.cost);
+  } catch (err) {
+    if (!isExpectedError(err)) throw err;
+    const message = await describeErrorForUser(err, t, job.locale, deps.services.plans);
+    await deps.api.sendMessage(job.chatId, message.text, { reply_markup: message.keyboard, ...replyTo });
+    return;
+  }
   const progress = await deps.api.sendMessage(
     job.chatId,
-    t('progress-started', { model: model?.name ?? job.modelSlug, eta: model?.etaSeconds ?? 30 }),
-    job.replyTo ? { reply_parameters: { message_id: job.replyTo, allow_sending_without_reply: true } } : {},
+    t('progress-started', { model: model?.name ?? job.modelSlug, eta: expectedSeconds(job.modelSlug) }),
+    replyTo,
   );
   const delivery: DeliveryTarget = { chatId: job.chatId, messageId: progress.message_id, locale: job.locale, silent: job.silent };
   const ctx: RequestContext = { source: 'bot', ownOrigins: [deps.publicBase], delivery };
@@ -90,7 +103,13 @@ async function run(deps: BotDeps, job: GenerationJob, ctx: RequestContext): Prom
 }
 
 /** startGeneration for the user and chat of an update (features, and conversations through `external`). */
-export async function startForUpdate(ctx: BotContext, modelSlug: string, input: GenerationInput, replyTo?: number): Promise<void> {
+export async function startForUpdate(
+  ctx: BotContext,
+  modelSlug: string,
+  input: GenerationInput,
+  replyTo?: number,
+  cost?: number,
+): Promise<void> {
   const account = ctx.account;
   const chatId = ctx.chat?.id;
   if (!account || chatId === undefined) return;
@@ -102,5 +121,6 @@ export async function startForUpdate(ctx: BotContext, modelSlug: string, input: 
     modelSlug,
     input,
     replyTo,
+    cost,
   });
 }

@@ -40,3 +40,8 @@ export async function downloadTelegramFile(source: FileSource, fileId: string, k
   }
   return { data: Buffer.concat(chunks), path: file.file_path };
 }
+
+/** `data:<mime>;base64,…`: a photo inside a chat message's content (vision), which is the chat wire format. */
+export function toDataUri(data: Buffer, mime: string): string {
+  return `data:${mime};base64,${data.toString('base64')}`;
+}

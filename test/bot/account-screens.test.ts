@@ -1,4 +1,5 @@
 import { getSettings } from '../../src/core/accounts/settings';
+import { createUser } from '../../src/core/accounts/users';
 import { syntheticImage } from '../../src/sandbox/synthetic';
 import { UserEntity } from '../../src/db/entities';
 import { BotHarness, buttonsOf, lastKeyboard, messageIdOf, press, startBotHarness } from './harness';
@@ -15,14 +16,16 @@ async function accountOf(telegramId: number) {
   return h.engine.db.dataSource.getRepository(UserEntity).findOneByOrFail({ telegramId: String(telegramId) });
 }
 
-test('balance shows plan tokens, bonus tokens and the next refill; plans list limits and sell them for Stars', async () => {
+test('balance shows plan tokens and bonus tokens; Starter promises no refill and no end date; plans list limits and sell them for Stars', async () => {
   const user = h.user(4_800_001, { languageCode: 'en' });
   await h.send(user.text('/balance'));
   const text = h.telegram.sentTexts(user.id).pop()!;
   expect(text).toContain('Balance: 50 tkn');
   expect(text).toContain('plan tokens: 0');
   expect(text).toContain('bonus tokens: 50 (never expire)');
-  expect(text).toMatch(/Next refill: \d{1,2} \w{3} \d{4}/);
+  expect(text).toMatch(/^Plan: Starter$/m);
+  expect(text).not.toMatch(/until|no end date|Next refill/);
+  expect(text).toContain('The Starter plan has no monthly refill');
   expect(text).toContain('Limits: 20 requests/hour, 150/day');
 
   await press(h, user, /^bal:plans$/);
@@ -39,6 +42,24 @@ test('balance shows plan tokens, bonus tokens and the next refill; plans list li
     subscription_period: 2592000,
     prices: [{ label: expect.any(String), amount: 250 }],
   });
+});
+
+test('the Starter balance reads correctly in Russian; a paid plan shows its end date and next refill', async () => {
+  const ru = h.user(4_800_011, { languageCode: 'ru' });
+  await h.send(ru.text('/balance'));
+  const starter = h.telegram.sentTexts(ru.id).pop()!;
+  expect(starter).toMatch(/^Тариф: Starter$/m);
+  expect(starter).not.toMatch(/бессрочно|до |Следующее пополнение/);
+  expect(starter).toContain('Тариф Starter не пополняется ежемесячно');
+
+  const telegramId = 4_800_012;
+  await createUser(h.engine.db.dataSource, h.engine.services.plans, { name: 'Paid', telegramId, plan: 'basic', planTokens: 1000 });
+  const paid = h.user(telegramId, { languageCode: 'en' });
+  await h.send(paid.text('/balance'));
+  const text = h.telegram.sentTexts(paid.id).pop()!;
+  expect(text).toMatch(/^Plan: Basic, until \d{1,2} \w{3} \d{4}$/m);
+  expect(text).toMatch(/^Next refill: \d{1,2} \w{3} \d{4} \(1,000 plan tokens\)$/m);
+  expect(text).toContain('Limits: 30 requests/hour, 200/day');
 });
 
 test('settings change the language (the next screen is in it), the image format and notifications', async () => {
@@ -82,7 +103,10 @@ test('stats and a paged history of results; a result can be sent again', async (
   const first = lastKeyboard(h.telegram, user.id);
   expect(String(first.payload.text).match(/#\d+/g)).toHaveLength(2);
   expect(first.payload.text).toContain('Colorize');
+  // Entries are labelled with the start of what was asked; a prompt-less tool's button names the tool.
+  expect(first.payload.text).toMatch(/#\d+ GPT-4o mini · \d+ tkn · .+\n“three”/);
   const resend = buttonsOf(first).find((b) => b.callback_data.startsWith('res:'))!;
+  expect(resend.text).toMatch(/^📎 #\d+ Colorize$/);
   await press(h, user, /^hist:(?!first)/);
   const second = lastKeyboard(h.telegram, user.id);
   expect(String(second.payload.text).match(/#\d+/g)).toHaveLength(2);

@@ -3,11 +3,15 @@ import {
   CALLBACK_DATA_MAX_BYTES,
   CALLBACK_KINDS,
   CHAT_MODEL,
+  CHAT_RETRY,
   HISTORY_PAGE,
   MENU,
   PAY,
+  PERSONA,
+  PERSONAS,
   RESEND,
   SET_LANGUAGE,
+  SET_VOICE_MODE,
   STT_MODEL,
   WIZARD,
 } from '../../src/bot/callback-data';
@@ -29,6 +33,11 @@ test('the data of one kind is matched by no other kind’s filter', () => {
     RESEND.data(7),
     WIZARD.data({ nonce: 'abc12', value: 'ok' }),
     SET_LANGUAGE.data('ru'),
+    CHAT_RETRY.data(3),
+    PERSONAS.data,
+    PERSONA.data(12),
+    PERSONA.data('off'),
+    SET_VOICE_MODE.data('answer'),
   ];
   for (const data of samples) {
     const owners = CALLBACK_KINDS.filter((k) => ('filter' in k ? k.filter.test(data) : k.data === data));
@@ -44,6 +53,9 @@ test('payloads round-trip and keep the wire form the bot has always sent', () =>
   expect(HISTORY_PAGE.parse('hist:Ab_c-9')).toBe('Ab_c-9');
   expect(RESEND.data(42)).toBe('res:42');
   expect(RESEND.parse('res:42')).toBe(42);
+  expect(PERSONA.parse(PERSONA.data(12))).toBe(12);
+  expect(PERSONA.parse('mode:set:off')).toBe('off');
+  expect(CHAT_RETRY.parse(CHAT_RETRY.data(7))).toBe(7);
   expect(WIZARD.data({ nonce: '0a1b2', value: 'o:9:16' })).toBe('cv:0a1b2:o:9:16');
   expect(WIZARD.parse('cv:0a1b2:o:9:16')).toEqual({ nonce: '0a1b2', value: 'o:9:16' });
   expect(WIZARD.parse('cv:0a1b2:x')).toEqual({ nonce: '0a1b2', value: 'x' });

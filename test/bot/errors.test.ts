@@ -87,9 +87,10 @@ test('provider overload: an open circuit is explained (wait or switch models) an
     await local.send(user.text('/image'));
     await press(local, user, /:m:flux-dev$/);
     await press(local, user, /:o:1024x1024$/);
+    // Checked at the confirmation step: the user is told before being asked to confirm (and before any progress message).
     await local.send(user.text('a castle'));
-    await press(local, user, /:ok$/);
-    const reply = local.telegram.calls.filter((c) => Number(c.payload.chat_id) === user.id && c.method === 'editMessageText').pop()!;
+    const reply = local.telegram.calls.filter((c) => Number(c.payload.chat_id) === user.id && c.method === 'sendMessage').pop()!;
+    expect(local.telegram.sentTexts(user.id).some((t) => t.startsWith('⏳'))).toBe(false);
     expect(reply.payload.text).toMatch(
       /^⚠️ FLUX\.1 \[dev\] is overloaded right now\. Please wait about \d+ s or choose another model\. Nothing was charged\./,
     );

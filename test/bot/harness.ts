@@ -96,7 +96,9 @@ export function messageIdOf(call: RecordedCall): number {
 export function lastKeyboard(telegram: FakeTelegram, chatId: number): RecordedCall {
   const calls = telegram.calls.filter(
     (c) =>
-      (c.method === 'sendMessage' || c.method === 'editMessageText') && Number(c.payload.chat_id) === chatId && buttonsOf(c).length > 0,
+      (c.method === 'sendMessage' || c.method === 'editMessageText' || c.method === 'editMessageReplyMarkup') &&
+      Number(c.payload.chat_id) === chatId &&
+      buttonsOf(c).length > 0,
   );
   if (calls.length === 0) throw new Error('no keyboard was shown');
   return calls[calls.length - 1];

@@ -80,5 +80,13 @@ test('every message formats in both languages with the variables it declares, an
   }
   expect(declared).toBeGreaterThan(100);
   // Only language-neutral texts may read the same (emoji, numbers, names).
-  expect(same.sort()).toEqual(['button-resend', 'chat-thinking', 'model-button-locked', 'quality-hd', 'tools-selected']);
+  expect(same.sort()).toEqual([
+    'button-resend',
+    'chat-thinking',
+    'model-button-locked',
+    'persona-line',
+    'persona-line-own',
+    'quality-hd',
+    'tools-selected',
+  ]);
 });

@@ -56,6 +56,11 @@ export class TestUser {
     };
   }
 
+  /** A text message replying to an earlier message (e.g. the `message` of a photo update). */
+  replyText(text: string, to: NonNullable<Update['message']>): Update {
+    return { update_id: updateId++, message: { ...this.base(), text, reply_to_message: { ...to, reply_to_message: undefined } } };
+  }
+
   photo(file: { file_id: string; file_unique_id: string; file_size: number }, caption?: string): Update {
     return {
       update_id: updateId++,

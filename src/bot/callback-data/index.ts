@@ -1,3 +1,4 @@
+import { VOICE_MODES } from '../../core/accounts/voice-preference';
 import { IMAGE_FORMATS } from '../../core/catalog/types';
 import { BOT_LOCALES } from '../i18n';
 import { callbackKind, integer, oneOf, plainCallback, token, type PayloadCodec } from './define';
@@ -33,11 +34,23 @@ const modelSlug = token('[a-z0-9._-]', 40);
 
 export const CHAT_MODEL = callbackKind('chat:m', modelSlug);
 export const CHAT_NEW = plainCallback('chat:new');
+/** Ask the question of chat turn <n> again (billed again); only the latest turn's button still works. */
+export const CHAT_RETRY = callbackKind('chat:again', integer);
+/** Open the persona list (/mode). */
+export const PERSONAS = plainCallback('mode');
+/** Chat as an assistant, by id; `off` for no persona. */
+export const PERSONA = callbackKind<number | 'off'>('mode:set', {
+  pattern: 'off|\\d{1,10}',
+  maxBytes: 10,
+  encode: (id) => String(id),
+  decode: (text) => (text === 'off' ? 'off' : Number(text)),
+});
 export const STT_MODEL = callbackKind('stt:m', modelSlug);
 
 export const SET_LANGUAGE = callbackKind('set:lang', oneOf(BOT_LOCALES));
 export const SET_IMAGE_FORMAT = callbackKind('set:fmt', oneOf(IMAGE_FORMATS));
 export const SET_NOTIFICATIONS = callbackKind('set:notif', oneOf(['on', 'off']));
+export const SET_VOICE_MODE = callbackKind('set:voice', oneOf(VOICE_MODES));
 
 export const BALANCE_TOP_UP = plainCallback('bal:topup');
 export const BALANCE_PLANS = plainCallback('bal:plans');
@@ -79,10 +92,14 @@ export const CALLBACK_KINDS = [
   MENU,
   CHAT_MODEL,
   CHAT_NEW,
+  CHAT_RETRY,
+  PERSONAS,
+  PERSONA,
   STT_MODEL,
   SET_LANGUAGE,
   SET_IMAGE_FORMAT,
   SET_NOTIFICATIONS,
+  SET_VOICE_MODE,
   BALANCE_TOP_UP,
   BALANCE_PLANS,
   SUBSCRIPTION_CANCEL,

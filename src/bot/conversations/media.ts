@@ -4,12 +4,23 @@ import { ParamError } from '../../core/catalog/errors';
 import { quoteGeneration } from '../../core/catalog/pricing';
 import type { ModelDefinition, PlanSlug } from '../../core/catalog/types';
 import type { BotConversation, ConvContext } from '../context';
-import { paramErrorText, topUpKeyboard } from '../errors';
+import { paramErrorText } from '../errors';
 import { planNames, truncate } from '../format';
 import { photoCommand, startForUpdate, type ImageInputRef } from '../generation-runner';
 import type { I18n, Locale, Translate } from '../i18n';
 import { modelPickerKeyboard } from '../keyboards/models';
-import { button, cancelKeyboard, finishWizard, openWizard, waitButton, waitPhoto, waitText, type Wizard } from './wizard';
+import {
+  button,
+  cancelKeyboard,
+  finishCancelled,
+  openWizard,
+  preflight,
+  showRefusal,
+  waitButton,
+  waitPhoto,
+  waitText,
+  type Wizard,
+} from './wizard';
 
 export const MEDIA_CATEGORIES = ['image', 'video', 'tts', 'music'] as const;
 export type MediaCategory = (typeof MEDIA_CATEGORIES)[number];
@@ -88,11 +99,12 @@ export async function pickModel(
       cancelData: button(w, 'x'),
     }),
   });
+  w.messageId = sent.message_id;
   for (;;) {
     const { value, ctx: pressed } = await waitButton(w);
     if (value === 'x') {
       await pressed.answerCallbackQuery();
-      await finishWizard(pressed, t('wizard-cancelled'), sent.message_id);
+      await finishCancelled(w, pressed, sent.message_id);
       return null;
     }
     const model = value.startsWith('m:') ? models.find((m) => m.slug === value.slice(2)) : undefined;
@@ -230,32 +242,42 @@ export async function askPrompt(w: Wizard, ctx: ConvContext, messageId: number, 
   }
 }
 
-/** Step 4: price and balance; the generation starts only on confirmation. */
+/** The confirmation text: only the lines the model uses (no empty "—" placeholders). */
+export function confirmationText(t: Translate, draft: Draft, cost: number, balance: number): string {
+  const prompt = typeof draft.body.prompt === 'string' && draft.body.prompt !== '' ? truncate(draft.body.prompt, 300) : undefined;
+  return [
+    [draft.model.name, ...draft.details, ...(prompt ? [t('media-confirm-prompt', { prompt })] : [])].join('\n'),
+    t('media-confirm-price', { price: cost, balance }),
+  ].join('\n\n');
+}
+
+/** Step 4: limits, balance and price; the generation starts only on confirmation. */
 export async function confirmAndStart(w: Wizard, ctx: ConvContext, draft: Draft, cost: number): Promise<void> {
   const { t, conversation } = w;
-  const balance = await conversation.external((octx) => octx.deps.services.profiles.totalTokens(octx.account!.user.id));
-  if (balance < cost) {
-    await ctx.reply(t('error-insufficient-tokens', { required: cost, available: balance }), { reply_markup: topUpKeyboard(t) });
+  const refused = await preflight(w, (octx) => octx.deps.services.preflight.check(octx.account!, draft.model, cost));
+  if (refused) {
+    await showRefusal(ctx, refused);
     return;
   }
-  const prompt = typeof draft.body.prompt === 'string' && draft.body.prompt !== '' ? truncate(draft.body.prompt, 300) : '—';
-  const summary = t('media-confirm', { model: draft.model.name, details: draft.details.join('\n') || '—', prompt, price: cost, balance });
+  const balance = await conversation.external((octx) => octx.deps.services.profiles.totalTokens(octx.account!.user.id));
+  const summary = confirmationText(t, draft, cost, balance);
   const sent = await ctx.reply(summary, {
     reply_markup: new InlineKeyboard()
       .text(t('button-generate', { price: cost }), button(w, 'ok'))
       .text(t('button-cancel'), button(w, 'x')),
   });
+  w.messageId = sent.message_id;
   for (;;) {
     const { value, ctx: pressed } = await waitButton(w);
     await pressed.answerCallbackQuery();
     if (value === 'x') {
-      await finishWizard(pressed, t('wizard-cancelled'), sent.message_id);
+      await finishCancelled(w, pressed, sent.message_id);
       return;
     }
     if (value !== 'ok') continue;
     await pressed.api.editMessageText(pressed.chat!.id, sent.message_id, summary).catch(() => undefined);
     await conversation.external((octx) =>
-      startForUpdate(octx, draft.model.slug, { kind: 'generate', body: draft.body, images: draft.images }),
+      startForUpdate(octx, draft.model.slug, { kind: 'generate', body: draft.body, images: draft.images }, undefined, cost),
     );
     return;
   }
@@ -292,18 +314,21 @@ export function createMediaConversation(i18n: I18n) {
   return async function media(conversation: BotConversation, ctx: ConvContext, args: MediaArgs): Promise<void> {
     const t = i18n.translator(args.locale);
     const w = await openWizard(conversation, t);
+    const models = listModels({ category: args.category });
+    const refused = await preflight(w, (octx) => octx.deps.services.preflight.checkAnyOf(octx.account!, models));
+    if (refused) return showRefusal(ctx, refused);
     const me = await loadWizardAccount(conversation);
-    const picked = await pickModel(w, ctx, me, listModels({ category: args.category }), pickQuestion(t, args.category));
+    const picked = await pickModel(w, ctx, me, models, pickQuestion(t, args.category));
     if (!picked) return;
     const draft: Draft = { model: picked.model, body: { model: picked.model.slug }, images: [], details: [] };
     if (picked.model.category === 'image') draft.body.format = me.imageFormat;
     if (!(await chooseOptions(w, picked.ctx, picked.messageId, draft))) {
-      await finishWizard(picked.ctx, t('wizard-cancelled'), picked.messageId);
+      await finishCancelled(w, picked.ctx, picked.messageId);
       return;
     }
     const cost = await askPrompt(w, picked.ctx, picked.messageId, draft, promptQuestion(t, args.category));
     if (cost === null) {
-      await finishWizard(picked.ctx, t('wizard-cancelled'), picked.messageId);
+      await finishCancelled(w, picked.ctx, picked.messageId);
       return;
     }
     await confirmAndStart(w, picked.ctx, draft, cost);

@@ -8,7 +8,17 @@ import type { I18n, Locale } from '../i18n';
 import { photoCommand } from '../generation-runner';
 import { askPrompt, choose, confirmAndStart, loadWizardAccount, pickModel, type Draft } from './media';
 import { paramErrorText } from '../errors';
-import { button, cancelKeyboard, finishWizard, openWizard, waitPhoto, type ImageRef, type Wizard } from './wizard';
+import {
+  button,
+  cancelKeyboard,
+  finishCancelled,
+  openWizard,
+  preflight,
+  showRefusal,
+  waitPhoto,
+  type ImageRef,
+  type Wizard,
+} from './wizard';
 
 export interface ToolsArgs {
   locale: Locale;
@@ -36,23 +46,31 @@ export function createToolsConversation(i18n: I18n) {
   return async function tools(conversation: BotConversation, ctx: ConvContext, args: ToolsArgs): Promise<void> {
     const t = i18n.translator(args.locale);
     const w = await openWizard(conversation, t);
+    // A photo sent while this wizard waits for a button replaces the one it holds (the wizard starts over with it).
+    w.restartOnPhoto = true;
+    const tools = listModels({ category: 'tool' });
+    const preset = args.tool ? findModel(args.tool) : undefined;
+    const refused = await preflight(w, (octx) =>
+      preset ? octx.deps.services.preflight.check(octx.account!, preset) : octx.deps.services.preflight.checkAnyOf(octx.account!, tools),
+    );
+    if (refused) return showRefusal(ctx, refused);
     const me = await loadWizardAccount(conversation);
     let tool: ToolModel;
     let messageId: number;
     let c: ConvContext = ctx;
-    const preset = args.tool ? findModel(args.tool) : undefined;
     if (preset?.category === 'tool') {
       tool = preset;
       messageId = (await ctx.reply(t('tools-selected', { tool: tool.name }), { reply_markup: cancelKeyboard(w) })).message_id;
+      w.messageId = messageId;
     } else {
       const question = args.photo ? t('tools-pick-for-photo') : t('tools-pick');
-      const picked = await pickModel(w, ctx, me, listModels({ category: 'tool' }), question);
+      const picked = await pickModel(w, ctx, me, tools, question);
       if (!picked || picked.model.category !== 'tool') return;
       tool = picked.model;
       messageId = picked.messageId;
       c = picked.ctx;
     }
-    const cancelled = () => finishWizard(c, t('wizard-cancelled'), messageId);
+    const cancelled = () => finishCancelled(w, c, messageId);
     const params: Record<string, unknown> = {};
     const draft: Draft = { model: tool, body: { model: tool.slug, params }, images: [], details: [] };
     if (tool.config.result === 'image') draft.body.format = me.imageFormat;

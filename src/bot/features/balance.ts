@@ -8,16 +8,24 @@ async function showBalance(ctx: BotContext): Promise<void> {
   const account = ctx.account;
   if (!account) return;
   const b = await ctx.deps.services.profiles.balance(account.user);
-  const text = ctx.t('balance-text', {
-    plan: account.plan.name,
-    total: b.token_balance,
-    planTokens: b.plan_tokens_remaining,
-    bonus: b.bonus_tokens,
-    refill: formatDate(ctx.locale, new Date(b.next_refill_at)),
-    expires: b.plan_expires_at ? formatDate(ctx.locale, new Date(b.plan_expires_at)) : ctx.t('balance-never'),
-    hourly: account.plan.rateLimitHourly,
-    daily: account.plan.rateLimitDaily,
-  });
+  const { plan } = account;
+  const date = (iso: string) => formatDate(ctx.locale, new Date(iso));
+  const limit = (n: number) => (n === 0 ? ctx.t('unlimited') : String(n));
+  const text = [
+    ctx.t('balance-text', { total: b.token_balance, planTokens: b.plan_tokens_remaining, bonus: b.bonus_tokens }),
+    [
+      b.plan_expires_at
+        ? ctx.t('balance-plan-until', { plan: plan.name, date: date(b.plan_expires_at) })
+        : ctx.t('balance-plan', { plan: plan.name }),
+      // A plan without a monthly allowance (Starter) never refills: no refill date to promise.
+      plan.monthlyTokens > 0
+        ? ctx.t('balance-refill', { date: date(b.next_refill_at), tokens: plan.monthlyTokens })
+        : ctx.t('balance-no-refill', { plan: plan.name }),
+      plan.rateLimitHourly === 0 && plan.rateLimitDaily === 0
+        ? ctx.t('balance-no-limits')
+        : ctx.t('balance-limits', { hourly: limit(plan.rateLimitHourly), daily: limit(plan.rateLimitDaily) }),
+    ].join('\n'),
+  ].join('\n\n');
   const kb = new InlineKeyboard().text(ctx.t('button-top-up'), BALANCE_TOP_UP.data).text(ctx.t('button-plans'), BALANCE_PLANS.data).row();
   if (await ctx.deps.services.payments.stars.activeSubscription(account.user.id))
     kb.text(ctx.t('button-cancel-subscription'), SUBSCRIPTION_CANCEL.data).row();
@@ -50,7 +58,7 @@ async function showPlans(ctx: BotContext): Promise<void> {
   await show(ctx, `${ctx.t('plans-title')}\n\n${lines.join('\n\n')}`, kb);
 }
 
-/** Balance (plan and bonus tokens, next refill) and plans with their limits; buying is in features/payments.ts. */
+/** Balance (plan and bonus tokens, next refill where the plan has one) and plans with their limits; buying is in features/payments.ts. */
 export function balanceFeature(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.command('balance', showBalance);

@@ -8,6 +8,10 @@ import { show } from './respond';
 import { HISTORY_PAGE, MENU, onCallback, RESEND } from '../callback-data';
 
 const STATUS_ICON: Record<string, string> = { completed: '✅', pending: '⏳', failed: '⚠️' };
+const ITEM_LABEL_CHARS = 80;
+const BUTTON_LABEL_CHARS = 28;
+
+const oneLine = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim();
 
 async function showHistory(ctx: BotContext, cursor?: string): Promise<void> {
   const account = ctx.account;
@@ -15,29 +19,33 @@ async function showHistory(ctx: BotContext, cursor?: string): Promise<void> {
   const { services, settings, publicBase } = ctx.deps;
   let page;
   try {
-    page = await services.usage.history(account.user.id, { cursor, limit: settings.historyPageSize }, publicBase);
+    page = await services.usage.historyEntries(account.user.id, { cursor, limit: settings.historyPageSize }, publicBase);
   } catch (err) {
     if (!(err instanceof ParamError)) throw err;
-    page = await services.usage.history(account.user.id, { limit: settings.historyPageSize }, publicBase);
+    page = await services.usage.historyEntries(account.user.id, { limit: settings.historyPageSize }, publicBase);
   }
   const kb = new InlineKeyboard();
   const lines = page.items.map((g) => {
     const model = findModel(g.model_slug)?.name ?? g.model_slug;
-    if (g.status === 'completed' && g.category !== 'text') kb.text(ctx.t('button-resend', { id: String(g.id) }), RESEND.data(g.id));
-    return ctx.t('history-item', {
+    // Labelled by what was asked (or, for prompt-less tools and transcriptions, by what came out).
+    const about = oneLine(g.prompt) || oneLine(g.result_text);
+    if (g.status === 'completed' && g.category !== 'text') {
+      const label = about ? truncate(about, BUTTON_LABEL_CHARS) : model;
+      kb.text(ctx.t('button-resend', { id: String(g.id), label }), RESEND.data(g.id)).row();
+    }
+    const item = ctx.t('history-item', {
       icon: STATUS_ICON[g.status] ?? '•',
       id: String(g.id),
       model,
       tokens: g.tokens_spent,
       date: formatDateTime(ctx.locale, new Date(g.created_at)),
-      text: g.result_text ? truncate(g.result_text.replace(/\s+/g, ' '), 60) : '',
     });
+    return about ? `${item}\n${ctx.t('history-item-about', { text: truncate(about, ITEM_LABEL_CHARS) })}` : item;
   });
-  kb.row();
   if (cursor) kb.text(ctx.t('button-newest'), HISTORY_PAGE.data(null));
   if (page.next_cursor) kb.text(ctx.t('button-older'), HISTORY_PAGE.data(page.next_cursor));
   kb.row().text(ctx.t('button-menu'), MENU.data('main'));
-  const text = lines.length === 0 ? ctx.t('history-empty') : `${ctx.t('history-title')}\n\n${lines.join('\n')}`;
+  const text = lines.length === 0 ? ctx.t('history-empty') : `${ctx.t('history-title')}\n\n${lines.join('\n\n')}`;
   await show(ctx, text, kb);
 }
 

@@ -3,6 +3,7 @@ import type { BotContext } from '../context';
 import type { ToolsArgs } from '../conversations/tools';
 import { imageOf, type ImageRef } from '../conversations/wizard';
 import { startForUpdate } from '../generation-runner';
+import { chatTurn } from '../chat-turn';
 
 /** What a photo caption asks for. */
 export interface CaptionIntent {
@@ -31,43 +32,51 @@ export function toolFromCaption(caption: string | undefined): CaptionIntent | un
 }
 
 /**
- * Photos (and images sent as files): a caption naming a tool runs it at once (upscale, remove-bg, colorize,
- * text-ocr, style-transfer with its style); inpaint and face-swap continue in the tools wizard (mask, second
- * photo); anything else opens the wizard to pick a tool for the photo.
+ * What to do with a photo and the words that came with it (its caption, or a reply to it): a caption naming a tool
+ * runs it at once (upscale, remove-bg, colorize, text-ocr, style-transfer with its style); inpaint and face-swap
+ * continue in the tools wizard (mask, second photo); other words are a question for a vision model; no words open
+ * the wizard to pick a tool for the photo.
  */
+export async function photoRequest(ctx: BotContext, photo: ImageRef, words: string | undefined): Promise<void> {
+  const intent = toolFromCaption(words);
+  const direct =
+    intent && intent.tool !== 'inpaint' && intent.tool !== 'face-swap' && !(intent.tool === 'style-transfer' && !intent.prompt);
+  if (intent && direct) {
+    const params: Record<string, unknown> = {};
+    if (intent.scale) params.scale = intent.scale;
+    const body: Record<string, unknown> = { model: intent.tool, params };
+    if (intent.prompt) body.prompt = intent.prompt;
+    if (intent.tool !== 'text-ocr') body.format = ctx.account?.settings.image_format;
+    await startForUpdate(
+      ctx,
+      intent.tool,
+      { kind: 'generate', body, images: [{ field: 'params.image_url', ...photo }] },
+      ctx.message?.message_id,
+    );
+    return;
+  }
+  const question = words?.trim();
+  if (!intent && question) {
+    await ctx.conversation.exitAll();
+    await chatTurn(ctx, { text: question, image: photo, replyTo: ctx.message?.message_id });
+    return;
+  }
+  await ctx.conversation.exitAll();
+  await ctx.conversation.enter('tools', { locale: ctx.locale, tool: intent?.tool, photo, prompt: intent?.prompt } satisfies ToolsArgs);
+}
+
+/** Photos and images sent as files, with or without a caption (see photoRequest). */
 export function photosFeature(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
 
-  const handle = async (ctx: BotContext, photo: ImageRef) => {
-    const intent = toolFromCaption(ctx.message?.caption);
-    const direct =
-      intent && intent.tool !== 'inpaint' && intent.tool !== 'face-swap' && !(intent.tool === 'style-transfer' && !intent.prompt);
-    if (intent && direct) {
-      const params: Record<string, unknown> = {};
-      if (intent.scale) params.scale = intent.scale;
-      const body: Record<string, unknown> = { model: intent.tool, params };
-      if (intent.prompt) body.prompt = intent.prompt;
-      if (intent.tool !== 'text-ocr') body.format = ctx.account?.settings.image_format;
-      await startForUpdate(
-        ctx,
-        intent.tool,
-        { kind: 'generate', body, images: [{ field: 'params.image_url', ...photo }] },
-        ctx.message?.message_id,
-      );
-      return;
-    }
-    await ctx.conversation.exitAll();
-    await ctx.conversation.enter('tools', { locale: ctx.locale, tool: intent?.tool, photo, prompt: intent?.prompt } satisfies ToolsArgs);
-  };
-
   composer.on('message:photo', async (ctx) => {
     const photo = imageOf(ctx);
-    if (photo) await handle(ctx, photo);
+    if (photo) await photoRequest(ctx, photo, ctx.message.caption);
   });
   composer.on('message:document', async (ctx, next) => {
     const photo = imageOf(ctx);
     if (!photo) return next();
-    await handle(ctx, photo);
+    await photoRequest(ctx, photo, ctx.message.caption);
   });
 
   return composer;

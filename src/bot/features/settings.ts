@@ -3,12 +3,15 @@ import type { SettingsPatch } from '../../core/accounts/settings';
 import type { BotContext } from '../context';
 import { show } from './respond';
 import { IMAGE_FORMATS } from '../../core/catalog/types';
-import { MENU, onCallback, SET_IMAGE_FORMAT, SET_LANGUAGE, SET_NOTIFICATIONS } from '../callback-data';
+import { MENU, onCallback, SET_IMAGE_FORMAT, SET_LANGUAGE, SET_NOTIFICATIONS, SET_VOICE_MODE } from '../callback-data';
 
 async function showSettings(ctx: BotContext): Promise<void> {
   const account = ctx.account;
   if (!account) return;
-  const s = await ctx.deps.services.settings.get(account.user.id);
+  const [s, voice] = await Promise.all([
+    ctx.deps.services.settings.get(account.user.id),
+    ctx.deps.services.settings.voiceMode(account.user.id),
+  ]);
   const mark = (on: boolean) => (on ? '✓ ' : '');
   const kb = new InlineKeyboard()
     .text(`${mark(s.language === 'en')}English`, SET_LANGUAGE.data('en'))
@@ -21,20 +24,31 @@ async function showSettings(ctx: BotContext): Promise<void> {
       SET_NOTIFICATIONS.data(s.notifications_enabled ? 'off' : 'on'),
     )
     .row()
+    .text(`${mark(voice === 'transcribe')}${ctx.t('button-voice-transcribe')}`, SET_VOICE_MODE.data('transcribe'))
+    .text(`${mark(voice === 'answer')}${ctx.t('button-voice-answer')}`, SET_VOICE_MODE.data('answer'))
+    .row()
     .text(ctx.t('button-menu'), MENU.data('main'));
   const text = ctx.t('settings-text', {
     language: s.language === 'ru' ? 'Русский' : 'English',
     format: s.image_format.toUpperCase(),
     notifications: s.notifications_enabled ? ctx.t('settings-on') : ctx.t('settings-off'),
+    voice: voice === 'answer' ? ctx.t('settings-voice-answer') : ctx.t('settings-voice-transcribe'),
   });
   await show(ctx, text, kb);
 }
 
-/** Language, image format and notifications: the same settings as PATCH /api/v2/user/settings. */
+/** Language, image format and notifications (the settings of PATCH /api/v2/user/settings), and the bot's voice mode. */
 export function settingsFeature(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.command('settings', showSettings);
   composer.callbackQuery(MENU.data('settings'), showSettings);
+
+  onCallback(composer, SET_VOICE_MODE, async (ctx, mode) => {
+    const account = ctx.account;
+    if (!account) return ctx.answerCallbackQuery();
+    await ctx.deps.services.settings.setVoiceMode(account.user.id, mode);
+    await showSettings(ctx);
+  });
 
   const save = async (ctx: BotContext, patch: SettingsPatch) => {
     const account = ctx.account;

@@ -10,12 +10,37 @@ export function defaultChatModel(plan: PlanSlug): TextModel {
   return text[0]!;
 }
 
+/**
+ * The model that answers a photo when the user's chat model cannot see images: the inexpensive all-rounder on
+ * Starter, the flagship vision model on paid plans. A plan whose pick is gone gets its first usable vision model.
+ */
+const VISION_DEFAULTS: Readonly<Record<PlanSlug, string>> = {
+  free: 'gpt-4o-mini',
+  basic: 'gpt-4o',
+  pro: 'gpt-4o',
+  vip: 'gpt-4o',
+  elite: 'gpt-4o',
+};
+
+export function defaultVisionModel(plan: PlanSlug): TextModel {
+  const pick = findModel(VISION_DEFAULTS[plan]);
+  if (pick?.category === 'text' && pick.config.supports_vision && canUseModel(plan, pick)) return pick;
+  const usable = listModels({ category: 'text', minPlan: plan }).filter((m): m is TextModel => m.category === 'text');
+  return usable.find((m) => m.config.supports_vision) ?? usable[0]!;
+}
+
 /** The user's chat model (user_settings.chat_model), falling back to the default when unusable on the plan. */
 export async function getChatModel(ds: DataSource, userId: number, plan: PlanSlug): Promise<TextModel> {
   const rows = await ds.query<{ chat_model: string | null }[]>('SELECT chat_model FROM user_settings WHERE user_id = $1', [userId]);
   const chosen = rows[0]?.chat_model ? findModel(rows[0].chat_model) : undefined;
   if (chosen && chosen.category === 'text' && canUseModel(plan, chosen)) return chosen;
   return defaultChatModel(plan);
+}
+
+/** The model for a question about an image: the user's chat model when it sees images, else the plan's vision default. */
+export async function getVisionModel(ds: DataSource, userId: number, plan: PlanSlug): Promise<TextModel> {
+  const chosen = await getChatModel(ds, userId, plan);
+  return chosen.config.supports_vision ? chosen : defaultVisionModel(plan);
 }
 
 /** @throws ParamError (not a text model), PlanTooLowError */

@@ -1,7 +1,8 @@
 import { DataSource } from 'typeorm';
 import type { PlanSlug, TextModel } from '../catalog/types';
-import { getChatModel, setChatModel } from './chat-preference';
+import { getChatModel, getVisionModel, setChatModel } from './chat-preference';
 import { getSettings, SettingsPatch, SettingsView, updateSettings } from './settings';
+import { getVoiceMode, setVoiceMode, VoiceMode } from './voice-preference';
 
 /** A user's settings and chat model, for the doors (bound to the database so they never hold it). */
 export class SettingsService {
@@ -17,6 +18,20 @@ export class SettingsService {
 
   chatModel(userId: number, plan: PlanSlug): Promise<TextModel> {
     return getChatModel(this.ds, userId, plan);
+  }
+
+  /** The model that answers questions about images: the chat model if it has vision, else the plan's default. */
+  visionModel(userId: number, plan: PlanSlug): Promise<TextModel> {
+    return getVisionModel(this.ds, userId, plan);
+  }
+
+  voiceMode(userId: number): Promise<VoiceMode> {
+    return getVoiceMode(this.ds, userId);
+  }
+
+  /** @throws ParamError (not a voice mode) */
+  setVoiceMode(userId: number, mode: string): Promise<VoiceMode> {
+    return setVoiceMode(this.ds, userId, mode);
   }
 
   /** @throws ParamError (not a text model), PlanTooLowError */

@@ -3,8 +3,10 @@ import {
   AssistantInput,
   AssistantPatch,
   AssistantView,
+  ChatPersona,
   createAssistant,
   deleteAssistant,
+  findChatPersona,
   listMarketplaceAssistants,
   listOwnAssistants,
   listSystemAssistants,
@@ -23,6 +25,11 @@ export class AssistantService {
 
   own(userId: number): Promise<OwnAssistantView[]> {
     return listOwnAssistants(this.ds, userId);
+  }
+
+  /** An assistant to chat as: built-in, own or published, with its instructions. @throws NotFoundError */
+  persona(userId: number, id: number): Promise<ChatPersona> {
+    return findChatPersona(this.ds, userId, id);
   }
 
   marketplace(): Promise<AssistantView[]> {

@@ -62,6 +62,30 @@ export async function listOwnAssistants(ds: DataSource, userId: number): Promise
   return rows.map(toOwnView);
 }
 
+/** What a chat needs to speak as an assistant. */
+export interface ChatPersona {
+  id: number;
+  name: string;
+  modelSlug: string;
+  systemPrompt: string;
+}
+
+/**
+ * An assistant the user may chat with (built-in, their own, or published), with its instructions.
+ * @throws NotFoundError for anything else
+ */
+export async function findChatPersona(ds: DataSource, userId: number, id: number): Promise<ChatPersona> {
+  const found = await ds.getRepository(AssistantEntity).findOne({
+    where: [
+      { id, isSystem: true },
+      { id, ownerId: userId },
+      { id, isPublic: true },
+    ],
+  });
+  if (!found) throw new NotFoundError('Assistant');
+  return { id: found.id, name: found.name, modelSlug: found.modelSlug, systemPrompt: found.systemPrompt };
+}
+
 /** Community assistants: published by users (built-in ones are listed by listSystemAssistants). */
 export async function listMarketplaceAssistants(ds: DataSource): Promise<AssistantView[]> {
   const rows = await ds.getRepository(AssistantEntity).find({

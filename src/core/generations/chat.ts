@@ -89,7 +89,13 @@ const MAX_STORED_TEXT = 100_000;
 const CHARS_PER_TOKEN = 4;
 
 function messageText(m: ChatInputMessage): string {
-  const text = typeof m.content === 'string' ? m.content : m.content.map((p) => (p.type === 'text' ? p.text : '')).join(' ');
+  const text =
+    typeof m.content === 'string'
+      ? m.content
+      : m.content
+          .filter((p) => p.type === 'text')
+          .map((p) => p.text)
+          .join(' ');
   return text || toolCallsText(m.toolCalls);
 }
 

@@ -36,8 +36,19 @@ export function decodeCursor(cursor: string): number {
   return id;
 }
 
-/** One page of the caller's own generations, newest first. */
-export async function listHistory(ds: DataSource, userId: number, query: HistoryQuery, publicBase: string): Promise<HistoryPage> {
+/** A history entry for the bot: the Generation object plus the start of its prompt (to label it). */
+export type HistoryEntry = GenerationView & { prompt: string | null };
+
+export interface HistoryEntryPage {
+  items: HistoryEntry[];
+  next_cursor: string | null;
+}
+
+async function historyRows(
+  ds: DataSource,
+  userId: number,
+  query: HistoryQuery,
+): Promise<{ rows: GenerationEntity[]; next: string | null }> {
   const limit = Math.min(Math.max(query.limit ?? HISTORY_DEFAULT_LIMIT, 1), HISTORY_MAX_LIMIT);
   const qb = ds.getRepository(GenerationEntity).createQueryBuilder('g').where('g.user_id = :userId', { userId });
   if (query.category) qb.andWhere('g.category = :category', { category: query.category });
@@ -51,8 +62,27 @@ export async function listHistory(ds: DataSource, userId: number, query: History
     .limit(limit + 1)
     .getMany();
   const page = rows.slice(0, limit);
+  return { rows: page, next: rows.length > limit ? encodeCursor(page[page.length - 1].id) : null };
+}
+
+/** One page of the caller's own generations, newest first. */
+export async function listHistory(ds: DataSource, userId: number, query: HistoryQuery, publicBase: string): Promise<HistoryPage> {
+  const { rows, next } = await historyRows(ds, userId, query);
+  return { items: rows.map((g) => toGenerationView(g, publicBase)), next_cursor: next };
+}
+
+const PROMPT_LABEL_CHARS = 200;
+
+/** listHistory with the start of each prompt (the API's history entry has no prompt field). */
+export async function listHistoryEntries(
+  ds: DataSource,
+  userId: number,
+  query: HistoryQuery,
+  publicBase: string,
+): Promise<HistoryEntryPage> {
+  const { rows, next } = await historyRows(ds, userId, query);
   return {
-    items: page.map((g) => toGenerationView(g, publicBase)),
-    next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1].id) : null,
+    items: rows.map((g) => ({ ...toGenerationView(g, publicBase), prompt: g.prompt ? g.prompt.slice(0, PROMPT_LABEL_CHARS) : null })),
+    next_cursor: next,
   };
 }

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { DailyUsage, dailyUsage } from './daily-usage';
-import { HistoryPage, HistoryQuery, listHistory } from './history';
+import { HistoryEntryPage, HistoryPage, HistoryQuery, listHistory, listHistoryEntries } from './history';
 import { AvgTimeView, modelAverageTime } from './model-timing';
 import { ServiceStats, serviceStats } from './service-stats';
 import { StatsView, userStats } from './user-stats';
@@ -11,6 +11,11 @@ export class UsageService {
 
   history(userId: number, query: HistoryQuery, publicBase: string): Promise<HistoryPage> {
     return listHistory(this.ds, userId, query, publicBase);
+  }
+
+  /** The same page with the start of each prompt (the bot labels its entries with it). */
+  historyEntries(userId: number, query: HistoryQuery, publicBase: string): Promise<HistoryEntryPage> {
+    return listHistoryEntries(this.ds, userId, query, publicBase);
   }
 
   /** Completed generations and tokens per UTC day over the last `days` days. */

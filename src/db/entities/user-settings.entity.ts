@@ -26,6 +26,10 @@ export class UserSettingsEntity {
   @Column({ name: 'chat_model', type: 'text', nullable: true })
   chatModel: string | null;
 
+  /** Bot: `transcribe` a voice message, or `answer` it with the chat model. */
+  @Column({ name: 'voice_mode', type: 'text', default: 'transcribe' })
+  voiceMode: string;
+
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt: Date;
 }
