@@ -225,7 +225,7 @@ export function settleBatchCtes(fin: string): string {
     ), bal_led AS (
       INSERT INTO ledger_entries (user_id, kind, reference, plan_delta, bonus_delta)
       SELECT user_id, CASE WHEN status = 'settled' THEN 'settle' ELSE 'release' END, reference, rp, rb FROM refund
-    ), settled AS (
+    ), settled AS MATERIALIZED (
       SELECT rf.ord, rf.charged, rf.rp, rf.rb,
              bu.balance - COALESCE(SUM(rf.rp + rf.rb) OVER (PARTITION BY rf.user_id ORDER BY rf.ord
                                                            ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING), 0)::int AS balance
