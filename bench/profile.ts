@@ -2,15 +2,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Child, cpuMs, freePort } from './lib/child';
-import { summarizeProfile, renderProfile } from './lib/cpuprofile';
+import { renderProfile, summarizeProfile } from './lib/cpuprofile';
 import { runLoad, Target } from './lib/http-load';
 import { BenchDatabase, BenchUser, clearRateCounters, createUserWithKey, redisReachable, serviceEnv } from './lib/service-fixture';
 import { summarize } from './lib/stats';
 
-// `node dist/bench/profile.js [sync|stream] [--prof]`: this service alone behind the mock, a short run for
-// direction while changing the hot path (the side-by-side figures come from `npm run bench`). Prints added
-// latency at concurrency 1, req/s and CPU per request at concurrency 64, and with --prof the service's
-// self time by package, file and function from a --cpu-prof profile of the whole run.
+// `node dist/bench/profile.js [sync|stream] [--prof]`: this service alone behind the mock, short runs for
+// direction while changing the hot path (the side-by-side figures with Portkey come from `npm run bench`).
+// Prints added latency at concurrency 1, req/s and CPU per request (service + its PostgreSQL backends) at
+// concurrency 64, medians over rounds. `--prof`: the service's self time by package, file and function from a
+// --cpu-prof profile. `PROFILE_BASELINE=<checkout>`: a second service built from that checkout runs in
+// alternating rounds, and the figures are also given as ratios to it (robust on a busy machine).
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const args = process.argv.slice(2);
@@ -19,89 +21,143 @@ const stream = mode === 'stream';
 const profile = args.includes('--prof');
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const LATENCY = num('PROFILE_LATENCY_REQUESTS', 1000);
-const SECONDS = num('PROFILE_SECONDS', 8);
+const SECONDS = num('PROFILE_SECONDS', 3);
+const ROUNDS = num('PROFILE_ROUNDS', 4);
 const CONCURRENCY = num('PROFILE_CONCURRENCY', 64);
 const ACCOUNTS = num('PROFILE_ACCOUNTS', 1);
+const BASELINE = process.env.PROFILE_BASELINE;
 
 const log = (msg: string) => process.stderr.write(`[profile] ${msg}\n`);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+interface Service {
+  label: string;
+  child: Child;
+  db: BenchDatabase;
+  users: BenchUser[];
+  targets: Target[];
+  profDir: string;
+  latency: number[];
+  rounds: { rps: number; svc: number; pg: number }[];
+}
+
+async function startService(root: string, label: string, mockUrl: string, dataDir: string, redisUrl?: string): Promise<Service> {
+  const db = await BenchDatabase.create(process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  const port = await freePort();
+  const own = path.join(dataDir, label);
+  const profDir = path.join(own, 'prof');
+  const env = serviceEnv(process.env, {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: own,
+    DATABASE_URL: db.url,
+    OPENAI_BASE_URL: `${mockUrl}/v1`,
+    OPENAI_API_KEY: 'x',
+    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+  });
+  const users: BenchUser[] = [];
+  for (let i = 0; i < ACCOUNTS; i++) users.push(await createUserWithKey(root, env, 'elite', 100_000_000));
+  const profArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [];
+  const child = Child.start(label, process.execPath, [...profArgs, 'dist/src/main.js'], { env, cwd: root });
+  await child.waitForHttp(`http://127.0.0.1:${port}/health`, 60_000, 200);
+  const targets = users.map((u) => ({
+    name: label,
+    url: `http://127.0.0.1:${port}/v1/chat/completions`,
+    headers: { authorization: `Bearer ${u.key}` },
+  }));
+  return { label, child, db, users, targets, profDir, latency: [], rounds: [] };
+}
+
+async function throughputRound(s: Service): Promise<void> {
+  const pgPids = await s.db.backendPids();
+  const before = { svc: cpuMs(s.child.pid), pg: pgPids.map(cpuMs) };
+  const r = await runLoad(s.targets, { concurrency: CONCURRENCY, maxRequests: 5_000_000, maxMs: SECONDS * 1000, stream });
+  const svc = cpuMs(s.child.pid) - before.svc;
+  const pg = pgPids.map(cpuMs).reduce((sum, v, i) => sum + (v - before.pg[i] || 0), 0);
+  if (r.failed > 0) log(`${s.label}: ${r.failed} failed (${r.firstProblem})`);
+  s.rounds.push({ rps: r.ok / (r.elapsedMs / 1000), svc: svc / r.ok, pg: pg / r.ok });
+}
 
 async function main(): Promise<void> {
   const children: Child[] = [];
+  const services: Service[] = [];
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nebula-profile-'));
-  const profDir = path.join(dataDir, 'prof');
-  const db = await BenchDatabase.create(process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
   const redisUrl = (await redisReachable('127.0.0.1', 6379)) ? 'redis://127.0.0.1:6379/14' : undefined;
-  const users: BenchUser[] = [];
   try {
     const mock = Child.start('mock', process.execPath, ['dist/bench/mock-upstream.js'], { env: { PATH: process.env.PATH }, cwd: ROOT });
     children.push(mock);
     const mockUrl = (await mock.waitForOutput(/\{"url":"([^"]+)"\}/, 10_000))[1];
-    const port = await freePort();
-    const env = serviceEnv(process.env, {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: db.url,
-      OPENAI_BASE_URL: `${mockUrl}/v1`,
-      OPENAI_API_KEY: 'x',
-      ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
-    });
-    for (let i = 0; i < ACCOUNTS; i++) users.push(await createUserWithKey(ROOT, env, 'elite', 100_000_000));
-    const profArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [];
-    const service = Child.start('service', process.execPath, [...profArgs, 'dist/src/main.js'], { env, cwd: ROOT });
-    children.push(service);
-    await service.waitForHttp(`http://127.0.0.1:${port}/health`, 60_000, 200);
-    const targets: Target[] = users.map((u) => ({
-      name: 'service',
-      url: `http://127.0.0.1:${port}/v1/chat/completions`,
-      headers: { authorization: `Bearer ${u.key}` },
-    }));
     const direct: Target = { name: 'mock', url: `${mockUrl}/v1/chat/completions`, headers: { authorization: 'Bearer x' } };
+    if (BASELINE) services.push(await startService(path.resolve(BASELINE), 'baseline', mockUrl, dataDir, redisUrl));
+    services.push(await startService(ROOT, 'this', mockUrl, dataDir, redisUrl));
+    children.push(...services.map((s) => s.child));
 
-    log(`warm-up (${mode})`);
-    await runLoad(targets, { concurrency: 1, maxRequests: 300, maxMs: 30_000, stream });
-    await runLoad(targets, { concurrency: CONCURRENCY, maxRequests: 2000, maxMs: 10_000, stream });
+    const loadBefore = os.loadavg()[0];
+    log(`warm-up (${mode}, ${ACCOUNTS} account(s))`);
+    for (const s of services) {
+      await runLoad(s.targets, { concurrency: 1, maxRequests: 300, maxMs: 30_000, stream });
+      await runLoad(s.targets, { concurrency: CONCURRENCY, maxRequests: 2000, maxMs: 10_000, stream });
+    }
     await runLoad(direct, { concurrency: 1, maxRequests: 300, maxMs: 30_000, stream });
 
-    const lat = { mock: [] as number[], service: [] as number[] };
-    for (let round = 0; round < 4; round++) {
-      for (const [name, t] of [['mock', direct] as const, ['service', targets] as const]) {
-        const r = await runLoad(t, { concurrency: 1, maxRequests: LATENCY / 4, maxMs: 60_000, stream });
-        lat[name].push(...r.outcomes.filter((o) => o.ok).map((o) => o.totalMs));
+    const mockLatency: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const r = await runLoad(direct, { concurrency: 1, maxRequests: LATENCY / ROUNDS, maxMs: 60_000, stream });
+      mockLatency.push(...r.outcomes.filter((o) => o.ok).map((o) => o.totalMs));
+      for (const s of round % 2 ? [...services].reverse() : services) {
+        const sr = await runLoad(s.targets, { concurrency: 1, maxRequests: LATENCY / ROUNDS, maxMs: 60_000, stream });
+        s.latency.push(...sr.outcomes.filter((o) => o.ok).map((o) => o.totalMs));
       }
     }
-    const m = summarize(lat.mock);
-    const s = summarize(lat.service);
-    log(`c=1 added p50 ${(s.p50 - m.p50).toFixed(3)} ms, p99 ${(s.p99 - m.p99).toFixed(3)} ms (mock p50 ${m.p50.toFixed(3)})`);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const s of round % 2 ? [...services].reverse() : services) await throughputRound(s);
+    }
 
-    const pgPids = await db.backendPids();
-    const before = { svc: cpuMs(service.pid), pg: pgPids.map(cpuMs), load: os.loadavg()[0] };
-    const r = await runLoad(targets, { concurrency: CONCURRENCY, maxRequests: 5_000_000, maxMs: SECONDS * 1000, stream });
-    const svc = cpuMs(service.pid) - before.svc;
-    const pg = pgPids.map(cpuMs).reduce((sum, v, i) => sum + (v - before.pg[i] || 0), 0);
-    log(
-      `c=${CONCURRENCY} ${ACCOUNTS} account(s): ${(r.ok / (r.elapsedMs / 1000)).toFixed(0)} req/s, ${r.failed} failed` +
-        (r.firstProblem ? ` (${r.firstProblem})` : '') +
-        `; CPU/request service ${(svc / r.ok).toFixed(3)} ms + PG ${(pg / r.ok).toFixed(3)} ms; ` +
-        `RSS ${(service.memoryKb('VmRSS') / 1024).toFixed(0)} MB; load ${before.load.toFixed(2)} -> ${os.loadavg()[0].toFixed(2)}`,
-    );
-    await service.stop();
+    const m = summarize(mockLatency);
+    const figures = services.map((s) => {
+      const l = summarize(s.latency);
+      return {
+        label: s.label,
+        p50: l.p50 - m.p50,
+        p99: l.p99 - m.p99,
+        rps: median(s.rounds.map((r) => r.rps)),
+        svc: median(s.rounds.map((r) => r.svc)),
+        pg: median(s.rounds.map((r) => r.pg)),
+        rss: s.child.memoryKb('VmRSS') / 1024,
+      };
+    });
+    for (const f of figures) {
+      log(
+        `${f.label.padEnd(8)} c=1 added p50 ${f.p50.toFixed(3)} ms, p99 ${f.p99.toFixed(3)} ms | c=${CONCURRENCY}: ${f.rps.toFixed(0)} req/s, ` +
+          `CPU/request service ${f.svc.toFixed(3)} + PG ${f.pg.toFixed(3)} ms | RSS ${f.rss.toFixed(0)} MB`,
+      );
+    }
+    if (figures.length === 2) {
+      const [b, t] = figures;
+      const ratio = (x: number, y: number) => (x / y).toFixed(2);
+      log(
+        `this/baseline: added p50 ${ratio(t.p50, b.p50)}, req/s ${ratio(t.rps, b.rps)}, CPU service ${ratio(t.svc, b.svc)}, ` +
+          `PG ${ratio(t.pg, b.pg)}, service+PG ${ratio(t.svc + t.pg, b.svc + b.pg)}`,
+      );
+    }
+    log(`load ${loadBefore.toFixed(2)} -> ${os.loadavg()[0].toFixed(2)} (mock p50 ${m.p50.toFixed(3)} ms)`);
+
+    for (const s of services) await s.child.stop();
     if (profile) {
-      const file = fs.readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
-      if (!file) throw new Error('no profile written');
-      const keep = path.join(os.tmpdir(), `nebula-profile-${mode}.cpuprofile`);
-      fs.copyFileSync(path.join(profDir, file), keep);
-      process.stdout.write(`${renderProfile(summarizeProfile(keep, 45))}\n`);
-      log(`profile kept at ${keep}`);
+      for (const s of services) {
+        const file = fs.existsSync(s.profDir) && fs.readdirSync(s.profDir).find((f) => f.endsWith('.cpuprofile'));
+        if (!file) continue;
+        const keep = path.join(os.tmpdir(), `nebula-profile-${s.label}-${mode}.cpuprofile`);
+        fs.copyFileSync(path.join(s.profDir, file), keep);
+        if (s.label === 'this') process.stdout.write(`${renderProfile(summarizeProfile(keep, 45))}\n`);
+        log(`profile of ${s.label} kept at ${keep}`);
+      }
     }
   } finally {
     await Promise.all(children.map((c) => c.stop().catch(() => undefined)));
-    if (redisUrl)
-      await clearRateCounters(
-        redisUrl,
-        users.map((u) => u.id),
-      ).catch(() => undefined);
-    await db.drop().catch(() => undefined);
+    const ids = services.flatMap((s) => s.users.map((u) => u.id));
+    if (redisUrl) await clearRateCounters(redisUrl, ids).catch(() => undefined);
+    for (const s of services) await s.db.drop().catch(() => undefined);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

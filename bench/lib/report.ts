@@ -83,7 +83,8 @@ function billingLine(b: BillingCheck): string {
   return (
     `user ${b.userId}: ${b.successfulRequests} successful requests -> ${b.completed} completed generations ` +
     `(${b.pending} pending, ${b.failed} failed), ${b.reserveRows} reserve + ${b.settleRows} settle ledger rows, ` +
-    `${b.settledReservations} settled reservations, ${b.unbilled} completed with 0 tokens, ${b.tokensSpent} tokens spent, ` +
+    `${b.settledReservations} settled reservations, ${b.withdrawn} holds withdrawn (refused after the hold), ${b.openHolds} open, ` +
+    `${b.unbilled} completed with 0 tokens, ${b.tokensSpent} tokens spent, ` +
     `ledger sum ${b.ledgerMatchesBalance ? '=' : '!='} stored balance: **${b.ok ? 'every request billed' : 'MISMATCH'}**`
   );
 }

@@ -127,6 +127,10 @@ export interface BillingCheck {
   reserveRows: number;
   settleRows: number;
   settledReservations: number;
+  /** Holds taken back because the request was refused after them (rate limit): released, no generation row. */
+  withdrawn: number;
+  /** Reservations still open after the run (must be 0). */
+  openHolds: number;
   unbilled: number;
   tokensSpent: number;
   /** Sum of the user's ledger rows equals the stored balance. */
@@ -151,6 +155,16 @@ export async function checkBilling(db: BenchDatabase, userId: number, successful
   const settledReservations = count(
     await db.query(`SELECT count(*) AS n FROM token_reservations WHERE user_id = $1 AND status = 'settled'`, [userId]),
   );
+  const withdrawn = count(
+    await db.query(
+      `SELECT count(*) AS n FROM ledger_entries l WHERE l.user_id = $1 AND l.kind = 'release' AND l.reference LIKE 'gen:%'
+          AND NOT EXISTS (SELECT 1 FROM generations g WHERE 'gen:' || g.id = l.reference)`,
+      [userId],
+    ),
+  );
+  const openHolds = count(
+    await db.query(`SELECT count(*) AS n FROM token_reservations WHERE user_id = $1 AND status = 'reserved'`, [userId]),
+  );
   const unbilled = count(
     await db.query(`SELECT count(*) AS n FROM generations WHERE user_id = $1 AND status = 'completed' AND tokens_spent <= 0`, [userId]),
   );
@@ -169,6 +183,8 @@ export async function checkBilling(db: BenchDatabase, userId: number, successful
     reserveRows: kind('reserve'),
     settleRows: kind('settle'),
     settledReservations,
+    withdrawn,
+    openHolds,
     unbilled,
     tokensSpent: Number(spent[0]?.s ?? 0),
     ledgerMatchesBalance: Number(balance[0]?.ledger) === Number(balance[0]?.stored),
@@ -176,7 +192,8 @@ export async function checkBilling(db: BenchDatabase, userId: number, successful
   const ok =
     check.completed === successfulRequests &&
     check.pending === 0 &&
-    check.reserveRows === successfulRequests + check.failed &&
+    check.reserveRows === successfulRequests + check.failed + check.withdrawn &&
+    check.openHolds === 0 &&
     check.settleRows === successfulRequests &&
     check.settledReservations === successfulRequests &&
     check.unbilled === 0 &&

@@ -27,7 +27,7 @@ export function healthRoutes(services: Pick<Services, 'readiness' | 'usage'>): R
 }
 
 /** While the instance drains (SIGTERM), new requests other than the probes are refused with 503 and Retry-After. */
-export function refuseWhileDraining(services: Services): Middleware {
+export function refuseWhileDraining(services: Pick<Services, 'readiness'>): Middleware {
   return async (ctx, next) => {
     if (services.readiness.phase !== 'draining' || ctx.path.startsWith('/health')) return next();
     ctx.set('Connection', 'close');

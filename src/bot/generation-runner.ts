@@ -1,5 +1,7 @@
 import { findModel } from '../core/catalog/catalog';
-import { sniffAudio, sniffImage } from '../core/media/sniff';
+import { loadCommandFiles, type GenerateCommand, type ImageField } from '../core/catalog/command';
+import { parseGenerateCommand } from '../core/catalog/params';
+import { sniffAudio } from '../core/media/sniff';
 import type { Actor, GenerationOutcome, RequestContext } from '../core/generations/service';
 import { actionForCategory, withChatAction } from './chat-action';
 import type { BotContext, BotDeps } from './context';
@@ -7,16 +9,24 @@ import type { DeliveryTarget } from '../core/generations/delivery-outbox';
 import { describeErrorForUser, isExpectedError } from './errors';
 import type { Locale } from './i18n';
 import { expectedSeconds } from './progress';
-import { downloadTelegramFile, toDataUri } from './telegram-files';
+import { downloadTelegramFile } from './telegram-files';
 
-/** A Telegram photo or image document to put into one of the generate body's image fields. */
+/** A Telegram photo or image document standing for one of the generate body's image fields. */
 export interface ImageInputRef {
-  field: 'image_url' | 'params.image_url' | 'params.source_image_url' | 'params.target_image_url' | 'params.mask_url';
+  field: ImageField;
   fileId: string;
   fileSize?: number;
 }
 
-/** What to run: the POST /api/v2/generate body (images as Telegram files), or a transcription. */
+/**
+ * The generate body with its photos as the command (parsed and checked by the catalog's rules, before any
+ * download). @throws ParamError, UnknownModelError
+ */
+export function photoCommand(body: Record<string, unknown>, images: readonly ImageInputRef[] = []): GenerateCommand<ImageInputRef> {
+  return parseGenerateCommand(body, Object.fromEntries(images.map((image) => [image.field, image])));
+}
+
+/** What to run: the POST /api/v2/generate body with its photos as Telegram files, or a transcription. */
 export type GenerationInput =
   | { kind: 'generate'; body: Record<string, unknown>; images?: ImageInputRef[] }
   | { kind: 'transcribe'; fileId: string; fileSize?: number; filename: string; model?: string };
@@ -32,15 +42,6 @@ export interface GenerationJob {
   replyTo?: number;
   /** The quoted price, when the caller knows it (a wizard's confirmation); else the model's lowest price is checked. */
   cost?: number;
-}
-
-function setField(body: Record<string, unknown>, field: ImageInputRef['field'], value: string): void {
-  if (field === 'image_url') {
-    body.image_url = value;
-    return;
-  }
-  const key = field.slice('params.'.length);
-  body.params = { ...((body.params as Record<string, unknown> | undefined) ?? {}), [key]: value };
 }
 
 /**
@@ -94,12 +95,11 @@ async function run(deps: BotDeps, job: GenerationJob, ctx: RequestContext): Prom
     const audio = { data: file.data, mime: sniffed?.mime ?? 'audio/ogg', filename };
     return deps.services.generations.transcribe(job.actor, { audio, model: input.model }, ctx);
   }
-  const body: Record<string, unknown> = structuredClone(input.body);
-  for (const ref of input.images ?? []) {
-    const file = await downloadTelegramFile(files, ref.fileId, ref.fileSize);
-    setField(body, ref.field, toDataUri(file.data, sniffImage(file.data)?.mime ?? 'image/jpeg'));
-  }
-  return deps.services.generations.generate(job.actor, body, ctx);
+  // Photos travel as files: downloaded once, checked and (for a queued job) stored by the core.
+  const command = await loadCommandFiles(photoCommand(input.body, input.images), async (photo) => ({
+    data: (await downloadTelegramFile(files, photo.fileId, photo.fileSize)).data,
+  }));
+  return deps.services.generations.generate(job.actor, command, ctx);
 }
 
 /** startGeneration for the user and chat of an update (features, and conversations through `external`). */

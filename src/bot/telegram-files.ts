@@ -16,7 +16,7 @@ export interface FileSource {
 
 /**
  * Downloads a file the user sent: `getFile`, then `<apiRoot>/file/bot<token>/<file_path>`. The bytes go to the
- * core directly (as a data: URI or an upload), so nothing depends on Telegram's URL being reachable later.
+ * core directly (as a file of the command or an upload), so nothing depends on Telegram's URL being reachable later.
  */
 export async function downloadTelegramFile(source: FileSource, fileId: string, knownSize?: number): Promise<DownloadedFile> {
   if (knownSize !== undefined && knownSize > source.maxBytes) throw new TelegramFileError('too_large');
@@ -41,7 +41,7 @@ export async function downloadTelegramFile(source: FileSource, fileId: string, k
   return { data: Buffer.concat(chunks), path: file.file_path };
 }
 
-/** `data:<mime>;base64,…`: how a downloaded photo reaches `image_url` and the other image inputs. */
+/** `data:<mime>;base64,…`: a photo inside a chat message's content (vision), which is the chat wire format. */
 export function toDataUri(data: Buffer, mime: string): string {
   return `data:${mime};base64,${data.toString('base64')}`;
 }

@@ -44,6 +44,16 @@ test('a lookup that started before a change is not cached after it', () => {
   cache.set('h1', { keyId: 1, user: user(7) }, mark);
   expect(cache.get('h1')).toBeUndefined();
   expect(cache.size).toBe(0);
+  // A change of another account does not stop it.
+  const next = cache.mark();
+  feed.listener!.accountChanged(8);
+  cache.set('h1', { keyId: 1, user: user(7) }, next);
+  expect(cache.get('h1')?.keyId).toBe(1);
+  // A change of every account does.
+  const last = cache.mark();
+  feed.listener!.accountChanged(null);
+  cache.set('h2', { keyId: 2, user: user(9) }, last);
+  expect(cache.size).toBe(0);
 });
 
 test('nothing is served or stored while the feed is down; a reset forgets everything', () => {

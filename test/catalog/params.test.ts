@@ -4,7 +4,7 @@ import {
   ParamError,
   normalizeGenerateParams,
   parseGenerateBody,
-  parseGenerateRequest,
+  parseGenerateCommand,
 } from '../../src/core/catalog/params';
 import { normalizeSttOptions, resolveSttModel } from '../../src/core/catalog/stt-options';
 
@@ -22,12 +22,14 @@ function paramError(fn: () => unknown): ParamError {
   throw new Error('expected a ParamError');
 }
 
-const parse = (body: Record<string, unknown>) => parseGenerateRequest(body).params;
+const parse = (body: Record<string, unknown>) => parseGenerateCommand(body).params;
+const inputsOf = (body: Record<string, unknown>) => parseGenerateCommand(body).inputs;
+const urls = (body: Record<string, unknown>) => inputsOf(body).images.map((i) => ('url' in i ? i.url : undefined));
 
 describe('shape', () => {
   test('body must be an object with a model', () => {
-    expect(paramError(() => parseGenerateRequest('hello')).field).toBe('body');
-    expect(paramError(() => parseGenerateRequest({ prompt: 'x' })).field).toBe('model');
+    expect(paramError(() => parseGenerateCommand('hello')).field).toBe('body');
+    expect(paramError(() => parseGenerateCommand({ prompt: 'x' })).field).toBe('model');
   });
 
   test('unknown fields are named, at top level and inside params', () => {
@@ -45,7 +47,7 @@ describe('shape', () => {
   });
 
   test('unknown model is a typed UnknownModelError', () => {
-    expect(() => parseGenerateRequest({ model: 'midjourney', prompt: 'x' })).toThrow(UnknownModelError);
+    expect(() => parseGenerateCommand({ model: 'midjourney', prompt: 'x' })).toThrow(UnknownModelError);
   });
 
   test('null counts as not given', () => {
@@ -102,8 +104,8 @@ describe('image options', () => {
       size: '1024x1024',
       format: 'webp',
       quality: 'standard',
-      imageUrls: [],
     });
+    expect(inputsOf({ model: 'gpt-image-1-mini', prompt: 'x' })).toEqual({ images: [] });
   });
 
   test('aspect-ratio models default to 1:1 and map an explicit 1024x1024 to 1:1', () => {
@@ -146,8 +148,8 @@ describe('image options', () => {
   });
 
   test('image_url only on editing models, given once', () => {
-    expect(parse({ model: 'flux-kontext-pro', prompt: 'make it red', image_url: IMG }).imageUrls).toEqual([IMG]);
-    expect(parse({ model: 'gemini-3.1-flash-image', prompt: 'x', params: { image_url: IMG } }).imageUrls).toEqual([IMG]);
+    expect(urls({ model: 'flux-kontext-pro', prompt: 'make it red', image_url: IMG })).toEqual([IMG]);
+    expect(urls({ model: 'gemini-3.1-flash-image', prompt: 'x', params: { image_url: IMG } })).toEqual([IMG]);
     expect(paramError(() => parse({ model: 'gpt-image-1-mini', prompt: 'x', image_url: IMG })).field).toBe('image_url');
     expect(paramError(() => parse({ model: 'flux-kontext-pro', prompt: 'x', image_url: IMG, params: { image_url: IMG2 } })).field).toBe(
       'params.image_url',
@@ -237,12 +239,15 @@ describe('tools', () => {
       const e = paramError(() => parse({ model: slug, prompt: 'p' }));
       expect([slug, e.field]).toEqual([slug, 'params.image_url']);
     }
-    expect(parse({ model: 'remove-bg', image_url: IMG }).imageUrls).toEqual([IMG]);
-    expect(parse({ model: 'remove-bg', params: { image_url: IMG } }).imageUrls).toEqual([IMG]);
+    expect(urls({ model: 'remove-bg', image_url: IMG })).toEqual([IMG]);
+    expect(urls({ model: 'remove-bg', params: { image_url: IMG } })).toEqual([IMG]);
   });
 
   test('face-swap needs both URLs, in source-target order', () => {
-    expect(parse({ model: 'face-swap', params: { source_image_url: IMG2, target_image_url: IMG } }).imageUrls).toEqual([IMG2, IMG]);
+    expect(inputsOf({ model: 'face-swap', params: { source_image_url: IMG2, target_image_url: IMG } }).images).toEqual([
+      { field: 'params.source_image_url', url: IMG2 },
+      { field: 'params.target_image_url', url: IMG },
+    ]);
     expect(paramError(() => parse({ model: 'face-swap', params: { source_image_url: IMG2 } })).field).toBe('params.target_image_url');
     expect(paramError(() => parse({ model: 'face-swap', params: { target_image_url: IMG } })).field).toBe('params.source_image_url');
     expect(paramError(() => parse({ model: 'face-swap', params: { image_url: IMG } })).field).toBe('params.image_url');
@@ -260,10 +265,29 @@ describe('tools', () => {
 
   test('inpaint takes an optional mask; other tools do not', () => {
     const mask = 'data:image/png;base64,iVBORw0KGgo=';
-    expect(parse({ model: 'inpaint', prompt: 'a hat', params: { image_url: IMG, mask_url: mask } }).maskUrl).toBe(mask);
-    expect(parse({ model: 'inpaint', prompt: 'a hat', params: { image_url: IMG } }).maskUrl).toBeUndefined();
+    expect(inputsOf({ model: 'inpaint', prompt: 'a hat', params: { image_url: IMG, mask_url: mask } }).mask).toEqual({
+      field: 'params.mask_url',
+      url: mask,
+    });
+    expect(inputsOf({ model: 'inpaint', prompt: 'a hat', params: { image_url: IMG } }).mask).toBeUndefined();
     expect(paramError(() => parse({ model: 'remove-bg', params: { image_url: IMG, mask_url: mask } })).field).toBe('params.mask_url');
   });
+});
+
+test('a door may give an image field as a file: it passes the same rules as a URL and travels as the file', () => {
+  const photo = { id: 'telegram-file' };
+  const command = parseGenerateCommand({ model: 'face-swap' }, { 'params.source_image_url': photo, 'params.target_image_url': photo });
+  expect(command.inputs.images).toEqual([
+    { field: 'params.source_image_url', file: photo },
+    { field: 'params.target_image_url', file: photo },
+  ]);
+  expect(paramError(() => parseGenerateCommand({ model: 'face-swap' }, { 'params.source_image_url': photo })).field).toBe(
+    'params.target_image_url',
+  );
+  expect(paramError(() => parseGenerateCommand({ model: 'gpt-image-1-mini', prompt: 'x' }, { image_url: photo })).field).toBe('image_url');
+  expect(
+    paramError(() => parseGenerateCommand({ model: 'remove-bg', params: { image_url: IMG } }, { 'params.image_url': photo })).message,
+  ).toMatch(/not both/);
 });
 
 test('normalizeGenerateParams works on a parsed body for a given model', () => {

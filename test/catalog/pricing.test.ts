@@ -1,7 +1,7 @@
 import { listModels, requireModel } from '../../src/core/catalog/catalog';
 import { ParamError } from '../../src/core/catalog/errors';
 import { MAX_PROMPT_LENGTH } from '../../src/core/catalog/limits';
-import { parseGenerateRequest } from '../../src/core/catalog/params';
+import { parseGenerateCommand } from '../../src/core/catalog/params';
 import {
   IMAGE_PART_TOKENS,
   defaultMaxTokens,
@@ -81,7 +81,7 @@ describe('media, tool, stt and music prices', () => {
       const bodies = m.category === 'stt' ? [] : bodiesFor(m);
       if (m.category !== 'stt') expect(bodies.length).toBeGreaterThan(0);
       for (const body of bodies) {
-        const { model, params } = parseGenerateRequest(body);
+        const { model, params } = parseGenerateCommand(body);
         const price = quoteGeneration(model, params);
         expect([m.slug, Number.isInteger(price)]).toEqual([m.slug, true]);
         expect(price).toBeGreaterThanOrEqual(Math.max(1, range.min));
@@ -95,7 +95,7 @@ describe('media, tool, stt and music prices', () => {
   test('min and max are reached by some option (the range is tight)', () => {
     for (const m of media.filter((x) => x.category === 'image' || x.category === 'video')) {
       const prices = bodiesFor(m).map((b) => {
-        const { model, params } = parseGenerateRequest(b);
+        const { model, params } = parseGenerateCommand(b);
         return quoteGeneration(model, params);
       });
       expect([m.slug, Math.min(...prices), Math.max(...prices)]).toEqual([m.slug, priceRange(m).min, priceRange(m).max]);

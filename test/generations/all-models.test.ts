@@ -4,6 +4,7 @@ import { ModelDefinition } from '../../src/core/catalog/types';
 import { GenerationEntity } from '../../src/db/entities';
 import { syntheticImage, syntheticWav } from '../../src/sandbox/synthetic';
 import { Engine, startEngine } from '../support/engine';
+import { parseGenerateCommand } from '../../src/core/catalog/params';
 
 // Every model of the catalog runs end to end through its real adapter against the sandbox upstream: what
 // `npm start` offers a newcomer with no credentials.
@@ -94,7 +95,7 @@ describe.each(models.map((m) => [m.slug, m] as const))('%s', (_slug, model) => {
       expect(typeof generation.resultText).toBe('string');
       return;
     }
-    const { generation } = await engine.services.generations.generate(actor, await bodyFor(model), ctx);
+    const { generation } = await engine.services.generations.generate(actor, parseGenerateCommand(await bodyFor(model)), ctx);
     const g = generation.status === 'pending' ? await settled(generation.id) : generation;
     expect([g.status, g.error]).toEqual(['completed', null]);
     expect(g.tokensSpent).toBe(g.tokensReserved);

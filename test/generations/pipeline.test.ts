@@ -11,6 +11,7 @@ import { createPendingGeneration } from '../../src/core/generations/lifecycle';
 import { startWorkers } from '../../src/jobs/workers';
 import { syntheticImage, syntheticWav } from '../../src/sandbox/synthetic';
 import { Engine, startEngine } from '../support/engine';
+import { parseGenerateCommand } from '../../src/core/catalog/params';
 
 let engine: Engine;
 const ctx = { source: 'api' as const, ownOrigins: ['http://service.test'] };
@@ -43,7 +44,7 @@ test('a synchronous image completes in the first answer, charged exactly its quo
     ['jpeg', 'image/jpeg'],
   ] as const) {
     const body = { model: 'flux-dev', prompt: 'a red fox', size: '768x1344', format };
-    const { generation: g } = await engine.services.generations.generate(actor, body, ctx);
+    const { generation: g } = await engine.services.generations.generate(actor, parseGenerateCommand(body), ctx);
     expect(g).toMatchObject({ status: 'completed', tokensSpent: quoteGeneration(requireModel('flux-dev'), { size: '768x1344' }) });
     expect(g.resultMetadata).toEqual({ width: 768, height: 1344 });
     const stored = await engine.services.storage.get(g.resultKey!);
@@ -60,7 +61,11 @@ test('a synchronous image completes in the first answer, charged exactly its quo
 test('an async video answers pending, is finished by the durable worker, and is charged once', async () => {
   await engine.startWorkers();
   const actor = await engine.actor('basic', { plan: 500, bonus: 0 });
-  const { generation: g } = await engine.services.generations.generate(actor, { model: 'veo-3-fast', prompt: 'waves' }, ctx);
+  const { generation: g } = await engine.services.generations.generate(
+    actor,
+    parseGenerateCommand({ model: 'veo-3-fast', prompt: 'waves' }),
+    ctx,
+  );
   expect(g.status).toBe('pending');
   expect(g.etaSeconds).toBeGreaterThan(0);
   const cost = quoteGeneration(requireModel('veo-3-fast'), {});
@@ -75,7 +80,7 @@ test('a Veo job whose download redirects completes and is billed for the duratio
   await engine.startWorkers();
   const actor = await engine.actor('basic', { plan: 500, bonus: 0 });
   const body = { model: 'veo-3-fast', prompt: 'waves on rocks', duration: 4 };
-  const { generation: g } = await engine.services.generations.generate(actor, body, ctx);
+  const { generation: g } = await engine.services.generations.generate(actor, parseGenerateCommand(body), ctx);
   const cost = quoteGeneration(requireModel('veo-3-fast'), { durationSeconds: 4 });
   expect(cost).toBeLessThan(quoteGeneration(requireModel('veo-3-fast'), { durationSeconds: 8 }));
   // The sandbox answers the video URI with a 302 to another path, as Google does.
@@ -87,7 +92,11 @@ test('a Veo job whose download redirects completes and is billed for the duratio
 
 test('a pending generation survives a restart: a new process finishes it', async () => {
   const actor = await engine.actor('basic', { plan: 100, bonus: 0 });
-  const { generation: g } = await engine.services.generations.generate(actor, { model: 'musicgen', prompt: 'calm piano' }, ctx);
+  const { generation: g } = await engine.services.generations.generate(
+    actor,
+    parseGenerateCommand({ model: 'musicgen', prompt: 'calm piano' }),
+    ctx,
+  );
   expect(g.status).toBe('pending');
   const fresh = await engine.restart();
   await fresh.boss.start();
@@ -102,7 +111,7 @@ test('a failing upstream ends failed with a clear error and charges nothing', as
   const actor = await engine.actor('basic', { plan: 50, bonus: 5 });
   const { generation: g } = await engine.services.generations.generate(
     actor,
-    { model: 'gpt-image-1-mini', prompt: 'a cat [[fail:policy]]' },
+    parseGenerateCommand({ model: 'gpt-image-1-mini', prompt: 'a cat [[fail:policy]]' }),
     ctx,
   );
   expect(g).toMatchObject({ status: 'failed', tokensSpent: 0, errorKind: 'content_policy' });
@@ -113,9 +122,9 @@ test('a failing upstream ends failed with a clear error and charges nothing', as
 
 test('402: a short balance refuses before anything is stored or charged', async () => {
   const actor = await engine.actor('basic', { plan: 1, bonus: 0 });
-  await expect(engine.services.generations.generate(actor, { model: 'gpt-image-1-mini', prompt: 'x' }, ctx)).rejects.toBeInstanceOf(
-    InsufficientTokensError,
-  );
+  await expect(
+    engine.services.generations.generate(actor, parseGenerateCommand({ model: 'gpt-image-1-mini', prompt: 'x' }), ctx),
+  ).rejects.toBeInstanceOf(InsufficientTokensError);
   const rows = await engine.db.dataSource.getRepository(GenerationEntity).countBy({ userId: actor.user.id });
   expect(rows).toBe(0);
   expect((await getBalance(engine.db.dataSource, actor.user.id)).total).toBe(1);
@@ -123,7 +132,9 @@ test('402: a short balance refuses before anything is stored or charged', async 
 
 test('403: a Starter account cannot run a Basic+ model, and learns which plan opens it', async () => {
   const actor = await engine.actor('free');
-  await expect(engine.services.generations.generate(actor, { model: 'gpt-image-1-mini', prompt: 'x' }, ctx)).rejects.toMatchObject({
+  await expect(
+    engine.services.generations.generate(actor, parseGenerateCommand({ model: 'gpt-image-1-mini', prompt: 'x' }), ctx),
+  ).rejects.toMatchObject({
     constructor: PlanTooLowError,
     requiredPlan: 'basic',
   });
@@ -136,9 +147,9 @@ test('429: requests past the hourly limit are refused and not charged', async ()
     model: 'remove-bg',
     params: { image_url: `data:image/png;base64,${(await syntheticImage(64, 64, 'x')).toString('base64')}` },
   };
-  await engine.services.generations.generate(limited, body, ctx);
-  await engine.services.generations.generate(limited, body, ctx);
-  await expect(engine.services.generations.generate(limited, body, ctx)).rejects.toBeInstanceOf(RateLimitedError);
+  await engine.services.generations.generate(limited, parseGenerateCommand(body), ctx);
+  await engine.services.generations.generate(limited, parseGenerateCommand(body), ctx);
+  await expect(engine.services.generations.generate(limited, parseGenerateCommand(body), ctx)).rejects.toBeInstanceOf(RateLimitedError);
   expect((await getBalance(engine.db.dataSource, actor.user.id)).total).toBe(98);
 });
 
@@ -156,7 +167,7 @@ test('tools chain on our own result URLs; text-ocr answers result_text', async (
     .toBuffer();
   const ocr = await engine.services.generations.generate(
     actor,
-    { model: 'text-ocr', params: { image_url: `data:image/png;base64,${png.toString('base64')}` } },
+    parseGenerateCommand({ model: 'text-ocr', params: { image_url: `data:image/png;base64,${png.toString('base64')}` } }),
     ctx,
   );
   expect(ocr.generation.status).toBe('completed');
@@ -164,13 +175,13 @@ test('tools chain on our own result URLs; text-ocr answers result_text', async (
 
   const up = await engine.services.generations.generate(
     actor,
-    { model: 'upscale', params: { image_url: `data:image/png;base64,${png.toString('base64')}`, scale: 2 } },
+    parseGenerateCommand({ model: 'upscale', params: { image_url: `data:image/png;base64,${png.toString('base64')}`, scale: 2 } }),
     ctx,
   );
   expect(up.generation.status).toBe('completed');
   const chained = await engine.services.generations.generate(
     actor,
-    { model: 'colorize', params: { image_url: `http://service.test/files/${up.generation.resultKey}` } },
+    parseGenerateCommand({ model: 'colorize', params: { image_url: `http://service.test/files/${up.generation.resultKey}` } }),
     ctx,
   );
   expect(chained.generation.status).toBe('completed');
@@ -219,7 +230,7 @@ test('40 parallel tool requests against a balance of 10: exactly 10 run and are 
   const image = `data:image/png;base64,${(await syntheticImage(32, 32, 'p')).toString('base64')}`;
   const results = await Promise.allSettled(
     Array.from({ length: 40 }, () =>
-      engine.services.generations.generate(actor, { model: 'remove-bg', params: { image_url: image } }, ctx),
+      engine.services.generations.generate(actor, parseGenerateCommand({ model: 'remove-bg', params: { image_url: image } }), ctx),
     ),
   );
   const done = results.filter((r) => r.status === 'fulfilled');

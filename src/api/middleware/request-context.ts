@@ -10,8 +10,17 @@ const silent = pino({ enabled: false });
 /** A caller-supplied id is kept only when it is short and plain (it ends up in logs and headers). */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,64}$/;
 
+const LOG = Symbol('requestLog');
+
+interface LogState {
+  [LOG]?: { parent: Logger; child?: Logger; reqId: string };
+}
+
+/** The request's logger (carrying its id), made on first use: most requests never log. */
 export function requestLog(ctx: ParameterizedContext): Logger {
-  return (ctx.state.log as Logger | undefined) ?? silent;
+  const entry = (ctx.state as LogState)[LOG];
+  if (!entry) return silent;
+  return (entry.child ??= entry.parent.child({ reqId: entry.reqId }));
 }
 
 export function requestId(ctx: ParameterizedContext): string {
@@ -31,34 +40,38 @@ export function servicesOf(ctx: ParameterizedContext): Services {
  * API answer should have.
  */
 export function requestContext(services: Pick<Services, 'log' | 'config'>): Middleware {
-  const securityHeaders = baseSecurityHeaders(services.config.publicUrl);
+  const securityHeaders = Object.entries(baseSecurityHeaders(services.config.publicUrl));
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     const incoming = ctx.get('X-Request-Id');
     const id = SAFE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
-    const log = services.log.child({ reqId: id });
     ctx.state.requestId = id;
-    ctx.state.log = log;
+    (ctx.state as LogState)[LOG] = { parent: services.log, reqId: id };
     ctx.state.services = services;
-    ctx.set('X-Request-Id', id);
-    ctx.set(securityHeaders);
+    const res = ctx.res;
+    res.setHeader('X-Request-Id', id);
+    for (const [name, value] of securityHeaders) res.setHeader(name, value);
     // Answers carry tokens and account data: no shared caches.
-    ctx.set('Cache-Control', 'no-store');
+    res.setHeader('Cache-Control', 'no-store');
     try {
       await next();
     } finally {
-      const auth = ctx.state.auth as { userId?: number; via?: string } | undefined;
-      log.info(
-        {
-          method: ctx.method,
-          path: ctx.path,
-          status: ctx.status,
-          ms: Number(process.hrtime.bigint() - started) / 1e6,
-          ip: ctx.ip,
-          ...(auth?.userId ? { userId: auth.userId, via: auth.via } : {}),
-        },
-        'request',
-      );
+      if (services.log.isLevelEnabled('info')) logRequest(ctx, started);
     }
   };
+}
+
+function logRequest(ctx: ParameterizedContext, started: bigint): void {
+  const auth = ctx.state.auth as { userId?: number; via?: string } | undefined;
+  requestLog(ctx).info(
+    {
+      method: ctx.method,
+      path: ctx.path,
+      status: ctx.status,
+      ms: Number(process.hrtime.bigint() - started) / 1e6,
+      ip: ctx.ip,
+      ...(auth?.userId ? { userId: auth.userId, via: auth.via } : {}),
+    },
+    'request',
+  );
 }

@@ -4,6 +4,7 @@ import type { ParameterizedContext } from 'koa';
 import { listModels, requireModel } from '../../core/catalog/catalog';
 import { ChatToolCall, FinishReason } from '../../core/providers/types';
 import type { Services } from '../../services';
+import { refuseWhileDraining } from '../health-routes';
 import { authenticate, authOf } from '../middleware/auth';
 import { describeError, v1ErrorBody } from '../middleware/errors';
 import { readJsonBody } from '../middleware/json-body';
@@ -138,12 +139,13 @@ async function chatCompletions(ctx: ParameterizedContext, services: Pick<Service
 }
 
 /** The chat-completions-compatible surface under /v1 (errors in the compatible shape). */
-export function createV1Router(services: Pick<Services, 'chat' | 'auth' | 'limiter'>, registry?: OpenApiRegistry): Router {
+export function createV1Router(services: Pick<Services, 'chat' | 'auth' | 'limiter' | 'readiness'>, registry?: OpenApiRegistry): Router {
   const router = new Router({ prefix: '/v1' });
   if (registry) {
     attachOpenApi(router, registry);
     documentV1(router);
   }
+  router.use(refuseWhileDraining(services));
   // Model-running requests set the rate headers from the counters they consume; no separate read first.
   router.use(authenticate(services, { peekLimits: false }));
   router.use(async (ctx, next) => {

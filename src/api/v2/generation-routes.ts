@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import { z } from 'zod';
-import { generateBodySchema, parseGenerateBody } from '../../core/catalog/params';
+import { buildGenerateCommand, generateBodySchema, parseGenerateBody, parseGenerateCommand } from '../../core/catalog/params';
 import { GenerationFailedError } from '../../core/generations/errors';
 import { fingerprint, IDEMPOTENCY_KEY_PATTERN, StoredResponse } from '../../core/generations/idempotency';
 import { Actor, GenerationOutcome, RequestContext } from '../../core/generations/service';
@@ -105,7 +105,11 @@ export function registerGenerationRoutes(
     // The idempotency fingerprint covers the validated request, never the raw input.
     const validated = parseGenerateBody(body);
     await idempotent(ctx, services, 'POST /generate', validated, async () =>
-      renderOutcome(ctx, services, await services.generations.generate(actorOf(ctx), body, requestContextOf(ctx, services))),
+      renderOutcome(
+        ctx,
+        services,
+        await services.generations.generate(actorOf(ctx), buildGenerateCommand(validated), requestContextOf(ctx, services)),
+      ),
     );
   });
 
@@ -187,11 +191,14 @@ export function registerGenerationRoutes(
       mask: fingerprint('mask', form.files.mask.data.toString('base64')),
     };
     await idempotent(ctx, services, 'POST /inpaint', fingerprintBody, async () => {
-      const outcome = await services.generations.inpaint(
-        actorOf(ctx),
-        { image: form.files.image.data, mask: form.files.mask.data, prompt, format: form.fields.format },
-        requestContextOf(ctx, services),
+      const command = parseGenerateCommand(
+        { model: 'inpaint', prompt, format: form.fields.format },
+        {
+          'params.image_url': { data: form.files.image.data, field: 'image' },
+          'params.mask_url': { data: form.files.mask.data, field: 'mask' },
+        },
       );
+      const outcome = await services.generations.generate(actorOf(ctx), command, requestContextOf(ctx, services));
       return renderOutcome(ctx, services, outcome);
     });
   });

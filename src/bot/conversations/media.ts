@@ -1,13 +1,12 @@
 import { InlineKeyboard } from 'grammy';
 import { canUseModel, listModels } from '../../core/catalog/catalog';
 import { ParamError } from '../../core/catalog/errors';
-import { parseGenerateRequest } from '../../core/catalog/params';
 import { quoteGeneration } from '../../core/catalog/pricing';
 import type { ModelDefinition, PlanSlug } from '../../core/catalog/types';
 import type { BotConversation, ConvContext } from '../context';
 import { paramErrorText } from '../errors';
 import { planNames, truncate } from '../format';
-import { startForUpdate, type ImageInputRef } from '../generation-runner';
+import { photoCommand, startForUpdate, type ImageInputRef } from '../generation-runner';
 import type { I18n, Locale, Translate } from '../i18n';
 import { modelPickerKeyboard } from '../keyboards/models';
 import {
@@ -30,9 +29,6 @@ export interface MediaArgs {
   category: MediaCategory;
   locale: Locale;
 }
-
-/** A stand-in that passes the URL check while the prompt is validated; the real photo is sent at run time. */
-export const PHOTO_PLACEHOLDER = 'https://telegram.invalid/photo';
 
 /** A generation being put together: the generate body, the photo inputs and the summary lines. */
 export interface Draft {
@@ -220,7 +216,6 @@ async function chooseOptions(w: Wizard, ctx: ConvContext, messageId: number, dra
     const photo = await waitPhoto(w, question);
     if (photo === null) return false;
     if (photo !== 'skip') {
-      body.image_url = PHOTO_PLACEHOLDER;
       draft.images.push({ field: 'image_url', fileId: photo.image.fileId, fileSize: photo.image.fileSize });
       draft.details.push(t('detail-with-photo'));
     }
@@ -238,7 +233,7 @@ export async function askPrompt(w: Wizard, ctx: ConvContext, messageId: number, 
     if (answer === null) return null;
     draft.body.prompt = answer.text;
     try {
-      const { model, params } = parseGenerateRequest(draft.body);
+      const { model, params } = photoCommand(draft.body, draft.images);
       return quoteGeneration(model, params);
     } catch (err) {
       if (!(err instanceof ParamError)) throw err;

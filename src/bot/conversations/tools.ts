@@ -1,12 +1,12 @@
 import { InlineKeyboard } from 'grammy';
 import { findModel, listModels } from '../../core/catalog/catalog';
 import { ParamError } from '../../core/catalog/errors';
-import { parseGenerateRequest } from '../../core/catalog/params';
 import { quoteGeneration } from '../../core/catalog/pricing';
 import type { ToolModel } from '../../core/catalog/types';
 import type { BotConversation, ConvContext } from '../context';
 import type { I18n, Locale } from '../i18n';
-import { askPrompt, choose, confirmAndStart, loadWizardAccount, PHOTO_PLACEHOLDER, pickModel, type Draft } from './media';
+import { photoCommand } from '../generation-runner';
+import { askPrompt, choose, confirmAndStart, loadWizardAccount, pickModel, type Draft } from './media';
 import { paramErrorText } from '../errors';
 import {
   button,
@@ -82,8 +82,6 @@ export function createToolsConversation(i18n: I18n) {
       const target = await askPhoto(w, c, messageId, t('tools-ask-face-target'));
       if (target === null || target === 'skip') return cancelled();
       const sourceRef = 'image' in source ? source.image : source;
-      params.source_image_url = PHOTO_PLACEHOLDER;
-      params.target_image_url = PHOTO_PLACEHOLDER;
       draft.images.push({ field: 'params.source_image_url', ...sourceRef }, { field: 'params.target_image_url', ...target.image });
     } else {
       let photo = args.photo;
@@ -93,14 +91,12 @@ export function createToolsConversation(i18n: I18n) {
         photo = sent.image;
         prompt ??= sent.caption;
       }
-      params.image_url = PHOTO_PLACEHOLDER;
       draft.images.push({ field: 'params.image_url', ...photo });
     }
     if (tool.config.supports_mask) {
       const mask = await askPhoto(w, c, messageId, t('tools-ask-mask'), true);
       if (mask === null) return cancelled();
       if (mask !== 'skip') {
-        params.mask_url = PHOTO_PLACEHOLDER;
         draft.images.push({ field: 'params.mask_url', ...mask.image });
         draft.details.push(t('detail-with-mask'));
       }
@@ -125,7 +121,7 @@ export function createToolsConversation(i18n: I18n) {
     } else {
       if (prompt && tool.config.requires_prompt) draft.body.prompt = prompt;
       try {
-        const parsed = parseGenerateRequest(draft.body);
+        const parsed = photoCommand(draft.body, draft.images);
         cost = quoteGeneration(parsed.model, parsed.params);
       } catch (err) {
         if (!(err instanceof ParamError)) throw err;

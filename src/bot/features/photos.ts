@@ -42,7 +42,7 @@ export async function photoRequest(ctx: BotContext, photo: ImageRef, words: stri
   const direct =
     intent && intent.tool !== 'inpaint' && intent.tool !== 'face-swap' && !(intent.tool === 'style-transfer' && !intent.prompt);
   if (intent && direct) {
-    const params: Record<string, unknown> = { image_url: 'pending' };
+    const params: Record<string, unknown> = {};
     if (intent.scale) params.scale = intent.scale;
     const body: Record<string, unknown> = { model: intent.tool, params };
     if (intent.prompt) body.prompt = intent.prompt;

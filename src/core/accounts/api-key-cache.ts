@@ -26,8 +26,12 @@ export interface ApiKeyCacheOptions {
 export class ApiKeyCache implements AccountChangeListener {
   private readonly byHash = new Map<string, Entry>();
   private readonly byUser = new Map<number, Set<string>>();
-  /** Bumped on every change heard: a lookup that started before a change must not be cached after it. */
+  /** Counts the changes heard: a lookup that started before a change of its account must not be cached after it. */
   private generation = 0;
+  /** The generation of each account's last change heard (forgotten in bulk by raising `floor`). */
+  private readonly changedAt = new Map<number, number>();
+  /** Lookups that started before this generation are not cached at all (a reset, or `changedAt` forgotten). */
+  private floor = 0;
   private readonly ttlMs: number;
   private readonly maxEntries: number;
   private readonly now: () => number;
@@ -61,7 +65,7 @@ export class ApiKeyCache implements AccountChangeListener {
   }
 
   set(hash: string, value: CachedKey, mark: number): void {
-    if (!this.feed.live || mark !== this.generation) return;
+    if (!this.feed.live || mark < this.floor || (this.changedAt.get(value.user.id) ?? -1) > mark) return;
     if (this.byHash.size >= this.maxEntries) {
       const oldest = this.byHash.entries().next().value;
       if (oldest) this.remove(oldest[0], oldest[1].user.id);
@@ -74,14 +78,26 @@ export class ApiKeyCache implements AccountChangeListener {
 
   accountChanged(userId: number | null): void {
     this.generation++;
-    if (userId === null) return this.clear();
+    if (userId === null) return this.forgetAll();
+    if (this.changedAt.size >= this.maxEntries) {
+      this.changedAt.clear();
+      this.floor = this.generation;
+    }
+    this.changedAt.set(userId, this.generation);
     for (const hash of this.byUser.get(userId) ?? []) this.byHash.delete(hash);
     this.byUser.delete(userId);
   }
 
   feedReset(): void {
     this.generation++;
-    this.clear();
+    this.forgetAll();
+  }
+
+  private forgetAll(): void {
+    this.floor = this.generation;
+    this.changedAt.clear();
+    this.byHash.clear();
+    this.byUser.clear();
   }
 
   private remove(hash: string, userId: number): void {
@@ -89,10 +105,5 @@ export class ApiKeyCache implements AccountChangeListener {
     const hashes = this.byUser.get(userId);
     hashes?.delete(hash);
     if (hashes?.size === 0) this.byUser.delete(userId);
-  }
-
-  private clear(): void {
-    this.byHash.clear();
-    this.byUser.clear();
   }
 }

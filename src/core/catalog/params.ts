@@ -5,6 +5,7 @@
 // accepted everywhere and only used for image results.
 import { z } from 'zod';
 import { requireModel } from './catalog';
+import type { CommandInput, CommandInputs, GenerateCommand, ImageField } from './command';
 import { ParamError } from './errors';
 import { MAX_PROMPT_LENGTH, MAX_SEED, characterCount } from './limits';
 import {
@@ -81,16 +82,10 @@ export interface NormalizedParams {
   audioFormat?: string;
   /** Upscale factor (2 or 4, default 2). */
   scale?: number;
-  /** Input images in order: [image] or, for face-swap, [source, target]. Not yet fetched. */
-  imageUrls: string[];
-  /** Inpaint mask; without it the image's transparent area is repainted. */
-  maskUrl?: string;
 }
 
-export interface ParsedGenerateRequest {
-  model: ModelDefinition;
-  params: NormalizedParams;
-}
+/** Files a door received for image fields of the body (an upload, a Telegram photo), by field. */
+export type AttachedFiles<F> = Partial<Record<ImageField, F>>;
 
 /** Shape check only. @throws ParamError */
 export function parseGenerateBody(raw: unknown): GenerateBody {
@@ -99,11 +94,18 @@ export function parseGenerateBody(raw: unknown): GenerateBody {
   return result.data;
 }
 
-/** Shape check, model lookup, per-model normalisation. @throws ParamError, UnknownModelError */
-export function parseGenerateRequest(raw: unknown): ParsedGenerateRequest {
-  const body = parseGenerateBody(raw);
+/**
+ * The /generate body (shape check, model lookup, per-model rules) as a command, with `files` standing in for the
+ * image fields the door received as files. @throws ParamError, UnknownModelError
+ */
+export function parseGenerateCommand<F = never>(raw: unknown, files: AttachedFiles<F> = {}): GenerateCommand<F> {
+  return buildGenerateCommand(parseGenerateBody(raw), files);
+}
+
+/** parseGenerateCommand on an already shape-checked body. @throws ParamError, UnknownModelError */
+export function buildGenerateCommand<F = never>(body: GenerateBody, files: AttachedFiles<F> = {}): GenerateCommand<F> {
   const model = requireModel(body.model);
-  return { model, params: normalizeGenerateParams(model, body) };
+  return { model, ...normalizeGenerate(model, body, files) };
 }
 
 function paramErrorFromZod(error: z.ZodError): ParamError {
@@ -124,8 +126,16 @@ function given<T>(value: T | null | undefined): value is T {
   return value !== undefined && value !== null;
 }
 
-/** Per-model rules on an already shape-checked body. @throws ParamError */
+/** Per-model rules on an already shape-checked body (the price check's view: options only). @throws ParamError */
 export function normalizeGenerateParams(model: ModelDefinition, body: GenerateBody): NormalizedParams {
+  return normalizeGenerate(model, body, {}).params;
+}
+
+function normalizeGenerate<F>(
+  model: ModelDefinition,
+  body: GenerateBody,
+  files: AttachedFiles<F>,
+): { params: NormalizedParams; inputs: CommandInputs<F> } {
   if (model.category === 'text') {
     throw new ParamError('model', `${model.slug} is a text model: use POST /v1/chat/completions or POST /api/v2/generate/stream`);
   }
@@ -137,7 +147,13 @@ export function normalizeGenerateParams(model: ModelDefinition, body: GenerateBo
     prompt: normalizePrompt(model, body.prompt),
     format: body.format ?? 'webp',
     quality: body.quality ?? 'standard',
-    imageUrls: [],
+  };
+  const inputs: CommandInputs<F> = { images: [] };
+  const input = (field: ImageField, url: string | null | undefined): CommandInput<F> | undefined => {
+    const file = files[field];
+    if (file !== undefined && given(url)) throw new ParamError(field, `${field}: give a URL or a file, not both`);
+    if (file !== undefined) return { field, file };
+    return given(url) ? { field, url } : undefined;
   };
 
   // negative_prompt (an empty string counts as not given)
@@ -197,15 +213,19 @@ export function normalizeGenerateParams(model: ModelDefinition, body: GenerateBo
   }
 
   // input images
-  if (given(body.image_url) && given(p.image_url) && body.image_url !== p.image_url) {
+  const top = input('image_url', body.image_url);
+  const nested = input('params.image_url', p.image_url);
+  if (top && nested && !('url' in top && 'url' in nested && top.url === nested.url)) {
     throw new ParamError('params.image_url', 'give the input image once: image_url or params.image_url');
   }
-  const single = body.image_url ?? p.image_url ?? undefined;
-  const singleField = given(body.image_url) ? 'image_url' : 'params.image_url';
+  const single = top ?? nested;
+  const singleField = top ? 'image_url' : 'params.image_url';
+  const source = input('params.source_image_url', p.source_image_url);
+  const target = input('params.target_image_url', p.target_image_url);
   const isFaceSwap = model.category === 'tool' && model.config.input === 'image_pair';
   if (!isFaceSwap) {
-    if (given(p.source_image_url)) throw unsupported('params.source_image_url', model);
-    if (given(p.target_image_url)) throw unsupported('params.target_image_url', model);
+    if (source) throw unsupported('params.source_image_url', model);
+    if (target) throw unsupported('params.target_image_url', model);
   }
   if (model.category === 'image' || model.category === 'video') {
     const mode = model.config.image_input;
@@ -213,31 +233,32 @@ export function normalizeGenerateParams(model: ModelDefinition, body: GenerateBo
     if (single === undefined && mode === 'required') {
       throw new ParamError('image_url', `${model.slug} needs an input image: image_url`);
     }
-    if (single !== undefined) out.imageUrls = [single];
+    if (single !== undefined) inputs.images = [single];
   } else if (model.category === 'tool') {
     if (isFaceSwap) {
       if (single !== undefined) throw unsupported(singleField, model);
-      if (!given(p.source_image_url)) {
+      if (!source) {
         throw new ParamError('params.source_image_url', `${model.slug} needs params.source_image_url and params.target_image_url`);
       }
-      if (!given(p.target_image_url)) {
+      if (!target) {
         throw new ParamError('params.target_image_url', `${model.slug} needs params.source_image_url and params.target_image_url`);
       }
-      out.imageUrls = [p.source_image_url, p.target_image_url];
+      inputs.images = [source, target];
     } else {
       if (single === undefined) {
         throw new ParamError('params.image_url', `${model.slug} needs an input image: params.image_url`);
       }
-      out.imageUrls = [single];
+      inputs.images = [single];
     }
   } else if (single !== undefined) {
     throw unsupported(singleField, model);
   }
 
   // mask (inpaint)
-  if (given(p.mask_url)) {
+  const mask = input('params.mask_url', p.mask_url);
+  if (mask) {
     if (!(model.category === 'tool' && model.config.supports_mask)) throw unsupported('params.mask_url', model);
-    out.maskUrl = p.mask_url;
+    inputs.mask = mask;
   }
 
   // scale (upscale)
@@ -264,7 +285,7 @@ export function normalizeGenerateParams(model: ModelDefinition, body: GenerateBo
     }
   }
 
-  return out;
+  return { params: out, inputs };
 }
 
 function normalizePrompt(model: ModelDefinition, prompt: string | null | undefined): string {

@@ -140,11 +140,12 @@ export class ChatService {
     return { model, conn, request, promptTokens, reserve: estimateChatReservation(model, promptTokens, maxTokens) };
   }
 
+  /**
+   * Checks, counts and holds: the rate check and the hold run at the same time (two round trips in parallel); when
+   * the rate limit refuses, or an image cannot be fetched, the hold is withdrawn before the error goes out.
+   */
   private async begin(actor: Actor, input: ChatInput, ctx: RequestContext) {
     const prepared = this.prepare(actor, input);
-    const rate = await this.deps.limiter.admit(actor.user.id, actor.plan);
-    const messages = await resolveImages(input.messages, (field, url) => this.deps.inputs.image(field, url, ctx.ownOrigins));
-    const request: ChatRequest = { ...prepared.request, messages };
     const last = input.messages[input.messages.length - 1];
     const lease = { instanceId: this.deps.leases.instanceId, promptTokens: prepared.promptTokens };
     const generation = {
@@ -165,8 +166,34 @@ export class ChatService {
       sandbox: prepared.conn.sandbox,
       deadlineAt: new Date(Date.now() + 30 * 60_000),
     };
-    const { id, createdAt } = await this.deps.billing.open(generation, lease);
-    return { ...prepared, request, rate, generationId: id, startedAt: createdAt.getTime() };
+    const [rated, opened] = await Promise.allSettled([
+      this.deps.limiter.admit(actor.user.id, actor.plan),
+      this.deps.billing.open(generation, lease),
+    ]);
+    if (rated.status === 'rejected') {
+      if (opened.status === 'fulfilled') await this.withdraw(opened.value.id);
+      throw rated.reason;
+    }
+    if (opened.status === 'rejected') throw opened.reason;
+    const { id, createdAt } = opened.value;
+    let messages: ChatRequest['messages'];
+    try {
+      messages = await resolveImages(input.messages, (field, url) => this.deps.inputs.image(field, url, ctx.ownOrigins));
+    } catch (err) {
+      await this.withdraw(id);
+      throw err;
+    }
+    const request: ChatRequest = { ...prepared.request, messages };
+    return { ...prepared, request, rate: rated.value, generationId: id, startedAt: createdAt.getTime() };
+  }
+
+  /** Takes back a hold whose request was refused before the vendor call; if that fails, the deadline sweeper releases it. */
+  private async withdraw(generationId: number): Promise<void> {
+    try {
+      await this.deps.billing.withdraw(generationId);
+    } catch (err) {
+      this.deps.log.error({ err, generationId }, 'a refused chat request kept its hold until the deadline sweep');
+    }
   }
 
   /** Settles on the real usage; when the database cannot take it, the outcome goes to the outbox instead. */

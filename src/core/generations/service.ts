@@ -5,7 +5,8 @@ import type { Logger } from '../../logger';
 import { NotFoundError } from '../accounts/errors';
 import { Plan } from '../accounts/plans';
 import { Queryable } from '../billing/queryable';
-import { NormalizedParams, parseGenerateRequest } from '../catalog/params';
+import type { CommandInput, CommandInputs, GenerateCommand } from '../catalog/command';
+import type { NormalizedParams } from '../catalog/params';
 import { quoteGeneration } from '../catalog/pricing';
 import { normalizeSttOptions, resolveSttModel } from '../catalog/stt-options';
 import { requireModel } from '../catalog/catalog';
@@ -94,12 +95,15 @@ export class GenerationService {
     return this.deps.limiter.admit(actor.user.id, actor.plan);
   }
 
-  /** POST /api/v2/generate (and the bot's image, video, speech, music and tool actions). */
-  async generate(actor: Actor, body: unknown, ctx: RequestContext): Promise<GenerationOutcome> {
-    const { model, params } = parseGenerateRequest(body);
+  /**
+   * POST /api/v2/generate and /inpaint, the bot's image, video, speech, music and tool actions, schedules: the
+   * door has parsed its request into the command.
+   */
+  async generate(actor: Actor, command: GenerateCommand, ctx: RequestContext): Promise<GenerationOutcome> {
+    const { model, params } = command;
     const cost = quoteGeneration(model, params);
     const rate = await this.admit(actor, model);
-    const inputs = await this.resolveInputs(model, params, ctx);
+    const inputs = await this.resolveInputs(command.inputs, ctx);
     const generation = await this.run(actor, model, params, inputs, cost, ctx);
     return { generation, rate };
   }
@@ -112,31 +116,10 @@ export class GenerationService {
   ): Promise<GenerationOutcome> {
     const model = resolveSttModel(input.model);
     const options = normalizeSttOptions(model, { language: input.language, diarize: input.diarize });
-    const params: StoredParams = { prompt: '', format: 'webp', quality: 'standard', imageUrls: [], stt: options };
+    const params: StoredParams = { prompt: '', format: 'webp', quality: 'standard', stt: options };
     const cost = quoteGeneration(model, params);
     const rate = await this.admit(actor, model);
     const generation = await this.run(actor, model, params, { images: [], audio: input.audio }, cost, ctx);
-    return { generation, rate };
-  }
-
-  /** POST /api/v2/inpaint: image and mask uploaded as files. */
-  async inpaint(
-    actor: Actor,
-    input: { image: Buffer; mask: Buffer; prompt: string; format?: string },
-    ctx: RequestContext,
-  ): Promise<GenerationOutcome> {
-    const { model, params } = parseGenerateRequest({
-      model: 'inpaint',
-      prompt: input.prompt,
-      format: input.format,
-      // Stand-ins that satisfy the URL checks: the uploaded files are used instead.
-      params: { image_url: 'https://upload.invalid/image', mask_url: 'https://upload.invalid/mask' },
-    });
-    const cost = quoteGeneration(model, params);
-    const rate = await this.admit(actor, model);
-    const image = await this.deps.inputs.validateImage('image', input.image);
-    const mask = await this.deps.inputs.validateImage('mask', input.mask);
-    const generation = await this.run(actor, model, { ...params, imageUrls: [], maskUrl: undefined }, { images: [image], mask }, cost, ctx);
     return { generation, rate };
   }
 
@@ -146,13 +129,14 @@ export class GenerationService {
     return gen;
   }
 
-  private async resolveInputs(model: ModelDefinition, params: NormalizedParams, ctx: RequestContext): Promise<MediaInputs> {
-    const fields = model.slug === 'face-swap' ? ['params.source_image_url', 'params.target_image_url'] : ['image_url'];
-    const images = await Promise.all(
-      params.imageUrls.map((ref, i) => this.deps.inputs.image(fields[i] ?? 'image_url', ref, ctx.ownOrigins)),
-    );
-    const mask = params.maskUrl ? await this.deps.inputs.image('params.mask_url', params.maskUrl, ctx.ownOrigins) : undefined;
-    return { images, mask };
+  /** Fetches the referenced images and checks every image (size, pixels, format) before money moves. */
+  private async resolveInputs({ images, mask }: CommandInputs, ctx: RequestContext): Promise<MediaInputs> {
+    const resolve = (input: CommandInput) =>
+      'url' in input
+        ? this.deps.inputs.image(input.field, input.url, ctx.ownOrigins)
+        : this.deps.inputs.validateImage(input.file.field ?? input.field, input.file.data);
+    const resolved = await Promise.all(images.map(resolve));
+    return { images: resolved, mask: mask && (await resolve(mask)) };
   }
 
   private async run(

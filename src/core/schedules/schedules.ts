@@ -4,7 +4,7 @@ import type { Logger } from '../../logger';
 import { NotFoundError, QuotaExceededError } from '../accounts/errors';
 import { withAccountLock } from '../accounts/per-account-limit';
 import { PlanDirectory } from '../accounts/plans';
-import { parseGenerateRequest } from '../catalog/params';
+import { parseGenerateCommand } from '../catalog/params';
 import { assertCanUseModel } from '../generations/access';
 import { Actor, GenerationService } from '../generations/service';
 
@@ -58,7 +58,7 @@ export class ScheduleService {
     actor: Actor,
     input: { name: string; request: Record<string, unknown>; intervalMinutes: number; startAt?: Date },
   ): Promise<ScheduleView> {
-    const { model } = parseGenerateRequest(input.request);
+    const { model } = parseGenerateCommand(input.request);
     assertCanUseModel(actor.plan, model);
     // The count and the insert hold the account's lock: parallel creations never pass the cap.
     const saved = await withAccountLock(this.ds, actor.user.id, async (em) => {
@@ -112,7 +112,8 @@ export class ScheduleService {
       const user = await this.ds.getRepository(UserEntity).findOneBy({ id: s.userId });
       if (!user || user.isBlocked) continue;
       try {
-        const { generation } = await this.generations.generate({ user, plan: await this.plans.get(user.planSlug) }, s.request, {
+        const actor = { user, plan: await this.plans.get(user.planSlug) };
+        const { generation } = await this.generations.generate(actor, parseGenerateCommand(s.request), {
           source: 'schedule',
           ownOrigins: [],
         });

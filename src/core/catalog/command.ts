@@ -1,0 +1,47 @@
+// The typed command a door hands to GenerationService.generate: the model, its normalised options and its input
+// images, each a reference to fetch or a file the door already holds. Doors build it with parseGenerateCommand
+// (params.ts) from the /generate body plus the files they received; the core never parses a request body.
+import type { NormalizedParams } from './params';
+import type { ModelDefinition } from './types';
+
+/** The request fields that carry an input image (named in errors about that image). */
+export const IMAGE_FIELDS = [
+  'image_url',
+  'params.image_url',
+  'params.source_image_url',
+  'params.target_image_url',
+  'params.mask_url',
+] as const;
+export type ImageField = (typeof IMAGE_FIELDS)[number];
+
+/** An uploaded or downloaded image; `field` names it in errors when the door calls it otherwise (`image`, `mask`). */
+export interface UploadedImage {
+  data: Buffer;
+  field?: string;
+}
+
+/** One input image: a URL to fetch (http(s), a result of this service, a `data:` URI) or a file of type F. */
+export type CommandInput<F = UploadedImage> = { field: ImageField; url: string } | { field: ImageField; file: F };
+
+export interface CommandInputs<F = UploadedImage> {
+  /** In the model's order: [image], or [source, target] for a pair. */
+  images: CommandInput<F>[];
+  /** Inpaint mask; without it the image's transparent area is repainted. */
+  mask?: CommandInput<F>;
+}
+
+export interface GenerateCommand<F = UploadedImage> {
+  model: ModelDefinition;
+  params: NormalizedParams;
+  inputs: CommandInputs<F>;
+}
+
+/** The same command with every file replaced by `load(file)` (one at a time, in order); URLs stay as they are. */
+export async function loadCommandFiles<F, G>(command: GenerateCommand<F>, load: (file: F) => Promise<G>): Promise<GenerateCommand<G>> {
+  const convert = async (input: CommandInput<F>): Promise<CommandInput<G>> =>
+    'url' in input ? input : { field: input.field, file: await load(input.file) };
+  const images: CommandInput<G>[] = [];
+  for (const image of command.inputs.images) images.push(await convert(image));
+  const mask = command.inputs.mask && (await convert(command.inputs.mask));
+  return { ...command, inputs: { images, mask } };
+}
