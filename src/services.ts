@@ -248,7 +248,12 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
   });
   const chat = new ChatService({
     ds,
-    billing: new GenerationBilling({ holdSql: holds.sql, sql, batch: config.billingBatch }),
+    billing: new GenerationBilling({
+      holdSql: holds.sql,
+      // BILLING_SETTLE_COMMIT=async (opt-in) settles on the pool that does not wait for the WAL flush.
+      sql: config.billingSettleCommit === 'async' ? holds.sql : sql,
+      batch: config.billingBatch,
+    }),
     limiter,
     connections,
     gate,
