@@ -189,6 +189,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     ds,
     queue: new PgBossWebhookQueue(boss),
     log,
+    changes: accountChanges,
     settings: {
       allowPrivate: config.webhooks.allowPrivate,
       requireHttps: config.env === 'production',
