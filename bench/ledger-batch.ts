@@ -14,8 +14,9 @@ import { summarize } from './lib/stats';
 
 // `npm run bench:ledger`: the chat answer's two billing statements alone (open = hold + generation row + lease on
 // the async-commit pool; finish = settle + completion, synchronous commit), reserve+settle pairs in a closed loop
-// at concurrency 64, against one account and against 64 accounts, with group commit on and off
-// (BILLING_BATCH=off), in rotating order within one run. Prints pairs/s, latency of a pair, and CPU per pair of
+// at concurrency 1 and 64, against one account and against 64 accounts, with group commit on and off
+// (BILLING_BATCH=off) and with the opt-in asynchronous settle (BILLING_SETTLE_COMMIT=async), in rotating order
+// within one run. Prints pairs/s, latency of a pair, and CPU per pair of
 // this process and of its PostgreSQL backends (from /proc); writes bench/ledger-batch-results.md.
 
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -30,6 +31,8 @@ const log = (msg: string) => process.stderr.write(`[ledger-bench] ${msg}\n`);
 
 interface Case {
   batch: boolean;
+  /** BILLING_SETTLE_COMMIT: `async` settles on the async-commit pool (opt-in, weaker durability). */
+  settle: 'sync' | 'async';
   accounts: number;
   concurrency: number;
 }
@@ -43,7 +46,8 @@ interface Sample {
 }
 
 const label = (c: Case) =>
-  `c=${c.concurrency}, ${c.accounts === 1 ? '1 account' : `${c.accounts} accounts`}, batching ${c.batch ? 'on' : 'off'}`;
+  `c=${c.concurrency}, ${c.accounts === 1 ? '1 account' : `${c.accounts} accounts`}, batching ${c.batch ? 'on' : 'off'}` +
+  (c.settle === 'async' ? ', settle async' : '');
 
 function generation(userId: number): NewGeneration {
   return {
@@ -137,30 +141,32 @@ async function main(): Promise<void> {
       users.push((await createUser(ds, plans, { name: `ledger-bench-${i}`, plan: 'elite', planTokens: 1_000_000_000 })).id);
     }
     const sql = FastSql.of(ds);
-    const billingOf = (batch: boolean) =>
+    const billingOf = (c: Case) =>
       new GenerationBilling({
         holdSql: holds.sql,
-        sql,
-        batch,
+        sql: c.settle === 'async' ? holds.sql : sql,
+        batch: c.batch,
         maxInFlight: num('LEDGER_BENCH_MAX_IN_FLIGHT', 2),
         maxBatch: num('LEDGER_BENCH_MAX_BATCH', 64),
       });
-    const cases: Case[] = [
-      { batch: false, accounts: 1, concurrency: 1 },
-      { batch: true, accounts: 1, concurrency: 1 },
-      { batch: false, accounts: 1, concurrency: CONCURRENCY },
-      { batch: true, accounts: 1, concurrency: CONCURRENCY },
-      { batch: false, accounts: 64, concurrency: CONCURRENCY },
-      { batch: true, accounts: 64, concurrency: CONCURRENCY },
-    ];
+    const cases: Case[] = [];
+    for (const [concurrency, accounts] of [
+      [1, 1],
+      [CONCURRENCY, 1],
+      [CONCURRENCY, 64],
+    ]) {
+      cases.push({ batch: false, settle: 'sync', accounts, concurrency });
+      cases.push({ batch: true, settle: 'sync', accounts, concurrency });
+      cases.push({ batch: true, settle: 'async', accounts, concurrency });
+    }
     log('warming up (both pools connected, statements prepared)');
-    for (const c of cases) await measure(db, billingOf(c.batch), users.slice(0, c.accounts), c.concurrency, 1);
+    for (const c of cases) await measure(db, billingOf(c), users.slice(0, c.accounts), c.concurrency, 1);
     const samples = new Map<Case, Sample[]>(cases.map((c) => [c, []]));
     const load = [fs.readFileSync('/proc/loadavg', 'utf8').split(' ')[0]];
     for (let round = 0; round < ROUNDS; round++) {
       const order = cases.map((_, i) => cases[(i + round) % cases.length]);
       for (const c of order) {
-        const s = await measure(db, billingOf(c.batch), users.slice(0, c.accounts), c.concurrency, SECONDS);
+        const s = await measure(db, billingOf(c), users.slice(0, c.accounts), c.concurrency, SECONDS);
         samples.get(c)!.push(s);
         log(`round ${round + 1}: ${label(c)}: ${(s.pairs / s.seconds).toFixed(0)} pairs/s`);
       }

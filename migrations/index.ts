@@ -8,6 +8,8 @@ import { Webhooks1763800300000 } from './1763800300000-Webhooks';
 import { GenerationLeases1763800400000 } from './1763800400000-GenerationLeases';
 import { AccountChangeNotifications1763800500000 } from './1763800500000-AccountChangeNotifications';
 import { VoiceMode1763800900000 } from './1763800900000-VoiceMode';
+import { WebhookSubscriptionNotifications1763801000000 } from './1763801000000-WebhookSubscriptionNotifications';
+import { SystemAssistantModels1763801100000 } from './1763801100000-SystemAssistantModels';
 
 /** Every migration in order; the data source lists them explicitly so the compiled build needs no glob. */
 export const migrations = [
@@ -21,4 +23,6 @@ export const migrations = [
   GenerationLeases1763800400000,
   AccountChangeNotifications1763800500000,
   VoiceMode1763800900000,
+  WebhookSubscriptionNotifications1763801000000,
+  SystemAssistantModels1763801100000,
 ];

@@ -111,6 +111,7 @@ const envSchema = z
     SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).default(10000),
     INSTANCE_ID: optionalString,
     BILLING_BATCH: z.enum(['on', 'off']).default('on'),
+    BILLING_SETTLE_COMMIT: z.enum(['sync', 'async']).default('sync'),
     ...providerEnvShape,
   })
   .superRefine((env, ctx) => {
@@ -246,6 +247,11 @@ function toConfig(e: Env) {
     instanceId: e.INSTANCE_ID,
     /** Group commit of the chat answers' token holds and settlements (BILLING_BATCH=off: one statement per call). */
     billingBatch: e.BILLING_BATCH === 'on',
+    /**
+     * `sync` (default): a chat answer's charge is on disk before the answer reports it. `async` (opt-in): the charge
+     * commits without waiting for the WAL flush; a PostgreSQL crash can lose the last ~0.6 s of charges (README).
+     */
+    billingSettleCommit: e.BILLING_SETTLE_COMMIT,
     providers: Object.fromEntries(PROVIDER_NAMES.map((p) => [p, providerSettings(e, p)])) as Record<ProviderName, ProviderSettings>,
     /** The web payment provider (YooKassa API v3); without credentials it runs on the sandbox fake outside production. */
     yookassa: { shopId: e.YOOKASSA_SHOP_ID, secretKey: e.YOOKASSA_SECRET_KEY, baseUrl: trimSlashes(e.YOOKASSA_BASE_URL) },

@@ -189,6 +189,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     ds,
     queue: new PgBossWebhookQueue(boss),
     log,
+    changes: accountChanges,
     settings: {
       allowPrivate: config.webhooks.allowPrivate,
       requireHttps: config.env === 'production',
@@ -248,7 +249,12 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
   });
   const chat = new ChatService({
     ds,
-    billing: new GenerationBilling({ holdSql: holds.sql, sql, batch: config.billingBatch }),
+    billing: new GenerationBilling({
+      holdSql: holds.sql,
+      // BILLING_SETTLE_COMMIT=async (opt-in) settles on the pool that does not wait for the WAL flush.
+      sql: config.billingSettleCommit === 'async' ? holds.sql : sql,
+      batch: config.billingBatch,
+    }),
     limiter,
     connections,
     gate,

@@ -134,6 +134,7 @@ async function answerTurn(ctx: BotContext, turn: ChatTurn): Promise<void> {
     return;
   }
   const answer = reply.text;
+  const turnNumber = (ctx.session.lastTurn?.turn ?? 0) + 1;
   await reply.finish(
     [
       answer.trim() === '' ? t('chat-empty-reply') : '',
@@ -141,17 +142,12 @@ async function answerTurn(ctx: BotContext, turn: ChatTurn): Promise<void> {
     ]
       .filter(Boolean)
       .join('\n\n'),
+    retryKeyboard(ctx, turnNumber, model),
   );
   const asked = turn.image ? `${IMAGE_MARK} ${turn.text}` : turn.text;
   ctx.session.chat.messages = trimHistory([...history, { role: 'user', content: asked }, { role: 'assistant', content: answer }], settings);
-  const last: LastTurn = { turn: (ctx.session.lastTurn?.turn ?? 0) + 1, text: turn.text, image: turn.image, replyTo: turn.replyTo };
+  const last: LastTurn = { turn: turnNumber, text: turn.text, image: turn.image, replyTo: turn.replyTo };
   ctx.session.lastTurn = last;
-  const lastMessage = reply.messageIds[reply.messageIds.length - 1];
-  if (lastMessage !== undefined && lastMessage > 0) {
-    await ctx.api
-      .editMessageReplyMarkup(chatId, lastMessage, { reply_markup: retryKeyboard(ctx, last.turn, model) })
-      .catch((err: unknown) => services.log.warn({ err, chatId }, 'retry button not added'));
-  }
 }
 
 /**

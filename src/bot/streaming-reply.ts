@@ -1,4 +1,5 @@
 import { GrammyError, type Api } from 'grammy';
+import type { InlineKeyboardMarkup } from 'grammy/types';
 import type { Logger } from '../logger';
 import { escapeHtml, renderAnswer, type MessagePiece } from './render';
 
@@ -47,6 +48,9 @@ type WriteOutcome = 'written' | 'flood-wait' | 'failed';
 export class StreamingReply {
   private body = '';
   private footer = '';
+  /** Buttons under the final message (e.g. retry), sent with its final write. */
+  private keyboard?: InlineKeyboardMarkup;
+  private keyboardShown = false;
   private readonly sent: SentMessage[] = [];
   private done = false;
   /** Text changed since the last write round. */
@@ -93,9 +97,13 @@ export class StreamingReply {
     this.wake?.();
   }
 
-  /** Writes the final state (with an optional footer of plain text) at once and waits until it is on Telegram. */
-  async finish(footer?: string): Promise<void> {
+  /**
+   * Writes the final state (with an optional footer of plain text, and buttons under the last message) at once and
+   * waits until it is on Telegram.
+   */
+  async finish(footer?: string, keyboard?: InlineKeyboardMarkup): Promise<void> {
     this.footer = footer ?? '';
+    this.keyboard = keyboard;
     this.done = true;
     this.dirty = true;
     this.wake?.();
@@ -143,7 +151,9 @@ export class StreamingReply {
       // Rendered once per write round, not per delta: the text is read again only when it can be sent.
       this.dirty = false;
       const target = this.target();
-      const inSync = target.every((piece, i) => this.shows(this.sent[i], piece)) && (!this.done || this.sent.length <= target.length);
+      const inSync =
+        target.every((piece, i) => this.shows(this.sent[i], piece)) &&
+        (!this.done || (this.sent.length <= target.length && (!this.keyboard || this.keyboardShown)));
       if (inSync) continue;
       await this.write(target);
       this.nextWriteAt = Math.max(this.nextWriteAt, Date.now() + this.options.intervalMs);
@@ -151,9 +161,11 @@ export class StreamingReply {
   }
 
   private async write(target: MessagePiece[]): Promise<void> {
+    const last = target.length - 1;
     for (let i = 0; i < target.length; i++) {
-      if (this.shows(this.sent[i], target[i])) continue;
-      if ((await this.writePiece(i, target[i])) === 'flood-wait') return;
+      const withKeyboard = this.done && i === last && this.keyboard !== undefined;
+      if (this.shows(this.sent[i], target[i]) && !(withKeyboard && !this.keyboardShown)) continue;
+      if ((await this.writePiece(i, target[i], withKeyboard)) === 'flood-wait') return;
     }
     // Rendering can make the final text shorter than an earlier state (a table laid out once its header row is
     // complete): messages past the end would repeat text.
@@ -167,12 +179,15 @@ export class StreamingReply {
     });
   }
 
-  private async writePiece(index: number, piece: MessagePiece): Promise<WriteOutcome> {
+  private async writePiece(index: number, piece: MessagePiece, withKeyboard = false): Promise<WriteOutcome> {
     const current = this.sent[index] as SentMessage | undefined;
     let plain = current?.plain ?? false;
     for (;;) {
       const text = plain ? piece.plain : piece.html;
-      const options = plain ? {} : { parse_mode: 'HTML' as const };
+      const options = {
+        ...(plain ? {} : { parse_mode: 'HTML' as const }),
+        ...(withKeyboard ? { reply_markup: this.keyboard } : {}),
+      };
       try {
         if (current) {
           await this.api.editMessageText(this.chatId, current.id, text, options);
@@ -181,6 +196,7 @@ export class StreamingReply {
           const message = await this.api.sendMessage(this.chatId, text, options);
           this.sent.push({ id: message.message_id, content: text, plain });
         }
+        if (withKeyboard) this.keyboardShown = true;
         return 'written';
       } catch (err) {
         const retryAfter = retryAfterOf(err);
@@ -192,6 +208,7 @@ export class StreamingReply {
         }
         if (current && isNotModified(err)) {
           Object.assign(current, { content: text, plain });
+          if (withKeyboard) this.keyboardShown = true;
           return 'written';
         }
         if (!plain && isFormattingRefused(err)) {
@@ -201,6 +218,7 @@ export class StreamingReply {
           continue;
         }
         this.options.log?.warn({ err, chatId: this.chatId }, 'streamed reply: a write failed; giving up on this part');
+        if (withKeyboard) this.keyboardShown = true;
         if (current) Object.assign(current, { content: text, plain });
         else this.sent.push({ id: -1, content: text, plain });
         return 'failed';

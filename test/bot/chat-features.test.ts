@@ -209,6 +209,9 @@ test('the retry button asks the last question again, says it is billed again, an
   const answer = lastKeyboard(h.telegram, user.id);
   const retry = buttonsOf(answer).find((b) => b.callback_data.startsWith('chat:again:'))!;
   expect(retry.text).toBe('🔄 Ask again · ≈1 tkn');
+  // The button comes with the final text (one write), under the answer with its footer.
+  expect(answer.method).toBe('editMessageText');
+  expect(h.telegram.textOf(user.id, Number(answer.payload.message_id))).toMatch(/— GPT-4o mini · \d+ tkn · balance \d+$/);
 
   const before = upstream.length;
   await press(h, user, /^chat:again:/);

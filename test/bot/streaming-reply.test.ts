@@ -202,3 +202,21 @@ test('a chat action is repeated while the work lasts and stops with it', async (
   expect(actions().length).toBe(count);
   expect(actions().every((c) => c.payload.action === 'upload_photo')).toBe(true);
 });
+
+test('buttons given to finish() come with the final write of the last message, not as an extra edit', async () => {
+  const chat = CHAT + 40;
+  const api = new Api(TOKEN, { apiRoot: telegram.url });
+  const reply = new StreamingReply(api, chat, { intervalMs: 30, maxLength: 300, placeholder: '…' });
+  await reply.start();
+  reply.append(Array.from({ length: 60 }, (_, i) => `word${i}`).join(' '));
+  const keyboard = { inline_keyboard: [[{ text: '🔄', callback_data: 'chat:again:1' }]] };
+  await reply.finish('— footer', keyboard);
+  expect(reply.messageIds.length).toBeGreaterThanOrEqual(2);
+  const calls = chatCalls(chat);
+  expect(calls.filter((c) => c.method === 'editMessageReplyMarkup')).toEqual([]);
+  const withButtons = calls.filter((c) => c.payload.reply_markup !== undefined);
+  expect(withButtons).toHaveLength(1);
+  expect(messageIdOf(withButtons[0])).toBe(reply.messageIds[reply.messageIds.length - 1]);
+  expect(withButtons[0].payload.reply_markup).toEqual(keyboard);
+  expect(telegram.textOf(chat, reply.messageIds[reply.messageIds.length - 1])).toMatch(/— footer$/);
+});

@@ -8,24 +8,29 @@ import { show } from './respond';
 
 /** Button labels stay short: Telegram cuts long ones anyway. */
 const NAME_CHARS = 40;
+const DESCRIPTION_CHARS = 120;
+/** The screen stays within one message and Telegram's 100 buttons: the newest of the user's own assistants. */
+const OWN_SHOWN = 30;
 
 /** /mode: the built-in assistants and the user's own, each with its description; the current one is checked. */
 async function showPersonas(ctx: BotContext): Promise<void> {
   const account = ctx.account;
   if (!account) return;
   const { assistants } = ctx.deps.services;
-  const [system, own] = await Promise.all([assistants.system(), assistants.own(account.user.id)]);
+  const [system, ownAll] = await Promise.all([assistants.system(), assistants.own(account.user.id)]);
+  const own = ownAll.slice(-OWN_SHOWN);
+  const describe = (description: string) => truncate(description.replace(/\s+/g, ' ').trim(), DESCRIPTION_CHARS) || '—';
   const current = ctx.session.persona?.id;
   const mark = (id: number) => (id === current ? '✓ ' : '');
   const kb = new InlineKeyboard();
   const lines: string[] = [];
   for (const a of system) {
     kb.text(`${mark(a.id)}🎭 ${truncate(a.name, NAME_CHARS)}`, PERSONA.data(a.id)).row();
-    lines.push(ctx.t('persona-line', { name: a.name, description: a.description || '—' }));
+    lines.push(ctx.t('persona-line', { name: a.name, description: describe(a.description) }));
   }
   for (const a of own) {
     kb.text(`${mark(a.id)}👤 ${truncate(a.name, NAME_CHARS)}`, PERSONA.data(a.id)).row();
-    lines.push(ctx.t('persona-line-own', { name: a.name, description: a.description || '—' }));
+    lines.push(ctx.t('persona-line-own', { name: a.name, description: describe(a.description) }));
   }
   kb.text(`${current === undefined ? '✓ ' : ''}${ctx.t('button-persona-none')}`, PERSONA.data('off')).row();
   kb.text(ctx.t('button-back'), MENU.data('chat')).text(ctx.t('button-menu'), MENU.data('main'));

@@ -3,7 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { ApiKeyEntity, UserEntity } from '../../db/entities';
 import { Queryable } from '../billing/queryable';
 import type { AccountChangeFeed } from './account-changes';
-import { ApiKeyCache, ApiKeyCacheOptions } from './api-key-cache';
+import { AccountCache, AccountCacheOptions } from './account-cache';
 import { NotFoundError } from './errors';
 
 /** Every users column, aliased to the entity's property names. */
@@ -78,15 +78,16 @@ const toView = (k: ApiKeyEntity): ApiKeyView => ({
 export interface ApiKeyServiceOptions {
   /** The hot-path SQL runner (default: the DataSource). */
   sql?: Queryable;
-  /** With a feed, verified keys are cached while it is live (see ApiKeyCache); without one, every lookup reads the database. */
+  /** With a feed, verified keys are cached while it is live (see AccountCache); without one, every lookup reads the database. */
   changes?: AccountChangeFeed;
-  cache?: ApiKeyCacheOptions;
+  cache?: AccountCacheOptions;
 }
 
 export class ApiKeyService {
   private readonly sql: Queryable;
   private readonly changes?: AccountChangeFeed;
-  private readonly cache?: ApiKeyCache;
+  /** Verified keys by hash, with their owner's row (shared by the requests that hit it: never modified). */
+  private readonly cache?: AccountCache<{ user: UserEntity; keyId: number }>;
   /** When this process last wrote each key's last_used_at: at most one write a minute per key, off the request path. */
   private readonly lastMarked = new Map<number, number>();
 
@@ -97,7 +98,7 @@ export class ApiKeyService {
   ) {
     this.sql = options.sql ?? ds;
     this.changes = options.changes;
-    this.cache = options.changes && new ApiKeyCache(options.changes, options.cache);
+    this.cache = options.changes && new AccountCache(options.changes, options.cache);
   }
 
   /** Whether verified keys are served from memory now (the change feed is live). */
@@ -210,7 +211,7 @@ export class ApiKeyService {
     if (!row) return null;
     const { key_id: keyId, ...userFields } = row;
     const user = this.ds.getRepository(UserEntity).create(userFields as Partial<UserEntity>);
-    this.cache?.set(hash, { user, keyId }, mark);
+    this.cache?.set(hash, user.id, { user, keyId }, mark);
     this.markUsed(keyId);
     return { user, keyId };
   }

@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import type { AccountChangeFeed } from '../accounts/account-changes';
 import { WebhookEndpointEntity } from '../../db/entities';
 import { NotFoundError } from '../accounts/errors';
 import { WebhookInputError } from './errors';
@@ -58,7 +59,13 @@ export class WebhookEndpoints {
   constructor(
     private readonly ds: DataSource,
     private readonly rules: EndpointRules,
+    /** Instances cache what each account subscribed to: a change answers once it went out (see AccountChangeFeed). */
+    private readonly changes?: AccountChangeFeed,
   ) {}
+
+  private changeHeard(userId: number): Promise<void> {
+    return this.changes?.expect(userId) ?? Promise.resolve();
+  }
 
   /** @throws WebhookInputError (nothing stored) */
   async create(userId: number, input: { url: string; events?: readonly string[] | null }): Promise<CreatedWebhookEndpoint> {
@@ -67,6 +74,7 @@ export class WebhookEndpoints {
     const url = input.url.trim();
     await checkWebhookTarget(url, this.rules);
     const secret = newWebhookSecret();
+    const heard = this.changeHeard(userId);
     const rows = await this.ds.transaction(async (tx) => {
       // The account row lock serialises concurrent registrations, so the count below sees every committed one.
       await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
@@ -81,6 +89,7 @@ export class WebhookEndpoints {
     if (rows.length === 0) {
       throw new WebhookInputError('webhook_limit_reached', null, `You can have at most ${this.rules.maxEndpoints} webhook endpoints`);
     }
+    await heard;
     return { id: rows[0].id, url, events, secret, created_at: new Date(rows[0].created_at).toISOString() };
   }
 
@@ -97,7 +106,9 @@ export class WebhookEndpoints {
 
   /** Deleting stops every pending delivery to it (they go with it). */
   async delete(userId: number, id: number): Promise<void> {
+    const heard = this.changeHeard(userId);
     const result = await this.ds.getRepository(WebhookEndpointEntity).delete({ id, userId });
     if (!result.affected) throw new NotFoundError('Webhook');
+    await heard;
   }
 }

@@ -1,6 +1,8 @@
 import { DataSource } from 'typeorm';
 import { webhookDeliveriesTotal } from '../ops/metrics';
 import type { GenerationEntity } from '../../db/entities';
+import { AccountCache } from '../accounts/account-cache';
+import type { AccountChangeFeed } from '../accounts/account-changes';
 import type { Logger } from '../../logger';
 import type { GenerationNotifier } from '../generations/ports';
 import type { HostResolver } from '../net/safe-fetch';
@@ -43,6 +45,8 @@ export interface WebhookServiceDeps {
   settings: WebhookSettings;
   /** DNS for the SSRF checks; injectable for tests. */
   resolve?: HostResolver;
+  /** With a feed, each account's subscribed events are kept in memory while it is live (read on every finished generation). */
+  changes?: AccountChangeFeed;
 }
 
 export interface QueuedEvent {
@@ -65,14 +69,20 @@ const HISTORY_DAYS = 30;
 export class WebhookService implements GenerationNotifier, PaymentListener {
   readonly endpoints: WebhookEndpoints;
   private readonly failingListeners: FailingEndpointListener[] = [];
+  private readonly subscriptions?: AccountCache<ReadonlySet<string>>;
 
   constructor(private readonly deps: WebhookServiceDeps) {
-    this.endpoints = new WebhookEndpoints(deps.ds, {
-      maxEndpoints: deps.settings.maxEndpoints,
-      requireHttps: deps.settings.requireHttps,
-      allowPrivate: deps.settings.allowPrivate,
-      resolve: deps.resolve,
-    });
+    this.endpoints = new WebhookEndpoints(
+      deps.ds,
+      {
+        maxEndpoints: deps.settings.maxEndpoints,
+        requireHttps: deps.settings.requireHttps,
+        allowPrivate: deps.settings.allowPrivate,
+        resolve: deps.resolve,
+      },
+      deps.changes,
+    );
+    this.subscriptions = deps.changes && new AccountCache(deps.changes);
   }
 
   get settings(): WebhookSettings {
@@ -125,12 +135,18 @@ export class WebhookService implements GenerationNotifier, PaymentListener {
     return recentAttempts(this.deps.ds, endpointId, limit);
   }
 
-  private async subscribedEvents(userId: number): Promise<Set<string>> {
+  private async subscribedEvents(userId: number): Promise<ReadonlySet<string>> {
+    const key = String(userId);
+    const cached = this.subscriptions?.get(key);
+    if (cached) return cached;
+    const mark = this.subscriptions?.mark() ?? 0;
     const rows = await this.deps.ds.query<{ event: string }[]>(
       'SELECT DISTINCT unnest(events) AS event FROM webhook_endpoints WHERE user_id = $1',
       [userId],
     );
-    return new Set(rows.map((r) => r.event));
+    const events = new Set(rows.map((r) => r.event));
+    this.subscriptions?.set(key, userId, events, mark);
+    return events;
   }
 
   /** Stores one delivery per subscribed endpoint, then triggers the first attempts. Returns the webhook-id. */

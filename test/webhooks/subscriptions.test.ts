@@ -1,0 +1,62 @@
+import { startWorkers } from '../../src/jobs/workers';
+import { ApiHarness, startApi } from '../api/harness';
+import { Receiver, startReceiver } from './receiver';
+
+// Each instance keeps in memory which events an account subscribed to (read on every finished generation). An
+// endpoint registered or deleted through one instance must count at once on another.
+
+let a: ApiHarness;
+let b: ApiHarness;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  a = await startApi({ WEBHOOK_ALLOW_PRIVATE: '1' });
+  b = await startApi({ WEBHOOK_ALLOW_PRIVATE: '1' }, { sameDatabaseAs: a });
+  for (const api of [a, b]) {
+    await api.services.boss.start();
+    await startWorkers(api.services.boss, api.services);
+  }
+  receiver = await startReceiver();
+  for (let i = 0; i < 200 && !(a.services.accountChanges.live && b.services.accountChanges.live); i++) {
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  expect(a.services.accountChanges.live && b.services.accountChanges.live).toBe(true);
+});
+afterAll(async () => {
+  await receiver?.close();
+  await b?.close();
+  await a?.close();
+});
+
+async function chatOn(api: ApiHarness, key: string): Promise<number> {
+  const res = await api.request('POST', '/v1/chat/completions', {
+    token: key,
+    body: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hello' }], max_tokens: 20 },
+  });
+  expect(res.status).toBe(200);
+  const rows: { id: number }[] = await a.db.dataSource.query('SELECT max(id) AS id FROM generations');
+  return rows[0].id;
+}
+
+test('an endpoint registered on A receives the events of answers B finishes, and stops when deleted on A', async () => {
+  const account = await a.account('vip', { planTokens: 10_000 });
+  const key = await a.apiKey(account);
+  const token = await a.accessToken(account);
+  // B answers once with no endpoint registered: it now holds "no subscriptions" for the account.
+  await chatOn(b, key);
+
+  const hook = await a.request('POST', '/api/v2/webhooks', { token, body: { url: receiver.url, events: ['generation.completed'] } });
+  expect(hook.status).toBe(201);
+  const generationId = await chatOn(b, key);
+  const [got] = await receiver.waitFor(1);
+  expect(JSON.parse(got.body)).toMatchObject({ event: 'generation.completed', generation_id: generationId });
+
+  expect((await a.request('DELETE', `/api/v2/webhooks/${hook.body.id}`, { token })).status).toBe(204);
+  await chatOn(b, key);
+  const deliveries: { n: number }[] = await a.db.dataSource.query(
+    'SELECT count(*)::int AS n FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE e.user_id = $1',
+    [account.user.id],
+  );
+  expect(deliveries[0].n).toBe(0);
+  expect(receiver.received).toHaveLength(1);
+});
