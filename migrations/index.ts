@@ -9,6 +9,7 @@ import { GenerationLeases1763800400000 } from './1763800400000-GenerationLeases'
 import { AccountChangeNotifications1763800500000 } from './1763800500000-AccountChangeNotifications';
 import { VoiceMode1763800900000 } from './1763800900000-VoiceMode';
 import { WebhookSubscriptionNotifications1763801000000 } from './1763801000000-WebhookSubscriptionNotifications';
+import { SystemAssistantModels1763801100000 } from './1763801100000-SystemAssistantModels';
 
 /** Every migration in order; the data source lists them explicitly so the compiled build needs no glob. */
 export const migrations = [
@@ -23,4 +24,5 @@ export const migrations = [
   AccountChangeNotifications1763800500000,
   VoiceMode1763800900000,
   WebhookSubscriptionNotifications1763801000000,
+  SystemAssistantModels1763801100000,
 ];

@@ -1,5 +1,5 @@
 import { GrammyError, InputFile, type Api } from 'grammy';
-import { findModel } from '../core/catalog/catalog';
+import { findModel, resultAsDocument } from '../core/catalog/catalog';
 import { deliveryTargetOf, type DeliveryOutbox, type DeliveryTarget } from '../core/generations/delivery-outbox';
 import type { GenerationNotifier } from '../core/generations/ports';
 import { resultUrl } from '../core/generations/views';
@@ -29,8 +29,6 @@ export interface ResultDeliveryDeps {
 /** Bots may upload files of up to 50 MB; photos up to 10 MB. */
 const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
 const MAX_PHOTO_BYTES = 10 * 1024 * 1024;
-/** Tools whose image result should arrive untouched (Telegram recompresses photos and drops transparency). */
-const AS_DOCUMENT = new Set(['upscale', 'remove-bg']);
 
 const EXTENSIONS: Record<string, string> = {
   'image/webp': 'webp',
@@ -138,7 +136,7 @@ export class ResultDelivery implements GenerationNotifier {
   ): Promise<void> {
     const file = () => new InputFile(data, `${gen.modelSlug}-${gen.id}.${EXTENSIONS[mime] ?? 'bin'}`);
     const withCaption = { ...options, caption };
-    if (mime.startsWith('image/') && !AS_DOCUMENT.has(gen.modelSlug) && data.length <= MAX_PHOTO_BYTES) {
+    if (mime.startsWith('image/') && !resultAsDocument(gen.modelSlug) && data.length <= MAX_PHOTO_BYTES) {
       try {
         await api.sendPhoto(chatId, file(), withCaption);
         return;

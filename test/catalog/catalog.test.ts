@@ -7,6 +7,7 @@ import {
   listModels,
   requireModel,
   requiredPlanFor,
+  resultAsDocument,
   toPublicModel,
 } from '../../src/core/catalog/catalog';
 import { SIZE_SETS } from '../../src/core/catalog/models';
@@ -368,5 +369,29 @@ describe('model lifecycle (2026-11 refresh)', () => {
       expect(all.find((m) => m.slug === dead)).toBeUndefined();
     }
     expect(all.some((m) => /^(veo-3\.0|imagen-|gemini-2\.5)/.test(m.upstreamModel))).toBe(false);
+  });
+});
+
+describe('tool rules are catalog data', () => {
+  const tools = listModels({ category: 'tool' }).flatMap((m) => (m.category === 'tool' ? [m] : []));
+
+  test('the published config follows from the rules', () => {
+    for (const tool of tools) {
+      expect(tool.config.input).toBe(tool.rules.inputFields.length === 2 ? 'image_pair' : 'image');
+      expect(tool.config.requires_prompt).toBe(tool.rules.promptKind !== 'none');
+    }
+  });
+
+  test('face-swap names its two input fields, inpaint edits, style-transfer styles; upscale and remove-bg arrive as files', () => {
+    const rules = Object.fromEntries(tools.map((t) => [t.slug, t.rules]));
+    expect(rules['face-swap'].inputFields).toEqual(['params.source_image_url', 'params.target_image_url']);
+    expect(rules.upscale.inputFields).toEqual(['params.image_url']);
+    expect([rules.inpaint.promptKind, rules['style-transfer'].promptKind, rules.colorize.promptKind]).toEqual(['edit', 'style', 'none']);
+    expect(tools.filter((t) => resultAsDocument(t.slug)).map((t) => t.slug)).toEqual(['upscale', 'remove-bg']);
+    expect(resultAsDocument('flux-dev')).toBe(false);
+  });
+
+  test('the rules are not published with the model', () => {
+    expect(toPublicModel(requireModel('face-swap'))).not.toHaveProperty('rules');
   });
 });

@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { findModel } from '../../src/core/catalog/catalog';
 import { createDataSource } from '../../src/db/data-source';
 
 const adminUrl = process.env.DATABASE_URL as string;
@@ -43,6 +44,8 @@ test('migrations run up on an empty database, leave no pending schema change, se
     ]);
     const system = await ds.query('SELECT count(*)::int AS n FROM assistants WHERE is_system');
     expect(system[0].n).toBeGreaterThan(0);
+    const seededModels: { model_slug: string }[] = await ds.query('SELECT model_slug FROM assistants WHERE is_system');
+    expect(seededModels.map((a) => a.model_slug).filter((slug) => !findModel(slug))).toEqual([]);
 
     for (let i = 0; i < applied.length; i++) await ds.undoLastMigration({ transaction: 'each' });
     const left = await ds.query(

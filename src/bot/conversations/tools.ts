@@ -2,9 +2,10 @@ import { InlineKeyboard } from 'grammy';
 import { findModel, listModels } from '../../core/catalog/catalog';
 import { ParamError } from '../../core/catalog/errors';
 import { quoteGeneration } from '../../core/catalog/pricing';
-import type { ToolModel } from '../../core/catalog/types';
+import type { ToolSlug } from '../../core/catalog/models';
+import type { ImageField, ToolModel } from '../../core/catalog/types';
 import type { BotConversation, ConvContext } from '../context';
-import type { I18n, Locale } from '../i18n';
+import type { I18n, Locale, Translate } from '../i18n';
 import { photoCommand } from '../generation-runner';
 import { askPrompt, choose, confirmAndStart, loadWizardAccount, pickModel, type Draft } from './media';
 import { paramErrorText } from '../errors';
@@ -23,11 +24,17 @@ import {
 export interface ToolsArgs {
   locale: Locale;
   /** Preselected tool (from a photo caption). */
-  tool?: string;
+  tool?: ToolSlug;
   /** A photo the user already sent. */
   photo?: ImageRef;
   /** A prompt the user already gave (style, inpaint). */
   prompt?: string;
+}
+
+function photoQuestion(t: Translate, field: ImageField): string {
+  if (field === 'params.source_image_url') return t('tools-ask-face-source');
+  if (field === 'params.target_image_url') return t('tools-ask-face-target');
+  return t('tools-ask-photo');
 }
 
 /** Asks for a photo in the wizard message; the caption comes back as a possible prompt. */
@@ -39,8 +46,8 @@ async function askPhoto(w: Wizard, ctx: ConvContext, messageId: number, question
 }
 
 /**
- * Image tools: upscale, remove-bg, colorize, style-transfer, text-ocr, inpaint (with an optional mask) and
- * face-swap (asks for both photos). Tool, photos, options and prompt, then price and confirmation.
+ * Image tools, as the catalog describes them: tool, its input photos (face-swap asks for two), an optional mask,
+ * the scale, the prompt, then price and confirmation.
  */
 export function createToolsConversation(i18n: I18n) {
   return async function tools(conversation: BotConversation, ctx: ConvContext, args: ToolsArgs): Promise<void> {
@@ -76,22 +83,16 @@ export function createToolsConversation(i18n: I18n) {
     if (tool.config.result === 'image') draft.body.format = me.imageFormat;
     let prompt = args.prompt;
 
-    if (tool.config.input === 'image_pair') {
-      const source = args.photo ?? (await askPhoto(w, c, messageId, t('tools-ask-face-source')));
-      if (source === null || source === 'skip') return cancelled();
-      const target = await askPhoto(w, c, messageId, t('tools-ask-face-target'));
-      if (target === null || target === 'skip') return cancelled();
-      const sourceRef = 'image' in source ? source.image : source;
-      draft.images.push({ field: 'params.source_image_url', ...sourceRef }, { field: 'params.target_image_url', ...target.image });
-    } else {
-      let photo = args.photo;
+    // The tool's input images in the catalog's order; a photo already sent is the first.
+    for (const [i, field] of tool.rules.inputFields.entries()) {
+      let photo = i === 0 ? args.photo : undefined;
       if (!photo) {
-        const sent = await askPhoto(w, c, messageId, t('tools-ask-photo'));
+        const sent = await askPhoto(w, c, messageId, photoQuestion(t, field));
         if (sent === null || sent === 'skip') return cancelled();
         photo = sent.image;
         prompt ??= sent.caption;
       }
-      draft.images.push({ field: 'params.image_url', ...photo });
+      draft.images.push({ field, ...photo });
     }
     if (tool.config.supports_mask) {
       const mask = await askPhoto(w, c, messageId, t('tools-ask-mask'), true);
@@ -115,7 +116,7 @@ export function createToolsConversation(i18n: I18n) {
     }
     let cost: number | null;
     if (tool.config.requires_prompt && !prompt) {
-      const question = tool.slug === 'inpaint' ? t('tools-ask-prompt-inpaint') : t('tools-ask-prompt-style');
+      const question = tool.rules.promptKind === 'edit' ? t('tools-ask-prompt-inpaint') : t('tools-ask-prompt-style');
       cost = await askPrompt(w, c, messageId, draft, question);
       if (cost === null) return cancelled();
     } else {

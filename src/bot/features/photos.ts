@@ -1,4 +1,6 @@
 import { Composer } from 'grammy';
+import { toolModel } from '../../core/catalog/catalog';
+import type { ToolSlug } from '../../core/catalog/models';
 import type { BotContext } from '../context';
 import type { ToolsArgs } from '../conversations/tools';
 import { imageOf, type ImageRef } from '../conversations/wizard';
@@ -7,28 +9,54 @@ import { chatTurn } from '../chat-turn';
 
 /** What a photo caption asks for. */
 export interface CaptionIntent {
-  tool: 'upscale' | 'remove-bg' | 'colorize' | 'text-ocr' | 'style-transfer' | 'inpaint' | 'face-swap';
+  tool: ToolSlug;
   prompt?: string;
   scale?: number;
 }
+
+type CaptionMatch = Omit<CaptionIntent, 'tool'>;
+
+// No \b: it only knows ASCII letters, and the Russian keywords are Cyrillic.
+const withPrompt =
+  (re: RegExp) =>
+  (text: string): CaptionMatch | undefined => {
+    const m = re.exec(text);
+    return m ? { prompt: m[1]?.trim() || undefined } : undefined;
+  };
+const exactly =
+  (re: RegExp) =>
+  (text: string): CaptionMatch | undefined =>
+    re.test(text) ? {} : undefined;
+
+/** The caption words (English and Russian) of every catalog tool, tried in this order. */
+const CAPTION_WORDS: Record<ToolSlug, (text: string) => CaptionMatch | undefined> = {
+  'style-transfer': withPrompt(/^(?:style|стиль)(?=$|[\s:\-–—])\s*[:\-–—]?\s*([\s\S]*)$/i),
+  inpaint: withPrompt(/^(?:inpaint|перерисуй|дорисуй)(?=$|[\s:\-–—])\s*[:\-–—]?\s*([\s\S]*)$/i),
+  upscale: (text) => {
+    const m = /^(?:upscale|увеличь|увеличить|апскейл)(?:\s*[x×х]?\s*([24])\s*[x×х]?)?\s*$/i.exec(text);
+    return m ? { scale: m[1] ? Number(m[1]) : undefined } : undefined;
+  },
+  'remove-bg': exactly(/^(?:remove[\s-]*(?:the\s+)?(?:bg|background)|убери\s+фон|удали(?:ть)?\s+фон|без\s+фона)$/i),
+  colorize: exactly(/^(?:colou?ri[sz]e|раскрась|раскрасить)$/i),
+  'text-ocr': exactly(/^(?:ocr|text|extract\s+text|read\s+text|текст|распознай(?:\s+текст)?)$/i),
+  'face-swap': exactly(/^(?:face[\s-]*swap|замени\s+лицо|заменить\s+лицо)$/i),
+};
 
 /** Reads a photo caption (English or Russian) as a tool request; undefined when it names none. */
 export function toolFromCaption(caption: string | undefined): CaptionIntent | undefined {
   const text = caption?.trim() ?? '';
   if (text === '') return undefined;
-  // No \b: it only knows ASCII letters, and the Russian keywords are Cyrillic.
-  const withPrompt = (re: RegExp) => re.exec(text)?.[1]?.trim();
-  const style = withPrompt(/^(?:style|стиль)(?=$|[\s:\-–—])\s*[:\-–—]?\s*([\s\S]*)$/i);
-  if (style !== undefined) return { tool: 'style-transfer', prompt: style || undefined };
-  const inpaint = withPrompt(/^(?:inpaint|перерисуй|дорисуй)(?=$|[\s:\-–—])\s*[:\-–—]?\s*([\s\S]*)$/i);
-  if (inpaint !== undefined) return { tool: 'inpaint', prompt: inpaint || undefined };
-  const upscale = /^(?:upscale|увеличь|увеличить|апскейл)(?:\s*[x×х]?\s*([24])\s*[x×х]?)?\s*$/i.exec(text);
-  if (upscale) return { tool: 'upscale', scale: upscale[1] ? Number(upscale[1]) : undefined };
-  if (/^(?:remove[\s-]*(?:the\s+)?(?:bg|background)|убери\s+фон|удали(?:ть)?\s+фон|без\s+фона)$/i.test(text)) return { tool: 'remove-bg' };
-  if (/^(?:colou?ri[sz]e|раскрась|раскрасить)$/i.test(text)) return { tool: 'colorize' };
-  if (/^(?:ocr|text|extract\s+text|read\s+text|текст|распознай(?:\s+текст)?)$/i.test(text)) return { tool: 'text-ocr' };
-  if (/^(?:face[\s-]*swap|замени\s+лицо|заменить\s+лицо)$/i.test(text)) return { tool: 'face-swap' };
+  for (const tool of Object.keys(CAPTION_WORDS) as ToolSlug[]) {
+    const match = CAPTION_WORDS[tool](text);
+    if (match) return { tool, ...match };
+  }
   return undefined;
+}
+
+/** A tool runs straight from a caption when the photo is all it needs: one input, no mask to ask, its prompt given. */
+function runsDirectly(intent: CaptionIntent): boolean {
+  const tool = toolModel(intent.tool);
+  return tool.rules.inputFields.length === 1 && !tool.config.supports_mask && (tool.rules.promptKind === 'none' || !!intent.prompt);
 }
 
 /**
@@ -39,18 +67,17 @@ export function toolFromCaption(caption: string | undefined): CaptionIntent | un
  */
 export async function photoRequest(ctx: BotContext, photo: ImageRef, words: string | undefined): Promise<void> {
   const intent = toolFromCaption(words);
-  const direct =
-    intent && intent.tool !== 'inpaint' && intent.tool !== 'face-swap' && !(intent.tool === 'style-transfer' && !intent.prompt);
-  if (intent && direct) {
+  if (intent && runsDirectly(intent)) {
     const params: Record<string, unknown> = {};
     if (intent.scale) params.scale = intent.scale;
-    const body: Record<string, unknown> = { model: intent.tool, params };
+    const tool = toolModel(intent.tool);
+    const body: Record<string, unknown> = { model: tool.slug, params };
     if (intent.prompt) body.prompt = intent.prompt;
-    if (intent.tool !== 'text-ocr') body.format = ctx.account?.settings.image_format;
+    if (tool.config.result === 'image') body.format = ctx.account?.settings.image_format;
     await startForUpdate(
       ctx,
       intent.tool,
-      { kind: 'generate', body, images: [{ field: 'params.image_url', ...photo }] },
+      { kind: 'generate', body, images: [{ field: tool.rules.inputFields[0], ...photo }] },
       ctx.message?.message_id,
     );
     return;

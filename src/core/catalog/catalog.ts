@@ -1,8 +1,8 @@
 // Lookups over the catalog, access by plan, and the public Model object.
 import { UnknownModelError } from './errors';
-import { DEFAULT_STT_MODEL_SLUG, MODELS } from './models';
+import { DEFAULT_STT_MODEL_SLUG, MODELS, type ToolSlug } from './models';
 import { baseTokenCost, priceRange } from './pricing';
-import { PLAN_LEVEL, type Category, type ModelDefinition, type PlanSlug, type PublicModel, type SttModel } from './types';
+import { PLAN_LEVEL, type Category, type ModelDefinition, type PlanSlug, type PublicModel, type SttModel, type ToolModel } from './types';
 
 export { UnknownModelError } from './errors';
 
@@ -40,6 +40,19 @@ export function listModels(filter: ModelFilter = {}): readonly ModelDefinition[]
 
 export function findModel(slug: string): ModelDefinition | undefined {
   return BY_SLUG.get(slug);
+}
+
+/** A tool of the catalog by its slug (the type guarantees there is one). */
+export function toolModel(slug: ToolSlug): ToolModel {
+  const model = requireModel(slug);
+  if (model.category !== 'tool') throw new Error(`${slug} is not a tool`);
+  return model;
+}
+
+/** Whether the model's image results are handed over as files, untouched (a tool rule: upscale, remove-bg). */
+export function resultAsDocument(slug: string): boolean {
+  const model = BY_SLUG.get(slug);
+  return model?.category === 'tool' && model.rules.resultAsDocument;
 }
 
 /** @throws UnknownModelError */

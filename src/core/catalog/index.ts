@@ -2,7 +2,7 @@
 export * from './types';
 export * from './errors';
 export { MAX_PROMPT_LENGTH, MAX_SEED, characterCount } from './limits';
-export { MODELS, SIZE_SETS, DEFAULT_STT_MODEL_SLUG } from './models';
+export { MODELS, SIZE_SETS, DEFAULT_STT_MODEL_SLUG, type CatalogModel, type ModelSlug, type SlugOf, type ToolSlug } from './models';
 export * from './catalog';
 export * from './pricing';
 export * from './params';

@@ -1,6 +1,7 @@
 // The 52 models of the catalog (fixed list: slugs, providers, upstream ids, tiers, execution) with
 // their capabilities and prices. Order here is the order of GET /api/v2/models.
 import type { ProviderName } from '../providers/types';
+import type { ToolRules } from './types';
 import {
   IMAGE_FORMATS,
   type ImageInput,
@@ -17,6 +18,9 @@ import {
   type TtsModel,
   type VideoModel,
 } from './types';
+
+/** A catalog entry whose slug and provider keep their literal types (see ModelSlug, SlugOf). */
+type Keyed<M extends ModelDefinition, S extends string, P extends ProviderName> = M & { slug: S; provider: P };
 
 /** The four size sets of the spec (`config.sizes`). C is a set of aspect ratios. */
 export const SIZE_SETS = {
@@ -48,7 +52,7 @@ interface TextSpec {
   lifecycle?: ModelLifecycle;
 }
 
-function text(s: TextSpec): TextModel {
+function text<S extends string, P extends ProviderName>(s: TextSpec & { slug: S; provider: P }): Keyed<TextModel, S, P> {
   return {
     slug: s.slug,
     name: s.name,
@@ -72,7 +76,7 @@ function text(s: TextSpec): TextModel {
 }
 
 // Starter rates are small enough that an ordinary request (about 1000 tokens each way) costs exactly 1.
-const TEXT_MODELS: TextModel[] = [
+const TEXT_MODELS = [
   text({
     slug: 'gpt-4o-mini',
     name: 'GPT-4o mini',
@@ -305,7 +309,7 @@ interface ImageSpec {
   description: string;
 }
 
-function image(s: ImageSpec): ImageModel {
+function image<S extends string, P extends ProviderName>(s: ImageSpec & { slug: S; provider: P }): Keyed<ImageModel, S, P> {
   const sizes = [...SIZE_SETS[s.sizes]];
   const qualities: ImageQuality[] = s.hd ? ['standard', 'hd'] : ['standard'];
   return {
@@ -332,7 +336,7 @@ function image(s: ImageSpec): ImageModel {
   };
 }
 
-const IMAGE_MODELS: ImageModel[] = [
+const IMAGE_MODELS = [
   // gpt-image-1-mini replaces dall-e-3 (shut down): `standard` is the vendor's medium quality, `hd` high.
   image({
     slug: 'gpt-image-1-mini',
@@ -481,7 +485,7 @@ interface VideoSpec {
   description: string;
 }
 
-function video(s: VideoSpec): VideoModel {
+function video<S extends string, P extends ProviderName>(s: VideoSpec & { slug: S; provider: P }): Keyed<VideoModel, S, P> {
   return {
     slug: s.slug,
     name: s.name,
@@ -506,7 +510,7 @@ function video(s: VideoSpec): VideoModel {
   };
 }
 
-const VIDEO_MODELS: VideoModel[] = [
+const VIDEO_MODELS = [
   video({
     slug: 'veo-3-fast',
     name: 'Veo 3.1 Fast',
@@ -604,16 +608,16 @@ const ELEVENLABS_SPEED = { min: 0.7, max: 1.2 };
 /** A premade ElevenLabs voice ("George") used when `params.voice_id` is omitted. */
 const ELEVENLABS_DEFAULT_VOICE = 'JBFqnCBsd6RMkjVDRZzb';
 
-function tts(
-  slug: string,
+function tts<S extends string, P extends ProviderName>(
+  slug: S,
   name: string,
-  provider: ProviderName,
+  provider: P,
   upstream: string,
   config: TtsModel['config'],
   tokensPer1000: number,
   min: number,
   description: string,
-): TtsModel {
+): Keyed<TtsModel, S, P> {
   return {
     slug,
     name,
@@ -630,7 +634,7 @@ function tts(
   };
 }
 
-const TTS_MODELS: TtsModel[] = [
+const TTS_MODELS = [
   tts(
     'tts-1',
     'OpenAI TTS-1',
@@ -717,15 +721,15 @@ const TTS_MODELS: TtsModel[] = [
 
 const STT_AUDIO_FORMATS = ['mp3', 'mp4', 'wav', 'm4a', 'ogg', 'flac', 'webm'];
 
-function stt(
-  slug: string,
+function stt<S extends string, P extends ProviderName>(
+  slug: S,
   name: string,
-  provider: ProviderName,
+  provider: P,
   upstream: string,
   plan: PlanSlug,
   diarization: boolean,
   description: string,
-): SttModel {
+): Keyed<SttModel, S, P> {
   return {
     slug,
     name,
@@ -742,7 +746,7 @@ function stt(
   };
 }
 
-const STT_MODELS: SttModel[] = [
+const STT_MODELS = [
   stt('whisper-1', 'Whisper', 'openai', 'whisper-1', STARTER, false, 'Default transcription model: fast, 99 languages.'),
   stt('gpt-4o-transcribe', 'GPT-4o Transcribe', 'openai', 'gpt-4o-transcribe', BASIC, false, 'Highest-accuracy transcription.'),
   stt('vendor-scribe', 'Scribe', 'elevenlabs', 'scribe_v1', BASIC, true, 'Transcription with speaker diarization.'),
@@ -750,8 +754,10 @@ const STT_MODELS: SttModel[] = [
 
 // ---------- music (fixed prices from the spec table; duration 15..120 s does not change them) ----------
 
-const MUSIC_MODELS: MusicModel[] = [
-  {
+const music = <S extends string, P extends ProviderName>(m: Keyed<MusicModel, S, P>) => m;
+
+const MUSIC_MODELS = [
+  music({
     slug: 'musicgen',
     name: 'MusicGen',
     category: 'music',
@@ -764,8 +770,8 @@ const MUSIC_MODELS: MusicModel[] = [
     etaSeconds: 60,
     config: { min_duration: 15, max_duration: 120, default_duration: 30, audio_formats: ['mp3', 'wav'], default_audio_format: 'mp3' },
     pricing: { kind: 'fixed', tokens: 9 },
-  },
-  {
+  }),
+  music({
     slug: 'vendor-music',
     name: 'Eleven Music',
     category: 'music',
@@ -778,21 +784,36 @@ const MUSIC_MODELS: MusicModel[] = [
     etaSeconds: 90,
     config: { min_duration: 15, max_duration: 120, default_duration: 30, audio_formats: ['mp3'], default_audio_format: 'mp3' },
     pricing: { kind: 'fixed', tokens: 58 },
-  },
+  }),
 ];
 
 // ---------- tools (all Starter tier, all synchronous; 1 token each, inpaint 3) ----------
 
-function tool(
-  slug: string,
+/** A tool's particulars; the defaults are one input image (`params.image_url`), no prompt, an image result. */
+interface ToolSpec {
+  inputFields?: ToolRules['inputFields'];
+  promptKind?: ToolRules['promptKind'];
+  resultAsDocument?: boolean;
+  result?: 'image' | 'text';
+  scales?: number[];
+  supportsMask?: boolean;
+}
+
+function tool<S extends string, P extends ProviderName>(
+  slug: S,
   name: string,
-  provider: ProviderName,
+  provider: P,
   upstream: string,
   tokens: number,
-  config: Partial<ToolModel['config']>,
+  spec: ToolSpec,
   description: string,
-): ToolModel {
-  const result = config.result ?? 'image';
+): Keyed<ToolModel, S, P> {
+  const result = spec.result ?? 'image';
+  const rules: ToolRules = {
+    inputFields: spec.inputFields ?? ['params.image_url'],
+    promptKind: spec.promptKind ?? 'none',
+    resultAsDocument: spec.resultAsDocument ?? false,
+  };
   return {
     slug,
     name,
@@ -804,27 +825,37 @@ function tool(
     supportsStreaming: false,
     execution: 'sync',
     etaSeconds: result === 'text' ? 5 : 15,
+    // The published config follows from the rules.
     config: {
-      input: config.input ?? 'image',
-      requires_prompt: config.requires_prompt ?? false,
+      input: rules.inputFields.length === 2 ? 'image_pair' : 'image',
+      requires_prompt: rules.promptKind !== 'none',
       result,
       formats: result === 'image' ? [...IMAGE_FORMATS] : [],
-      scales: config.scales ?? [],
-      supports_mask: config.supports_mask ?? false,
+      scales: spec.scales ?? [],
+      supports_mask: spec.supportsMask ?? false,
     },
+    rules,
     pricing: { kind: 'fixed', tokens },
   };
 }
 
-const TOOL_MODELS: ToolModel[] = [
-  tool('upscale', 'Upscale', 'replicate', 'nightmareai/real-esrgan', 1, { scales: [2, 4] }, 'Upscale an image 2x or 4x (params.scale).'),
+const TOOL_MODELS = [
+  tool(
+    'upscale',
+    'Upscale',
+    'replicate',
+    'nightmareai/real-esrgan',
+    1,
+    { scales: [2, 4], resultAsDocument: true },
+    'Upscale an image 2x or 4x (params.scale).',
+  ),
   tool(
     'face-swap',
     'Face swap',
     'replicate',
     'codeplugtech/face-swap',
     1,
-    { input: 'image_pair' },
+    { inputFields: ['params.source_image_url', 'params.target_image_url'] },
     'Put the face from params.source_image_url onto params.target_image_url.',
   ),
   tool(
@@ -833,7 +864,7 @@ const TOOL_MODELS: ToolModel[] = [
     'replicate',
     '851-labs/background-remover',
     1,
-    {},
+    { resultAsDocument: true },
     'Cut the subject out of an image onto a transparent background.',
   ),
   tool(
@@ -842,7 +873,7 @@ const TOOL_MODELS: ToolModel[] = [
     'replicate',
     'fofr/style-transfer',
     1,
-    { requires_prompt: true },
+    { promptKind: 'style' },
     'Apply the style described in the prompt to an image.',
   ),
   tool('colorize', 'Colorize', 'replicate', 'piddnad/ddcolor', 1, {}, 'Colorize a black-and-white photo.'),
@@ -853,7 +884,7 @@ const TOOL_MODELS: ToolModel[] = [
     'bfl',
     'flux-pro-1.0-fill',
     3,
-    { requires_prompt: true, supports_mask: true },
+    { promptKind: 'edit', supportsMask: true },
     'Repaint the masked region of an image as the prompt describes.',
   ),
   tool(
@@ -867,15 +898,15 @@ const TOOL_MODELS: ToolModel[] = [
   ),
 ];
 
-export const MODELS: readonly ModelDefinition[] = [
-  ...TEXT_MODELS,
-  ...IMAGE_MODELS,
-  ...VIDEO_MODELS,
-  ...TTS_MODELS,
-  ...STT_MODELS,
-  ...MUSIC_MODELS,
-  ...TOOL_MODELS,
-];
+const CATALOG = [...TEXT_MODELS, ...IMAGE_MODELS, ...VIDEO_MODELS, ...TTS_MODELS, ...STT_MODELS, ...MUSIC_MODELS, ...TOOL_MODELS];
+/** One catalog entry, with its slug and provider as literal types. */
+export type CatalogModel = (typeof CATALOG)[number];
+export type ModelSlug = CatalogModel['slug'];
+/** The slugs a vendor serves: per-vendor model maps are keyed by these, so a missing entry fails the type check. */
+export type SlugOf<P extends ProviderName> = Extract<CatalogModel, { provider: P }>['slug'];
+export type ToolSlug = Extract<CatalogModel, { category: 'tool' }>['slug'];
+
+export const MODELS: readonly ModelDefinition[] = CATALOG;
 
 /** The model used by POST /api/v2/stt when the request names none. */
 export const DEFAULT_STT_MODEL_SLUG = 'whisper-1';

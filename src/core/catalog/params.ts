@@ -5,13 +5,14 @@
 // accepted everywhere and only used for image results.
 import { z } from 'zod';
 import { requireModel } from './catalog';
-import type { CommandInput, CommandInputs, GenerateCommand, ImageField } from './command';
+import type { CommandInput, CommandInputs, GenerateCommand } from './command';
 import { ParamError } from './errors';
 import { MAX_PROMPT_LENGTH, MAX_SEED, characterCount } from './limits';
 import {
   IMAGE_FORMATS,
   IMAGE_QUALITIES,
   IMAGE_STYLES,
+  type ImageField,
   type ImageFormat,
   type ImageQuality,
   type ImageStyle,
@@ -220,12 +221,17 @@ function normalizeGenerate<F>(
   }
   const single = top ?? nested;
   const singleField = top ? 'image_url' : 'params.image_url';
-  const source = input('params.source_image_url', p.source_image_url);
-  const target = input('params.target_image_url', p.target_image_url);
-  const isFaceSwap = model.category === 'tool' && model.config.input === 'image_pair';
-  if (!isFaceSwap) {
-    if (source) throw unsupported('params.source_image_url', model);
-    if (target) throw unsupported('params.target_image_url', model);
+  // A tool takes the input images its catalog entry names (`image_url` stands for `params.image_url`).
+  const toolFields: readonly ImageField[] = model.category === 'tool' ? model.rules.inputFields : [];
+  const raw: Record<ImageField, string | null | undefined> = {
+    image_url: body.image_url,
+    'params.image_url': p.image_url,
+    'params.source_image_url': p.source_image_url,
+    'params.target_image_url': p.target_image_url,
+    'params.mask_url': p.mask_url,
+  };
+  for (const field of ['params.source_image_url', 'params.target_image_url'] as const) {
+    if (input(field, raw[field]) && !toolFields.includes(field)) throw unsupported(field, model);
   }
   if (model.category === 'image' || model.category === 'video') {
     const mode = model.config.image_input;
@@ -235,27 +241,25 @@ function normalizeGenerate<F>(
     }
     if (single !== undefined) inputs.images = [single];
   } else if (model.category === 'tool') {
-    if (isFaceSwap) {
-      if (single !== undefined) throw unsupported(singleField, model);
-      if (!source) {
-        throw new ParamError('params.source_image_url', `${model.slug} needs params.source_image_url and params.target_image_url`);
-      }
-      if (!target) {
-        throw new ParamError('params.target_image_url', `${model.slug} needs params.source_image_url and params.target_image_url`);
-      }
-      inputs.images = [source, target];
-    } else {
+    if (toolFields.includes('params.image_url')) {
       if (single === undefined) {
         throw new ParamError('params.image_url', `${model.slug} needs an input image: params.image_url`);
       }
       inputs.images = [single];
+    } else {
+      if (single !== undefined) throw unsupported(singleField, model);
+      inputs.images = toolFields.map((field) => {
+        const image = input(field, raw[field]);
+        if (!image) throw new ParamError(field, `${model.slug} needs ${toolFields.join(' and ')}`);
+        return image;
+      });
     }
   } else if (single !== undefined) {
     throw unsupported(singleField, model);
   }
 
   // mask (inpaint)
-  const mask = input('params.mask_url', p.mask_url);
+  const mask = input('params.mask_url', raw['params.mask_url']);
   if (mask) {
     if (!(model.category === 'tool' && model.config.supports_mask)) throw unsupported('params.mask_url', model);
     inputs.mask = mask;

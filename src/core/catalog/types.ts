@@ -152,6 +152,26 @@ export interface ToolConfig {
 
 export type ModelConfig = TextConfig | ImageConfig | VideoConfig | TtsConfig | SttConfig | MusicConfig | ToolConfig;
 
+/** The request fields that carry an input image (named in errors about that image). */
+export const IMAGE_FIELDS = [
+  'image_url',
+  'params.image_url',
+  'params.source_image_url',
+  'params.target_image_url',
+  'params.mask_url',
+] as const;
+export type ImageField = (typeof IMAGE_FIELDS)[number];
+
+/** How a tool is used, beyond its published `config`: what the doors ask for and how its result is handed over. */
+export interface ToolRules {
+  /** The request fields of its input images, in the order the tool takes them (and a wizard asks for them). */
+  inputFields: readonly ImageField[];
+  /** What its prompt describes: nothing (no prompt), a style to apply, or the change to paint. */
+  promptKind: 'none' | 'style' | 'edit';
+  /** Image results go out as files, untouched (a messenger would recompress a photo and drop its transparency). */
+  resultAsDocument: boolean;
+}
+
 // ---------- model definitions ----------
 
 interface ModelBase<C extends Category, Cfg extends ModelConfig, P extends PricingRule> {
@@ -186,7 +206,7 @@ export type VideoModel = ModelBase<'video', VideoConfig, DurationPricing>;
 export type TtsModel = ModelBase<'tts', TtsConfig, CharactersPricing>;
 export type SttModel = ModelBase<'stt', SttConfig, FixedPricing>;
 export type MusicModel = ModelBase<'music', MusicConfig, FixedPricing>;
-export type ToolModel = ModelBase<'tool', ToolConfig, FixedPricing>;
+export type ToolModel = ModelBase<'tool', ToolConfig, FixedPricing> & { rules: ToolRules };
 
 export type ModelDefinition = TextModel | ImageModel | VideoModel | TtsModel | SttModel | MusicModel | ToolModel;
 

@@ -1,16 +1,18 @@
+import type { SlugOf } from '../../catalog/models';
 import { MediaRequest, ProviderError } from '../types';
 import { aspectRatioOf, fitToFluxBox } from './sizes';
 
 /**
  * Request bodies of the FLUX endpoints (POST https://api.bfl.ai/v1/<model>), as documented per model:
  * flux-dev and flux-pro-1.1 take width/height, flux-pro-1.1-ultra and flux-kontext-pro take aspect_ratio,
- * Kontext edits with a base64 `input_image`, FLUX.1 Fill takes base64 `image` + `mask`.
+ * Kontext edits with a base64 `input_image`, FLUX.1 Fill (inpaint) takes base64 `image` + `mask`.
  * We ask for PNG so nothing is lost before our own sharp post-processing picks the output format.
  */
 
 type Body = Record<string, unknown>;
 
-const builders: Record<string, (req: MediaRequest) => Body> = {
+/** By catalog slug: a bfl model of the catalog without a builder fails the type check. */
+const builders: Record<SlugOf<'bfl'>, (req: MediaRequest) => Body> = {
   'flux-dev': (req) => ({ ...fitToFluxBox(req.size) }),
   'flux-pro-1.1': (req) => ({ ...fitToFluxBox(req.size) }),
   'flux-pro-1.1-ultra': (req) => ({ aspect_ratio: aspectRatioOf(req.size) }),
@@ -18,7 +20,7 @@ const builders: Record<string, (req: MediaRequest) => Body> = {
     const image = req.images?.[0];
     return { aspect_ratio: aspectRatioOf(req.size), ...(image ? { input_image: image.data.toString('base64') } : {}) };
   },
-  'flux-pro-1.0-fill': (req) => {
+  inpaint: (req) => {
     const image = req.images?.[0];
     if (!image || !req.mask) {
       throw new ProviderError('bad_request', 'inpainting needs an image and a mask', 'bfl');
@@ -27,13 +29,9 @@ const builders: Record<string, (req: MediaRequest) => Body> = {
   },
 };
 
-export function isBflModel(model: string): boolean {
-  return Object.hasOwn(builders, model);
-}
-
 export function buildSubmitBody(req: MediaRequest): Body {
-  const build = builders[req.upstreamModel];
-  if (!build) throw new ProviderError('bad_request', `bfl has no model ${req.upstreamModel}`, 'bfl');
+  const build = Object.hasOwn(builders, req.slug) ? builders[req.slug as SlugOf<'bfl'>] : undefined;
+  if (!build) throw new ProviderError('bad_request', `bfl has no model ${req.slug}`, 'bfl');
   const body: Body = { prompt: req.prompt ?? '', ...build(req), output_format: 'png' };
   if (req.seed !== undefined) body.seed = req.seed;
   return body;

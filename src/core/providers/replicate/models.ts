@@ -1,3 +1,4 @@
+import type { SlugOf } from '../../catalog/models';
 import { MediaRequest, ProviderError } from '../types';
 import { FileRef } from './uploads';
 
@@ -60,7 +61,7 @@ function image(req: MediaRequest, ref: FileRef, index: number, what: string): st
 const optionalImage = (req: MediaRequest, ref: FileRef) => (req.images?.[0] ? ref(req.images[0]) : undefined);
 const clamp = (n: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, n));
 
-export const REPLICATE_MODELS: Record<string, ReplicateModel> = {
+export const REPLICATE_MODELS: Record<SlugOf<'replicate'>, ReplicateModel> = {
   sdxl: {
     target: pinned('stability-ai/sdxl', REPLICATE_VERSIONS.sdxl),
     input: (req, ref) =>
@@ -173,7 +174,7 @@ export const REPLICATE_MODELS: Record<string, ReplicateModel> = {
 };
 
 export function replicateModel(slug: string): ReplicateModel {
-  const model = Object.hasOwn(REPLICATE_MODELS, slug) ? REPLICATE_MODELS[slug] : undefined;
+  const model = Object.hasOwn(REPLICATE_MODELS, slug) ? REPLICATE_MODELS[slug as SlugOf<'replicate'>] : undefined;
   if (!model) throw new ProviderError('bad_request', `replicate has no mapping for ${slug}`, 'replicate');
   return model;
 }
