@@ -8,13 +8,15 @@ import { BenchReport, Mode, ModeFigures, RateLimitRun, renderMarkdown, TargetFig
 import {
   BenchDatabase,
   BenchUser,
+  BillingCheck,
   checkBilling,
   clearRateCounters,
   createUserWithKey,
   redisReachable,
   serviceEnv,
 } from './lib/service-fixture';
-import { summarize } from './lib/stats';
+import { median, summarize } from './lib/stats';
+import { measureVendorClient } from './lib/vendor-client';
 
 // `npm run bench`: the mock upstream, Portkey and this service as child processes, measured side by side in one run.
 // Compiled to dist/bench/run.js, so the repository root is two levels up.
@@ -33,9 +35,12 @@ const SETTINGS = {
   // A Redis database of its own, so the bench's counters never meet another process's users.
   redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/14',
   cpuProfDir: process.env.BENCH_CPU_PROF_DIR,
+  accounts: intEnv('BENCH_ACCOUNTS', 64),
 };
 const LATENCY_ROUNDS = 4;
-const THROUGHPUT_ROUNDS = 2;
+const THROUGHPUT_ROUNDS = 3;
+/** How many operator CLI processes create the many accounts at once. */
+const CLI_PARALLEL = 4;
 const VIP_REQUESTS = 150;
 const VIP_CONCURRENCY = 8;
 const ELITE_TOKENS = 100_000_000;
@@ -46,17 +51,23 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const hourWindow = () => Math.floor(Date.now() / 3_600_000);
 
 interface Entry {
-  target: Target;
+  name: string;
+  /** One per account; the load's connections are spread over them. */
+  targets: Target[];
   child?: Child;
   isGateway: boolean;
+  /** Measured at concurrency 1 too (not the many-accounts entry: one request at a time is one account at a time). */
+  latencyMeasured: boolean;
   latency: Record<Mode, RunResult[]>;
   throughput: Partial<Record<Mode, Throughput>>;
-  /** Every 200 this target answered, warm-ups included (the service's billing check needs them all). */
-  okTotal: number;
+  /** Every 200 each target answered, warm-ups included (the service's billing check needs them all). */
+  okByTarget: number[];
 }
 
 /** The concurrency-64 rounds of one target and mode, added up (CPU in ms over all rounds). */
 interface Throughput {
+  /** req/s of each round. */
+  rounds: number[];
   ok: number;
   failed: number;
   elapsedMs: number;
@@ -71,18 +82,27 @@ interface Context {
   db: BenchDatabase;
 }
 
-function newEntry(target: Target, isGateway: boolean, child?: Child): Entry {
-  return { target, child, isGateway, latency: { sync: [], stream: [] }, throughput: {}, okTotal: 0 };
+function newEntry(name: string, targets: Target[], isGateway: boolean, child?: Child, latencyMeasured = true): Entry {
+  return {
+    name,
+    targets,
+    child,
+    isGateway,
+    latencyMeasured,
+    latency: { sync: [], stream: [] },
+    throughput: {},
+    okByTarget: targets.map(() => 0),
+  };
 }
 
 async function measure(entry: Entry, opts: Parameters<typeof runLoad>[1]): Promise<RunResult> {
-  const r = await runLoad(entry.target, opts);
-  entry.okTotal += r.ok;
+  const r = await runLoad(entry.targets, opts);
+  r.okByTarget.forEach((n, i) => (entry.okByTarget[i] += n));
   if (entry.child && !entry.child.running)
     throw new Error(
       `${entry.child.name} (pid ${entry.child.pid}) ended during the run (${entry.child.exitStatus}); its last output:\n${entry.child.tail()}`,
     );
-  if (r.failed > 0) log(`${entry.target.name}: ${r.failed} failed, e.g. ${r.firstProblem}`);
+  if (r.failed > 0) log(`${entry.name}: ${r.failed} failed, e.g. ${r.firstProblem}`);
   return r;
 }
 
@@ -90,15 +110,16 @@ async function benchMode(entries: Entry[], mode: Mode, ctx: Context): Promise<vo
   const stream = mode === 'stream';
   const c = SETTINGS.concurrency;
   for (const e of entries) {
-    log(`${mode}: warm-up ${e.target.name}`);
-    await measure(e, { concurrency: 1, maxRequests: SETTINGS.warmupRequests, maxMs: 30_000, stream });
+    log(`${mode}: warm-up ${e.name}`);
+    if (e.latencyMeasured) await measure(e, { concurrency: 1, maxRequests: SETTINGS.warmupRequests, maxMs: 30_000, stream });
     await measure(e, { concurrency: c, maxRequests: SETTINGS.warmupRequests * 4, maxMs: 10_000, stream });
   }
   // Rounds in rotating order, so a slow spell on the machine does not land on one target only.
   const perRound = Math.ceil(SETTINGS.latencyRequests / LATENCY_ROUNDS);
+  const timed = entries.filter((e) => e.latencyMeasured);
   for (let round = 0; round < LATENCY_ROUNDS; round++) {
-    for (let i = 0; i < entries.length; i++) {
-      const e = entries[(i + round) % entries.length];
+    for (let i = 0; i < timed.length; i++) {
+      const e = timed[(i + round) % timed.length];
       e.latency[mode].push(await measure(e, { concurrency: 1, maxRequests: perRound, maxMs: 120_000, stream }));
     }
   }
@@ -107,7 +128,7 @@ async function benchMode(entries: Entry[], mode: Mode, ctx: Context): Promise<vo
   for (let round = 0; round < THROUGHPUT_ROUNDS; round++) {
     for (let i = 0; i < entries.length; i++) {
       const e = entries[(i + round) % entries.length];
-      log(`${mode}: ${roundMs / 1000} s at concurrency ${c} on ${e.target.name} (round ${round + 1}/${THROUGHPUT_ROUNDS})`);
+      log(`${mode}: ${roundMs / 1000} s at concurrency ${c} on ${e.name} (round ${round + 1}/${THROUGHPUT_ROUNDS})`);
       await pause(500);
       await throughputRound(e, mode, ctx, roundMs);
     }
@@ -122,7 +143,15 @@ async function throughputRound(e: Entry, mode: Mode, ctx: Context, maxMs: number
   const pgUsed = pgPids
     .map(cpuMs)
     .reduce((sum, v, i) => sum + (Number.isFinite(v) && Number.isFinite(before.pg[i]) ? v - before.pg[i] : 0), 0);
-  const tp = (e.throughput[mode] ??= { ok: 0, failed: 0, elapsedMs: 0, statuses: {}, cpu: { gateway: 0, postgres: 0, mock: 0 } });
+  const tp = (e.throughput[mode] ??= {
+    rounds: [],
+    ok: 0,
+    failed: 0,
+    elapsedMs: 0,
+    statuses: {},
+    cpu: { gateway: 0, postgres: 0, mock: 0 },
+  });
+  tp.rounds.push(r.ok / (r.elapsedMs / 1000));
   tp.ok += r.ok;
   tp.failed += r.failed;
   tp.elapsedMs += r.elapsedMs;
@@ -141,7 +170,8 @@ function figures(e: Entry, mode: Mode): ModeFigures {
     latency: summarize(ok.map((o) => o.totalMs)),
     firstByteP50: summarize(ok.map((o) => o.firstByteMs)).p50,
     latencyFailed: e.latency[mode].reduce((s, r) => s + r.failed, 0),
-    rps: tp.ok / (tp.elapsedMs / 1000),
+    rps: median(tp.rounds),
+    rpsRounds: tp.rounds,
     throughputOk: tp.ok,
     throughputFailed: tp.failed,
     throughputStatuses: tp.statuses,
@@ -154,9 +184,9 @@ function figures(e: Entry, mode: Mode): ModeFigures {
 }
 
 async function rateLimitRun(serviceUrl: string, user: BenchUser, db: BenchDatabase): Promise<RateLimitRun> {
-  const entry = newEntry({ name: 'service (vip)', url: serviceUrl, headers: { authorization: `Bearer ${user.key}` } }, true);
+  const target = { name: 'service (vip)', url: serviceUrl, headers: { authorization: `Bearer ${user.key}` } };
   const hourBefore = hourWindow();
-  const r = await runLoad(entry.target, { concurrency: VIP_CONCURRENCY, maxRequests: VIP_REQUESTS, maxMs: 60_000, stream: false });
+  const r = await runLoad(target, { concurrency: VIP_CONCURRENCY, maxRequests: VIP_REQUESTS, maxMs: 60_000, stream: false });
   const refusal = r.outcomes.find((o) => o.status === 429);
   const plan = await db.query<{ h: number }>(`SELECT rate_limit_hourly AS h FROM plans WHERE slug = $1`, [user.plan]);
   return {
@@ -231,7 +261,15 @@ async function main(): Promise<void> {
     const elite = await createUserWithKey(ROOT, env, 'elite', ELITE_TOKENS);
     const vip = await createUserWithKey(ROOT, env, 'vip', 1_000_000);
     userIds.push(elite.id, vip.id);
-    log(`users: elite ${elite.id}, vip ${vip.id}`);
+    log(`users: elite ${elite.id}, vip ${vip.id}; creating ${SETTINGS.accounts} more elite accounts`);
+    const many: BenchUser[] = [];
+    for (let i = 0; i < SETTINGS.accounts; i += CLI_PARALLEL) {
+      const batch = Array.from({ length: Math.min(CLI_PARALLEL, SETTINGS.accounts - i) }, () =>
+        createUserWithKey(ROOT, env, 'elite', ELITE_TOKENS),
+      );
+      many.push(...(await Promise.all(batch)));
+    }
+    userIds.push(...many.map((u) => u.id));
 
     const profArgs = SETTINGS.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(SETTINGS.cpuProfDir)}`] : [];
     const service = Child.start('service', process.execPath, [...profArgs, 'dist/src/main.js'], { env, cwd: ROOT });
@@ -255,22 +293,38 @@ async function main(): Promise<void> {
     const portkeyPackage = path.join(path.dirname(portkeyBin), '..', 'package.json');
     const portkeyVersion = (JSON.parse(fs.readFileSync(portkeyPackage, 'utf8')) as { version: string }).version;
     const serviceUrl = `http://127.0.0.1:${servicePort}/v1/chat/completions`;
+    const keyed = (name: string, u: BenchUser) => ({ name, url: serviceUrl, headers: { authorization: `Bearer ${u.key}` } });
     const entries = [
-      newEntry({ name: 'mock direct', url: `${mockUrl}/v1/chat/completions`, headers: { authorization: 'Bearer x' } }, false),
       newEntry(
-        {
-          name: `Portkey ${portkeyVersion}`,
-          url: `http://127.0.0.1:${portkeyPort}/v1/chat/completions`,
-          headers: { authorization: 'Bearer x', 'x-portkey-provider': 'openai', 'x-portkey-custom-host': `${mockUrl}/v1` },
-        },
+        'mock direct',
+        [{ name: 'mock direct', url: `${mockUrl}/v1/chat/completions`, headers: { authorization: 'Bearer x' } }],
+        false,
+      ),
+      newEntry(
+        `Portkey ${portkeyVersion}`,
+        [
+          {
+            name: `Portkey ${portkeyVersion}`,
+            url: `http://127.0.0.1:${portkeyPort}/v1/chat/completions`,
+            headers: { authorization: 'Bearer x', 'x-portkey-provider': 'openai', 'x-portkey-custom-host': `${mockUrl}/v1` },
+          },
+        ],
         true,
         portkey,
       ),
-      newEntry({ name: 'nebula-gen (elite key)', url: serviceUrl, headers: { authorization: `Bearer ${elite.key}` } }, true, service),
+      newEntry('nebula-gen (elite key)', [keyed('nebula-gen (elite key)', elite)], true, service),
+      newEntry(
+        `nebula-gen (${many.length} accounts)`,
+        many.map((u, i) => keyed(`account ${i + 1}`, u)),
+        true,
+        service,
+        false,
+      ),
     ];
 
     await pause(1000);
     const idle = new Map(entries.filter((e) => e.child).map((e) => [e.child!, e.child!.memoryKb('VmRSS')]));
+    const started = Date.now();
     const sampler = new RssSampler([service, portkey]);
     sampler.start();
     const loadBefore = os.loadavg()[0];
@@ -278,16 +332,22 @@ async function main(): Promise<void> {
     log('rate-limit run with the vip user');
     const rateLimit = await rateLimitRun(serviceUrl, vip, db);
     sampler.stop();
+    log('vendor client against a bare undici request');
+    const vendorClient = await measureVendorClient(mockUrl, { calls: 500, rounds: 3 });
 
     const targets: TargetFigures[] = entries.map((e) => ({
-      name: e.target.name,
+      name: e.name,
       isGateway: e.isGateway,
+      accounts: e.child === service ? e.targets.length : undefined,
+      latencyMeasured: e.latencyMeasured,
       modes: { sync: figures(e, 'sync'), stream: figures(e, 'stream') },
       memory: e.child
         ? { idleKb: idle.get(e.child)!, sampledPeakKb: sampler.peakKb(e.child), hwmKb: e.child.memoryKb('VmHWM') }
         : undefined,
     }));
-    const serviceEntry = entries[2];
+    const [, , serviceEntry, manyEntry] = entries;
+    const manyChecks: BillingCheck[] = [];
+    for (let i = 0; i < many.length; i++) manyChecks.push(await checkBilling(db, many[i].id, manyEntry.okByTarget[i]));
     const report: BenchReport = {
       date: new Date().toISOString(),
       machine: machine(),
@@ -296,19 +356,28 @@ async function main(): Promise<void> {
       settings:
         `concurrency 1: ${SETTINGS.latencyRequests} requests per target and mode in ${LATENCY_ROUNDS} rotating rounds, after ` +
         `${SETTINGS.warmupRequests} warm-up requests at concurrency 1 and ${SETTINGS.warmupRequests * 4} at concurrency ${SETTINGS.concurrency}; ` +
-        `throughput: ${SETTINGS.throughputSeconds} s per target and mode at concurrency ${SETTINGS.concurrency} in ${THROUGHPUT_ROUNDS} rotating rounds; keep-alive node:http client; ` +
+        `throughput: ${SETTINGS.throughputSeconds} s per target and mode at concurrency ${SETTINGS.concurrency} in ${THROUGHPUT_ROUNDS} rotating rounds (req/s: median of the rounds), ` +
+        `with one account and with ${SETTINGS.accounts} accounts (each its own key, the connections spread over them); keep-alive node:http client; ` +
         `model gpt-4o-mini, max_tokens 32, streaming with stream_options.include_usage; service with NODE_ENV=production, LOG_LEVEL=warn`,
       targets,
-      billing: await checkBilling(db, elite.id, serviceEntry.okTotal),
+      billing: await checkBilling(db, elite.id, serviceEntry.okByTarget[0]),
+      manyBilling: manyChecks,
       rateLimit,
       load: `1-minute load average ${loadBefore.toFixed(2)} before the measurements, ${os.loadavg()[0].toFixed(2)} after (nproc ${os.availableParallelism()}; while measuring, the bench's own processes add about 2)`,
       redis: redisUrl ? `Redis (${redisUrl})` : 'PostgreSQL (Redis not reachable)',
+      vendorClient,
     };
     await Promise.all(children.map((c) => c.stop()));
     const markdown = renderMarkdown(report);
+    log(`measurements took ${((Date.now() - started) / 60_000).toFixed(1)} min`);
+    const unbilled = [report.billing, ...report.manyBilling, ...(report.rateLimit ? [report.rateLimit.billing] : [])].filter((c) => !c.ok);
     fs.writeFileSync(path.join(ROOT, 'bench', 'results.md'), markdown);
     process.stdout.write(`${markdown}\n`);
     log('written to bench/results.md');
+    if (unbilled.length > 0) {
+      log(`billing MISMATCH for user ${unbilled.map((c) => c.userId).join(', ')}: the run fails`);
+      process.exitCode = 1;
+    }
   } finally {
     await Promise.all(children.map((c) => c.stop().catch(() => undefined)));
     if (redisUrl && userIds.length > 0)

@@ -107,6 +107,8 @@ export interface RunResult {
   failed: number;
   /** Status code -> count, for the failures' shape. */
   statuses: Record<number, number>;
+  /** Successful answers per target (in the order given). */
+  okByTarget: number[];
   firstProblem?: string;
 }
 
@@ -122,13 +124,16 @@ export async function runLoad(target: Target | readonly Target[], opts: RunOptio
   const started = Date.now();
   const deadline = started + opts.maxMs;
   let issued = 0;
-  const worker = async (own: Target) => {
+  const okByTarget = targets.map(() => 0);
+  const worker = async (index: number) => {
     while (issued < opts.maxRequests && Date.now() < deadline) {
       issued += 1;
-      outcomes.push(await sendOnce(own, agent, body, opts.stream));
+      const outcome = await sendOnce(targets[index], agent, body, opts.stream);
+      outcomes.push(outcome);
+      if (outcome.ok) okByTarget[index] += 1;
     }
   };
-  await Promise.all(Array.from({ length: opts.concurrency }, (_, i) => worker(targets[i % targets.length])));
+  await Promise.all(Array.from({ length: opts.concurrency }, (_, i) => worker(i % targets.length)));
   const elapsedMs = Date.now() - started;
   agent.destroy();
   const statuses: Record<number, number> = {};
@@ -139,5 +144,5 @@ export async function runLoad(target: Target | readonly Target[], opts: RunOptio
     if (o.ok) ok += 1;
     else firstProblem ??= o.problem;
   }
-  return { outcomes, elapsedMs, ok, failed: outcomes.length - ok, statuses, firstProblem };
+  return { outcomes, elapsedMs, ok, failed: outcomes.length - ok, statuses, okByTarget, firstProblem };
 }

@@ -1,4 +1,5 @@
 import type { BillingCheck } from './service-fixture';
+import type { VendorClientFigures } from './vendor-client';
 import type { LatencySummary } from './stats';
 
 export type Mode = 'sync' | 'stream';
@@ -15,7 +16,9 @@ export interface ModeFigures {
   /** Time to the first body byte at concurrency 1 (streaming only is interesting). */
   firstByteP50: number;
   latencyFailed: number;
+  /** Median of the rounds' req/s. */
   rps: number;
+  rpsRounds: number[];
   throughputOk: number;
   throughputFailed: number;
   throughputStatuses: Record<number, number>;
@@ -25,6 +28,9 @@ export interface ModeFigures {
 export interface TargetFigures {
   name: string;
   isGateway: boolean;
+  /** This service: how many accounts the load was spread over. */
+  accounts?: number;
+  latencyMeasured: boolean;
   modes: Record<Mode, ModeFigures>;
   memory?: { idleKb: number; sampledPeakKb: number; hwmKb: number };
 }
@@ -49,9 +55,12 @@ export interface BenchReport {
   settings: string;
   targets: TargetFigures[];
   billing: BillingCheck;
+  /** One check per account of the many-accounts runs. */
+  manyBilling: BillingCheck[];
   rateLimit?: RateLimitRun;
   redis: string;
   load: string;
+  vendorClient?: VendorClientFigures;
 }
 
 const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : 'n/a');
@@ -59,23 +68,76 @@ const signedMs = (v: number) => (Number.isFinite(v) ? `${v >= 0 ? '+' : ''}${v.t
 const mb = (kb: number) => (Number.isFinite(kb) ? `${(kb / 1024).toFixed(0)} MB` : 'n/a');
 const MODES: Mode[] = ['sync', 'stream'];
 
-function verdicts(r: BenchReport): string[] {
+const ratio = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b !== 0 ? `${(a / b).toFixed(2)}×` : 'n/a');
+
+/** The five targets of issue 18, each met or MISSED, with the figures and their ratio to Portkey's. */
+function issue18Targets(r: BenchReport): string[] {
   const direct = r.targets.find((t) => !t.isGateway);
-  const [portkey, service] = r.targets.filter((t) => t.isGateway);
-  if (!direct || !portkey || !service) return [];
+  const portkey = r.targets.find((t) => t.name.startsWith('Portkey'));
+  const one = r.targets.find((t) => t.accounts === 1);
+  const many = r.targets.find((t) => t.accounts !== undefined && t.accounts > 1);
+  if (!direct || !portkey || !one) return [];
   const lines: string[] = [];
-  for (const mode of MODES) {
-    const d = direct.modes[mode].latency;
-    const p = portkey.modes[mode];
-    const s = service.modes[mode];
-    const check = (label: string, ok: boolean, detail: string) =>
-      lines.push(`- ${mode}, ${label}: **${ok ? 'met' : 'MISSED'}** (${detail})`);
-    const addedP50 = [s.latency.p50 - d.p50, p.latency.p50 - d.p50];
-    const addedP99 = [s.latency.p99 - d.p99, p.latency.p99 - d.p99];
-    check('added latency p50 below Portkey', addedP50[0] < addedP50[1], `${signedMs(addedP50[0])} ms vs ${signedMs(addedP50[1])} ms`);
-    check('added latency p99 below Portkey', addedP99[0] < addedP99[1], `${signedMs(addedP99[0])} ms vs ${signedMs(addedP99[1])} ms`);
-    check('req/s at concurrency 64 above Portkey', s.rps > p.rps, `${s.rps.toFixed(0)} vs ${p.rps.toFixed(0)}`);
+  const verdict = (ok: boolean) => `**${ok ? 'met' : 'MISSED'}**`;
+  const added = (t: TargetFigures, mode: Mode, p: 'p50' | 'p99') => t.modes[mode].latency[p] - direct.modes[mode].latency[p];
+
+  const sync50 = [added(one, 'sync', 'p50'), added(portkey, 'sync', 'p50')];
+  const sync99 = [added(one, 'sync', 'p99'), added(portkey, 'sync', 'p99')];
+  const stream50 = [added(one, 'stream', 'p50'), added(portkey, 'stream', 'p50')];
+  const latencyMet = sync50[0] < sync50[1] && sync99[0] < sync99[1] && sync50[0] <= 1 && stream50[0] <= 1;
+  lines.push(`1. Latency at concurrency 1: ${verdict(latencyMet)}`);
+  lines.push(
+    `   - sync added p50 below Portkey's: ${verdict(sync50[0] < sync50[1])} (${signedMs(sync50[0])} ms vs ${signedMs(sync50[1])} ms, ${ratio(sync50[0], sync50[1])})`,
+    `   - sync added p99 below Portkey's: ${verdict(sync99[0] < sync99[1])} (${signedMs(sync99[0])} ms vs ${signedMs(sync99[1])} ms, ${ratio(sync99[0], sync99[1])})`,
+    `   - sync added p50 ≤ 1.0 ms: ${verdict(sync50[0] <= 1)} (${signedMs(sync50[0])} ms)`,
+    `   - stream added p50 ≤ 1.0 ms: ${verdict(stream50[0] <= 1)} (${signedMs(stream50[0])} ms; Portkey ${signedMs(stream50[1])} ms)`,
+  );
+
+  const tp: string[] = [];
+  let tpMet = true;
+  for (const t of [one, many].filter((x): x is TargetFigures => x !== undefined)) {
+    for (const mode of MODES) {
+      const ok = t.modes[mode].rps > portkey.modes[mode].rps;
+      tpMet &&= ok;
+      tp.push(
+        `   - ${mode}, ${t.accounts === 1 ? 'one account' : `${t.accounts} accounts`}: ${verdict(ok)} ` +
+          `(${t.modes[mode].rps.toFixed(0)} vs ${portkey.modes[mode].rps.toFixed(0)} req/s, ${ratio(t.modes[mode].rps, portkey.modes[mode].rps)})`,
+      );
+    }
   }
+  if (!many) tpMet = false;
+  lines.push(`2. Throughput at concurrency 64 above Portkey's: ${verdict(tpMet)}`, ...tp);
+
+  const cpu: string[] = [];
+  let cpuMet = true;
+  for (const t of [one, many].filter((x): x is TargetFigures => x !== undefined)) {
+    for (const mode of MODES) {
+      const own = t.modes[mode].cpu!;
+      const total = own.gateway + (own.postgres ?? 0);
+      const theirs = portkey.modes[mode].cpu!.gateway;
+      const ok = total <= theirs;
+      cpuMet &&= ok;
+      cpu.push(
+        `   - ${mode}, ${t.accounts === 1 ? 'one account' : `${t.accounts} accounts`}: ${verdict(ok)} (${ms(own.gateway)} + ${ms(own.postgres ?? NaN)} ` +
+          `= ${ms(total)} ms vs ${ms(theirs)} ms, ${ratio(total, theirs)})`,
+      );
+    }
+  }
+  lines.push(`3. CPU per request, the service's process plus its PostgreSQL backends ≤ Portkey's process: ${verdict(cpuMet)}`, ...cpu);
+
+  const rss = [one.memory?.sampledPeakKb ?? NaN, portkey.memory?.sampledPeakKb ?? NaN];
+  lines.push(
+    `4. Memory, RSS under load (peak sampled) ≤ Portkey's: ${verdict(rss[0] <= rss[1])} (${mb(rss[0])} vs ${mb(rss[1])}, ${ratio(rss[0], rss[1])}; ` +
+      `idle ${mb(one.memory?.idleKb ?? NaN)} vs ${mb(portkey.memory?.idleKb ?? NaN)})`,
+  );
+
+  const checks = [r.billing, ...r.manyBilling, ...(r.rateLimit ? [r.rateLimit.billing] : [])];
+  const bad = checks.filter((c) => !c.ok);
+  const requests = checks.reduce((n, c) => n + c.successfulRequests, 0);
+  lines.push(
+    `5. Exact billing: ${verdict(bad.length === 0 && r.manyBilling.length > 0)} (${requests} successful requests of ${checks.length} accounts ` +
+      `checked in SQL${bad.length > 0 ? `; MISMATCH for user ${bad.map((c) => c.userId).join(', ')}` : ', every one billed exactly once'})`,
+  );
   return lines;
 }
 
@@ -105,20 +167,27 @@ export function renderMarkdown(r: BenchReport): string {
   );
   const direct = r.targets.find((t) => !t.isGateway);
   out.push('## Latency (concurrency 1) and throughput (concurrency 64)', '');
-  out.push('| Target | Mode | p50 ms | p99 ms | added p50 ms | added p99 ms | first byte p50 ms | req/s @64 | failed (c1 / c64) |');
+  out.push(
+    '| Target | Mode | p50 ms | p99 ms | added p50 ms | added p99 ms | first byte p50 ms | req/s @64 (rounds) | failed (c1 / c64) |',
+  );
   out.push('|---|---|---:|---:|---:|---:|---:|---:|---|');
   for (const mode of MODES) {
     for (const t of r.targets) {
       const f = t.modes[mode];
       const base = direct?.modes[mode].latency;
       const added = (v: number, b: number | undefined) => (t.isGateway && b !== undefined ? signedMs(v - b) : '—');
+      const timed = (text: string) => (t.latencyMeasured ? text : '—');
       out.push(
-        `| ${t.name} | ${mode} | ${ms(f.latency.p50)} | ${ms(f.latency.p99)} | ${added(f.latency.p50, base?.p50)} | ` +
-          `${added(f.latency.p99, base?.p99)} | ${ms(f.firstByteP50)} | ${f.rps.toFixed(0)} | ${f.latencyFailed} / ${f.throughputFailed} |`,
+        `| ${t.name} | ${mode} | ${timed(ms(f.latency.p50))} | ${timed(ms(f.latency.p99))} | ${timed(added(f.latency.p50, base?.p50))} | ` +
+          `${timed(added(f.latency.p99, base?.p99))} | ${timed(ms(f.firstByteP50))} | ${f.rps.toFixed(0)} (${f.rpsRounds.map((v) => v.toFixed(0)).join(', ')}) | ` +
+          `${t.latencyMeasured ? f.latencyFailed : '—'} / ${f.throughputFailed} |`,
       );
     }
   }
-  out.push('', 'Added = gateway minus the mock called directly, per percentile, same run.');
+  out.push(
+    '',
+    'Added = gateway minus the mock called directly, per percentile, same run. req/s is the median of the rounds (each round in brackets).',
+  );
   if (r.targets.some((t) => t.name.startsWith('Portkey'))) {
     out.push(
       'Portkey 1.15.2 pauses 25 ms before the first streamed chunk by design (its SSE splitter), which dominates its streaming latency; see bench/README.md.',
@@ -127,7 +196,8 @@ export function renderMarkdown(r: BenchReport): string {
   out.push('');
   out.push('## Memory of each gateway process', '');
   out.push('| Gateway | RSS idle after start | RSS peak sampled under load | VmHWM (peak since start) |', '|---|---:|---:|---:|');
-  for (const t of r.targets.filter((x) => x.memory)) {
+  // The many-accounts entry is the same process as the one-account entry.
+  for (const t of r.targets.filter((x) => x.memory && !(x.accounts !== undefined && x.accounts > 1))) {
     out.push(`| ${t.name} | ${mb(t.memory!.idleKb)} | ${mb(t.memory!.sampledPeakKb)} | ${mb(t.memory!.hwmKb)} |`);
   }
   out.push('', '## CPU per request during the concurrency-64 runs (ms, user + system, from /proc)', '');
@@ -141,8 +211,40 @@ export function renderMarkdown(r: BenchReport): string {
       );
     }
   }
-  out.push('', '## Against the targets of issue 5', '', ...verdicts(r), '');
+  if (r.vendorClient) {
+    out.push(
+      '',
+      '## Cost of the vendor client (in the bench process, concurrency 1, against the mock)',
+      '',
+      '| Mode | Client | p50 µs per call | added p50 µs | CPU µs per call | added CPU µs |',
+      '|---|---|---:|---:|---:|---:|',
+    );
+    for (const mode of MODES) {
+      const [bare] = r.vendorClient[mode];
+      for (const c of r.vendorClient[mode]) {
+        const plus = (v: number, b: number) => (c === bare ? '—' : `${v >= b ? '+' : ''}${(v - b).toFixed(0)}`);
+        out.push(
+          `| ${mode} | ${c.name} | ${c.p50Us.toFixed(0)} | ${plus(c.p50Us, bare.p50Us)} | ${c.cpuUs.toFixed(0)} | ${plus(c.cpuUs, bare.cpuUs)} |`,
+        );
+      }
+    }
+    out.push(
+      '',
+      'Medians over rotating rounds. The adapter row includes building the request body, validating the answer and parsing SSE.',
+    );
+  }
+  out.push('', '## Against the targets of issue 18', '', ...issue18Targets(r), '');
   out.push('## Billing check (SQL on the bench database)', '', `- elite (throughput runs): ${billingLine(r.billing)}`);
+  if (r.manyBilling.length > 0) {
+    const bad = r.manyBilling.filter((c) => !c.ok);
+    const sum = (f: (c: BillingCheck) => number) => r.manyBilling.reduce((n, c) => n + f(c), 0);
+    out.push(
+      `- ${r.manyBilling.length} elite accounts (many-accounts runs): ${sum((c) => c.successfulRequests)} successful requests -> ` +
+        `${sum((c) => c.completed)} completed generations, ${sum((c) => c.reserveRows)} reserve + ${sum((c) => c.settleRows)} settle ledger rows, ` +
+        `${sum((c) => c.openHolds)} open holds, ledger sum = stored balance on ${r.manyBilling.filter((c) => c.ledgerMatchesBalance).length} of ${r.manyBilling.length}: ` +
+        `**${bad.length === 0 ? 'every request billed' : `MISMATCH (${bad.map((c) => billingLine(c)).join('; ')})`}**`,
+    );
+  }
   if (r.rateLimit) {
     const rl = r.rateLimit;
     out.push(

@@ -17,3 +17,9 @@ export function summarize(samples: readonly number[]): LatencySummary {
   const mean = sorted.reduce((s, v) => s + v, 0) / (sorted.length || 1);
   return { count: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99), mean };
 }
+
+/** The middle value (the upper middle of an even count); NaN for none. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? NaN : sorted[Math.floor(sorted.length / 2)];
+}
