@@ -221,7 +221,7 @@ function revision(): string {
 
 function command(): string {
   const overrides = Object.keys(process.env)
-    .filter((k) => k.startsWith('BENCH_'))
+    .filter((k) => k.startsWith('BENCH_') || k.startsWith('BILLING_'))
     .sort()
     .map((k) => `${k}=${process.env[k]}`);
   return [...overrides, 'npm run bench'].join(' ');

@@ -89,11 +89,15 @@ export async function clearRateCounters(redisUrl: string, userIds: number[]): Pr
   return deleted;
 }
 
+/** Billing modes the bench passes on to the service when set (before/after comparisons, README). */
+const PASSED_ON = ['BILLING_BATCH', 'BILLING_SETTLE_COMMIT'] as const;
+
 /** The environment an operator would give the service, plus secrets made up for this run. */
 export function serviceEnv(base: NodeJS.ProcessEnv, extra: Record<string, string>): NodeJS.ProcessEnv {
   return {
     PATH: base.PATH,
     HOME: base.HOME,
+    ...Object.fromEntries(PASSED_ON.filter((k) => base[k] !== undefined).map((k) => [k, base[k]])),
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
     JWT_SECRET: crypto.randomBytes(32).toString('hex'),

@@ -157,6 +157,12 @@ test('/mode lists the built-in and own assistants; the chosen one sets the syste
     modelSlug: 'gpt-4o-mini',
     systemPrompt: 'Talk like a pirate.',
   });
+  await h.engine.services.assistants.create(account.id, {
+    name: 'Poet',
+    description: 'Answers in verse.',
+    modelSlug: 'gpt-5',
+    systemPrompt: 'Answer in verse.',
+  });
   await h.send(user.text('/mode'));
   const list = lastKeyboard(h.telegram, user.id);
   const labels = buttonsOf(list).map((b) => b.text);
@@ -189,9 +195,9 @@ test('/mode lists the built-in and own assistants; the chosen one sets the syste
   await press(h, user, (b) => b.text === '🎭 Code helper');
   expect(h.telegram.sentTexts(user.id).pop()).toContain('model: DeepSeek');
   await h.send(user.text('/mode'));
-  await press(h, user, (b) => b.text === '🎭 Translator');
+  await press(h, user, (b) => b.text === '👤 Poet');
   expect(h.telegram.sentTexts(user.id).pop()).toMatch(
-    /^🎭 Persona: Translator\. Its model, .+, is not available to you, so DeepSeek.* answers\./,
+    /^🎭 Persona: Poet\. Its model, GPT-5, is not available to you, so DeepSeek.* answers\./,
   );
 
   await h.send(user.text('/mode'));

@@ -1,3 +1,4 @@
+import { loadCommandFiles } from '../../src/core/catalog/command';
 import { UnknownModelError, requireModel } from '../../src/core/catalog/catalog';
 import {
   MAX_PROMPT_LENGTH,
@@ -315,5 +316,22 @@ describe('speech-to-text options', () => {
     expect(e.message).toContain('vendor-scribe');
     expect(paramError(() => normalizeSttOptions(whisper, { language: 'english!' })).field).toBe('language');
     expect(paramError(() => normalizeSttOptions(scribe, { diarize: 'maybe' })).field).toBe('diarize');
+  });
+});
+
+test('loadCommandFiles turns the door’s file references into files, in order, and leaves URLs alone', async () => {
+  const command = parseGenerateCommand(
+    { model: 'inpaint', prompt: 'a hat', params: { mask_url: IMG } },
+    { 'params.image_url': { fileId: 'photo-1' } },
+  );
+  const loaded: string[] = [];
+  const withFiles = await loadCommandFiles(command, async (ref) => {
+    loaded.push(ref.fileId);
+    return { data: Buffer.from(ref.fileId) };
+  });
+  expect(loaded).toEqual(['photo-1']);
+  expect(withFiles.inputs).toEqual({
+    images: [{ field: 'params.image_url', file: { data: Buffer.from('photo-1') } }],
+    mask: { field: 'params.mask_url', url: IMG },
   });
 });

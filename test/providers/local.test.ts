@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { localAdapter, terminateOcrWorker } from '../../src/core/providers/local';
-import { MediaRequest, ProviderConnection } from '../../src/core/providers/types';
+import { MediaRequest, ProviderConnection, ToolRequest } from '../../src/core/providers/types';
 
 const media = localAdapter.media!;
 
@@ -26,7 +26,7 @@ async function textImage(lines: string[], format: 'png' | 'jpeg' = 'png'): Promi
   return format === 'png' ? img.png().toBuffer() : img.jpeg().toBuffer();
 }
 
-const ocr = (images: MediaRequest['images']): MediaRequest => ({
+const ocr = (images: ToolRequest['images']): MediaRequest => ({
   category: 'tool',
   slug: 'text-ocr',
   upstreamModel: 'tesseract-eng',

@@ -198,3 +198,14 @@ describe('openai media dispatch', () => {
     expect(polled.state).toBe('failed');
   });
 });
+
+describe('options the vendor does not take', () => {
+  test('a seed given to a GPT Image model is left out of the body and reported as a warning', async () => {
+    const req = { category: 'image', upstreamModel: 'gpt-image-1-mini', slug: 'gpt-image-1-mini', prompt: 'a fox' } as const;
+    const withSeed = await run({ ...req, seed: 42 });
+    expect(bodyOf(seen[seen.length - 1])).not.toHaveProperty('seed');
+    expect(withSeed.warnings).toEqual(['seed is not used by gpt-image-1-mini and was left out']);
+    const without = await run(req);
+    expect(without.warnings).toBeUndefined();
+  });
+});

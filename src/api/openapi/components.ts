@@ -124,6 +124,10 @@ export const GenerationSchema = component(
     processing_ms: z.number().int().nullable(),
     seed: z.number().int().optional(),
     result_metadata: z.record(z.string(), z.unknown()).optional(),
+    warnings: z
+      .array(z.string())
+      .optional()
+      .describe('options of the request the model does not take and that were left out, e.g. "seed is not used by … and was left out"'),
     eta_seconds: z.number().int().optional().describe('present on pending results'),
     created_at: isoDate,
     completed_at: isoDate.nullable(),

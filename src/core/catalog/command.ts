@@ -2,17 +2,9 @@
 // images, each a reference to fetch or a file the door already holds. Doors build it with parseGenerateCommand
 // (params.ts) from the /generate body plus the files they received; the core never parses a request body.
 import type { NormalizedParams } from './params';
-import type { ModelDefinition } from './types';
+import type { ImageField, ModelDefinition } from './types';
 
-/** The request fields that carry an input image (named in errors about that image). */
-export const IMAGE_FIELDS = [
-  'image_url',
-  'params.image_url',
-  'params.source_image_url',
-  'params.target_image_url',
-  'params.mask_url',
-] as const;
-export type ImageField = (typeof IMAGE_FIELDS)[number];
+export type { ImageField } from './types';
 
 /** An uploaded or downloaded image; `field` names it in errors when the door calls it otherwise (`image`, `mask`). */
 export interface UploadedImage {

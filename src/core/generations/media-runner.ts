@@ -39,29 +39,43 @@ export interface SttExtras {
   diarize?: boolean;
 }
 
+/** The adapter's request: only the options of the model's category, in that category's request type. */
 export function buildMediaRequest(model: ModelDefinition, params: NormalizedParams, inputs: MediaInputs, stt?: SttExtras): MediaRequest {
-  if (model.category === 'text') throw new TypeError('text models do not run as media');
-  return {
-    category: model.category,
-    slug: model.slug,
-    upstreamModel: model.upstreamModel,
-    prompt: params.prompt || undefined,
-    negativePrompt: params.negativePrompt,
-    size: params.size,
-    quality: params.quality,
-    style: params.style,
-    seed: params.seed,
-    images: inputs.images.length > 0 ? inputs.images : undefined,
-    mask: inputs.mask,
-    audio: inputs.audio,
-    language: stt?.language,
-    diarize: stt?.diarize,
-    durationSeconds: params.durationSeconds,
-    voiceId: params.voiceId,
-    speed: params.speed,
-    audioFormat: params.audioFormat,
-    scale: params.scale,
-  };
+  const base = { slug: model.slug, upstreamModel: model.upstreamModel, prompt: params.prompt || undefined };
+  const images = inputs.images.length > 0 ? inputs.images : undefined;
+  switch (model.category) {
+    case 'text':
+      throw new TypeError('text models do not run as media');
+    case 'image':
+      return {
+        ...base,
+        category: 'image',
+        negativePrompt: params.negativePrompt,
+        size: params.size,
+        quality: params.quality,
+        style: params.style,
+        seed: params.seed,
+        images,
+      };
+    case 'video':
+      return {
+        ...base,
+        category: 'video',
+        negativePrompt: params.negativePrompt,
+        size: params.size,
+        seed: params.seed,
+        durationSeconds: params.durationSeconds,
+        images,
+      };
+    case 'tts':
+      return { ...base, category: 'tts', voiceId: params.voiceId, speed: params.speed, audioFormat: params.audioFormat };
+    case 'stt':
+      return { ...base, category: 'stt', audio: inputs.audio, language: stt?.language, diarize: stt?.diarize };
+    case 'music':
+      return { ...base, category: 'music', seed: params.seed, durationSeconds: params.durationSeconds, audioFormat: params.audioFormat };
+    case 'tool':
+      return { ...base, category: 'tool', images, mask: inputs.mask, scale: params.scale };
+  }
 }
 
 /** Talks to the adapter through the provider gate and records the outcome (settle or release). */
@@ -96,6 +110,8 @@ export class MediaRunner {
     } catch (err) {
       return this.fail(gen, model, err);
     }
+    // Options the vendor left out travel with the result's metadata; the generation view shows them as `warnings`.
+    if (output.warnings && output.warnings.length > 0) stored = { ...stored, metadata: { ...stored.metadata, warnings: output.warnings } };
     const user = await this.deps.ds.query<{ plan_slug: string }[]>('SELECT plan_slug FROM users WHERE id = $1', [gen.userId]);
     const plan = await this.deps.plans.get(user[0]?.plan_slug ?? 'free');
     const won = await markCompleted(

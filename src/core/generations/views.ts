@@ -13,6 +13,8 @@ export interface GenerationView {
   processing_ms: number | null;
   seed?: number;
   result_metadata?: Record<string, unknown>;
+  /** Options of the request the model's vendor does not take and that were left out (additive to the spec). */
+  warnings?: string[];
   eta_seconds?: number;
   created_at: string;
   completed_at: string | null;
@@ -47,7 +49,9 @@ export function toGenerationView(g: GenerationEntity, publicBase: string): Gener
     completed_at: g.completedAt ? g.completedAt.toISOString() : null,
   };
   if (g.seed !== null && g.seed !== undefined) view.seed = g.seed;
-  if (g.resultMetadata) view.result_metadata = g.resultMetadata;
+  const { warnings, ...metadata } = g.resultMetadata ?? {};
+  if (Object.keys(metadata).length > 0) view.result_metadata = metadata;
+  if (Array.isArray(warnings) && warnings.length > 0) view.warnings = warnings.map(String);
   if (g.status === 'pending') view.eta_seconds = Math.max(1, g.etaSeconds ?? 5);
   if (g.sandbox) view.sandbox = true;
   if (AUDIO_CATEGORIES.has(g.category)) {

@@ -186,32 +186,71 @@ export interface InputFile {
   filename?: string;
 }
 
-export interface MediaRequest {
-  category: MediaCategory;
-  /** Catalog slug (adapters serving several tools switch on it). */
+interface MediaRequestBase {
+  /** Catalog slug (adapters serving several models switch on it). */
   slug: string;
   upstreamModel: string;
   prompt?: string;
+}
+
+/** Input images arrive already fetched through the SSRF-safe fetch and checked. */
+export interface ImageRequest extends MediaRequestBase {
+  category: 'image';
   negativePrompt?: string;
   /** `1024x1024` style or an aspect ratio such as `16:9`, as the catalog's size set allows. */
   size?: string;
   quality?: 'standard' | 'hd';
   style?: 'vivid' | 'natural';
   seed?: number;
-  /** Input images already fetched through the SSRF-safe fetch: [image] or [source, target] for face-swap. */
+  /** An image to edit, for models that take one. */
   images?: InputFile[];
-  mask?: InputFile;
+}
+
+export interface VideoRequest extends MediaRequestBase {
+  category: 'video';
+  negativePrompt?: string;
+  /** An aspect ratio such as `16:9`. */
+  size?: string;
+  seed?: number;
+  durationSeconds?: number;
+  /** A first frame, for models that take one. */
+  images?: InputFile[];
+}
+
+export interface TtsRequest extends MediaRequestBase {
+  category: 'tts';
+  voiceId?: string;
+  speed?: number;
+  /** Requested audio format (`mp3`, `wav`, `opus`...). */
+  audioFormat?: string;
+}
+
+export interface SttRequest extends MediaRequestBase {
+  category: 'stt';
   audio?: InputFile;
   language?: string;
   diarize?: boolean;
+}
+
+export interface MusicRequest extends MediaRequestBase {
+  category: 'music';
+  seed?: number;
   durationSeconds?: number;
-  voiceId?: string;
-  speed?: number;
-  /** Requested audio format for speech (`mp3`, `wav`, `opus`...). */
   audioFormat?: string;
+}
+
+export interface ToolRequest extends MediaRequestBase {
+  category: 'tool';
+  /** [image], or [source, target] for a pair (face-swap). */
+  images?: InputFile[];
+  mask?: InputFile;
   /** Upscale factor, 2 or 4. */
   scale?: number;
 }
+
+/** One request type per category: an adapter sees only the options its category has. */
+export type MediaRequest = ImageRequest | VideoRequest | TtsRequest | SttRequest | MusicRequest | ToolRequest;
+export type MediaRequestOf<C extends MediaCategory> = Extract<MediaRequest, { category: C }>;
 
 export interface MediaOutput {
   /** Result files as bytes (the adapter downloads vendor-hosted URLs itself). */
@@ -222,6 +261,8 @@ export interface MediaOutput {
   durationSeconds?: number;
   /** Units actually consumed when the vendor reports them (characters, seconds). */
   usage?: Record<string, number>;
+  /** Options of the request the vendor model does not take and that were left out, in the API's field names. */
+  warnings?: string[];
 }
 
 export type MediaStart = { state: 'completed'; output: MediaOutput } | { state: 'pending'; upstreamJobId: string; etaSeconds: number };

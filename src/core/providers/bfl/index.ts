@@ -1,5 +1,6 @@
 import { MediaCapability, ProviderAdapter, ProviderError } from '../types';
 import { poll, submit } from './jobs';
+import { reportingIgnored } from '../warnings';
 
 /**
  * Black Forest Labs FLUX API (`x-key` header): submit a task, then poll it until Ready and download the sample.
@@ -18,5 +19,5 @@ const media: MediaCapability = {
 export const bflAdapter: ProviderAdapter = {
   name: 'bfl',
   defaultBaseUrl: 'https://api.bfl.ai/v1',
-  media,
+  media: reportingIgnored(media, () => ['seed', 'mask']),
 };

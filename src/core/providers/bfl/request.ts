@@ -1,4 +1,5 @@
 import type { SlugOf } from '../../catalog/models';
+import type { RequestForSlug } from '../slug-requests';
 import { MediaRequest, ProviderError } from '../types';
 import { aspectRatioOf, fitToFluxBox } from './sizes';
 
@@ -12,7 +13,7 @@ import { aspectRatioOf, fitToFluxBox } from './sizes';
 type Body = Record<string, unknown>;
 
 /** By catalog slug: a bfl model of the catalog without a builder fails the type check. */
-const builders: Record<SlugOf<'bfl'>, (req: MediaRequest) => Body> = {
+const builders: { [S in SlugOf<'bfl'>]: (req: RequestForSlug<S>) => Body } = {
   'flux-dev': (req) => ({ ...fitToFluxBox(req.size) }),
   'flux-pro-1.1': (req) => ({ ...fitToFluxBox(req.size) }),
   'flux-pro-1.1-ultra': (req) => ({ aspect_ratio: aspectRatioOf(req.size) }),
@@ -30,10 +31,11 @@ const builders: Record<SlugOf<'bfl'>, (req: MediaRequest) => Body> = {
 };
 
 export function buildSubmitBody(req: MediaRequest): Body {
-  const build = Object.hasOwn(builders, req.slug) ? builders[req.slug as SlugOf<'bfl'>] : undefined;
+  // The table gives each slug its category's request; the catalog guarantees req is that request.
+  const build = Object.hasOwn(builders, req.slug) ? (builders[req.slug as SlugOf<'bfl'>] as (req: MediaRequest) => Body) : undefined;
   if (!build) throw new ProviderError('bad_request', `bfl has no model ${req.slug}`, 'bfl');
   const body: Body = { prompt: req.prompt ?? '', ...build(req), output_format: 'png' };
-  if (req.seed !== undefined) body.seed = req.seed;
+  if ('seed' in req && req.seed !== undefined) body.seed = req.seed;
   return body;
 }
 

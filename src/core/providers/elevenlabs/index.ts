@@ -2,6 +2,7 @@ import { MediaCapability, ProviderAdapter, ProviderError } from '../types';
 import { compose } from './music';
 import { synthesize } from './speech';
 import { transcribe } from './transcription';
+import { reportingIgnored } from '../warnings';
 
 /**
  * ElevenLabs (`xi-api-key`): text-to-speech, Scribe speech-to-text with diarization, and music. All three
@@ -32,5 +33,5 @@ const media: MediaCapability = {
 export const elevenlabsAdapter: ProviderAdapter = {
   name: 'elevenlabs',
   defaultBaseUrl: 'https://api.elevenlabs.io',
-  media,
+  media: reportingIgnored(media, () => ['speed', 'language', 'diarize']),
 };

@@ -1,8 +1,8 @@
-import { MediaOutput, MediaRequest, ProviderConnection, ProviderError } from '../types';
+import { MediaOutput, MusicRequest, ProviderConnection, ProviderError } from '../types';
 import { elevenlabsFetch, readBody } from './errors';
 
 /** POST /v1/music {prompt, music_length_ms, model_id} -> the whole track as audio bytes (no job to poll). */
-export async function compose(req: MediaRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<MediaOutput> {
+export async function compose(req: MusicRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<MediaOutput> {
   const prompt = req.prompt ?? '';
   if (prompt.trim() === '') throw new ProviderError('bad_request', 'a music prompt is required', 'elevenlabs');
   const seconds = Math.round(Math.min(120, Math.max(15, req.durationSeconds ?? 30)));

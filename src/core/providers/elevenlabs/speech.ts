@@ -1,4 +1,4 @@
-import { MediaOutput, MediaRequest, ProviderConnection, ProviderError } from '../types';
+import { MediaOutput, TtsRequest, ProviderConnection, ProviderError } from '../types';
 import { elevenlabsFetch, readBody } from './errors';
 import { pcmToWav } from './wav';
 
@@ -14,7 +14,7 @@ function outputFormat(format: string | undefined): { query: string; mime: string
 }
 
 /** POST /v1/text-to-speech/{voice_id}?output_format=...: JSON in, audio bytes out. */
-export async function synthesize(req: MediaRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<MediaOutput> {
+export async function synthesize(req: TtsRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<MediaOutput> {
   const text = req.prompt ?? '';
   if (text.trim() === '') throw new ProviderError('bad_request', 'text to speak is empty', 'elevenlabs');
   const format = outputFormat(req.audioFormat);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MediaOutput, MediaRequest, ProviderConnection, ProviderError } from '../types';
+import { MediaOutput, SttRequest, ProviderConnection, ProviderError } from '../types';
 import { diarizedText } from './diarization';
 import { elevenlabsFetch, readBody } from './errors';
 
@@ -21,7 +21,7 @@ const scribeResponse = z.object({
 });
 
 /** POST /v1/speech-to-text (multipart: model_id, file, language_code, diarize) -> {text, words, ...}. */
-export async function transcribe(req: MediaRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<MediaOutput> {
+export async function transcribe(req: SttRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<MediaOutput> {
   if (!req.audio) throw new ProviderError('bad_request', 'speech-to-text needs an audio file', 'elevenlabs');
   const form = new FormData();
   form.append('model_id', req.upstreamModel);

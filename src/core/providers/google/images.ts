@@ -1,5 +1,5 @@
 import { upstreamJson } from '../http';
-import { MediaOutput, MediaRequest, ProviderConnection, ProviderError } from '../types';
+import { MediaOutput, ImageRequest, ProviderConnection, ProviderError } from '../types';
 import { GEMINI_IMAGE_RATIOS, IMAGEN_RATIOS, nearestRatio } from './aspect';
 import { googleHeaders, modelPath } from './auth';
 import { blockedError, isPolicyFinish, refineGoogleError } from './errors';
@@ -13,7 +13,7 @@ async function post(conn: ProviderConnection, path: string, body: unknown, signa
   }
 }
 
-function requirePrompt(req: MediaRequest): string {
+function requirePrompt(req: ImageRequest): string {
   if (!req.prompt) throw new ProviderError('bad_request', 'a prompt is required', 'google');
   return req.prompt;
 }
@@ -22,7 +22,7 @@ function requirePrompt(req: MediaRequest): string {
  * Gemini native image generation (gemini-2.5-flash-image): generateContent asking for the IMAGE modality, the
  * aspect ratio in `generationConfig.imageConfig`, and an optional input image as inline data for edits.
  */
-export async function geminiImage(req: MediaRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<MediaOutput> {
+export async function geminiImage(req: ImageRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<MediaOutput> {
   const parts: GeminiPart[] = [{ text: requirePrompt(req) }];
   for (const image of req.images ?? []) {
     parts.push({ inline_data: { mime_type: image.mime, data: image.data.toString('base64') } });
@@ -60,7 +60,7 @@ export async function geminiImage(req: MediaRequest, conn: ProviderConnection, s
 }
 
 /** Imagen: `:predict` with one instance; images come back base64 in `predictions[]`. No negative prompt. */
-export async function imagenImage(req: MediaRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<MediaOutput> {
+export async function imagenImage(req: ImageRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<MediaOutput> {
   const parameters: Record<string, unknown> = { sampleCount: 1 };
   const aspectRatio = nearestRatio(req.size, IMAGEN_RATIOS);
   if (aspectRatio) parameters.aspectRatio = aspectRatio;

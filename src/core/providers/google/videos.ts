@@ -1,5 +1,5 @@
 import { upstreamBytes, upstreamJson } from '../http';
-import { MediaPoll, MediaRequest, MediaStart, ProviderConnection, ProviderError } from '../types';
+import { MediaPoll, VideoRequest, MediaStart, ProviderConnection, ProviderError } from '../types';
 import { VEO_RATIOS, nearestRatio } from './aspect';
 import { googleHeaders, modelPath } from './auth';
 import { refineGoogleError, statusError } from './errors';
@@ -13,7 +13,7 @@ function eta(model: string): number {
 }
 
 /** Veo: `predictLongRunning` answers an operation; its name is the job id we poll. */
-export async function veoStart(req: MediaRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<MediaStart> {
+export async function veoStart(req: VideoRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<MediaStart> {
   if (!req.prompt) throw new ProviderError('bad_request', 'a prompt is required', 'google');
   const instance: Record<string, unknown> = { prompt: req.prompt };
   const image = req.images?.[0];
@@ -51,7 +51,7 @@ function sameOrigin(uri: string, baseUrl: string): boolean {
   }
 }
 
-async function poll(name: string, req: MediaRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<MediaPoll> {
+async function poll(name: string, req: VideoRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<MediaPoll> {
   if (!/^[A-Za-z0-9._/-]+$/.test(name) || name.includes('..')) {
     return { state: 'failed', error: new ProviderError('bad_request', `not a google operation name: ${name}`, 'google') };
   }
@@ -104,7 +104,7 @@ async function poll(name: string, req: MediaRequest, conn: ProviderConnection, s
  * Polls the operation; non-retryable HTTP failures (a refused key, an unknown operation) end the job as failed,
  * retryable ones are thrown so the caller polls again later.
  */
-export async function veoPoll(name: string, req: MediaRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<MediaPoll> {
+export async function veoPoll(name: string, req: VideoRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<MediaPoll> {
   try {
     return await poll(name, req, conn, signal);
   } catch (err) {

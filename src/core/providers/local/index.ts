@@ -1,12 +1,14 @@
 import { MediaCapability, ProviderAdapter, ProviderError } from '../types';
 import { recognizeText } from './ocr';
+import { reportingIgnored } from '../warnings';
 
 export { terminateOcrWorker } from './ocr';
 
 /** Tools that run inside this process. Today: text-ocr with tesseract.js. No HTTP, so no base URL is used. */
 const media: MediaCapability = {
   async start(req, _conn, signal) {
-    if (req.slug !== 'text-ocr') throw new ProviderError('bad_request', `local has no tool ${req.slug}`, 'local');
+    if (req.category !== 'tool' || req.slug !== 'text-ocr')
+      throw new ProviderError('bad_request', `local has no tool ${req.slug}`, 'local');
     const image = req.images?.[0];
     if (!image) throw new ProviderError('bad_request', 'text-ocr needs an image', 'local');
     signal?.throwIfAborted();
@@ -30,5 +32,5 @@ const media: MediaCapability = {
 export const localAdapter: ProviderAdapter = {
   name: 'local',
   defaultBaseUrl: 'local://',
-  media,
+  media: reportingIgnored(media, () => []),
 };

@@ -1,5 +1,5 @@
 import { generateImages } from '../openai-compatible';
-import { MediaOutput, MediaRequest, ProviderConnection, ProviderError } from '../types';
+import { MediaOutput, ImageRequest, ProviderConnection, ProviderError } from '../types';
 import { nearestSize } from './sizes';
 
 const DALL_E_3_SIZES = ['1024x1024', '1792x1024', '1024x1792'] as const;
@@ -10,7 +10,7 @@ const DALL_E_2_SIZES = ['1024x1024', '512x512', '256x256'] as const;
 const GPT_IMAGE_QUALITY = { standard: 'medium', hd: 'high' } as const;
 
 /** The documented /images/generations body for each OpenAI image model family. */
-export function buildImageBody(req: MediaRequest): Record<string, unknown> {
+export function buildImageBody(req: ImageRequest): Record<string, unknown> {
   const model = req.upstreamModel;
   const body: Record<string, unknown> = { model, prompt: req.prompt, n: 1 };
   if (model.startsWith('gpt-image')) {
@@ -29,7 +29,7 @@ export function buildImageBody(req: MediaRequest): Record<string, unknown> {
   return body;
 }
 
-export async function generateOpenAiImage(req: MediaRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<MediaOutput> {
+export async function generateOpenAiImage(req: ImageRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<MediaOutput> {
   if (!req.prompt) throw new ProviderError('bad_request', 'an image prompt is required', 'openai');
   const files = await generateImages(conn, { provider: 'openai', body: buildImageBody(req), signal });
   return { files };

@@ -1,6 +1,6 @@
 import { bearerPost } from '../openai-compatible';
 import { bodyReadFailure } from '../openai-compatible/transport';
-import { MediaOutput, MediaRequest, ProviderConnection, ProviderError } from '../types';
+import { MediaOutput, TtsRequest, ProviderConnection, ProviderError } from '../types';
 
 const FORMAT_MIME = {
   mp3: 'audio/mpeg',
@@ -21,7 +21,7 @@ function speechFormat(requested: string | undefined): SpeechFormat {
 }
 
 /** The documented POST /audio/speech body. */
-export function buildSpeechBody(req: MediaRequest): Record<string, unknown> {
+export function buildSpeechBody(req: TtsRequest): Record<string, unknown> {
   if (!req.prompt) throw new ProviderError('bad_request', 'text to speak is required', 'openai');
   const body: Record<string, unknown> = {
     model: req.upstreamModel,
@@ -33,7 +33,7 @@ export function buildSpeechBody(req: MediaRequest): Record<string, unknown> {
   return body;
 }
 
-export async function synthesizeOpenAiSpeech(req: MediaRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<MediaOutput> {
+export async function synthesizeOpenAiSpeech(req: TtsRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<MediaOutput> {
   const body = buildSpeechBody(req);
   const format = body.response_format as SpeechFormat;
   const res = await bearerPost(conn, { provider: 'openai', path: '/audio/speech', body, signal });

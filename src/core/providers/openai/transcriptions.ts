@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { bearerPost, readJsonBody } from '../openai-compatible';
-import { InputFile, MediaOutput, MediaRequest, ProviderConnection, ProviderError } from '../types';
+import { InputFile, MediaOutput, SttRequest, ProviderConnection, ProviderError } from '../types';
 
 // OpenAI tells the audio format by the file name's extension, so the upload must carry a fitting one.
 const MIME_EXTENSION: Record<string, string> = {
@@ -38,7 +38,7 @@ export function uploadName(audio: InputFile): string {
 }
 
 /** The documented multipart POST /audio/transcriptions form. */
-export function buildTranscriptionForm(req: MediaRequest): FormData {
+export function buildTranscriptionForm(req: SttRequest): FormData {
   if (!req.audio) throw new ProviderError('bad_request', 'an audio file is required', 'openai');
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(req.audio.data)], { type: req.audio.mime }), uploadName(req.audio));
@@ -48,7 +48,7 @@ export function buildTranscriptionForm(req: MediaRequest): FormData {
   return form;
 }
 
-export async function transcribeWithOpenAi(req: MediaRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<MediaOutput> {
+export async function transcribeWithOpenAi(req: SttRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<MediaOutput> {
   const res = await bearerPost(conn, {
     provider: 'openai',
     path: '/audio/transcriptions',

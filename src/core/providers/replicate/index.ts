@@ -1,5 +1,7 @@
 import { MediaCapability, MediaCategory, ProviderAdapter } from '../types';
 import { createPrediction, getPrediction, settle } from './predictions';
+import { reportingIgnored } from '../warnings';
+import { replicateModel } from './models';
 
 /** First-poll hints per category: queue + cold start + run time as Replicate typically shows them. */
 const ETA_SECONDS: Record<MediaCategory, number> = { image: 10, video: 120, music: 45, tool: 8, tts: 10, stt: 10 };
@@ -25,5 +27,5 @@ const media: MediaCapability = {
 export const replicateAdapter: ProviderAdapter = {
   name: 'replicate',
   defaultBaseUrl: 'https://api.replicate.com/v1',
-  media,
+  media: reportingIgnored(media, (req) => replicateModel(req.slug).uses ?? []),
 };

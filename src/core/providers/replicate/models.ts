@@ -1,5 +1,7 @@
 import type { SlugOf } from '../../catalog/models';
-import { MediaRequest, ProviderError } from '../types';
+import type { RequestForSlug } from '../slug-requests';
+import type { OptionalOption } from '../warnings';
+import { InputFile, MediaRequest, ProviderError } from '../types';
 import { FileRef } from './uploads';
 
 /**
@@ -10,11 +12,15 @@ import { FileRef } from './uploads';
 
 export type ReplicateTarget = { kind: 'official'; model: string } | { kind: 'version'; model: string; version: string };
 
-export interface ReplicateModel {
+export interface ReplicateModel<R extends MediaRequest = MediaRequest> {
   target: ReplicateTarget;
   /** `ref` turns an input file into what the input field carries (a data URI, or an uploaded file's URL). */
-  input(req: MediaRequest, ref: FileRef): Record<string, unknown>;
+  input(req: R, ref: FileRef): Record<string, unknown>;
+  /** The optional request options `input` passes on; any other one set on the request is reported as left out. */
+  uses?: readonly OptionalOption[];
 }
+
+type WithImages = { slug: string; images?: InputFile[] };
 
 /** Pinned versions of the community models (owner/name:version on replicate.com). */
 export const REPLICATE_VERSIONS = {
@@ -52,22 +58,25 @@ function ratio(size: string | undefined, fallback: string): string {
   return `${Number(m[1]) / d}:${Number(m[2]) / d}`;
 }
 
-function image(req: MediaRequest, ref: FileRef, index: number, what: string): string {
+function image(req: WithImages, ref: FileRef, index: number, what: string): string {
   const file = req.images?.[index];
   if (!file) throw new ProviderError('bad_request', `${req.slug} needs ${what}`, 'replicate');
   return ref(file);
 }
 
-const optionalImage = (req: MediaRequest, ref: FileRef) => (req.images?.[0] ? ref(req.images[0]) : undefined);
+const optionalImage = (req: WithImages, ref: FileRef) => (req.images?.[0] ? ref(req.images[0]) : undefined);
 const clamp = (n: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, n));
 
-export const REPLICATE_MODELS: Record<SlugOf<'replicate'>, ReplicateModel> = {
+/** Keyed by the catalog's replicate slugs, each entry typed with its category's request. */
+export const REPLICATE_MODELS: { [S in SlugOf<'replicate'>]: ReplicateModel<RequestForSlug<S>> } = {
   sdxl: {
+    uses: ['negativePrompt', 'seed'],
     target: pinned('stability-ai/sdxl', REPLICATE_VERSIONS.sdxl),
     input: (req, ref) =>
       compact({ prompt: req.prompt, negative_prompt: req.negativePrompt, ...dims(req.size), num_outputs: 1, seed: req.seed }),
   },
   'sd-3.5-large': {
+    uses: ['negativePrompt', 'seed'],
     target: official('stability-ai/stable-diffusion-3.5-large'),
     input: (req, ref) =>
       compact({
@@ -79,6 +88,7 @@ export const REPLICATE_MODELS: Record<SlugOf<'replicate'>, ReplicateModel> = {
       }),
   },
   'kling-v2.1': {
+    uses: ['negativePrompt'],
     target: official('kwaivgi/kling-v2.1'),
     // Kling v2.1 on Replicate is image-to-video: start_image is required.
     input: (req, ref) =>
@@ -103,6 +113,7 @@ export const REPLICATE_MODELS: Record<SlugOf<'replicate'>, ReplicateModel> = {
       }),
   },
   'wan-2.2': {
+    uses: ['seed'],
     target: official('wan-video/wan-2.2-t2v-fast'),
     input: (req, ref) =>
       compact({
@@ -115,6 +126,7 @@ export const REPLICATE_MODELS: Record<SlugOf<'replicate'>, ReplicateModel> = {
       }),
   },
   'seedance-1-pro': {
+    uses: ['seed'],
     target: official('bytedance/seedance-1-pro'),
     input: (req, ref) =>
       compact({
@@ -127,6 +139,7 @@ export const REPLICATE_MODELS: Record<SlugOf<'replicate'>, ReplicateModel> = {
       }),
   },
   musicgen: {
+    uses: ['seed'],
     target: pinned('meta/musicgen', REPLICATE_VERSIONS.musicgen),
     input: (req, ref) =>
       compact({
@@ -174,7 +187,8 @@ export const REPLICATE_MODELS: Record<SlugOf<'replicate'>, ReplicateModel> = {
 };
 
 export function replicateModel(slug: string): ReplicateModel {
-  const model = Object.hasOwn(REPLICATE_MODELS, slug) ? REPLICATE_MODELS[slug as SlugOf<'replicate'>] : undefined;
+  // Each entry takes its slug's request; the catalog guarantees the request of `slug` is that one.
+  const model = Object.hasOwn(REPLICATE_MODELS, slug) ? (REPLICATE_MODELS[slug as SlugOf<'replicate'>] as ReplicateModel) : undefined;
   if (!model) throw new ProviderError('bad_request', `replicate has no mapping for ${slug}`, 'replicate');
   return model;
 }

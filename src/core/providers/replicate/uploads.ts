@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { upstreamJson } from '../http';
 import { InputFile, MediaRequest, ProviderConnection, ProviderError } from '../types';
+import { inputFilesOf } from '../slug-requests';
 import { toDataUri } from './data-uri';
 
 /**
@@ -42,7 +43,7 @@ async function upload(file: InputFile, conn: ProviderConnection, signal?: AbortS
 
 /** Inline data URIs while the request's files fit in 10 MB together; uploads otherwise. */
 export async function fileRefs(req: MediaRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<FileRef> {
-  const files = [...(req.images ?? []), ...(req.mask ? [req.mask] : []), ...(req.audio ? [req.audio] : [])];
+  const files = inputFilesOf(req);
   const total = files.reduce((sum, f) => sum + f.data.length, 0);
   if (total <= MAX_INLINE_BYTES) return toDataUri;
   const urls = new Map<InputFile, string>();

@@ -1,5 +1,5 @@
 import { generateImages } from '../openai-compatible';
-import { MediaOutput, MediaRequest, ProviderConnection, ProviderError } from '../types';
+import { MediaOutput, ImageRequest, ProviderConnection, ProviderError } from '../types';
 import { refineXaiError } from './chat';
 
 /**
@@ -7,11 +7,11 @@ import { refineXaiError } from './chat';
  * "Argument not supported" to size, quality and style. It returns a fixed-size JPEG; our sharp
  * post-processing brings it to the requested size.
  */
-export function buildXaiImageBody(req: MediaRequest): Record<string, unknown> {
+export function buildXaiImageBody(req: ImageRequest): Record<string, unknown> {
   return { model: req.upstreamModel, prompt: req.prompt, n: 1, response_format: 'b64_json' };
 }
 
-export async function generateXaiImage(req: MediaRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<MediaOutput> {
+export async function generateXaiImage(req: ImageRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<MediaOutput> {
   if (!req.prompt) throw new ProviderError('bad_request', 'an image prompt is required', 'xai');
   const files = await generateImages(conn, {
     provider: 'xai',

@@ -1,0 +1,49 @@
+import type { MediaCapability, MediaOutput, MediaRequest } from './types';
+
+/**
+ * Options a vendor model may leave out, with the API field each comes from. Values the catalog fills in by
+ * default (size, duration, voice, audio format, standard quality) are not the client's choice and never warned about.
+ */
+const OPTIONAL_FIELDS = {
+  negativePrompt: 'negative_prompt',
+  style: 'style',
+  seed: 'seed',
+  quality: 'quality',
+  speed: 'params.speed',
+  language: 'language',
+  diarize: 'diarize',
+  mask: 'params.mask_url',
+} as const;
+export type OptionalOption = keyof typeof OPTIONAL_FIELDS;
+
+function given(req: MediaRequest, option: OptionalOption): boolean {
+  const value = (req as Partial<Record<OptionalOption, unknown>>)[option];
+  if (option === 'quality') return value === 'hd';
+  if (option === 'diarize') return value === true;
+  return value !== undefined && value !== '';
+}
+
+/** The options set on `req` that are not in `used`, as messages naming the API field. */
+export function ignoredOptions(req: MediaRequest, used: readonly OptionalOption[]): string[] {
+  return (Object.keys(OPTIONAL_FIELDS) as OptionalOption[])
+    .filter((option) => !used.includes(option) && given(req, option))
+    .map((option) => `${OPTIONAL_FIELDS[option]} is not used by ${req.slug} and was left out`);
+}
+
+/** An adapter's media capability that reports, on every completed output, the options it does not use. */
+export function reportingIgnored(media: MediaCapability, uses: (req: MediaRequest) => readonly OptionalOption[]): MediaCapability {
+  const withWarnings = (req: MediaRequest, output: MediaOutput): MediaOutput => {
+    const warnings = ignoredOptions(req, uses(req));
+    return warnings.length > 0 ? { ...output, warnings } : output;
+  };
+  return {
+    async start(req, conn, signal) {
+      const started = await media.start(req, conn, signal);
+      return started.state === 'completed' ? { ...started, output: withWarnings(req, started.output) } : started;
+    },
+    async poll(upstreamJobId, req, conn, signal) {
+      const polled = await media.poll(upstreamJobId, req, conn, signal);
+      return polled.state === 'completed' ? { ...polled, output: withWarnings(req, polled.output) } : polled;
+    },
+  };
+}
