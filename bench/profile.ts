@@ -27,6 +27,12 @@ const CONCURRENCY = num('PROFILE_CONCURRENCY', 64);
 const ACCOUNTS = num('PROFILE_ACCOUNTS', 1);
 const BASELINE = process.env.PROFILE_BASELINE;
 
+/** `PROFILE_SERVICE_ENV='A=1;B=2'` as an object. */
+function extraEnv(): Record<string, string> {
+  const pairs = (process.env.PROFILE_SERVICE_ENV ?? '').split(';').filter((p) => p.includes('='));
+  return Object.fromEntries(pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
+}
+
 const log = (msg: string) => process.stderr.write(`[profile] ${msg}\n`);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
@@ -54,6 +60,8 @@ async function startService(root: string, label: string, mockUrl: string, dataDi
     OPENAI_BASE_URL: `${mockUrl}/v1`,
     OPENAI_API_KEY: 'x',
     ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+    // Extra environment for the service under test only, e.g. PROFILE_SERVICE_ENV='NODE_OPTIONS=--max-semi-space-size=2'.
+    ...(label === 'this' ? extraEnv() : {}),
   });
   const users: BenchUser[] = [];
   for (let i = 0; i < ACCOUNTS; i++) users.push(await createUserWithKey(root, env, 'elite', 100_000_000));

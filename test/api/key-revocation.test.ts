@@ -1,8 +1,13 @@
 import { ApiHarness, expectErrorShape, startApi } from './harness';
 
 // Two instances of the service on one database, each caching verified API keys in memory. A change on one
-// instance (or by any SQL writer) must stop the key on the other at once: the caches are dropped by PostgreSQL
-// NOTIFY from triggers, and trusted only while their listener is connected.
+// instance (or by any SQL writer) stops the key everywhere as soon as each instance's listener receives the
+// PostgreSQL NOTIFY the triggers send on commit: the instance that made the change refuses the key before it
+// even answers (it waits to hear its own NOTIFY); another instance refuses it from the moment its listener
+// delivers the same NOTIFY (PostgreSQL signals every listening backend at the commit; each delivers on its own
+// connection, so that moment is not ordered with the answer the client got from A). The tests wait for that
+// event on B (never a timer), then require the refusal on the very next request. An instance whose listener is
+// not connected serves nothing from memory.
 
 let a: ApiHarness;
 let b: ApiHarness;
@@ -38,7 +43,11 @@ test('a key deleted through instance A is refused by instance B on the next requ
   await cachedOnBoth(created.body.key);
   await cachedOnBoth(other);
 
+  const heardOnB = b.services.accountChanges.expect(account.user.id, 5000);
   expect((await a.request('DELETE', `/api/v2/keys/${created.body.id}`, { token })).status).toBe(204);
+  // A answered only once it had heard the change itself: it refuses at once.
+  expectErrorShape(await a.request('GET', '/v1/models', { token: created.body.key }), 401, 'invalid_token');
+  await heardOnB;
   expectErrorShape(await b.request('GET', '/v1/models', { token: created.body.key }), 401, 'invalid_token');
   expectErrorShape(
     await b.request('POST', '/v1/chat/completions', {
@@ -47,7 +56,6 @@ test('a key deleted through instance A is refused by instance B on the next requ
     }),
     401,
   );
-  expectErrorShape(await a.request('GET', '/v1/models', { token: created.body.key }), 401, 'invalid_token');
   // The account's other key still works (looked up again).
   expect((await b.request('GET', '/v1/models', { token: other })).status).toBe(200);
 });
@@ -83,10 +91,13 @@ test('a password reset that revokes the keys stops them on the other instance', 
   const mail = a.mails.find((m) => m.to === account.email);
   const resetToken = /token": "([^"]+)"/.exec(mail?.text ?? '')?.[1];
   expect(resetToken).toBeDefined();
+  const heardOnB = b.services.accountChanges.expect(account.user.id, 5000);
   const reset = await a.request('POST', '/api/v2/auth/reset-password', {
     body: { token: resetToken, password: 'a-new-password-123', revoke_api_keys: true },
   });
   expect(reset.status).toBe(200);
+  expectErrorShape(await a.request('GET', '/v1/models', { token: key }), 401, 'invalid_token');
+  await heardOnB;
   expectErrorShape(await b.request('GET', '/v1/models', { token: key }), 401, 'invalid_token');
 });
 

@@ -45,13 +45,18 @@ test('an endpoint registered on A receives the events of answers B finishes, and
   // B answers once with no endpoint registered: it now holds "no subscriptions" for the account.
   await chatOn(b, key);
 
+  // B drops what it held when its listener delivers the NOTIFY of the change (an event the test waits for).
+  let heardOnB = b.services.accountChanges.expect(account.user.id, 5000);
   const hook = await a.request('POST', '/api/v2/webhooks', { token, body: { url: receiver.url, events: ['generation.completed'] } });
   expect(hook.status).toBe(201);
+  await heardOnB;
   const generationId = await chatOn(b, key);
   const [got] = await receiver.waitFor(1);
   expect(JSON.parse(got.body)).toMatchObject({ event: 'generation.completed', generation_id: generationId });
 
+  heardOnB = b.services.accountChanges.expect(account.user.id, 5000);
   expect((await a.request('DELETE', `/api/v2/webhooks/${hook.body.id}`, { token })).status).toBe(204);
+  await heardOnB;
   await chatOn(b, key);
   const deliveries: { n: number }[] = await a.db.dataSource.query(
     'SELECT count(*)::int AS n FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE e.user_id = $1',

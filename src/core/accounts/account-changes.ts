@@ -9,6 +9,12 @@ export interface AccountChangeListener {
 /**
  * Account changes from every writer and every instance (PostgreSQL triggers + NOTIFY, see the migration
  * AccountChangeNotifications). What an instance caches about accounts is only trusted while the feed is live.
+ *
+ * The bound this gives: a change takes effect on an instance when its listener delivers the NOTIFY, which
+ * PostgreSQL signals to every listening backend at the commit (well under a millisecond on a healthy machine).
+ * The instance that made a change through the service answers only after it heard the change itself
+ * (`expect`), so it never serves the old state after its answer; other instances follow on their own
+ * connections, unordered with that answer. Each cached entry also expires after its TTL whatever happens.
  */
 export interface AccountChangeFeed {
   /** True while connected and listening: changes made now will be heard. */
