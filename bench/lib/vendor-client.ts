@@ -1,5 +1,6 @@
 import { Agent, request } from 'undici';
 import { providerAdapters } from '../../src/core/providers/registry';
+import { nodeBodyOf } from '../../src/core/providers/transport/streamed-response';
 import { createVendorFetch } from '../../src/core/providers/transport/vendor-fetch';
 import type { ChatRequest, ProviderConnection } from '../../src/core/providers/types';
 import { chatBody } from './http-load';
@@ -8,7 +9,8 @@ import { median, summarize } from './stats';
 
 // What the service's vendor client costs per call, measured in the bench process against the mock, next to a
 // bare undici request on its own keep-alive pool: (a) bare undici, body read whole (or streamed to its end);
-// (b) the vendor client (`createVendorFetch`, fetch-compatible: a buffered response, or a web stream for SSE);
+// (b) the vendor client (`createVendorFetch`, fetch-compatible: a buffered response, or for SSE a stream the
+// service reads through its Node stream);
 // (c) the whole OpenAI adapter on top of it (request body built, answer validated, SSE parsed into events).
 
 export interface ClientCost {
@@ -70,10 +72,9 @@ export async function measureVendorClient(mockUrl: string, opts: { calls: number
           'vendor client (createVendorFetch)',
           async () => {
             const res = await vendorFetch(url, { method: 'POST', headers, body });
-            if (stream) {
-              const reader = res.body!.getReader();
-              while (!(await reader.read()).done);
-            } else await res.text();
+            // Streams are read the way the service reads them: from the Node stream under the response.
+            if (stream) for await (const chunk of nodeBodyOf(res) ?? res.body!) void chunk;
+            else await res.text();
           },
         ],
         [

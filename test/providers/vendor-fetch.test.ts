@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { upstreamBytes, upstreamJson } from '../../src/core/providers/http';
+import { readSseResponse, upstreamBytes, upstreamJson } from '../../src/core/providers/http';
 import { createVendorFetch } from '../../src/core/providers/transport/vendor-fetch';
 import { ProviderConnection, ProviderError } from '../../src/core/providers/types';
 
@@ -122,6 +122,21 @@ test('an event stream is delivered as it arrives, not after the end', async () =
   expect(new TextDecoder().decode(first.value)).toContain('data: 0');
   expect(firstAt).toBeLessThan(60);
   expect(rest).toContain('[DONE]');
+});
+
+test('the SSE reader reads the Node stream under the answer; the fetch-shaped body still works when asked for first', async () => {
+  const events: string[] = [];
+  for await (const e of readSseResponse(await client(`${base}/sse`))) events.push(e.data);
+  expect(events).toEqual(['0', '1', '2', '[DONE]']);
+  const stalled = readSseResponse(await client(`${base}/sse-stall`));
+  expect((await stalled.next()).value).toMatchObject({ data: 'first' });
+  await expect(stalled.next()).rejects.toMatchObject({ name: 'TimeoutError' });
+  // A caller that took `body` (a WHATWG stream) first owns the bytes: the reader goes through it.
+  const res = await client(`${base}/sse`);
+  expect(res.body).toBeInstanceOf(ReadableStream);
+  const viaWeb: string[] = [];
+  for await (const e of readSseResponse(res)) viaWeb.push(e.data);
+  expect(viaWeb).toEqual(['0', '1', '2', '[DONE]']);
 });
 
 test('redirects are followed to the final body', async () => {

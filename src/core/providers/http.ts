@@ -11,6 +11,7 @@ import {
   isResponseTooLarge,
   responseTooLarge,
 } from './transport/vendor-fetch';
+import { nodeBodyOf } from './transport/streamed-response';
 import { ProviderConnection, ProviderError, ProviderErrorKind, ProviderName } from './types';
 
 export interface UpstreamRequest {
@@ -182,6 +183,52 @@ export async function upstreamBytes(
 export interface SseEvent {
   event?: string;
   data: string;
+}
+
+/**
+ * The events of a text/event-stream response as they arrive. The vendor client's responses are read from their
+ * Node stream (no web-stream adapters per chunk); any other Response through its `body`.
+ */
+export async function* readSseResponse(res: Response): AsyncGenerator<SseEvent> {
+  const node = nodeBodyOf(res);
+  if (!node) {
+    if (!res.body) return;
+    yield* readSse(res.body);
+    return;
+  }
+  const decoder = new TextDecoder();
+  const pending: SseEvent[] = [];
+  const parser = createParser({ onEvent: (e) => pending.push({ event: e.event, data: e.data }) });
+  const chunks = node[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  try {
+    for (;;) {
+      let chunk: IteratorResult<Buffer>;
+      try {
+        chunk = await chunks.next();
+      } catch (err) {
+        throw isPhaseTimeout(err) ? asFetchError(err) : err;
+      }
+      if (chunk.done) break;
+      parser.feed(decoder.decode(chunk.value, { stream: true }));
+      while (pending.length > 0) yield pending.shift()!;
+    }
+    parser.feed(decoder.decode() + '\n\n');
+    while (pending.length > 0) yield pending.shift()!;
+  } finally {
+    node.destroy();
+  }
+}
+
+/** Whether a response has a body to read (without turning a vendor client's stream into a web stream). */
+export function hasBody(res: Response): boolean {
+  return nodeBodyOf(res) !== undefined || res.body !== null;
+}
+
+/** Lets go of a response body that will not be read further (the connection is not kept for reuse). */
+export async function discardBody(res: Response): Promise<void> {
+  const node = nodeBodyOf(res);
+  if (node) node.destroy();
+  else await res.body?.cancel().catch(() => undefined);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { readSse } from '../http';
+import { discardBody, hasBody, readSseResponse } from '../http';
 import {
   ChatCapability,
   ChatRequest,
@@ -80,15 +80,14 @@ async function* chatStream(
   signal?: AbortSignal,
 ): AsyncGenerator<ChatStreamEvent> {
   const res = await send(profile, conn, req, true, signal);
-  const body = res.body;
-  if (!body) throw new ProviderError('upstream', `${profile.provider} answered a stream request without a body`, profile.provider);
+  if (!hasBody(res)) throw new ProviderError('upstream', `${profile.provider} answered a stream request without a body`, profile.provider);
   let finish: FinishReason | undefined;
   let usage: ChatUsage | undefined;
   let done = false;
   let answered = false;
   let refusal = '';
   try {
-    for await (const event of readSse(body)) {
+    for await (const event of readSseResponse(res)) {
       if (event.data === '[DONE]') {
         done = true;
         break;
@@ -119,7 +118,7 @@ async function* chatStream(
   } catch (err) {
     throw bodyReadFailure(profile.provider, err, signal);
   } finally {
-    await body.cancel().catch(() => undefined);
+    await discardBody(res);
   }
   if (!done && !finish) {
     throw new ProviderError('upstream', `${profile.provider} ended the stream before the answer was complete`, profile.provider);

@@ -1,6 +1,6 @@
-import { Readable } from 'node:stream';
 import { Agent, Dispatcher, interceptors } from 'undici';
 import { BufferedResponse, RawHeaders, toHeaders } from './buffered-response';
+import { StreamedResponse } from './streamed-response';
 
 // The one HTTP client for vendor APIs (user-supplied URLs go through core/net's SSRF-safe fetch instead).
 // It is fetch-compatible so adapters and tests can swap it, but it runs on undici's dispatcher API: keep-alive
@@ -165,7 +165,7 @@ export function createVendorFetch(options: VendorFetchOptions): VendorFetch {
         return new Response(null, { status, headers: toHeaders(raw) });
       }
       if ((firstValue(raw['content-type']) ?? '').includes('text/event-stream')) {
-        return new Response(Readable.toWeb(res.body) as ReadableStream<Uint8Array>, { status, headers: toHeaders(raw) });
+        return new StreamedResponse(status, raw, res.body, url.href) as unknown as Response;
       }
       const declared = Number(firstValue(raw['content-length']));
       if (declared > limit) {
