@@ -1,8 +1,7 @@
 import { getSettings } from '../../src/core/accounts/settings';
 import { createUser } from '../../src/core/accounts/users';
 import { syntheticImage } from '../../src/sandbox/synthetic';
-import { UserEntity } from '../../src/db/entities';
-import { BotHarness, buttonsOf, lastKeyboard, messageIdOf, press, startBotHarness } from './harness';
+import { BotHarness, buttonsOf, lastKeyboard, messageIdOf, press, startBotHarness, accountOf } from './harness';
 
 const ADMIN = 4_800_999;
 let h: BotHarness;
@@ -11,10 +10,6 @@ beforeAll(async () => {
   h = await startBotHarness({ adminIds: [ADMIN], bot: { settings: { historyPageSize: 2 } } });
 });
 afterAll(() => h.close());
-
-async function accountOf(telegramId: number) {
-  return h.engine.db.dataSource.getRepository(UserEntity).findOneByOrFail({ telegramId: String(telegramId) });
-}
 
 test('balance shows plan tokens and bonus tokens; Starter promises no refill and no end date; plans list limits and sell them for Stars', async () => {
   const user = h.user(4_800_001, { languageCode: 'en' });
@@ -70,7 +65,7 @@ test('settings change the language (the next screen is in it), the image format 
   expect(String(lastKeyboard(h.telegram, user.id).payload.text)).toContain('Язык: Русский');
   await press(h, user, /^set:fmt:png$/);
   await press(h, user, /^set:notif:off$/);
-  const account = await accountOf(user.id);
+  const account = await accountOf(h, user.id);
   expect(await getSettings(h.engine.db.dataSource, account.id)).toMatchObject({
     language: 'ru',
     image_format: 'png',

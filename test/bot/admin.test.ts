@@ -1,7 +1,7 @@
 import { getBalance } from '../../src/core/billing/ledger';
 import { ProviderError } from '../../src/core/providers/types';
-import { GenerationEntity, UserEntity } from '../../src/db/entities';
-import { BotHarness, startBotHarness } from './harness';
+import { GenerationEntity } from '../../src/db/entities';
+import { BotHarness, startBotHarness, accountOf } from './harness';
 
 const ADMIN = 4_700_001;
 const ADMIN_GROUP = -1_004_700_002;
@@ -15,10 +15,6 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-async function accountOf(telegramId: number) {
-  return h.engine.db.dataSource.getRepository(UserEntity).findOneByOrFail({ telegramId: String(telegramId) });
-}
-
 test('a non-admin cannot use /admin: refused, and nothing changes', async () => {
   const mallory = h.user(4_700_010, { username: 'mallory', languageCode: 'en' });
   await h.send(mallory.text('/start'));
@@ -29,7 +25,7 @@ test('a non-admin cannot use /admin: refused, and nothing changes', async () => 
   const replies = h.telegram.calls.slice(before).filter((c) => c.method === 'sendMessage');
   expect(replies.map((c) => c.payload.text)).toEqual(Array(3).fill('This command is for administrators only.'));
   expect(replies.every((c) => Number(c.payload.chat_id) === mallory.id)).toBe(true);
-  const account = await accountOf(mallory.id);
+  const account = await accountOf(h, mallory.id);
   expect(account.planSlug).toBe('free');
   expect((await getBalance(h.engine.db.dataSource, account.id)).total).toBe(50);
 });
@@ -38,7 +34,7 @@ test('an admin grants bonus tokens (once per update), changes a plan, looks up a
   const admin = h.user(ADMIN, { languageCode: 'en' });
   const customer = h.user(4_700_020, { username: 'customer_1' });
   await h.send(customer.text('/start'));
-  const account = await accountOf(customer.id);
+  const account = await accountOf(h, customer.id);
 
   const grant = admin.text('/admin grant @customer_1 120');
   await h.send(grant);
@@ -49,7 +45,7 @@ test('an admin grants bonus tokens (once per update), changes a plan, looks up a
 
   await h.send(admin.text(`/admin plan ${account.id} pro`));
   expect(h.telegram.sentTexts(ADMIN).pop()).toContain('is now on the Pro plan');
-  const upgraded = await accountOf(customer.id);
+  const upgraded = await accountOf(h, customer.id);
   expect(upgraded.planSlug).toBe('pro');
   const plan = await h.engine.services.plans.get('pro');
   expect((await getBalance(h.engine.db.dataSource, account.id)).planTokens).toBe(plan.monthlyTokens);

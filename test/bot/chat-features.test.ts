@@ -1,10 +1,9 @@
 import { getBalance, ledgerTotals } from '../../src/core/billing/ledger';
 import { getVoiceMode } from '../../src/core/accounts/voice-preference';
-import { GenerationEntity, UserEntity } from '../../src/db/entities';
 import { sandboxHandlers } from '../../src/sandbox/handlers';
 import { syntheticImage } from '../../src/sandbox/synthetic';
 import type { SandboxHandler } from '../../src/sandbox/types';
-import { BotHarness, buttonsOf, lastKeyboard, press, startBotHarness } from './harness';
+import { BotHarness, buttonsOf, lastKeyboard, press, startBotHarness, accountOf, generationsOf } from './harness';
 
 // Vision, voice conversations, personas and the retry button, through the fake Bot API; the OpenAI fake records
 // what the upstream received.
@@ -26,15 +25,6 @@ beforeAll(async () => {
   h = await startBotHarness({ handlers: { openai: recordingOpenAi } });
 });
 afterAll(() => h.close());
-
-async function accountOf(telegramId: number) {
-  return h.engine.db.dataSource.getRepository(UserEntity).findOneByOrFail({ telegramId: String(telegramId) });
-}
-
-async function generationsOf(telegramId: number) {
-  const account = await accountOf(telegramId);
-  return h.engine.db.dataSource.getRepository(GenerationEntity).find({ where: { userId: account.id }, order: { id: 'ASC' } });
-}
 
 /** The newest text of the chat's newest message (after its edits). */
 function lastMessageText(chatId: number): string {
@@ -64,7 +54,7 @@ test('a photo with a question goes to a vision model with the image and the ques
   expect(content.find((p) => p.type === 'text')?.text).toBe('what is in this picture?');
   expect(content.find((p) => p.type === 'image_url')?.image_url?.url).toMatch(/^data:image\/(jpeg|png|webp);base64,/);
 
-  const [gen] = await generationsOf(user.id);
+  const [gen] = await generationsOf(h, user.id);
   expect(gen).toMatchObject({
     status: 'completed',
     category: 'text',
@@ -85,12 +75,12 @@ test('a chat model without vision hands the photo to the plan default vision mod
   await press(h, user, /^chat:m:deepseek-chat$/);
   const file = h.telegram.addFile(await syntheticImage(200, 200, 'cat'), 'photos', 'jpg');
   await h.send(user.photo(file, 'Which animal is this?'));
-  const [gen] = await generationsOf(user.id);
+  const [gen] = await generationsOf(h, user.id);
   expect(gen.modelSlug).toBe('gpt-4o-mini');
   expect(lastMessageText(user.id)).toContain('— GPT-4o mini ·');
   // Text questions still go to the chosen model.
   await h.send(user.text('and now without a picture'));
-  expect((await generationsOf(user.id)).pop()!.modelSlug).toBe('deepseek-chat');
+  expect((await generationsOf(h, user.id)).pop()!.modelSlug).toBe('deepseek-chat');
 });
 
 test('a reply to a photo with a question is a vision question, even while the tool picker for that photo is open', async () => {
@@ -108,7 +98,7 @@ test('a reply to a photo with a question is a vision question, even while the to
   expect(lastMessageText(user.id)).toContain('I received 1 image.');
   // The caption keywords keep working on a reply too.
   await h.send(user.replyText('colorize', photo.message!));
-  expect((await generationsOf(user.id)).map((g) => g.modelSlug)).toEqual(['gpt-4o-mini', 'colorize']);
+  expect((await generationsOf(h, user.id)).map((g) => g.modelSlug)).toEqual(['gpt-4o-mini', 'colorize']);
 });
 
 test('voice messages in "answer" mode: transcribed (billed as STT), the chat model answers the transcript (billed as chat)', async () => {
@@ -117,7 +107,7 @@ test('voice messages in "answer" mode: transcribed (billed as STT), the chat mod
   expect(h.telegram.sentTexts(user.id).pop()).toContain('Voice messages: transcribed');
   await press(h, user, /^set:voice:answer$/);
   expect(lastKeyboard(h.telegram, user.id).payload.text).toContain('Voice messages: answered by the chat model');
-  const account = await accountOf(user.id);
+  const account = await accountOf(h, user.id);
   expect(await getVoiceMode(h.engine.db.dataSource, account.id)).toBe('answer');
 
   const voice = Buffer.alloc(24_000, 7);
@@ -126,7 +116,7 @@ test('voice messages in "answer" mode: transcribed (billed as STT), the chat mod
   const before = upstream.length;
   await h.send(user.voice(file));
 
-  const [stt, chat] = await generationsOf(user.id);
+  const [stt, chat] = await generationsOf(h, user.id);
   expect(stt).toMatchObject({ status: 'completed', category: 'stt', modelSlug: 'whisper-1' });
   expect(chat).toMatchObject({ status: 'completed', category: 'text', modelSlug: 'gpt-4o-mini' });
   const transcript = stt.resultText!.trim();
@@ -144,13 +134,13 @@ test('voice messages in "answer" mode: transcribed (billed as STT), the chat mod
   await h.send(user.text('/settings'));
   await press(h, user, /^set:voice:transcribe$/);
   await h.send(user.voice(file));
-  expect((await generationsOf(user.id)).map((g) => g.category)).toEqual(['stt', 'text', 'stt']);
+  expect((await generationsOf(h, user.id)).map((g) => g.category)).toEqual(['stt', 'text', 'stt']);
 });
 
 test('/mode lists the built-in and own assistants; the chosen one sets the system prompt the upstream receives, and the model', async () => {
   const user = h.user(4_900_005, { languageCode: 'en' });
   await h.send(user.text('/start'));
-  const account = await accountOf(user.id);
+  const account = await accountOf(h, user.id);
   const own = await h.engine.services.assistants.create(account.id, {
     name: 'Pirate',
     description: 'Answers like a pirate.',
@@ -225,10 +215,10 @@ test('the retry button asks the last question again, says it is billed again, an
   // The same question, with the same context (the first answer left it).
   expect(upstream.slice(before).pop()!.messages).toEqual([{ role: 'user', content: 'tell me a joke' }]);
 
-  const gens = await generationsOf(user.id);
+  const gens = await generationsOf(h, user.id);
   expect(gens).toHaveLength(2);
   expect(gens.map((g) => g.prompt)).toEqual(['tell me a joke', 'tell me a joke']);
-  const account = await accountOf(user.id);
+  const account = await accountOf(h, user.id);
   const ledger = await h.engine.db.dataSource.query<{ kind: string; reference: string }[]>(
     `SELECT kind, reference FROM ledger_entries WHERE user_id = $1 AND kind = 'settle' ORDER BY id`,
     [account.id],
@@ -244,5 +234,5 @@ test('the retry button asks the last question again, says it is billed again, an
   const stale = h.telegram.callsOf('answerCallbackQuery').length;
   await h.send(user.press(retry.callback_data, { message_id: Number(answer.payload.message_id) }));
   expect(h.telegram.callsOf('answerCallbackQuery').slice(stale).pop()!.payload.text).toBe('Only the latest answer can be asked again.');
-  expect(await generationsOf(user.id)).toHaveLength(3);
+  expect(await generationsOf(h, user.id)).toHaveLength(3);
 });

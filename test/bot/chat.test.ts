@@ -1,7 +1,7 @@
 import { getBalance, ledgerTotals } from '../../src/core/billing/ledger';
-import { GenerationEntity, UserEntity } from '../../src/db/entities';
+import { GenerationEntity } from '../../src/db/entities';
 import { telegramError } from './fake-telegram';
-import { BotHarness, buttonsOf, press, startBotHarness } from './harness';
+import { BotHarness, buttonsOf, press, startBotHarness, accountOf } from './harness';
 
 let h: BotHarness;
 
@@ -9,10 +9,6 @@ beforeAll(async () => {
   h = await startBotHarness();
 });
 afterAll(() => h.close());
-
-async function accountOf(telegramId: number) {
-  return h.engine.db.dataSource.getRepository(UserEntity).findOneByOrFail({ telegramId: String(telegramId) });
-}
 
 test('a chat message streams through edits of one message and is charged once, as on /v1', async () => {
   const user = h.user(4_200_001, { languageCode: 'en' });
@@ -33,7 +29,7 @@ test('a chat message streams through edits of one message and is charged once, a
   // Paced while the model streams; the final text (with the footer) goes out as soon as the stream has ended.
   for (let i = 1; i < edits.length - 1; i++) expect(edits[i].at - edits[i - 1].at).toBeGreaterThanOrEqual(30);
 
-  const account = await accountOf(user.id);
+  const account = await accountOf(h, user.id);
   const gens = await h.engine.db.dataSource.getRepository(GenerationEntity).findBy({ userId: account.id });
   expect(gens).toHaveLength(1);
   const gen = gens[0];
@@ -63,7 +59,7 @@ test('the conversation context is kept per chat and /new resets it', async () =>
   await h.send(user.text('/new'));
   expect(h.telegram.sentTexts(user.id).pop()).toContain('New conversation started');
   await h.send(user.text('third question'));
-  const account = await accountOf(user.id);
+  const account = await accountOf(h, user.id);
   const gens = await h.engine.db.dataSource.getRepository(GenerationEntity).find({ where: { userId: account.id }, order: { id: 'ASC' } });
   // params.messages: how many messages went upstream (history + the new one).
   expect(gens.map((g) => g.params.messages)).toEqual([1, 3, 1]);
@@ -87,7 +83,7 @@ test('the chat model picker shows prices, locks Basic models for Starter, and sw
 
   await press(h, user, /^chat:m:deepseek-chat$/);
   await h.send(user.text('hello'));
-  const account = await accountOf(user.id);
+  const account = await accountOf(h, user.id);
   const last = await h.engine.db.dataSource
     .getRepository(GenerationEntity)
     .findOneOrFail({ where: { userId: account.id }, order: { id: 'DESC' } });
@@ -97,7 +93,7 @@ test('the chat model picker shows prices, locks Basic models for Starter, and sw
 test('a stream broken mid-answer keeps the text so far, says so, and charges nothing', async () => {
   const user = h.user(4_200_004);
   await h.send(user.text('please [[fail:midstream]] now'));
-  const account = await accountOf(user.id);
+  const account = await accountOf(h, user.id);
   const gen = await h.engine.db.dataSource.getRepository(GenerationEntity).findOneByOrFail({ userId: account.id });
   expect(gen).toMatchObject({ status: 'failed', tokensSpent: 0 });
   expect((await getBalance(h.engine.db.dataSource, account.id)).total).toBe(50);
@@ -112,7 +108,7 @@ test('when Telegram refuses the reply (bot blocked), the stream is stopped and s
   await h.send(user.text('/start'));
   h.telegram.failNext('sendMessage', telegramError('error-403-bot-blocked'));
   await h.send(user.text('are you there?'));
-  const account = await accountOf(user.id);
+  const account = await accountOf(h, user.id);
   const gen = await h.engine.db.dataSource.getRepository(GenerationEntity).findOneByOrFail({ userId: account.id });
   expect(gen.status).not.toBe('pending');
   const open = await h.engine.db.dataSource.query<{ n: number }[]>(
@@ -128,7 +124,7 @@ test('when Telegram refuses the reply (bot blocked), the stream is stopped and s
 test('an overloaded model says so by name (wait or switch), and charges nothing', async () => {
   const user = h.user(4_200_006, { languageCode: 'en' });
   await h.send(user.text('hello [[fail:overloaded]]'));
-  const account = await accountOf(user.id);
+  const account = await accountOf(h, user.id);
   const gen = await h.engine.db.dataSource.getRepository(GenerationEntity).findOneByOrFail({ userId: account.id });
   expect(gen).toMatchObject({ status: 'failed', errorKind: 'overloaded', tokensSpent: 0 });
   const replies = h.telegram.calls.filter(

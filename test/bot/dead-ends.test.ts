@@ -1,7 +1,6 @@
 import { createUser } from '../../src/core/accounts/users';
-import { GenerationEntity, UserEntity } from '../../src/db/entities';
 import { syntheticImage } from '../../src/sandbox/synthetic';
-import { BotHarness, buttonsOf, lastKeyboard, press, startBotHarness } from './harness';
+import { BotHarness, buttonsOf, lastKeyboard, press, startBotHarness, accountOf, generationsOf } from './harness';
 import type { TestUser } from './updates';
 
 // No dead ends: every cancel leads back to the menu, refusals (limits, balance) come before the user's effort and
@@ -14,15 +13,6 @@ beforeAll(async () => {
   h = await startBotHarness();
 });
 afterAll(() => h.close());
-
-async function accountOf(telegramId: number) {
-  return h.engine.db.dataSource.getRepository(UserEntity).findOneByOrFail({ telegramId: String(telegramId) });
-}
-
-async function generationsOf(telegramId: number) {
-  const account = await accountOf(telegramId);
-  return h.engine.db.dataSource.getRepository(GenerationEntity).find({ where: { userId: account.id }, order: { id: 'ASC' } });
-}
 
 /** The newest message or edit the chat received. */
 function lastShown(user: TestUser) {
@@ -40,7 +30,7 @@ function expectCancelledWithMenu(user: TestUser) {
 
 /** Uses up the account's hourly requests. */
 async function exhaustHourlyLimit(telegramId: number) {
-  const account = await accountOf(telegramId);
+  const account = await accountOf(h, telegramId);
   const plan = await h.engine.services.plans.get(account.planSlug);
   for (let i = 0; i < plan.rateLimitHourly; i++) await h.engine.services.limiter.consume(account.id, plan);
 }
@@ -81,7 +71,7 @@ test('cancel at a later step, at the confirmation, with /cancel, and in the tool
   await h.send(user.photo(file));
   await press(h, user, /:x$/);
   expectCancelledWithMenu(user);
-  expect(await generationsOf(user.id)).toHaveLength(0);
+  expect(await generationsOf(h, user.id)).toHaveLength(0);
 
   // The Russian cancel reads naturally too.
   const ru = h.user(4_950_011, { languageCode: 'ru' });
@@ -104,7 +94,7 @@ test('a used-up hourly limit is said when the wizard opens, not after it', async
   await h.send(user.photo(file, 'colorize'));
   expect(lastShown(user).payload.text).toMatch(/^⏱ You reached/);
   expect(progressMessages(user)).toEqual([]);
-  expect(await generationsOf(user.id)).toHaveLength(0);
+  expect(await generationsOf(h, user.id)).toHaveLength(0);
 });
 
 test('a balance below the cheapest model is said when the wizard opens', async () => {
@@ -133,7 +123,7 @@ test('the price is checked against the balance again at the confirmation, before
   );
   expect(h.telegram.sentTexts(user.id).some((t) => t.startsWith('Veo 3.1 Fast\n'))).toBe(false);
   expect(progressMessages(user)).toEqual([]);
-  expect(await generationsOf(user.id)).toHaveLength(0);
+  expect(await generationsOf(h, user.id)).toHaveLength(0);
 });
 
 test('a limit reached between the confirmation and the press is said instead of "working on it"', async () => {
@@ -146,7 +136,7 @@ test('a limit reached between the confirmation and the press is said instead of 
   await press(h, user, /:ok$/);
   expect(lastShown(user).payload.text).toMatch(/^⏱ You reached the Starter plan limit/);
   expect(progressMessages(user)).toEqual([]);
-  expect(await generationsOf(user.id)).toHaveLength(0);
+  expect(await generationsOf(h, user.id)).toHaveLength(0);
 });
 
 test('a tool confirmation shows only what the tool uses (no "—" placeholders, no empty prompt)', async () => {
@@ -190,11 +180,11 @@ test('a new photo sent while the tool picker is open replaces the pending one', 
     .filter((c) => c.method === 'getFile')
     .map((c) => c.payload.file_id);
   expect(fetched).toEqual([second.file_id]);
-  const [gen] = await generationsOf(user.id);
+  const [gen] = await generationsOf(h, user.id);
   expect(gen).toMatchObject({ modelSlug: 'colorize', status: 'completed' });
 
   // A captioned photo while the picker is open runs its tool at once.
   await h.send(user.photo(first));
   await h.send(user.photo(second, 'remove bg'));
-  expect((await generationsOf(user.id)).map((g) => g.modelSlug)).toEqual(['colorize', 'remove-bg']);
+  expect((await generationsOf(h, user.id)).map((g) => g.modelSlug)).toEqual(['colorize', 'remove-bg']);
 });

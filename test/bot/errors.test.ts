@@ -8,7 +8,7 @@ import { ProviderUnavailableError } from '../../src/core/generations/errors';
 import { RateLimitedError } from '../../src/core/limits/rate-limiter';
 import { ProviderError } from '../../src/core/providers/types';
 import { GenerationEntity, UserEntity } from '../../src/db/entities';
-import { BotHarness, buttonsOf, press, startBotHarness } from './harness';
+import { BotHarness, buttonsOf, press, startBotHarness, accountOf } from './harness';
 
 let h: BotHarness;
 
@@ -16,10 +16,6 @@ beforeAll(async () => {
   h = await startBotHarness();
 });
 afterAll(() => h.close());
-
-async function accountOf(telegramId: number) {
-  return h.engine.db.dataSource.getRepository(UserEntity).findOneByOrFail({ telegramId: String(telegramId) });
-}
 
 function lastTo(chatId: number) {
   return h.telegram.calls
@@ -41,7 +37,7 @@ test('402 in Russian: an empty balance is explained with the price and a way to 
   const reply = lastTo(telegramId);
   expect(reply.payload.text).toMatch(/^💳 Недостаточно токенов: нужно \d+ ток\., на балансе 0\./);
   expect(buttonsOf(reply).map((b) => b.callback_data)).toEqual(['bal:topup', 'bal:plans']);
-  const account = await accountOf(telegramId);
+  const account = await accountOf(h, telegramId);
   expect(await h.engine.db.dataSource.getRepository(GenerationEntity).countBy({ userId: account.id })).toBe(0);
 
   await press(h, user, /^bal:topup$/);
@@ -53,7 +49,7 @@ test('402 in Russian: an empty balance is explained with the price and a way to 
 test('429 in English: the hourly limit says when it resets; nothing runs and nothing is charged', async () => {
   const user = h.user(4_500_002, { languageCode: 'en' });
   await h.send(user.text('/start'));
-  const account = await accountOf(user.id);
+  const account = await accountOf(h, user.id);
   const plan = await h.engine.services.plans.get('free');
   for (let i = 0; i < plan.rateLimitHourly; i++) await h.engine.services.limiter.consume(account.id, plan);
   await h.send(user.text('one more question'));
@@ -69,7 +65,7 @@ test('429 in English: the hourly limit says when it resets; nothing runs and not
 test('429 in Russian through a tool request: the progress message becomes the limit notice', async () => {
   const user = h.user(4_500_003, { languageCode: 'ru' });
   await h.send(user.text('/start'));
-  const account = await accountOf(user.id);
+  const account = await accountOf(h, user.id);
   const plan = await h.engine.services.plans.get('free');
   for (let i = 0; i < plan.rateLimitHourly; i++) await h.engine.services.limiter.consume(account.id, plan);
   const file = h.telegram.addFile(Buffer.from('not even decoded'), 'photos', 'jpg');

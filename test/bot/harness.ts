@@ -1,4 +1,5 @@
 import type { Update } from 'grammy/types';
+import { GenerationEntity, UserEntity } from '../../src/db/entities';
 import { createBot, type BotOptions, type TelegramBot } from '../../src/bot';
 import type { BotSettings } from '../../src/bot/context';
 import { createGoogleSandbox } from '../../src/sandbox/google';
@@ -121,4 +122,15 @@ export async function press(h: BotHarness, user: TestUser, match: RegExp | ((b: 
 /** Calls made after `mark` (a length of telegram.calls taken earlier). */
 export function callsSince(telegram: FakeTelegram, mark: number): RecordedCall[] {
   return telegram.calls.slice(mark);
+}
+
+/** The account a Telegram user has (fails when there is none). */
+export function accountOf(h: BotHarness, telegramId: number): Promise<UserEntity> {
+  return h.engine.db.dataSource.getRepository(UserEntity).findOneByOrFail({ telegramId: String(telegramId) });
+}
+
+/** Every generation of a Telegram user's account, oldest first. */
+export async function generationsOf(h: BotHarness, telegramId: number): Promise<GenerationEntity[]> {
+  const account = await accountOf(h, telegramId);
+  return h.engine.db.dataSource.getRepository(GenerationEntity).find({ where: { userId: account.id }, order: { id: 'ASC' } });
 }

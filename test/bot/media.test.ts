@@ -3,11 +3,11 @@ import { quoteGeneration } from '../../src/core/catalog/pricing';
 import { requireModel } from '../../src/core/catalog/catalog';
 import { getBalance, ledgerTotals } from '../../src/core/billing/ledger';
 import { startWorkers } from '../../src/jobs/workers';
-import { GenerationEntity, UserEntity } from '../../src/db/entities';
+import { GenerationEntity } from '../../src/db/entities';
 import { createBot } from '../../src/bot';
 import { createUser } from '../../src/core/accounts/users';
 import { BOT_INFO } from './fake-telegram';
-import { BotHarness, buttonsOf, lastKeyboard, press, startBotHarness, TEST_SETTINGS, TOKEN } from './harness';
+import { BotHarness, buttonsOf, lastKeyboard, press, startBotHarness, TEST_SETTINGS, TOKEN, accountOf } from './harness';
 import type { RecordedCall } from './fake-telegram';
 
 let h: BotHarness;
@@ -18,10 +18,6 @@ beforeAll(async () => {
   await h.engine.startWorkers();
 });
 afterAll(() => h.close());
-
-async function accountOf(telegramId: number) {
-  return h.engine.db.dataSource.getRepository(UserEntity).findOneByOrFail({ telegramId: String(telegramId) });
-}
 
 async function expectBooksBalanced(userId: number) {
   const b = await getBalance(h.engine.db.dataSource, userId);
@@ -61,7 +57,7 @@ test('an image conversation end to end: model, size, prompt, price, confirm, pho
   expect(confirm.payload.text).toContain(`Price: ${price} tkn (balance 50)`);
   expect(confirm.payload.text).toContain('Size: 768x1344');
   expect(confirm.payload.text).toContain('a red fox in the snow');
-  const account = await accountOf(user.id);
+  const account = await accountOf(h, user.id);
   expect((await getBalance(h.engine.db.dataSource, account.id)).total).toBe(50);
 
   await press(h, user, /:ok$/);
@@ -99,7 +95,7 @@ test('cancelling the wizard runs nothing and charges nothing; a command mid-wiza
   await h.send(user.text('/music'));
   await h.send(user.text('/balance'));
   expect(h.telegram.sentTexts(user.id).pop()).toContain('Balance: 50 tkn');
-  const account = await accountOf(user.id);
+  const account = await accountOf(h, user.id);
   expect(await h.engine.db.dataSource.getRepository(GenerationEntity).countBy({ userId: account.id })).toBe(0);
 });
 
@@ -129,7 +125,7 @@ test('a pending video shows its ETA, is refreshed while it runs, and is delivere
   await h.send(user.text('waves at sunset'));
   await press(h, user, /:ok$/);
 
-  const account = await accountOf(user.id);
+  const account = await accountOf(h, user.id);
   const gen = await h.engine.db.dataSource.getRepository(GenerationEntity).findOneByOrFail({ userId: account.id });
   expect(gen.status).toBe('pending');
   expect((await getBalance(h.engine.db.dataSource, account.id)).total).toBe(50 - 16);
@@ -170,7 +166,7 @@ test('speech on a Basic account: voice, text, price, then an mp3 arrives as audi
   const audio = to(user.id, 'sendAudio').pop()!;
   expect(audio.files.audio.name).toMatch(/\.mp3$/);
   expect(audio.payload.caption).toContain('OpenAI TTS-1 · 1 tkn · balance 99');
-  const account = await accountOf(user.id);
+  const account = await accountOf(h, user.id);
   const gen = await h.engine.db.dataSource.getRepository(GenerationEntity).findOneByOrFail({ userId: account.id });
   expect(gen.params).toMatchObject({ voiceId: 'nova' });
 });
@@ -183,7 +179,7 @@ test('a pending result is delivered after a restart, by the new process, exactly
   await press(h, user, /:o:15$/);
   await h.send(user.text('calm piano'));
   await press(h, user, /:ok$/);
-  const account = await accountOf(user.id);
+  const account = await accountOf(h, user.id);
   const gen = await h.engine.db.dataSource.getRepository(GenerationEntity).findOneByOrFail({ userId: account.id });
   expect(gen.status).toBe('pending');
 

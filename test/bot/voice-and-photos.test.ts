@@ -1,10 +1,9 @@
 import sharp from 'sharp';
 import { getBalance } from '../../src/core/billing/ledger';
 import { syntheticImage } from '../../src/sandbox/synthetic';
-import { GenerationEntity, UserEntity } from '../../src/db/entities';
 import { toolFromCaption } from '../../src/bot/features/photos';
 import { telegramError } from './fake-telegram';
-import { BotHarness, buttonsOf, lastKeyboard, press, startBotHarness } from './harness';
+import { BotHarness, buttonsOf, lastKeyboard, press, startBotHarness, accountOf, generationsOf } from './harness';
 
 let h: BotHarness;
 
@@ -12,15 +11,6 @@ beforeAll(async () => {
   h = await startBotHarness();
 });
 afterAll(() => h.close());
-
-async function accountOf(telegramId: number) {
-  return h.engine.db.dataSource.getRepository(UserEntity).findOneByOrFail({ telegramId: String(telegramId) });
-}
-
-async function generationsOf(telegramId: number) {
-  const account = await accountOf(telegramId);
-  return h.engine.db.dataSource.getRepository(GenerationEntity).find({ where: { userId: account.id }, order: { id: 'ASC' } });
-}
 
 /** Bytes that start like Telegram's voice notes (an Ogg container). */
 function oggVoice(bytes = 24_000): Buffer {
@@ -35,7 +25,7 @@ test('a voice message is downloaded from Telegram, transcribed with the default 
   await h.send(user.voice(file));
 
   expect(h.telegram.callsOf('getFile').map((c) => c.payload.file_id)).toContain(file.file_id);
-  const [gen] = await generationsOf(user.id);
+  const [gen] = await generationsOf(h, user.id);
   expect(gen).toMatchObject({ status: 'completed', modelSlug: 'whisper-1', category: 'stt', source: 'bot', tokensSpent: 2 });
   expect(gen.resultText).toContain('voice.ogg');
   expect(gen.resultText).toContain(`${file.file_size} bytes`);
@@ -52,7 +42,7 @@ test('a file over the Bot API download limit is reported in the user language be
   await h.send(user.voice(file));
   const edits = h.telegram.callsOf('editMessageText').filter((c) => Number(c.payload.chat_id) === user.id);
   expect(String(edits.pop()!.payload.text)).toBe('The file is too large: bots can download files of up to 20 MB.');
-  expect(await generationsOf(user.id)).toHaveLength(0);
+  expect(await generationsOf(h, user.id)).toHaveLength(0);
 });
 
 test('a file Telegram cannot serve is reported in the user language and nothing is charged', async () => {
@@ -60,15 +50,15 @@ test('a file Telegram cannot serve is reported in the user language and nothing 
   await h.send(user.voice({ file_id: 'gone-file', file_unique_id: 'gone', file_size: 1000 }));
   const edits = h.telegram.callsOf('editMessageText').filter((c) => Number(c.payload.chat_id) === user.id);
   expect(String(edits.pop()!.payload.text)).toContain('Не удалось скачать файл');
-  expect(await generationsOf(user.id)).toHaveLength(0);
-  expect((await getBalance(h.engine.db.dataSource, (await accountOf(user.id)).id)).total).toBe(50);
+  expect(await generationsOf(h, user.id)).toHaveLength(0);
+  expect((await getBalance(h.engine.db.dataSource, (await accountOf(h, user.id)).id)).total).toBe(50);
 });
 
 test('a photo captioned "upscale 4x" runs the tool at once and comes back as a file', async () => {
   const user = h.user(4_400_003);
   const file = h.telegram.addFile(await syntheticImage(256, 192, 'in'), 'photos', 'jpg');
   await h.send(user.photo(file, 'upscale 4x'));
-  const [gen] = await generationsOf(user.id);
+  const [gen] = await generationsOf(h, user.id);
   expect(gen).toMatchObject({ status: 'completed', modelSlug: 'upscale', tokensSpent: 1 });
   expect(gen.params).toMatchObject({ scale: 4 });
   const doc = h.telegram.callsOf('sendDocument').find((c) => Number(c.payload.chat_id) === user.id)!;
@@ -81,7 +71,7 @@ test('"ocr" on a photo answers with the recognised text', async () => {
   const user = h.user(4_400_004);
   const file = h.telegram.addFile(await syntheticImage(400, 120, 'HELLO'), 'photos', 'jpg');
   await h.send(user.photo(file, 'ocr'));
-  const [gen] = await generationsOf(user.id);
+  const [gen] = await generationsOf(h, user.id);
   expect(gen).toMatchObject({ status: 'completed', modelSlug: 'text-ocr' });
   const last = h.telegram.sentTexts(user.id).pop()!;
   expect(last).toContain('Text recognition · 1 tkn');
@@ -99,7 +89,7 @@ test('face-swap asks for the second photo, shows the price, and swaps', async ()
   const confirm = lastKeyboard(h.telegram, user.id);
   expect(confirm.payload.text).toContain('Price: 1 tkn');
   await press(h, user, /:ok$/);
-  const [gen] = await generationsOf(user.id);
+  const [gen] = await generationsOf(h, user.id);
   expect(gen).toMatchObject({ status: 'completed', modelSlug: 'face-swap', tokensSpent: 1 });
   expect(h.telegram.callsOf('sendPhoto').some((c) => Number(c.payload.chat_id) === user.id)).toBe(true);
 });
@@ -113,7 +103,7 @@ test('a photo without a caption opens the tool picker for that photo', async () 
   expect(buttonsOf(picker).map((b) => b.text)).toContain('Colorize · 1 tkn');
   await press(h, user, /:m:colorize$/);
   await press(h, user, /:ok$/);
-  const [gen] = await generationsOf(user.id);
+  const [gen] = await generationsOf(h, user.id);
   expect(gen).toMatchObject({ status: 'completed', modelSlug: 'colorize' });
 });
 
