@@ -196,24 +196,9 @@ export async function* readSseResponse(res: Response): AsyncGenerator<SseEvent> 
     yield* readSse(res.body);
     return;
   }
-  const decoder = new TextDecoder();
-  const pending: SseEvent[] = [];
-  const parser = createParser({ onEvent: (e) => pending.push({ event: e.event, data: e.data }) });
   const chunks = node[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   try {
-    for (;;) {
-      let chunk: IteratorResult<Buffer>;
-      try {
-        chunk = await chunks.next();
-      } catch (err) {
-        throw isPhaseTimeout(err) ? asFetchError(err) : err;
-      }
-      if (chunk.done) break;
-      parser.feed(decoder.decode(chunk.value, { stream: true }));
-      while (pending.length > 0) yield pending.shift()!;
-    }
-    parser.feed(decoder.decode() + '\n\n');
-    while (pending.length > 0) yield pending.shift()!;
+    yield* sseEvents(() => chunks.next());
   } finally {
     node.destroy();
   }
@@ -236,25 +221,30 @@ export async function discardBody(res: Response): Promise<void> {
  * client's idle timeout ends with a TimeoutError.
  */
 export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator<SseEvent> {
-  const decoder = new TextDecoder();
-  const pending: SseEvent[] = [];
-  const parser = createParser({ onEvent: (e) => pending.push({ event: e.event, data: e.data }) });
   const reader = body.getReader();
   try {
-    for (;;) {
-      let chunk: Awaited<ReturnType<typeof reader.read>>;
-      try {
-        chunk = await reader.read();
-      } catch (err) {
-        throw isPhaseTimeout(err) ? asFetchError(err) : err;
-      }
-      if (chunk.done) break;
-      parser.feed(decoder.decode(chunk.value, { stream: true }));
-      while (pending.length > 0) yield pending.shift()!;
-    }
-    parser.feed(decoder.decode() + '\n\n');
-    while (pending.length > 0) yield pending.shift()!;
+    yield* sseEvents(() => reader.read());
   } finally {
     reader.releaseLock();
   }
+}
+
+/** Feeds the chunks `next` gives through eventsource-parser, yielding each event as soon as it is complete. */
+async function* sseEvents(next: () => Promise<IteratorResult<Uint8Array>>): AsyncGenerator<SseEvent> {
+  const decoder = new TextDecoder();
+  const pending: SseEvent[] = [];
+  const parser = createParser({ onEvent: (e) => pending.push({ event: e.event, data: e.data }) });
+  for (;;) {
+    let chunk: IteratorResult<Uint8Array>;
+    try {
+      chunk = await next();
+    } catch (err) {
+      throw isPhaseTimeout(err) ? asFetchError(err) : err;
+    }
+    if (chunk.done) break;
+    parser.feed(decoder.decode(chunk.value, { stream: true }));
+    while (pending.length > 0) yield pending.shift()!;
+  }
+  parser.feed(decoder.decode() + '\n\n');
+  while (pending.length > 0) yield pending.shift()!;
 }
