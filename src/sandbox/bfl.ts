@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import sharp from 'sharp';
+import { sharp } from '../core/media/sharp-lib';
 import { parseSize } from '../core/providers/bfl/sizes';
 import { syntheticImage } from './synthetic';
 import { SandboxHandler, SandboxRequest, sendBytes, sendJson } from './types';

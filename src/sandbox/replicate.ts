@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import sharp from 'sharp';
+import { sharp } from '../core/media/sharp-lib';
 import { fromDataUri } from '../core/providers/replicate/data-uri';
 import { REPLICATE_VERSIONS } from '../core/providers/replicate/models';
 import { syntheticImage, syntheticMp3, syntheticMp4, syntheticWav } from './synthetic';

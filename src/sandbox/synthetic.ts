@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import sharp from 'sharp';
+import { sharp } from '../core/media/sharp-lib';
 
 /**
  * Synthetic media for the sandbox upstreams: real, decodable files built locally so an offline run

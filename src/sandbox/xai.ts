@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import sharp from 'sharp';
+import { sharp } from '../core/media/sharp-lib';
 import {
   answerGenericFailure,
   ChatFakeProfile,

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { sharp, type SharpMetadata } from './sharp-lib';
 import { DomainError } from '../errors';
 import { sniffImage } from './sniff';
 
@@ -147,7 +147,7 @@ export async function validateImageUpload(buf: Buffer, limits: UploadLimits): Pr
     if (other) throw new ImageValidationError('unsupported_format', `unsupported image format: ${other}`);
     throw new ImageValidationError('not_an_image', 'not a PNG, JPEG, WebP or GIF image');
   }
-  let meta: sharp.Metadata;
+  let meta: SharpMetadata;
   try {
     meta = await sharp(buf, { limitInputPixels: limits.maxPixels }).metadata();
   } catch (err) {
@@ -202,7 +202,7 @@ function sameRatio(a: { width: number; height: number }, b: { width: number; hei
 export async function validateMask(mask: Buffer, image: Buffer | { width: number; height: number }): Promise<Buffer> {
   const target = Buffer.isBuffer(image) ? await sharp(image).metadata().then(orientedSize) : image;
   if (!sniffImage(mask)) throw new ImageValidationError('not_an_image', 'the mask is not a PNG, JPEG, WebP or GIF image');
-  let meta: sharp.Metadata;
+  let meta: SharpMetadata;
   try {
     meta = await sharp(mask).metadata();
   } catch {
@@ -220,7 +220,7 @@ export async function validateMask(mask: Buffer, image: Buffer | { width: number
   return data;
 }
 
-function orientedSize(meta: sharp.Metadata): { width: number; height: number } {
+function orientedSize(meta: SharpMetadata): { width: number; height: number } {
   const width = meta.width ?? 0;
   const height = meta.height ?? 0;
   // EXIF orientations 5-8 swap the axes.

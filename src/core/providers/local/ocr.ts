@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import sharp from 'sharp';
-import { createWorker, OEM, Worker } from 'tesseract.js';
+import { sharp } from '../../media/sharp-lib';
+import type { Worker } from 'tesseract.js';
 
 /**
  * Text recognition in-process with tesseract.js and the English data of the installed @tesseract.js-data/eng
@@ -17,9 +17,6 @@ interface LangData {
   langPath: string;
 }
 
-// The data package is plain CommonJS without type declarations.
-const eng = require('@tesseract.js-data/eng') as LangData;
-
 let worker: Promise<Worker> | undefined;
 
 function cacheDir(): string {
@@ -28,13 +25,17 @@ function cacheDir(): string {
   return dir;
 }
 
+async function startWorker(): Promise<Worker> {
+  // Loaded on first use, like the worker itself: a process that never reads text keeps neither in memory.
+  const { createWorker, OEM } = await import('tesseract.js');
+  // The data package is plain CommonJS without type declarations.
+  const eng = require('@tesseract.js-data/eng') as LangData;
+  return createWorker(eng.code, OEM.LSTM_ONLY, { langPath: eng.langPath, gzip: eng.gzip, cachePath: cacheDir() });
+}
+
 function getWorker(): Promise<Worker> {
   if (!worker) {
-    worker = createWorker(eng.code, OEM.LSTM_ONLY, {
-      langPath: eng.langPath,
-      gzip: eng.gzip,
-      cachePath: cacheDir(),
-    });
+    worker = startWorker();
     // A failed start must not poison later calls.
     worker.catch(() => {
       worker = undefined;
