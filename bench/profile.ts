@@ -52,17 +52,12 @@ async function startService(root: string, label: string, mockUrl: string, dataDi
   const port = await freePort();
   const own = path.join(dataDir, label);
   const profDir = path.join(own, 'prof');
-  const env = serviceEnv(process.env, {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: own,
-    DATABASE_URL: db.url,
-    OPENAI_BASE_URL: `${mockUrl}/v1`,
-    OPENAI_API_KEY: 'x',
-    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+  const env = serviceEnv(
+    process.env,
+    { port, dataDir: own, databaseUrl: db.url, mockUrl, redisUrl },
     // Extra environment for the service under test only, e.g. PROFILE_SERVICE_ENV='NODE_OPTIONS=--max-semi-space-size=2'.
-    ...(label === 'this' ? extraEnv() : {}),
-  });
+    label === 'this' ? extraEnv() : {},
+  );
   const users: BenchUser[] = [];
   for (let i = 0; i < ACCOUNTS; i++) users.push(await createUserWithKey(root, env, 'elite', 100_000_000));
   const profArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [];

@@ -249,15 +249,7 @@ async function main(): Promise<void> {
     log(redisUrl ? `Redis at ${redisUrl}` : 'Redis not reachable: rate counters on PostgreSQL');
 
     const servicePort = await freePort();
-    const env = serviceEnv(process.env, {
-      PORT: String(servicePort),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: db.url,
-      OPENAI_BASE_URL: `${mockUrl}/v1`,
-      OPENAI_API_KEY: 'x',
-      ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
-    });
+    const env = serviceEnv(process.env, { port: servicePort, dataDir, databaseUrl: db.url, mockUrl, redisUrl });
     const elite = await createUserWithKey(ROOT, env, 'elite', ELITE_TOKENS);
     const vip = await createUserWithKey(ROOT, env, 'vip', 1_000_000);
     userIds.push(elite.id, vip.id);

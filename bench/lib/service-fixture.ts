@@ -92,8 +92,17 @@ export async function clearRateCounters(redisUrl: string, userIds: number[]): Pr
 /** Billing modes the bench passes on to the service when set (before/after comparisons, README). */
 const PASSED_ON = ['BILLING_BATCH', 'BILLING_SETTLE_COMMIT'] as const;
 
+/** Where one service under test listens, keeps its files and finds its database, Redis and the mock upstream. */
+export interface ServicePlacement {
+  port: number;
+  dataDir: string;
+  databaseUrl: string;
+  mockUrl: string;
+  redisUrl?: string;
+}
+
 /** The environment an operator would give the service, plus secrets made up for this run. */
-export function serviceEnv(base: NodeJS.ProcessEnv, extra: Record<string, string>): NodeJS.ProcessEnv {
+export function serviceEnv(base: NodeJS.ProcessEnv, at: ServicePlacement, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
     PATH: base.PATH,
     HOME: base.HOME,
@@ -102,6 +111,13 @@ export function serviceEnv(base: NodeJS.ProcessEnv, extra: Record<string, string
     LOG_LEVEL: 'warn',
     JWT_SECRET: crypto.randomBytes(32).toString('hex'),
     API_KEY_PEPPER: crypto.randomBytes(32).toString('hex'),
+    PORT: String(at.port),
+    HOST: '127.0.0.1',
+    DATA_DIR: at.dataDir,
+    DATABASE_URL: at.databaseUrl,
+    OPENAI_BASE_URL: `${at.mockUrl}/v1`,
+    OPENAI_API_KEY: 'x',
+    ...(at.redisUrl ? { REDIS_URL: at.redisUrl } : {}),
     ...extra,
   };
 }
