@@ -1,9 +1,16 @@
 import { run, type RunnerHandle } from '@grammyjs/runner';
+import type { Update } from 'grammy/types';
 import type { TelegramBot } from './bot';
 import { registerCommands } from './commands';
 
-/** Update kinds the bot handles. */
-export const ALLOWED_UPDATES = ['message', 'callback_query'] as const;
+/**
+ * Every update type the bot handles. Telegram delivers only the types named here (polling and webhook alike): a
+ * type left out never arrives, so Stars checkouts (`pre_checkout_query`) would time out and be cancelled.
+ */
+export const ALLOWED_UPDATES = ['message', 'callback_query', 'pre_checkout_query', 'my_chat_member'] as const satisfies readonly Exclude<
+  keyof Update,
+  'update_id'
+>[];
 
 /**
  * Long polling with @grammyjs/runner: updates of different chats run concurrently, one chat's in order

@@ -30,6 +30,12 @@ export function privateChatsOnly<C extends Context>(i18n: I18n): Composer<C> {
       await ctx.answerCallbackQuery({ text: note, show_alert: true });
       return;
     }
+    // Added to a group: the note once, so the members know where to find the bot.
+    const joined = ctx.myChatMember;
+    if (joined && ctx.chat?.type !== 'channel' && ['left', 'kicked'].includes(joined.old_chat_member.status)) {
+      if (['member', 'administrator'].includes(joined.new_chat_member.status)) await ctx.reply(note);
+      return;
+    }
     const message = ctx.message ?? ctx.channelPost;
     if (message && addressedToBot(message, ctx.me.id, ctx.me.username)) {
       await ctx.reply(note, { reply_parameters: { message_id: message.message_id, allow_sending_without_reply: true } });

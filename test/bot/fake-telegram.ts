@@ -143,6 +143,16 @@ function decodeField(value: string): unknown {
   }
 }
 
+/** Update types Telegram leaves out unless a bot names them in `allowed_updates` (the Bot API's default). */
+export const OPT_IN_UPDATE_TYPES = ['chat_member', 'message_reaction', 'message_reaction_count'] as const;
+
+/** The type of an update: its one field besides `update_id`. */
+export function updateType(update: { update_id: number }): string {
+  const keys = Object.keys(update).filter((k) => k !== 'update_id');
+  if (keys.length !== 1) throw new Error(`an update has exactly one field besides update_id; got ${keys.join(', ') || 'none'}`);
+  return keys[0];
+}
+
 export class FakeTelegram {
   readonly calls: RecordedCall[] = [];
   private server?: http.Server;
@@ -152,6 +162,16 @@ export class FakeTelegram {
   private readonly files = new Map<string, { path: string; data: Buffer }>();
   private readonly failures: { method: string; failure: FakeFailure }[] = [];
   private readonly pendingUpdates: { update_id: number }[] = [];
+  /**
+   * The update types the bot last asked for (getUpdates or setWebhook `allowed_updates`); undefined until it names
+   * some (an empty list resets it): then every type but OPT_IN_UPDATE_TYPES. Like Telegram, the fake delivers
+   * nothing else.
+   */
+  private allowedUpdates?: readonly string[];
+  /** The webhook Telegram would POST updates to (setWebhook); getUpdates is refused while one is set. */
+  private webhook?: { url: string; secret?: string };
+  /** Updates Telegram would never have delivered under the bot's `allowed_updates`. */
+  readonly withheld: { update_id: number }[] = [];
   /** Stars charges refunded so far: a second refundStarPayment answers CHARGE_ALREADY_REFUNDED, as Telegram does. */
   readonly refundedCharges = new Set<string>();
   url = '';
@@ -182,6 +202,51 @@ export class FakeTelegram {
   /** Queues an update for getUpdates (long polling). */
   queueUpdate(update: { update_id: number }): void {
     this.pendingUpdates.push(update);
+  }
+
+  /** Whether Telegram would deliver this update to the bot, under the `allowed_updates` it last gave. */
+  delivers(update: { update_id: number }): boolean {
+    const type = updateType(update);
+    if (this.allowedUpdates === undefined) return !(OPT_IN_UPDATE_TYPES as readonly string[]).includes(type);
+    return this.allowedUpdates.includes(type);
+  }
+
+  /** The update types the bot subscribed to last (undefined: never named any). */
+  get subscribedUpdates(): readonly string[] | undefined {
+    return this.allowedUpdates;
+  }
+
+  get webhookUrl(): string | undefined {
+    return this.webhook?.url;
+  }
+
+  /**
+   * Delivers an update as Telegram does in webhook mode: a POST to the URL given to setWebhook with the secret token
+   * header, only when the bot asked for its type. Answers the webhook's HTTP status, or 'withheld'.
+   */
+  async pushUpdate(update: { update_id: number }): Promise<number | 'withheld'> {
+    if (!this.webhook) throw new Error('no webhook is set (setWebhook was not called)');
+    if (!this.delivers(update)) {
+      this.withheld.push(update);
+      return 'withheld';
+    }
+    const res = await fetch(this.webhook.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(this.webhook.secret ? { 'X-Telegram-Bot-Api-Secret-Token': this.webhook.secret } : {}),
+      },
+      body: JSON.stringify(update),
+    });
+    await res.arrayBuffer();
+    return res.status;
+  }
+
+  /** `allowed_updates` as the Bot API takes it: absent keeps the previous setting, an empty list restores the default. */
+  private subscribe(allowed: unknown): void {
+    if (allowed === undefined) return;
+    if (!Array.isArray(allowed)) throw new Error('allowed_updates must be a JSON array');
+    this.allowedUpdates = allowed.length === 0 ? undefined : allowed.map(String);
   }
 
   /** Makes the next call of `method` fail with a Bot API error. */
@@ -275,10 +340,24 @@ export class FakeTelegram {
       return;
     }
     if (method === 'getUpdates') {
-      // Long polling: confirmed updates (below `offset`) are dropped; waits briefly when there is nothing new.
+      if (this.webhook) {
+        this.reply(res, 409, {
+          ok: false,
+          error_code: 409,
+          description: "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
+        });
+        return;
+      }
+      this.subscribe(payload.allowed_updates);
+      // Long polling: confirmed updates (below `offset`) are dropped, and so are the types the bot did not ask for
+      // (stricter than Telegram, which may still hand out updates created before the call); waits briefly when
+      // there is nothing new.
       const offset = Number(payload.offset ?? 0);
-      for (let i = this.pendingUpdates.length - 1; i >= 0; i--)
-        if (this.pendingUpdates[i].update_id < offset) this.pendingUpdates.splice(i, 1);
+      for (let i = this.pendingUpdates.length - 1; i >= 0; i--) {
+        const update = this.pendingUpdates[i];
+        if (update.update_id < offset) this.pendingUpdates.splice(i, 1);
+        else if (!this.delivers(update)) this.withheld.push(...this.pendingUpdates.splice(i, 1));
+      }
       if (this.pendingUpdates.length === 0) await new Promise((r) => setTimeout(r, 50));
       call.result = [...this.pendingUpdates];
       this.reply(res, 200, { ok: true, result: call.result });
@@ -486,13 +565,24 @@ export class FakeTelegram {
         this.refundedCharges.add(charge);
         return ok(true);
       }
+      case 'setWebhook': {
+        const url = String(p.url ?? '');
+        if (url === '') {
+          this.webhook = undefined;
+          return ok(true);
+        }
+        this.subscribe(p.allowed_updates);
+        this.webhook = { url, secret: typeof p.secret_token === 'string' ? p.secret_token : undefined };
+        return ok(true);
+      }
+      case 'deleteWebhook':
+        this.webhook = undefined;
+        return ok(true);
       case 'answerPreCheckoutQuery':
       case 'editUserStarSubscription':
       case 'answerCallbackQuery':
       case 'sendChatAction':
       case 'setMyCommands':
-      case 'deleteWebhook':
-      case 'setWebhook':
         return ok(true);
       default:
         return { ok: false, error_code: 404, description: 'Not Found' };

@@ -107,3 +107,26 @@ test('the same person in a private chat is served as usual', async () => {
   expect(await accountsOf(user.id)).toBe(1);
   expect(h.telegram.sentTexts(user.id).join('\n')).toMatch(/Welcome/);
 });
+
+test('added to a group (my_chat_member): the note once; removed: nothing', async () => {
+  const admin = member(5_100_006);
+  const change = (oldStatus: string, newStatus: string): Update =>
+    ({
+      update_id: updateId++,
+      my_chat_member: {
+        chat: { id: -4343, type: 'group', title: 'Team' },
+        from: admin,
+        date: Math.floor(Date.now() / 1000),
+        old_chat_member: { user: BOT_USER, status: oldStatus },
+        new_chat_member: { user: BOT_USER, status: newStatus },
+      },
+    }) as unknown as Update;
+  let mark = h.telegram.calls.length;
+  await h.send(change('left', 'member'));
+  const calls = h.telegram.calls.slice(mark);
+  expect(calls.map((c) => [c.method, Number(c.payload.chat_id)])).toEqual([['sendMessage', -4343]]);
+  expect(String(calls[0].payload.text)).toContain(`@${BOT_USER.username}`);
+  mark = h.telegram.calls.length;
+  await h.send(change('member', 'left'));
+  expect(h.telegram.calls.slice(mark)).toEqual([]);
+});

@@ -1,6 +1,6 @@
 import type { Update } from 'grammy/types';
 import { GenerationEntity, UserEntity } from '../../src/db/entities';
-import { createBot, type BotOptions, type TelegramBot } from '../../src/bot';
+import { createBot, registerWebhook, type BotOptions, type TelegramBot } from '../../src/bot';
 import type { BotSettings } from '../../src/bot/context';
 import { createGoogleSandbox } from '../../src/sandbox/google';
 import type { SandboxHandlers } from '../../src/sandbox/server';
@@ -9,6 +9,9 @@ import { BOT_INFO, FakeTelegram, type RecordedCall } from './fake-telegram';
 import { TestUser, type TestUserOptions } from './updates';
 
 export const TOKEN = '123456789:AAtest-bot-token-for-the-fake-server';
+/** Where the harness's bot tells Telegram to send updates; `send` stands in for Telegram's POST there. */
+export const HARNESS_WEBHOOK_URL = 'https://bot.example.test/telegram/webhook';
+export const HARNESS_WEBHOOK_SECRET = 'harness-webhook-secret-0123456789';
 
 /** Fast pacing for tests; production defaults live in DEFAULT_BOT_SETTINGS. */
 export const TEST_SETTINGS: Partial<BotSettings> = {
@@ -20,7 +23,10 @@ export interface BotHarness {
   engine: Engine;
   telegram: FakeTelegram;
   app: TelegramBot;
-  /** Handles one update like the runner would, then waits for the background work it started. */
+  /**
+   * Delivers one update as Telegram would (only a type the bot subscribed to: anything else is withheld, as
+   * Telegram withholds it), handles it like the webhook does, then waits for the background work it started.
+   */
   send(update: Update): Promise<void>;
   user(id: number, options?: TestUserOptions): TestUser;
   /** A second bot process on the same database and Telegram (a restart, or another instance). */
@@ -58,11 +64,17 @@ export async function startBotHarness(
   };
   const app = newBot();
   app.attach();
+  // Subscribed as production subscribes (the update types the bot asks for go to the fake with setWebhook).
+  await registerWebhook(app, HARNESS_WEBHOOK_URL, HARNESS_WEBHOOK_SECRET);
   return {
     engine,
     telegram,
     app,
     async send(update) {
+      if (!telegram.delivers(update)) {
+        telegram.withheld.push(update);
+        return;
+      }
       await app.bot.handleUpdate(update);
       await app.deps.tasks.drain();
     },
