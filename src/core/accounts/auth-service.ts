@@ -16,7 +16,7 @@ import {
 import { consumeVerificationToken, issueVerificationToken, VERIFICATION_TOKEN_TTL_SECONDS } from './email-verification';
 import { PasswordLockout } from './lockout';
 import { inTransaction } from '../../db/transaction';
-import { IdTokenVerifier, IdpSettings } from './idp';
+import { IdTokenVerifier, IdpIdentity, IdpSettings } from './idp';
 import type { Mailer } from './mailer';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords';
 import { consumeResetToken, issueResetToken, RESET_TOKEN_TTL_SECONDS } from './password-reset';
@@ -24,6 +24,7 @@ import { API_KEY_MIN_LEVEL, Plan, PlanDirectory } from './plans';
 import { RefreshTokens } from './refresh-tokens';
 import { TelegramLoginData, verifyTelegramLogin } from './telegram-login';
 import { findOrCreateTelegramUser } from './telegram-account';
+import { takeOverUnverifiedAccount } from './takeover';
 import { createUser, findUserById } from './users';
 
 export interface AuthSettings {
@@ -63,6 +64,10 @@ export interface Principal {
 }
 
 const API_KEY_PREFIX = 'nb_';
+
+const displayNameOf = (identity: IdpIdentity): string => identity.name ?? identity.email?.split('@')[0] ?? 'User';
+const pictureOf = (identity: IdpIdentity): string | null =>
+  identity.picture && /^https?:\/\//i.test(identity.picture) ? identity.picture : null;
 
 /** Every way to sign in, keep a session and recover a password. Transports call one method per request. */
 export class AuthService {
@@ -194,10 +199,10 @@ export class AuthService {
     }
     try {
       const user = await createUser(this.ds, this.plans, {
-        name: identity.name ?? identity.email?.split('@')[0] ?? 'User',
+        name: displayNameOf(identity),
         email: verifiedEmail,
         emailVerified: verifiedEmail !== null,
-        avatarUrl: identity.picture && /^https?:\/\//i.test(identity.picture) ? identity.picture : null,
+        avatarUrl: pictureOf(identity),
         idp: { issuer: identity.issuer, subject: identity.subject },
       });
       return this.startSession(user, true);
@@ -211,27 +216,26 @@ export class AuthService {
 
   /**
    * The identity provider proved the email of an account whose email was never verified: the identity takes the
-   * account over, and every credential set up without that proof (password, refresh sessions, API keys) is
-   * revoked in the same transaction.
+   * account over in one transaction, and everything set up without that proof is revoked or removed
+   * (`takeOverUnverifiedAccount` lists each table).
    */
-  private async takeOver(userId: number, identity: { issuer: string; subject: string }): Promise<UserEntity> {
+  private async takeOver(userId: number, identity: IdpIdentity): Promise<UserEntity> {
     const revoked = this.apiKeys.changeHeard(userId);
     const user = await inTransaction(this.ds, async (em) => {
-      const rows: unknown[] = await em.query(
-        `WITH taken AS (
-           UPDATE users SET idp_issuer = $2, idp_subject = $3, email_verified_at = now(), password_hash = NULL, updated_at = now()
-            WHERE id = $1 AND idp_subject IS NULL AND email_verified_at IS NULL RETURNING id
-         ) SELECT id FROM taken`,
-        [userId, identity.issuer, identity.subject],
-      );
-      if (rows.length === 0) throw new AccountConflictError('identity', 'This email belongs to an account linked to another identity');
-      await em.query('UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [userId]);
-      await em.query('DELETE FROM api_keys WHERE user_id = $1', [userId]);
-      await em.query('DELETE FROM sign_in_lockouts WHERE user_id = $1', [userId]);
+      const taken = await takeOverUnverifiedAccount(em, userId, {
+        issuer: identity.issuer,
+        subject: identity.subject,
+        name: displayNameOf(identity),
+        avatarUrl: pictureOf(identity),
+      });
+      if (!taken) throw new AccountConflictError('identity', 'This email belongs to an account linked to another identity');
       return em.getRepository(UserEntity).findOneByOrFail({ id: userId });
     });
     await revoked;
-    this.log.warn({ userId }, 'identity-provider sign-in took over an account with an unverified email; old credentials revoked');
+    this.log.warn(
+      { userId },
+      'identity-provider sign-in took over an account with an unverified email; what its registrant set up was removed',
+    );
     return user;
   }
 
