@@ -25,6 +25,22 @@ export default tseslint.config(
     },
   },
   {
+    // The doors call core services; persistence stays behind them (see docs/architecture.md).
+    files: ['src/api/**/*.ts', 'src/bot/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'typeorm', message: 'A door never reaches the database: call a core service.' },
+            { name: 'pg', message: 'A door never reaches the database: call a core service.' },
+          ],
+          patterns: [{ group: ['**/db', '**/db/*'], message: 'A door never reaches src/db: call a core service.' }],
+        },
+      ],
+    },
+  },
+  {
     // Plain CommonJS data packages without type declarations are loaded with require().
     files: ['src/core/providers/local/ocr.ts'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
-import { Services } from '../services';
+import type { ApiServices } from './api-services';
 import { resultFiles } from './files-route';
 import { healthRoutes, refuseWhileDraining } from './health-routes';
 import { createMetrics } from './metrics';
@@ -18,7 +18,7 @@ export interface ApiAppOptions {
   telegramWebhook?: Middleware;
 }
 
-export function createApiApp(services: Services, options: ApiAppOptions = {}): Koa {
+export function createApiApp(services: ApiServices, options: ApiAppOptions = {}): Koa {
   // X-Forwarded-* are believed only from the proxies named in TRUST_PROXY; ctx.ip is set by clientAddress.
   const app = new Koa({ proxy: services.config.trustProxy.enabled });
 

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import { matchesEtag, parseRangeHeader } from './http-range';
-import type { Services } from '../services';
+import type { ApiServices } from './api-services';
 import { ApiError } from './middleware/errors';
 import { isUnsafeText } from './middleware/text-guard';
 
@@ -30,7 +30,7 @@ function hasControlCharacter(text: string): boolean {
   return false;
 }
 
-export function resultFiles(services: Pick<Services, 'resultFiles'>): Middleware {
+export function resultFiles(services: Pick<ApiServices, 'resultFiles'>): Middleware {
   return async (ctx, next) => {
     if (!ctx.path.startsWith(PREFIX) || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
     const key = storageKeyOf(ctx.path.slice(PREFIX.length));

@@ -1,13 +1,13 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { ApiError } from './middleware/errors';
-import type { Services } from '../services';
+import type { ApiServices } from './api-services';
 
 /**
  * Probes. `/health`: the database answers (as before). `/health/live`: the process answers. `/health/ready`: the
  * phase is `ready` and every dependency answers; 503 while starting, draining, or when a dependency is down.
  */
-export function healthRoutes(services: Pick<Services, 'readiness' | 'usage'>): Router {
+export function healthRoutes(services: Pick<ApiServices, 'readiness' | 'usage'>): Router {
   const router = new Router();
   router.get('/health', async (ctx) => {
     await services.usage.ping();
@@ -27,7 +27,7 @@ export function healthRoutes(services: Pick<Services, 'readiness' | 'usage'>): R
 }
 
 /** While the instance drains (SIGTERM), new requests other than the probes are refused with 503 and Retry-After. */
-export function refuseWhileDraining(services: Pick<Services, 'readiness'>): Middleware {
+export function refuseWhileDraining(services: Pick<ApiServices, 'readiness'>): Middleware {
   return async (ctx, next) => {
     if (services.readiness.phase !== 'draining' || ctx.path.startsWith('/health')) return next();
     ctx.set('Connection', 'close');

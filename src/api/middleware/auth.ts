@@ -2,10 +2,10 @@ import type { Middleware, ParameterizedContext } from 'koa';
 import type { Plan } from '../../core/accounts/plans';
 import { RateDecision, RateLimitedError } from '../../core/limits/rate-limiter';
 import type { UserRecord } from '../../core/records';
-import type { Services } from '../../services';
+import type { ApiServices } from '../api-services';
 import { ApiError, NOT_AUTHENTICATED } from './errors';
 import { applyRateLimitHeaders } from './rate-limit-headers';
-import { servicesOf } from './request-context';
+import { limiterOf } from './request-context';
 
 /** Who is calling; set on `ctx.state.auth` by `authenticate`. */
 export interface AuthContext {
@@ -41,7 +41,7 @@ export function authOf(ctx: ParameterizedContext): AuthContext {
  * revoked: 401 `Invalid or expired token`; an API key below the VIP plan: 403 naming the plan; blocked: 403.
  * Sets `ctx.state.auth` and the X-RateLimit-* headers (peeked: reads do not count).
  */
-export function authenticate(services: Pick<Services, 'auth' | 'limiter'>, options: { peekLimits?: boolean } = {}): Middleware {
+export function authenticate(services: Pick<ApiServices, 'auth' | 'limiter'>, options: { peekLimits?: boolean } = {}): Middleware {
   const peekLimits = options.peekLimits ?? true;
   return async (ctx, next) => {
     const token = bearerToken(ctx);
@@ -67,7 +67,7 @@ export function authenticate(services: Pick<Services, 'auth' | 'limiter'>, optio
  */
 export async function consumeRequest(ctx: ParameterizedContext): Promise<RateDecision> {
   const auth = authOf(ctx);
-  const decision = await servicesOf(ctx).limiter.consume(auth.userId, auth.plan);
+  const decision = await limiterOf(ctx).consume(auth.userId, auth.plan);
   applyRateLimitHeaders(ctx, decision);
   if (!decision.allowed) throw new RateLimitedError(decision);
   return decision;

@@ -3,7 +3,7 @@ import type { Middleware } from 'koa';
 import type { RateWindow } from '../../core/limits/types';
 import { IpRateLimitedError } from './errors';
 import { readJsonBody } from './json-body';
-import { servicesOf } from './request-context';
+import { limiterOf } from './request-context';
 
 /** Sign-in endpoint limits per client address (spec, Limits); counted in the shared store, so per cluster. */
 export const SIGN_IN_LIMITS = {
@@ -25,7 +25,7 @@ export const SIGN_IN_LIMITS = {
  */
 export function limitPerIp(bucket: string, window: RateWindow): Middleware {
   return async (ctx, next) => {
-    const result = await servicesOf(ctx).limiter.consumeKey(`ip:${bucket}:${ctx.ip}`, window);
+    const result = await limiterOf(ctx).consumeKey(`ip:${bucket}:${ctx.ip}`, window);
     if (!result.allowed) throw new IpRateLimitedError(result.retryAfter);
     await next();
   };
@@ -40,10 +40,7 @@ export function limitPerEmail(bucket: string, window: RateWindow): Middleware {
     const body = (await readJsonBody(ctx)) as { email?: unknown } | null;
     const email = typeof body?.email === 'string' ? body.email.trim().toLowerCase() : '';
     if (email.length > 0 && email.length <= 320) {
-      const result = await servicesOf(ctx).limiter.consumeKey(
-        `email:${bucket}:${crypto.createHash('sha256').update(email).digest('hex')}`,
-        window,
-      );
+      const result = await limiterOf(ctx).consumeKey(`email:${bucket}:${crypto.createHash('sha256').update(email).digest('hex')}`, window);
       if (!result.allowed) {
         throw new IpRateLimitedError(result.retryAfter, 'Too many requests for this email address; try again later');
       }

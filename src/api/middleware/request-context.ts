@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Middleware, ParameterizedContext } from 'koa';
 import pino from 'pino';
 import type { Logger } from '../../logger';
-import type { Services } from '../../services';
+import type { ApiServices } from '../api-services';
 import { baseSecurityHeaders } from './security-headers';
 
 const silent = pino({ enabled: false });
@@ -27,11 +27,11 @@ export function requestId(ctx: ParameterizedContext): string {
   return String(ctx.state.requestId ?? '');
 }
 
-/** The Services the app was built with (set by requestContext on every request). */
-export function servicesOf(ctx: ParameterizedContext): Services {
-  const services = ctx.state.services as Services | undefined;
+/** The rate limiter of the app's services (set by requestContext on every request). */
+export function limiterOf(ctx: ParameterizedContext): ApiServices['limiter'] {
+  const services = ctx.state.services as Pick<ApiServices, 'limiter'> | undefined;
   if (!services) throw new Error('requestContext middleware is not installed');
-  return services;
+  return services.limiter;
 }
 
 /**
@@ -39,7 +39,7 @@ export function servicesOf(ctx: ParameterizedContext): Services {
  * request (method, path without the query, status, duration, user; never headers or bodies), and headers every
  * API answer should have.
  */
-export function requestContext(services: Pick<Services, 'log' | 'config'>): Middleware {
+export function requestContext(services: Pick<ApiServices, 'log' | 'config' | 'limiter'>): Middleware {
   const securityHeaders = Object.entries(baseSecurityHeaders(services.config.publicUrl));
   return async (ctx, next) => {
     const started = process.hrtime.bigint();

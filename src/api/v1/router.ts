@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import { listModels, requireModel } from '../../core/catalog/catalog';
 import { ChatToolCall, FinishReason } from '../../core/providers/types';
-import type { Services } from '../../services';
+import type { ApiServices } from '../api-services';
 import { refuseWhileDraining } from '../health-routes';
 import { authenticate, authOf } from '../middleware/auth';
 import { describeError, v1ErrorBody } from '../middleware/errors';
@@ -40,7 +40,7 @@ function assistantMessage(text: string, toolCalls: ChatToolCall[] | undefined): 
   };
 }
 
-async function chatCompletions(ctx: ParameterizedContext, services: Pick<Services, 'chat' | 'auth' | 'limiter'>): Promise<void> {
+async function chatCompletions(ctx: ParameterizedContext, services: Pick<ApiServices, 'chat' | 'auth' | 'limiter'>): Promise<void> {
   const auth = authOf(ctx);
   const raw = await readJsonBody(ctx, { limitBytes: CHAT_BODY_LIMIT });
   refuseUnknownParameters(raw);
@@ -139,7 +139,7 @@ async function chatCompletions(ctx: ParameterizedContext, services: Pick<Service
 }
 
 /** The chat-completions-compatible surface under /v1 (errors in the compatible shape). */
-export function createV1Router(services: Pick<Services, 'chat' | 'auth' | 'limiter' | 'readiness'>, registry?: OpenApiRegistry): Router {
+export function createV1Router(services: Pick<ApiServices, 'chat' | 'auth' | 'limiter' | 'readiness'>, registry?: OpenApiRegistry): Router {
   const router = new Router({ prefix: '/v1' });
   if (registry) {
     attachOpenApi(router, registry);

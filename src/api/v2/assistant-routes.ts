@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import { z } from 'zod';
-import type { Services } from '../../services';
+import type { ApiServices } from '../api-services';
 import { authOf } from '../middleware/auth';
 import { AssistantSchema, ErrorSchema, OwnAssistantSchema } from '../openapi/components';
 import { idParams } from './path-params';
@@ -26,7 +26,7 @@ const updateBody = z.strictObject({
 });
 const notFound = { description: 'No such assistant of the caller', schema: ErrorSchema };
 
-export function registerAssistantRoutes(router: Router, services: Pick<Services, 'assistants'>): void {
+export function registerAssistantRoutes(router: Router, services: Pick<ApiServices, 'assistants'>): void {
   const { assistants } = services;
   const tags = ['Assistants'];
   const list = (path: string, operationId: string, summary: string, schema: z.ZodType, load: (userId: number) => Promise<unknown>) =>

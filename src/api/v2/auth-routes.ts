@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { SignInResult } from '../../core/accounts/auth-service';
 import { emailSchema, phoneSchema } from '../../core/accounts/identifiers';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../core/accounts/passwords';
-import type { Services } from '../../services';
+import type { ApiServices } from '../api-services';
 import { bearerToken } from '../middleware/auth';
 import { ApiError, NOT_AUTHENTICATED } from '../middleware/errors';
 import { limitPerEmail, limitPerIp, SIGN_IN_LIMITS } from '../middleware/ip-limit';
@@ -99,7 +99,7 @@ const PASSWORD_SIGN_IN_ERRORS = {
 };
 
 /** Sign-in, sessions and password recovery: public routes (no bearer credential). */
-export function registerAuthRoutes(router: Router, services: Pick<Services, 'config' | 'auth'>): void {
+export function registerAuthRoutes(router: Router, services: Pick<ApiServices, 'config' | 'auth'>): void {
   const { auth } = services;
   const tags = ['Authentication'];
 

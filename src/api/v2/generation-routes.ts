@@ -7,7 +7,7 @@ import { fingerprint, IDEMPOTENCY_KEY_PATTERN, StoredResponse } from '../../core
 import { Actor, GenerationOutcome, RequestContext } from '../../core/generations/service';
 import { parseGenerationId, toGenerationView } from '../../core/generations/views';
 import { sniffAudio } from '../../core/media/sniff';
-import type { Services } from '../../services';
+import type { ApiServices } from '../api-services';
 import { authOf } from '../middleware/auth';
 import { ApiError } from '../middleware/errors';
 import { readJsonBody } from '../middleware/json-body';
@@ -36,7 +36,7 @@ function actorOf(ctx: ParameterizedContext): Actor {
 
 export function requestContextOf(
   ctx: ParameterizedContext,
-  services: Pick<Services, 'config' | 'generations' | 'idempotency' | 'chat'>,
+  services: Pick<ApiServices, 'config' | 'generations' | 'idempotency' | 'chat'>,
 ): RequestContext {
   const base = publicBaseUrl(ctx, services.config);
   return { source: 'api', ownOrigins: [...new Set([new URL(base).origin, requestOrigin(ctx)])] };
@@ -44,7 +44,7 @@ export function requestContextOf(
 
 function renderOutcome(
   ctx: ParameterizedContext,
-  services: Pick<Services, 'config' | 'generations' | 'idempotency' | 'chat'>,
+  services: Pick<ApiServices, 'config' | 'generations' | 'idempotency' | 'chat'>,
   outcome: GenerationOutcome,
 ): StoredResponse {
   applyRateLimitHeaders(ctx, outcome.rate);
@@ -62,7 +62,7 @@ function renderOutcome(
  */
 async function idempotent(
   ctx: ParameterizedContext,
-  services: Pick<Services, 'config' | 'generations' | 'idempotency' | 'chat'>,
+  services: Pick<ApiServices, 'config' | 'generations' | 'idempotency' | 'chat'>,
   route: string,
   body: unknown,
   work: () => Promise<StoredResponse>,
@@ -85,7 +85,7 @@ async function idempotent(
 
 export function registerGenerationRoutes(
   router: Router,
-  services: Pick<Services, 'config' | 'generations' | 'idempotency' | 'chat'>,
+  services: Pick<ApiServices, 'config' | 'generations' | 'idempotency' | 'chat'>,
 ): void {
   documentOperation(router, {
     method: 'post',

@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import { z } from 'zod';
-import type { Services } from '../../services';
+import type { ApiServices } from '../api-services';
 import { authOf } from '../middleware/auth';
 import { ApiKeyListSchema, ApiKeySchema, CreatedApiKeySchema, ErrorSchema } from '../openapi/components';
 import { idParams } from './path-params';
@@ -11,7 +11,7 @@ const keyBody = z.strictObject({ name: keyName });
 const notFound = { description: 'No such key on this account', schema: ErrorSchema };
 
 /** API keys of the caller. Another account's key ids answer 404. */
-export function registerKeyRoutes(router: Router, services: Pick<Services, 'apiKeys' | 'createApiKey'>): void {
+export function registerKeyRoutes(router: Router, services: Pick<ApiServices, 'apiKeys' | 'createApiKey'>): void {
   const { apiKeys } = services;
   const tags = ['API keys'];
 

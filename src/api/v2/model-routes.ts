@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import { z } from 'zod';
 import { CATEGORIES, listModels, PLAN_SLUGS, toPublicModel } from '../../core/catalog';
 import { priceCheckBodySchema, quotePrice } from '../../core/payments/price-check';
-import type { Services } from '../../services';
+import type { ApiServices } from '../api-services';
 import { AvgTimeSchema, ErrorSchema, ModelListSchema, PriceQuoteSchema } from '../openapi/components';
 import { addRoute } from './route';
 
@@ -14,7 +14,7 @@ const slugParams = z.object({ slug: z.string().min(1).max(100) });
 const unknownModel = { description: 'No model with this slug (`model_not_found`)', schema: ErrorSchema };
 
 /** The model catalog: list, typical processing time, price check. */
-export function registerModelRoutes(router: Router, services: Pick<Services, 'usage'>): void {
+export function registerModelRoutes(router: Router, services: Pick<ApiServices, 'usage'>): void {
   const tags = ['Models'];
 
   addRoute(

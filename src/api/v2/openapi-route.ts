@@ -1,12 +1,12 @@
 import type Router from '@koa/router';
 import { z } from 'zod';
-import type { Services } from '../../services';
+import type { ApiServices } from '../api-services';
 import { buildOpenApiDocument } from '../openapi/document';
 import { OpenApiRegistry } from '../openapi/registry';
 import { addRoute } from './route';
 
 /** GET /api/v2/openapi.json: built on first request, once every route is registered. */
-export function registerOpenApiRoute(router: Router, registry: OpenApiRegistry, services: Pick<Services, 'config'>): void {
+export function registerOpenApiRoute(router: Router, registry: OpenApiRegistry, services: Pick<ApiServices, 'config'>): void {
   let document: Record<string, unknown> | undefined;
   addRoute(
     router,

@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import { z } from 'zod';
-import type { Services } from '../../services';
+import type { ApiServices } from '../api-services';
 import { authOf } from '../middleware/auth';
 import { ArticleListSchema, CheckoutSchema, ErrorSchema, NotificationAckSchema, OrderListSchema, OrderSchema } from '../openapi/components';
 import { idParams } from './path-params';
@@ -28,7 +28,7 @@ const unknownArticle = { description: 'Unknown article id (`unknown_article`) or
 const unavailable = { description: 'Online payment is not configured, or the provider is unreachable', schema: ErrorSchema };
 
 /** What needs no sign-in: the articles, and the carrier's notifications (believed only after re-reading the payment). */
-export function registerPublicPaymentRoutes(router: Router, services: Services): void {
+export function registerPublicPaymentRoutes(router: Router, services: Pick<ApiServices, 'payments'>): void {
   const { payments } = services;
   addRoute(
     router,
@@ -66,7 +66,7 @@ export function registerPublicPaymentRoutes(router: Router, services: Services):
 }
 
 /** The signed-in user's checkout and orders. */
-export function registerPaymentRoutes(router: Router, services: Services): void {
+export function registerPaymentRoutes(router: Router, services: Pick<ApiServices, 'payments'>): void {
   const { payments } = services;
   addRoute(
     router,

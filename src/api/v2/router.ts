@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { Services } from '../../services';
+import type { ApiServices } from '../api-services';
 import { authenticate } from '../middleware/auth';
 import { attachOpenApi, OpenApiRegistry } from '../openapi/registry';
 import { registerAssistantRoutes } from './assistant-routes';
@@ -25,7 +25,7 @@ export interface V2Routers {
   registry: OpenApiRegistry;
 }
 
-export function createV2Routers(services: Services): V2Routers {
+export function createV2Routers(services: ApiServices): V2Routers {
   const registry = new OpenApiRegistry();
 
   const publicRouter = new Router({ prefix: V2_PREFIX });

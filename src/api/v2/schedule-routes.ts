@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { MAX_INTERVAL_MINUTES, MIN_INTERVAL_MINUTES } from '../../core/schedules/schedules';
-import type { Services } from '../../services';
+import type { ApiServices } from '../api-services';
 import { authOf } from '../middleware/auth';
 import { ScheduleListSchema, ScheduleSchema } from '../openapi/components';
 import { addRoute } from './route';
@@ -16,7 +16,7 @@ const createBody = z.strictObject({
 const tags = ['Schedules'];
 
 /** Recurring generations: POST/GET /schedules, PATCH (enable/disable) and DELETE /schedules/{id}. */
-export function registerScheduleRoutes(router: Router, services: Pick<Services, 'schedules'>): void {
+export function registerScheduleRoutes(router: Router, services: Pick<ApiServices, 'schedules'>): void {
   addRoute(
     router,
     {

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { ChatMessage } from '../../core/providers/types';
-import type { Services } from '../../services';
+import type { ApiServices } from '../api-services';
 import { authOf } from '../middleware/auth';
 import { applyRateLimitHeaders } from '../middleware/rate-limit-headers';
 import { openSse } from '../sse';
@@ -32,7 +32,7 @@ export const STREAM_HEARTBEAT_MS = 15_000;
  * POST /api/v2/generate/stream: server-sent events `generation_start`, `content_delta` and `generation_end`,
  * with a `heartbeat` event while the model is silent. Billing is reconciled on what was delivered.
  */
-export function registerStreamRoute(router: Router, services: Pick<Services, 'chat' | 'config' | 'generations'>): void {
+export function registerStreamRoute(router: Router, services: Pick<ApiServices, 'chat' | 'config' | 'generations'>): void {
   addRoute(
     router,
     {

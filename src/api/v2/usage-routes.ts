@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import { z } from 'zod';
 import { CATEGORIES } from '../../core/catalog/types';
 import { USAGE_MAX_DAYS } from '../../core/stats/daily-usage';
-import type { Services } from '../../services';
+import type { ApiServices } from '../api-services';
 import { authOf } from '../middleware/auth';
 import { components } from '../openapi/components';
 import { addRoute } from './route';
@@ -38,7 +38,7 @@ const usageQuery = z.object({
 });
 
 /** GET /user/usage: the daily series behind the dashboard's usage chart. */
-export function registerUsageRoutes(router: Router, services: Pick<Services, 'usage'>): void {
+export function registerUsageRoutes(router: Router, services: Pick<ApiServices, 'usage'>): void {
   addRoute(
     router,
     {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { LANGUAGES } from '../../core/accounts/settings';
 import { CATEGORIES, IMAGE_FORMATS } from '../../core/catalog/types';
 import { HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT } from '../../core/stats/history';
-import type { Services } from '../../services';
+import type { ApiServices } from '../api-services';
 import { authOf } from '../middleware/auth';
 import { BalanceSchema, ErrorSchema, HistoryPageSchema, SettingsSchema, StatsSchema, UserSchema } from '../openapi/components';
 import { publicBaseUrl } from './public-url';
@@ -51,7 +51,7 @@ const historyQuery = z.object({
 });
 
 /** /user/*: the caller's own account; nothing here can reach another account. */
-export function registerUserRoutes(router: Router, services: Pick<Services, 'config' | 'profiles' | 'settings' | 'usage'>): void {
+export function registerUserRoutes(router: Router, services: Pick<ApiServices, 'config' | 'profiles' | 'settings' | 'usage'>): void {
   const { profiles, settings, usage } = services;
   const tags = ['User'];
 

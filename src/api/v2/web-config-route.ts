@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import { z } from 'zod';
 import type { AppConfig } from '../../config';
-import type { Services } from '../../services';
+import type { ApiServices } from '../api-services';
 import { components } from '../openapi/components';
 import { addRoute } from './route';
 
@@ -38,7 +38,7 @@ export function publicConfig(config: AppConfig): PublicConfig {
 }
 
 /** GET /api/v2/config/public: no sign-in needed; the dashboard reads it before it shows the sign-in page. */
-export function registerWebConfigRoute(router: Router, services: Services): void {
+export function registerWebConfigRoute(router: Router, services: Pick<ApiServices, 'config'>): void {
   addRoute(
     router,
     {

@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import { z } from 'zod';
-import type { Services } from '../../services';
+import type { ApiServices } from '../api-services';
 import { authOf } from '../middleware/auth';
 import { ErrorSchema } from '../openapi/components';
 import { documentWebhookEvent } from '../openapi/registry';
@@ -28,7 +28,7 @@ const SIGNING =
   'exponential backoff and jitter for 24 h.';
 
 /** Webhook endpoints of the caller. Another account's ids answer 404. */
-export function registerWebhookRoutes(router: Router, services: Services): void {
+export function registerWebhookRoutes(router: Router, services: Pick<ApiServices, 'webhooks'>): void {
   const { webhooks } = services;
   const tags = ['Webhooks'];
 
