@@ -6,6 +6,7 @@ import type { UserFromGetMe } from 'grammy/types';
 import { accountMiddleware } from './account';
 import { AdminNotifier } from './admin-notifier';
 import { BackgroundTasks } from './background';
+import { BuyerNotices } from './buyer-notices';
 import {
   DEFAULT_BOT_SETTINGS,
   initialSession,
@@ -103,6 +104,15 @@ export function createBot(token: string, services: BotServices, options: BotOpti
     chatIds: config.bot.adminChatIds,
     burstThreshold: settings.failureBurstThreshold,
     burstWindowMs: settings.failureBurstWindowMs,
+  });
+  const buyers = new BuyerNotices({
+    api: bot.api,
+    plans: services.plans,
+    telegramIdOf: async (userId) => (await services.profiles.user(userId))?.telegramId ?? null,
+    languageOf: (telegramId) => services.settings.languageOfTelegramUser(telegramId),
+    i18n,
+    log,
+    tasks,
   });
   const deps: BotDeps = {
     services,
@@ -212,6 +222,10 @@ export function createBot(token: string, services: BotServices, options: BotOpti
       services.payments.hub.add({
         paymentSucceeded: (e) => (attached ? admin.paymentSucceeded(e) : undefined),
         paymentRefunded: (e) => (attached ? admin.paymentRefunded(e) : undefined),
+      });
+      services.payments.hub.add({
+        subscriptionReplaced: (e) => (attached ? buyers.subscriptionReplaced(e) : undefined),
+        paymentRefunded: (e) => (attached ? buyers.paymentRefunded(e) : undefined),
       });
       services.payments.refunds.useGateway('stars', new TelegramStarsGateway(bot.api));
     },

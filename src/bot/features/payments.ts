@@ -130,6 +130,18 @@ async function paid(ctx: BotContext): Promise<void> {
   }
   const user = await profiles.user(order.userId);
   const until = user?.planExpiresAt ? formatDate(ctx.locale, new Date(user.planExpiresAt)) : '—';
+  if (result.planChange === 'bonus') {
+    await ctx.reply(
+      ctx.t('payment-plan-as-bonus', {
+        plan: await planName(plans, order.planSlug ?? ''),
+        current: await planName(plans, user?.planSlug ?? ''),
+        tokens: result.bonusTokens ?? 0,
+        until,
+        balance,
+      }),
+    );
+    return;
+  }
   await ctx.reply(ctx.t('payment-thanks-plan', { plan: await planName(plans, order.planSlug ?? ''), until, balance }));
 }
 
@@ -149,7 +161,10 @@ async function cancelSubscription(ctx: BotContext): Promise<void> {
   await payments.stars.markSubscriptionCanceled(subscription.id);
   const user = await profiles.user(account.user.id);
   const until = user?.planExpiresAt ? formatDate(ctx.locale, new Date(user.planExpiresAt)) : '—';
-  await ctx.reply(ctx.t('subscription-canceled', { plan: await planName(plans, subscription.planSlug ?? ''), until }));
+  const plan = await planName(plans, subscription.planSlug ?? '');
+  // A subscription to a plan the account is no longer on (a higher one was bought): the running plan is untouched.
+  if (subscription.planSlug !== user?.planSlug) await ctx.reply(ctx.t('subscription-canceled-other', { plan }));
+  else await ctx.reply(ctx.t('subscription-canceled', { plan, until }));
 }
 
 /** Telegram Stars: /buy (and Balance → Top up), invoices, pre-checkout, successful payments, /paysupport, cancel. */

@@ -10,9 +10,16 @@ export interface Fulfilment {
   /** False when this order or this charge was already fulfilled: nothing changed. */
   applied: boolean;
   order: OrderRecord;
-  /** For a plan: whether it started a new period or extended the paid one. */
-  planChange?: 'new_period' | 'extended';
+  /**
+   * For a plan: whether it started a new period, extended the paid one, or (bought or renewed while a higher paid
+   * plan runs) was credited as bonus tokens worth its allowance, leaving the running plan as it was.
+   */
+  planChange?: PlanChange;
+  /** Bonus tokens credited for a plan order (planChange `bonus`). */
+  bonusTokens?: number;
 }
+
+export type PlanChange = 'new_period' | 'extended' | 'bonus';
 
 interface UserRow {
   plan_slug: string;
@@ -22,16 +29,31 @@ interface UserRow {
 /** The ledger reference of everything one order does to a balance. */
 export const orderLedgerReference = (orderId: number) => `order:${orderId}`;
 
-async function applyPlan(em: EntityManager, plans: PlanDirectory, order: OrderRecord): Promise<'new_period' | 'extended'> {
+async function applyPlan(em: EntityManager, plans: PlanDirectory, order: OrderRecord): Promise<{ change: PlanChange; bonus?: number }> {
   const slug = order.planSlug as string;
   const days = order.periodDays ?? 30;
   const plan = await plans.get(slug);
   const [user] = await em.query<UserRow[]>('SELECT plan_slug, plan_paid_through FROM users WHERE id = $1 FOR UPDATE', [order.userId]);
   const now = new Date();
   const reference = orderLedgerReference(order.id);
-  if (user.plan_slug === slug && user.plan_paid_through && new Date(user.plan_paid_through) > now) {
+  const paidThrough = user.plan_paid_through ? new Date(user.plan_paid_through) : null;
+  const paidPlanRuns = paidThrough !== null && paidThrough > now;
+  if (paidPlanRuns && user.plan_slug !== slug && (await plans.get(user.plan_slug)).level > plan.level) {
+    // A lower plan paid while a higher one runs (a Stars renewal that still came): switching would lose the paid
+    // higher period, so the money comes in as bonus tokens worth the lower plan's allowance.
+    if (plan.monthlyTokens > 0)
+      await grantBonus(
+        em,
+        order.userId,
+        plan.monthlyTokens,
+        reference,
+        `${slug} paid while ${user.plan_slug} runs: credited as bonus tokens`,
+      );
+    return { change: 'bonus', bonus: plan.monthlyTokens };
+  }
+  if (user.plan_slug === slug && paidThrough && paidPlanRuns) {
     // A renewal (or a second month bought early): the paid period grows; tokens reset at the next refill as usual.
-    const through = addDays(new Date(user.plan_paid_through), days);
+    const through = addDays(paidThrough, days);
     await em.query('UPDATE users SET plan_paid_through = $2, plan_expires_at = $2, updated_at = now() WHERE id = $1', [
       order.userId,
       through,
@@ -40,7 +62,7 @@ async function applyPlan(em: EntityManager, plans: PlanDirectory, order: OrderRe
       `INSERT INTO ledger_entries (user_id, kind, reference, plan_delta, bonus_delta, note) VALUES ($1, 'purchase', $2, 0, 0, $3)`,
       [order.userId, reference, `${slug} paid through ${through.toISOString()}`],
     );
-    return 'extended';
+    return { change: 'extended' };
   }
   const through = addDays(now, days);
   await em.query(
@@ -49,7 +71,7 @@ async function applyPlan(em: EntityManager, plans: PlanDirectory, order: OrderRe
     [order.userId, slug, now, through],
   );
   await setPlanTokens(em, order.userId, plan.monthlyTokens, 'refill', reference, `${slug} plan bought: new period, allowance`);
-  return 'new_period';
+  return { change: 'new_period' };
 }
 
 /**
@@ -72,6 +94,7 @@ export async function fulfil(ds: DataSource, plans: PlanDirectory, orderId: numb
       if (paid.length === 0) return null;
       const order = await em.getRepository(PaymentOrderEntity).findOneByOrFail({ id: orderId });
       let planChange: Fulfilment['planChange'];
+      let bonusTokens: number | undefined;
       if (order.kind === 'tokens') {
         await grantBonus(
           em,
@@ -81,12 +104,12 @@ export async function fulfil(ds: DataSource, plans: PlanDirectory, orderId: numb
           `${order.articleId} bought (${order.provider} ${providerChargeId})`,
         );
       } else {
-        planChange = await applyPlan(em, plans, order);
+        ({ change: planChange, bonus: bonusTokens } = await applyPlan(em, plans, order));
       }
       await em.query(`UPDATE payment_orders SET status = 'fulfilled', fulfilled_at = now(), updated_at = now() WHERE id = $1`, [orderId]);
-      return { order: await em.getRepository(PaymentOrderEntity).findOneByOrFail({ id: orderId }), planChange };
+      return { order: await em.getRepository(PaymentOrderEntity).findOneByOrFail({ id: orderId }), planChange, bonusTokens };
     });
-    if (result) return { applied: true, order: result.order, planChange: result.planChange };
+    if (result) return { applied: true, ...result };
   } catch (err) {
     // The charge id already paid another order (a replayed renewal): nothing of this transaction stays.
     if (!isUniqueViolation(err)) throw err;

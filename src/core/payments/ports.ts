@@ -29,10 +29,21 @@ export interface PaymentRefundedEvent extends Omit<PaymentSucceededEvent, 'renew
   refundedAt: Date;
 }
 
+/** A Stars subscription stopped because the account bought another plan. */
+export interface SubscriptionReplacedEvent {
+  userId: number;
+  telegramId: string | null;
+  canceledPlan: string;
+  newPlan: string;
+  /** The order that started the canceled subscription. */
+  orderId: number;
+}
+
 /** A port for whoever reacts to money coming in (or going back): the bot's admin notices, webhooks. */
 export interface PaymentListener {
-  paymentSucceeded(event: PaymentSucceededEvent): Promise<void> | void;
+  paymentSucceeded?(event: PaymentSucceededEvent): Promise<void> | void;
   paymentRefunded?(event: PaymentRefundedEvent): Promise<void> | void;
+  subscriptionReplaced?(event: SubscriptionReplacedEvent): Promise<void> | void;
 }
 
 /** Fans payment events out to the registered listeners; a failing listener is logged, never raised. */
@@ -46,28 +57,28 @@ export class PaymentHub {
     return () => this.listeners.delete(listener);
   }
 
-  async succeeded(event: PaymentSucceededEvent): Promise<void> {
+  private async emit(orderId: number, call: (l: PaymentListener) => Promise<void> | void): Promise<void> {
     await Promise.all(
       [...this.listeners].map(async (l) => {
         try {
-          await l.paymentSucceeded(event);
+          await call(l);
         } catch (err) {
-          this.log?.warn({ err, orderId: event.orderId }, 'payment listener failed');
+          this.log?.warn({ err, orderId }, 'payment listener failed');
         }
       }),
     );
   }
 
-  async refunded(event: PaymentRefundedEvent): Promise<void> {
-    await Promise.all(
-      [...this.listeners].map(async (l) => {
-        try {
-          await l.paymentRefunded?.(event);
-        } catch (err) {
-          this.log?.warn({ err, orderId: event.orderId }, 'payment listener failed');
-        }
-      }),
-    );
+  succeeded(event: PaymentSucceededEvent): Promise<void> {
+    return this.emit(event.orderId, (l) => l.paymentSucceeded?.(event));
+  }
+
+  refunded(event: PaymentRefundedEvent): Promise<void> {
+    return this.emit(event.orderId, (l) => l.paymentRefunded?.(event));
+  }
+
+  subscriptionReplaced(event: SubscriptionReplacedEvent): Promise<void> {
+    return this.emit(event.orderId, (l) => l.subscriptionReplaced?.(event));
   }
 }
 

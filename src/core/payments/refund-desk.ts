@@ -35,6 +35,10 @@ export class RefundDesk {
     this.gateways.set(provider, gateway);
   }
 
+  gateway(provider: PaymentProviderName): RefundGateway | undefined {
+    return this.gateways.get(provider);
+  }
+
   useQueue(queue: RefundQueue): void {
     this.queue = queue;
   }

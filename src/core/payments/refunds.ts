@@ -44,6 +44,15 @@ async function revertPlan(
   reference: string,
 ): Promise<{ taken: number; spent: number }> {
   const allowance = (await plans.get(order.planSlug as string)).monthlyTokens;
+  const [credited] = await em.query<{ bonus: number }[]>(
+    `SELECT COALESCE(SUM(bonus_delta), 0)::int AS bonus FROM ledger_entries WHERE user_id = $1 AND reference = $2 AND kind = 'grant'`,
+    [order.userId, reference],
+  );
+  if (credited.bonus > 0) {
+    // Paid while a higher plan ran, the order came in as bonus tokens: those are what is taken back.
+    const taken = await takeBonus(em, order.userId, credited.bonus, reference, `${order.articleId} refunded (credited as bonus tokens)`);
+    return { taken, spent: credited.bonus - taken };
+  }
   const [user] = await em.query<{ plan_slug: string; plan_paid_through: Date | null; plan_tokens: number }[]>(
     `SELECT u.plan_slug, u.plan_paid_through, b.plan_tokens FROM users u JOIN balances b ON b.user_id = u.id WHERE u.id = $1 FOR UPDATE`,
     [order.userId],

@@ -10,6 +10,7 @@ import { PaymentHub, type CarrierGateway } from './ports';
 import { RefundDesk } from './refund-desk';
 import { PaymentSettlement } from './settlement';
 import { StarsPayments } from './stars';
+import { SubscriptionReplacer } from './subscriptions';
 import { YOOKASSA_BASE_URL, YooKassaGateway } from './yookassa/client';
 
 export interface CarrierSettings {
@@ -64,6 +65,8 @@ export class PaymentService {
     this.stars = new StarsPayments(ds, this.catalog, this.settlement, log);
     this.refunds = new RefundDesk(ds, this.settlement, log);
     if (options.carrier) this.refunds.useGateway(options.carrier.name, options.carrier);
+    const replacer = new SubscriptionReplacer(ds, (provider) => this.refunds.gateway(provider), this.hub, log);
+    this.settlement.whenPlanBought((order) => replacer.planBought(order));
   }
 
   async articles(): Promise<ArticleView[]> {

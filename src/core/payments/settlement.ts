@@ -9,6 +9,8 @@ import { reverseCredit, type Reversal } from './refunds';
 
 /** Fulfilment and refund with their announcements: listeners hear of each paid or refunded order exactly once. */
 export class PaymentSettlement {
+  private planBought?: (order: OrderRecord) => Promise<void>;
+
   constructor(
     private readonly ds: DataSource,
     private readonly plans: PlanDirectory,
@@ -41,6 +43,11 @@ export class PaymentSettlement {
     };
   }
 
+  /** Runs after a plan order (not a renewal) is fulfilled: the other subscriptions stop. */
+  whenPlanBought(action: (order: OrderRecord) => Promise<void>): void {
+    this.planBought = action;
+  }
+
   /** fulfil() once per order and charge; announces `payment.succeeded` when it applied. */
   async fulfil(orderId: number, chargeId: string): Promise<Fulfilment> {
     const result = await fulfil(this.ds, this.plans, orderId, chargeId);
@@ -52,6 +59,7 @@ export class PaymentSettlement {
         renewal: order.parentOrderId !== null,
         paidAt: order.paidAt ?? new Date(),
       });
+      if (order.kind === 'plan' && order.parentOrderId === null) await this.planBought?.(order);
     }
     return result;
   }

@@ -34,6 +34,8 @@ export interface StarsPaymentResult {
   outcome: 'fulfilled' | 'duplicate' | 'unknown_order';
   order?: OrderRecord;
   planChange?: Fulfilment['planChange'];
+  /** Bonus tokens credited for a plan paid while a higher plan runs. */
+  bonusTokens?: number;
 }
 
 /** Telegram Stars purchases: orders priced in XTR, paid through the bot's invoices. */
@@ -98,7 +100,12 @@ export class StarsPayments {
     const renewal = p.isRecurring === true && p.isFirstRecurring !== true && order.status !== 'pending';
     if (!renewal) {
       const result = await this.settlement.fulfil(order.id, p.chargeId);
-      return { outcome: result.applied ? 'fulfilled' : 'duplicate', order: result.order, planChange: result.planChange };
+      return {
+        outcome: result.applied ? 'fulfilled' : 'duplicate',
+        order: result.order,
+        planChange: result.planChange,
+        bonusTokens: result.bonusTokens,
+      };
     }
     const repo = this.ds.getRepository(PaymentOrderEntity);
     const seen = await repo.findOneBy({ provider: 'stars', providerChargeId: p.chargeId });
@@ -109,15 +116,18 @@ export class StarsPayments {
       await cancelOrder(this.ds, renewalOrder.id);
       return { outcome: 'duplicate', order: (await repo.findOneBy({ provider: 'stars', providerChargeId: p.chargeId })) ?? order };
     }
-    return { outcome: 'fulfilled', order: result.order, planChange: result.planChange };
+    return { outcome: 'fulfilled', order: result.order, planChange: result.planChange, bonusTokens: result.bonusTokens };
   }
 
-  /** The user's running Stars subscription (first order of the chain) for the plan they are on, if not canceled. */
+  /**
+   * The user's Stars subscription that still renews (the first order of the chain), whatever plan the account is on
+   * now: a subscription to a lower plan keeps charging while a higher one runs, so it must stay cancellable.
+   */
   async activeSubscription(userId: number): Promise<OrderRecord | null> {
     const rows = await this.ds.query<{ id: number }[]>(
-      `SELECT o.id FROM payment_orders o JOIN users u ON u.id = o.user_id
+      `SELECT o.id FROM payment_orders o
         WHERE o.user_id = $1 AND o.provider = 'stars' AND o.is_subscription AND o.parent_order_id IS NULL
-          AND o.status = 'fulfilled' AND o.subscription_canceled_at IS NULL AND u.plan_slug = o.plan_slug
+          AND o.status = 'fulfilled' AND o.subscription_canceled_at IS NULL
         ORDER BY o.id DESC LIMIT 1`,
       [userId],
     );
