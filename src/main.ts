@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { RunnerHandle } from '@grammyjs/runner';
 import { createApiApp } from './api/app';
 import { createMetricsServer } from './api/metrics';
-import { createBot, registerWebhook, startPolling, telegramWebhook, type TelegramBot } from './bot';
+import type { TelegramBot } from './bot';
 import { AppConfig, ConfigError, loadConfig } from './config';
 import { terminateOcrWorker } from './core/providers/local';
 import { PROVIDER_NAMES } from './core/providers/types';
@@ -91,10 +91,14 @@ async function main(): Promise<void> {
   workersRunning = true;
 
   // The Telegram bot (BOT_TOKEN): long polling, or updates through POST /telegram/webhook (BOT_MODE=webhook).
-  const bot: TelegramBot | undefined = config.bot.token ? createBot(config.bot.token, services) : undefined;
+  // grammY and the bot's screens load only with a BOT_TOKEN (memory: an API-only process keeps none of it).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a deferred load
+  const botModule = config.bot.token ? (require('./bot') as typeof import('./bot')) : undefined;
+  const bot: TelegramBot | undefined = config.bot.token && botModule ? botModule.createBot(config.bot.token, services) : undefined;
   bot?.attach();
   const app = createApiApp(services, {
-    telegramWebhook: bot && config.bot.mode === 'webhook' ? telegramWebhook(bot, config.bot.webhookSecret) : undefined,
+    telegramWebhook:
+      bot && botModule && config.bot.mode === 'webhook' ? botModule.telegramWebhook(bot, config.bot.webhookSecret) : undefined,
   });
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
@@ -118,10 +122,10 @@ async function main(): Promise<void> {
   // The bot starts in the background and retries while Telegram (or TELEGRAM_API_ROOT) is unreachable, so the
   // HTTP API never waits on it.
   const startBot = async (attempt = 1): Promise<void> => {
-    if (!bot || stopping) return;
+    if (!bot || !botModule || stopping) return;
     try {
-      if (config.bot.mode === 'polling') polling = await startPolling(bot);
-      else if (config.bot.webhookUrl) await registerWebhook(bot, config.bot.webhookUrl, config.bot.webhookSecret);
+      if (config.bot.mode === 'polling') polling = await botModule.startPolling(bot);
+      else if (config.bot.webhookUrl) await botModule.registerWebhook(bot, config.bot.webhookUrl, config.bot.webhookSecret);
       else
         log.warn(
           'BOT_MODE=webhook without PUBLIC_URL: point the bot webhook at <public url>/telegram/webhook yourself (with BOT_WEBHOOK_SECRET)',

@@ -5,7 +5,6 @@ import type { AccountChangeFeed } from './core/accounts/account-changes';
 import { ApiKeyService } from './core/accounts/api-keys';
 import { AuthService } from './core/accounts/auth-service';
 import { LogMailer, Mailer } from './core/accounts/mailer';
-import { SmtpMailer } from './core/accounts/smtp-mailer';
 import { PlanDirectory } from './core/accounts/plans';
 import { AccountAdmin } from './core/accounts/account-admin';
 import { ProfileService } from './core/accounts/profile-service';
@@ -43,7 +42,6 @@ import { resolveInstanceId } from './core/ops/instance-id';
 import { ScheduleService } from './core/schedules/schedules';
 import { carrierGateway, PaymentService } from './core/payments/service';
 import { LocalDiskStorage, ResultStorage } from './core/media/storage';
-import { S3Storage } from './core/media/s3-storage';
 import { defaultBaseUrls, providerAdapters } from './core/providers/registry';
 import { ProviderName } from './core/providers/types';
 import { createBoss, GENERATION_STEP, PgBossGenerationQueue } from './jobs/boss';
@@ -124,6 +122,11 @@ export interface ServiceOptions {
   inlineBudgetMs?: number;
 }
 
+/* eslint-disable @typescript-eslint/no-require-imports -- deferred loads: only a process that uses them pays for them */
+const loadSmtpMailer = () => require('./core/accounts/smtp-mailer') as typeof import('./core/accounts/smtp-mailer');
+const loadS3Storage = () => require('./core/media/s3-storage') as typeof import('./core/media/s3-storage');
+/* eslint-enable @typescript-eslint/no-require-imports */
+
 function connectRedis(url: string, commandTimeoutMs: number, log: Logger): Redis {
   const redis = new Redis(url, {
     maxRetriesPerRequest: 1,
@@ -163,8 +166,9 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
   const apiKeys = new ApiKeyService(ds, config.apiKeyPepper, { sql, changes: accountChanges });
   const jobQueue = createBoss(options.databaseUrl, log);
   const boss = jobQueue.boss;
+  // nodemailer and the S3 SDK load only in a process configured to use them (memory: neither is small).
   const mailTransport: Mailer = config.mail.smtpUrl
-    ? new SmtpMailer(config.mail.smtpUrl, config.mail.from)
+    ? new (loadSmtpMailer().SmtpMailer)(config.mail.smtpUrl, config.mail.from)
     : new LogMailer(log, config.env !== 'production');
   const mailer = new QueuedMailer(boss, mailTransport);
   const auth = new AuthService(ds, plans, apiKeys, mailer, log, {
@@ -175,7 +179,9 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
   });
   const limiter = new RateLimiter(counters);
   const storage: ResultStorage =
-    config.storage.kind === 's3' ? new S3Storage(config.storage) : new LocalDiskStorage(path.join(config.dataDir, 'results'));
+    config.storage.kind === 's3'
+      ? new (loadS3Storage().S3Storage)(config.storage)
+      : new LocalDiskStorage(path.join(config.dataDir, 'results'));
   const connections = new ProviderConnections(config, defaultBaseUrls, options.sandboxMount);
   const gate = new ProviderGate({ concurrency: config.providerConcurrency, failureThreshold: 5, cooldownMs: 30_000 });
   const notifier = new NotifierHub();

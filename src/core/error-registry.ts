@@ -9,8 +9,8 @@ import {
   PlanTooLowError,
   QuotaExceededError,
   SignInUnavailableError,
+  SmtpError,
 } from './accounts/errors';
-import { SmtpError } from './accounts/smtp-mailer';
 import { InsufficientTokensError } from './billing/errors';
 import { ParamError, UnknownModelError } from './catalog/errors';
 import { DomainError } from './errors';

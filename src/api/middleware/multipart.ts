@@ -2,7 +2,6 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { ParameterizedContext } from 'koa';
-import { koaBody } from 'koa-body';
 import { ApiError } from './errors';
 import { isUnsafeText } from './text-guard';
 
@@ -93,6 +92,9 @@ async function parseInto(
   opts: { maxFileBytes: number; fileFields: string[] },
 ): Promise<MultipartForm> {
   let failure: ApiError | undefined;
+  // koa-body (and formidable under it) loads on the first upload: a process that serves no upload keeps neither.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a deferred load
+  const { koaBody } = require('koa-body') as typeof import('koa-body');
   const parse = koaBody({
     multipart: true,
     json: false,

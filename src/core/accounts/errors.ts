@@ -96,3 +96,8 @@ export class LoginReplayedError extends DomainError {
     super('This sign-in was already used: sign in with the messenger again');
   }
 }
+
+/** The SMTP relay refused or could not take a mail (kept apart from the mailer, so nodemailer loads only with SMTP). */
+export class SmtpError extends DomainError {
+  readonly code = 'mail_failed';
+}

@@ -1,10 +1,8 @@
 import nodemailer, { type Transporter } from 'nodemailer';
-import { DomainError } from '../errors';
+import { SmtpError } from './errors';
 import type { MailMessage, Mailer } from './mailer';
 
-export class SmtpError extends DomainError {
-  readonly code = 'mail_failed';
-}
+export { SmtpError };
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 
