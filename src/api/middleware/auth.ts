@@ -29,6 +29,14 @@ export function bearerToken(ctx: ParameterizedContext): string | null {
   return BEARER.exec(header)?.[1] ?? null;
 }
 
+const API_KEY_HEADER = /^[A-Za-z0-9._~+/=-]+$/;
+
+/** The credential of `x-api-key: <key>` (how the Anthropic SDKs and Claude Code send it), or null. */
+function apiKeyHeader(ctx: ParameterizedContext): string | null {
+  const value = ctx.get('x-api-key').trim();
+  return value && value.length <= MAX_TOKEN_LENGTH && API_KEY_HEADER.test(value) ? value : null;
+}
+
 /** The caller of an authenticated route. @throws ApiError 401 when `authenticate` did not run or failed */
 export function authOf(ctx: ParameterizedContext): AuthContext {
   const auth = ctx.state.auth as AuthContext | undefined;
@@ -41,10 +49,13 @@ export function authOf(ctx: ParameterizedContext): AuthContext {
  * revoked: 401 `Invalid or expired token`; an API key below the VIP plan: 403 naming the plan; blocked: 403.
  * Sets `ctx.state.auth` and the X-RateLimit-* headers (peeked: reads do not count).
  */
-export function authenticate(services: Pick<ApiServices, 'auth' | 'limiter'>, options: { peekLimits?: boolean } = {}): Middleware {
+export function authenticate(
+  services: Pick<ApiServices, 'auth' | 'limiter'>,
+  options: { peekLimits?: boolean; /** Also take `x-api-key` when there is no Bearer credential. */ apiKeyHeader?: boolean } = {},
+): Middleware {
   const peekLimits = options.peekLimits ?? true;
   return async (ctx, next) => {
-    const token = bearerToken(ctx);
+    const token = bearerToken(ctx) ?? (options.apiKeyHeader ? apiKeyHeader(ctx) : null);
     if (!token) throw new ApiError(401, 'not_authenticated', NOT_AUTHENTICATED);
     const principal = await services.auth.resolveBearer(token);
     const auth: AuthContext = {

@@ -252,6 +252,33 @@ export function v1ErrorBody(d: ErrorDescription): { error: Record<string, unknow
   return { error: { message: d.message, type, param, code: d.code } };
 }
 
+// Anthropic's documented error types by status (402 is its billing_error; 503, our overload answer, is its 529's).
+const ANTHROPIC_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  402: 'billing_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  500: 'api_error',
+  503: 'overloaded_error',
+  504: 'timeout_error',
+};
+
+/** The Messages API's error body, `{"type":"error","error":{"type","message"}}`, so the Anthropic SDKs parse it. */
+export function anthropicErrorBody(d: ErrorDescription): { type: 'error'; error: { type: string; message: string } } {
+  const type = ANTHROPIC_TYPES[d.status] ?? (d.status >= 500 ? 'api_error' : 'invalid_request_error');
+  return { type: 'error', error: { type, message: d.message } };
+}
+
+const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
+
+function errorBody(path: string, d: ErrorDescription): Record<string, unknown> {
+  if (under(path, '/v1/messages')) return anthropicErrorBody(d);
+  return under(path, '/v1') ? v1ErrorBody(d) : v2ErrorBody(d);
+}
+
 /** Answers an error on `ctx` in the shape of the surface the request went to. */
 export function renderError(ctx: ParameterizedContext, err: unknown): void {
   const d = describeError(err);
@@ -260,7 +287,7 @@ export function renderError(ctx: ParameterizedContext, err: unknown): void {
     requestLog(ctx).warn({ err: (err as Error).message }, 'request refused: a dependency is unavailable');
   ctx.status = d.status;
   for (const [name, value] of Object.entries(d.headers ?? {})) ctx.set(name, value);
-  ctx.body = ctx.path === '/v1' || ctx.path.startsWith('/v1/') ? v1ErrorBody(d) : v2ErrorBody(d);
+  ctx.body = errorBody(ctx.path, d);
 }
 
 /** Catches everything thrown downstream and renders it (never a bare 500 for bad input). */

@@ -103,6 +103,11 @@ function describeBytes(bytes: number): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / 1024 / 1024} MB` : `${Math.round(bytes / 1024)} kB`;
 }
 
+function security(op: RegisteredOperation): Json[] {
+  if (op.security === 'bearer') return op.apiKeyHeader ? [{ bearerAuth: [] }, { apiKeyHeader: [] }] : [{ bearerAuth: [] }];
+  return op.security === 'refresh_cookie' ? [{ refreshCookie: [] }, {}] : [];
+}
+
 function operation(converter: SchemaConverter, op: RegisteredOperation): Json {
   const responses: Record<string, Json> = {};
   for (const [status, spec] of Object.entries(op.responses)) {
@@ -139,7 +144,7 @@ function operation(converter: SchemaConverter, op: RegisteredOperation): Json {
     tags: op.tags,
     parameters: [...parameters(converter, op.params, 'path'), ...parameters(converter, op.query, 'query')],
     responses,
-    security: op.security === 'bearer' ? [{ bearerAuth: [] }] : op.security === 'refresh_cookie' ? [{ refreshCookie: [] }, {}] : [],
+    security: security(op),
   };
   if (op.description) out.description = op.description;
   if (op.body) {
@@ -216,6 +221,7 @@ export function buildOpenApiDocument(registry: OpenApiRegistry, info: DocumentIn
           description: 'An API key (`nb_` + 45 characters; VIP plan or higher) or a web access token (JWT, 15 minutes)',
         },
         refreshCookie: { type: 'apiKey', in: 'cookie', name: 'nb_refresh', description: 'httpOnly refresh token cookie (30 days)' },
+        apiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'An API key, as the Anthropic SDKs send it' },
       },
     },
   };

@@ -24,6 +24,8 @@ export interface OperationSpec {
   tags: string[];
   /** `bearer`: API key or access token; `refresh_cookie`: the refresh cookie; `none`: public. */
   security: 'bearer' | 'refresh_cookie' | 'none';
+  /** A bearer route that also takes the API key in `x-api-key` (the Anthropic SDKs' header). */
+  apiKeyHeader?: boolean;
   body?: z.ZodType;
   /** Default `application/json`; multipart routes say `multipart/form-data`. */
   bodyContentType?: string;

@@ -8,10 +8,10 @@ import { refuseWhileDraining } from '../health-routes';
 import { authenticate, authOf } from '../middleware/auth';
 import { describeError, v1ErrorBody } from '../middleware/errors';
 import { readJsonBody } from '../middleware/json-body';
-import { applyRateLimitHeaders } from '../middleware/rate-limit-headers';
 import { parseInput } from '../middleware/validation';
 import { attachOpenApi, OpenApiRegistry } from '../openapi/registry';
-import { openSse } from '../sse';
+import { ChatRunServices, completeChat, serviceObject, streamChat } from './chat-run';
+import { registerMessagesRoutes } from './anthropic/routes';
 import { documentV1 } from './openapi';
 import { refuseUnknownParameters, toChatInput } from './messages';
 import { chatCompletionBody } from './schemas';
@@ -23,13 +23,6 @@ const CATALOG_EPOCH = 1732200000;
 
 const finishReason = (r: FinishReason | undefined | null) => r ?? 'stop';
 
-function serviceObject(billing: { tokensSpent?: number; balance?: number }): Record<string, number> {
-  const out: Record<string, number> = {};
-  if (billing.tokensSpent !== undefined) out.tokens_spent = billing.tokensSpent;
-  if (billing.balance !== undefined) out.balance = billing.balance;
-  return out;
-}
-
 function assistantMessage(text: string, toolCalls: ChatToolCall[] | undefined): Record<string, unknown> {
   if (!toolCalls?.length) return { role: 'assistant', content: text, refusal: null };
   return {
@@ -40,28 +33,16 @@ function assistantMessage(text: string, toolCalls: ChatToolCall[] | undefined): 
   };
 }
 
-async function chatCompletions(ctx: ParameterizedContext, services: Pick<ApiServices, 'chat' | 'auth' | 'limiter'>): Promise<void> {
-  const auth = authOf(ctx);
+async function chatCompletions(ctx: ParameterizedContext, services: ChatRunServices): Promise<void> {
   const raw = await readJsonBody(ctx, { limitBytes: CHAT_BODY_LIMIT });
   refuseUnknownParameters(raw);
   const body = parseInput(chatCompletionBody, raw, 'body');
-  const actor = { user: auth.user, plan: auth.plan };
   const input = toChatInput(body);
-  const reqCtx = { source: 'v1' as const, ownOrigins: [ctx.origin] };
   const id = `chatcmpl-${crypto.randomBytes(12).toString('base64url')}`;
   const created = Math.floor(Date.now() / 1000);
 
   if (!body.stream) {
-    // The client leaving closes the response before it finished (on Node 20 the request's own 'close' has already
-    // fired once the body was read, so it cannot tell): the upstream call is aborted and nothing is charged.
-    const abort = new AbortController();
-    ctx.res.once('close', () => {
-      if (!ctx.res.writableFinished) abort.abort();
-    });
-    const out = await services.chat.complete(actor, input, reqCtx, abort.signal);
-    applyRateLimitHeaders(ctx, out.rate);
-    ctx.set('X-RateLimit-Limit', String(out.rate.limitHour));
-    if (out.balance !== undefined) ctx.set('X-Token-Balance', String(out.balance));
+    const out = await completeChat(ctx, services, input);
     const { promptTokens, completionTokens } = out.result.usage;
     ctx.body = {
       id,
@@ -82,12 +63,7 @@ async function chatCompletions(ctx: ParameterizedContext, services: Pick<ApiServ
     return;
   }
 
-  const abort = new AbortController();
-  const stream = await services.chat.stream(actor, input, reqCtx, abort.signal);
-  applyRateLimitHeaders(ctx, stream.rate);
-  ctx.set('X-RateLimit-Limit', String(stream.rate.limitHour));
-  const sse = openSse(ctx);
-  sse.signal.addEventListener('abort', () => abort.abort(), { once: true });
+  const { stream, sse } = await streamChat(ctx, services, input);
   const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => ({
     id,
     object: 'chat.completion.chunk',
@@ -147,12 +123,13 @@ export function createV1Router(services: Pick<ApiServices, 'chat' | 'auth' | 'li
   }
   router.use(refuseWhileDraining(services));
   // Model-running requests set the rate headers from the counters they consume; no separate read first.
-  router.use(authenticate(services, { peekLimits: false }));
+  router.use(authenticate(services, { peekLimits: false, apiKeyHeader: true }));
   router.use(async (ctx, next) => {
     ctx.set('X-RateLimit-Limit', String(authOf(ctx).plan.rateLimitHourly));
     await next();
   });
   router.post('/chat/completions', (ctx) => chatCompletions(ctx, services));
+  registerMessagesRoutes(router, services);
   router.get('/models', (ctx) => {
     ctx.body = {
       object: 'list',

@@ -57,11 +57,16 @@ export interface ChatStream {
   model: TextModel;
   generationId: number;
   rate: RateDecision;
+  /** The prompt's size as estimated before the call (the vendor's count comes with the `usage` event). */
+  promptTokens: number;
   /** Deltas as the vendor sends them. Stopping early (or aborting the signal) aborts the upstream request. */
   events: AsyncIterable<ChatStreamEvent>;
   /** Resolves once the stream ended and was billed: on what was delivered when it was cut off. */
-  billed: Promise<ChatBilling & { failed: boolean }>;
+  billed: Promise<StreamBilling>;
 }
+
+/** How a stream was billed; `usage` is what it was billed on (the vendor's count, or the delivered text measured). */
+export type StreamBilling = ChatBilling & { failed: boolean; usage?: ChatUsage };
 
 export interface ChatServiceDeps {
   ds: DataSource;
@@ -99,26 +104,37 @@ function messageText(m: ChatInputMessage): string {
   return text || toolCallsText(m.toolCalls);
 }
 
-/** Tool definitions and earlier tool calls are prompt text too. */
-function toolPromptTokens(input: ChatInput): number {
+/** The prompt's estimated size: messages, and tool definitions and earlier tool calls, which are prompt text too. */
+function promptTokensOf(input: ChatInput): number {
   const chars =
     (input.tools ? JSON.stringify(input.tools).length : 0) + input.messages.reduce((n, m) => n + toolCallsText(m.toolCalls).length, 0);
-  return Math.ceil(chars / CHARS_PER_TOKEN);
+  return estimatePromptTokens(input.messages) + Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
 /** Text chat for /v1/chat/completions, /api/v2/generate/stream and the bot: reserve, call, settle on real usage. */
 export class ChatService {
   constructor(private readonly deps: ChatServiceDeps) {}
 
-  private prepare(actor: Actor, input: ChatInput) {
-    const model = requireModel(input.model);
+  private textModel(slug: string): TextModel {
+    const model = requireModel(slug);
     if (model.category !== 'text') {
       throw new ParamError('model', `${model.slug} is not a text model: use POST /api/v2/generate`);
     }
+    return model;
+  }
+
+  /** The prompt's size as the hold estimates it (what a token-counting endpoint answers); nothing is held or counted. */
+  countPromptTokens(input: ChatInput): { model: TextModel; promptTokens: number } {
+    const model = this.textModel(input.model);
+    return { model, promptTokens: promptTokensOf(input) };
+  }
+
+  private prepare(actor: Actor, input: ChatInput) {
+    const model = this.textModel(input.model);
     checkChatRequest(model, this.deps.adapters[model.provider].chat!, input.messages, input.temperature, input);
     const conn = assertRunnable(actor.plan, model, this.deps.connections, this.deps.gate);
     const maxTokens = resolveMaxTokens(model, input.maxTokens);
-    const promptTokens = estimatePromptTokens(input.messages) + toolPromptTokens(input);
+    const promptTokens = promptTokensOf(input);
     if (promptTokens >= model.config.max_context) {
       throw new ParamError('messages', `the conversation is longer than ${model.slug}'s context of ${model.config.max_context} tokens`);
     }
@@ -329,8 +345,8 @@ export class ChatService {
     const upstreamAbort = new AbortController();
     const onClientAbort = () => upstreamAbort.abort();
     signal?.addEventListener('abort', onClientAbort, { once: true });
-    let resolveBilled!: (b: ChatBilling & { failed: boolean }) => void;
-    const billed = new Promise<ChatBilling & { failed: boolean }>((r) => (resolveBilled = r));
+    let resolveBilled!: (b: StreamBilling) => void;
+    const billed = new Promise<StreamBilling>((r) => (resolveBilled = r));
     let text = '';
     this.follow(run.generationId, upstreamAbort, billed, () => text.length);
     const self = this;
@@ -359,7 +375,7 @@ export class ChatService {
         signal?.removeEventListener('abort', onClientAbort);
         const cutOff = finish === undefined && failure === undefined;
         self.deps.gate.observe(run.model.provider, failure ?? null, run.startedAt);
-        let billing: ChatBilling & { failed: boolean };
+        let billing: StreamBilling;
         if (failure !== undefined) {
           billing = { ...(await self.fail(run, failure, actor.user.id)), failed: true };
         } else {
@@ -368,8 +384,9 @@ export class ChatService {
             promptTokens: run.promptTokens,
             completionTokens: Math.ceil((text.length + toolText.length) / CHARS_PER_TOKEN),
           };
-          const settled = await self.settle(run, text || toolText, cutOff || !usage ? measured : usage);
-          billing = { ...settled, failed: false };
+          const billedOn = cutOff || !usage ? measured : usage;
+          const settled = await self.settle(run, text || toolText, billedOn);
+          billing = { ...settled, failed: false, usage: billedOn };
         }
         resolveBilled(billing);
       }
@@ -379,6 +396,6 @@ export class ChatService {
       }
     }
 
-    return { model: run.model, generationId: run.generationId, rate: run.rate, events: events(), billed };
+    return { model: run.model, generationId: run.generationId, rate: run.rate, promptTokens: run.promptTokens, events: events(), billed };
   }
 }

@@ -1,0 +1,36 @@
+import type Router from '@koa/router';
+import type { ParameterizedContext } from 'koa';
+import { readJsonBody } from '../../middleware/json-body';
+import { parseInput } from '../../middleware/validation';
+import { ChatRunServices, completeChat, streamChat } from '../chat-run';
+import { documentMessages } from './openapi';
+import { toChatInput, toConversation } from './request';
+import { messageBody, writeMessageStream } from './response';
+import { countTokensBody, messagesBody } from './schema';
+
+/** The Messages API's own request limit. */
+const MESSAGES_BODY_LIMIT = 32 * 1024 * 1024;
+
+async function createMessage(ctx: ParameterizedContext, services: ChatRunServices): Promise<void> {
+  const body = parseInput(messagesBody, await readJsonBody(ctx, { limitBytes: MESSAGES_BODY_LIMIT }), 'body');
+  const input = toChatInput(body);
+  if (!body.stream) {
+    ctx.body = messageBody(await completeChat(ctx, services, input));
+    return;
+  }
+  const { stream, sse } = await streamChat(ctx, services, input);
+  await writeMessageStream(stream, sse);
+}
+
+/** The prompt's size as the service estimates it for the hold; nothing is held, charged or counted against limits. */
+async function countTokens(ctx: ParameterizedContext, services: ChatRunServices): Promise<void> {
+  const body = parseInput(countTokensBody, await readJsonBody(ctx, { limitBytes: MESSAGES_BODY_LIMIT }), 'body');
+  ctx.body = { input_tokens: services.chat.countPromptTokens(toConversation(body)).promptTokens };
+}
+
+/** POST /v1/messages and /v1/messages/count_tokens: the Anthropic Messages API over the core's one chat request. */
+export function registerMessagesRoutes(router: Router, services: ChatRunServices): void {
+  documentMessages(router);
+  router.post('/messages', (ctx) => createMessage(ctx, services));
+  router.post('/messages/count_tokens', (ctx) => countTokens(ctx, services));
+}

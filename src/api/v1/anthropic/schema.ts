@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { functionName, unsupportedTag } from '../wire-types';
+
+// The Anthropic Messages request as the official SDK and Claude Code send it. Like the Messages API, a field it
+// does not define is refused by name; `cache_control` marks are accepted and have no effect on the answer.
+
+/** Content given as a string is one text block (the API's shorthand); as blocks, each names a type this server reads. */
+const blocks = <T extends z.ZodType>(block: T) =>
+  z
+    .preprocess((v) => (typeof v === 'string' ? [{ type: 'text', text: v }] : v), z.array(block))
+    .describe('content blocks, or a string (one text block)');
+
+const cacheControl = z.object({ type: z.literal('ephemeral'), ttl: z.enum(['5m', '1h']).optional() }).nullish();
+
+const textBlock = z.object({
+  type: z.literal('text'),
+  text: z.string(),
+  cache_control: cacheControl,
+  citations: z.array(z.unknown()).nullish(),
+});
+
+const imageBlock = z.object({
+  type: z.literal('image'),
+  source: z.discriminatedUnion(
+    'type',
+    [
+      z.object({
+        type: z.literal('base64'),
+        media_type: z.enum(['image/jpeg', 'image/png', 'image/gif', 'image/webp']),
+        data: z.string().min(1),
+      }),
+      z.object({ type: z.literal('url'), url: z.string().min(1) }),
+    ],
+    unsupportedTag('image source'),
+  ),
+  cache_control: cacheControl,
+});
+
+const toolUseBlock = z.object({
+  type: z.literal('tool_use'),
+  id: z.string().min(1),
+  name: functionName,
+  input: z.record(z.string(), z.unknown()),
+  cache_control: cacheControl,
+});
+
+const toolResultBlock = z.object({
+  type: z.literal('tool_result'),
+  tool_use_id: z.string().min(1),
+  content: blocks(z.discriminatedUnion('type', [textBlock, imageBlock], unsupportedTag('tool_result content'))).optional(),
+  is_error: z.boolean().optional(),
+  cache_control: cacheControl,
+});
+
+// Earlier turns' reasoning, sent back by clients that keep it: it informs nothing the other vendors read, so it is dropped.
+const thinkingBlock = z.object({ type: z.literal('thinking'), thinking: z.string(), signature: z.string().optional() });
+const redactedThinkingBlock = z.object({ type: z.literal('redacted_thinking'), data: z.string() });
+
+const block = z.discriminatedUnion(
+  'type',
+  [textBlock, imageBlock, toolUseBlock, toolResultBlock, thinkingBlock, redactedThinkingBlock],
+  unsupportedTag('content block'),
+);
+
+const message = z.object({
+  role: z.enum(['user', 'assistant']),
+  content: blocks(block),
+});
+
+const tool = z.object({
+  type: z.literal('custom').optional(),
+  name: functionName,
+  description: z.string().optional(),
+  input_schema: z.object({ type: z.literal('object') }).catchall(z.unknown()),
+  cache_control: cacheControl,
+});
+
+const toolChoice = z.discriminatedUnion(
+  'type',
+  [
+    z.object({ type: z.literal('auto'), disable_parallel_tool_use: z.boolean().optional() }),
+    z.object({ type: z.literal('any'), disable_parallel_tool_use: z.boolean().optional() }),
+    z.object({ type: z.literal('tool'), name: functionName, disable_parallel_tool_use: z.boolean().optional() }),
+    z.object({ type: z.literal('none') }),
+  ],
+  unsupportedTag('tool_choice'),
+);
+
+const thinking = z.discriminatedUnion(
+  'type',
+  [z.object({ type: z.literal('enabled'), budget_tokens: z.number().int().min(1024) }), z.object({ type: z.literal('disabled') })],
+  unsupportedTag('thinking'),
+);
+
+const requestFields = {
+  model: z.string().trim().min(1, 'model is required'),
+  messages: z.array(message).min(1, 'messages must not be empty').max(10_000),
+  system: blocks(textBlock).optional(),
+  tools: z.array(tool).max(128).optional(),
+  tool_choice: toolChoice.optional(),
+  thinking: thinking.optional(),
+};
+
+export const messagesBody = z.strictObject({
+  ...requestFields,
+  max_tokens: z.number().int().min(1, 'max_tokens must be at least 1'),
+  // Four is what every vendor of the catalog takes.
+  stop_sequences: z.array(z.string().min(1)).max(4).optional(),
+  stream: z.boolean().optional(),
+  temperature: z.number().min(0).max(1).optional(),
+  top_p: z.number().min(0).max(1).optional(),
+  metadata: z.object({ user_id: z.string().max(256).nullish() }).optional(),
+  service_tier: z.enum(['auto', 'standard_only']).optional(),
+});
+
+export const countTokensBody = z.strictObject(requestFields);
+
+export type MessagesBody = z.infer<typeof messagesBody>;
+export type CountTokensBody = z.infer<typeof countTokensBody>;
+export type AnthropicMessage = MessagesBody['messages'][number];

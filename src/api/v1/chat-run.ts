@@ -1,0 +1,65 @@
+import type { ParameterizedContext } from 'koa';
+import type { ChatInput, ChatOutcome, ChatStream } from '../../core/generations/chat';
+import type { RateDecision } from '../../core/limits/rate-limiter';
+import type { ApiServices } from '../api-services';
+import { authOf } from '../middleware/auth';
+import { applyRateLimitHeaders } from '../middleware/rate-limit-headers';
+import { openSse, SseChannel } from '../sse';
+
+// The one path every /v1 surface (chat completions, responses, messages) takes to run a chat: the same actor,
+// limits, hold and settlement, whatever the wire format. The surfaces only translate requests and answers.
+
+export type ChatRunServices = Pick<ApiServices, 'chat'>;
+
+function actorOf(ctx: ParameterizedContext) {
+  const auth = authOf(ctx);
+  return { user: auth.user, plan: auth.plan };
+}
+
+function requestContext(ctx: ParameterizedContext) {
+  return { source: 'v1' as const, ownOrigins: [ctx.origin] };
+}
+
+function applyRate(ctx: ParameterizedContext, rate: RateDecision): void {
+  applyRateLimitHeaders(ctx, rate);
+  ctx.set('X-RateLimit-Limit', String(rate.limitHour));
+}
+
+/** A whole answer; sets the rate headers and X-Token-Balance. */
+export async function completeChat(ctx: ParameterizedContext, services: ChatRunServices, input: ChatInput): Promise<ChatOutcome> {
+  // The client leaving closes the response before it finished (on Node 20 the request's own 'close' has already
+  // fired once the body was read, so it cannot tell): the upstream call is aborted and nothing is charged.
+  const abort = new AbortController();
+  ctx.res.once('close', () => {
+    if (!ctx.res.writableFinished) abort.abort();
+  });
+  const out = await services.chat.complete(actorOf(ctx), input, requestContext(ctx), abort.signal);
+  applyRate(ctx, out.rate);
+  if (out.balance !== undefined) ctx.set('X-Token-Balance', String(out.balance));
+  return out;
+}
+
+/**
+ * A streamed answer: refusals (limits, balance, bad input) are thrown before the event stream opens, so they go
+ * out as ordinary error answers; afterwards the client leaving aborts the upstream request.
+ */
+export async function streamChat(
+  ctx: ParameterizedContext,
+  services: ChatRunServices,
+  input: ChatInput,
+): Promise<{ stream: ChatStream; sse: SseChannel }> {
+  const abort = new AbortController();
+  const stream = await services.chat.stream(actorOf(ctx), input, requestContext(ctx), abort.signal);
+  applyRate(ctx, stream.rate);
+  const sse = openSse(ctx);
+  sse.signal.addEventListener('abort', () => abort.abort(), { once: true });
+  return { stream, sse };
+}
+
+/** The billing object the /v1 answers carry next to the wire format's own fields. */
+export function serviceObject(billing: { tokensSpent?: number; balance?: number }): Record<string, number> {
+  const out: Record<string, number> = {};
+  if (billing.tokensSpent !== undefined) out.tokens_spent = billing.tokensSpent;
+  if (billing.balance !== undefined) out.balance = billing.balance;
+  return out;
+}

@@ -1,0 +1,101 @@
+import crypto from 'node:crypto';
+import type { ChatStream } from '../../core/generations/chat';
+import type { ChatResult, ChatStreamEvent, ChatUsage, FinishReason } from '../../core/providers/types';
+
+// The answer as a list of output blocks (text, or one function call), the shape both the Responses and the
+// Messages wire formats are built on. A stream's flat deltas become block starts, deltas and stops here, once,
+// so each surface only names the events.
+
+export type OutputBlock = { kind: 'text'; text: string } | { kind: 'tool'; id: string; name: string; arguments: string };
+
+export type BlockEvent =
+  | { type: 'start'; index: number; block: OutputBlock }
+  | { type: 'delta'; index: number; kind: OutputBlock['kind']; text: string }
+  | { type: 'stop'; index: number; block: OutputBlock };
+
+/** A vendor that streams a call without an id still gets one the client can answer. */
+const callId = () => `call_${crypto.randomBytes(12).toString('base64url')}`;
+
+/** The blocks of a whole answer: its text (when there is any), then each tool call. */
+export function blocksOfResult(result: ChatResult): OutputBlock[] {
+  const blocks: OutputBlock[] = result.text !== '' ? [{ kind: 'text', text: result.text }] : [];
+  for (const call of result.toolCalls ?? []) blocks.push({ kind: 'tool', id: call.id, name: call.name, arguments: call.arguments });
+  return blocks;
+}
+
+/** Turns the core's stream events into block events; `blocks` holds every block seen, finished or open. */
+export class BlockAssembler {
+  readonly blocks: OutputBlock[] = [];
+  private open: { index: number; toolIndex?: number } | undefined;
+  finishReason: FinishReason | undefined;
+  usage: ChatUsage | undefined;
+
+  accept(ev: ChatStreamEvent): BlockEvent[] {
+    if (ev.type === 'finish') {
+      this.finishReason = ev.finishReason;
+      return [];
+    }
+    if (ev.type === 'usage') {
+      this.usage = ev.usage;
+      return [];
+    }
+    const out: BlockEvent[] = [];
+    if (ev.type === 'delta') {
+      if (ev.text === '') return out;
+      if (!this.open || this.open.toolIndex !== undefined) out.push(...this.stop(), this.start({ kind: 'text', text: '' }));
+      const block = this.blocks[this.open!.index] as { text: string };
+      block.text += ev.text;
+      out.push({ type: 'delta', index: this.open!.index, kind: 'text', text: ev.text });
+      return out;
+    }
+    if (this.open?.toolIndex !== ev.index) {
+      out.push(...this.stop(), this.start({ kind: 'tool', id: ev.id ?? callId(), name: ev.name ?? '', arguments: '' }, ev.index));
+    }
+    const block = this.blocks[this.open!.index] as { arguments: string };
+    if (ev.arguments !== '') {
+      block.arguments += ev.arguments;
+      out.push({ type: 'delta', index: this.open!.index, kind: 'tool', text: ev.arguments });
+    }
+    return out;
+  }
+
+  /** Closes the open block, if any. */
+  stop(): BlockEvent[] {
+    if (!this.open) return [];
+    const index = this.open.index;
+    this.open = undefined;
+    return [{ type: 'stop', index, block: { ...this.blocks[index] } }];
+  }
+
+  private start(block: OutputBlock, toolIndex?: number): BlockEvent {
+    this.blocks.push(block);
+    this.open = { index: this.blocks.length - 1, toolIndex };
+    return { type: 'start', index: this.open.index, block: { ...block } };
+  }
+}
+
+export interface PipedStream {
+  assembler: BlockAssembler;
+  /** The vendor failed mid-answer (already billed as failed). */
+  failure?: unknown;
+  billed: Awaited<ChatStream['billed']>;
+}
+
+/**
+ * Feeds the core's stream through a block assembler to `write` (false: the client is gone, stop reading, which
+ * aborts the upstream call), closes the last block and waits for the settlement.
+ */
+export async function pipeBlocks(stream: ChatStream, write: (ev: BlockEvent) => boolean): Promise<PipedStream> {
+  const assembler = new BlockAssembler();
+  let failure: unknown;
+  try {
+    outer: for await (const ev of stream.events) {
+      for (const out of assembler.accept(ev)) if (!write(out)) break outer;
+    }
+  } catch (err) {
+    failure = err;
+  }
+  if (failure === undefined) for (const out of assembler.stop()) write(out);
+  const billed = await stream.billed;
+  return { assembler, billed, ...(failure !== undefined ? { failure } : {}) };
+}
