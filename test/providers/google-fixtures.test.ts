@@ -200,7 +200,7 @@ describe('veo operations', () => {
     expect(failed.state === 'failed' && failed.error.kind).toBe('upstream');
     const exhausted = fixture('veo-error.json').replace('"code": 13', '"code": 8');
     const busy = await media.poll(OP, veo, stub(json(200, exhausted)).conn);
-    expect(busy.state === 'failed' && busy.error.kind).toBe('overloaded');
+    expect(busy.state === 'failed' && busy.error.kind).toBe('rate_limited');
   });
 
   test('a retryable HTTP failure while polling is thrown (poll again later); a refused key fails the job', async () => {

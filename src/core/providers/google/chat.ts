@@ -12,7 +12,7 @@ import {
 import { googleHeaders, modelPath } from './auth';
 import { randomBytes } from 'node:crypto';
 import { geminiSupports, toGeminiChatBody } from './contents';
-import { blockedError, mapFinishReason, refineGoogleError, statusError } from './errors';
+import { blockedError, mapFinishReason, statusError } from './errors';
 import { GenerateContentResponse, generateContentResponse } from './wire';
 
 function parseResponse(raw: unknown): GenerateContentResponse {
@@ -58,17 +58,12 @@ function blockReason(res: GenerateContentResponse): string | undefined {
 }
 
 async function chat(req: ChatRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<ChatResult> {
-  let raw: unknown;
-  try {
-    raw = await upstreamJson<unknown>('google', conn, {
-      path: `${modelPath(req.upstreamModel)}:generateContent`,
-      headers: googleHeaders(conn),
-      body: toGeminiChatBody(req),
-      signal,
-    });
-  } catch (err) {
-    throw refineGoogleError(err);
-  }
+  const raw = await upstreamJson<unknown>('google', conn, {
+    path: `${modelPath(req.upstreamModel)}:generateContent`,
+    headers: googleHeaders(conn),
+    body: toGeminiChatBody(req),
+    signal,
+  });
   const res = parseResponse(raw);
   const blocked = blockReason(res);
   if (blocked) throw blockedError(blocked);
@@ -94,17 +89,12 @@ function streamFailure(err: unknown, signal?: AbortSignal): unknown {
 }
 
 async function* chatStream(req: ChatRequest, conn: ProviderConnection, signal?: AbortSignal): AsyncGenerator<ChatStreamEvent> {
-  let res: Response;
-  try {
-    res = await upstreamFetch('google', conn, {
-      path: `${modelPath(req.upstreamModel)}:streamGenerateContent?alt=sse`,
-      headers: { ...googleHeaders(conn), accept: 'text/event-stream' },
-      body: toGeminiChatBody(req),
-      signal,
-    });
-  } catch (err) {
-    throw refineGoogleError(err);
-  }
+  const res = await upstreamFetch('google', conn, {
+    path: `${modelPath(req.upstreamModel)}:streamGenerateContent?alt=sse`,
+    headers: { ...googleHeaders(conn), accept: 'text/event-stream' },
+    body: toGeminiChatBody(req),
+    signal,
+  });
   if (!res.body) throw new ProviderError('upstream', 'google answered a stream request without a body', 'google');
 
   let usage: ChatUsage | undefined;

@@ -2,15 +2,11 @@ import { upstreamJson } from '../http';
 import { MediaOutput, ImageRequest, ProviderConnection, ProviderError } from '../types';
 import { GEMINI_IMAGE_RATIOS, IMAGEN_RATIOS, nearestRatio } from './aspect';
 import { googleHeaders, modelPath } from './auth';
-import { blockedError, isPolicyFinish, refineGoogleError } from './errors';
+import { blockedError, isPolicyFinish } from './errors';
 import { GeminiPart, generateContentResponse, imagenPredictResponse } from './wire';
 
-async function post(conn: ProviderConnection, path: string, body: unknown, signal?: AbortSignal): Promise<unknown> {
-  try {
-    return await upstreamJson<unknown>('google', conn, { path, headers: googleHeaders(conn), body, signal });
-  } catch (err) {
-    throw refineGoogleError(err);
-  }
+function post(conn: ProviderConnection, path: string, body: unknown, signal?: AbortSignal): Promise<unknown> {
+  return upstreamJson<unknown>('google', conn, { path, headers: googleHeaders(conn), body, signal });
 }
 
 function requirePrompt(req: ImageRequest): string {

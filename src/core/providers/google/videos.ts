@@ -2,7 +2,7 @@ import { upstreamBytes, upstreamJson } from '../http';
 import { MediaPoll, VideoRequest, MediaStart, ProviderConnection, ProviderError } from '../types';
 import { VEO_RATIOS, nearestRatio } from './aspect';
 import { googleHeaders, modelPath } from './auth';
-import { refineGoogleError, statusError } from './errors';
+import { statusError } from './errors';
 import { veoOperation } from './wire';
 
 /** Veo 3's default clip length; the catalog offers 4, 6 or 8 seconds and sends the one ordered. */
@@ -24,17 +24,12 @@ export async function veoStart(req: VideoRequest, conn: ProviderConnection, sign
   if (req.negativePrompt) parameters.negativePrompt = req.negativePrompt;
   parameters.durationSeconds = req.durationSeconds ?? DEFAULT_SECONDS;
 
-  let raw: unknown;
-  try {
-    raw = await upstreamJson<unknown>('google', conn, {
-      path: `${modelPath(req.upstreamModel)}:predictLongRunning`,
-      headers: googleHeaders(conn),
-      body: { instances: [instance], parameters },
-      signal,
-    });
-  } catch (err) {
-    throw refineGoogleError(err);
-  }
+  const raw = await upstreamJson<unknown>('google', conn, {
+    path: `${modelPath(req.upstreamModel)}:predictLongRunning`,
+    headers: googleHeaders(conn),
+    body: { instances: [instance], parameters },
+    signal,
+  });
   const name = (raw as { name?: unknown } | null)?.name;
   if (typeof name !== 'string' || name === '') {
     throw new ProviderError('upstream', 'google answered predictLongRunning without an operation name', 'google');
@@ -108,8 +103,7 @@ export async function veoPoll(name: string, req: VideoRequest, conn: ProviderCon
   try {
     return await poll(name, req, conn, signal);
   } catch (err) {
-    const refined = refineGoogleError(err);
-    if (refined instanceof ProviderError && !refined.retryable) return { state: 'failed', error: refined };
-    throw refined;
+    if (err instanceof ProviderError && !err.retryable) return { state: 'failed', error: err };
+    throw err;
   }
 }
