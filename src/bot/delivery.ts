@@ -11,6 +11,7 @@ import { failureText } from './errors';
 import { DEFAULT_LOCALE, isLocale, type I18n, type Locale } from './i18n';
 import { splitMessage } from './streaming-reply';
 import { expectedSeconds, progressText } from './progress';
+import { extensionOf } from '../core/media/mime';
 
 export interface ResultDeliveryDeps {
   outbox: DeliveryOutbox;
@@ -29,19 +30,6 @@ export interface ResultDeliveryDeps {
 /** Bots may upload files of up to 50 MB; photos up to 10 MB. */
 const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
 const MAX_PHOTO_BYTES = 10 * 1024 * 1024;
-
-const EXTENSIONS: Record<string, string> = {
-  'image/webp': 'webp',
-  'image/png': 'png',
-  'image/jpeg': 'jpg',
-  'video/mp4': 'mp4',
-  'audio/mpeg': 'mp3',
-  'audio/wav': 'wav',
-  'audio/ogg': 'ogg',
-  'audio/flac': 'flac',
-  'audio/aac': 'aac',
-  'audio/opus': 'opus',
-};
 
 function localeOf(target: DeliveryTarget): Locale {
   return isLocale(target.locale) ? target.locale : DEFAULT_LOCALE;
@@ -134,7 +122,7 @@ export class ResultDelivery implements GenerationNotifier {
     caption: string,
     options: { disable_notification: boolean },
   ): Promise<void> {
-    const file = () => new InputFile(data, `${gen.modelSlug}-${gen.id}.${EXTENSIONS[mime] ?? 'bin'}`);
+    const file = () => new InputFile(data, `${gen.modelSlug}-${gen.id}.${extensionOf(mime)}`);
     const withCaption = { ...options, caption };
     if (mime.startsWith('image/') && !resultAsDocument(gen.modelSlug) && data.length <= MAX_PHOTO_BYTES) {
       try {

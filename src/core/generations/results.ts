@@ -4,6 +4,7 @@ import { postProcessImage } from '../media/image';
 import { sniffMedia } from '../media/sniff';
 import { newResultKey, ResultStorage } from '../media/storage';
 import { MediaOutput, ProviderError } from '../providers/types';
+import { extensionOf } from '../media/mime';
 
 export interface StoredResult {
   resultKey: string | null;
@@ -13,22 +14,6 @@ export interface StoredResult {
   seed: number | null;
   durationSeconds: number | null;
 }
-
-const EXT_BY_MIME: Record<string, string> = {
-  'audio/mpeg': 'mp3',
-  'audio/mp3': 'mp3',
-  'audio/wav': 'wav',
-  'audio/x-wav': 'wav',
-  'audio/wave': 'wav',
-  'audio/ogg': 'ogg',
-  'audio/opus': 'opus',
-  'audio/flac': 'flac',
-  'audio/aac': 'aac',
-  'audio/mp4': 'm4a',
-  'video/mp4': 'mp4',
-  'video/webm': 'webm',
-  'video/quicktime': 'mov',
-};
 
 /** Images are re-encoded by sharp (format, size); audio and video are stored as the vendor made them. */
 export async function storeResult(
@@ -61,7 +46,7 @@ export async function storeResult(
     return { ...base, resultKey: key, resultMime: img.mime, metadata: { width: img.width, height: img.height } };
   }
   const mime = sniffed?.mime ?? file.mime;
-  const ext = sniffed?.ext ?? EXT_BY_MIME[mime] ?? 'bin';
+  const ext = sniffed?.ext ?? extensionOf(mime);
   const key = newResultKey(ext);
   await storage.put(key, file.data, mime);
   return { ...base, resultKey: key, resultMime: mime };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { upstreamBytes } from '../http';
 import { InputFile, ProviderConnection, ProviderError, ProviderName } from '../types';
 import { bearerPost, readJsonBody } from './transport';
+import { extensionOf } from '../../media/mime';
 
 const imagesResponseSchema = z.object({
   data: z.array(z.object({ b64_json: z.string().nullish(), url: z.string().nullish(), revised_prompt: z.string().nullish() })).nullish(),
@@ -17,14 +18,12 @@ export function sniffImageMime(data: Buffer): string | undefined {
   return undefined;
 }
 
-const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
-
 function decodeBase64Image(provider: ProviderName, b64: string, index: number): InputFile {
   // xAI's docs show the payload as a data URI; OpenAI sends bare base64. Accept both.
   const data = Buffer.from(b64.replace(/^data:[^,]*,/, ''), 'base64');
   const mime = sniffImageMime(data);
   if (!mime) throw new ProviderError('upstream', `${provider} returned image data that is not an image`, provider);
-  return { data, mime, filename: `image-${index + 1}.${EXTENSIONS[mime]}` };
+  return { data, mime, filename: `image-${index + 1}.${extensionOf(mime)}` };
 }
 
 export interface ImageGeneration {
@@ -54,7 +53,7 @@ export async function generateImages(conn: ProviderConnection, req: ImageGenerat
     } else if (item.url) {
       const { data, mime } = await upstreamBytes(provider, conn, { path: item.url, signal });
       const sniffed = sniffImageMime(data) ?? mime ?? 'application/octet-stream';
-      files.push({ data, mime: sniffed, filename: `image-${index + 1}.${EXTENSIONS[sniffed] ?? 'bin'}` });
+      files.push({ data, mime: sniffed, filename: `image-${index + 1}.${extensionOf(sniffed)}` });
     } else {
       throw new ProviderError('upstream', `${provider} returned an image entry without data`, provider);
     }

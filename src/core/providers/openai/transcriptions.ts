@@ -1,25 +1,9 @@
 import { z } from 'zod';
 import { bearerPost, readJsonBody } from '../openai-compatible';
 import { InputFile, MediaOutput, SttRequest, ProviderConnection, ProviderError } from '../types';
+import { extensionOf } from '../../media/mime';
 
 // OpenAI tells the audio format by the file name's extension, so the upload must carry a fitting one.
-const MIME_EXTENSION: Record<string, string> = {
-  'audio/mpeg': 'mp3',
-  'audio/mp3': 'mp3',
-  'audio/wav': 'wav',
-  'audio/x-wav': 'wav',
-  'audio/wave': 'wav',
-  'audio/ogg': 'ogg',
-  'audio/webm': 'webm',
-  'audio/flac': 'flac',
-  'audio/x-flac': 'flac',
-  'audio/mp4': 'm4a',
-  'audio/x-m4a': 'm4a',
-  'audio/m4a': 'm4a',
-  'video/mp4': 'mp4',
-  'video/webm': 'webm',
-};
-
 const transcriptionSchema = z.object({
   text: z.string(),
   usage: z
@@ -33,7 +17,7 @@ const transcriptionSchema = z.object({
 
 export function uploadName(audio: InputFile): string {
   if (audio.filename && /\.[a-z0-9]{2,4}$/i.test(audio.filename)) return audio.filename;
-  const ext = MIME_EXTENSION[audio.mime.split(';')[0].trim().toLowerCase()] ?? 'mp3';
+  const ext = extensionOf(audio.mime, 'mp3');
   return `audio.${ext}`;
 }
 

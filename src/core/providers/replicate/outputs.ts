@@ -1,6 +1,7 @@
 import { upstreamBytes } from '../http';
 import { InputFile, ProviderConnection, ProviderError } from '../types';
 import { fromDataUri } from './data-uri';
+import { mimeOfExtension } from '../../media/mime';
 
 /** File URLs in a prediction's output: a URL, an array of URLs, or an object holding them. */
 export function outputUrls(output: unknown): string[] {
@@ -10,16 +11,6 @@ export function outputUrls(output: unknown): string[] {
   return [];
 }
 
-const MIME_BY_EXT: Record<string, string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  webp: 'image/webp',
-  mp4: 'video/mp4',
-  mp3: 'audio/mpeg',
-  wav: 'audio/wav',
-};
-
 function filenameOf(url: string): string | undefined {
   return new URL(url).pathname.split('/').pop() || undefined;
 }
@@ -28,7 +19,7 @@ function mimeOf(res: Response, filename: string | undefined): string {
   const header = res.headers.get('content-type')?.split(';')[0].trim();
   if (header && header !== 'application/octet-stream') return header;
   const ext = filename?.split('.').pop()?.toLowerCase() ?? '';
-  return MIME_BY_EXT[ext] ?? 'application/octet-stream';
+  return mimeOfExtension(ext) ?? 'application/octet-stream';
 }
 
 /**

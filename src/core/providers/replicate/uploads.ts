@@ -3,6 +3,7 @@ import { upstreamJson } from '../http';
 import { InputFile, MediaRequest, ProviderConnection, ProviderError } from '../types';
 import { inputFilesOf } from '../slug-requests';
 import { toDataUri } from './data-uri';
+import { extensionOf } from '../../media/mime';
 
 /**
  * Replicate takes input files inline as data URIs only up to 10 MB in all (the official client refuses more);
@@ -16,17 +17,9 @@ export type FileRef = (file: InputFile) => string;
 
 const uploadedFile = z.object({ id: z.string(), urls: z.object({ get: z.string() }) });
 
-const EXTENSIONS: Record<string, string> = {
-  'image/png': 'png',
-  'image/jpeg': 'jpg',
-  'image/webp': 'webp',
-  'audio/wav': 'wav',
-  'audio/mpeg': 'mp3',
-};
-
 async function upload(file: InputFile, conn: ProviderConnection, signal?: AbortSignal): Promise<string> {
   const form = new FormData();
-  const name = file.filename ?? `input.${EXTENSIONS[file.mime] ?? 'bin'}`;
+  const name = file.filename ?? `input.${extensionOf(file.mime)}`;
   form.append('content', new Blob([new Uint8Array(file.data)], { type: file.mime }), name);
   form.append('metadata', new Blob(['{}'], { type: 'application/json' }));
   const raw = await upstreamJson<unknown>('replicate', conn, {
