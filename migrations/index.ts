@@ -10,6 +10,8 @@ import { AccountChangeNotifications1763800500000 } from './1763800500000-Account
 import { VoiceMode1763800900000 } from './1763800900000-VoiceMode';
 import { WebhookSubscriptionNotifications1763801000000 } from './1763801000000-WebhookSubscriptionNotifications';
 import { SystemAssistantModels1763801100000 } from './1763801100000-SystemAssistantModels';
+import { SignInLockoutPerIdentifier1764024000000 } from './1764024000000-SignInLockoutPerIdentifier';
+import { UsedIdTokens1764024001000 } from './1764024001000-UsedIdTokens';
 
 /** Every migration in order; the data source lists them explicitly so the compiled build needs no glob. */
 export const migrations = [
@@ -25,4 +27,6 @@ export const migrations = [
   VoiceMode1763800900000,
   WebhookSubscriptionNotifications1763801000000,
   SystemAssistantModels1763801100000,
+  SignInLockoutPerIdentifier1764024000000,
+  UsedIdTokens1764024001000,
 ];

@@ -45,6 +45,7 @@ export async function startWorkers(boss: PgBoss, services: Services): Promise<vo
     await services.idempotency.purgeExpired();
     await services.counters.purgeExpired();
     await services.leases.purgeFinished();
+    await services.auth.purgeExpired();
     log.info({ refilled, expired }, 'maintenance done');
   });
 

@@ -1,40 +1,22 @@
 import crypto from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 import { telegramLoginHash } from '../../src/core/accounts/telegram-login';
+import { SignJWT } from 'jose';
+import { startOidcProvider, type IdTokenOptions, type OidcProvider } from '../support/oidc-provider';
 import { ApiHarness, BOT_TOKEN, expectErrorShape, refreshCookieOf, startApi } from './harness';
 
-const ISSUER = 'https://idp.test';
-const CLIENT_ID = 'our-client-id.apps.test';
-
-let jwks: http.Server;
-let jwksUrl: string;
-type PrivateKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
-
-let signingKey: PrivateKey;
-let otherKey: PrivateKey;
+let idp: OidcProvider;
 let api: ApiHarness;
 let unconfigured: ApiHarness;
 
 beforeAll(async () => {
-  const pair = await generateKeyPair('RS256');
-  signingKey = pair.privateKey;
-  otherKey = (await generateKeyPair('RS256')).privateKey;
-  const publicJwk: JWK = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
-  jwks = http.createServer((_req, res) => {
-    res.setHeader('Content-Type', 'application/json');
-    res.end(JSON.stringify({ keys: [publicJwk] }));
-  });
-  await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
-  jwksUrl = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/certs`;
-  api = await startApi({ OIDC_ISSUER: ISSUER, OIDC_CLIENT_ID: CLIENT_ID, OIDC_JWKS_URL: jwksUrl });
+  idp = await startOidcProvider();
+  api = await startApi(idp.env);
   unconfigured = await startApi({ BOT_TOKEN: '' });
 });
 afterAll(async () => {
   await api.close();
   await unconfigured.close();
-  await new Promise<void>((resolve) => jwks.close(() => resolve()));
+  await idp.close();
 });
 
 // ---------- Telegram Login Widget ----------
@@ -118,26 +100,7 @@ describe('POST /auth/messenger (Telegram Login Widget)', () => {
 
 // ---------- OpenID Connect ID token ----------
 
-interface TokenOptions {
-  aud?: string;
-  iss?: string;
-  expiresIn?: number;
-  key?: PrivateKey;
-  sub?: string;
-  claims?: Record<string, unknown>;
-}
-
-async function idToken(o: TokenOptions = {}): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ email_verified: true, ...o.claims })
-    .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
-    .setIssuer(o.iss ?? ISSUER)
-    .setAudience(o.aud ?? CLIENT_ID)
-    .setSubject(o.sub ?? `sub-${crypto.randomUUID()}`)
-    .setIssuedAt(now - 10)
-    .setExpirationTime(now + (o.expiresIn ?? 600))
-    .sign(o.key ?? signingKey);
-}
+const idToken = (o?: IdTokenOptions) => idp.idToken(o);
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 
@@ -183,12 +146,12 @@ describe('POST /auth/idp (OIDC ID token against a JWKS)', () => {
     ['the wrong audience', () => idToken({ aud: 'someone-else' })],
     ['an expired token', () => idToken({ expiresIn: -3600 })],
     ['another issuer', () => idToken({ iss: 'https://evil.test' })],
-    ['a key that is not in the JWKS', () => idToken({ key: otherKey })],
+    ['a key that is not in the JWKS', () => idToken({ key: idp.foreignKey })],
     [
       'alg none',
       async () => {
         const now = Math.floor(Date.now() / 1000);
-        return `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ iss: ISSUER, aud: CLIENT_ID, sub: 'x', iat: now, exp: now + 600 })}.`;
+        return `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ iss: idp.issuer, aud: idp.clientId, sub: 'x', iat: now, exp: now + 600 })}.`;
       },
     ],
     [
@@ -197,12 +160,12 @@ describe('POST /auth/idp (OIDC ID token against a JWKS)', () => {
         const now = Math.floor(Date.now() / 1000);
         return new SignJWT({})
           .setProtectedHeader({ alg: 'HS256', kid: 'k1' })
-          .setIssuer(ISSUER)
-          .setAudience(CLIENT_ID)
+          .setIssuer(idp.issuer)
+          .setAudience(idp.clientId)
           .setSubject('x')
           .setIssuedAt(now)
           .setExpirationTime(now + 600)
-          .sign(new TextEncoder().encode(CLIENT_ID));
+          .sign(new TextEncoder().encode(idp.clientId));
       },
     ],
     ['garbage', async () => 'not.a.jwt'],
@@ -219,6 +182,46 @@ describe('POST /auth/idp (OIDC ID token against a JWKS)', () => {
     const missing = await api.request('POST', '/api/v2/auth/idp', { body: {} });
     expectErrorShape(missing, 400, 'validation_error');
     expect(missing.body.field).toBe('id_token');
+  });
+
+  test('an ID token signs in once: a second use is refused, also by another instance on the same database', async () => {
+    const token = await idToken({ claims: { email: `once-${crypto.randomBytes(3).toString('hex')}@example.com` } });
+    expect((await api.request('POST', '/api/v2/auth/idp', { body: { id_token: token } })).status).toBe(200);
+    const replay = await api.request('POST', '/api/v2/auth/idp', { body: { id_token: token } });
+    expectErrorShape(replay, 401, 'login_replayed');
+    expect(replay.body.message).toMatch(/identity token was already used/);
+
+    const second = await startApi(idp.env, { sameDatabaseAs: api });
+    try {
+      expectErrorShape(await second.request('POST', '/api/v2/auth/idp', { body: { id_token: token } }), 401, 'login_replayed');
+      // A fresh token of the same identity signs in on either instance.
+      const again = await second.request('POST', '/api/v2/auth/idp', { body: { id_token: await idToken() } });
+      expect(again.status).toBe(200);
+      // Parallel uses of one token across both instances: exactly one signs in.
+      const shared = await idToken();
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => (i % 2 ? second : api).request('POST', '/api/v2/auth/idp', { body: { id_token: shared } })),
+      );
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 401, 401, 401, 401, 401]);
+    } finally {
+      await second.close();
+    }
+  });
+
+  test('a token without jti is remembered by its hash', async () => {
+    const token = await idToken({ jti: null });
+    expect((await api.request('POST', '/api/v2/auth/idp', { body: { id_token: token } })).status).toBe(200);
+    expectErrorShape(await api.request('POST', '/api/v2/auth/idp', { body: { id_token: token } }), 401, 'login_replayed');
+    const rows = await api.db.dataSource.query(
+      "SELECT count(*)::int AS n FROM used_id_tokens WHERE expires_at > now() + interval '9 minutes'",
+    );
+    expect(rows[0].n).toBeGreaterThan(0);
+  });
+
+  test('remembered tokens are purged once expired', async () => {
+    await api.db.dataSource.query(`INSERT INTO used_id_tokens (hash, expires_at) VALUES ('stale', now() - interval '1 second')`);
+    expect((await api.request('POST', '/api/v2/auth/idp', { body: { id_token: await idToken() } })).status).toBe(200);
+    expect(await api.db.dataSource.query(`SELECT hash FROM used_id_tokens WHERE hash = 'stale'`)).toEqual([]);
   });
 
   test('without a configured client id the method is unavailable (503)', async () => {

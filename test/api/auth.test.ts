@@ -275,7 +275,8 @@ describe('per-IP sign-in limits', () => {
 
   test('login: 10 per minute per address, then 429 with Retry-After; other addresses are unaffected', async () => {
     const ip = randomIp();
-    const body = { email: 'nobody@example.com', password: 'wrong' };
+    // An email of its own: 10 failures with one email lock it (known or not), which is another limit.
+    const body = { email: 'nobody-per-ip@example.com', password: 'wrong' };
     for (let i = 0; i < 10; i++) expect((await api.request('POST', '/api/v2/auth/login', { body, ip })).status).toBe(401);
     const refused = await api.request('POST', '/api/v2/auth/login', { body, ip });
     expectErrorShape(refused, 429, 'rate_limit_exceeded');
@@ -283,7 +284,9 @@ describe('per-IP sign-in limits', () => {
     expect(retry).toBeGreaterThanOrEqual(1);
     expect(retry).toBeLessThanOrEqual(60);
     expect(refused.body.retry_after).toBe(retry);
-    expect((await api.request('POST', '/api/v2/auth/login', { body, ip: randomIp() })).status).toBe(401);
+    // Another address is not limited (another email: this one's 10 failures now lock it, known or not).
+    const elsewhere = { ...body, email: 'nobody-else@example.com' };
+    expect((await api.request('POST', '/api/v2/auth/login', { body: elsewhere, ip: randomIp() })).status).toBe(401);
     // The proxy-reported (last) address counts, not a client-forged first entry.
     const forged = await api.request('POST', '/api/v2/auth/login', { body, headers: { 'X-Forwarded-For': `1.2.3.4, ${ip}` } });
     expect(forged.status).toBe(429);

@@ -2,42 +2,22 @@
 // never linked to an identity-provider sign-in: a verified IdP email takes such an account over and revokes the
 // credentials its registrant set up (the account pre-hijack).
 import crypto from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
+import { startOidcProvider, type OidcProvider } from '../support/oidc-provider';
 import { ApiHarness, expectErrorShape, startApi } from './harness';
 
-const ISSUER = 'https://idp.test';
-const CLIENT_ID = 'our-client-id.apps.test';
-let jwks: http.Server;
-let signingKey: Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
+let idp: OidcProvider;
 let api: ApiHarness;
 
 beforeAll(async () => {
-  const pair = await generateKeyPair('RS256');
-  signingKey = pair.privateKey;
-  const publicJwk: JWK = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
-  jwks = http.createServer((_req, res) => res.setHeader('Content-Type', 'application/json').end(JSON.stringify({ keys: [publicJwk] })));
-  await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
-  const jwksUrl = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/certs`;
-  api = await startApi({ OIDC_ISSUER: ISSUER, OIDC_CLIENT_ID: CLIENT_ID, OIDC_JWKS_URL: jwksUrl, PUBLIC_URL: 'https://gen.example.com' });
+  idp = await startOidcProvider();
+  api = await startApi({ ...idp.env, PUBLIC_URL: 'https://gen.example.com' });
 });
 afterAll(async () => {
   await api.close();
-  await new Promise<void>((resolve) => jwks.close(() => resolve()));
+  await idp.close();
 });
 
-async function idToken(email: string, verified = true): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ email, email_verified: verified, name: 'Victim' })
-    .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
-    .setIssuer(ISSUER)
-    .setAudience(CLIENT_ID)
-    .setSubject(`sub-${crypto.randomUUID()}`)
-    .setIssuedAt(now - 10)
-    .setExpirationTime(now + 600)
-    .sign(signingKey);
-}
+const idToken = (email: string, verified = true) => idp.idToken({ claims: { email, email_verified: verified, name: 'Victim' } });
 
 const verificationToken = (to: string) => {
   const mail = api.mails.filter((m) => m.to === to).at(-1);

@@ -48,7 +48,7 @@ export const IpRateLimitErrorSchema = component(
 export const PasswordSignInLimitErrorSchema = component(
   'PasswordSignInLimitError',
   z.object({ error: z.enum(['rate_limit_exceeded', 'account_locked']), message: z.string(), retry_after: z.number().int() }),
-  'Too many attempts from one address (`rate_limit_exceeded`), or password sign-in of the account locked after 10 failures within 15 minutes, for 15 minutes (`account_locked`; the message says for how many more minutes)',
+  'Too many attempts from one address (`rate_limit_exceeded`), or password sign-in with that email or phone locked after 10 failures within 15 minutes (known or not), for 15 minutes (`account_locked`; the message says for how many more minutes)',
 );
 
 export const UserSchema = component(

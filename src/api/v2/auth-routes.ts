@@ -92,7 +92,7 @@ const PASSWORD_SIGN_IN_ERRORS = {
   ...SIGN_IN_ERRORS,
   429: {
     description:
-      'Too many attempts from this address (`rate_limit_exceeded`), or password sign-in of the account is locked after 10 failures within 15 minutes (`account_locked`, for 15 minutes; the message says how long)',
+      'Too many attempts from this address (`rate_limit_exceeded`), or password sign-in with this email or phone is locked after 10 failures within 15 minutes, whether or not an account has it (`account_locked`, for 15 minutes; the message says how long)',
     schema: PasswordSignInLimitErrorSchema,
     headers: { 'Retry-After': 'seconds until the limit or the lock ends' },
   },
@@ -174,7 +174,11 @@ export function registerAuthRoutes(router: Router, services: Pick<ApiServices, '
       body: idpBody,
       responses: {
         200: { description: 'Signed in; the refresh cookie is set', schema: SessionSchema },
-        401: { description: 'The ID token is invalid, expired or for another audience', schema: ErrorSchema },
+        401: {
+          description:
+            'The ID token is invalid, expired or for another audience (`invalid_token`), or was already used (`login_replayed`: each token signs in once)',
+          schema: ErrorSchema,
+        },
         409: { description: 'The verified email belongs to an account linked to another identity', schema: ErrorSchema },
         503: { description: 'Identity-provider sign-in is not configured or the provider is unreachable', schema: ErrorSchema },
       },

@@ -14,7 +14,7 @@ import {
   SignInUnavailableError,
 } from './errors';
 import { consumeVerificationToken, issueVerificationToken, VERIFICATION_TOKEN_TTL_SECONDS } from './email-verification';
-import { PasswordLockout } from './lockout';
+import { PasswordLockout, SignInIdentifier } from './lockout';
 import { inTransaction } from '../../db/transaction';
 import { IdTokenVerifier, IdpIdentity, IdpSettings } from './idp';
 import type { Mailer } from './mailer';
@@ -24,6 +24,7 @@ import { API_KEY_MIN_LEVEL, Plan, PlanDirectory } from './plans';
 import { RefreshTokens } from './refresh-tokens';
 import { TelegramLoginData, verifyTelegramLogin } from './telegram-login';
 import { findOrCreateTelegramUser } from './telegram-account';
+import { spendOnce } from './single-use';
 import { takeOverUnverifiedAccount } from './takeover';
 import { createUser, findUserById } from './users';
 
@@ -128,24 +129,30 @@ export class AuthService {
   }
 
   async loginWithEmail(email: string, password: string): Promise<SignInResult> {
-    return this.loginWithPassword(await this.ds.getRepository(UserEntity).findOneBy({ email }), password);
+    return this.loginWithPassword({ email }, password);
   }
 
   async loginWithPhone(phone: string, password: string): Promise<SignInResult> {
-    return this.loginWithPassword(await this.ds.getRepository(UserEntity).findOneBy({ phone }), password, 'Invalid phone or password');
+    return this.loginWithPassword({ phone }, password, 'Invalid phone or password');
   }
 
-  private async loginWithPassword(user: UserEntity | null, password: string, failure?: string): Promise<SignInResult> {
-    if (!user?.passwordHash) {
-      await burnPasswordCheck(password);
+  /**
+   * Both outcomes take the same steps (lock check, lookup, one argon2 verification, count), whether an account
+   * has the identifier or not: the answer and its timing tell nothing about which exist.
+   */
+  private async loginWithPassword(identifier: SignInIdentifier, password: string, failure?: string): Promise<SignInResult> {
+    await this.lockout.assertOpen(identifier);
+    const user = await this.ds
+      .getRepository(UserEntity)
+      .findOneBy('email' in identifier ? { email: identifier.email.trim().toLowerCase() } : { phone: identifier.phone.trim() });
+    let valid = false;
+    if (user?.passwordHash) valid = await verifyPassword(user.passwordHash, password);
+    else await burnPasswordCheck(password);
+    if (!user || !valid) {
+      await this.lockout.recordFailure(identifier);
       throw new InvalidCredentialsError(failure);
     }
-    await this.lockout.assertOpen(user.id);
-    if (!(await verifyPassword(user.passwordHash, password))) {
-      await this.lockout.recordFailure(user.id);
-      throw new InvalidCredentialsError(failure);
-    }
-    await this.lockout.clear(user.id);
+    await this.lockout.clear(identifier);
     return this.startSession(user, false);
   }
 
@@ -163,22 +170,21 @@ export class AuthService {
    * be too old anyway. @throws LoginReplayedError
    */
   private async spendLoginWidget(data: TelegramLoginData): Promise<void> {
-    await this.ds.query('DELETE FROM used_login_widgets WHERE expires_at < now()');
-    const rows: unknown[] = await this.ds.query(
-      `INSERT INTO used_login_widgets (hash, expires_at) VALUES ($1, to_timestamp($2)) ON CONFLICT (hash) DO NOTHING RETURNING hash`,
-      [data.hash.toLowerCase(), data.auth_date + this.settings.loginWidgetMaxAgeSeconds + 60],
-    );
-    if (rows.length === 0) throw new LoginReplayedError();
+    const expiresAt = data.auth_date + this.settings.loginWidgetMaxAgeSeconds + 60;
+    if (!(await spendOnce(this.ds, 'used_login_widgets', data.hash.toLowerCase(), expiresAt))) throw new LoginReplayedError();
   }
 
   /**
-   * OpenID Connect ID token: a known identity signs in; a verified email of an existing account links the
+   * OpenID Connect ID token, accepted once (on any instance): a known identity signs in; a verified email of an existing account links the
    * identity to it when that account's email is verified too, and takes the account over when it is not (the
    * email was never proven: whoever registered it loses the password, sessions and API keys); otherwise a
    * Starter account is created.
    */
   async signInWithIdp(idToken: string): Promise<SignInResult> {
     const identity = await this.idTokens.verify(idToken);
+    if (!(await spendOnce(this.ds, 'used_id_tokens', identity.tokenHash, identity.acceptedUntil))) {
+      throw new LoginReplayedError('This identity token was already used: sign in with the identity provider again');
+    }
     const repo = this.ds.getRepository(UserEntity);
     const known = await repo.findOneBy({ idpIssuer: identity.issuer, idpSubject: identity.subject });
     if (known) return this.startSession(known, false);
@@ -316,6 +322,11 @@ export class AuthService {
     return { user, plan: await this.plans.get(user.planSlug) };
   }
 
+  /** Maintenance: forgets failure counts of identifiers whose window and lock are over. */
+  purgeExpired(): Promise<number> {
+    return this.lockout.purgeExpired();
+  }
+
   // ---------- password recovery ----------
 
   /**
@@ -347,7 +358,8 @@ export class AuthService {
   async resetPassword(token: string, newPassword: string, options: { revokeApiKeys?: boolean } = {}): Promise<{ apiKeysRevoked: number }> {
     const userId = await consumeResetToken(this.ds, token, await hashPassword(newPassword));
     await this.refreshTokens.revokeAllForUser(userId);
-    await this.lockout.lift(userId);
+    const user = await findUserById(this.ds, userId);
+    await this.lockout.lift([...(user?.email ? [{ email: user.email }] : []), ...(user?.phone ? [{ phone: user.phone }] : [])]);
     return { apiKeysRevoked: options.revokeApiKeys ? await this.apiKeys.revokeAll(userId) : 0 };
   }
 }

@@ -92,8 +92,8 @@ export class AccountLockedError extends DomainError {
 /** A Telegram Login Widget payload presented a second time: HTTP 401. */
 export class LoginReplayedError extends DomainError {
   readonly code = 'login_replayed';
-  constructor() {
-    super('This sign-in was already used: sign in with the messenger again');
+  constructor(message = 'This sign-in was already used: sign in with the messenger again') {
+    super(message);
   }
 }
 

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { InvalidTokenError, SignInUnavailableError } from './errors';
 
@@ -15,10 +16,16 @@ export interface IdpIdentity {
   emailVerified: boolean;
   name: string | null;
   picture: string | null;
+  /** Names this token for its single use: the hash of issuer and `jti`, or of the whole token when it has no `jti`. */
+  tokenHash: string;
+  /** Until when (epoch seconds) the token would be accepted, the clock tolerance included. */
+  acceptedUntil: number;
 }
 
 /** Asymmetric algorithms only: an HS256 token "signed" with a public key, or `alg: none`, is refused. */
 export const IDP_ALGORITHMS = ['RS256', 'ES256'];
+
+const CLOCK_TOLERANCE_SECONDS = 30;
 
 const GOOGLE_ISSUERS = ['https://accounts.google.com', 'accounts.google.com'];
 
@@ -44,7 +51,7 @@ export class IdTokenVerifier {
         issuer: this.issuers,
         audience: this.settings.clientId,
         requiredClaims: ['sub', 'exp', 'iat'],
-        clockTolerance: 30,
+        clockTolerance: CLOCK_TOLERANCE_SECONDS,
       });
       const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
       return {
@@ -54,6 +61,8 @@ export class IdTokenVerifier {
         emailVerified: payload.email_verified === true || payload.email_verified === 'true',
         name: str(payload.name),
         picture: str(payload.picture),
+        tokenHash: sha256(str(payload.jti) ? `jti:${String(payload.iss)}:${String(payload.jti)}` : `token:${idToken}`),
+        acceptedUntil: Number(payload.exp) + CLOCK_TOLERANCE_SECONDS,
       };
     } catch (err) {
       if (err instanceof joseErrors.JWKSTimeout || (err instanceof TypeError && /fetch/i.test(err.message))) {
@@ -66,3 +75,5 @@ export class IdTokenVerifier {
     }
   }
 }
+
+const sha256 = (text: string): string => crypto.createHash('sha256').update(text, 'utf8').digest('hex');

@@ -18,7 +18,7 @@ export interface TakeoverIdentity {
  * - users: identity linked, email verified now, password removed, display name and picture replaced.
  * - refresh_tokens: every session revoked. api_keys: deleted.
  * - password_resets, email_verifications: unused links deleted (issued before the proof).
- * - sign_in_lockouts: the count of failed password sign-ins deleted.
+ * - sign_in_lockouts: counted per submitted identifier, not per account: the email's count stays (it ends by itself).
  * - webhook_endpoints: deleted, with their webhook_deliveries and webhook_attempts (foreign-key cascade): a
  *   pending delivery is never sent, and a queued attempt finds no delivery. webhook_balance_alerts: deleted.
  * - schedules: deleted (they would keep spending the account's tokens).
@@ -43,7 +43,6 @@ export async function takeOverUnverifiedAccount(em: EntityManager, userId: numbe
   await em.query('UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [userId]);
   for (const statement of [
     'DELETE FROM api_keys WHERE user_id = $1',
-    'DELETE FROM sign_in_lockouts WHERE user_id = $1',
     'DELETE FROM password_resets WHERE user_id = $1 AND used_at IS NULL',
     'DELETE FROM email_verifications WHERE user_id = $1 AND used_at IS NULL',
     'DELETE FROM webhook_endpoints WHERE user_id = $1',

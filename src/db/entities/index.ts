@@ -17,6 +17,7 @@ import { ReservationEntity } from './reservation.entity';
 import { SavedPaymentMethodEntity } from './saved-payment-method.entity';
 import { ScheduleEntity } from './schedule.entity';
 import { SignInLockoutEntity } from './sign-in-lockout.entity';
+import { UsedIdTokenEntity } from './used-id-token.entity';
 import { UsedLoginWidgetEntity } from './used-login-widget.entity';
 import { UserSettingsEntity } from './user-settings.entity';
 import { UserEntity } from './user.entity';
@@ -45,6 +46,7 @@ export const entities = [
   SavedPaymentMethodEntity,
   ScheduleEntity,
   SignInLockoutEntity,
+  UsedIdTokenEntity,
   UsedLoginWidgetEntity,
   UserEntity,
   UserSettingsEntity,
@@ -73,6 +75,7 @@ export * from './reservation.entity';
 export * from './saved-payment-method.entity';
 export * from './schedule.entity';
 export * from './sign-in-lockout.entity';
+export * from './used-id-token.entity';
 export * from './used-login-widget.entity';
 export * from './user-settings.entity';
 export * from './user.entity';
