@@ -150,6 +150,32 @@ describe('rate-limit headers', () => {
     expect(Number(res.headers.get('x-ratelimit-remaining'))).toBeGreaterThan(1_000_000);
   });
 
+  test('an Elite model run answers with the full headers and counts nothing (no counter is asked for a plan without limits)', async () => {
+    const account = await api.account('elite');
+    const key = await api.apiKey(account);
+    const run = () =>
+      api.request('POST', '/v1/chat/completions', {
+        token: key,
+        body: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: 8 },
+      });
+    const first = await run();
+    expect(first.status).toBe(200);
+    await run();
+    const nextHour = Math.ceil((Date.now() + 1) / 3_600_000) * 3600;
+    expect(headersOf(first)).toEqual({
+      'x-ratelimit-limit-hour': '0',
+      'x-ratelimit-remaining-hour': '2147483647',
+      'x-ratelimit-limit-day': '0',
+      'x-ratelimit-remaining-day': '2147483647',
+      'x-ratelimit-reset-hour': String(nextHour),
+      'x-ratelimit-remaining': '2147483647',
+    });
+    expect(first.headers.get('x-ratelimit-limit')).toBe('0');
+    // The shared counters of the account were never touched: counted under a limited plan, both runs are absent.
+    const counted = await api.services.limiter.peek(account.user.id, { slug: 'vip', rateLimitHourly: 100, rateLimitDaily: 1000 });
+    expect([counted.remainingHour, counted.remainingDay]).toEqual([100, 1000]);
+  });
+
   test('unauthenticated answers have none', async () => {
     const res = await api.request('GET', '/api/v2/user/me');
     expect(res.headers.get('x-ratelimit-limit-hour')).toBeNull();

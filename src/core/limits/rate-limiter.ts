@@ -1,5 +1,5 @@
 import { DomainError } from '../errors';
-import { CounterStore, HitResult, RateWindow } from './types';
+import { CounterStore, HitResult, RateWindow, windowStart } from './types';
 
 export interface PlanLimits {
   slug: string;
@@ -30,6 +30,17 @@ export class RateLimitedError extends DomainError {
 }
 
 const remaining = (limit: number, count: number) => (limit === 0 ? 0 : Math.max(0, limit - count));
+
+/** A plan without any limit (Elite): nothing to count, so no counter store is asked (one hop less per request). */
+const unlimited = (plan: PlanLimits) => plan.rateLimitHourly === 0 && plan.rateLimitDaily === 0;
+
+/** What the store would answer for windows that admit everything: the windows' own bounds, nothing counted. */
+function uncounted(windows: RateWindow[], nowMs: number): HitResult {
+  return {
+    allowed: true,
+    windows: windows.map((w) => ({ name: w.name, limit: w.limit, count: 0, resetAt: windowStart(nowMs, w.seconds) + w.seconds })),
+  };
+}
 
 /** Per-account hourly and daily request counters, shared by the bot, /api/v2 and /v1. */
 export class RateLimiter {
@@ -70,7 +81,8 @@ export class RateLimiter {
   /** Counts one model-running request; refused requests are not counted. */
   async consume(userId: number, plan: PlanLimits): Promise<RateDecision> {
     const nowMs = this.now();
-    return this.decide(plan, await this.store.hit(`u:${userId}`, this.windows(plan), nowMs), nowMs);
+    const windows = this.windows(plan);
+    return this.decide(plan, unlimited(plan) ? uncounted(windows, nowMs) : await this.store.hit(`u:${userId}`, windows, nowMs), nowMs);
   }
 
   /** Counts one model-running request. @throws RateLimitedError when a window is full (nothing counted). */
@@ -83,7 +95,8 @@ export class RateLimiter {
   /** The current state without counting (for reads' headers). */
   async peek(userId: number, plan: PlanLimits): Promise<RateDecision> {
     const nowMs = this.now();
-    return this.decide(plan, await this.store.peek(`u:${userId}`, this.windows(plan), nowMs), nowMs);
+    const windows = this.windows(plan);
+    return this.decide(plan, unlimited(plan) ? uncounted(windows, nowMs) : await this.store.peek(`u:${userId}`, windows, nowMs), nowMs);
   }
 
   /** A generic limit on any key, e.g. sign-in attempts per IP. */
