@@ -127,12 +127,13 @@ async function main(): Promise<void> {
         svc: median(s.rounds.map((r) => r.svc)),
         pg: median(s.rounds.map((r) => r.pg)),
         rss: s.child.memoryKb('VmRSS') / 1024,
+        hwm: s.child.memoryKb('VmHWM') / 1024,
       };
     });
     for (const f of figures) {
       log(
         `${f.label.padEnd(8)} c=1 added p50 ${f.p50.toFixed(3)} ms, p99 ${f.p99.toFixed(3)} ms | c=${CONCURRENCY}: ${f.rps.toFixed(0)} req/s, ` +
-          `CPU/request service ${f.svc.toFixed(3)} + PG ${f.pg.toFixed(3)} ms | RSS ${f.rss.toFixed(0)} MB`,
+          `CPU/request service ${f.svc.toFixed(3)} + PG ${f.pg.toFixed(3)} ms | RSS ${f.rss.toFixed(0)} MB (peak ${f.hwm.toFixed(0)} MB)`,
       );
     }
     if (figures.length === 2) {
