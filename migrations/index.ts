@@ -12,6 +12,7 @@ import { WebhookSubscriptionNotifications1763801000000 } from './1763801000000-W
 import { SystemAssistantModels1763801100000 } from './1763801100000-SystemAssistantModels';
 import { SignInLockoutPerIdentifier1764024000000 } from './1764024000000-SignInLockoutPerIdentifier';
 import { UsedIdTokens1764024001000 } from './1764024001000-UsedIdTokens';
+import { ApiKeyLimits1764027000000 } from './1764027000000-ApiKeyLimits';
 
 /** Every migration in order; the data source lists them explicitly so the compiled build needs no glob. */
 export const migrations = [
@@ -29,4 +30,5 @@ export const migrations = [
   SystemAssistantModels1763801100000,
   SignInLockoutPerIdentifier1764024000000,
   UsedIdTokens1764024001000,
+  ApiKeyLimits1764027000000,
 ];

@@ -13,7 +13,7 @@ import { DeliveryOutbox } from './core/generations/delivery-outbox';
 import { JsonStores } from './core/sessions/json-store';
 import { AssistantService } from './core/assistants/assistant-service';
 import { createApiKeyWithinQuota } from './core/accounts/api-key-quota';
-import type { CreatedApiKey } from './core/accounts/api-keys';
+import type { CreatedApiKey, KeyLimits } from './core/accounts/api-keys';
 import { ResultFiles } from './core/generations/result-files';
 import { UsageService } from './core/stats/usage-service';
 import { FailoverCounterStore } from './core/limits/failover-store';
@@ -108,7 +108,7 @@ export interface Services {
   /** Rate limit, balance and plan checks before a run is set up (nothing counted or held). */
   preflight: RunPreflight;
   /** Creates an API key within the per-account cap. */
-  createApiKey(userId: number, name: string): Promise<CreatedApiKey>;
+  createApiKey(userId: number, name: string, limits?: KeyLimits): Promise<CreatedApiKey>;
   resultFiles: ResultFiles;
   close(): Promise<void>;
 }
@@ -307,7 +307,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     jsonStores: new JsonStores(ds),
     assistants: new AssistantService(ds),
     preflight: new RunPreflight({ sql, limiter, connections, gate }),
-    createApiKey: (userId, name) => createApiKeyWithinQuota(ds, apiKeys, userId, name),
+    createApiKey: (userId, name, limits) => createApiKeyWithinQuota(ds, apiKeys, userId, name, limits),
     resultFiles: new ResultFiles(ds, storage),
     payments,
     outbox,

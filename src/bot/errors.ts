@@ -109,6 +109,8 @@ const BOT_ERRORS: ErrorTable<BotRendering> & Record<TelegramFileError['code'], (
   quota_exceeded: (err) => ({ render: ({ t }) => ({ text: t('error-quota-exceeded', { limit: err.limit }) }) }),
   not_found: () => ({ render: ({ t }) => ({ text: t('error-not-found') }) }),
   // Failures a bot user cannot cause: logged, and answered as an internal error.
+  key_budget_exceeded: () => internal,
+  model_not_allowed: () => internal,
   invalid_token: () => internal,
   invalid_reset_token: () => internal,
   invalid_verification_token: () => internal,

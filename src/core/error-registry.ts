@@ -11,6 +11,7 @@ import {
   SignInUnavailableError,
   SmtpError,
 } from './accounts/errors';
+import { KeyBudgetExceededError, ModelNotAllowedError } from './accounts/key-limits';
 import { InsufficientTokensError } from './billing/errors';
 import { ParamError, UnknownModelError } from './catalog/errors';
 import { DomainError } from './errors';
@@ -50,6 +51,8 @@ export const CORE_ERROR_CLASSES = [
   QuotaExceededError,
   SignInUnavailableError,
   SmtpError,
+  KeyBudgetExceededError,
+  ModelNotAllowedError,
   InsufficientTokensError,
   ParamError,
   UnknownModelError,

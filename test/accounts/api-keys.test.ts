@@ -25,7 +25,7 @@ test('verifyWithOwner loads the same user as the repository, field for field, in
   expect(isWellFormedApiKey(key)).toBe(true);
   const found = await service.verifyWithOwner(key);
   const expected = await db.dataSource.getRepository(UserEntity).findOneByOrFail({ id: created.id });
-  expect(found?.keyId).toBe(id);
+  expect(found?.key.id).toBe(id);
   expect({ ...found!.user }).toEqual({ ...expected });
   // A key with a valid shape but a wrong checksum, or another pepper, is refused.
   expect(await service.verifyWithOwner(key.slice(0, -1) + (key.endsWith('A') ? 'B' : 'A'))).toBeNull();

@@ -18,7 +18,16 @@ test('create (201, full key once), list (masked), rename, delete (204)', async (
   const created = await api.request('POST', '/api/v2/keys', { token, body: { name: '  CI runner ' } });
   expect(created.status).toBe(201);
   expect(z.strictObject(CreatedApiKeySchema.shape).safeParse(created.body).success).toBe(true);
-  expect(created.body).toEqual({ id: expect.any(Number), name: 'CI runner', key: expect.any(String), created_at: expect.any(String) });
+  const noLimits = { token_budget: null, budget_period: 'month', spent: 0, models: null, expires_at: null, expired: false };
+  expect(created.body).toEqual({
+    id: expect.any(Number),
+    name: 'CI runner',
+    key: expect.any(String),
+    masked_key: expect.any(String),
+    created_at: expect.any(String),
+    last_used_at: null,
+    ...noLimits,
+  });
   const key: string = created.body.key;
   expect(key).toHaveLength(48);
   expect(key.startsWith('nb_')).toBe(true);
@@ -41,6 +50,7 @@ test('create (201, full key once), list (masked), rename, delete (204)', async (
     masked_key: expect.any(String),
     created_at: created.body.created_at,
     last_used_at: expect.any(String),
+    ...noLimits,
   });
   expect(view.masked_key.startsWith(key.slice(0, 7))).toBe(true);
   expect(view.masked_key.endsWith(key.slice(-4))).toBe(true);

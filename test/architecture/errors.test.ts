@@ -16,6 +16,7 @@ import {
   SignInUnavailableError,
 } from '../../src/core/accounts/errors';
 import { PlanDirectory } from '../../src/core/accounts/plans';
+import { KeyBudgetExceededError, ModelNotAllowedError } from '../../src/core/accounts/key-limits';
 import { SmtpError } from '../../src/core/accounts/smtp-mailer';
 import { InsufficientTokensError } from '../../src/core/billing/errors';
 import { ParamError, UnknownModelError } from '../../src/core/catalog/errors';
@@ -68,6 +69,8 @@ const SAMPLES: Record<CoreErrorCode, DomainError> = {
   sign_in_unavailable: new SignInUnavailableError('off'),
   mail_failed: new SmtpError('refused'),
   insufficient_tokens: new InsufficientTokensError(10, 2),
+  key_budget_exceeded: new KeyBudgetExceededError(10, 2),
+  model_not_allowed: new ModelNotAllowedError('gpt-4o'),
   validation_error: new ParamError('size', 'bad size'),
   model_not_found: new UnknownModelError('nope'),
   generation_failed: new GenerationFailedError(1, 'timeout', 'late', 'flux-dev'),

@@ -1,5 +1,7 @@
 import type { Middleware, ParameterizedContext } from 'koa';
+import type { KeyScope } from '../../core/accounts/key-limits';
 import type { Plan } from '../../core/accounts/plans';
+import type { Actor } from '../../core/generations/service';
 import { RateDecision, RateLimitedError } from '../../core/limits/rate-limiter';
 import type { UserRecord } from '../../core/records';
 import type { ApiServices } from '../api-services';
@@ -15,6 +17,8 @@ export interface AuthContext {
   via: 'api_key' | 'session';
   /** The API key used (via `api_key`). */
   keyId?: number;
+  /** The API key's scope (via `api_key`): its model list; its budget is checked in the token hold. */
+  key?: KeyScope;
   /** The sign-in session (refresh family) of a web access token (via `session`). */
   sessionId?: string;
 }
@@ -44,6 +48,12 @@ export function authOf(ctx: ParameterizedContext): AuthContext {
   return auth;
 }
 
+/** The caller as the core's model-running services take it: with the API key's scope, when a key was used. */
+export function actorOf(ctx: ParameterizedContext): Actor {
+  const auth = authOf(ctx);
+  return auth.key ? { user: auth.user, plan: auth.plan, key: auth.key } : { user: auth.user, plan: auth.plan };
+}
+
 /**
  * `Authorization: Bearer <API key | access token>`. Missing/malformed: 401 `Not authenticated`; wrong, expired,
  * revoked: 401 `Invalid or expired token`; an API key below the VIP plan: 403 naming the plan; blocked: 403.
@@ -63,7 +73,7 @@ export function authenticate(
       user: principal.user,
       plan: principal.plan,
       via: principal.via,
-      ...(principal.keyId !== undefined ? { keyId: principal.keyId } : {}),
+      ...(principal.key !== undefined ? { keyId: principal.key.id, key: principal.key } : {}),
       ...(principal.sessionId !== undefined ? { sessionId: principal.sessionId } : {}),
     };
     ctx.state.auth = auth;

@@ -207,21 +207,26 @@ export const PriceQuoteSchema = component(
   }),
 );
 
+const apiKeyFields = {
+  id: z.number().int(),
+  name: z.string(),
+  masked_key: z.string(),
+  created_at: isoDate,
+  last_used_at: isoDate.nullable(),
+  token_budget: z.number().int().nullable().describe('tokens the key may spend per budget_period; null: no budget of its own'),
+  budget_period: z.enum(['day', 'month', 'total']).describe('day and month start at 00:00 UTC'),
+  spent: z.number().int().describe('tokens held or charged with this key in its current budget period'),
+  models: z.array(z.string()).nullable().describe('the model slugs the key may use; null: every model of the plan'),
+  expires_at: isoDate.nullable(),
+  expired: z.boolean(),
+};
+
 export const CreatedApiKeySchema = component(
   'CreatedApiKey',
-  z.object({ id: z.number().int(), name: z.string(), key: z.string().describe('the full key: shown only here'), created_at: isoDate }),
+  z.object({ ...apiKeyFields, key: z.string().describe('the full key: shown only here') }),
 );
 
-export const ApiKeySchema = component(
-  'ApiKey',
-  z.object({
-    id: z.number().int(),
-    name: z.string(),
-    masked_key: z.string(),
-    created_at: isoDate,
-    last_used_at: isoDate.nullable(),
-  }),
-);
+export const ApiKeySchema = component('ApiKey', z.object(apiKeyFields));
 
 export const ApiKeyListSchema = component('ApiKeyList', z.object({ keys: z.array(ApiKeySchema) }));
 

@@ -2,7 +2,7 @@ import type { ParameterizedContext } from 'koa';
 import type { ChatInput, ChatOutcome, ChatStream } from '../../core/generations/chat';
 import type { RateDecision } from '../../core/limits/rate-limiter';
 import type { ApiServices } from '../api-services';
-import { authOf } from '../middleware/auth';
+import { actorOf } from '../middleware/auth';
 import { applyRateLimitHeaders } from '../middleware/rate-limit-headers';
 import { openSse, SseChannel } from '../sse';
 
@@ -10,11 +10,6 @@ import { openSse, SseChannel } from '../sse';
 // limits, hold and settlement, whatever the wire format. The surfaces only translate requests and answers.
 
 export type ChatRunServices = Pick<ApiServices, 'chat'>;
-
-function actorOf(ctx: ParameterizedContext) {
-  const auth = authOf(ctx);
-  return { user: auth.user, plan: auth.plan };
-}
 
 function requestContext(ctx: ParameterizedContext) {
   return { source: 'v1' as const, ownOrigins: [ctx.origin] };

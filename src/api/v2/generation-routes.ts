@@ -4,11 +4,11 @@ import { z } from 'zod';
 import { buildGenerateCommand, generateBodySchema, parseGenerateBody, parseGenerateCommand } from '../../core/catalog/params';
 import { GenerationFailedError } from '../../core/generations/errors';
 import { fingerprint, IDEMPOTENCY_KEY_PATTERN, StoredResponse } from '../../core/generations/idempotency';
-import { Actor, GenerationOutcome, RequestContext } from '../../core/generations/service';
+import { GenerationOutcome, RequestContext } from '../../core/generations/service';
 import { parseGenerationId, toGenerationView } from '../../core/generations/views';
 import { sniffAudio } from '../../core/media/sniff';
 import type { ApiServices } from '../api-services';
-import { authOf } from '../middleware/auth';
+import { actorOf, authOf } from '../middleware/auth';
 import { ApiError } from '../middleware/errors';
 import { readJsonBody } from '../middleware/json-body';
 import { readMultipart } from '../middleware/multipart';
@@ -28,11 +28,6 @@ const generationResponse = {
   description: 'The Generation (completed, pending with eta_seconds, or failed with error)',
   schema: GenerationSchema,
 };
-
-function actorOf(ctx: ParameterizedContext): Actor {
-  const auth = authOf(ctx);
-  return { user: auth.user, plan: auth.plan };
-}
 
 export function requestContextOf(
   ctx: ParameterizedContext,

@@ -3,11 +3,34 @@ import { z } from 'zod';
 import type { ApiServices } from '../api-services';
 import { authOf } from '../middleware/auth';
 import { ApiKeyListSchema, ApiKeySchema, CreatedApiKeySchema, ErrorSchema } from '../openapi/components';
+import { BUDGET_PERIODS } from '../../core/accounts/key-limits';
+import { findModel } from '../../core/catalog/catalog';
 import { idParams } from './path-params';
 import { addRoute } from './route';
 
 const keyName = z.string().trim().min(1, 'must not be empty').max(100);
-const keyBody = z.strictObject({ name: keyName });
+const limitFields = {
+  token_budget: z.number().int().min(0).max(2_000_000_000).nullable().optional(),
+  budget_period: z.enum(BUDGET_PERIODS).optional(),
+  models: z
+    .array(z.string().refine((slug) => findModel(slug) !== undefined, 'is not a model of the catalog'))
+    .min(1)
+    .max(100)
+    .nullable()
+    .optional(),
+  expires_at: z.iso.datetime({ offset: true }).nullable().optional(),
+};
+
+/** The parsed limits as the core takes them: the expiry as a date, the model list without repeats. */
+function limitsOf(body: { models?: string[] | null; expires_at?: string | null }) {
+  return {
+    ...body,
+    models: body.models ? [...new Set(body.models)] : body.models,
+    expires_at: typeof body.expires_at === 'string' ? new Date(body.expires_at) : body.expires_at,
+  };
+}
+const createBody = z.strictObject({ name: keyName, ...limitFields });
+const updateBody = z.strictObject({ name: keyName.optional(), ...limitFields });
 const notFound = { description: 'No such key on this account', schema: ErrorSchema };
 
 /** API keys of the caller. Another account's key ids answer 404. */
@@ -24,14 +47,17 @@ export function registerKeyRoutes(router: Router, services: Pick<ApiServices, 'a
       summary: 'Create an API key; the full key is in this answer only',
       tags,
       security: 'bearer',
-      body: keyBody,
+      body: createBody,
       status: 201,
       responses: {
         201: { description: 'The new key', schema: CreatedApiKeySchema },
         409: { description: 'The account has the maximum number of keys (`quota_exceeded`)', schema: ErrorSchema },
       },
     },
-    async (ctx, { body }) => services.createApiKey(authOf(ctx).userId, body.name),
+    async (ctx, { body }) => {
+      const { name, ...limits } = body;
+      return services.createApiKey(authOf(ctx).userId, name, limitsOf(limits));
+    },
   );
 
   addRoute(
@@ -54,14 +80,14 @@ export function registerKeyRoutes(router: Router, services: Pick<ApiServices, 'a
       method: 'patch',
       path: '/keys/:id',
       operationId: 'renameApiKey',
-      summary: 'Rename a key',
+      summary: 'Rename a key or change its limits (a field left out stays as it is; null removes a limit)',
       tags,
       security: 'bearer',
       params: idParams,
-      body: keyBody,
-      responses: { 200: { description: 'The renamed key', schema: ApiKeySchema }, 404: notFound },
+      body: updateBody,
+      responses: { 200: { description: 'The changed key', schema: ApiKeySchema }, 404: notFound },
     },
-    async (ctx, { params, body }) => apiKeys.rename(authOf(ctx).userId, params.id, body.name),
+    async (ctx, { params, body }) => apiKeys.update(authOf(ctx).userId, params.id, limitsOf(body)),
   );
 
   addRoute(

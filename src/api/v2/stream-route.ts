@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { ChatMessage } from '../../core/providers/types';
 import type { ApiServices } from '../api-services';
-import { authOf } from '../middleware/auth';
+import { actorOf, authOf } from '../middleware/auth';
 import { applyRateLimitHeaders } from '../middleware/rate-limit-headers';
 import { openSse } from '../sse';
 import { publicBaseUrl } from './public-url';
@@ -48,14 +48,13 @@ export function registerStreamRoute(router: Router, services: Pick<ApiServices, 
       responses: { 200: { description: 'Server-sent events', contentType: 'text/event-stream' } },
     },
     async (ctx, { body }) => {
-      const auth = authOf(ctx);
       const messages: ChatMessage[] = body.messages ?? [
         ...(body.system ? [{ role: 'system' as const, content: body.system }] : []),
         { role: 'user' as const, content: body.prompt! },
       ];
       const abort = new AbortController();
       const stream = await services.chat.stream(
-        { user: auth.user, plan: auth.plan },
+        actorOf(ctx),
         { model: body.model, messages, maxTokens: body.max_tokens, temperature: body.temperature },
         { source: 'api', ownOrigins: [publicBaseUrl(ctx, services.config)] },
         abort.signal,
@@ -77,7 +76,7 @@ export function registerStreamRoute(router: Router, services: Pick<ApiServices, 
       const billed = await stream.billed;
       const g =
         billed.failed && !billed.deferred
-          ? await services.generations.get(auth.userId, billed.generationId).catch(() => undefined)
+          ? await services.generations.get(authOf(ctx).userId, billed.generationId).catch(() => undefined)
           : undefined;
       sse.event('generation_end', {
         generation_id: billed.generationId,

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { ApiKeyEntity } from '../../db/entities';
-import { ApiKeyService, CreatedApiKey } from './api-keys';
+import { ApiKeyService, CreatedApiKey, KeyLimits } from './api-keys';
 import { QuotaExceededError } from './errors';
 import { withAccountLock } from './per-account-limit';
 
@@ -13,10 +13,11 @@ export async function createApiKeyWithinQuota(
   apiKeys: ApiKeyService,
   userId: number,
   name: string,
+  limits: KeyLimits = {},
 ): Promise<CreatedApiKey> {
   return withAccountLock(ds, userId, async (em) => {
     const count = await em.getRepository(ApiKeyEntity).countBy({ userId });
     if (count >= MAX_API_KEYS_PER_USER) throw new QuotaExceededError('API keys', MAX_API_KEYS_PER_USER);
-    return apiKeys.create(userId, name, em);
+    return apiKeys.create(userId, name, em, limits);
   });
 }

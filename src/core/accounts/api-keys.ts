@@ -5,6 +5,7 @@ import { Queryable } from '../billing/queryable';
 import type { AccountChangeFeed } from './account-changes';
 import { AccountCache, AccountCacheOptions } from './account-cache';
 import { NotFoundError } from './errors';
+import type { BudgetPeriod, KeyScope } from './key-limits';
 
 /** Every users column, aliased to the entity's property names. */
 const USER_COLUMNS = `u.id, u.name, u.email, u.phone, u.telegram_id AS "telegramId", u.messenger_username AS "messengerUsername",
@@ -52,28 +53,61 @@ export function maskApiKey(prefix: string, last4: string): string {
   return `${prefix}${'•'.repeat(8)}${last4}`;
 }
 
+/** A key's own limits, as the owner sets them (every field optional on create and edit). */
+export interface KeyLimits {
+  token_budget?: number | null;
+  budget_period?: BudgetPeriod;
+  models?: string[] | null;
+  expires_at?: Date | null;
+}
+
 export interface ApiKeyView {
   id: number;
   name: string;
   masked_key: string;
   created_at: string;
   last_used_at: string | null;
+  token_budget: number | null;
+  budget_period: BudgetPeriod;
+  /** Tokens held or charged in the current budget period. */
+  spent: number;
+  models: string[] | null;
+  expires_at: string | null;
+  expired: boolean;
 }
 
-export interface CreatedApiKey {
-  id: number;
-  name: string;
+export interface CreatedApiKey extends ApiKeyView {
   key: string;
-  created_at: string;
 }
 
-const toView = (k: ApiKeyEntity): ApiKeyView => ({
+/** The start of the budget period that contains `now` (UTC), as the SQL function api_key_period_start has it. */
+export function periodStart(period: BudgetPeriod, now = new Date()): Date {
+  if (period === 'day') return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  if (period === 'month') return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  return new Date(0);
+}
+
+const toView = (k: ApiKeyEntity, now = new Date()): ApiKeyView => ({
   id: k.id,
   name: k.name,
   masked_key: maskApiKey(k.keyPrefix, k.keyLast4),
   created_at: k.createdAt.toISOString(),
   last_used_at: k.lastUsedAt ? k.lastUsedAt.toISOString() : null,
+  token_budget: k.tokenBudget,
+  budget_period: k.budgetPeriod,
+  spent: k.spentPeriodStart?.getTime() === periodStart(k.budgetPeriod, now).getTime() ? k.spent : 0,
+  models: k.models,
+  expires_at: k.expiresAt ? k.expiresAt.toISOString() : null,
+  expired: k.expiresAt !== null && k.expiresAt.getTime() <= now.getTime(),
 });
+
+/** A verified key as the hot path keeps it (shared by the requests that hit the cache: never modified). */
+interface VerifiedKey {
+  user: UserEntity;
+  keyId: number;
+  models: string[] | null;
+  expiresAt: Date | null;
+}
 
 export interface ApiKeyServiceOptions {
   /** The hot-path SQL runner (default: the DataSource). */
@@ -87,7 +121,7 @@ export class ApiKeyService {
   private readonly sql: Queryable;
   private readonly changes?: AccountChangeFeed;
   /** Verified keys by hash, with their owner's row (shared by the requests that hit it: never modified). */
-  private readonly cache?: AccountCache<{ user: UserEntity; keyId: number }>;
+  private readonly cache?: AccountCache<VerifiedKey>;
   /** When this process last wrote each key's last_used_at: at most one write a minute per key, off the request path. */
   private readonly lastMarked = new Map<number, number>();
 
@@ -124,7 +158,7 @@ export class ApiKeyService {
   }
 
   /** Creates a key (inside `em`'s transaction when given). */
-  async create(userId: number, name: string, em?: EntityManager): Promise<CreatedApiKey> {
+  async create(userId: number, name: string, em?: EntityManager, limits: KeyLimits = {}): Promise<CreatedApiKey> {
     const body = PREFIX + randomBase62(RANDOM_LENGTH);
     const key = body + checksum(body);
     const repo = em ? em.getRepository(ApiKeyEntity) : this.repo;
@@ -135,20 +169,63 @@ export class ApiKeyService {
         keyHash: hashApiKey(key, this.pepper),
         keyPrefix: key.slice(0, 7),
         keyLast4: key.slice(-4),
+        tokenBudget: limits.token_budget ?? null,
+        budgetPeriod: limits.budget_period ?? 'month',
+        models: limits.models ?? null,
+        expiresAt: limits.expires_at ?? null,
+        spent: 0,
+        spentPeriodStart: null,
       }),
     );
-    return { id: saved.id, name: saved.name, key, created_at: saved.createdAt.toISOString() };
+    return { ...toView(saved), key };
   }
 
   async list(userId: number): Promise<ApiKeyView[]> {
-    return (await this.repo.find({ where: { userId }, order: { id: 'ASC' } })).map(toView);
+    const now = new Date();
+    return (await this.repo.find({ where: { userId }, order: { id: 'ASC' } })).map((k) => toView(k, now));
   }
 
-  async rename(userId: number, id: number, name: string): Promise<ApiKeyView> {
-    const key = await this.repo.findOneBy({ id, userId });
-    if (!key) throw new NotFoundError('API key');
-    key.name = name;
-    return toView(await this.repo.save(key));
+  /** The names of the account's keys by id (the request log and usage per key). */
+  async names(userId: number): Promise<Map<number, string>> {
+    const keys = await this.repo.find({ where: { userId }, select: { id: true, name: true } });
+    return new Map(keys.map((k) => [k.id, k.name]));
+  }
+
+  /**
+   * Renames a key and/or changes its limits. A new budget period recounts the key's spending in it from its
+   * generations (held or charged), under the owner's balance lock like every other writer of the counter.
+   */
+  async update(userId: number, id: number, change: KeyLimits & { name?: string }): Promise<ApiKeyView> {
+    const heard = this.changeHeard(userId);
+    const out = await this.ds.transaction(async (em) => {
+      await em.query('SELECT 1 FROM balances WHERE user_id = $1 FOR UPDATE', [userId]);
+      const repo = em.getRepository(ApiKeyEntity);
+      const key = await repo.findOne({ where: { id, userId }, lock: { mode: 'pessimistic_write' } });
+      if (!key) throw new NotFoundError('API key');
+      const limitsChanged =
+        (change.token_budget !== undefined && change.token_budget !== key.tokenBudget) ||
+        (change.budget_period !== undefined && change.budget_period !== key.budgetPeriod) ||
+        change.models !== undefined ||
+        change.expires_at !== undefined;
+      if (change.name !== undefined) key.name = change.name;
+      if (change.token_budget !== undefined) key.tokenBudget = change.token_budget;
+      if (change.models !== undefined) key.models = change.models;
+      if (change.expires_at !== undefined) key.expiresAt = change.expires_at;
+      if (change.budget_period !== undefined && change.budget_period !== key.budgetPeriod) {
+        key.budgetPeriod = change.budget_period;
+        const start = periodStart(key.budgetPeriod);
+        const rows = await em.query<{ spent: number }[]>(
+          `SELECT COALESCE(SUM(CASE WHEN status = 'pending' THEN tokens_reserved ELSE tokens_spent END), 0)::int AS spent
+             FROM generations WHERE api_key_id = $1 AND created_at >= $2`,
+          [id, start],
+        );
+        key.spent = rows[0].spent;
+        key.spentPeriodStart = start;
+      }
+      return { view: toView(await repo.save(key)), limitsChanged };
+    });
+    if (out.limitsChanged) await heard;
+    return out.view;
   }
 
   /**
@@ -183,36 +260,42 @@ export class ApiKeyService {
       .catch(() => undefined);
   }
 
-  /** Resolves a presented key to its owner, or null. Marks it used (at most once a minute per key). */
+  /** Resolves a presented key to its owner, or null (unknown or expired). Marks it used (at most once a minute per key). */
   async verify(key: string): Promise<{ userId: number; keyId: number } | null> {
     const found = await this.verifyWithOwner(key);
-    return found && { userId: found.user.id, keyId: found.keyId };
+    return found && { userId: found.user.id, keyId: found.key.id };
   }
 
   /**
-   * Like verify, with the owner's row: from the cache when this instance verified the key recently and heard of no
-   * change to it or its owner since, otherwise in one query. The returned user row is shared: do not modify it.
+   * Like verify, with the owner's row and the key's scope: from the cache when this instance verified the key
+   * recently and heard of no change to it or its owner since, otherwise in one query. An expired key is null. The
+   * returned user row is shared: do not modify it.
    */
-  async verifyWithOwner(key: string): Promise<{ user: UserEntity; keyId: number } | null> {
+  async verifyWithOwner(key: string): Promise<{ user: UserEntity; key: KeyScope } | null> {
     if (!API_KEY_PATTERN.test(key)) return null;
     const hash = hashApiKey(key, this.pepper);
-    const cached = this.cache?.get(hash);
-    if (cached) {
-      this.markUsed(cached.keyId);
-      return cached;
-    }
+    const found = this.cache?.get(hash) ?? (await this.lookup(key, hash));
+    if (!found || (found.expiresAt && found.expiresAt.getTime() <= Date.now())) return null;
+    this.markUsed(found.keyId);
+    return { user: found.user, key: { id: found.keyId, models: found.models } };
+  }
+
+  private async lookup(key: string, hash: string): Promise<VerifiedKey | null> {
     if (!isWellFormedApiKey(key)) return null;
     const mark = this.cache?.mark() ?? 0;
-    const rows = await this.sql.query<(Record<string, unknown> & { key_id: number })[]>(
-      `SELECT k.id AS key_id, ${USER_COLUMNS} FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = $1`,
+    const rows = await this.sql.query<
+      (Record<string, unknown> & { key_id: number; key_models: string[] | null; key_expires_at: Date | null })[]
+    >(
+      `SELECT k.id AS key_id, k.models AS key_models, k.expires_at AS key_expires_at, ${USER_COLUMNS}
+         FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = $1`,
       [hash],
     );
     const row = rows[0];
     if (!row) return null;
-    const { key_id: keyId, ...userFields } = row;
+    const { key_id: keyId, key_models: models, key_expires_at: expiresAt, ...userFields } = row;
     const user = this.ds.getRepository(UserEntity).create(userFields as Partial<UserEntity>);
-    this.cache?.set(hash, user.id, { user, keyId }, mark);
-    this.markUsed(keyId);
-    return { user, keyId };
+    const verified = { user, keyId, models, expiresAt: expiresAt && new Date(expiresAt) };
+    this.cache?.set(hash, user.id, verified, mark);
+    return verified;
   }
 }

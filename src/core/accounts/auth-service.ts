@@ -3,6 +3,7 @@ import { UserEntity } from '../../db/entities';
 import type { Logger } from '../../logger';
 import { getBalance } from '../billing/ledger';
 import { AccessTokens } from './access-tokens';
+import type { KeyScope } from './key-limits';
 import { ApiKeyService } from './api-keys';
 import {
   AccountBlockedError,
@@ -61,7 +62,8 @@ export interface Principal {
   user: UserEntity;
   plan: Plan;
   via: 'api_key' | 'session';
-  keyId?: number;
+  /** The API key used, with its scope (via `api_key`). */
+  key?: KeyScope;
 }
 
 const API_KEY_PREFIX = 'nb_';
@@ -298,7 +300,7 @@ export class AuthService {
             'Upgrade the plan, or sign in to use a web access token.',
         );
       }
-      return { ...principal, via: 'api_key', keyId: key.keyId };
+      return { ...principal, via: 'api_key', key: key.key };
     }
     const claims = await this.access.verify(token);
     // One query: the user, provided the token's session is live AND belongs to that user (a session id of one

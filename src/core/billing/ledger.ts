@@ -58,16 +58,28 @@ async function findReservation(db: Queryable, reference: string): Promise<Reserv
 }
 
 /**
- * CTEs `cur`, `take`, `upd`, `res`, `led` that hold `amountParam` tokens of `userParam` under the reference the SQL
- * expression `refExpr` yields: plan tokens first, then bonus tokens; nothing happens when the balance is short or
- * the reference exists. `upd` returns (user_id, p, b) when tokens were taken. Composable into larger statements.
+ * CTEs `cur`, `kcur`, `kfit`, `take`, `upd`, `kupd`, `res`, `led` that hold `amountParam` tokens of `userParam`
+ * under the reference the SQL expression `refExpr` yields: plan tokens first, then bonus tokens; nothing happens
+ * when the balance is short, the API key `keyParam` (an SQL integer, NULL for none) would pass its token budget,
+ * or the reference exists. The key's row is locked after the balance row (every writer of a key's counter holds
+ * its owner's balance lock first), so parallel holds on one key see each other's spending: none overshoots.
+ * `upd` returns (user_id, p, b) when tokens were taken; `kfit.ok` is false when the key's budget refused.
+ * Composable into larger statements.
  */
-export function reserveCtes(userParam: string, amountParam: string, refExpr: string): string {
+export function reserveCtes(userParam: string, amountParam: string, refExpr: string, keyParam = 'NULL::int'): string {
   return `cur AS (
       SELECT user_id, plan_tokens, bonus_tokens FROM balances WHERE user_id = ${userParam} FOR UPDATE
+    ), kcur AS (
+      SELECT k.id, k.token_budget, api_key_period_start(k.budget_period) AS period_start,
+             CASE WHEN k.spent_period_start = api_key_period_start(k.budget_period) THEN k.spent ELSE 0 END AS spent
+        FROM api_keys k, cur WHERE k.id = ${keyParam} FOR UPDATE OF k
+    ), kfit AS (
+      SELECT NOT EXISTS (
+        SELECT 1 FROM kcur WHERE token_budget IS NOT NULL AND spent + ${amountParam} > token_budget
+      ) AS ok
     ), take AS (
       SELECT user_id, LEAST(plan_tokens, ${amountParam}) AS p, ${amountParam} - LEAST(plan_tokens, ${amountParam}) AS b
-        FROM cur WHERE plan_tokens + bonus_tokens >= ${amountParam}
+        FROM cur WHERE plan_tokens + bonus_tokens >= ${amountParam} AND (SELECT ok FROM kfit)
          AND NOT EXISTS (SELECT 1 FROM token_reservations WHERE reference = ${refExpr})
     ), upd AS (
       UPDATE balances bal
@@ -75,9 +87,12 @@ export function reserveCtes(userParam: string, amountParam: string, refExpr: str
         FROM take
        WHERE bal.user_id = take.user_id AND bal.plan_tokens >= take.p AND bal.bonus_tokens >= take.b
        RETURNING bal.user_id, take.p, take.b
+    ), kupd AS (
+      UPDATE api_keys k SET spent = kcur.spent + upd.p + upd.b, spent_period_start = kcur.period_start
+        FROM kcur, upd WHERE k.id = kcur.id
     ), res AS (
-      INSERT INTO token_reservations (reference, user_id, plan_amount, bonus_amount)
-      SELECT ${refExpr}, user_id, p, b FROM upd
+      INSERT INTO token_reservations (reference, user_id, plan_amount, bonus_amount, api_key_id)
+      SELECT ${refExpr}, user_id, p, b, (SELECT id FROM kcur) FROM upd
     ), led AS (
       INSERT INTO ledger_entries (user_id, kind, reference, plan_delta, bonus_delta)
       SELECT user_id, 'reserve', ${refExpr}, -p, -b FROM upd
@@ -90,10 +105,12 @@ export function reserveCtes(userParam: string, amountParam: string, refExpr: str
  * locked in user order (concurrent batches cannot deadlock), then each user's items are walked in order and
  * admitted while the balance still covers them, plan tokens first, exactly as if they had come one by one.
  * CTEs: `cur` (locked balances), `walk` (per item: `avail` before it, `p`/`b` taken or NULL when refused), `upd`,
- * `ok` (admitted items: ord, user_id, p, b and `extraCols`), `res` and `led`. `refExpr` is the reference of an
- * `ok` row.
+ * `ok` (admitted items: ord, user_id, p, b, key_id and `extraCols`), `kupd`, `res` and `led`. `refExpr` is the
+ * reference of an `ok` row. `items` may have a `key_id` column (the API key of the item; NULL for none): the
+ * held tokens are added to the key's counter. Its budget is NOT checked here: items of a key with a budget go
+ * through `reserveCtes` one by one (see createPendingGenerations).
  */
-export function reserveBatchCtes(items: string, extraCols: string, refExpr: string): string {
+export function reserveBatchCtes(items: string, extraCols: string, refExpr: string, keyCol = 'NULL::int'): string {
   const fits = 'w.plan_left + w.bonus_left >= i.amount';
   const fromPlan = 'LEAST(w.plan_left, i.amount)';
   return `cur AS (
@@ -120,12 +137,18 @@ export function reserveBatchCtes(items: string, extraCols: string, refExpr: stri
        WHERE bal.user_id = tot.user_id AND bal.plan_tokens >= tot.p AND bal.bonus_tokens >= tot.b
        RETURNING bal.user_id
     ), ok AS (
-      SELECT w.ord, w.user_id, w.p, w.b, ${extraCols}
+      SELECT w.ord, w.user_id, w.p, w.b, ${keyCol} AS key_id, ${extraCols}
         FROM walk w JOIN upd ON upd.user_id = w.user_id JOIN ${items} i ON i.ord = w.ord
        WHERE w.p IS NOT NULL
+    ), kupd AS (
+      UPDATE api_keys k
+         SET spent = CASE WHEN k.spent_period_start = api_key_period_start(k.budget_period) THEN k.spent ELSE 0 END + s.amount,
+             spent_period_start = api_key_period_start(k.budget_period)
+        FROM (SELECT key_id, SUM(p + b)::int AS amount FROM ok WHERE key_id IS NOT NULL GROUP BY key_id) s
+       WHERE k.id = s.key_id
     ), res AS (
-      INSERT INTO token_reservations (reference, user_id, plan_amount, bonus_amount)
-      SELECT ${refExpr}, user_id, p, b FROM ok
+      INSERT INTO token_reservations (reference, user_id, plan_amount, bonus_amount, api_key_id)
+      SELECT ${refExpr}, user_id, p, b, key_id FROM ok
     ), led AS (
       INSERT INTO ledger_entries (user_id, kind, reference, plan_delta, bonus_delta)
       SELECT user_id, 'reserve', ${refExpr}, -p, -b FROM ok
@@ -167,16 +190,17 @@ export function assertTokenAmount(amount: number): void {
  * CTEs `r`, `refund`, `bal_upd`, `bal_led` that settle the reservation `refExpr` (status 'settled' charges up to
  * `chargeExpr`, 'released' charges 0) and give the rest back, bonus tokens first (they were taken last).
  * `guard`, when given, is an SQL condition the reservation update also needs (e.g. a generation transition).
- * `bal_upd` returns the user's new total balance.
+ * `bal_upd` returns the user's new total balance. `key_back` gives what was not charged back to the API key's
+ * counter, unless the key's budget period turned since the hold.
  */
 export function settleCtes(refExpr: string, chargeExpr: string, statusExpr: string, guard = 'true'): string {
   return `r AS (
       UPDATE token_reservations
          SET status = ${statusExpr}, charged = LEAST(${chargeExpr}, plan_amount + bonus_amount), updated_at = now()
        WHERE reference = ${refExpr} AND status = 'reserved' AND ${guard}
-       RETURNING user_id, plan_amount, bonus_amount, charged
+       RETURNING user_id, plan_amount, bonus_amount, charged, api_key_id, created_at
     ), refund AS (
-      SELECT user_id, charged,
+      SELECT user_id, charged, api_key_id, created_at,
              LEAST(bonus_amount, plan_amount + bonus_amount - charged) AS rb,
              (plan_amount + bonus_amount - charged) - LEAST(bonus_amount, plan_amount + bonus_amount - charged) AS rp
         FROM r
@@ -185,10 +209,14 @@ export function settleCtes(refExpr: string, chargeExpr: string, statusExpr: stri
          SET plan_tokens = bal.plan_tokens + refund.rp, bonus_tokens = bal.bonus_tokens + refund.rb,
              tokens_used_this_period = bal.tokens_used_this_period + refund.charged, updated_at = now()
         FROM refund WHERE bal.user_id = refund.user_id
-       RETURNING bal.plan_tokens + bal.bonus_tokens AS balance
+       RETURNING bal.user_id, bal.plan_tokens + bal.bonus_tokens AS balance
     ), bal_led AS (
       INSERT INTO ledger_entries (user_id, kind, reference, plan_delta, bonus_delta)
       SELECT user_id, CASE WHEN ${statusExpr} = 'settled' THEN 'settle' ELSE 'release' END, ${refExpr}, rp, rb FROM refund
+    ), key_back AS (
+      UPDATE api_keys k SET spent = GREATEST(k.spent - (refund.rp + refund.rb), 0)
+        FROM refund JOIN bal_upd ON bal_upd.user_id = refund.user_id
+       WHERE k.id = refund.api_key_id AND k.spent_period_start <= refund.created_at
     )`;
 }
 
@@ -196,8 +224,9 @@ export function settleCtes(refExpr: string, chargeExpr: string, statusExpr: stri
  * The batch form of `settleCtes`. `fin` names a relation with columns (ord, ref, charge, status): reservation
  * `ref` is settled ('settled' charges up to `charge`) or released ('released'), each at most once. The balances
  * are locked in user order after the reservations, and each user's balance moves once for all of its items.
- * CTEs: `r`, `refund`, `lk`, `per_user`, `bal_upd`, `bal_led` and `settled` (per item that moved: ord, charged,
- * rp, rb, and `balance`, the user's total right after that item as if the items had come one by one).
+ * CTEs: `r`, `refund`, `lk`, `per_user`, `bal_upd`, `bal_led`, `key_back` (unused tokens back to the API keys'
+ * counters) and `settled` (per item that moved: ord, charged, rp, rb, and `balance`, the user's total right after
+ * that item as if the items had come one by one).
  */
 export function settleBatchCtes(fin: string): string {
   return `r AS (
@@ -205,9 +234,10 @@ export function settleBatchCtes(fin: string): string {
          SET status = f.status, charged = LEAST(f.charge, tr.plan_amount + tr.bonus_amount), updated_at = now()
         FROM ${fin} f
        WHERE tr.reference = f.ref AND tr.status = 'reserved'
-       RETURNING f.ord, f.status, tr.reference, tr.user_id, tr.plan_amount, tr.bonus_amount, tr.charged
+       RETURNING f.ord, f.status, tr.reference, tr.user_id, tr.plan_amount, tr.bonus_amount, tr.charged, tr.api_key_id,
+                 tr.created_at
     ), refund AS (
-      SELECT ord, status, reference, user_id, charged,
+      SELECT ord, status, reference, user_id, charged, api_key_id, created_at,
              LEAST(bonus_amount, plan_amount + bonus_amount - charged) AS rb,
              (plan_amount + bonus_amount - charged) - LEAST(bonus_amount, plan_amount + bonus_amount - charged) AS rp
         FROM r
@@ -225,6 +255,13 @@ export function settleBatchCtes(fin: string): string {
     ), bal_led AS (
       INSERT INTO ledger_entries (user_id, kind, reference, plan_delta, bonus_delta)
       SELECT user_id, CASE WHEN status = 'settled' THEN 'settle' ELSE 'release' END, reference, rp, rb FROM refund
+    ), key_back AS (
+      UPDATE api_keys k SET spent = GREATEST(k.spent - kb.back, 0)
+        FROM (SELECT rf.api_key_id, SUM(rf.rp + rf.rb)::int AS back FROM refund rf
+                JOIN bal_upd bu ON bu.user_id = rf.user_id
+               WHERE rf.api_key_id IS NOT NULL AND rf.created_at >= (SELECT spent_period_start FROM api_keys WHERE id = rf.api_key_id)
+               GROUP BY rf.api_key_id) kb
+       WHERE k.id = kb.api_key_id
     ), settled AS MATERIALIZED (
       SELECT rf.ord, rf.charged, rf.rp, rf.rb,
              bu.balance - COALESCE(SUM(rf.rp + rf.rb) OVER (PARTITION BY rf.user_id ORDER BY rf.ord

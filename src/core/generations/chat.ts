@@ -28,6 +28,7 @@ import { deferredBillingTotal } from '../ops/metrics';
 import { GenerationLeases } from './leases';
 import { GenerationNotifier } from './ports';
 import { ProviderGate } from './provider-gate';
+import { assertKeyAllowsModel } from '../accounts/key-limits';
 import { Actor, RequestContext } from './service';
 
 export interface ChatInput extends ChatOptions {
@@ -131,6 +132,7 @@ export class ChatService {
 
   private prepare(actor: Actor, input: ChatInput) {
     const model = this.textModel(input.model);
+    assertKeyAllowsModel(actor.key, model.slug);
     checkChatRequest(model, this.deps.adapters[model.provider].chat!, input.messages, input.temperature, input);
     const conn = assertRunnable(actor.plan, model, this.deps.connections, this.deps.gate);
     const maxTokens = resolveMaxTokens(model, input.maxTokens);
@@ -181,6 +183,7 @@ export class ChatService {
       delivery: ctx.delivery ?? null,
       sandbox: prepared.conn.sandbox,
       deadlineAt: new Date(Date.now() + 30 * 60_000),
+      apiKeyId: actor.key?.id ?? null,
     };
     const [rated, opened] = await Promise.allSettled([
       this.deps.limiter.admit(actor.user.id, actor.plan),

@@ -3,7 +3,7 @@ import { ItemResult } from '../billing/group-commit';
 import { reserveBatchCtes, settleBatchCtes } from '../billing/ledger';
 import { Queryable } from '../billing/queryable';
 import type { DeferredOutcome } from './billing-outbox';
-import { GenerationRow, NewGeneration, NewLease, PendingGeneration, REF_OF, Transition } from './lifecycle';
+import { createPendingGeneration, GenerationRow, NewGeneration, NewLease, PendingGeneration, REF_OF, Transition } from './lifecycle';
 
 // The batch forms of createPendingGeneration and of the chat transitions (markCompleted / markFailed as
 // applyDeferredOutcome calls them): ONE statement for many items, with the same per-item outcome as the single
@@ -14,27 +14,34 @@ export interface GenerationToOpen {
   lease?: NewLease;
 }
 
-const OPEN_SQL = `WITH RECURSIVE items AS (
-    SELECT t.*, row_number() OVER (PARTITION BY t.user_id ORDER BY t.ord) AS n
+// Items of an API key with a token budget (`solo`) skip the batch: each goes through createPendingGeneration, whose
+// one statement checks the key's budget under its lock.
+const OPEN_SQL = `WITH RECURSIVE given AS (
+    SELECT t.*
       FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::text[],
-                  $10::boolean[], $11::timestamptz[], $12::text[], $13::int[])
+                  $10::boolean[], $11::timestamptz[], $12::text[], $13::int[], $14::int[])
            WITH ORDINALITY AS t(user_id, amount, model_slug, category, source, prompt, params, eta_seconds, delivery,
-                                sandbox, deadline_at, lease_instance, lease_prompt_tokens, ord)
-  ), ${reserveBatchCtes('items', "nextval(pg_get_serial_sequence('generations', 'id'))::int AS id", REF_OF('ok.id'))},
+                                sandbox, deadline_at, lease_instance, lease_prompt_tokens, key_id, ord)
+  ), solo AS (
+    SELECT gv.ord FROM given gv JOIN api_keys k ON k.id = gv.key_id WHERE k.token_budget IS NOT NULL
+  ), items AS (
+    SELECT t.*, row_number() OVER (PARTITION BY t.user_id ORDER BY t.ord) AS n
+      FROM given t WHERE t.ord NOT IN (SELECT ord FROM solo)
+  ), ${reserveBatchCtes('items', "nextval(pg_get_serial_sequence('generations', 'id'))::int AS id", REF_OF('ok.id'), 'i.key_id')},
   g AS (
     INSERT INTO generations (id, user_id, model_slug, category, status, source, prompt, params, tokens_reserved,
-                             eta_seconds, delivery, sandbox, deadline_at)
+                             eta_seconds, delivery, sandbox, deadline_at, api_key_id)
     SELECT ok.id, i.user_id, i.model_slug, i.category, 'pending', i.source, i.prompt, i.params::jsonb, i.amount,
-           i.eta_seconds, i.delivery::jsonb, i.sandbox, i.deadline_at
+           i.eta_seconds, i.delivery::jsonb, i.sandbox, i.deadline_at, i.key_id
       FROM ok JOIN items i ON i.ord = ok.ord
     RETURNING id, created_at
   ), lease AS (
     INSERT INTO generation_leases (generation_id, instance_id, prompt_tokens)
     SELECT ok.id, i.lease_instance, i.lease_prompt_tokens FROM ok JOIN items i ON i.ord = ok.ord WHERE i.lease_instance IS NOT NULL
   )
-  SELECT i.ord, i.amount, w.avail AS available, g.id, g.created_at
-    FROM items i LEFT JOIN walk w ON w.ord = i.ord LEFT JOIN ok ON ok.ord = i.ord LEFT JOIN g ON g.id = ok.id
-   ORDER BY i.ord`;
+  SELECT gv.ord, gv.amount, w.avail AS available, g.id, g.created_at, gv.ord IN (SELECT ord FROM solo) AS solo
+    FROM given gv LEFT JOIN walk w ON w.ord = gv.ord LEFT JOIN ok ON ok.ord = gv.ord LEFT JOIN g ON g.id = ok.id
+   ORDER BY gv.ord`;
 
 /** createPendingGeneration for many generations: each is admitted while its user's balance covers it. */
 export async function createPendingGenerations(
@@ -42,25 +49,39 @@ export async function createPendingGenerations(
   items: readonly GenerationToOpen[],
 ): Promise<ItemResult<PendingGeneration>[]> {
   const column = <T>(pick: (item: GenerationToOpen) => T): T[] => items.map(pick);
-  const rows = await db.query<{ amount: number; available: number | null; id: number | null; created_at: Date | null }[]>(OPEN_SQL, [
-    column((i) => i.generation.userId),
-    column((i) => i.generation.tokensReserved),
-    column((i) => i.generation.modelSlug),
-    column((i) => i.generation.category),
-    column((i) => i.generation.source),
-    column((i) => i.generation.prompt),
-    column((i) => JSON.stringify(i.generation.params)),
-    column((i) => i.generation.etaSeconds),
-    column((i) => (i.generation.delivery ? JSON.stringify(i.generation.delivery) : null)),
-    column((i) => i.generation.sandbox),
-    column((i) => i.generation.deadlineAt),
-    column((i) => i.lease?.instanceId ?? null),
-    column((i) => i.lease?.promptTokens ?? 0),
-  ]);
-  return rows.map((row) =>
-    row.id !== null && row.created_at !== null
-      ? { ok: true, value: { id: row.id, createdAt: new Date(row.created_at) } }
-      : { ok: false, error: new InsufficientTokensError(row.amount, row.available ?? 0) },
+  const rows = await db.query<{ amount: number; available: number | null; id: number | null; created_at: Date | null; solo: boolean }[]>(
+    OPEN_SQL,
+    [
+      column((i) => i.generation.userId),
+      column((i) => i.generation.tokensReserved),
+      column((i) => i.generation.modelSlug),
+      column((i) => i.generation.category),
+      column((i) => i.generation.source),
+      column((i) => i.generation.prompt),
+      column((i) => JSON.stringify(i.generation.params)),
+      column((i) => i.generation.etaSeconds),
+      column((i) => (i.generation.delivery ? JSON.stringify(i.generation.delivery) : null)),
+      column((i) => i.generation.sandbox),
+      column((i) => i.generation.deadlineAt),
+      column((i) => i.lease?.instanceId ?? null),
+      column((i) => i.lease?.promptTokens ?? 0),
+      column((i) => i.generation.apiKeyId ?? null),
+    ],
+  );
+  return Promise.all(
+    rows.map(async (row, index): Promise<ItemResult<PendingGeneration>> => {
+      if (row.solo) {
+        const item = items[index];
+        try {
+          return { ok: true, value: await createPendingGeneration(db, item.generation, item.lease) };
+        } catch (error) {
+          return { ok: false, error };
+        }
+      }
+      return row.id !== null && row.created_at !== null
+        ? { ok: true, value: { id: row.id, createdAt: new Date(row.created_at) } }
+        : { ok: false, error: new InsufficientTokensError(row.amount, row.available ?? 0) };
+    }),
   );
 }
 

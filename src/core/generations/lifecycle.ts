@@ -1,3 +1,4 @@
+import { KeyBudgetExceededError } from '../accounts/key-limits';
 import { InsufficientTokensError } from '../billing/errors';
 import { reserveCtes, settleCtes } from '../billing/ledger';
 import { Queryable } from '../billing/queryable';
@@ -23,6 +24,8 @@ export interface NewGeneration {
   delivery: Record<string, unknown> | null;
   sandbox: boolean;
   deadlineAt: Date;
+  /** The API key of the request (its budget is checked and counted in the hold); null or absent for none. */
+  apiKeyId?: number | null;
 }
 
 /** Who runs a generation in its own process (see GenerationLeases): taken in the statement that creates it. */
@@ -39,22 +42,25 @@ export interface PendingGeneration {
 /**
  * Inserts a pending generation and reserves its tokens under `gen:<id>` (and takes its lease, when given), or
  * none of it.
- * @throws InsufficientTokensError
+ * @throws InsufficientTokensError, KeyBudgetExceededError
  */
 export async function createPendingGeneration(db: Queryable, g: NewGeneration, lease?: NewLease): Promise<PendingGeneration> {
-  const rows = await db.query<{ available: number | null; id: number | null; created_at: Date | null }[]>(
+  const rows = await db.query<
+    { available: number | null; key_ok: boolean; key_left: number | null; id: number | null; created_at: Date | null }[]
+  >(
     `WITH nid AS (SELECT nextval(pg_get_serial_sequence('generations', 'id'))::int AS id),
-     ${reserveCtes('$1::int', '$2::int', REF_OF('(SELECT id FROM nid)'))},
+     ${reserveCtes('$1::int', '$2::int', REF_OF('(SELECT id FROM nid)'), '$14::int')},
      g AS (
        INSERT INTO generations (id, user_id, model_slug, category, status, source, prompt, params, tokens_reserved,
-                                eta_seconds, delivery, sandbox, deadline_at)
-       SELECT nid.id, $1, $3, $4, 'pending', $5, $6, $7::jsonb, $2, $8, $9::jsonb, $10, $11 FROM nid, upd
+                                eta_seconds, delivery, sandbox, deadline_at, api_key_id)
+       SELECT nid.id, $1, $3, $4, 'pending', $5, $6, $7::jsonb, $2, $8, $9::jsonb, $10, $11, $14 FROM nid, upd
        RETURNING id, created_at
      ), lease AS (
        INSERT INTO generation_leases (generation_id, instance_id, prompt_tokens)
        SELECT id, $12::text, $13::int FROM g WHERE $12::text IS NOT NULL
      )
-     SELECT (SELECT plan_tokens + bonus_tokens FROM cur) AS available, (SELECT id FROM g) AS id,
+     SELECT (SELECT plan_tokens + bonus_tokens FROM cur) AS available, (SELECT ok FROM kfit) AS key_ok,
+            (SELECT token_budget - spent FROM kcur) AS key_left, (SELECT id FROM g) AS id,
             (SELECT created_at FROM g) AS created_at`,
     [
       g.userId,
@@ -70,10 +76,14 @@ export async function createPendingGeneration(db: Queryable, g: NewGeneration, l
       g.deadlineAt,
       lease?.instanceId ?? null,
       lease?.promptTokens ?? 0,
+      g.apiKeyId ?? null,
     ],
   );
   const row = rows[0];
-  if (row.id === null || row.created_at === null) throw new InsufficientTokensError(g.tokensReserved, row.available ?? 0);
+  if (row.id === null || row.created_at === null) {
+    if (!row.key_ok) throw new KeyBudgetExceededError(g.tokensReserved, Math.max(0, row.key_left ?? 0));
+    throw new InsufficientTokensError(g.tokensReserved, row.available ?? 0);
+  }
   return { id: row.id, createdAt: new Date(row.created_at) };
 }
 

@@ -3,6 +3,7 @@ import { GenerationEntity, UserEntity } from '../../db/entities';
 import type { GenerationSource } from '../../db/entities/generation.entity';
 import type { Logger } from '../../logger';
 import { NotFoundError } from '../accounts/errors';
+import { assertKeyAllowsModel, KeyScope } from '../accounts/key-limits';
 import { Plan } from '../accounts/plans';
 import { Queryable } from '../billing/queryable';
 import type { CommandInput, CommandInputs, GenerateCommand } from '../catalog/command';
@@ -28,6 +29,8 @@ import { ProviderGate } from './provider-gate';
 export interface Actor {
   user: UserEntity;
   plan: Plan;
+  /** The API key the request came with: its model list is checked here, its budget in the token hold. */
+  key?: KeyScope;
 }
 
 export interface RequestContext {
@@ -91,6 +94,7 @@ export class GenerationService {
 
   /** The checks every model-running request passes before any money moves. */
   private admit(actor: Actor, model: ModelDefinition): Promise<RateDecision> {
+    assertKeyAllowsModel(actor.key, model.slug);
     assertRunnable(actor.plan, model, this.deps.connections, this.deps.gate);
     return this.deps.limiter.admit(actor.user.id, actor.plan);
   }
@@ -159,6 +163,7 @@ export class GenerationService {
       delivery: ctx.delivery ?? null,
       sandbox: this.deps.runner.isSandbox(model),
       deadlineAt: new Date(Date.now() + this.asyncDeadlineMs),
+      apiKeyId: actor.key?.id ?? null,
     };
     const { id, createdAt } = await createPendingGeneration(this.deps.holdSql, row);
     const gen = this.deps.ds.getRepository(GenerationEntity).create({ ...row, id, createdAt, status: 'pending' });

@@ -8,6 +8,7 @@ export type GenerationSource = 'api' | 'bot' | 'v1' | 'schedule';
 @Index('generations_user_created_idx', ['userId', 'id'])
 @Index('generations_model_completed_idx', ['modelSlug', 'completedAt'])
 @Index('generations_result_key_idx', ['resultKey'])
+@Index('generations_api_key_idx', ['apiKeyId', 'createdAt'], { where: '"api_key_id" IS NOT NULL' })
 @Index('generations_pending_deadline_idx', ['deadlineAt'], { where: `"status" = 'pending'` })
 export class GenerationEntity {
   @PrimaryGeneratedColumn({ type: 'integer' })
@@ -31,6 +32,10 @@ export class GenerationEntity {
 
   @Column({ type: 'text', default: 'api' })
   source: GenerationSource;
+
+  /** The API key that made the request (kept after the key is deleted, for the request log). */
+  @Column({ name: 'api_key_id', type: 'integer', nullable: true })
+  apiKeyId: number | null;
 
   @Column({ type: 'text', nullable: true })
   prompt: string | null;

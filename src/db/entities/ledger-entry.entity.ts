@@ -12,10 +12,11 @@ export class LedgerEntryEntity {
   @PrimaryGeneratedColumn({ type: 'bigint' })
   id: string;
 
-  @Column({ name: 'user_id', type: 'integer' })
-  userId: number;
+  /** Null once the account was deleted: its ledger rows stay, anonymised. */
+  @Column({ name: 'user_id', type: 'integer', nullable: true })
+  userId: number | null;
 
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
+  @ManyToOne(() => UserEntity, { onDelete: 'SET NULL' })
   @JoinColumn({ name: 'user_id' })
   user?: UserEntity;
 

@@ -30,6 +30,10 @@ export class RefreshTokenEntity {
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
   revokedAt: Date | null;
 
+  /** The browser or client that signed in (for the sessions list). */
+  @Column({ name: 'user_agent', type: 'text', nullable: true })
+  userAgent: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

@@ -33,6 +33,10 @@ export class ReservationEntity {
   @Column({ type: 'integer', nullable: true })
   charged: number | null;
 
+  /** The API key whose budget counter the hold went to (settlement gives the unused part back to it). */
+  @Column({ name: 'api_key_id', type: 'integer', nullable: true })
+  apiKeyId: number | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 
