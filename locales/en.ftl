@@ -248,7 +248,7 @@ error-upstream-timeout = { failure-timeout }
 error-content-policy-violation = { failure-content-policy }
 error-upstream-bad-request = { failure-bad-request }
 error-upstream-auth = { failure-upstream }
-error-upstream-upstream = { failure-upstream }
+error-upstream-error = { failure-upstream }
 error-validation-error = { $reason ->
     [prompt_too_long] The text is too long: at most 4000 characters.
     [prompt_required] Please write a prompt.

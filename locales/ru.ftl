@@ -251,7 +251,7 @@ error-upstream-timeout = { failure-timeout }
 error-content-policy-violation = { failure-content-policy }
 error-upstream-bad-request = { failure-bad-request }
 error-upstream-auth = { failure-upstream }
-error-upstream-upstream = { failure-upstream }
+error-upstream-error = { failure-upstream }
 error-validation-error = { $reason ->
     [prompt_too_long] Слишком длинный текст: не больше 4000 символов.
     [prompt_required] Пожалуйста, напишите запрос.

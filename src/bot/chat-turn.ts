@@ -3,13 +3,12 @@ import { baseTokenCost } from '../core/catalog/pricing';
 import type { TextModel } from '../core/catalog/types';
 import type { ChatStream } from '../core/generations/chat';
 import type { ChatInputMessage, ChatInputPart } from '../core/generations/chat-request';
-import { GenerationFailedError } from '../core/generations/errors';
 import { sniffImage } from '../core/media/sniff';
-import { ProviderError, type ChatMessage } from '../core/providers/types';
+import type { ChatMessage } from '../core/providers/types';
 import { CHAT_RETRY } from './callback-data';
 import { withChatAction } from './chat-action';
 import type { BotContext, BotSettings, LastTurn } from './context';
-import { describeErrorForUser, failureText, isExpectedError } from './errors';
+import { describeErrorForUser, failureText, isExpectedError, vendorFailureKind } from './errors';
 import { StreamingReply } from './streaming-reply';
 import { downloadTelegramFile, toDataUri } from './telegram-files';
 
@@ -128,9 +127,14 @@ async function answerTurn(ctx: BotContext, turn: ChatTurn): Promise<void> {
     return;
   }
   if (failure !== undefined || billed.failed) {
-    const kind = failure instanceof ProviderError || failure instanceof GenerationFailedError ? failure.kind : 'upstream';
-    if (kind === 'upstream' && failure !== undefined) services.log.error({ err: failure }, 'bot chat stream failed');
-    await reply.finish(failureText(kind, t, model.name));
+    const kind = vendorFailureKind(failure);
+    if (kind === undefined && isExpectedError(failure)) {
+      // The user's situation (balance, limits, input), told like everywhere else in the bot.
+      await reply.finish((await describeErrorForUser(failure, t, ctx.locale, services.plans)).text);
+      return;
+    }
+    if ((kind ?? 'upstream') === 'upstream' && failure !== undefined) services.log.error({ err: failure }, 'bot chat stream failed');
+    await reply.finish(failureText(kind ?? 'upstream', t, model.name));
     return;
   }
   const answer = reply.text;

@@ -5,6 +5,7 @@ import type { ParamError } from '../core/catalog/errors';
 import { ErrorTable, renderByCode } from '../core/error-registry';
 import { DomainError } from '../core/errors';
 import { RateLimitedError } from '../core/limits/rate-limiter';
+import { PROVIDER_ERROR_CODES } from '../core/providers/types';
 import { formatTime, planName } from './format';
 import type { Locale, Translate } from './i18n';
 import { BALANCE_PLANS, BALANCE_TOP_UP } from './callback-data';
@@ -95,7 +96,7 @@ const BOT_ERRORS: ErrorTable<BotRendering> & Record<TelegramFileError['code'], (
   content_policy_violation: () => ({ render: ({ t }) => ({ text: t('error-content-policy-violation') }) }),
   upstream_bad_request: (err) => ({ render: ({ t }) => ({ text: t('error-upstream-bad-request', { model: err.provider }) }) }),
   upstream_auth: (err) => ({ render: ({ t }) => ({ text: t('error-upstream-auth', { model: err.provider }) }) }),
-  upstream_upstream: (err) => ({ render: ({ t }) => ({ text: t('error-upstream-upstream', { model: err.provider }) }) }),
+  upstream_error: (err) => ({ render: ({ t }) => ({ text: t('error-upstream-error', { model: err.provider }) }) }),
   validation_error: (err) => ({ render: ({ t }) => ({ text: paramErrorText(err, t) }) }),
   invalid_size: () => ({ render: ({ t }) => ({ text: t('error-invalid-size') }) }),
   model_not_found: (err) => ({ render: ({ t }) => ({ text: t('error-model-not-found', { model: err.slug }) }) }),
@@ -149,6 +150,14 @@ export function botRendersCode(code: string): boolean {
 export async function describeErrorForUser(err: unknown, t: Translate, locale: Locale, plans: PlanDirectory): Promise<UserMessage> {
   const rendering = renderByCode(BOT_ERRORS as ErrorTable<BotRendering>, err) ?? internal;
   return rendering.render({ t, locale, plans });
+}
+
+const VENDOR_FAILURE_CODES: ReadonlySet<string> = new Set([...Object.values(PROVIDER_ERROR_CODES), 'generation_failed']);
+
+/** The kind of a vendor failure (a provider error, or a generation one ended), decided by the error's code. */
+export function vendorFailureKind(err: unknown): string | undefined {
+  if (!(err instanceof DomainError) || !VENDOR_FAILURE_CODES.has(err.code)) return undefined;
+  return String(err.details.reason);
 }
 
 /** The text of a failed generation, by its failure kind (nothing is ever charged for one). */

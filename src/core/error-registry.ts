@@ -99,3 +99,8 @@ export function renderByCode<R>(table: ErrorTable<R>, err: unknown): R | undefin
   if (!(err instanceof DomainError) || !Object.hasOwn(table, err.code)) return undefined;
   return (table[err.code as CoreErrorCode] as (e: DomainError) => R)(err);
 }
+
+/** Whether `err` is the core failure with this code: doors decide by code, never by class. */
+export function hasErrorCode<C extends CoreErrorCode>(err: unknown, code: C): err is CoreErrorOf<C> {
+  return err instanceof DomainError && err.code === code;
+}

@@ -101,7 +101,7 @@ const SAMPLES: Record<CoreErrorCode, DomainError> = {
   content_policy_violation: new ProviderError('content_policy', 'refused', 'bfl'),
   upstream_bad_request: new ProviderError('bad_request', '400', 'bfl'),
   upstream_auth: new ProviderError('auth', '401', 'bfl'),
-  upstream_upstream: new ProviderError('upstream', '500', 'bfl'),
+  upstream_error: new ProviderError('upstream', '500', 'bfl'),
   invalid_url: new WebhookInputError('invalid_url', 'url', 'not a URL'),
   https_required: new WebhookInputError('https_required', 'url', 'https only'),
   forbidden_address: new WebhookInputError('forbidden_address', 'url', 'private'),

@@ -97,24 +97,21 @@ function httpError(err: unknown): ErrorDescription | undefined {
 type Rendering = Omit<ErrorDescription, 'code' | 'message'> & { code?: string; message?: string };
 
 const INPUT_STATUS = { invalid: 400, too_large: 413, unusable: 422 } as const;
-const GENERATION_FAILED_STATUS: Partial<Record<string, number>> = {
-  content_policy: 422,
-  overloaded: 503,
-  rate_limited: 503,
-  quota: 503,
-  timeout: 504,
-};
-const PROVIDER_FAILURE_STATUS: Partial<Record<string, number>> = {
-  overloaded: 503,
-  rate_limited: 503,
-  quota: 503,
-  timeout: 504,
+/**
+ * The status of a vendor failure, whether it ends a generation or a synchronous call; anything not listed is 502.
+ * A refused prompt is the client's request refused, as OpenAI answers it: 400.
+ */
+const VENDOR_FAILURE_STATUS: Partial<Record<string, number>> = {
   content_policy: 400,
+  overloaded: 503,
+  rate_limited: 503,
+  quota: 503,
+  timeout: 504,
 };
 
 // A vendor failure during a synchronous call (chat): nothing was charged; the vendor's own text stays in the log.
 const providerFailure = (err: ProviderError): Rendering => ({
-  status: PROVIDER_FAILURE_STATUS[err.kind] ?? 502,
+  status: VENDOR_FAILURE_STATUS[err.kind] ?? 502,
   message: failureMessage(err.kind, err.provider),
   details: { provider: err.provider },
 });
@@ -177,7 +174,7 @@ const API_ERRORS: ErrorTable<Rendering> = {
     headers: err.retryAfterSeconds ? { 'Retry-After': String(err.retryAfterSeconds) } : undefined,
   }),
   generation_failed: (err) => ({
-    status: GENERATION_FAILED_STATUS[err.kind] ?? 502,
+    status: VENDOR_FAILURE_STATUS[err.kind] ?? 502,
     details: { generation_id: err.generationId, reason: err.kind },
   }),
   model_overloaded: providerFailure,
@@ -187,7 +184,7 @@ const API_ERRORS: ErrorTable<Rendering> = {
   content_policy_violation: providerFailure,
   upstream_bad_request: providerFailure,
   upstream_auth: providerFailure,
-  upstream_upstream: providerFailure,
+  upstream_error: providerFailure,
   mail_failed: internal,
   invalid_url: (err) => ({ status: 400, details: err.details }),
   https_required: (err) => ({ status: 400, details: err.details }),

@@ -1,6 +1,6 @@
 import { InlineKeyboard } from 'grammy';
 import { canUseModel, listModels } from '../../core/catalog/catalog';
-import { ParamError } from '../../core/catalog/errors';
+import { hasErrorCode } from '../../core/error-registry';
 import { quoteGeneration } from '../../core/catalog/pricing';
 import type { ModelDefinition, PlanSlug } from '../../core/catalog/types';
 import type { BotConversation, ConvContext } from '../context';
@@ -236,7 +236,7 @@ export async function askPrompt(w: Wizard, ctx: ConvContext, messageId: number, 
       const { model, params } = photoCommand(draft.body, draft.images);
       return quoteGeneration(model, params);
     } catch (err) {
-      if (!(err instanceof ParamError)) throw err;
+      if (!hasErrorCode(err, 'validation_error')) throw err;
       await answer.ctx.reply(paramErrorText(err, w.t), { reply_markup: cancelKeyboard(w) });
     }
   }

@@ -1,6 +1,6 @@
 import { InlineKeyboard } from 'grammy';
 import { findModel, listModels } from '../../core/catalog/catalog';
-import { ParamError } from '../../core/catalog/errors';
+import { hasErrorCode } from '../../core/error-registry';
 import { quoteGeneration } from '../../core/catalog/pricing';
 import type { ToolSlug } from '../../core/catalog/models';
 import type { ImageField, ToolModel } from '../../core/catalog/types';
@@ -125,7 +125,7 @@ export function createToolsConversation(i18n: I18n) {
         const parsed = photoCommand(draft.body, draft.images);
         cost = quoteGeneration(parsed.model, parsed.params);
       } catch (err) {
-        if (!(err instanceof ParamError)) throw err;
+        if (!hasErrorCode(err, 'validation_error')) throw err;
         await c.reply(paramErrorText(err, t));
         return;
       }

@@ -1,7 +1,6 @@
 import { Composer, InlineKeyboard } from 'grammy';
 import { findModel } from '../../core/catalog/catalog';
-import { NotFoundError } from '../../core/accounts/errors';
-import { ParamError } from '../../core/catalog/errors';
+import { hasErrorCode } from '../../core/error-registry';
 import type { BotContext } from '../context';
 import { formatDateTime, truncate } from '../format';
 import { show } from './respond';
@@ -21,7 +20,7 @@ async function showHistory(ctx: BotContext, cursor?: string): Promise<void> {
   try {
     page = await services.usage.historyEntries(account.user.id, { cursor, limit: settings.historyPageSize }, publicBase);
   } catch (err) {
-    if (!(err instanceof ParamError)) throw err;
+    if (!hasErrorCode(err, 'validation_error')) throw err;
     page = await services.usage.historyEntries(account.user.id, { limit: settings.historyPageSize }, publicBase);
   }
   const kb = new InlineKeyboard();
@@ -65,7 +64,7 @@ export function historyFeature(): Composer<BotContext> {
       await ctx.answerCallbackQuery();
       await ctx.deps.delivery.resend(gen, ctx.chat.id, ctx.locale);
     } catch (err) {
-      if (!(err instanceof NotFoundError)) throw err;
+      if (!hasErrorCode(err, 'not_found')) throw err;
       await ctx.answerCallbackQuery({ text: ctx.t('history-not-found') });
     }
   });

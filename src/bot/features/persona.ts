@@ -1,5 +1,5 @@
 import { Composer, InlineKeyboard } from 'grammy';
-import { NotFoundError } from '../../core/accounts/errors';
+import { hasErrorCode } from '../../core/error-registry';
 import { canUseModel, findModel } from '../../core/catalog/catalog';
 import { MENU, onCallback, PERSONA, PERSONAS } from '../callback-data';
 import type { BotContext } from '../context';
@@ -64,7 +64,7 @@ async function choosePersona(ctx: BotContext, id: number | 'off'): Promise<void>
   try {
     persona = await services.assistants.persona(account.user.id, id);
   } catch (err) {
-    if (!(err instanceof NotFoundError)) throw err;
+    if (!hasErrorCode(err, 'not_found')) throw err;
     await ctx.answerCallbackQuery({ text: ctx.t('persona-not-found'), show_alert: true });
     return;
   }

@@ -44,7 +44,7 @@ export const PROVIDER_ERROR_CODES = {
   content_policy: 'content_policy_violation',
   bad_request: 'upstream_bad_request',
   auth: 'upstream_auth',
-  upstream: 'upstream_upstream',
+  upstream: 'upstream_error',
 } as const satisfies Record<ProviderErrorKind, string>;
 
 export class ProviderError extends DomainError {
