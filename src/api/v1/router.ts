@@ -13,6 +13,7 @@ import { attachOpenApi, OpenApiRegistry } from '../openapi/registry';
 import { ChatRunServices, completeChat, serviceObject, streamChat } from './chat-run';
 import { registerMessagesRoutes } from './anthropic/routes';
 import { documentV1 } from './openapi';
+import { registerResponsesRoutes } from './responses/routes';
 import { refuseUnknownParameters, toChatInput } from './messages';
 import { chatCompletionBody } from './schemas';
 
@@ -129,6 +130,7 @@ export function createV1Router(services: Pick<ApiServices, 'chat' | 'auth' | 'li
     await next();
   });
   router.post('/chat/completions', (ctx) => chatCompletions(ctx, services));
+  registerResponsesRoutes(router, services);
   registerMessagesRoutes(router, services);
   router.get('/models', (ctx) => {
     ctx.body = {

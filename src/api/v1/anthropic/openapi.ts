@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import { z } from 'zod';
 import { components } from '../../openapi/components';
 import { documentOperation } from '../../openapi/registry';
+import { chatRunErrors } from '../chat-run-openapi';
 import { countTokensBody, messagesBody } from './schema';
 
 function component<S extends z.ZodType>(id: string, schema: S, description: string): S {
@@ -94,12 +95,7 @@ export function documentMessages(router: Router): void {
         schema: AnthropicMessageSchema,
         headers: { 'X-Token-Balance': 'balance after the charge (not on streams)' },
       },
-      402: { description: 'The balance cannot cover the reservation (billing_error)', schema: errorSchema },
-      404: { description: 'No model with this id', schema: errorSchema },
-      422: { description: 'An image could not be fetched or read', schema: errorSchema },
-      502: { description: 'The provider failed', schema: errorSchema },
-      503: { description: 'The provider is overloaded or unavailable (overloaded_error)', schema: errorSchema },
-      504: { description: 'The provider did not answer in time (timeout_error)', schema: errorSchema },
+      ...chatRunErrors(errorSchema),
     },
   });
   documentOperation(router, {

@@ -1,0 +1,111 @@
+import { ParamError } from '../../../core/catalog/errors';
+import type { ChatInput } from '../../../core/generations/chat';
+import type { ChatInputMessage, ChatInputPart } from '../../../core/generations/chat-request';
+import type { ChatResponseFormat } from '../../../core/providers/types';
+import { KNOWN_RESPONSES_PARAMETERS, ResponsesBody, ResponsesItem } from './schema';
+
+type MessageItem = Extract<ResponsesItem, { type: 'message' }>;
+type Part = MessageItem['content'][number];
+
+/** Parameters this server does not know are refused by name; `null` and `false` mean "not set". */
+export function refuseUnknownResponsesParameters(raw: unknown): void {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return;
+  for (const [key, value] of Object.entries(raw)) {
+    if (!KNOWN_RESPONSES_PARAMETERS.has(key) && value !== null && value !== false) {
+      throw new ParamError(key, `${key} is not supported by this server`);
+    }
+  }
+}
+
+/** What needs state kept between requests; this surface is stateless. */
+function refuseStateful(body: ResponsesBody): void {
+  const refuse = (param: string, why: string) => {
+    throw new ParamError(param, `${param} is not supported: ${why}`);
+  };
+  const stateless = 'this server keeps no responses (send the whole conversation as input items instead)';
+  if (body.previous_response_id) refuse('previous_response_id', stateless);
+  if (body.store === true) refuse('store', `${stateless}; send store: false or leave it out`);
+  if (body.conversation !== undefined && body.conversation !== null) refuse('conversation', stateless);
+  if (body.background === true) refuse('background', 'answers are given in the request that asks for them');
+  if (body.prompt !== undefined && body.prompt !== null) refuse('prompt', 'this server keeps no prompt templates');
+}
+
+const textOf = (parts: readonly Part[]) =>
+  parts
+    .flatMap((p) => (p.type === 'input_text' || p.type === 'output_text' ? [p.text] : p.type === 'refusal' ? [p.refusal] : []))
+    .join('\n');
+
+function userContent(parts: readonly Part[]): string | ChatInputPart[] {
+  if (parts.every((p) => p.type !== 'input_image')) return textOf(parts);
+  return parts.flatMap((p): ChatInputPart[] =>
+    p.type === 'input_image' ? [{ type: 'image_url', url: p.image_url }] : [{ type: 'text', text: textOf([p]) }],
+  );
+}
+
+/**
+ * Input items in order as the core's messages: consecutive function_call items join the assistant turn before
+ * them (the calls it made), each function_call_output is a tool message answering its call.
+ */
+function toMessages(items: readonly ResponsesItem[]): ChatInputMessage[] {
+  const out: ChatInputMessage[] = [];
+  for (const item of items) {
+    switch (item.type) {
+      case 'message':
+        if (item.role === 'user') out.push({ role: 'user', content: userContent(item.content) });
+        else out.push({ role: item.role === 'assistant' ? 'assistant' : 'system', content: textOf(item.content) });
+        break;
+      case 'function_call': {
+        const call = { id: item.call_id, name: item.name, arguments: item.arguments };
+        const last = out[out.length - 1];
+        if (last?.role === 'assistant') last.toolCalls = [...(last.toolCalls ?? []), call];
+        else out.push({ role: 'assistant', content: '', toolCalls: [call] });
+        break;
+      }
+      case 'function_call_output':
+        out.push({ role: 'tool', toolCallId: item.call_id, content: textOf(item.output) });
+        break;
+      case 'reasoning':
+        break;
+    }
+  }
+  return out;
+}
+
+function responseFormat(format: NonNullable<ResponsesBody['text']>['format']): ChatResponseFormat | undefined {
+  if (!format || format.type === 'text') return undefined;
+  if (format.type === 'json_object') return format;
+  return {
+    type: 'json_schema',
+    name: format.name,
+    schema: format.schema,
+    ...(format.description !== undefined ? { description: format.description } : {}),
+    ...(typeof format.strict === 'boolean' ? { strict: format.strict } : {}),
+  };
+}
+
+/** A Responses request as the core's chat input. @throws ParamError for the stateful features */
+export function toChatInput(body: ResponsesBody): ChatInput {
+  refuseStateful(body);
+  const items: ResponsesItem[] =
+    typeof body.input === 'string' ? [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: body.input }] }] : body.input;
+  const system: ChatInputMessage[] = body.instructions ? [{ role: 'system', content: body.instructions }] : [];
+  const choice = body.tool_choice;
+  const orUndefined = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
+  return {
+    model: body.model,
+    messages: [...system, ...toMessages(items)],
+    maxTokens: body.max_output_tokens,
+    temperature: body.temperature,
+    tools: body.tools?.map((t) => ({
+      name: t.name,
+      ...(t.description ? { description: t.description } : {}),
+      ...(t.parameters ? { parameters: t.parameters } : {}),
+      ...(typeof t.strict === 'boolean' ? { strict: t.strict } : {}),
+    })),
+    toolChoice: choice === null || choice === undefined ? undefined : typeof choice === 'string' ? choice : { name: choice.name },
+    parallelToolCalls: orUndefined(body.parallel_tool_calls),
+    responseFormat: responseFormat(body.text?.format),
+    topP: orUndefined(body.top_p),
+    user: orUndefined(body.safety_identifier) ?? orUndefined(body.user),
+  };
+}

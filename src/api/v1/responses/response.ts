@@ -1,0 +1,156 @@
+import crypto from 'node:crypto';
+import type { ChatOutcome, ChatStream } from '../../../core/generations/chat';
+import type { ChatUsage, FinishReason } from '../../../core/providers/types';
+import { describeError } from '../../middleware/errors';
+import type { SseChannel } from '../../sse';
+import { serviceObject } from '../chat-run';
+import { BlockEvent, blocksOfResult, OutputBlock, pipeBlocks } from '../output-blocks';
+import type { ResponsesBody } from './schema';
+
+// The core's answer in the Responses wire format: the response object, and the documented stream of semantic
+// events (response.created … response.completed), each with its sequence_number.
+
+const newId = (prefix: string) => `${prefix}_${crypto.randomBytes(12).toString('base64url')}`;
+
+type Json = Record<string, unknown>;
+
+/** The request's settings as the response object echoes them. */
+export interface ResponseFrame {
+  id: string;
+  createdAt: number;
+  body: ResponsesBody;
+}
+
+export function responseFrame(body: ResponsesBody): ResponseFrame {
+  return { id: newId('resp'), createdAt: Math.floor(Date.now() / 1000), body };
+}
+
+function usageOf(usage: ChatUsage): Json {
+  return {
+    input_tokens: usage.promptTokens,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: usage.completionTokens,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: usage.promptTokens + usage.completionTokens,
+  };
+}
+
+/** How the answer ended: a cut by the token limit or the vendor's filter makes it `incomplete`, as OpenAI says it. */
+function ending(finish: FinishReason | undefined): { status: 'completed' | 'incomplete'; incomplete_details: Json | null } {
+  if (finish === 'length') return { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } };
+  if (finish === 'content_filter') return { status: 'incomplete', incomplete_details: { reason: 'content_filter' } };
+  return { status: 'completed', incomplete_details: null };
+}
+
+function responseObject(frame: ResponseFrame, model: string, fields: Json): Json {
+  const b = frame.body;
+  return {
+    id: frame.id,
+    object: 'response',
+    created_at: frame.createdAt,
+    status: 'in_progress',
+    background: false,
+    error: null,
+    incomplete_details: null,
+    instructions: b.instructions ?? null,
+    max_output_tokens: b.max_output_tokens ?? null,
+    metadata: b.metadata ?? {},
+    model,
+    output: [],
+    parallel_tool_calls: b.parallel_tool_calls ?? true,
+    previous_response_id: null,
+    reasoning: { effort: b.reasoning?.effort ?? null, summary: b.reasoning?.summary ?? null },
+    store: false,
+    temperature: b.temperature ?? 1,
+    text: { format: b.text?.format ?? { type: 'text' } },
+    tool_choice: b.tool_choice ?? 'auto',
+    tools: (b.tools ?? []).map((t) => ({ ...t, strict: t.strict ?? true })),
+    top_p: b.top_p ?? 1,
+    truncation: b.truncation ?? 'disabled',
+    usage: null,
+    user: b.user ?? null,
+    ...fields,
+  };
+}
+
+const outputTextPart = (text: string): Json => ({ type: 'output_text', text, annotations: [], logprobs: [] });
+
+/** One output block as a Responses output item (`id` is the item's; a call keeps the model's call id). */
+function outputItem(block: OutputBlock, id: string, status: 'in_progress' | 'completed'): Json {
+  return block.kind === 'text'
+    ? { type: 'message', id, status, role: 'assistant', content: status === 'completed' ? [outputTextPart(block.text)] : [] }
+    : { type: 'function_call', id, call_id: block.id, name: block.name, arguments: block.arguments, status };
+}
+
+const itemId = (block: OutputBlock) => newId(block.kind === 'text' ? 'msg' : 'fc');
+
+/** A whole answer as a Responses `response`. */
+export function responseBody(frame: ResponseFrame, out: ChatOutcome): Json {
+  return responseObject(frame, out.model.slug, {
+    ...ending(out.result.finishReason),
+    output: blocksOfResult(out.result).map((b) => outputItem(b, itemId(b), 'completed')),
+    usage: usageOf(out.result.usage),
+    service: serviceObject(out),
+  });
+}
+
+/** Writes the stream as Responses events; a vendor failure after the start is `response.failed`. */
+export async function writeResponseStream(frame: ResponseFrame, stream: ChatStream, sse: SseChannel): Promise<void> {
+  let sequence = 0;
+  const emit = (type: string, fields: Json): boolean => sse.event(type, { type, sequence_number: sequence++, ...fields });
+  const model = stream.model.slug;
+  const started = responseObject(frame, model, {});
+  emit('response.created', { response: started });
+  emit('response.in_progress', { response: started });
+
+  const ids: string[] = [];
+  const done: Json[] = [];
+  const write = (ev: BlockEvent): boolean => {
+    const output_index = ev.index;
+    if (ev.type === 'start') {
+      ids[ev.index] = itemId(ev.block);
+      const item_id = ids[ev.index];
+      const added = emit('response.output_item.added', { output_index, item: outputItem(ev.block, item_id, 'in_progress') });
+      if (ev.block.kind !== 'text') return added;
+      return emit('response.content_part.added', { item_id, output_index, content_index: 0, part: outputTextPart('') });
+    }
+    const item_id = ids[ev.index];
+    if (ev.type === 'delta') {
+      return ev.kind === 'text'
+        ? emit('response.output_text.delta', { item_id, output_index, content_index: 0, delta: ev.text, logprobs: [] })
+        : emit('response.function_call_arguments.delta', { item_id, output_index, delta: ev.text });
+    }
+    const item = outputItem(ev.block, item_id, 'completed');
+    done[ev.index] = item;
+    if (ev.block.kind === 'text') {
+      emit('response.output_text.done', { item_id, output_index, content_index: 0, text: ev.block.text, logprobs: [] });
+      emit('response.content_part.done', { item_id, output_index, content_index: 0, part: outputTextPart(ev.block.text) });
+    } else {
+      emit('response.function_call_arguments.done', { item_id, output_index, name: ev.block.name, arguments: ev.block.arguments });
+    }
+    return emit('response.output_item.done', { output_index, item });
+  };
+  const piped = await pipeBlocks(stream, write);
+  if (piped.failure !== undefined) {
+    const d = describeError(piped.failure);
+    emit('response.failed', {
+      response: responseObject(frame, model, {
+        status: 'failed',
+        error: { code: d.status >= 500 ? 'server_error' : d.code, message: d.message },
+        output: done.filter(Boolean),
+        service: serviceObject(piped.billed),
+      }),
+    });
+  } else {
+    const end = ending(piped.assembler.finishReason);
+    emit(end.status === 'completed' ? 'response.completed' : 'response.incomplete', {
+      response: responseObject(frame, model, {
+        ...end,
+        output: done.filter(Boolean),
+        usage: usageOf(piped.billed.usage ?? { promptTokens: stream.promptTokens, completionTokens: 0 }),
+        service: serviceObject(piped.billed),
+      }),
+    });
+  }
+  sse.close();
+}

@@ -1,0 +1,31 @@
+import type Router from '@koa/router';
+import type { ParameterizedContext } from 'koa';
+import { readJsonBody } from '../../middleware/json-body';
+import { parseInput } from '../../middleware/validation';
+import { ChatRunServices, completeChat, streamChat } from '../chat-run';
+import { documentResponses } from './openapi';
+import { refuseUnknownResponsesParameters, toChatInput } from './request';
+import { responseBody, responseFrame, writeResponseStream } from './response';
+import { responsesBody } from './schema';
+
+const RESPONSES_BODY_LIMIT = 30 * 1024 * 1024;
+
+async function createResponse(ctx: ParameterizedContext, services: ChatRunServices): Promise<void> {
+  const raw = await readJsonBody(ctx, { limitBytes: RESPONSES_BODY_LIMIT });
+  refuseUnknownResponsesParameters(raw);
+  const body = parseInput(responsesBody, raw, 'body');
+  const input = toChatInput(body);
+  const frame = responseFrame(body);
+  if (!body.stream) {
+    ctx.body = responseBody(frame, await completeChat(ctx, services, input));
+    return;
+  }
+  const { stream, sse } = await streamChat(ctx, services, input);
+  await writeResponseStream(frame, stream, sse);
+}
+
+/** POST /v1/responses: the OpenAI Responses API (stateless subset) over the core's one chat request. */
+export function registerResponsesRoutes(router: Router, services: ChatRunServices): void {
+  documentResponses(router);
+  router.post('/responses', (ctx) => createResponse(ctx, services));
+}
