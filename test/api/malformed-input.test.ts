@@ -44,7 +44,7 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-function send(e: JsonEndpoint, options: { body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<ApiResponse> {
+function send(e: JsonEndpoint, options: { body?: unknown; raw?: string | Buffer; headers?: Record<string, string> }): Promise<ApiResponse> {
   return api.request(e.method, e.path, { token: e.secured ? token : undefined, ...options });
 }
 
@@ -81,7 +81,7 @@ test('invalid JSON: 400 invalid_json', async () => {
     for (const raw of ['{"a":', '{name: 1}', "{'a': 1}", '\u0000', '{"a":1}}']) {
       const res = await send(e, { raw, headers: { 'Content-Type': 'application/json' } });
       expect4xx(e, `invalid JSON ${JSON.stringify(raw)}`, res);
-      expect(res.body.error?.code ?? res.body.error).toBe('invalid_json');
+      expectCode(`${e.method} ${e.path}: invalid JSON ${JSON.stringify(raw)}`, res, 'invalid_json');
     }
   }
 });
@@ -120,7 +120,12 @@ test('missing required fields: 400 naming a required field', async () => {
 });
 
 // These take inline base64 images (`data:` URIs up to 20 MB): a 1 MB string is refused by validation, not size.
-const LARGE_BODY_ENDPOINTS = new Set(['POST /api/v2/generate', 'POST /v1/chat/completions']);
+const LARGE_BODY_ENDPOINTS = new Set([
+  'POST /api/v2/generate',
+  'POST /v1/chat/completions',
+  'POST /v1/messages',
+  'POST /v1/messages/count_tokens',
+]);
 
 test('a 1 MB string in any field: 413 (a 4xx where large bodies are allowed); a 100 kB one: never a 5xx', async () => {
   const huge = 'x'.repeat(1024 * 1024);
@@ -156,10 +161,30 @@ test('unknown fields, another content type, a compressed body', async () => {
 });
 
 // The hostile inputs of the security review (issue 9), counted: every one must be refused with a 4xx.
+
+/** Byte sequences that are not UTF-8. */
+const NOT_UTF8: [string, number[]][] = [
+  ['an encoded surrogate', [0xed, 0xa0, 0x80]],
+  ['an overlong slash', [0xc0, 0xaf]],
+  ['a stray continuation byte', [0x80]],
+  ['a cut sequence', [0xe0, 0xa4]],
+  ['0xFF', [0xff]],
+];
+const escaped = (bytes: number[]) => bytes.map((b) => `%${b.toString(16).toUpperCase()}`).join('');
 const hostile = { tried: 0, serverErrors: 0, wronglyAccepted: 0 };
 
 /** The error code in either surface's shape (`/api/v2`: a string; `/v1`: `error.code`). */
 const errorCode = (res: ApiResponse): unknown => (typeof res.body?.error === 'string' ? res.body.error : res.body?.error?.code);
+
+/**
+ * The answer carries `code`. Anthropic's error body (`/v1/messages`) has no code, only a type derived from the
+ * status: there a 400 `invalid_request_error` is the most that can be checked.
+ */
+function expectCode(label: string, res: ApiResponse, code: string): void {
+  const anthropic = res.body?.type === 'error';
+  const seen = anthropic ? `${res.status} ${res.body.error?.type}` : errorCode(res);
+  expect([label, seen]).toEqual([label, anthropic ? '400 invalid_request_error' : code]);
+}
 
 function tally(label: string, res: ApiResponse): void {
   hostile.tried++;
@@ -176,7 +201,7 @@ test('hostile bodies on every JSON endpoint: deep nesting, NUL characters and lo
     for (const depth of [65, 1000, 100_000]) {
       const res = await send(e, { raw: deep(depth), headers: json });
       tally(`${at}: ${depth} deep`, res);
-      expect(errorCode(res)).toBe('json_too_deep');
+      expectCode(`${at}: ${depth} deep`, res, 'json_too_deep');
       const inField = await send(e, { raw: `{"a":${deep(depth)}}`, headers: { ...json, 'Idempotency-Key': `deep-${depth}` } });
       tally(`${at}: ${depth} deep in a field`, inField);
     }
@@ -190,11 +215,23 @@ test('hostile bodies on every JSON endpoint: deep nesting, NUL characters and lo
       ]) {
         const res = await send(e, { raw, headers: json });
         tally(`${at}: ${what} in ${name}`, res);
-        expect([`${at}: ${what} in ${name}`, errorCode(res)]).toEqual([`${at}: ${what} in ${name}`, 'invalid_input']);
+        expectCode(`${at}: ${what} in ${name}`, res, 'invalid_input');
       }
     }
     const key = await send(e, { raw: '{"a\\u0000": 1}', headers: json });
     tally(`${at}: NUL in a key`, key);
+    // Raw bytes that are not UTF-8 (issue 24): refused, never read as U+FFFD.
+    for (const name of names.length > 0 ? names : ['anything']) {
+      for (const [what, bytes] of NOT_UTF8) {
+        const raw = Buffer.concat([Buffer.from(`{"${name}": "a`), Buffer.from(bytes), Buffer.from('b"}')]);
+        const res = await send(e, { raw, headers: json });
+        tally(`${at}: ${what} in ${name}`, res);
+        expectCode(`${at}: ${what} in ${name}`, res, 'invalid_input');
+      }
+    }
+    const badKey = await send(e, { raw: Buffer.concat([Buffer.from('{"'), Buffer.from([0xff]), Buffer.from('": 1}')]), headers: json });
+    tally(`${at}: 0xFF in a key`, badKey);
+    expectCode(`${at}: 0xFF in a key`, badKey, 'invalid_input');
   }
 });
 
@@ -218,6 +255,22 @@ test('hostile paths and queries: broken percent-encodings, NUL, lone surrogates'
     const res = await api.request('GET', path, { token });
     tally(`GET ${path}`, res);
     expect([400, 404]).toContain(res.status);
+  }
+  // Percent-encoded bytes that are not UTF-8 (issue 24), in a path, a query value and a query key, on both surfaces.
+  for (const [what, bytes] of NOT_UTF8) {
+    for (const path of [
+      `/api/v2/keys/${escaped(bytes)}`,
+      `/api/v2/generate/${escaped(bytes)}`,
+      `/v1/models/${escaped(bytes)}`,
+      `/api/v2/user/history?model=${escaped(bytes)}`,
+      `/api/v2/user/history?${escaped(bytes)}=1`,
+      `/api/v2/models?category=${escaped(bytes)}`,
+      `/v1/models?x=${escaped(bytes)}`,
+    ]) {
+      const res = await api.request('GET', path, { token });
+      tally(`GET ${path} (${what})`, res);
+      expectCode(`GET ${path}`, res, 'invalid_input');
+    }
   }
   // Recorded for the closing note of issue 9.
   console.log(

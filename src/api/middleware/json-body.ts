@@ -2,6 +2,7 @@ import type { ParameterizedContext } from 'koa';
 import { ApiError } from './errors';
 import { JsonDepthScanner, MAX_JSON_DEPTH } from './json-depth';
 import { findUnsafeText } from './text-guard';
+import { decodeUtf8 } from './utf8';
 
 /** Default cap on JSON request bodies (account endpoints need far less; generate may pass a larger one). */
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -44,8 +45,8 @@ async function readRaw(ctx: ParameterizedContext, limit: number): Promise<Buffer
 /**
  * The request's JSON body (`{}` when there is none). Reads at most `limitBytes`: 413 beyond, 415 for another
  * content type or a compressed body, 400 `json_too_deep` for nesting past 64 levels (seen while the bytes
- * arrive, before parsing), 400 `invalid_json` for text that is not JSON, 400 `invalid_input` for a NUL
- * character or a lone surrogate in any string. Read once per request; later calls return the same value.
+ * arrive, before parsing), 400 `invalid_input` for bytes that are not UTF-8, 400 `invalid_json` for text that is
+ * not JSON, 400 `invalid_input` for a NUL character or a lone surrogate in any string. Read once per request; later calls return the same value.
  */
 export async function readJsonBody(
   ctx: ParameterizedContext,
@@ -63,7 +64,10 @@ export async function readJsonBody(
     if (!ctx.is('application/json', '+json')) {
       throw new ApiError(415, 'unsupported_media_type', 'Content-Type must be application/json');
     }
-    const raw = (await readRaw(ctx, limit)).toString('utf8');
+    const bytes = await readRaw(ctx, limit);
+    // Telegram's updates are taken as they come (allowUnsafeText); every other body must be UTF-8, not patched up.
+    const raw = options.allowUnsafeText ? bytes.toString('utf8') : decodeUtf8(bytes);
+    if (raw === null) throw new ApiError(400, 'invalid_input', 'body: the request body is not valid UTF-8', { field: 'body' });
     if (raw.trim() !== '') {
       try {
         value = JSON.parse(raw);
