@@ -14,6 +14,7 @@ import { listModels, toPublicModel } from './core/catalog/catalog';
 import { PLAN_SLUGS } from './core/catalog/types';
 import { loadConfig } from './config';
 import { connectDatabase } from './db/connect';
+import { migrateUnderLock } from './db/startup-lock';
 import { createLogger } from './logger';
 
 class UsageError extends Error {}
@@ -207,7 +208,7 @@ async function main(argv: string[]): Promise<number> {
   const log = createLogger('silent');
   const db = await connectDatabase(config, log, { poolSize: 2 });
   try {
-    await db.dataSource.runMigrations({ transaction: 'each' });
+    await migrateUnderLock(db.dataSource);
     const result = await command.run(db.dataSource, values);
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;

@@ -8,7 +8,8 @@ import type { TelegramBot } from './bot';
 import { AppConfig, ConfigError, loadConfig } from './config';
 import { terminateOcrWorker } from './core/providers/local';
 import { PROVIDER_NAMES } from './core/providers/types';
-import { connectDatabase } from './db/connect';
+import { connectDatabase, Database } from './db/connect';
+import { withStartupLock } from './db/startup-lock';
 import { startWorkers } from './jobs/workers';
 import { createLogger, Logger } from './logger';
 import { endingModels } from './core/catalog/catalog';
@@ -63,18 +64,40 @@ function listenUrl(server: http.Server, config: AppConfig): string {
   return `http://${host}:${port}`;
 }
 
-async function main(): Promise<void> {
-  const config = readConfig();
-  const log = createLogger(config.logLevel);
-  const db = await connectDatabase(config, log);
-  const applied = await db.dataSource.runMigrations({ transaction: 'each' });
-  log.info({ applied: applied.map((m) => m.name) }, 'database migrated');
+/** A started service: what a signal stops. */
+interface Running {
+  shutdown(signal: string): Promise<void>;
+}
 
+async function start(config: AppConfig, log: Logger, stopRequested: () => boolean): Promise<Running> {
+  const db = await connectDatabase(config, log);
   const sandbox = await maybeStartSandbox(config);
-  const services = createServices(config, log, db.dataSource, {
-    databaseUrl: db.url,
-    sandboxMount: sandbox?.mountUrl,
-  });
+  let services: Services | undefined;
+  try {
+    // One instance at a time migrates and sets up the job queues: any number may start at once.
+    services = await withStartupLock(db.dataSource, async () => {
+      const applied = await db.dataSource.runMigrations({ transaction: 'each' });
+      log.info({ applied: applied.map((m) => m.name) }, 'database migrated');
+      const built = createServices(config, log, db.dataSource, { databaseUrl: db.url, sandboxMount: sandbox?.mountUrl });
+      await built.boss.start();
+      return built;
+    });
+  } catch (err) {
+    await sandbox?.close();
+    await db.close();
+    throw err;
+  }
+  return startServing(config, log, db, sandbox, services, stopRequested);
+}
+
+async function startServing(
+  config: AppConfig,
+  log: Logger,
+  db: Database,
+  sandbox: SandboxServer | undefined,
+  services: Services,
+  stopRequested: () => boolean,
+): Promise<Running> {
   logProviderModes(services, log);
   logEndingModels(log);
   let workersRunning = false;
@@ -84,10 +107,12 @@ async function main(): Promise<void> {
   await services.outbox
     .replay()
     .catch((err) => log.warn({ err: (err as Error).message }, 'deferred billing replay failed; retried on a timer'));
-  await services.boss.start();
   // What this instance's previous process left running (killed, crashed) is settled now, not at its deadline.
   await services.recoverAbandoned(true).catch((err) => log.error({ err }, 'recovering abandoned generations failed'));
-  await startWorkers(services.boss, services);
+  await services.idempotency
+    .releaseInstance(services.leases.instanceId)
+    .catch((err) => log.error({ err }, 'releasing the idempotency keys of the previous process failed'));
+  await withStartupLock(db.dataSource, () => startWorkers(services.boss, services));
   workersRunning = true;
 
   // The Telegram bot (BOT_TOKEN): long polling, or updates through POST /telegram/webhook (BOT_MODE=webhook).
@@ -118,11 +143,10 @@ async function main(): Promise<void> {
     .catch((err: unknown) => log.error({ err }, 'sandbox carrier notifications not connected'));
 
   let polling: RunnerHandle | undefined;
-  let stopping = false;
   // The bot starts in the background and retries while Telegram (or TELEGRAM_API_ROOT) is unreachable, so the
   // HTTP API never waits on it.
   const startBot = async (attempt = 1): Promise<void> => {
-    if (!bot || !botModule || stopping) return;
+    if (!bot || !botModule || stopRequested()) return;
     try {
       if (config.bot.mode === 'polling') polling = await botModule.startPolling(bot);
       else if (config.bot.webhookUrl) await botModule.registerWebhook(bot, config.bot.webhookUrl, config.bot.webhookSecret);
@@ -142,40 +166,63 @@ async function main(): Promise<void> {
   void startBot();
 
   // Shutdown: /health/ready answers 503 and no new job is taken at once; open answers get SHUTDOWN_DRAIN_MS to
-  // finish, then are aborted and billed on what was delivered; a hard exit follows only if something still hangs.
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    services.readiness.set('draining');
-    log.info({ signal, drainMs: config.shutdownDrainMs }, 'shutting down: draining');
+  // finish, then are aborted and billed on what was delivered. The embedded PostgreSQL (if any) stops last.
+  return {
+    shutdown: async (signal: string) => {
+      services.readiness.set('draining');
+      log.info({ signal, drainMs: config.shutdownDrainMs }, 'shutting down: draining');
+      const jobsStopped = services.stopJobs(config.shutdownDrainMs);
+      if (polling?.isRunning()) await polling.stop().catch(() => undefined);
+      // The listener stays open during the drain, so probes see 503 (and new requests are refused with 503).
+      await services.chat.drain(config.shutdownDrainMs);
+      metricsServer?.close();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      // Streams have ended; requests still running past the drain (say, an image call) are cut.
+      await Promise.race([closed, new Promise((r) => setTimeout(r, 2000).unref())]);
+      server.closeAllConnections();
+      await jobsStopped;
+      await bot?.stop();
+      await services.close();
+      await sandbox?.close();
+      await terminateOcrWorker().catch(() => undefined);
+      await db.close();
+    },
+  };
+}
+
+/**
+ * The signal handlers come first: a SIGTERM at any moment, even while the service still starts, waits for the
+ * start to finish, then drains and exits 0. A hard exit follows only if something still hangs.
+ */
+function main(): void {
+  const config = readConfig();
+  const log = createLogger(config.logLevel);
+  let signalled = false;
+  // Filled in right after the handlers exist; a handler reads it when it runs.
+  const service: { start?: Promise<Running> } = {};
+  const stop = async (signal: string) => {
+    if (signalled) return;
+    signalled = true;
+    log.info({ signal }, 'stop requested');
     const force = setTimeout(() => {
       log.error('shutdown did not finish in time: exiting');
       process.exit(1);
-    }, config.shutdownDrainMs + 15_000).unref();
-    const jobsStopped = services.stopJobs(config.shutdownDrainMs);
-    if (polling?.isRunning()) await polling.stop().catch(() => undefined);
-    // The listener stays open during the drain, so probes see 503 (and new requests are refused with 503).
-    await services.chat.drain(config.shutdownDrainMs);
-    metricsServer?.close();
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
-    // Streams have ended; requests still running past the drain (say, an image call) are cut.
-    await Promise.race([closed, new Promise((r) => setTimeout(r, 2000).unref())]);
-    server.closeAllConnections();
-    await jobsStopped;
-    await bot?.stop();
-    await services.close();
-    await sandbox?.close();
-    await terminateOcrWorker().catch(() => undefined);
-    await db.close();
+    }, config.shutdownDrainMs + 60_000).unref();
+    const running = await service.start?.catch(() => undefined);
+    if (!running) return; // the start failed: its own error exits
+    await running.shutdown(signal);
     clearTimeout(force);
     process.exit(0);
   };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  log.info({ pid: process.pid }, 'starting');
+  service.start = start(config, log, () => signalled);
+  service.start.catch((err: Error) => {
+    process.stderr.write(`fatal: ${err.stack ?? err.message}\n`);
+    process.exit(1);
+  });
 }
 
-main().catch((err: Error) => {
-  process.stderr.write(`fatal: ${err.stack ?? err.message}\n`);
-  process.exit(1);
-});
+main();

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { loadConfig } from './config';
 import { connectDatabase } from './db/connect';
+import { migrateUnderLock } from './db/startup-lock';
 import { createLogger } from './logger';
 
 /** `npm run migrate`: applies pending migrations and exits. */
@@ -9,8 +10,8 @@ async function main(): Promise<void> {
   const log = createLogger(config.logLevel);
   const db = await connectDatabase(config, log, { poolSize: 2 });
   try {
-    const applied = await db.dataSource.runMigrations({ transaction: 'each' });
-    log.info({ applied: applied.map((m) => m.name) }, applied.length ? 'migrations applied' : 'schema is up to date');
+    const applied = await migrateUnderLock(db.dataSource);
+    log.info({ applied }, applied.length ? 'migrations applied' : 'schema is up to date');
   } finally {
     await db.close();
   }

