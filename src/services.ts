@@ -32,7 +32,7 @@ import { MediaRunner } from './core/generations/media-runner';
 import { GenerationQueue, NotifierHub } from './core/generations/ports';
 import { ProviderGate } from './core/generations/provider-gate';
 import { RunPreflight } from './core/generations/preflight';
-import { GenerationService } from './core/generations/service';
+import { DEFAULT_INLINE_BUDGET_MS, GenerationService } from './core/generations/service';
 import { ChatService } from './core/generations/chat';
 import { applyDeferredOutcome, BillingOutbox } from './core/generations/billing-outbox';
 import { GenerationBilling } from './core/generations/billing-batches';
@@ -211,7 +211,8 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
   const inputs = new InputResolver({ storage, allowPrivateHosts: options.allowPrivateHosts });
   const readiness = new Readiness();
   readiness.addCheck('database', () => ds.query('SELECT 1'));
-  if (redis) readiness.addCheck('redis', () => redis.ping());
+  // Without Redis the counters run on PostgreSQL: the instance still serves (degraded), so it stays ready.
+  if (redis) readiness.addCheck('redis', () => redis.ping(), { hasFallback: true });
   // A replayed chat outcome is announced like any finished generation (webhooks).
   const outbox = new BillingOutbox(
     path.join(config.dataDir, 'outbox'),
@@ -238,6 +239,11 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     queue,
     log,
     inlineBudgetMs: options.inlineBudgetMs,
+  });
+  // An Idempotency-Key's attempt runs at most the inline budget (then answers with the pending generation).
+  const idempotency = new IdempotencyStore(ds, {
+    instanceId: leases.instanceId,
+    attemptMs: (options.inlineBudgetMs ?? DEFAULT_INLINE_BUDGET_MS) + 30_000,
   });
   const carrier = carrierGateway(
     config.yookassa,
@@ -298,7 +304,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     generations,
     chat,
     schedules: new ScheduleService(ds, plans, generations, log),
-    idempotency: new IdempotencyStore(ds),
+    idempotency,
     settings: new SettingsService(ds),
     profiles: new ProfileService(ds),
     usage: new UsageService(ds),
@@ -317,6 +323,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     webhooks,
     close: async () => {
       outbox.stop();
+      idempotency.stop();
       jobQueue.quiet();
       await boss.stop({ graceful: true, timeout: 5000 }).catch(() => undefined);
       await holds.close().catch(() => undefined);

@@ -5,7 +5,8 @@ import type { ApiServices } from './api-services';
 
 /**
  * Probes. `/health`: the database answers (as before). `/health/live`: the process answers. `/health/ready`: the
- * phase is `ready` and every dependency answers; 503 while starting, draining, or when a dependency is down.
+ * phase is `ready` and every dependency answers; 503 while starting, draining, or when a dependency is down. A down
+ * Redis leaves it 200 with `status: "degraded"` (the counters run on PostgreSQL).
  */
 export function healthRoutes(services: Pick<ApiServices, 'readiness' | 'usage'>): Router {
   const router = new Router();

@@ -50,6 +50,13 @@ test('frozen Redis: each request answers within the timeout, and 30 of 60 are ad
   expect(Math.max(...latencies)).toBeLessThan(1500); // 300 ms timeout + PostgreSQL
   expect(admitted).toBe(30);
   expect(app.logs.some((l) => l.includes('rate counters moved to PostgreSQL'))).toBe(true);
+  // Still ready (the counters serve from PostgreSQL), and the body says degraded.
+  const ready = await fetch(`${app.baseUrl}/health/ready`);
+  expect(ready.status).toBe(200);
+  const report = (await ready.json()) as { status: string; checks: Record<string, string> };
+  expect(report.status).toBe('degraded');
+  expect(report.checks.redis).not.toBe('ok');
+  expect(report.checks.database).toBe('ok');
   expect(await metricsRegistry.getSingleMetricAsString('nebula_rate_counters_on_postgres')).toMatch(/nebula_rate_counters_on_postgres 1/);
 
   redis.thaw();

@@ -5,7 +5,8 @@ export type Check = () => Promise<unknown>;
 
 export interface ReadinessReport {
   ready: boolean;
-  status: Phase | 'unavailable';
+  /** `degraded`: ready, but a dependency with a fallback (Redis: the counters run on PostgreSQL) is down. */
+  status: Phase | 'unavailable' | 'degraded';
   /** `ok`, or what failed, per dependency. */
   checks: Record<string, string>;
 }
@@ -20,10 +21,15 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** The readiness probe: the phase plus one check per dependency (database, Redis when configured, job queue). */
+/**
+ * The readiness probe: the phase plus one check per dependency (database, Redis when configured, job queue). A
+ * dependency with a fallback (Redis) that fails makes the instance `degraded`, still ready: it can serve.
+ */
 export class Readiness {
   private current: Phase = 'starting';
   private readonly checks = new Map<string, Check>();
+  /** Checks whose failure leaves the instance serving (on a fallback): they degrade, never unready. */
+  private readonly withFallback = new Set<string>();
 
   get phase(): Phase {
     return this.current;
@@ -34,8 +40,10 @@ export class Readiness {
     if (this.current !== 'draining') this.current = phase;
   }
 
-  addCheck(name: string, check: Check): void {
+  addCheck(name: string, check: Check, options: { hasFallback?: boolean } = {}): void {
     this.checks.set(name, check);
+    if (options.hasFallback) this.withFallback.add(name);
+    else this.withFallback.delete(name);
   }
 
   async report(): Promise<ReadinessReport> {
@@ -50,8 +58,10 @@ export class Readiness {
       }),
     );
     const checks = Object.fromEntries(entries);
-    const healthy = entries.every(([, v]) => v === 'ok');
+    const failed = entries.filter(([, v]) => v !== 'ok').map(([name]) => name);
+    const healthy = failed.every((name) => this.withFallback.has(name));
     const ready = this.current === 'ready' && healthy;
-    return { ready, status: this.current !== 'ready' ? this.current : healthy ? 'ready' : 'unavailable', checks };
+    const status = this.current !== 'ready' ? this.current : !healthy ? 'unavailable' : failed.length ? 'degraded' : 'ready';
+    return { ready, status, checks };
   }
 }
