@@ -13,6 +13,7 @@ import { SystemAssistantModels1763801100000 } from './1763801100000-SystemAssist
 import { SignInLockoutPerIdentifier1764024000000 } from './1764024000000-SignInLockoutPerIdentifier';
 import { UsedIdTokens1764024001000 } from './1764024001000-UsedIdTokens';
 import { ApiKeyLimits1764027000000 } from './1764027000000-ApiKeyLimits';
+import { IdempotencyAttemptOwner1764023000000 } from './1764023000000-IdempotencyAttemptOwner';
 
 /** Every migration in order; the data source lists them explicitly so the compiled build needs no glob. */
 export const migrations = [
@@ -31,4 +32,5 @@ export const migrations = [
   SignInLockoutPerIdentifier1764024000000,
   UsedIdTokens1764024001000,
   ApiKeyLimits1764027000000,
+  IdempotencyAttemptOwner1764023000000,
 ];

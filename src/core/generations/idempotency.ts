@@ -31,12 +31,48 @@ export function fingerprint(route: string, body: unknown): string {
     .digest('hex');
 }
 
+export interface IdempotencyOptions {
+  /** The instance that runs attempts (its records are released when it restarts). */
+  instanceId?: string;
+  /**
+   * The longest a first attempt runs (its deadline): "still processing" (409) lasts no longer, and a retry after it
+   * takes the key over.
+   */
+  attemptMs?: number;
+  /** How often a release or outcome the database could not take is tried again. */
+  retryEveryMs?: number;
+}
+
+type Pending = { run: () => Promise<unknown>; until: number };
+
 /**
  * `Idempotency-Key` per account, kept 24 h: the same key and body replay the stored response without charging
- * again; a different body is refused (422); a key whose first request is still running is refused (409).
+ * again; a different body is refused (422); a key whose first request is still running is refused (409), but
+ * only until that attempt's deadline.
+ *
+ * An attempt that fails releases its key so the client may retry at once. When the database is the thing that
+ * failed, the release (or the stored outcome) is kept in memory and tried again until it lands, so the retry runs
+ * once the database is back; a process killed mid-attempt has its keys released when it starts again.
  */
 export class IdempotencyStore {
-  constructor(private readonly ds: DataSource) {}
+  private readonly instanceId: string;
+  private readonly attemptMs: number;
+  private readonly pending = new Map<string, Pending>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly ds: DataSource,
+    options: IdempotencyOptions = {},
+  ) {
+    this.instanceId = options.instanceId ?? 'local';
+    this.attemptMs = options.attemptMs ?? 120_000;
+    this.timer = setInterval(() => void this.retryPending(), options.retryEveryMs ?? 500);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
 
   async run(
     userId: number,
@@ -44,27 +80,86 @@ export class IdempotencyStore {
     requestHash: string,
     work: () => Promise<StoredResponse>,
   ): Promise<StoredResponse & { replayed: boolean }> {
-    await this.ds.query('DELETE FROM idempotency_records WHERE user_id = $1 AND key = $2 AND expires_at < now()', [userId, key]);
+    await this.settlePending(userId, key);
+    const attempt = crypto.randomUUID();
+    // A new claim, or the takeover of an expired record or of an attempt past its deadline.
     const claimed = await this.ds.query<unknown[]>(
-      `INSERT INTO idempotency_records (user_id, key, request_hash, state, expires_at)
-       VALUES ($1, $2, $3, 'running', now() + make_interval(hours => ${KEEP_HOURS}))
-       ON CONFLICT (user_id, key) DO NOTHING RETURNING key`,
-      [userId, key, requestHash],
+      `INSERT INTO idempotency_records (user_id, key, request_hash, state, instance_id, attempt_id, running_until, expires_at)
+       VALUES ($1, $2, $3, 'running', $4, $6, now() + make_interval(secs => $5), now() + make_interval(hours => ${KEEP_HOURS}))
+       ON CONFLICT (user_id, key) DO UPDATE SET
+         request_hash = EXCLUDED.request_hash, state = 'running', instance_id = EXCLUDED.instance_id, attempt_id = EXCLUDED.attempt_id,
+         running_until = EXCLUDED.running_until, response_status = NULL, response_body = NULL,
+         created_at = now(), expires_at = EXCLUDED.expires_at
+       WHERE idempotency_records.expires_at < now()
+          OR (idempotency_records.state = 'running' AND idempotency_records.running_until < now())
+       RETURNING key`,
+      [userId, key, requestHash, this.instanceId, this.attemptMs / 1000, attempt],
     );
     if (claimed.length === 0) return { ...(await this.existing(userId, key, requestHash)), replayed: true };
     let response: StoredResponse;
     try {
       response = await work();
     } catch (err) {
-      // Nothing was stored for a refused request (402, 429, 4xx): the client may retry with the same key.
-      await this.ds.query('DELETE FROM idempotency_records WHERE user_id = $1 AND key = $2', [userId, key]);
+      // Nothing was stored for a refused or failed request (402, 429, 4xx, an outage): the client may retry.
+      await this.persist(userId, key, () =>
+        this.ds.query(`DELETE FROM idempotency_records WHERE user_id = $1 AND key = $2 AND state = 'running' AND attempt_id = $3`, [
+          userId,
+          key,
+          attempt,
+        ]),
+      );
       throw err;
     }
-    await this.ds.query(
-      `UPDATE idempotency_records SET state = 'done', response_status = $3, response_body = $4 WHERE user_id = $1 AND key = $2`,
-      [userId, key, response.status, JSON.stringify(response.body)],
+    // The outcome is the client's even when the database cannot record it right now: it is kept and stored later.
+    await this.persist(userId, key, () =>
+      this.ds.query(
+        `UPDATE idempotency_records SET state = 'done', response_status = $4, response_body = $5, running_until = NULL
+         WHERE user_id = $1 AND key = $2 AND state = 'running' AND attempt_id = $3`,
+        [userId, key, attempt, response.status, JSON.stringify(response.body)],
+      ),
     );
     return { ...response, replayed: false };
+  }
+
+  /** At start: the attempts a previous process of this instance left running died with it. */
+  async releaseInstance(instanceId = this.instanceId): Promise<number> {
+    const [, released] = await this.ds.query<[unknown[], number]>(
+      `DELETE FROM idempotency_records WHERE state = 'running' AND instance_id = $1`,
+      [instanceId],
+    );
+    return released;
+  }
+
+  /** Runs a record update now, or keeps it for retry (until the attempt's deadline) when the database fails. */
+  private async persist(userId: number, key: string, update: () => Promise<unknown>): Promise<void> {
+    try {
+      await update();
+    } catch {
+      this.pending.set(`${userId}\n${key}`, { run: update, until: Date.now() + this.attemptMs });
+    }
+  }
+
+  private async settlePending(userId: number, key: string): Promise<void> {
+    const id = `${userId}\n${key}`;
+    const p = this.pending.get(id);
+    if (!p) return;
+    await p.run();
+    this.pending.delete(id);
+  }
+
+  private async retryPending(): Promise<void> {
+    for (const [id, p] of this.pending) {
+      if (Date.now() > p.until) {
+        this.pending.delete(id);
+        continue;
+      }
+      try {
+        await p.run();
+        if (this.pending.get(id) === p) this.pending.delete(id);
+      } catch {
+        return; // the database is still away: try again on the next tick
+      }
+    }
   }
 
   private async existing(userId: number, key: string, requestHash: string): Promise<StoredResponse> {

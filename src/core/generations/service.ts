@@ -76,6 +76,9 @@ interface StoredParams extends NormalizedParams {
   stt?: SttExtras;
 }
 
+/** How long a media request waits for its result before answering with the pending generation. */
+export const DEFAULT_INLINE_BUDGET_MS = 90_000;
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -88,7 +91,7 @@ export class GenerationService {
   private readonly asyncDeadlineMs: number;
 
   constructor(private readonly deps: GenerationServiceDeps) {
-    this.inlineBudgetMs = deps.inlineBudgetMs ?? 90_000;
+    this.inlineBudgetMs = deps.inlineBudgetMs ?? DEFAULT_INLINE_BUDGET_MS;
     this.asyncDeadlineMs = deps.asyncDeadlineMs ?? 30 * 60_000;
   }
 

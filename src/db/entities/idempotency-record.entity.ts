@@ -27,6 +27,18 @@ export class IdempotencyRecordEntity {
   @Column({ name: 'response_body', type: 'jsonb', nullable: true })
   responseBody: unknown;
 
+  /** The instance running the attempt (null once done). */
+  @Column({ name: 'instance_id', type: 'text', nullable: true })
+  instanceId: string | null;
+
+  /** The running attempt (a late release of an earlier attempt never touches a later one). */
+  @Column({ name: 'attempt_id', type: 'text', nullable: true })
+  attemptId: string | null;
+
+  /** The running attempt's deadline: past it, a retry takes the key over. */
+  @Column({ name: 'running_until', type: 'timestamptz', nullable: true })
+  runningUntil: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -1,0 +1,114 @@
+import { getBalance } from '../../src/core/billing/ledger';
+import { quoteGeneration } from '../../src/core/catalog/pricing';
+import { requireModel } from '../../src/core/catalog/catalog';
+import { parseGenerateBody } from '../../src/core/catalog/params';
+import { fingerprint } from '../../src/core/generations/idempotency';
+import { sandboxHandlers } from '../../src/sandbox/handlers';
+import type { SandboxHandler } from '../../src/sandbox/types';
+import { createTestDatabase, TestDatabase } from '../support/databases';
+import { startTcpProxy, TcpProxy } from '../support/tcp-proxy';
+import { accountWithToken, Instance, startInstance } from './instance';
+
+// An Idempotency-Key whose first attempt died with a database outage: once the database is back, an immediate
+// retry runs the request once (not 409 for the rest of the day); a record left "running" by a killed process is
+// released when that instance starts again; "still processing" never outlasts the first attempt's deadline.
+
+let db: TestDatabase;
+let proxy: TcpProxy;
+let app: Instance;
+const slowBfl: SandboxHandler = async (req, res) => {
+  if (req.method === 'POST') await new Promise((r) => setTimeout(r, 2500));
+  return sandboxHandlers.bfl!(req, res);
+};
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  const direct = new URL(db.url);
+  proxy = await startTcpProxy(direct.hostname, Number(direct.port || 5432));
+  const viaProxy = new URL(db.url);
+  viaProxy.port = String(proxy.port);
+  viaProxy.hostname = '127.0.0.1';
+  app = await startInstance({ databaseUrl: viaProxy.toString(), handlers: { bfl: slowBfl }, env: { INSTANCE_ID: 'idem-a' } });
+});
+afterAll(async () => {
+  await app?.close();
+  await proxy?.close();
+  await db?.drop();
+});
+
+const PROMPT = 'a lighthouse at dusk';
+/** The fingerprint the route stores for the request `generate` sends. */
+const HASH = fingerprint('POST /generate', parseGenerateBody({ model: 'flux-dev', prompt: PROMPT }));
+
+const generate = (token: string, key: string, prompt = PROMPT) =>
+  fetch(`${app.baseUrl}/api/v2/generate`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'Idempotency-Key': key },
+    body: JSON.stringify({ model: 'flux-dev', prompt }),
+  });
+
+test('database down 1.5 s into the first attempt, then back: the immediate retry runs once and is charged once', async () => {
+  const { userId, token } = await accountWithToken(db.dataSource, app, 'basic', 100);
+  const first = generate(token, 'outage-1');
+  await new Promise((r) => setTimeout(r, 1500));
+  proxy.cut();
+  const failed = await first;
+  expect(failed.status).toBeGreaterThanOrEqual(500);
+  await proxy.restore();
+  const restoredAt = Date.now();
+
+  // The release waits in memory and lands within its retry tick: the retry runs the request, at most a tick late.
+  let retry = await generate(token, 'outage-1');
+  const deadline = Date.now() + 5000;
+  while (retry.status === 409 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 200));
+    retry = await generate(token, 'outage-1');
+  }
+  expect(retry.status).toBe(200);
+  console.log(`Idempotency-Key after an outage: the retry ran ${Date.now() - restoredAt} ms after the database returned`);
+  const body = (await retry.json()) as { id: number; status: string };
+  expect(body.status).toBe('completed');
+  expect(retry.headers.get('idempotent-replayed')).toBeNull();
+  const again = await generate(token, 'outage-1');
+  expect(again.status).toBe(200);
+  expect(again.headers.get('idempotent-replayed')).toBe('true');
+  expect(((await again.json()) as { id: number }).id).toBe(body.id);
+
+  const cost = quoteGeneration(requireModel('flux-dev'), {});
+  // The first attempt's hold is released by recovery (its outcome never landed); only the retry is charged.
+  const charged = await db.dataSource.query(
+    `SELECT count(*)::int AS n FROM generations WHERE user_id = $1 AND status = 'completed' AND tokens_spent > 0`,
+    [userId],
+  );
+  expect(charged[0].n).toBe(1);
+  expect((await getBalance(db.dataSource, userId)).total).toBeLessThanOrEqual(100 - cost);
+}, 60_000);
+
+test('a record left running by a killed process of this instance is released when the instance starts again', async () => {
+  const { userId, token } = await accountWithToken(db.dataSource, app, 'basic', 100);
+  await db.dataSource.query(
+    `INSERT INTO idempotency_records (user_id, key, request_hash, state, instance_id, running_until, expires_at)
+     VALUES ($1, 'killed-1', $2, 'running', 'idem-a', now() + interval '1 hour', now() + interval '1 day')`,
+    [userId, HASH],
+  );
+  expect((await generate(token, 'killed-1')).status).toBe(409);
+  expect(await app.services.idempotency.releaseInstance()).toBe(1);
+  const retry = await generate(token, 'killed-1');
+  expect(retry.status).toBe(200);
+}, 30_000);
+
+test('"still processing" lasts no longer than the first attempt\'s deadline: then the retry takes the key over', async () => {
+  const { userId, token } = await accountWithToken(db.dataSource, app, 'basic', 100);
+  // Another instance's attempt, still running by its record, past its deadline.
+  await db.dataSource.query(
+    `INSERT INTO idempotency_records (user_id, key, request_hash, state, instance_id, running_until, expires_at)
+     VALUES ($1, 'stale-1', $2, 'running', 'idem-b', now() + interval '2 seconds', now() + interval '1 day')`,
+    [userId, HASH],
+  );
+  expect((await generate(token, 'stale-1')).status).toBe(409);
+  await db.dataSource.query(`UPDATE idempotency_records SET running_until = now() - interval '1 second' WHERE key = 'stale-1'`);
+  const retry = await generate(token, 'stale-1');
+  expect(retry.status).toBe(200);
+  const replay = await generate(token, 'stale-1');
+  expect(replay.headers.get('idempotent-replayed')).toBe('true');
+}, 30_000);
