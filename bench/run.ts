@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Child, cpuMs, freePort, RssSampler } from './lib/child';
-import { runLoad, RunResult, Target } from './lib/http-load';
+import http from 'node:http';
+import { requestBody, runLoad, RunResult, sendOnce, Surface, Target } from './lib/http-load';
 import { BenchReport, Mode, ModeFigures, RateLimitRun, renderMarkdown, TargetFigures } from './lib/report';
 import {
   BenchDatabase,
@@ -45,6 +46,11 @@ const VIP_REQUESTS = 150;
 const VIP_CONCURRENCY = 8;
 const ELITE_TOKENS = 100_000_000;
 const MODES: Mode[] = ['sync', 'stream'];
+/** The other /v1 surfaces over the same chat core, measured when this build serves them (each with an account of its own). */
+const NEW_SURFACES: { surface: Surface; path: string }[] = [
+  { surface: 'messages', path: '/v1/messages' },
+  { surface: 'responses', path: '/v1/responses' },
+];
 
 const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -286,6 +292,23 @@ async function main(): Promise<void> {
     const portkeyVersion = (JSON.parse(fs.readFileSync(portkeyPackage, 'utf8')) as { version: string }).version;
     const serviceUrl = `http://127.0.0.1:${servicePort}/v1/chat/completions`;
     const keyed = (name: string, u: BenchUser) => ({ name, url: serviceUrl, headers: { authorization: `Bearer ${u.key}` } });
+    // A surface this build does not serve answers 404 and is left out; the probe's answer counts for billing.
+    const surfaces: { surface: Surface; user: BenchUser; target: Target; probeOk: number }[] = [];
+    for (const { surface, path: route } of NEW_SURFACES) {
+      const user = await createUserWithKey(ROOT, env, 'elite', ELITE_TOKENS);
+      userIds.push(user.id);
+      const target: Target = {
+        name: `nebula-gen ${route}`,
+        url: `http://127.0.0.1:${servicePort}${route}`,
+        headers: { authorization: `Bearer ${user.key}` },
+        surface,
+      };
+      const agent = new http.Agent({ keepAlive: false });
+      const probe = await sendOnce(target, agent, requestBody(surface, false), false);
+      agent.destroy();
+      if (probe.status === 404) log(`${route}: not served by this build, left out`);
+      else surfaces.push({ surface, user, target, probeOk: probe.ok ? 1 : 0 });
+    }
     const entries = [
       newEntry(
         'mock direct',
@@ -312,7 +335,9 @@ async function main(): Promise<void> {
         service,
         false,
       ),
+      ...surfaces.map((s) => newEntry(`${s.target.name} (elite key)`, [s.target], true, service)),
     ];
+    surfaces.forEach((s, i) => (entries[4 + i].okByTarget[0] += s.probeOk));
 
     await pause(1000);
     const idle = new Map(entries.filter((e) => e.child).map((e) => [e.child!, e.child!.memoryKb('VmRSS')]));
@@ -329,6 +354,7 @@ async function main(): Promise<void> {
 
     const targets: TargetFigures[] = entries.map((e) => ({
       name: e.name,
+      surface: e.targets[0].surface,
       isGateway: e.isGateway,
       accounts: e.child === service ? e.targets.length : undefined,
       latencyMeasured: e.latencyMeasured,
@@ -340,6 +366,9 @@ async function main(): Promise<void> {
     const [, , serviceEntry, manyEntry] = entries;
     const manyChecks: BillingCheck[] = [];
     for (let i = 0; i < many.length; i++) manyChecks.push(await checkBilling(db, many[i].id, manyEntry.okByTarget[i]));
+    const surfaceBilling: BillingCheck[] = [];
+    for (let i = 0; i < surfaces.length; i++)
+      surfaceBilling.push(await checkBilling(db, surfaces[i].user.id, entries[4 + i].okByTarget[0]));
     const report: BenchReport = {
       date: new Date().toISOString(),
       machine: machine(),
@@ -354,6 +383,7 @@ async function main(): Promise<void> {
       targets,
       billing: await checkBilling(db, elite.id, serviceEntry.okByTarget[0]),
       manyBilling: manyChecks,
+      surfaceBilling,
       rateLimit,
       load: `1-minute load average ${loadBefore.toFixed(2)} before the measurements, ${os.loadavg()[0].toFixed(2)} after (nproc ${os.availableParallelism()}; while measuring, the bench's own processes add about 2)`,
       redis: redisUrl ? `Redis (${redisUrl})` : 'PostgreSQL (Redis not reachable)',
@@ -362,7 +392,12 @@ async function main(): Promise<void> {
     await Promise.all(children.map((c) => c.stop()));
     const markdown = renderMarkdown(report);
     log(`measurements took ${((Date.now() - started) / 60_000).toFixed(1)} min`);
-    const unbilled = [report.billing, ...report.manyBilling, ...(report.rateLimit ? [report.rateLimit.billing] : [])].filter((c) => !c.ok);
+    const unbilled = [
+      report.billing,
+      ...report.manyBilling,
+      ...report.surfaceBilling,
+      ...(report.rateLimit ? [report.rateLimit.billing] : []),
+    ].filter((c) => !c.ok);
     fs.writeFileSync(path.join(ROOT, 'bench', 'results.md'), markdown);
     process.stdout.write(`${markdown}\n`);
     log('written to bench/results.md');

@@ -1,11 +1,15 @@
 import http from 'node:http';
 
+/** Which wire format a target speaks: chat completions (default), the Anthropic Messages API or the Responses API. */
+export type Surface = 'chat' | 'messages' | 'responses';
+
 /** One endpoint under test: where to POST and which headers it needs besides the JSON content type. */
 export interface Target {
   name: string;
   /** e.g. `http://127.0.0.1:8787/v1/chat/completions` */
   url: string;
   headers: Record<string, string>;
+  surface?: Surface;
 }
 
 export interface Outcome {
@@ -20,10 +24,23 @@ export interface Outcome {
 
 const REQUEST_TIMEOUT_MS = 10_000;
 
+const PROMPT = 'Say hello in one short sentence.';
+
+/** The same request (gpt-4o-mini, at most 32 tokens) in each surface's own shape. */
+export function requestBody(surface: Surface, stream: boolean): Buffer {
+  if (surface === 'chat') return chatBody(stream);
+  const body: Record<string, unknown> =
+    surface === 'messages'
+      ? { model: 'gpt-4o-mini', max_tokens: 32, messages: [{ role: 'user', content: PROMPT }] }
+      : { model: 'gpt-4o-mini', max_output_tokens: 32, input: PROMPT };
+  if (stream) body.stream = true;
+  return Buffer.from(JSON.stringify(body));
+}
+
 export function chatBody(stream: boolean): Buffer {
   const body: Record<string, unknown> = {
     model: 'gpt-4o-mini',
-    messages: [{ role: 'user', content: 'Say hello in one short sentence.' }],
+    messages: [{ role: 'user', content: PROMPT }],
     max_tokens: 32,
   };
   if (stream) {
@@ -33,9 +50,32 @@ export function chatBody(stream: boolean): Buffer {
   return Buffer.from(JSON.stringify(body));
 }
 
+/** The text of a whole (non-streamed) answer in the surface's shape, or undefined. */
+function answerText(surface: Surface, json: unknown): unknown {
+  if (surface === 'messages') return (json as { content?: { text?: unknown }[] }).content?.[0]?.text;
+  if (surface === 'responses') {
+    const output = (json as { output?: { type?: string; content?: { text?: unknown }[] }[] }).output ?? [];
+    return output.find((o) => o.type === 'message')?.content?.[0]?.text;
+  }
+  return (json as { choices?: { message?: { content?: unknown } }[] }).choices?.[0]?.message?.content;
+}
+
+/** How each surface's stream ends, and how its first answer text looks on the wire. */
+const STREAM_SHAPES: Record<Exclude<Surface, 'chat'>, { end: RegExp; text: string }> = {
+  messages: { end: /event: message_stop\ndata: \{"type":"message_stop"\}\s*$/, text: '"text":"Hello"' },
+  responses: { end: /event: response\.completed\ndata: .*\s*$/, text: '"delta":"Hello"' },
+};
+
 /** Checks the answer is a real completion, so an error page never counts as a fast success. */
-function problemWith(stream: boolean, status: number, contentType: string, text: string): string | undefined {
+function problemWith(surface: Surface, stream: boolean, status: number, contentType: string, text: string): string | undefined {
   if (status !== 200) return `HTTP ${status}: ${text.slice(0, 200)}`;
+  if (stream && surface !== 'chat') {
+    const shape = STREAM_SHAPES[surface];
+    if (!contentType.startsWith('text/event-stream')) return `content-type ${contentType}`;
+    if (!shape.end.test(text)) return `stream without its end event: ${text.slice(-200)}`;
+    if (!text.includes(shape.text)) return 'stream without the answer text';
+    return undefined;
+  }
   if (stream) {
     if (!contentType.startsWith('text/event-stream')) return `content-type ${contentType}`;
     if (!/data: \[DONE\]\s*$/.test(text)) return `stream without [DONE]: ${text.slice(-200)}`;
@@ -43,8 +83,7 @@ function problemWith(stream: boolean, status: number, contentType: string, text:
     return undefined;
   }
   try {
-    const json = JSON.parse(text) as { choices?: { message?: { content?: unknown } }[] };
-    const content = json.choices?.[0]?.message?.content;
+    const content = answerText(surface, JSON.parse(text));
     return typeof content === 'string' && content.length > 0 ? undefined : 'completion without content';
   } catch {
     return `body is not JSON: ${text.slice(0, 200)}`;
@@ -79,6 +118,7 @@ export function sendOnce(target: Target, agent: http.Agent, body: Buffer, stream
       res.on('error', (err) => finish({ ok: false, status: res.statusCode ?? 0, problem: err.message }));
       res.on('end', () => {
         const problem = problemWith(
+          target.surface ?? 'chat',
           stream,
           res.statusCode ?? 0,
           String(res.headers['content-type'] ?? ''),
@@ -119,7 +159,7 @@ export interface RunResult {
 export async function runLoad(target: Target | readonly Target[], opts: RunOptions): Promise<RunResult> {
   const targets = Array.isArray(target) ? target : [target as Target];
   const agent = new http.Agent({ keepAlive: true, maxSockets: opts.concurrency, maxFreeSockets: opts.concurrency });
-  const body = chatBody(opts.stream);
+  const bodies = targets.map((t) => requestBody(t.surface ?? 'chat', opts.stream));
   const outcomes: Outcome[] = [];
   const started = Date.now();
   const deadline = started + opts.maxMs;
@@ -128,7 +168,7 @@ export async function runLoad(target: Target | readonly Target[], opts: RunOptio
   const worker = async (index: number) => {
     while (issued < opts.maxRequests && Date.now() < deadline) {
       issued += 1;
-      const outcome = await sendOnce(targets[index], agent, body, opts.stream);
+      const outcome = await sendOnce(targets[index], agent, bodies[index], opts.stream);
       outcomes.push(outcome);
       if (outcome.ok) okByTarget[index] += 1;
     }

@@ -1,3 +1,4 @@
+import type { Surface } from './http-load';
 import type { BillingCheck } from './service-fixture';
 import type { VendorClientFigures } from './vendor-client';
 import type { LatencySummary } from './stats';
@@ -27,6 +28,8 @@ export interface ModeFigures {
 
 export interface TargetFigures {
   name: string;
+  /** The wire format it was measured through (chat completions when absent). */
+  surface?: Surface;
   isGateway: boolean;
   /** This service: how many accounts the load was spread over. */
   accounts?: number;
@@ -57,6 +60,8 @@ export interface BenchReport {
   billing: BillingCheck;
   /** One check per account of the many-accounts runs. */
   manyBilling: BillingCheck[];
+  /** One check per account of the other surfaces (/v1/messages, /v1/responses). */
+  surfaceBilling: BillingCheck[];
   rateLimit?: RateLimitRun;
   redis: string;
   load: string;
@@ -70,68 +75,71 @@ const MODES: Mode[] = ['sync', 'stream'];
 
 const ratio = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b !== 0 ? `${(a / b).toFixed(2)}×` : 'n/a');
 
-/** The five targets of issue 18, each met or MISSED, with the figures and their ratio to Portkey's. */
-function issue18Targets(r: BenchReport): string[] {
+/** The targets of issue 28, each met or MISSED, with the figures and their ratio to Portkey's. */
+function issue28Targets(r: BenchReport): string[] {
   const direct = r.targets.find((t) => !t.isGateway);
   const portkey = r.targets.find((t) => t.name.startsWith('Portkey'));
-  const one = r.targets.find((t) => t.accounts === 1);
+  const one = r.targets.find((t) => t.accounts === 1 && !t.surface);
   const many = r.targets.find((t) => t.accounts !== undefined && t.accounts > 1);
   if (!direct || !portkey || !one) return [];
+  const surfaces = [one, ...r.targets.filter((t) => t.surface && t.surface !== 'chat')];
   const lines: string[] = [];
   const verdict = (ok: boolean) => `**${ok ? 'met' : 'MISSED'}**`;
   const added = (t: TargetFigures, mode: Mode, p: 'p50' | 'p99') => t.modes[mode].latency[p] - direct.modes[mode].latency[p];
+  const label = (t: TargetFigures) =>
+    t === one ? '/v1/chat/completions' : t.name.replace(/^nebula-gen /, '').replace(/ \(elite key\)$/, '');
 
-  const sync50 = [added(one, 'sync', 'p50'), added(portkey, 'sync', 'p50')];
-  const sync99 = [added(one, 'sync', 'p99'), added(portkey, 'sync', 'p99')];
-  const stream50 = [added(one, 'stream', 'p50'), added(portkey, 'stream', 'p50')];
-  const latencyMet = sync50[0] < sync50[1] && sync99[0] < sync99[1] && sync50[0] <= 1 && stream50[0] <= 1;
-  lines.push(`1. Latency at concurrency 1: ${verdict(latencyMet)}`);
+  const latency: string[] = [];
+  let latencyMet = true;
+  for (const t of surfaces) {
+    const sync50 = [added(t, 'sync', 'p50'), added(portkey, 'sync', 'p50')];
+    const sync99 = [added(t, 'sync', 'p99'), added(portkey, 'sync', 'p99')];
+    const stream50 = [added(t, 'stream', 'p50'), added(portkey, 'stream', 'p50')];
+    const stream99 = [added(t, 'stream', 'p99'), added(portkey, 'stream', 'p99')];
+    const checks = [sync50[0] < sync50[1], sync50[0] <= 1, sync99[0] < sync99[1], stream50[0] <= 1, stream99[0] < stream99[1]];
+    latencyMet &&= checks.every(Boolean);
+    latency.push(
+      `   - ${label(t)}: sync added p50 below Portkey's ${verdict(checks[0])} (${signedMs(sync50[0])} vs ${signedMs(sync50[1])} ms, ${ratio(sync50[0], sync50[1])}), ` +
+        `≤ 1.0 ms ${verdict(checks[1])}; sync added p99 below Portkey's ${verdict(checks[2])} (${signedMs(sync99[0])} vs ${signedMs(sync99[1])} ms); ` +
+        `stream added p50 ≤ 1.0 ms ${verdict(checks[3])} (${signedMs(stream50[0])} ms; Portkey ${signedMs(stream50[1])} ms); ` +
+        `stream added p99 below Portkey's ${verdict(checks[4])} (${signedMs(stream99[0])} vs ${signedMs(stream99[1])} ms)`,
+    );
+  }
+  lines.push(`1. Latency at concurrency 1: ${verdict(latencyMet)}`, ...latency);
+
+  const rss = [one.memory?.sampledPeakKb ?? NaN, portkey.memory?.sampledPeakKb ?? NaN];
+  const idle = [one.memory?.idleKb ?? NaN, portkey.memory?.idleKb ?? NaN];
   lines.push(
-    `   - sync added p50 below Portkey's: ${verdict(sync50[0] < sync50[1])} (${signedMs(sync50[0])} ms vs ${signedMs(sync50[1])} ms, ${ratio(sync50[0], sync50[1])})`,
-    `   - sync added p99 below Portkey's: ${verdict(sync99[0] < sync99[1])} (${signedMs(sync99[0])} ms vs ${signedMs(sync99[1])} ms, ${ratio(sync99[0], sync99[1])})`,
-    `   - sync added p50 ≤ 1.0 ms: ${verdict(sync50[0] <= 1)} (${signedMs(sync50[0])} ms)`,
-    `   - stream added p50 ≤ 1.0 ms: ${verdict(stream50[0] <= 1)} (${signedMs(stream50[0])} ms; Portkey ${signedMs(stream50[1])} ms)`,
+    `2. Memory, RSS idle and peak under load ≤ Portkey's: ${verdict(rss[0] <= rss[1] && idle[0] <= idle[1])}`,
+    `   - idle: ${verdict(idle[0] <= idle[1])} (${mb(idle[0])} vs ${mb(idle[1])}, ${ratio(idle[0], idle[1])})`,
+    `   - peak sampled under load: ${verdict(rss[0] <= rss[1])} (${mb(rss[0])} vs ${mb(rss[1])}, ${ratio(rss[0], rss[1])})`,
   );
 
   const tp: string[] = [];
-  let tpMet = true;
-  for (const t of [one, many].filter((x): x is TargetFigures => x !== undefined)) {
+  const cpu: string[] = [];
+  let tpMet = many !== undefined;
+  let cpuMet = true;
+  for (const t of [...surfaces, ...(many ? [many] : [])]) {
+    const who = t === many ? `/v1/chat/completions, ${t.accounts} accounts` : `${label(t)}, one account`;
     for (const mode of MODES) {
       const ok = t.modes[mode].rps > portkey.modes[mode].rps;
       tpMet &&= ok;
       tp.push(
-        `   - ${mode}, ${t.accounts === 1 ? 'one account' : `${t.accounts} accounts`}: ${verdict(ok)} ` +
-          `(${t.modes[mode].rps.toFixed(0)} vs ${portkey.modes[mode].rps.toFixed(0)} req/s, ${ratio(t.modes[mode].rps, portkey.modes[mode].rps)})`,
+        `   - ${who}, ${mode}: ${verdict(ok)} (${t.modes[mode].rps.toFixed(0)} vs ${portkey.modes[mode].rps.toFixed(0)} req/s, ${ratio(t.modes[mode].rps, portkey.modes[mode].rps)})`,
       );
-    }
-  }
-  if (!many) tpMet = false;
-  lines.push(`2. Throughput at concurrency 64 above Portkey's: ${verdict(tpMet)}`, ...tp);
-
-  const cpu: string[] = [];
-  let cpuMet = true;
-  for (const t of [one, many].filter((x): x is TargetFigures => x !== undefined)) {
-    for (const mode of MODES) {
       const own = t.modes[mode].cpu!;
       const total = own.gateway + (own.postgres ?? 0);
       const theirs = portkey.modes[mode].cpu!.gateway;
-      const ok = total <= theirs;
-      cpuMet &&= ok;
+      cpuMet &&= total <= theirs;
       cpu.push(
-        `   - ${mode}, ${t.accounts === 1 ? 'one account' : `${t.accounts} accounts`}: ${verdict(ok)} (${ms(own.gateway)} + ${ms(own.postgres ?? NaN)} ` +
-          `= ${ms(total)} ms vs ${ms(theirs)} ms, ${ratio(total, theirs)})`,
+        `   - ${who}, ${mode}: ${verdict(total <= theirs)} (${ms(own.gateway)} + ${ms(own.postgres ?? NaN)} = ${ms(total)} ms vs ${ms(theirs)} ms, ${ratio(total, theirs)})`,
       );
     }
   }
-  lines.push(`3. CPU per request, the service's process plus its PostgreSQL backends ≤ Portkey's process: ${verdict(cpuMet)}`, ...cpu);
+  lines.push(`3. Throughput at concurrency 64 above Portkey's: ${verdict(tpMet)}`, ...tp);
+  lines.push(`4. CPU per request, the service's process plus its PostgreSQL backends ≤ Portkey's process: ${verdict(cpuMet)}`, ...cpu);
 
-  const rss = [one.memory?.sampledPeakKb ?? NaN, portkey.memory?.sampledPeakKb ?? NaN];
-  lines.push(
-    `4. Memory, RSS under load (peak sampled) ≤ Portkey's: ${verdict(rss[0] <= rss[1])} (${mb(rss[0])} vs ${mb(rss[1])}, ${ratio(rss[0], rss[1])}; ` +
-      `idle ${mb(one.memory?.idleKb ?? NaN)} vs ${mb(portkey.memory?.idleKb ?? NaN)})`,
-  );
-
-  const checks = [r.billing, ...r.manyBilling, ...(r.rateLimit ? [r.rateLimit.billing] : [])];
+  const checks = [r.billing, ...r.manyBilling, ...r.surfaceBilling, ...(r.rateLimit ? [r.rateLimit.billing] : [])];
   const bad = checks.filter((c) => !c.ok);
   const requests = checks.reduce((n, c) => n + c.successfulRequests, 0);
   lines.push(
@@ -196,8 +204,8 @@ export function renderMarkdown(r: BenchReport): string {
   out.push('');
   out.push('## Memory of each gateway process', '');
   out.push('| Gateway | RSS idle after start | RSS peak sampled under load | VmHWM (peak since start) |', '|---|---:|---:|---:|');
-  // The many-accounts entry is the same process as the one-account entry.
-  for (const t of r.targets.filter((x) => x.memory && !(x.accounts !== undefined && x.accounts > 1))) {
+  // The many-accounts and other-surface entries are the same process as the one-account entry.
+  for (const t of r.targets.filter((x) => x.memory && (x.accounts === undefined || (x.accounts === 1 && !x.surface)))) {
     out.push(`| ${t.name} | ${mb(t.memory!.idleKb)} | ${mb(t.memory!.sampledPeakKb)} | ${mb(t.memory!.hwmKb)} |`);
   }
   out.push('', '## CPU per request during the concurrency-64 runs (ms, user + system, from /proc)', '');
@@ -233,7 +241,7 @@ export function renderMarkdown(r: BenchReport): string {
       'Medians over rotating rounds. The adapter row includes building the request body, validating the answer and parsing SSE.',
     );
   }
-  out.push('', '## Against the targets of issue 18', '', ...issue18Targets(r), '');
+  out.push('', '## Against the targets of issue 28', '', ...issue28Targets(r), '');
   out.push('## Billing check (SQL on the bench database)', '', `- elite (throughput runs): ${billingLine(r.billing)}`);
   if (r.manyBilling.length > 0) {
     const bad = r.manyBilling.filter((c) => !c.ok);
@@ -244,6 +252,10 @@ export function renderMarkdown(r: BenchReport): string {
         `${sum((c) => c.openHolds)} open holds, ledger sum = stored balance on ${r.manyBilling.filter((c) => c.ledgerMatchesBalance).length} of ${r.manyBilling.length}: ` +
         `**${bad.length === 0 ? 'every request billed' : `MISMATCH (${bad.map((c) => billingLine(c)).join('; ')})`}**`,
     );
+  }
+  for (const [i, c] of r.surfaceBilling.entries()) {
+    const t = r.targets.filter((x) => x.surface && x.surface !== 'chat')[i];
+    out.push(`- ${t?.name ?? 'surface'} (elite): ${billingLine(c)}`);
   }
   if (r.rateLimit) {
     const rl = r.rateLimit;

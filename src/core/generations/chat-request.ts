@@ -114,6 +114,16 @@ export function checkChatRequest(
   checkToolChoice(options);
 }
 
+/** The messages as the vendor takes them when none refers to an image to fetch; undefined when one does. */
+export function withoutImageRefs(messages: readonly ChatInputMessage[]): ChatMessage[] | undefined {
+  const out: ChatMessage[] = [];
+  for (const m of messages) {
+    if (typeof m.content !== 'string' && m.content.some((p) => p.type === 'image_url')) return undefined;
+    out.push(m as ChatMessage);
+  }
+  return out;
+}
+
 /** Replaces image references by their bytes, in order. */
 export async function resolveImages(
   messages: readonly ChatInputMessage[],

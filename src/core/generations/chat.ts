@@ -7,6 +7,7 @@ import { estimateChatReservation, estimatePromptTokens, priceChatUsage, resolveM
 import { TextModel } from '../catalog/types';
 import { RateDecision, RateLimiter } from '../limits/rate-limiter';
 import {
+  ChatCapability,
   ChatRequest,
   ChatResult,
   ChatStreamEvent,
@@ -14,19 +15,23 @@ import {
   FinishReason,
   ProviderAdapter,
   ProviderError,
+  ProviderConnection,
   ProviderName,
 } from '../providers/types';
 import { assertRunnable } from './access';
-import { ChatInputMessage, ChatOptions, checkChatRequest, resolveImages, toolCallsText } from './chat-request';
+import { ChatInputMessage, ChatOptions, checkChatRequest, resolveImages, toolCallsText, withoutImageRefs } from './chat-request';
 import { ProviderConnections } from './connections';
 import { failureMessage, GenerationFailedError } from './errors';
 import { announceFinished } from './announce';
 import { BillingOutbox, DeferredOutcome } from './billing-outbox';
 import { GenerationBilling } from './billing-batches';
 import { InputResolver } from './inputs';
-import { deferredBillingTotal } from '../ops/metrics';
+import { chatEarlyDispatchRefusedTotal, chatEarlyDispatchTotal, deferredBillingTotal } from '../ops/metrics';
+import { InsufficientTokensError } from '../billing/errors';
+import { BalanceHints } from './balance-hints';
 import { GenerationLeases } from './leases';
 import { GenerationNotifier } from './ports';
+import { NewGeneration, NewLease } from './lifecycle';
 import { ProviderGate } from './provider-gate';
 import { assertKeyAllowsModel } from '../accounts/key-limits';
 import { Actor, RequestContext } from './service';
@@ -86,6 +91,14 @@ export interface ChatServiceDeps {
   leases: GenerationLeases;
   /** Finished chats are announced like media generations (webhooks: one event stream per account). */
   notifier?: GenerationNotifier;
+  /** The balances this instance last saw: when one clearly covers a hold, the vendor call starts beside the hold. */
+  balances?: BalanceHints;
+}
+
+/** A vendor call started before its hold committed: it is aborted through `abort` if the hold is refused. */
+interface EarlyStart<T> {
+  abort: AbortController;
+  start: (call: { chat: ChatCapability; request: ChatRequest; conn: ProviderConnection }) => T;
 }
 
 /** How often a running answer refreshes its lease (and a stream its delivered length). */
@@ -112,9 +125,30 @@ function promptTokensOf(input: ChatInput): number {
   return estimatePromptTokens(input.messages) + Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
+/** Asks an event stream for its first event at once (its request goes out now); the events are read later, in order. */
+function startNow<E>(events: AsyncIterable<E>): AsyncIterable<E> {
+  const it = events[Symbol.asyncIterator]();
+  const first = it.next();
+  first.catch(() => undefined);
+  return (async function* () {
+    let ended = false;
+    try {
+      for (let step = await first; !step.done; step = await it.next()) yield step.value;
+      ended = true;
+    } finally {
+      // A reader that stops early closes the vendor's stream too.
+      if (!ended) await it.return?.();
+    }
+  })();
+}
+
 /** Text chat for /v1/chat/completions, /api/v2/generate/stream and the bot: reserve, call, settle on real usage. */
 export class ChatService {
-  constructor(private readonly deps: ChatServiceDeps) {}
+  private readonly balances: BalanceHints;
+
+  constructor(private readonly deps: ChatServiceDeps) {
+    this.balances = deps.balances ?? new BalanceHints();
+  }
 
   private textModel(slug: string): TextModel {
     const model = requireModel(slug);
@@ -161,12 +195,15 @@ export class ChatService {
   /**
    * Checks, counts and holds: the rate check and the hold run at the same time (two round trips in parallel); when
    * the rate limit refuses, or an image cannot be fetched, the hold is withdrawn before the error goes out.
+   * With `early`, the vendor call starts beside them when no image has to be fetched first and the balance this
+   * instance last saw clearly covers the hold (the hold's round trip is then off the answer's path); a refused hold
+   * or rate check aborts that call at once, and nothing is charged.
    */
-  private async begin(actor: Actor, input: ChatInput, ctx: RequestContext) {
+  private async begin<T>(actor: Actor, input: ChatInput, ctx: RequestContext, early?: EarlyStart<T>) {
     const prepared = this.prepare(actor, input);
     const last = input.messages[input.messages.length - 1];
-    const lease = { instanceId: this.deps.leases.instanceId, promptTokens: prepared.promptTokens };
-    const generation = {
+    const lease: NewLease = { instanceId: this.deps.leases.instanceId, promptTokens: prepared.promptTokens };
+    const generation: NewGeneration = {
       userId: actor.user.id,
       modelSlug: prepared.model.slug,
       category: 'text',
@@ -185,16 +222,22 @@ export class ChatService {
       deadlineAt: new Date(Date.now() + 30 * 60_000),
       apiKeyId: actor.key?.id ?? null,
     };
-    const [rated, opened] = await Promise.allSettled([
-      this.deps.limiter.admit(actor.user.id, actor.plan),
-      this.deps.billing.open(generation, lease),
-    ]);
-    if (rated.status === 'rejected') {
-      if (opened.status === 'fulfilled') await this.withdraw(opened.value.id);
-      throw rated.reason;
+    const admitted = this.admit(actor, generation, lease);
+    const plain = early && this.balances.covers(actor.user.id, prepared.reserve) ? withoutImageRefs(input.messages) : undefined;
+    if (early && plain) {
+      const request: ChatRequest = { ...prepared.request, messages: plain };
+      const started = early.start({ chat: this.deps.adapters[prepared.model.provider].chat!, request, conn: prepared.conn });
+      chatEarlyDispatchTotal.inc();
+      try {
+        const { rate, id, createdAt } = await admitted;
+        return { ...prepared, userId: actor.user.id, request, rate, generationId: id, startedAt: createdAt.getTime(), started };
+      } catch (err) {
+        early.abort.abort();
+        chatEarlyDispatchRefusedTotal.inc();
+        throw err;
+      }
     }
-    if (opened.status === 'rejected') throw opened.reason;
-    const { id, createdAt } = opened.value;
+    const { rate, id, createdAt } = await admitted;
     let messages: ChatRequest['messages'];
     try {
       messages = await resolveImages(input.messages, (field, url) => this.deps.inputs.image(field, url, ctx.ownOrigins));
@@ -203,7 +246,24 @@ export class ChatService {
       throw err;
     }
     const request: ChatRequest = { ...prepared.request, messages };
-    return { ...prepared, request, rate: rated.value, generationId: id, startedAt: createdAt.getTime() };
+    return { ...prepared, userId: actor.user.id, request, rate, generationId: id, startedAt: createdAt.getTime(), started: undefined };
+  }
+
+  /** The rate check and the hold, side by side; a hold whose rate check refused is withdrawn before the error goes out. */
+  private async admit(actor: Actor, generation: NewGeneration, lease: NewLease) {
+    const [rated, opened] = await Promise.allSettled([
+      this.deps.limiter.admit(actor.user.id, actor.plan),
+      this.deps.billing.open(generation, lease),
+    ]);
+    if (rated.status === 'rejected') {
+      if (opened.status === 'fulfilled') await this.withdraw(opened.value.id);
+      throw rated.reason;
+    }
+    if (opened.status === 'rejected') {
+      if (opened.reason instanceof InsufficientTokensError) this.balances.forget(actor.user.id);
+      throw opened.reason;
+    }
+    return { rate: rated.value, ...opened.value };
   }
 
   /** Takes back a hold whose request was refused before the vendor call; if that fails, the deadline sweeper releases it. */
@@ -217,7 +277,7 @@ export class ChatService {
 
   /** Settles on the real usage; when the database cannot take it, the outcome goes to the outbox instead. */
   private async settle(
-    run: { model: TextModel; generationId: number; startedAt: number; reserve: number },
+    run: { model: TextModel; userId: number; generationId: number; startedAt: number; reserve: number },
     text: string,
     usage: ChatUsage,
   ): Promise<ChatBilling> {
@@ -232,7 +292,10 @@ export class ChatService {
     };
     try {
       const done = await this.deps.billing.finish(outcome);
-      if (done) await announceFinished(this.deps.ds, this.deps.notifier, done.row, this.deps.log);
+      if (done) {
+        this.balances.note(run.userId, done.balance);
+        await announceFinished(this.deps.ds, this.deps.notifier, done.row, this.deps.log);
+      }
       return { generationId: run.generationId, tokensSpent: done?.tokensSpent ?? 0, balance: done?.balance ?? 0 };
     } catch (err) {
       await this.defer(outcome, err);
@@ -318,15 +381,26 @@ export class ChatService {
 
   /** A whole answer at once. @throws GenerationFailedError (after releasing the reservation) when the vendor fails. */
   async complete(actor: Actor, input: ChatInput, ctx: RequestContext, signal?: AbortSignal): Promise<ChatOutcome> {
-    const run = await this.begin(actor, input, ctx);
-    const chat = this.deps.adapters[run.model.provider].chat!;
     const abort = new AbortController();
     const onClientAbort = () => abort.abort();
     signal?.addEventListener('abort', onClientAbort, { once: true });
+    const run = await this.begin(actor, input, ctx, {
+      abort,
+      start: ({ chat, request, conn }) => {
+        const call = chat.chat(request, conn, abort.signal);
+        call.catch(() => undefined);
+        return call;
+      },
+    }).catch((err: unknown) => {
+      signal?.removeEventListener('abort', onClientAbort);
+      throw err;
+    });
+    const chat = this.deps.adapters[run.model.provider].chat!;
+    const started = run.started;
     const work = (async (): Promise<ChatOutcome> => {
       let result: ChatResult;
       try {
-        result = await this.deps.gate.track(run.model.provider, () => chat.chat(run.request, run.conn, abort.signal));
+        result = await this.deps.gate.track(run.model.provider, () => started ?? chat.chat(run.request, run.conn, abort.signal));
       } catch (err) {
         await this.fail(run, err, actor.user.id);
         const kind = err instanceof ProviderError ? err.kind : 'upstream';
@@ -343,11 +417,18 @@ export class ChatService {
 
   /** A streamed answer; billing is reconciled when the stream ends, however it ends. */
   async stream(actor: Actor, input: ChatInput, ctx: RequestContext, signal?: AbortSignal): Promise<ChatStream> {
-    const run = await this.begin(actor, input, ctx);
-    const chat = this.deps.adapters[run.model.provider].chat!;
     const upstreamAbort = new AbortController();
     const onClientAbort = () => upstreamAbort.abort();
     signal?.addEventListener('abort', onClientAbort, { once: true });
+    const run = await this.begin(actor, input, ctx, {
+      abort: upstreamAbort,
+      start: ({ chat, request, conn }) => startNow(chat.chatStream(request, conn, upstreamAbort.signal)),
+    }).catch((err: unknown) => {
+      signal?.removeEventListener('abort', onClientAbort);
+      throw err;
+    });
+    const chat = this.deps.adapters[run.model.provider].chat!;
+    const started = run.started;
     let resolveBilled!: (b: StreamBilling) => void;
     const billed = new Promise<StreamBilling>((r) => (resolveBilled = r));
     let text = '';
@@ -361,7 +442,7 @@ export class ChatService {
       let finish: FinishReason | undefined;
       let failure: unknown;
       try {
-        for await (const ev of chat.chatStream(run.request, run.conn, upstreamAbort.signal)) {
+        for await (const ev of started ?? chat.chatStream(run.request, run.conn, upstreamAbort.signal)) {
           if (ev.type === 'delta') text += ev.text;
           else if (ev.type === 'tool_call') toolText += (ev.name ?? '') + ev.arguments;
           else if (ev.type === 'usage') usage = ev.usage;

@@ -48,6 +48,18 @@ export const deferredBillingTotal = new Counter({
   registers: [metricsRegistry],
 });
 
+export const chatEarlyDispatchTotal = new Counter({
+  name: 'nebula_chat_early_dispatch_total',
+  help: 'Chat answers whose vendor call started while their token hold was still committing (the balance last seen covered it)',
+  registers: [metricsRegistry],
+});
+
+export const chatEarlyDispatchRefusedTotal = new Counter({
+  name: 'nebula_chat_early_dispatch_refused_total',
+  help: 'Early vendor calls aborted because their hold (or the rate limit beside it) was then refused; nothing was charged',
+  registers: [metricsRegistry],
+});
+
 type GaugeSource = () => Promise<number> | number;
 const sources: Record<string, GaugeSource | undefined> = {};
 
