@@ -12,7 +12,10 @@ test('POST /generate shows the options the model left out as warnings, and GET s
   const token = await api.accessToken(acc);
   const res = await api.request('POST', '/api/v2/generate', { token, body: { model: 'gpt-image-1-mini', prompt: 'a fox', seed: 42 } });
   expect(res.status).toBe(200);
-  expect(res.body).toMatchObject({ status: 'completed', warnings: ['seed is not used by gpt-image-1-mini and was left out'] });
+  expect(res.body).toMatchObject({
+    status: 'completed',
+    warnings: [{ type: 'unsupported-setting', setting: 'seed', message: 'seed is not used by gpt-image-1-mini and was left out' }],
+  });
   expect(res.body.result_metadata).not.toHaveProperty('warnings');
   const again = await api.request('GET', `/api/v2/generate/${res.body.id}`, { token });
   expect(again.body.warnings).toEqual(res.body.warnings);

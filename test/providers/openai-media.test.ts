@@ -204,7 +204,9 @@ describe('options the vendor does not take', () => {
     const req = { category: 'image', upstreamModel: 'gpt-image-1-mini', slug: 'gpt-image-1-mini', prompt: 'a fox' } as const;
     const withSeed = await run({ ...req, seed: 42 });
     expect(bodyOf(seen[seen.length - 1])).not.toHaveProperty('seed');
-    expect(withSeed.warnings).toEqual(['seed is not used by gpt-image-1-mini and was left out']);
+    expect(withSeed.warnings).toEqual([
+      { type: 'unsupported-setting', setting: 'seed', message: 'seed is not used by gpt-image-1-mini and was left out' },
+    ]);
     const without = await run(req);
     expect(without.warnings).toBeUndefined();
   });

@@ -125,9 +125,15 @@ export const GenerationSchema = component(
     seed: z.number().int().optional(),
     result_metadata: z.record(z.string(), z.unknown()).optional(),
     warnings: z
-      .array(z.string())
+      .array(
+        z.object({
+          type: z.string().describe('`unsupported-setting` (an option the model does not take, left out), or `note`'),
+          setting: z.string().optional().describe('the API field, for `unsupported-setting`'),
+          message: z.string(),
+        }),
+      )
       .optional()
-      .describe('options of the request the model does not take and that were left out, e.g. "seed is not used by … and was left out"'),
+      .describe('what was done differently from the request, e.g. {type: "unsupported-setting", setting: "seed"}'),
     eta_seconds: z.number().int().optional().describe('present on pending results'),
     created_at: isoDate,
     completed_at: isoDate.nullable(),

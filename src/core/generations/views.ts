@@ -1,4 +1,5 @@
 import { GenerationEntity } from '../../db/entities';
+import { type GenerationWarning, readWarnings } from '../warnings';
 
 /** The spec's Generation object: one shape on every route (generate, poll, history, stt, inpaint). */
 export interface GenerationView {
@@ -14,7 +15,7 @@ export interface GenerationView {
   seed?: number;
   result_metadata?: Record<string, unknown>;
   /** Options of the request the model's vendor does not take and that were left out (additive to the spec). */
-  warnings?: string[];
+  warnings?: GenerationWarning[];
   eta_seconds?: number;
   created_at: string;
   completed_at: string | null;
@@ -51,7 +52,8 @@ export function toGenerationView(g: GenerationEntity, publicBase: string): Gener
   if (g.seed !== null && g.seed !== undefined) view.seed = g.seed;
   const { warnings, ...metadata } = g.resultMetadata ?? {};
   if (Object.keys(metadata).length > 0) view.result_metadata = metadata;
-  if (Array.isArray(warnings) && warnings.length > 0) view.warnings = warnings.map(String);
+  const told = readWarnings(warnings);
+  if (told.length > 0) view.warnings = told;
   if (g.status === 'pending') view.eta_seconds = Math.max(1, g.etaSeconds ?? 5);
   if (g.sandbox) view.sandbox = true;
   if (AUDIO_CATEGORIES.has(g.category)) {

@@ -1,5 +1,6 @@
 // The one contract every upstream adapter implements. The generation pipeline only sees these types.
 import { DomainError } from '../errors';
+import type { GenerationWarning } from '../warnings';
 
 export const PROVIDER_NAMES = ['openai', 'anthropic', 'google', 'xai', 'deepseek', 'bfl', 'replicate', 'elevenlabs', 'local'] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
@@ -262,7 +263,7 @@ export interface MediaOutput {
   /** Units actually consumed when the vendor reports them (characters, seconds). */
   usage?: Record<string, number>;
   /** Options of the request the vendor model does not take and that were left out, in the API's field names. */
-  warnings?: string[];
+  warnings?: GenerationWarning[];
 }
 
 export type MediaStart = { state: 'completed'; output: MediaOutput } | { state: 'pending'; upstreamJobId: string; etaSeconds: number };

@@ -1,3 +1,4 @@
+import { type GenerationWarning, unsupportedSetting } from '../warnings';
 import type { MediaCapability, MediaOutput, MediaRequest } from './types';
 
 /**
@@ -23,11 +24,11 @@ function given(req: MediaRequest, option: OptionalOption): boolean {
   return value !== undefined && value !== '';
 }
 
-/** The options set on `req` that are not in `used`, as messages naming the API field. */
-export function ignoredOptions(req: MediaRequest, used: readonly OptionalOption[]): string[] {
+/** The options set on `req` that are not in `used`, as warnings naming the API field. */
+export function ignoredOptions(req: MediaRequest, used: readonly OptionalOption[]): GenerationWarning[] {
   return (Object.keys(OPTIONAL_FIELDS) as OptionalOption[])
     .filter((option) => !used.includes(option) && given(req, option))
-    .map((option) => `${OPTIONAL_FIELDS[option]} is not used by ${req.slug} and was left out`);
+    .map((option) => unsupportedSetting(OPTIONAL_FIELDS[option], req.slug));
 }
 
 /** An adapter's media capability that reports, on every completed output, the options it does not use. */
