@@ -10,6 +10,7 @@ import { AccountChangeNotifications1763800500000 } from './1763800500000-Account
 import { VoiceMode1763800900000 } from './1763800900000-VoiceMode';
 import { WebhookSubscriptionNotifications1763801000000 } from './1763801000000-WebhookSubscriptionNotifications';
 import { SystemAssistantModels1763801100000 } from './1763801100000-SystemAssistantModels';
+import { RefundPending1764022000000 } from './1764022000000-RefundPending';
 import { SignInLockoutPerIdentifier1764024000000 } from './1764024000000-SignInLockoutPerIdentifier';
 import { UsedIdTokens1764024001000 } from './1764024001000-UsedIdTokens';
 import { ApiKeyLimits1764027000000 } from './1764027000000-ApiKeyLimits';
@@ -29,6 +30,7 @@ export const migrations = [
   VoiceMode1763800900000,
   WebhookSubscriptionNotifications1763801000000,
   SystemAssistantModels1763801100000,
+  RefundPending1764022000000,
   SignInLockoutPerIdentifier1764024000000,
   UsedIdTokens1764024001000,
   ApiKeyLimits1764027000000,

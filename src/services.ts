@@ -40,6 +40,7 @@ import { GenerationLeases } from './core/generations/leases';
 import { recoverAbandoned } from './core/generations/recovery';
 import { resolveInstanceId } from './core/ops/instance-id';
 import { ScheduleService } from './core/schedules/schedules';
+import { RefundMail } from './core/payments/refund-mail';
 import { carrierGateway, PaymentService } from './core/payments/service';
 import { LocalDiskStorage, ResultStorage } from './core/media/storage';
 import { defaultBaseUrls, providerAdapters } from './core/providers/registry';
@@ -255,6 +256,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     defaultReturnUrl: `${config.publicUrl ?? `http://localhost:${config.port}`}/`,
   });
   payments.hub.add(webhooks);
+  payments.hub.add(new RefundMail(ds, mailer, log));
   payments.hub.add({
     paymentSucceeded: (e) => void paymentsTotal.inc({ provider: e.provider, outcome: 'succeeded' }),
     paymentRefunded: (e) => void paymentsTotal.inc({ provider: e.provider, outcome: 'refunded' }),

@@ -2,7 +2,7 @@ import type { Api } from 'grammy';
 import type { GenerationNotifier } from '../core/generations/ports';
 import type { CircuitEvent } from '../core/generations/provider-gate';
 import type { GenerationRecord, UserRecord } from '../core/records';
-import type { PaymentListener, PaymentRefundedEvent, PaymentSucceededEvent } from '../core/payments/ports';
+import type { PaymentListener, PaymentRefundedEvent, PaymentSucceededEvent, RefundCanceledEvent } from '../core/payments/ports';
 import type { FailingEndpoint } from '../core/webhooks/ports';
 import type { Logger } from '../logger';
 import type { BackgroundTasks } from './background';
@@ -88,6 +88,13 @@ export class AdminNotifier implements GenerationNotifier, PaymentListener {
         taken: e.tokensTaken,
         spent: e.tokensSpent,
       }),
+    );
+  }
+
+  /** The provider declined a refund (at once, or after it was pending): nothing was taken back. */
+  refundCanceled(e: RefundCanceledEvent): void {
+    this.notify('refund-canceled', (t) =>
+      t('admin-refund-canceled-notice', { order: e.reference, id: String(e.userId), provider: e.provider, reason: e.reason.slice(0, 300) }),
     );
   }
 

@@ -222,6 +222,7 @@ export function createBot(token: string, services: BotServices, options: BotOpti
       services.payments.hub.add({
         paymentSucceeded: (e) => (attached ? admin.paymentSucceeded(e) : undefined),
         paymentRefunded: (e) => (attached ? admin.paymentRefunded(e) : undefined),
+        refundCanceled: (e) => (attached ? admin.refundCanceled(e) : undefined),
       });
       services.payments.hub.add({
         subscriptionReplaced: (e) => (attached ? buyers.subscriptionReplaced(e) : undefined),

@@ -1,21 +1,21 @@
 import { GrammyError, type Api } from 'grammy';
 import { PaymentProviderRejectedError, PaymentProviderUnavailableError } from '../core/payments/errors';
 import type { OrderRecord } from '../core/payments/orders';
-import type { RefundGateway } from '../core/payments/ports';
+import type { RefundGateway, RefundOutcome } from '../core/payments/ports';
 
 /** Telegram Stars refunds through the Bot API (refundStarPayment): the core's refund port for `stars` orders. */
 export class TelegramStarsGateway implements RefundGateway {
   constructor(private readonly api: Api) {}
 
-  async refund(order: OrderRecord, buyer: { telegramId: string | null }): Promise<'refunded' | 'already_refunded'> {
+  async refund(order: OrderRecord, buyer: { telegramId: string | null }): Promise<RefundOutcome> {
     if (!buyer.telegramId || !order.providerChargeId)
       throw new PaymentProviderRejectedError('stars', 'the order has no Telegram buyer or charge id');
     try {
       await this.api.refundStarPayment(Number(buyer.telegramId), order.providerChargeId);
-      return 'refunded';
+      return { state: 'succeeded' };
     } catch (err) {
       if (err instanceof GrammyError) {
-        if (/CHARGE_ALREADY_REFUNDED/i.test(err.description)) return 'already_refunded';
+        if (/CHARGE_ALREADY_REFUNDED/i.test(err.description)) return { state: 'already_refunded' };
         if (err.error_code === 429 || err.error_code >= 500) throw new PaymentProviderUnavailableError('stars', err.description);
         throw new PaymentProviderRejectedError('stars', err.description);
       }

@@ -31,8 +31,32 @@ interface Payment {
   cancellation_details?: { party: string; reason: string };
 }
 
+interface Refund {
+  id: string;
+  payment_id: string;
+  status: 'pending' | 'succeeded' | 'canceled';
+  amount: { value: string; currency: string };
+  created_at: string;
+  description?: string;
+  cancellation_details?: { party: string; reason: string };
+  receipt_registration?: 'pending' | 'succeeded';
+}
+
+export type RefundOutcome = Refund['status'];
+
+export interface YooKassaSandboxOptions {
+  /** How a new refund is answered (default `succeeded`); `pending` ones are settled with POST /refunds/{id}/succeed|cancel. */
+  refundOutcome?: () => RefundOutcome;
+  /**
+   * The shop sends receipts (54-FZ, "Receipts from YooKassa" or an online register): a payment without a valid
+   * `receipt` is refused as YooKassa refuses it, and one whose items do not add up to the amount too.
+   */
+  fiscalisation?: boolean;
+}
+
 interface Shop {
   payments: Map<string, Payment>;
+  refunds: Map<string, Refund>;
   /** Payments asked to save their method, by payment id. */
   saveRequested: Set<string>;
   savedMethods: Map<string, { type: string; title: string; card: Record<string, string> }>;
@@ -46,7 +70,14 @@ const paymentShop = new Map<string, Shop>();
 function shopOf(id: string): Shop {
   let shop = shops.get(id);
   if (!shop) {
-    shop = { payments: new Map(), saveRequested: new Set(), savedMethods: new Map(), idempotence: new Map(), webhooks: [] };
+    shop = {
+      payments: new Map(),
+      refunds: new Map(),
+      saveRequested: new Set(),
+      savedMethods: new Map(),
+      idempotence: new Map(),
+      webhooks: [],
+    };
     shops.set(id, shop);
   }
   return shop;
@@ -95,6 +126,94 @@ const validAmount = (a: unknown): a is { value: string; currency: string } =>
   /^[A-Z]{3}$/.test((a as { currency: string }).currency);
 
 const fixed = (value: string) => Number(value).toFixed(2);
+
+const PAYMENT_SUBJECTS = new Set([
+  'commodity',
+  'excise',
+  'job',
+  'service',
+  'gambling_bet',
+  'gambling_prize',
+  'lottery',
+  'lottery_prize',
+  'intellectual_activity',
+  'payment',
+  'agent_commission',
+  'property_right',
+  'non_operating_gain',
+  'insurance_premium',
+  'sales_tax',
+  'resort_fee',
+  'composite',
+  'another',
+  'fine',
+  'tax',
+  'lien',
+  'cost',
+  'pension_insurance_without_payouts',
+  'pension_insurance_with_payouts',
+  'health_insurance_without_payouts',
+  'health_insurance_with_payouts',
+  'health_insurance',
+  'casino',
+  'agent_withdrawals',
+  'non_marked_excise',
+  'marked_excise',
+  'marked',
+  'non_marked',
+]);
+const PAYMENT_MODES = new Set([
+  'full_prepayment',
+  'partial_prepayment',
+  'advance',
+  'full_payment',
+  'partial_payment',
+  'credit',
+  'credit_payment',
+]);
+
+/**
+ * A receipt as the API documents it: `customer` with an email or a phone; `items` (1-100), each with a
+ * description (up to 128 characters), a positive quantity, an amount, a `vat_code` (1-12), and a valid
+ * `payment_subject` and `payment_mode` when given; the items add up to the payment's amount. The refusal names the
+ * parameter, as YooKassa does.
+ */
+function receiptProblem(receipt: unknown, total: { value: string; currency: string }): string | null {
+  if (!receipt || typeof receipt !== 'object' || Array.isArray(receipt)) return 'receipt';
+  const r = receipt as { customer?: { email?: unknown; phone?: unknown }; items?: unknown; email?: unknown; phone?: unknown };
+  const email = r.customer?.email ?? r.email;
+  const phone = r.customer?.phone ?? r.phone;
+  const emailOk = typeof email === 'string' && /^[^@\s]+@[^@\s]+$/.test(email);
+  const phoneOk = typeof phone === 'string' && /^\+?\d{10,15}$/.test(phone);
+  if (!emailOk && !phoneOk) return 'receipt.customer';
+  if (!Array.isArray(r.items) || r.items.length === 0 || r.items.length > 100) return 'receipt.items';
+  let sum = 0;
+  for (const item of r.items as Record<string, unknown>[]) {
+    if (typeof item?.description !== 'string' || item.description.length === 0 || item.description.length > 128)
+      return 'receipt.items.description';
+    const quantity = Number(item.quantity);
+    if (!Number.isFinite(quantity) || quantity <= 0) return 'receipt.items.quantity';
+    if (!validAmount(item.amount) || item.amount.currency !== total.currency) return 'receipt.items.amount';
+    if (!Number.isInteger(Number(item.vat_code)) || Number(item.vat_code) < 1 || Number(item.vat_code) > 12)
+      return 'receipt.items.vat_code';
+    if (item.payment_subject !== undefined && !PAYMENT_SUBJECTS.has(String(item.payment_subject))) return 'receipt.items.payment_subject';
+    if (item.payment_mode !== undefined && !PAYMENT_MODES.has(String(item.payment_mode))) return 'receipt.items.payment_mode';
+    sum += Math.round(Number(item.amount.value) * 100) * quantity;
+  }
+  if (Math.round(sum) !== Math.round(Number(total.value) * 100)) return 'receipt.items.amount';
+  return null;
+}
+
+function receiptRefusal(parameter: string): Answer {
+  return parameter === 'receipt'
+    ? apiError(400, 'invalid_request', 'Receipt is missing or illegal', 'receipt')
+    : apiError(
+        400,
+        'invalid_request',
+        "Invalid parameter's value (for example, the value is illegal or its format is incorrect). Send the value in accordance with the documentation.",
+        parameter,
+      );
+}
 
 async function deliver(url: string, body: unknown): Promise<boolean> {
   try {
@@ -148,11 +267,15 @@ function succeed(shop: Shop, p: Payment): void {
   delete p.expires_at;
 }
 
-function createPayment(req: SandboxRequest, shopId: string): Answer {
+function createPayment(req: SandboxRequest, shopId: string, options: YooKassaSandboxOptions): Answer {
   const shop = shopOf(shopId);
   const body = parseJson(req.body);
   if (!body) return apiError(400, 'invalid_request', 'Request body is not valid JSON');
   if (!validAmount(body.amount)) return apiError(400, 'invalid_request', 'Invalid amount', 'amount');
+  if (options.fiscalisation || body.receipt !== undefined) {
+    const problem = receiptProblem(body.receipt, body.amount);
+    if (problem) return receiptRefusal(body.receipt === undefined ? 'receipt' : problem);
+  }
   const methodId = typeof body.payment_method_id === 'string' ? body.payment_method_id : undefined;
   const confirmation = body.confirmation as { type?: unknown; return_url?: unknown } | undefined;
   if (methodId && !shop.savedMethods.has(methodId))
@@ -194,30 +317,59 @@ function createPayment(req: SandboxRequest, shopId: string): Answer {
   return { status: 200, body: p, after: p.status === 'succeeded' ? () => notify(shop, 'payment.succeeded', p) : undefined };
 }
 
-function createRefund(req: SandboxRequest, shopId: string): Answer {
+/** Refunded so far, counting pending refunds (their money is on its way back and cannot be refunded twice). */
+function committed(shop: Shop, paymentId: string): number {
+  let sum = 0;
+  for (const r of shop.refunds.values()) if (r.payment_id === paymentId && r.status !== 'canceled') sum += Number(r.amount.value);
+  return sum;
+}
+
+function settleRefund(shop: Shop, refund: Refund, status: 'succeeded' | 'canceled'): void {
+  if (refund.status !== 'pending') return;
+  refund.status = status;
+  if (status === 'canceled') refund.cancellation_details = { party: 'yoo_money', reason: 'rejected_by_payee' };
+  const p = shop.payments.get(refund.payment_id);
+  if (p && status === 'succeeded') {
+    const already = Number(p.refunded_amount?.value ?? 0);
+    p.refunded_amount = { value: (already + Number(refund.amount.value)).toFixed(2), currency: p.amount.currency };
+  }
+  if (p) p.refundable = committed(shop, p.id) < Number(p.amount.value);
+}
+
+function createRefund(req: SandboxRequest, shopId: string, options: YooKassaSandboxOptions): Answer {
   const shop = shopOf(shopId);
   const body = parseJson(req.body);
   if (!body) return apiError(400, 'invalid_request', 'Request body is not valid JSON');
   const p = typeof body.payment_id === 'string' ? shop.payments.get(body.payment_id) : undefined;
   if (!p) return apiError(400, 'invalid_request', 'Payment not found', 'payment_id');
   if (!validAmount(body.amount)) return apiError(400, 'invalid_request', 'Invalid amount', 'amount');
-  const already = Number(p.refunded_amount?.value ?? 0);
-  if (p.status !== 'succeeded' || already + Number(body.amount.value) > Number(p.amount.value) + 1e-9) {
+  if (p.status !== 'succeeded' || committed(shop, p.id) + Number(body.amount.value) > Number(p.amount.value) + 1e-9) {
     return apiError(400, 'invalid_request', 'The payment cannot be refunded for this amount', 'amount');
   }
-  p.refunded_amount = { value: (already + Number(body.amount.value)).toFixed(2), currency: p.amount.currency };
-  p.refundable = Number(p.refunded_amount.value) < Number(p.amount.value);
-  return {
-    status: 200,
-    body: {
-      id: yooId(),
-      payment_id: p.id,
-      status: 'succeeded',
-      amount: { value: fixed(body.amount.value), currency: body.amount.currency },
-      created_at: new Date().toISOString(),
-    },
+  // A full refund may leave the receipt out (YooKassa takes the payment's); a partial one with fiscalisation may not.
+  const full = Number(body.amount.value) === Number(p.amount.value);
+  if (body.receipt !== undefined || (options.fiscalisation && !full)) {
+    const problem = receiptProblem(body.receipt, body.amount);
+    if (problem) return receiptRefusal(body.receipt === undefined ? 'receipt' : problem);
+  }
+  const outcome = options.refundOutcome?.() ?? 'succeeded';
+  const refund: Refund = {
+    id: yooId(),
+    payment_id: p.id,
+    status: 'pending',
+    amount: { value: fixed(body.amount.value), currency: body.amount.currency },
+    created_at: new Date().toISOString(),
+    ...(typeof body.description === 'string' ? { description: body.description.slice(0, 250) } : {}),
+    ...(body.receipt !== undefined || options.fiscalisation ? { receipt_registration: 'pending' as const } : {}),
   };
+  shop.refunds.set(refund.id, refund);
+  refundShop.set(refund.id, shop);
+  if (outcome !== 'pending') settleRefund(shop, refund, outcome);
+  else p.refundable = committed(shop, p.id) < Number(p.amount.value);
+  return { status: 200, body: refund };
 }
+
+const refundShop = new Map<string, Shop>();
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -267,7 +419,7 @@ function createWebhook(req: SandboxRequest, shop: Shop): Answer {
 }
 
 /** POST: the Idempotence-Key is required; a repeated key answers the stored first answer and changes nothing. */
-function post(req: SandboxRequest, shopId: string, path: string): Answer {
+function post(req: SandboxRequest, shopId: string, path: string, options: YooKassaSandboxOptions): Answer {
   const shop = shopOf(shopId);
   const key = String(req.headers['idempotence-key'] ?? '');
   if (!key) return apiError(400, 'invalid_request', 'Idempotence key is required', 'Idempotence-Key');
@@ -276,9 +428,9 @@ function post(req: SandboxRequest, shopId: string, path: string): Answer {
   if (stored) return stored;
   const answer =
     path === '/payments'
-      ? createPayment(req, shopId)
+      ? createPayment(req, shopId, options)
       : path === '/refunds'
-        ? createRefund(req, shopId)
+        ? createRefund(req, shopId, options)
         : path === '/webhooks'
           ? createWebhook(req, shop)
           : apiError(404, 'not_found', 'Unknown endpoint');
@@ -293,35 +445,54 @@ function get(shopId: string, path: string): Answer {
     const p = shop.payments.get(one[1]);
     return p ? { status: 200, body: p } : apiError(404, 'not_found', 'Payment not found or deleted');
   }
+  const refund = /^\/refunds\/([A-Za-z0-9-]+)$/.exec(path);
+  if (refund) {
+    const r = shop.refunds.get(refund[1]);
+    return r ? { status: 200, body: r } : apiError(404, 'not_found', 'Refund not found or deleted');
+  }
   if (path === '/webhooks') return { status: 200, body: { type: 'list', items: shop.webhooks } };
   return apiError(404, 'not_found', 'Unknown endpoint');
 }
 
-function api(req: SandboxRequest): Answer {
+function api(req: SandboxRequest, options: YooKassaSandboxOptions): Answer {
   if (!req.path.startsWith('/v3/')) return apiError(404, 'not_found', 'Unknown endpoint');
   const shopId = authenticate(req);
   if (!shopId) return apiError(401, 'invalid_credentials', 'Authentication by given credentials failed');
   const path = req.path.slice(3);
-  if (req.method === 'POST') return post(req, shopId, path);
+  if (req.method === 'POST') return post(req, shopId, path, options);
   if (req.method === 'GET') return get(shopId, path);
   return apiError(405, 'invalid_request', 'Method not allowed');
 }
 
-export const yookassaSandbox: SandboxHandler = async (req, res) => {
-  const checkout = /^\/checkout\/([A-Za-z0-9-]+)(?:\/(approve|cancel))?$/.exec(req.path);
-  if (checkout) {
-    const p = paymentShop.get(checkout[1])?.payments.get(checkout[1]);
-    if (!p) {
-      res.writeHead(404, { 'content-type': 'text/plain' });
-      res.end('no such payment');
+/** The fake, with how its refunds are answered and whether the shop sends receipts. */
+export function createYooKassaSandbox(options: YooKassaSandboxOptions = {}): SandboxHandler {
+  return async (req, res) => {
+    const checkout = /^\/checkout\/([A-Za-z0-9-]+)(?:\/(approve|cancel))?$/.exec(req.path);
+    if (checkout) {
+      const p = paymentShop.get(checkout[1])?.payments.get(checkout[1]);
+      if (!p) {
+        res.writeHead(404, { 'content-type': 'text/plain' });
+        res.end('no such payment');
+        return;
+      }
+      if (!checkout[2] && req.method === 'GET') return checkoutPage(res, p, req.mountUrl);
+      if (checkout[2] && req.method === 'POST') return confirm(res, p, checkout[2] === 'approve', req.mountUrl);
+      res.writeHead(405).end();
       return;
     }
-    if (!checkout[2] && req.method === 'GET') return checkoutPage(res, p, req.mountUrl);
-    if (checkout[2] && req.method === 'POST') return confirm(res, p, checkout[2] === 'approve', req.mountUrl);
-    res.writeHead(405).end();
-    return;
-  }
-  const answer = api(req);
-  sendJson(res, answer.status, answer.body);
-  await answer.after?.();
-};
+    // The bank's side of a pending refund (a tester's action, like the checkout page): it goes through or not.
+    const settle = /^\/refunds\/([A-Za-z0-9-]+)\/(succeed|cancel)$/.exec(req.path);
+    if (settle && req.method === 'POST') {
+      const shop = refundShop.get(settle[1]);
+      const refund = shop?.refunds.get(settle[1]);
+      if (!shop || !refund) return sendJson(res, 404, { type: 'error', code: 'not_found', description: 'Refund not found' });
+      settleRefund(shop, refund, settle[2] === 'succeed' ? 'succeeded' : 'canceled');
+      return sendJson(res, 200, refund);
+    }
+    const answer = api(req, options);
+    sendJson(res, answer.status, answer.body);
+    await answer.after?.();
+  };
+}
+
+export const yookassaSandbox: SandboxHandler = createYooKassaSandbox();

@@ -215,8 +215,8 @@ test('our adapter against the fake: create, read, saved method, refund', async (
     currency: 'RUB',
     reference: 'ord_adapter',
   } as OrderRecord;
-  expect(await gateway.refund(order)).toBe('refunded');
-  expect(await gateway.refund(order)).toBe('refunded'); // same Idempotence-Key: the same refund, not a second one
+  expect(await gateway.refund(order)).toEqual({ state: 'succeeded' });
+  expect(await gateway.refund(order)).toEqual({ state: 'succeeded' }); // same Idempotence-Key: the same refund, not a second one
   expect(await gateway.getPayment('2f3c6a99-000f-5000-9000-1d2a3b4c5d6e')).toBeNull();
   expect(await gateway.getPayment('../../etc')).toBeNull();
 });

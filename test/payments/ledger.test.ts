@@ -168,7 +168,7 @@ test('a refund after partial spending takes back only what is left, states what 
   await settle(ds(), 'gen:refund-test', 320);
   expect((await getBalance(ds(), b.id)).bonusTokens).toBe(180);
 
-  const gateway: RefundGateway = { refund: async () => 'refunded' };
+  const gateway: RefundGateway = { refund: async () => ({ state: 'succeeded' as const }) };
   payments().refunds.useGateway('stars', gateway);
   const refunded = await payments().refunds.request('refund-partial');
   expect(refunded.state).toBe('refunded');
@@ -197,7 +197,7 @@ test('refunding a plan ends it now and takes back the unspent allowance', async 
   await buyWithStars(b, 'plan-basic-month', 'plan-refund', { first: true });
   await reserve(ds(), b.id, 'gen:plan-refund', 250);
   await settle(ds(), 'gen:plan-refund', 250);
-  payments().refunds.useGateway('stars', { refund: async () => 'refunded' });
+  payments().refunds.useGateway('stars', { refund: async () => ({ state: 'succeeded' as const }) });
   const r = await payments().refunds.request('plan-refund');
   expect(r.reversal).toMatchObject({ tokensTaken: 750, tokensSpent: 250 });
   expect((await userRow(b.id)).planSlug).toBe('free');
@@ -213,7 +213,7 @@ test('a refund request is durable: the provider failing (429/5xx) leaves it queu
     refund: async (_order: OrderRecord) => {
       calls += 1;
       if (calls <= 2) throw new PaymentProviderUnavailableError('stars', 'Too Many Requests: retry after 1');
-      return 'refunded';
+      return { state: 'succeeded' as const };
     },
   };
   payments().refunds.useGateway('stars', flaky);

@@ -23,7 +23,7 @@ test('register (201 with a whsec_ secret, all events by default), list without t
   expect(Object.keys(created.body).sort()).toEqual(['created_at', 'events', 'id', 'secret', 'url']);
   expect(created.body).toMatchObject({
     url: 'https://93.184.215.14/hooks/nebula',
-    events: ['generation.completed', 'generation.failed', 'balance.low', 'payment.succeeded'],
+    events: ['generation.completed', 'generation.failed', 'balance.low', 'payment.succeeded', 'payment.refunded'],
   });
   expect(created.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
   expect(Buffer.from(created.body.secret.slice(6), 'base64')).toHaveLength(32);
@@ -121,6 +121,7 @@ test('the OpenAPI document has the webhook routes and the event bodies', async (
     'balance.low',
     'generation.completed',
     'generation.failed',
+    'payment.refunded',
     'payment.succeeded',
     'webhook.test',
   ]);

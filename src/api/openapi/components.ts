@@ -295,7 +295,7 @@ export const ArticleSchema = component(
 
 export const ArticleListSchema = component('ArticleList', z.object({ articles: z.array(ArticleSchema) }));
 
-const orderStatus = z.enum(['pending', 'paid', 'fulfilled', 'canceled', 'expired', 'refunded']);
+const orderStatus = z.enum(['pending', 'paid', 'fulfilled', 'canceled', 'expired', 'refund_pending', 'refunded']);
 
 export const CheckoutSchema = component(
   'Checkout',

@@ -108,6 +108,23 @@ export const PaymentSucceededEventSchema = component(
   'A payment of the account was paid and fulfilled',
 );
 
+export const PaymentRefundedEventSchema = component(
+  'PaymentRefundedEvent',
+  z.object({
+    event: z.literal('payment.refunded'),
+    order_id: z.number().int(),
+    article_id: z.string(),
+    kind: z.enum(['tokens', 'plan']),
+    amount: z.number().describe('major units (RUB) or Telegram Stars given back'),
+    currency: z.string().describe('`RUB`, or `XTR` for Stars'),
+    provider: z.string(),
+    tokens_taken: z.number().int().describe('tokens taken back from the balance'),
+    tokens_spent: z.number().int().describe('tokens of the order already spent (kept off the reversal)'),
+    created_at: isoDate,
+  }),
+  'A payment of the account was refunded (the money went back)',
+);
+
 export const TestEventSchema = component(
   'WebhookTestEvent',
   z.object({ event: z.literal('webhook.test'), webhook_endpoint_id: z.number().int(), message: z.string(), created_at: isoDate }),
@@ -119,5 +136,6 @@ export const WEBHOOK_EVENT_BODIES: Record<string, { summary: string; schema: z.Z
   'generation.failed': { summary: 'A generation of the account failed (not charged)', schema: GenerationEventSchema },
   'balance.low': { summary: 'The balance fell below 10 % of the plan allowance (once per period)', schema: BalanceLowEventSchema },
   'payment.succeeded': { summary: 'A payment of the account was fulfilled', schema: PaymentSucceededEventSchema },
+  'payment.refunded': { summary: 'A payment of the account was refunded', schema: PaymentRefundedEventSchema },
   'webhook.test': { summary: 'Sent by POST /api/v2/webhooks/{id}/test', schema: TestEventSchema },
 };

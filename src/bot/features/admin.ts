@@ -24,6 +24,9 @@ async function refund(ctx: BotContext, chargeId: string | undefined): Promise<vo
       );
     } else if (result.state === 'already_refunded') await ctx.reply(ctx.t('admin-refund-already'));
     else if (result.state === 'queued') await ctx.reply(ctx.t('admin-refund-queued', { reason: result.error ?? '' }));
+    else if (result.state === 'pending') await ctx.reply(ctx.t('admin-refund-pending', { order: result.order.reference }));
+    else if (result.state === 'canceled')
+      await ctx.reply(ctx.t('admin-refund-canceled', { order: result.order.reference, reason: result.error ?? '' }));
     else await ctx.reply(ctx.t('admin-refund-failed', { reason: result.error ?? '' }));
   } catch (err) {
     if (err instanceof UnknownChargeError) await ctx.reply(ctx.t('admin-refund-unknown', { charge: chargeId.slice(0, 80) }));

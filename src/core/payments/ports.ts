@@ -44,6 +44,7 @@ export interface PaymentListener {
   paymentSucceeded?(event: PaymentSucceededEvent): Promise<void> | void;
   paymentRefunded?(event: PaymentRefundedEvent): Promise<void> | void;
   subscriptionReplaced?(event: SubscriptionReplacedEvent): Promise<void> | void;
+  refundCanceled?(event: RefundCanceledEvent): Promise<void> | void;
 }
 
 /** Fans payment events out to the registered listeners; a failing listener is logged, never raised. */
@@ -80,6 +81,27 @@ export class PaymentHub {
   subscriptionReplaced(event: SubscriptionReplacedEvent): Promise<void> {
     return this.emit(event.orderId, (l) => l.subscriptionReplaced?.(event));
   }
+
+  refundCanceled(event: RefundCanceledEvent): Promise<void> {
+    return this.emit(event.orderId, (l) => l.refundCanceled?.(event));
+  }
+}
+
+/**
+ * What a provider says of a refund: done (`succeeded`, or `already_refunded` which counts as done), still
+ * `pending` (followed up by its id), or `canceled` (no money went back).
+ */
+export type RefundOutcome =
+  { state: 'succeeded' } | { state: 'already_refunded' } | { state: 'pending'; refundId: string } | { state: 'canceled'; reason: string };
+
+/** A refund the provider canceled: the order stays fulfilled and nothing was taken back. */
+export interface RefundCanceledEvent {
+  orderId: number;
+  reference: string;
+  userId: number;
+  provider: PaymentProviderName;
+  chargeId: string;
+  reason: string;
 }
 
 /**
@@ -87,7 +109,9 @@ export class PaymentHub {
  * @throws PaymentProviderUnavailableError (retry later), PaymentProviderRejectedError (give up)
  */
 export interface RefundGateway {
-  refund(order: OrderRecord, buyer: { telegramId: string | null }): Promise<'refunded' | 'already_refunded'>;
+  refund(order: OrderRecord, buyer: { telegramId: string | null; email?: string | null }): Promise<RefundOutcome>;
+  /** A pending refund as the provider reports it now (providers that answer `pending`). */
+  refundStatus?(refundId: string): Promise<RefundOutcome>;
   /** Stops the renewals of a subscription (the order that started it). */
   cancelSubscription?(subscription: OrderRecord, buyer: { telegramId: string | null }): Promise<void>;
 }

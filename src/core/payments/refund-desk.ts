@@ -3,11 +3,15 @@ import { PaymentOrderEntity, type PaymentProviderName } from '../../db/entities'
 import type { Logger } from '../../logger';
 import { OrderNotRefundableError, PaymentProviderRejectedError, PaymentProviderUnavailableError, UnknownChargeError } from './errors';
 import type { OrderRecord } from './orders';
-import type { RefundGateway, RefundQueue } from './ports';
+import type { PaymentHub, RefundGateway, RefundOutcome, RefundQueue } from './ports';
 import type { Reversal } from './refunds';
 import type { PaymentSettlement } from './settlement';
 
-export type RefundState = 'refunded' | 'already_refunded' | 'queued' | 'failed';
+/**
+ * `pending`: the provider took the request but has not given the money back yet (the order is `refund_pending`,
+ * followed up by the job); `canceled`: the provider declined it (the order stays fulfilled, nothing taken back).
+ */
+export type RefundState = 'refunded' | 'already_refunded' | 'queued' | 'pending' | 'canceled' | 'failed';
 
 export interface RefundResult {
   state: RefundState;
@@ -28,6 +32,7 @@ export class RefundDesk {
   constructor(
     private readonly ds: DataSource,
     private readonly settlement: PaymentSettlement,
+    private readonly hub: PaymentHub,
     private readonly log: Logger,
   ) {}
 
@@ -48,6 +53,7 @@ export class RefundDesk {
     const order = await this.ds.getRepository(PaymentOrderEntity).findOneBy({ providerChargeId: chargeId.trim() });
     if (!order) throw new UnknownChargeError(chargeId);
     if (order.status === 'refunded') return { state: 'already_refunded', order };
+    if (order.status === 'refund_pending') return { state: 'pending', order };
     if (order.status !== 'fulfilled') throw new OrderNotRefundableError(order.status);
     await this.ds.query(
       'UPDATE payment_orders SET refund_requested_at = COALESCE(refund_requested_at, now()), updated_at = now() WHERE id = $1',
@@ -58,21 +64,28 @@ export class RefundDesk {
   }
 
   /**
-   * One attempt at a recorded refund request. The job calls it with `rethrow` so that retryable failures are retried
-   * with backoff; the admin command gets `queued` instead.
+   * One attempt at a recorded refund request, or one follow-up of a refund the provider answered `pending`. The job
+   * calls it with `rethrow` so that retryable failures (and a refund still pending) are retried with backoff; the
+   * admin command gets `queued` / `pending` instead.
    */
   async process(orderId: number, options: { rethrow?: boolean } = {}): Promise<RefundResult> {
     const repo = this.ds.getRepository(PaymentOrderEntity);
     const order = await repo.findOneByOrFail({ id: orderId });
     if (order.status === 'refunded') return { state: 'already_refunded', order };
-    if (order.status !== 'fulfilled' || !order.refundRequestedAt) return { state: 'failed', order, error: `order is ${order.status}` };
+    const followUp = order.status === 'refund_pending';
+    if (!followUp && (order.status !== 'fulfilled' || !order.refundRequestedAt))
+      return { state: 'failed', order, error: `order is ${order.status}` };
     const gateway = this.gateways.get(order.provider);
+    let outcome: RefundOutcome;
     try {
       if (!gateway) throw new PaymentProviderUnavailableError(order.provider, 'not connected in this process');
-      const answer = await gateway.refund(order, await this.buyer(order));
-      if (answer === 'already_refunded') this.log.info({ orderId }, 'provider says the charge was already refunded: counted as done');
+      if (followUp) {
+        if (!gateway.refundStatus || !order.providerRefundId)
+          throw new PaymentProviderRejectedError(order.provider, 'cannot follow a refund up');
+        outcome = await gateway.refundStatus(order.providerRefundId);
+      } else outcome = await gateway.refund(order, await this.buyer(order));
     } catch (err) {
-      if (err instanceof PaymentProviderRejectedError) {
+      if (err instanceof PaymentProviderRejectedError && !followUp) {
         await this.ds.query('UPDATE payment_orders SET refund_error = $2, refund_requested_at = NULL WHERE id = $1', [
           orderId,
           err.message.slice(0, 500),
@@ -82,16 +95,61 @@ export class RefundDesk {
       }
       if (options.rethrow) throw err;
       this.log.warn({ orderId, err: (err as Error).message }, 'refund not done yet: retried by the job');
-      return { state: 'queued', order, error: (err as Error).message };
+      return { state: followUp ? 'pending' : 'queued', order, error: (err as Error).message };
     }
+    if (outcome.state === 'pending') return this.pending(order, outcome.refundId, options);
+    if (outcome.state === 'canceled') return this.canceled(order, outcome.reason);
+    if (outcome.state === 'already_refunded') this.log.info({ orderId }, 'provider says the charge was already refunded: counted as done');
     const reversal = await this.settlement.reverse(orderId);
     if (reversal.applied && order.isSubscription) await this.stopSubscription(order, gateway);
     return { state: reversal.applied ? 'refunded' : 'already_refunded', order: reversal.order, reversal };
   }
 
-  private async buyer(order: OrderRecord): Promise<{ telegramId: string | null }> {
-    const [row] = await this.ds.query<{ telegram_id: string | null }[]>('SELECT telegram_id FROM users WHERE id = $1', [order.userId]);
-    return { telegramId: row?.telegram_id ?? null };
+  /** fulfilled -> refund_pending (nothing taken back yet); the job follows the refund up until it resolves. */
+  private async pending(order: OrderRecord, refundId: string, options: { rethrow?: boolean }): Promise<RefundResult> {
+    await this.ds.query(
+      `UPDATE payment_orders SET status = 'refund_pending', provider_refund_id = $2, updated_at = now()
+        WHERE id = $1 AND status IN ('fulfilled', 'refund_pending')`,
+      [order.id, refundId],
+    );
+    this.log.info({ orderId: order.id, refundId }, 'refund pending at the provider: followed up');
+    // The job asks again later (with backoff; the sweep re-queues it after the job's retries run out).
+    if (options.rethrow) throw new PaymentProviderUnavailableError(order.provider, `refund ${refundId} is still pending`);
+    await this.queue?.enqueue(order.id);
+    return { state: 'pending', order: await this.ds.getRepository(PaymentOrderEntity).findOneByOrFail({ id: order.id }) };
+  }
+
+  /** The provider declined the refund: the order is (again) fulfilled, nothing is taken back, the admins hear of it. */
+  private async canceled(order: OrderRecord, reason: string): Promise<RefundResult> {
+    const rows = await this.ds.query<{ id: number }[]>(
+      `WITH u AS (
+         UPDATE payment_orders SET status = 'fulfilled', refund_requested_at = NULL, provider_refund_id = NULL,
+                refund_error = $2, updated_at = now()
+          WHERE id = $1 AND status IN ('fulfilled', 'refund_pending') RETURNING id
+       ) SELECT id FROM u`,
+      [order.id, `refund canceled: ${reason}`.slice(0, 500)],
+    );
+    const current = await this.ds.getRepository(PaymentOrderEntity).findOneByOrFail({ id: order.id });
+    if (rows.length > 0) {
+      this.log.warn({ orderId: order.id, reason }, 'refund canceled by the provider: nothing taken back');
+      await this.hub.refundCanceled({
+        orderId: order.id,
+        reference: order.reference,
+        userId: order.userId,
+        provider: order.provider,
+        chargeId: order.providerChargeId ?? '',
+        reason,
+      });
+    }
+    return { state: 'canceled', order: current, error: reason };
+  }
+
+  private async buyer(order: OrderRecord): Promise<{ telegramId: string | null; email: string | null }> {
+    const [row] = await this.ds.query<{ telegram_id: string | null; email: string | null }[]>(
+      'SELECT telegram_id, email FROM users WHERE id = $1',
+      [order.userId],
+    );
+    return { telegramId: row?.telegram_id ?? null, email: row?.email ?? null };
   }
 
   /** A refunded subscription payment also stops the renewals (best effort: the refund itself is done). */
@@ -115,7 +173,9 @@ export class RefundDesk {
   /** Refund requests still open (for the periodic sweep after a crash). */
   async openRequests(limit = 50): Promise<number[]> {
     const rows = await this.ds.query<{ id: number }[]>(
-      `SELECT id FROM payment_orders WHERE status = 'fulfilled' AND refund_requested_at IS NOT NULL ORDER BY refund_requested_at LIMIT $1`,
+      `SELECT id FROM payment_orders
+        WHERE (status = 'fulfilled' AND refund_requested_at IS NOT NULL) OR status = 'refund_pending'
+        ORDER BY refund_requested_at LIMIT $1`,
       [limit],
     );
     return rows.map((r) => r.id);

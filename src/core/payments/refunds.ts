@@ -92,14 +92,15 @@ async function revertPlan(
 }
 
 /**
- * fulfilled -> refunded, in one transaction with its ledger row: takes back what is left of the credit, never
+ * fulfilled (or refund_pending) -> refunded, in one transaction with its ledger row: takes back what is left of the credit, never
  * below zero, and records what had already been spent. Single-shot: a second call changes nothing.
  */
 export async function reverseCredit(ds: DataSource, plans: PlanDirectory, orderId: number): Promise<Reversal> {
   const result = await inTransaction(ds, async (em) => {
     const marked = await em.query<{ id: number }[]>(
       `WITH u AS (
-         UPDATE payment_orders SET status = 'refunded', refunded_at = now(), updated_at = now() WHERE id = $1 AND status = 'fulfilled' RETURNING id
+         UPDATE payment_orders SET status = 'refunded', refunded_at = now(), updated_at = now()
+          WHERE id = $1 AND status IN ('fulfilled', 'refund_pending') RETURNING id
        ) SELECT id FROM u`,
       [orderId],
     );

@@ -63,7 +63,7 @@ export class PaymentService {
     this.settlement = new PaymentSettlement(ds, plans, this.hub, log);
     this.carrier = new CarrierCheckout(ds, this.catalog, this.settlement, options.carrier, options.defaultReturnUrl, log);
     this.stars = new StarsPayments(ds, this.catalog, this.settlement, log);
-    this.refunds = new RefundDesk(ds, this.settlement, log);
+    this.refunds = new RefundDesk(ds, this.settlement, this.hub, log);
     if (options.carrier) this.refunds.useGateway(options.carrier.name, options.carrier);
     const replacer = new SubscriptionReplacer(ds, (provider) => this.refunds.gateway(provider), this.hub, log);
     this.settlement.whenPlanBought((order) => replacer.planBought(order));

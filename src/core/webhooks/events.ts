@@ -1,8 +1,14 @@
 import type { GenerationEntity } from '../../db/entities';
-import type { PaymentSucceededEvent } from '../payments/ports';
+import type { PaymentRefundedEvent, PaymentSucceededEvent } from '../payments/ports';
 
 /** Events an endpoint can subscribe to. `webhook.test` is sent on request only and needs no subscription. */
-export const WEBHOOK_EVENTS = ['generation.completed', 'generation.failed', 'balance.low', 'payment.succeeded'] as const;
+export const WEBHOOK_EVENTS = [
+  'generation.completed',
+  'generation.failed',
+  'balance.low',
+  'payment.succeeded',
+  'payment.refunded',
+] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
 export const TEST_EVENT = 'webhook.test';
 
@@ -56,6 +62,21 @@ export interface PaymentSucceededEventBody {
   created_at: string;
 }
 
+export interface PaymentRefundedEventBody {
+  event: 'payment.refunded';
+  order_id: number;
+  article_id: string;
+  kind: 'tokens' | 'plan';
+  /** Major units (rubles) or Stars given back. */
+  amount: number;
+  currency: string;
+  provider: string;
+  /** Tokens taken back from the balance, and those already spent (kept off the reversal). */
+  tokens_taken: number;
+  tokens_spent: number;
+  created_at: string;
+}
+
 export interface TestEventBody {
   event: typeof TEST_EVENT;
   webhook_endpoint_id: number;
@@ -63,7 +84,8 @@ export interface TestEventBody {
   created_at: string;
 }
 
-export type WebhookEventBody = GenerationEventBody | BalanceLowEventBody | PaymentSucceededEventBody | TestEventBody;
+export type WebhookEventBody =
+  GenerationEventBody | BalanceLowEventBody | PaymentSucceededEventBody | PaymentRefundedEventBody | TestEventBody;
 
 const TEXT_IN_EVENT = 10_000;
 
@@ -95,5 +117,20 @@ export function paymentEventBody(p: PaymentSucceededEvent): PaymentSucceededEven
     provider: p.provider,
     renewal: p.renewal,
     created_at: p.paidAt.toISOString(),
+  };
+}
+
+export function refundEventBody(p: PaymentRefundedEvent): PaymentRefundedEventBody {
+  return {
+    event: 'payment.refunded',
+    order_id: p.orderId,
+    article_id: p.articleId,
+    kind: p.kind,
+    amount: p.amount,
+    currency: p.currency,
+    provider: p.provider,
+    tokens_taken: p.tokensTaken,
+    tokens_spent: p.tokensSpent,
+    created_at: p.refundedAt.toISOString(),
   };
 }

@@ -6,7 +6,7 @@ import type { AccountChangeFeed } from '../accounts/account-changes';
 import type { Logger } from '../../logger';
 import type { GenerationNotifier } from '../generations/ports';
 import type { HostResolver } from '../net/safe-fetch';
-import type { PaymentListener, PaymentSucceededEvent } from '../payments/ports';
+import type { PaymentListener, PaymentRefundedEvent, PaymentSucceededEvent } from '../payments/ports';
 import { RetryPolicy, retryDelayMs } from './backoff';
 import {
   AttemptOutcome,
@@ -19,7 +19,15 @@ import {
   recordAttempt,
 } from './deliveries';
 import { WebhookEndpoints } from './endpoints';
-import { BalanceLowEventBody, generationEventBody, paymentEventBody, TEST_EVENT, TestEventBody, WebhookEventBody } from './events';
+import {
+  BalanceLowEventBody,
+  generationEventBody,
+  paymentEventBody,
+  refundEventBody,
+  TEST_EVENT,
+  TestEventBody,
+  WebhookEventBody,
+} from './events';
 import { FailingEndpointListener, WebhookQueue } from './ports';
 import { sendWebhook } from './sender';
 import { newMessageId, webhookHeaders } from './signing';
@@ -114,6 +122,16 @@ export class WebhookService implements GenerationNotifier, PaymentListener {
       await this.emit(event.userId, paymentEventBody(event));
     } catch (err) {
       this.deps.log.error({ err, order: event.orderId }, 'payment.succeeded could not be queued');
+    }
+  }
+
+  /** PaymentListener: every refunded order becomes `payment.refunded` (the buyer's own systems hear of it). */
+  async paymentRefunded(event: PaymentRefundedEvent): Promise<void> {
+    try {
+      if (!(await this.subscribedEvents(event.userId)).has('payment.refunded')) return;
+      await this.emit(event.userId, refundEventBody(event));
+    } catch (err) {
+      this.deps.log.error({ err, order: event.orderId }, 'payment.refunded could not be queued');
     }
   }
 

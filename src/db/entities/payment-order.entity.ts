@@ -13,11 +13,12 @@ import {
 import { ArticleEntity } from './article.entity';
 import { UserEntity } from './user.entity';
 
-export type OrderStatus = 'pending' | 'paid' | 'fulfilled' | 'canceled' | 'expired' | 'refunded';
+export type OrderStatus = 'pending' | 'paid' | 'fulfilled' | 'canceled' | 'expired' | 'refund_pending' | 'refunded';
 export type PaymentProviderName = 'stars' | 'yookassa';
 
 /**
- * One purchase: pending -> paid -> fulfilled, pending -> canceled | expired, fulfilled -> refunded. The article is
+ * One purchase: pending -> paid -> fulfilled, pending -> canceled | expired, fulfilled -> refunded (or
+ * fulfilled -> refund_pending -> refunded | back to fulfilled, when the provider answers a refund `pending`). The article is
  * copied in (tokens, plan, period, price) so later edits of the article do not change what was sold.
  */
 @Entity('payment_orders')
@@ -26,7 +27,7 @@ export type PaymentProviderName = 'stars' | 'yookassa';
 @Index('payment_orders_pending_idx', ['status', 'expiresAt'])
 @Index('payment_orders_charge_idx', ['provider', 'providerChargeId'], { unique: true, where: '"provider_charge_id" IS NOT NULL' })
 @Index('payment_orders_payment_idx', ['provider', 'providerPaymentId'], { unique: true, where: '"provider_payment_id" IS NOT NULL' })
-@Check('payment_orders_status', `"status" IN ('pending', 'paid', 'fulfilled', 'canceled', 'expired', 'refunded')`)
+@Check('payment_orders_status', `"status" IN ('pending', 'paid', 'fulfilled', 'canceled', 'expired', 'refund_pending', 'refunded')`)
 export class PaymentOrderEntity {
   @PrimaryGeneratedColumn({ type: 'integer', primaryKeyConstraintName: 'PK_payment_orders' })
   id: number;
@@ -100,6 +101,10 @@ export class PaymentOrderEntity {
 
   @Column({ name: 'refund_requested_at', type: 'timestamptz', nullable: true })
   refundRequestedAt: Date | null;
+
+  /** The provider's refund id while a refund is followed up (`refund_pending`). */
+  @Column({ name: 'provider_refund_id', type: 'text', nullable: true })
+  providerRefundId: string | null;
 
   @Column({ name: 'refund_tokens_taken', type: 'integer', nullable: true })
   refundTokensTaken: number | null;

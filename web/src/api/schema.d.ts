@@ -982,6 +982,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payment.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment of the account was refunded
+         * @description Each delivery is a POST of the JSON event body, signed per Standard Webhooks: `webhook-id` (the same on every retry), `webhook-timestamp` (unix seconds) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` keyed with the base64-decoded part of the secret after `whsec_`). A 2xx within 10 s is success; anything else is retried with exponential backoff and jitter for 24 h.
+         */
+        post: operations["event_payment_refunded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -1191,6 +1211,7 @@ export interface components {
             result_metadata?: {
                 [key: string]: unknown;
             };
+            warnings?: string[];
             eta_seconds?: number;
             created_at: string;
             completed_at: string | null;
@@ -1311,7 +1332,7 @@ export interface components {
         Checkout: {
             order_id: number;
             /** @enum {string} */
-            status: "pending" | "paid" | "fulfilled" | "canceled" | "expired" | "refunded";
+            status: "pending" | "paid" | "fulfilled" | "canceled" | "expired" | "refund_pending" | "refunded";
             article_id: string;
             amount: number;
             currency: string;
@@ -1324,7 +1345,7 @@ export interface components {
             id: number;
             reference: string;
             /** @enum {string} */
-            status: "pending" | "paid" | "fulfilled" | "canceled" | "expired" | "refunded";
+            status: "pending" | "paid" | "fulfilled" | "canceled" | "expired" | "refund_pending" | "refunded";
             article_id: string;
             /** @enum {string} */
             kind: "tokens" | "plan";
@@ -1365,7 +1386,7 @@ export interface components {
         CreatedWebhook: {
             id: number;
             url: string;
-            events: ("generation.completed" | "generation.failed" | "balance.low" | "payment.succeeded")[];
+            events: ("generation.completed" | "generation.failed" | "balance.low" | "payment.succeeded" | "payment.refunded")[];
             secret: string;
             created_at: string;
         };
@@ -1375,7 +1396,7 @@ export interface components {
         Webhook: {
             id: number;
             url: string;
-            events: ("generation.completed" | "generation.failed" | "balance.low" | "payment.succeeded")[];
+            events: ("generation.completed" | "generation.failed" | "balance.low" | "payment.succeeded" | "payment.refunded")[];
             /** @enum {string} */
             status: "active" | "failing";
             failing_since: string | null;
@@ -1501,6 +1522,21 @@ export interface components {
             plan: string | null;
             provider: string;
             renewal: boolean;
+            created_at: string;
+        };
+        /** @description A payment of the account was refunded (the money went back) */
+        PaymentRefundedEvent: {
+            /** @constant */
+            event: "payment.refunded";
+            order_id: number;
+            article_id: string;
+            /** @enum {string} */
+            kind: "tokens" | "plan";
+            amount: number;
+            currency: string;
+            provider: string;
+            tokens_taken: number;
+            tokens_spent: number;
             created_at: string;
         };
         WebhookTestEvent: {
@@ -6724,6 +6760,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PaymentSucceededEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx within 10 s); anything else is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_payment_refunded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description message id, the same on every retry of the event */
+                "webhook-id": string;
+                /** @description unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description `v1,` + base64 HMAC-SHA256 of `id.timestamp.body` */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentRefundedEvent"];
             };
         };
         responses: {

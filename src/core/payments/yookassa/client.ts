@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { PaymentProviderName } from '../../../db/entities';
 import type { OrderRecord } from '../orders';
 import { PaymentProviderRejectedError, PaymentProviderUnavailableError } from '../errors';
-import type { CarrierGateway, CarrierPayment, CreateCarrierPayment } from '../ports';
+import type { CarrierGateway, CarrierPayment, CreateCarrierPayment, RefundOutcome } from '../ports';
 import { errorSchema, fromApiAmount, paymentSchema, refundSchema, toApiAmount, type YooKassaPayment } from './wire';
 
 export const YOOKASSA_BASE_URL = 'https://api.yookassa.ru/v3';
@@ -106,18 +106,40 @@ export class YooKassaGateway implements CarrierGateway {
     return this.payment(json);
   }
 
-  /** The Idempotence-Key is at most 64 characters (YooKassa). */
-  async refund(order: OrderRecord): Promise<'refunded' | 'already_refunded'> {
+  /**
+   * POST /refunds. The Idempotence-Key (at most 64 characters) names the order and this refund request, so a retry
+   * of the same request never refunds twice while a new request after a canceled refund is a new refund.
+   */
+  async refund(order: OrderRecord): Promise<RefundOutcome> {
     const paymentId = order.providerPaymentId ?? order.providerChargeId;
     if (!paymentId) throw new PaymentProviderRejectedError('yookassa', 'the order has no payment id');
+    const requested = order.refundRequestedAt ? new Date(order.refundRequestedAt).getTime() : 0;
     const { status, json } = await this.call(
       'POST',
       '/refunds',
       { payment_id: paymentId, amount: { value: toApiAmount(order.amountMinor), currency: order.currency } },
-      `refund:${order.reference}`,
+      `refund:${order.reference}:${requested}`,
     );
-    if (status === 200 && refundSchema.safeParse(json).success) return 'refunded';
-    throw this.rejected(status, json);
+    if (status !== 200) throw this.rejected(status, json);
+    return this.refundOutcome(json);
+  }
+
+  /** GET /refunds/{id}: where a pending refund stands now. */
+  async refundStatus(refundId: string): Promise<RefundOutcome> {
+    if (!/^[A-Za-z0-9-]{1,64}$/.test(refundId)) throw new PaymentProviderRejectedError('yookassa', 'not a refund id');
+    const { status, json } = await this.call('GET', `/refunds/${encodeURIComponent(refundId)}`);
+    if (status !== 200) throw this.rejected(status, json);
+    return this.refundOutcome(json);
+  }
+
+  private refundOutcome(json: unknown): RefundOutcome {
+    const parsed = refundSchema.safeParse(json);
+    if (!parsed.success) throw new PaymentProviderUnavailableError('yookassa', 'unexpected refund object');
+    const refund = parsed.data;
+    if (refund.status === 'succeeded') return { state: 'succeeded' };
+    if (refund.status === 'pending') return { state: 'pending', refundId: refund.id };
+    const details = refund.cancellation_details;
+    return { state: 'canceled', reason: details ? `${details.party}: ${details.reason}` : 'canceled' };
   }
 
   async subscribeNotifications(url: string): Promise<void> {

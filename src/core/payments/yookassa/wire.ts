@@ -42,6 +42,7 @@ export const refundSchema = z.looseObject({
   status: z.enum(['pending', 'succeeded', 'canceled']),
   amount: amountSchema,
   created_at: z.string(),
+  cancellation_details: z.looseObject({ party: z.string(), reason: z.string() }).optional(),
 });
 
 /** Kopecks to the API's decimal string ("590.00"). */
