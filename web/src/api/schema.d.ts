@@ -392,7 +392,7 @@ export interface paths {
         delete: operations["deleteApiKey"];
         options?: never;
         head?: never;
-        /** Rename a key */
+        /** Rename a key or change its limits (a field left out stays as it is; null removes a limit) */
         patch: operations["renameApiKey"];
         trace?: never;
     };
@@ -900,6 +900,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The Anthropic Messages API for any chat model of the catalog (Anthropic SDKs, Claude Code)
+         * @description Authenticated with `x-api-key` or `Authorization: Bearer`; `anthropic-version` and `anthropic-beta` are accepted. `system` (string or text blocks), messages with text, image (base64 or url, for models with config.supports_vision), tool_use and tool_result blocks; `cache_control` marks are accepted and change nothing. tools, tool_choice (auto, any, tool, none), max_tokens (required), stop_sequences, temperature, top_p, metadata.user_id; thinking is accepted. Same accounts, limits, hold and ledger as /v1/chat/completions. With `stream: true` the answer is the event sequence message_start, content_block_start, ping, content_block_delta (text_delta, input_json_delta), content_block_stop, message_delta (stop_reason, usage, service), message_stop; a failure after the start is an `error` event.
+         */
+        post: operations["createMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/count_tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The prompt size of a Messages request, as the hold estimates it (nothing is held or counted) */
+        post: operations["countMessageTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "generation.completed": {
@@ -1060,7 +1097,7 @@ export interface components {
             message: string;
             retry_after: number;
         };
-        /** @description Too many attempts from one address (`rate_limit_exceeded`), or password sign-in of the account locked after 10 failures within 15 minutes, for 15 minutes (`account_locked`; the message says for how many more minutes) */
+        /** @description Too many attempts from one address (`rate_limit_exceeded`), or password sign-in with that email or phone locked after 10 failures within 15 minutes (known or not), for 15 minutes (`account_locked`; the message says for how many more minutes) */
         PasswordSignInLimitError: {
             /** @enum {string} */
             error: "rate_limit_exceeded" | "account_locked";
@@ -1265,8 +1302,17 @@ export interface components {
         CreatedApiKey: {
             id: number;
             name: string;
-            key: string;
+            masked_key: string;
             created_at: string;
+            last_used_at: string | null;
+            token_budget: number | null;
+            /** @enum {string} */
+            budget_period: "day" | "month" | "total";
+            spent: number;
+            models: string[] | null;
+            expires_at: string | null;
+            expired: boolean;
+            key: string;
         };
         ApiKeyList: {
             keys: components["schemas"]["ApiKey"][];
@@ -1277,6 +1323,13 @@ export interface components {
             masked_key: string;
             created_at: string;
             last_used_at: string | null;
+            token_budget: number | null;
+            /** @enum {string} */
+            budget_period: "day" | "month" | "total";
+            spent: number;
+            models: string[] | null;
+            expires_at: string | null;
+            expired: boolean;
         };
         ModelList: {
             models: components["schemas"]["Model"][];
@@ -1481,6 +1534,54 @@ export interface components {
             created: number;
             owned_by: string;
             category: string;
+        };
+        /** @description An answer of POST /v1/messages */
+        AnthropicMessage: {
+            id: string;
+            /** @constant */
+            type: "message";
+            /** @constant */
+            role: "assistant";
+            model: string;
+            content: ({
+                /** @constant */
+                type: "text";
+                text: string;
+            } | {
+                /** @constant */
+                type: "tool_use";
+                id: string;
+                name: string;
+                input: {
+                    [key: string]: unknown;
+                };
+            })[];
+            /** @enum {string} */
+            stop_reason: "end_turn" | "max_tokens" | "tool_use" | "refusal";
+            stop_sequence: null;
+            usage: {
+                input_tokens: number;
+                output_tokens: number;
+                cache_creation_input_tokens: number;
+                cache_read_input_tokens: number;
+            };
+            service: {
+                tokens_spent?: number;
+                balance?: number;
+            };
+        };
+        /** @description Error body of /v1/messages (the Anthropic Messages API shape its SDKs parse) */
+        AnthropicError: {
+            /** @constant */
+            type: "error";
+            error: {
+                type: string;
+                message: string;
+            };
+        };
+        /** @description Answer of POST /v1/messages/count_tokens */
+        AnthropicTokenCount: {
+            input_tokens: number;
         };
         /** @description Body of generation.completed and generation.failed, for every generation of the account (API, /v1, bot) */
         GenerationEvent: {
@@ -1708,7 +1809,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts from this address (`rate_limit_exceeded`), or password sign-in of the account is locked after 10 failures within 15 minutes (`account_locked`, for 15 minutes; the message says how long) */
+            /** @description Too many attempts from this address (`rate_limit_exceeded`), or password sign-in with this email or phone is locked after 10 failures within 15 minutes, whether or not an account has it (`account_locked`, for 15 minutes; the message says how long) */
             429: {
                 headers: {
                     /** @description seconds until the limit or the lock ends */
@@ -1783,7 +1884,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts from this address (`rate_limit_exceeded`), or password sign-in of the account is locked after 10 failures within 15 minutes (`account_locked`, for 15 minutes; the message says how long) */
+            /** @description Too many attempts from this address (`rate_limit_exceeded`), or password sign-in with this email or phone is locked after 10 failures within 15 minutes, whether or not an account has it (`account_locked`, for 15 minutes; the message says how long) */
             429: {
                 headers: {
                     /** @description seconds until the limit or the lock ends */
@@ -1832,7 +1933,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The ID token is invalid, expired or for another audience */
+            /** @description The ID token is invalid, expired or for another audience (`invalid_token`), or was already used (`login_replayed`: each token signs in once) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3180,6 +3281,11 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
+                    token_budget?: number | null;
+                    /** @enum {string} */
+                    budget_period?: "day" | "month" | "total";
+                    models?: string[] | null;
+                    expires_at?: string | null;
                 };
             };
         };
@@ -3388,12 +3494,17 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    name: string;
+                    name?: string;
+                    token_budget?: number | null;
+                    /** @enum {string} */
+                    budget_period?: "day" | "month" | "total";
+                    models?: string[] | null;
+                    expires_at?: string | null;
                 };
             };
         };
         responses: {
-            /** @description The renamed key */
+            /** @description The changed key */
             200: {
                 headers: {
                     /** @description requests allowed per hour (0: unlimited) */
@@ -6652,6 +6763,609 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    createMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description At most 32 MB (33554432 bytes); larger bodies answer 413. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    model: string;
+                    messages: {
+                        /** @enum {string} */
+                        role: "user" | "assistant";
+                        content: ({
+                            /** @constant */
+                            type: "text";
+                            text: string;
+                            cache_control?: {
+                                /** @constant */
+                                type: "ephemeral";
+                                /** @enum {string} */
+                                ttl?: "5m" | "1h";
+                            } | null;
+                            citations?: unknown[] | null;
+                        } | {
+                            /** @constant */
+                            type: "image";
+                            source: {
+                                /** @constant */
+                                type: "base64";
+                                /** @enum {string} */
+                                media_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp";
+                                data: string;
+                            } | {
+                                /** @constant */
+                                type: "url";
+                                url: string;
+                            };
+                            cache_control?: {
+                                /** @constant */
+                                type: "ephemeral";
+                                /** @enum {string} */
+                                ttl?: "5m" | "1h";
+                            } | null;
+                        } | {
+                            /** @constant */
+                            type: "tool_use";
+                            id: string;
+                            name: string;
+                            input: {
+                                [key: string]: unknown;
+                            };
+                            cache_control?: {
+                                /** @constant */
+                                type: "ephemeral";
+                                /** @enum {string} */
+                                ttl?: "5m" | "1h";
+                            } | null;
+                        } | {
+                            /** @constant */
+                            type: "tool_result";
+                            tool_use_id: string;
+                            content?: ({
+                                /** @constant */
+                                type: "text";
+                                text: string;
+                                cache_control?: {
+                                    /** @constant */
+                                    type: "ephemeral";
+                                    /** @enum {string} */
+                                    ttl?: "5m" | "1h";
+                                } | null;
+                                citations?: unknown[] | null;
+                            } | {
+                                /** @constant */
+                                type: "image";
+                                source: {
+                                    /** @constant */
+                                    type: "base64";
+                                    /** @enum {string} */
+                                    media_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp";
+                                    data: string;
+                                } | {
+                                    /** @constant */
+                                    type: "url";
+                                    url: string;
+                                };
+                                cache_control?: {
+                                    /** @constant */
+                                    type: "ephemeral";
+                                    /** @enum {string} */
+                                    ttl?: "5m" | "1h";
+                                } | null;
+                            })[];
+                            is_error?: boolean;
+                            cache_control?: {
+                                /** @constant */
+                                type: "ephemeral";
+                                /** @enum {string} */
+                                ttl?: "5m" | "1h";
+                            } | null;
+                        } | {
+                            /** @constant */
+                            type: "thinking";
+                            thinking: string;
+                            signature?: string;
+                        } | {
+                            /** @constant */
+                            type: "redacted_thinking";
+                            data: string;
+                        })[];
+                    }[];
+                    system?: {
+                        /** @constant */
+                        type: "text";
+                        text: string;
+                        cache_control?: {
+                            /** @constant */
+                            type: "ephemeral";
+                            /** @enum {string} */
+                            ttl?: "5m" | "1h";
+                        } | null;
+                        citations?: unknown[] | null;
+                    }[];
+                    tools?: {
+                        /** @constant */
+                        type?: "custom";
+                        name: string;
+                        description?: string;
+                        input_schema: {
+                            /** @constant */
+                            type: "object";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        cache_control?: {
+                            /** @constant */
+                            type: "ephemeral";
+                            /** @enum {string} */
+                            ttl?: "5m" | "1h";
+                        } | null;
+                    }[];
+                    tool_choice?: {
+                        /** @constant */
+                        type: "auto";
+                        disable_parallel_tool_use?: boolean;
+                    } | {
+                        /** @constant */
+                        type: "any";
+                        disable_parallel_tool_use?: boolean;
+                    } | {
+                        /** @constant */
+                        type: "tool";
+                        name: string;
+                        disable_parallel_tool_use?: boolean;
+                    } | {
+                        /** @constant */
+                        type: "none";
+                    };
+                    thinking?: {
+                        /** @constant */
+                        type: "enabled";
+                        budget_tokens: number;
+                    } | {
+                        /** @constant */
+                        type: "disabled";
+                    };
+                    max_tokens: number;
+                    stop_sequences?: string[];
+                    stream?: boolean;
+                    temperature?: number;
+                    top_p?: number;
+                    metadata?: {
+                        user_id?: string | null;
+                    };
+                    /** @enum {string} */
+                    service_tier?: "auto" | "standard_only";
+                };
+            };
+        };
+        responses: {
+            /** @description The message (or, with stream: true, text/event-stream events) */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description balance after the charge (not on streams) */
+                    "X-Token-Balance"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicMessage"];
+                };
+            };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The balance cannot cover the reservation (billing_error) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description No model with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description An image could not be fetched or read */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The provider failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The provider is overloaded or unavailable (overloaded_error) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description The provider did not answer in time (timeout_error) */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+        };
+    };
+    countMessageTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description At most 32 MB (33554432 bytes); larger bodies answer 413. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    model: string;
+                    messages: {
+                        /** @enum {string} */
+                        role: "user" | "assistant";
+                        content: ({
+                            /** @constant */
+                            type: "text";
+                            text: string;
+                            cache_control?: {
+                                /** @constant */
+                                type: "ephemeral";
+                                /** @enum {string} */
+                                ttl?: "5m" | "1h";
+                            } | null;
+                            citations?: unknown[] | null;
+                        } | {
+                            /** @constant */
+                            type: "image";
+                            source: {
+                                /** @constant */
+                                type: "base64";
+                                /** @enum {string} */
+                                media_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp";
+                                data: string;
+                            } | {
+                                /** @constant */
+                                type: "url";
+                                url: string;
+                            };
+                            cache_control?: {
+                                /** @constant */
+                                type: "ephemeral";
+                                /** @enum {string} */
+                                ttl?: "5m" | "1h";
+                            } | null;
+                        } | {
+                            /** @constant */
+                            type: "tool_use";
+                            id: string;
+                            name: string;
+                            input: {
+                                [key: string]: unknown;
+                            };
+                            cache_control?: {
+                                /** @constant */
+                                type: "ephemeral";
+                                /** @enum {string} */
+                                ttl?: "5m" | "1h";
+                            } | null;
+                        } | {
+                            /** @constant */
+                            type: "tool_result";
+                            tool_use_id: string;
+                            content?: ({
+                                /** @constant */
+                                type: "text";
+                                text: string;
+                                cache_control?: {
+                                    /** @constant */
+                                    type: "ephemeral";
+                                    /** @enum {string} */
+                                    ttl?: "5m" | "1h";
+                                } | null;
+                                citations?: unknown[] | null;
+                            } | {
+                                /** @constant */
+                                type: "image";
+                                source: {
+                                    /** @constant */
+                                    type: "base64";
+                                    /** @enum {string} */
+                                    media_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp";
+                                    data: string;
+                                } | {
+                                    /** @constant */
+                                    type: "url";
+                                    url: string;
+                                };
+                                cache_control?: {
+                                    /** @constant */
+                                    type: "ephemeral";
+                                    /** @enum {string} */
+                                    ttl?: "5m" | "1h";
+                                } | null;
+                            })[];
+                            is_error?: boolean;
+                            cache_control?: {
+                                /** @constant */
+                                type: "ephemeral";
+                                /** @enum {string} */
+                                ttl?: "5m" | "1h";
+                            } | null;
+                        } | {
+                            /** @constant */
+                            type: "thinking";
+                            thinking: string;
+                            signature?: string;
+                        } | {
+                            /** @constant */
+                            type: "redacted_thinking";
+                            data: string;
+                        })[];
+                    }[];
+                    system?: {
+                        /** @constant */
+                        type: "text";
+                        text: string;
+                        cache_control?: {
+                            /** @constant */
+                            type: "ephemeral";
+                            /** @enum {string} */
+                            ttl?: "5m" | "1h";
+                        } | null;
+                        citations?: unknown[] | null;
+                    }[];
+                    tools?: {
+                        /** @constant */
+                        type?: "custom";
+                        name: string;
+                        description?: string;
+                        input_schema: {
+                            /** @constant */
+                            type: "object";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        cache_control?: {
+                            /** @constant */
+                            type: "ephemeral";
+                            /** @enum {string} */
+                            ttl?: "5m" | "1h";
+                        } | null;
+                    }[];
+                    tool_choice?: {
+                        /** @constant */
+                        type: "auto";
+                        disable_parallel_tool_use?: boolean;
+                    } | {
+                        /** @constant */
+                        type: "any";
+                        disable_parallel_tool_use?: boolean;
+                    } | {
+                        /** @constant */
+                        type: "tool";
+                        name: string;
+                        disable_parallel_tool_use?: boolean;
+                    } | {
+                        /** @constant */
+                        type: "none";
+                    };
+                    thinking?: {
+                        /** @constant */
+                        type: "enabled";
+                        budget_tokens: number;
+                    } | {
+                        /** @constant */
+                        type: "disabled";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The count */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicTokenCount"];
+                };
+            };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description No model with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
                 };
             };
         };
