@@ -20,6 +20,11 @@ function applyRate(ctx: ParameterizedContext, rate: RateDecision): void {
   ctx.set('X-RateLimit-Limit', String(rate.limitHour));
 }
 
+/** Names the request parameters the model did not take (labels and hints it has no equivalent for). */
+function setIgnoredParameters(ctx: ParameterizedContext, ignored: readonly string[]): void {
+  if (ignored.length > 0) ctx.set('X-Ignored-Parameters', ignored.join(', '));
+}
+
 /** A whole answer; sets the rate headers and X-Token-Balance. */
 export async function completeChat(ctx: ParameterizedContext, services: ChatRunServices, input: ChatInput): Promise<ChatOutcome> {
   // The client leaving closes the response before it finished (on Node 20 the request's own 'close' has already
@@ -30,6 +35,7 @@ export async function completeChat(ctx: ParameterizedContext, services: ChatRunS
   });
   const out = await services.chat.complete(actorOf(ctx), input, requestContext(ctx), abort.signal);
   applyRate(ctx, out.rate);
+  setIgnoredParameters(ctx, out.ignored);
   if (out.balance !== undefined) ctx.set('X-Token-Balance', String(out.balance));
   return out;
 }
@@ -46,6 +52,7 @@ export async function streamChat(
   const abort = new AbortController();
   const stream = await services.chat.stream(actorOf(ctx), input, requestContext(ctx), abort.signal);
   applyRate(ctx, stream.rate);
+  setIgnoredParameters(ctx, stream.ignored);
   const sse = openSse(ctx);
   sse.signal.addEventListener('abort', () => abort.abort(), { once: true });
   return { stream, sse };

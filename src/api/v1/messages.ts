@@ -5,6 +5,40 @@ import type { ChatResponseFormat } from '../../core/providers/types';
 import { ChatCompletionBody, KNOWN_PARAMETERS } from './schemas';
 
 type WireMessage = ChatCompletionBody['messages'][number];
+type WireUserPart = Exclude<Extract<WireMessage, { role: 'user' }>['content'], string>[number];
+
+const PDF_MAGIC = Buffer.from('%PDF-');
+
+/** A `file` part's `file_data` (a base64 `data:` URI of a PDF, or bare base64) as the document's bytes. */
+function pdfPart(file: { file_data?: string; file_id?: string; filename?: string }, field: string): ChatInputPart {
+  if (file.file_data === undefined) {
+    const why = file.file_id !== undefined ? 'file_id is not supported (uploaded files are not kept here)' : 'file_data is required';
+    throw new ParamError(`${field}.file`, `${field}.file: ${why}; send the document inline as file_data (base64)`);
+  }
+  const uri = /^data:([^;,]+)(?:;[^,]*)?;base64,(.*)$/s.exec(file.file_data);
+  if (uri && uri[1] !== 'application/pdf') {
+    throw new ParamError(
+      `${field}.file.file_data`,
+      `${field}.file.file_data: only PDF documents (application/pdf) are read, not ${uri[1]}`,
+    );
+  }
+  const data = Buffer.from(uri ? uri[2] : file.file_data, 'base64');
+  if (!data.subarray(0, PDF_MAGIC.length).equals(PDF_MAGIC)) {
+    throw new ParamError(`${field}.file.file_data`, `${field}.file.file_data: not a base64-encoded PDF document`);
+  }
+  return { type: 'file', mime: 'application/pdf', data, ...(file.filename !== undefined ? { filename: file.filename } : {}) };
+}
+
+function userPart(p: WireUserPart, field: string): ChatInputPart {
+  switch (p.type) {
+    case 'text':
+      return { type: 'text', text: p.text };
+    case 'image_url':
+      return { type: 'image_url', url: typeof p.image_url === 'string' ? p.image_url : p.image_url.url };
+    case 'file':
+      return pdfPart(p.file, field);
+  }
+}
 
 function joinText(content: string | { text: string }[] | null | undefined): string {
   if (content === null || content === undefined) return '';
@@ -13,7 +47,7 @@ function joinText(content: string | { text: string }[] | null | undefined): stri
 
 /** Chat-completions messages to the core's: `developer` is `system`; images stay references until the core fetches them. */
 export function toChatMessages(messages: readonly WireMessage[]): ChatInputMessage[] {
-  return messages.map((m): ChatInputMessage => {
+  return messages.map((m, i): ChatInputMessage => {
     switch (m.role) {
       case 'system':
       case 'developer':
@@ -26,12 +60,7 @@ export function toChatMessages(messages: readonly WireMessage[]): ChatInputMessa
       }
       case 'user': {
         if (typeof m.content === 'string') return { role: 'user', content: m.content };
-        const parts = m.content.map((p): ChatInputPart =>
-          p.type === 'text'
-            ? { type: 'text', text: p.text }
-            : { type: 'image_url', url: typeof p.image_url === 'string' ? p.image_url : p.image_url.url },
-        );
-        return { role: 'user', content: parts };
+        return { role: 'user', content: m.content.map((p, j) => userPart(p, `messages.${i}.content.${j}`)) };
       }
     }
   });
@@ -69,6 +98,12 @@ function options(body: ChatCompletionBody): ChatOptions {
     presencePenalty: orUndefined(body.presence_penalty),
     frequencyPenalty: orUndefined(body.frequency_penalty),
     user: orUndefined(body.user),
+    reasoningEffort: orUndefined(body.reasoning_effort),
+    metadata: orUndefined(body.metadata),
+    serviceTier: orUndefined(body.service_tier),
+    store: orUndefined(body.store),
+    promptCacheKey: orUndefined(body.prompt_cache_key),
+    safetyIdentifier: orUndefined(body.safety_identifier),
   };
 }
 
@@ -90,6 +125,8 @@ export function toChatInput(body: ChatCompletionBody): ChatInput {
   if (body.n !== undefined && body.n !== null && body.n !== 1) {
     throw new ParamError('n', 'n must be 1: this server returns exactly one choice');
   }
+  if (body.modalities?.includes('audio'))
+    throw new ParamError('modalities', 'modalities: audio output is not supported, this server answers in text');
   return {
     model: body.model,
     messages: toChatMessages(body.messages),

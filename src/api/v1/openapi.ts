@@ -16,10 +16,15 @@ export function documentV1(router: Router): void {
     summary: 'Chat completions, compatible with the OpenAI SDKs (any text model of the catalog)',
     description:
       'Roles system, developer (as system), user, assistant (with tool_calls, content null) and tool. Honoured: tools, ' +
-      'tool_choice, parallel_tool_calls and response_format where the model supports them, max_tokens, ' +
-      'max_completion_tokens, temperature, top_p, stop, seed, presence_penalty, frequency_penalty, user, stream, ' +
-      'stream_options.include_usage. Images (image_url: https or data:) only for models with config.supports_vision. ' +
-      'A parameter the model cannot honour, any other parameter and n other than 1 answer 400 naming it in `param`. ' +
+      'tool_choice, response_format (json_object, json_schema: on every vendor, through its own structured-output ' +
+      'mechanism), max_tokens, max_completion_tokens, temperature, top_p, stop, presence_penalty, frequency_penalty, ' +
+      "stream, stream_options.include_usage. reasoning_effort maps to the model's reasoning control (models with " +
+      'config.supports_reasoning_effort). Labels and hints (metadata, service_tier, store, user, prompt_cache_key, ' +
+      'safety_identifier, seed, parallel_tool_calls, reasoning_effort) are passed on where the vendor takes them and ' +
+      'otherwise ignored, named in the X-Ignored-Parameters header. Images (image_url: https or data:) only for models ' +
+      'with config.supports_vision; PDF documents as `file` parts (file_data, base64) for vision models of vendors ' +
+      'that read PDFs. A sampling parameter the model cannot honour, any other parameter, n other than 1, audio output ' +
+      'and an unknown content part type answer 400 naming it in `param`. ' +
       'With `stream: true` the answer is server-sent events of chat.completion.chunk objects ending in `[DONE]`; the ' +
       'last chunk carries the `service` object.',
     tags,
@@ -30,7 +35,10 @@ export function documentV1(router: Router): void {
       200: {
         description: 'The completion (or, with stream: true, text/event-stream chunks)',
         schema: ChatCompletionSchema,
-        headers: { 'X-Token-Balance': 'balance after the charge (not on streams)' },
+        headers: {
+          'X-Token-Balance': 'balance after the charge (not on streams)',
+          'X-Ignored-Parameters': 'request parameters the model has no equivalent for, ignored (comma-separated; absent when none)',
+        },
       },
       402: { description: 'The balance cannot cover the reservation', schema: errorSchema },
       404: { description: 'No model with this id', schema: errorSchema },

@@ -1,10 +1,21 @@
 import { z } from 'zod';
+import { unsupportedTag } from './wire-types';
 
 const textPart = z.object({ type: z.literal('text'), text: z.string() });
 const imagePart = z.object({
   type: z.literal('image_url'),
   image_url: z.union([z.string(), z.object({ url: z.string(), detail: z.enum(['auto', 'low', 'high']).optional() })]),
 });
+/** A document, as chat-completions clients send one: `file_data` is a base64 `data:` URI (or bare base64) of a PDF. */
+const filePart = z.object({
+  type: z.literal('file'),
+  file: z.object({
+    file_data: z.string().min(1).optional(),
+    file_id: z.string().min(1).optional(),
+    filename: z.string().max(255).optional(),
+  }),
+});
+const userPart = z.discriminatedUnion('type', [textPart, imagePart, filePart], unsupportedTag('content part'));
 const textContent = z.union([z.string(), z.array(textPart).min(1)]);
 
 const toolCall = z.object({
@@ -17,7 +28,7 @@ const message = z.discriminatedUnion('role', [
   z.object({ role: z.enum(['system', 'developer']), content: textContent, name: z.string().optional() }),
   z.object({
     role: z.literal('user'),
-    content: z.union([z.string(), z.array(z.union([textPart, imagePart])).min(1)]),
+    content: z.union([z.string(), z.array(userPart).min(1)]),
     name: z.string().optional(),
   }),
   z.object({
@@ -81,6 +92,15 @@ export const chatCompletionBody = z.object({
   tool_choice: toolChoice.nullish(),
   parallel_tool_calls: z.boolean().nullish(),
   response_format: responseFormat.nullish(),
+  reasoning_effort: z.enum(['minimal', 'low', 'medium', 'high']).nullish(),
+  // Labels: passed on where the vendor takes them, otherwise ignored and named in X-Ignored-Parameters.
+  metadata: z.record(z.string().max(64), z.string().max(512)).nullish(),
+  service_tier: z.enum(['auto', 'default', 'flex', 'scale', 'priority']).nullish(),
+  store: z.boolean().nullish(),
+  prompt_cache_key: z.string().max(1024).nullish(),
+  safety_identifier: z.string().max(256).nullish(),
+  /** Text is the only output this server produces: `["text"]` passes, audio is refused by name. */
+  modalities: z.array(z.enum(['text', 'audio'])).nullish(),
 });
 
 export type ChatCompletionBody = z.infer<typeof chatCompletionBody>;

@@ -47,6 +47,8 @@ interface TextSpec {
   maxOutput: number;
   /** Models that reason before answering get a larger default `max_tokens`. */
   reasoning?: boolean;
+  /** The vendor has a reasoning control for it (effort, thinking budget or level, thinking mode). */
+  reasoningControl?: boolean;
   rates: [inputPer1k: number, outputPer1k: number, min: number];
   description: string;
   lifecycle?: ModelLifecycle;
@@ -69,6 +71,7 @@ function text<S extends string, P extends ProviderName>(s: TextSpec & { slug: S;
       max_context: s.context,
       max_output_tokens: s.maxOutput,
       default_max_tokens: Math.min(s.reasoning ? 16384 : 4096, s.maxOutput),
+      supports_reasoning_effort: s.reasoningControl ?? false,
     },
     pricing: { kind: 'usage', inputPer1k: s.rates[0], outputPer1k: s.rates[1], min: s.rates[2] },
     ...(s.lifecycle ? { lifecycle: s.lifecycle } : {}),
@@ -130,6 +133,7 @@ const TEXT_MODELS = [
     context: 200000,
     maxOutput: 100000,
     reasoning: true,
+    reasoningControl: true,
     rates: [0.22, 0.88, 2],
     description: 'Compact reasoning model for math, code and analysis.',
   }),
@@ -142,6 +146,7 @@ const TEXT_MODELS = [
     context: 400000,
     maxOutput: 128000,
     reasoning: true,
+    reasoningControl: true,
     rates: [0.25, 2, 3],
     description: 'Frontier reasoning model for complex, multi-step work.',
   }),
@@ -154,6 +159,7 @@ const TEXT_MODELS = [
     context: 400000,
     maxOutput: 128000,
     reasoning: true,
+    reasoningControl: true,
     rates: [0.05, 0.4, 2],
     description: 'Faster, cheaper GPT-5 for well-defined tasks.',
   }),
@@ -165,6 +171,7 @@ const TEXT_MODELS = [
     vision: true,
     context: 200000,
     maxOutput: 64000,
+    reasoningControl: true,
     rates: [0.05, 0.2, 1],
     description: 'Fast Claude model with vision and a 200K context.',
   }),
@@ -176,6 +183,7 @@ const TEXT_MODELS = [
     vision: true,
     context: 200000,
     maxOutput: 64000,
+    reasoningControl: true,
     rates: [0.6, 3, 3],
     description: 'Balanced Claude model, strong at coding and agents.',
   }),
@@ -187,6 +195,7 @@ const TEXT_MODELS = [
     vision: true,
     context: 200000,
     maxOutput: 32000,
+    reasoningControl: true,
     rates: [3, 15, 10],
     description: 'Most capable Claude model for demanding reasoning and writing.',
   }),
@@ -199,6 +208,7 @@ const TEXT_MODELS = [
     vision: true,
     context: 1048576,
     maxOutput: 65536,
+    reasoningControl: true,
     rates: [0.02, 0.08, 1],
     description: 'Lightest Gemini model: low latency, one-million-token context.',
   }),
@@ -211,6 +221,7 @@ const TEXT_MODELS = [
     context: 1048576,
     maxOutput: 65536,
     reasoning: true,
+    reasoningControl: true,
     rates: [0.03, 0.05, 1],
     description: 'Fast Gemini model with thinking and vision.',
   }),
@@ -224,6 +235,7 @@ const TEXT_MODELS = [
     context: 1048576,
     maxOutput: 65536,
     reasoning: true,
+    reasoningControl: true,
     rates: [0.25, 2, 3],
     description: 'Most capable Gemini model for complex reasoning over long inputs.',
   }),
@@ -236,6 +248,7 @@ const TEXT_MODELS = [
     context: 131072,
     maxOutput: 32768,
     reasoning: true,
+    reasoningControl: true,
     rates: [0.03, 0.05, 1],
     description: 'Lightweight Grok model that thinks before answering.',
   }),
@@ -271,6 +284,7 @@ const TEXT_MODELS = [
     vision: false,
     context: 64000,
     maxOutput: 8192,
+    reasoningControl: true,
     rates: [0.03, 0.05, 1],
     description: 'Capable, economical general chat model.',
   }),
@@ -283,6 +297,7 @@ const TEXT_MODELS = [
     context: 64000,
     maxOutput: 32768,
     reasoning: true,
+    reasoningControl: true,
     rates: [0.11, 0.44, 2],
     description: 'DeepSeek model with step-by-step reasoning.',
   }),

@@ -81,6 +81,8 @@ export interface TextConfig {
   max_output_tokens: number;
   /** Used when the request gives no `max_tokens` (larger for models that think before answering). */
   default_max_tokens: number;
+  /** The model has a reasoning control that `reasoning_effort` maps to; elsewhere the parameter is ignored. */
+  supports_reasoning_effort: boolean;
 }
 
 export interface ImageConfig {

@@ -5,10 +5,12 @@ import {
   ChatContentPart,
   ChatMessage,
   ChatOption,
+  ChatRequestTraits,
   ChatResponseFormat,
   ChatTool,
   ChatToolCall,
   ChatToolChoice,
+  ReasoningEffort,
 } from '../providers/types';
 
 /** An image given by reference (https or `data:`), fetched through the SSRF policy before the vendor call. */
@@ -38,11 +40,36 @@ export interface ChatOptions {
   presencePenalty?: number;
   frequencyPenalty?: number;
   user?: string;
+  reasoningEffort?: ReasoningEffort;
+  metadata?: Record<string, string>;
+  serviceTier?: string;
+  store?: boolean;
+  promptCacheKey?: string;
+  safetyIdentifier?: string;
 }
 
+/**
+ * Options that never change what the answer says (labels, hints, best-effort controls): where the vendor model has
+ * no equivalent they are dropped and named as ignored, never refused (decisions, "The compatible surface, revised").
+ */
+const IGNORABLE: ReadonlySet<ChatOption> = new Set<ChatOption>([
+  'parallel_tool_calls',
+  'seed',
+  'user',
+  'reasoning_effort',
+  'metadata',
+  'service_tier',
+  'store',
+  'prompt_cache_key',
+  'safety_identifier',
+]);
+
+/** The option as the request sets it and the chat-completions parameter that carries it. */
+type Requested = [ChatOption, string];
+
 /** Which option a request sets, under its chat-completions parameter name. */
-function requestedOptions(options: ChatOptions, temperature: number | null | undefined): [ChatOption, string][] {
-  const out: [ChatOption, string][] = [];
+function requestedOptions(options: ChatOptions, temperature: number | null | undefined): Requested[] {
+  const out: Requested[] = [];
   // A temperature of 1 is every vendor's default, so models that only take the default accept it.
   if (temperature !== undefined && temperature !== null && temperature !== 1) out.push(['temperature', 'temperature']);
   if (options.tools?.length) out.push(['tools', 'tools']);
@@ -54,11 +81,28 @@ function requestedOptions(options: ChatOptions, temperature: number | null | und
   if (options.seed !== undefined) out.push(['seed', 'seed']);
   if (options.presencePenalty !== undefined) out.push(['presence_penalty', 'presence_penalty']);
   if (options.frequencyPenalty !== undefined) out.push(['frequency_penalty', 'frequency_penalty']);
+  if (options.user !== undefined) out.push(['user', 'user']);
+  if (options.reasoningEffort !== undefined) out.push(['reasoning_effort', 'reasoning_effort']);
+  if (options.metadata !== undefined) out.push(['metadata', 'metadata']);
+  if (options.serviceTier !== undefined) out.push(['service_tier', 'service_tier']);
+  if (options.store !== undefined) out.push(['store', 'store']);
+  if (options.promptCacheKey !== undefined) out.push(['prompt_cache_key', 'prompt_cache_key']);
+  if (options.safetyIdentifier !== undefined) out.push(['safety_identifier', 'safety_identifier']);
   return out;
 }
 
 function hasImages(messages: readonly ChatInputMessage[]): boolean {
-  return messages.some((m) => typeof m.content !== 'string' && m.content.some((p) => p.type !== 'text'));
+  return messages.some((m) => typeof m.content !== 'string' && m.content.some((p) => p.type === 'image' || p.type === 'image_url'));
+}
+
+/** Where the first document part is, as its field name. */
+function firstFilePart(messages: readonly ChatInputMessage[]): string | undefined {
+  for (const [i, m] of messages.entries()) {
+    if (typeof m.content === 'string') continue;
+    const j = m.content.findIndex((p) => p.type === 'file');
+    if (j >= 0) return `messages.${i}.content.${j}`;
+  }
+  return undefined;
 }
 
 /** Every tool message answers a call an earlier assistant message made. */
@@ -85,9 +129,17 @@ function checkToolChoice(options: ChatOptions): void {
   }
 }
 
+/** The parameters a request set that the model does not take: dropped before the vendor call and named to the client. */
+export interface IgnoredOptions {
+  options: ReadonlySet<ChatOption>;
+  /** Their request parameter names, in request order (for `X-Ignored-Parameters`). */
+  params: string[];
+}
+
 /**
- * Checks a chat request against the model and its adapter: roles in order, images only for vision models,
- * and every optional parameter one the adapter declares it honours. @throws ParamError
+ * Checks a chat request against the model and its adapter: roles in order, images only for vision models, documents
+ * only where the vendor reads them, and every optional parameter one the adapter honours. Labels and hints the model
+ * does not take come back as ignored. @throws ParamError
  */
 export function checkChatRequest(
   model: TextModel,
@@ -95,7 +147,8 @@ export function checkChatRequest(
   messages: readonly ChatInputMessage[],
   temperature: number | null | undefined,
   options: ChatOptions,
-): void {
+  maxTokens: number,
+): IgnoredOptions {
   if (messages.length === 0) throw new ParamError('messages', 'messages must not be empty');
   const last = messages[messages.length - 1].role;
   if (last !== 'user' && last !== 'tool') {
@@ -104,14 +157,51 @@ export function checkChatRequest(
   if (hasImages(messages) && !model.config.supports_vision) {
     throw new ParamError('messages', `${model.slug} does not accept images: choose a model with config.supports_vision`);
   }
+  const filePart = firstFilePart(messages);
+  if (filePart !== undefined && !(model.config.supports_vision && chat.supports('pdf', model.upstreamModel))) {
+    throw new ParamError(filePart, `${filePart}: content part type "file" (a PDF document) is not supported by ${model.slug}`);
+  }
   checkToolRoundTrip(messages);
-  for (const [option, param] of requestedOptions(options, temperature)) {
-    if (!chat.supports(option, model.upstreamModel)) {
-      const what = option.startsWith('response_format.') ? `response_format ${option.slice('response_format.'.length)}` : param;
-      throw new ParamError(param, `${what} is not supported by ${model.slug}`);
+  const requested = requestedOptions(options, temperature);
+  const traits: ChatRequestTraits = {
+    options: new Set(requested.map(([option]) => option)),
+    toolChoice: options.toolChoice,
+    toolTurns: messages.some((m) => m.role === 'tool' || (m.toolCalls?.length ?? 0) > 0),
+    maxTokens,
+    ...(temperature !== undefined && temperature !== null ? { temperature } : {}),
+    ...(options.topP !== undefined ? { topP: options.topP } : {}),
+  };
+  const ignored = new Set<ChatOption>();
+  const params: string[] = [];
+  for (const [option, param] of requested) {
+    const catalogAllows = option !== 'reasoning_effort' || model.config.supports_reasoning_effort;
+    if (catalogAllows && chat.supports(option, model.upstreamModel, traits)) continue;
+    if (IGNORABLE.has(option)) {
+      ignored.add(option);
+      params.push(param);
+      continue;
     }
+    const what = option.startsWith('response_format.') ? `response_format ${option.slice('response_format.'.length)}` : param;
+    throw new ParamError(param, `${what} is not supported by ${model.slug}`);
   }
   checkToolChoice(options);
+  return { options: ignored, params };
+}
+
+/** The request without the options the model ignores, so no adapter sends what its vendor would refuse. */
+export function withoutIgnored<T extends ChatOptions>(options: T, ignored: IgnoredOptions): T {
+  const out = { ...options };
+  const drop = ignored.options;
+  if (drop.has('parallel_tool_calls')) delete out.parallelToolCalls;
+  if (drop.has('seed')) delete out.seed;
+  if (drop.has('user')) delete out.user;
+  if (drop.has('reasoning_effort')) delete out.reasoningEffort;
+  if (drop.has('metadata')) delete out.metadata;
+  if (drop.has('service_tier')) delete out.serviceTier;
+  if (drop.has('store')) delete out.store;
+  if (drop.has('prompt_cache_key')) delete out.promptCacheKey;
+  if (drop.has('safety_identifier')) delete out.safetyIdentifier;
+  return out;
 }
 
 /** The messages as the vendor takes them when none refers to an image to fetch; undefined when one does. */

@@ -19,7 +19,15 @@ import {
   ProviderName,
 } from '../providers/types';
 import { assertRunnable } from './access';
-import { ChatInputMessage, ChatOptions, checkChatRequest, resolveImages, toolCallsText, withoutImageRefs } from './chat-request';
+import {
+  ChatInputMessage,
+  ChatOptions,
+  checkChatRequest,
+  resolveImages,
+  toolCallsText,
+  withoutIgnored,
+  withoutImageRefs,
+} from './chat-request';
 import { ProviderConnections } from './connections';
 import { failureMessage, GenerationFailedError } from './errors';
 import { announceFinished } from './announce';
@@ -57,6 +65,8 @@ export interface ChatOutcome extends ChatBilling {
   model: TextModel;
   result: ChatResult;
   rate: RateDecision;
+  /** Request parameters the model does not take, dropped before the call (for `X-Ignored-Parameters`). */
+  ignored: string[];
 }
 
 export interface ChatStream {
@@ -65,6 +75,8 @@ export interface ChatStream {
   rate: RateDecision;
   /** The prompt's size as estimated before the call (the vendor's count comes with the `usage` event). */
   promptTokens: number;
+  /** Request parameters the model does not take, dropped before the call (for `X-Ignored-Parameters`). */
+  ignored: string[];
   /** Deltas as the vendor sends them. Stopping early (or aborting the signal) aborts the upstream request. */
   events: AsyncIterable<ChatStreamEvent>;
   /** Resolves once the stream ended and was billed: on what was delivered when it was cut off. */
@@ -167,9 +179,10 @@ export class ChatService {
   private prepare(actor: Actor, input: ChatInput) {
     const model = this.textModel(input.model);
     assertKeyAllowsModel(actor.key, model.slug);
-    checkChatRequest(model, this.deps.adapters[model.provider].chat!, input.messages, input.temperature, input);
-    const conn = assertRunnable(actor.plan, model, this.deps.connections, this.deps.gate);
     const maxTokens = resolveMaxTokens(model, input.maxTokens);
+    const ignored = checkChatRequest(model, this.deps.adapters[model.provider].chat!, input.messages, input.temperature, input, maxTokens);
+    const options = withoutIgnored(input, ignored);
+    const conn = assertRunnable(actor.plan, model, this.deps.connections, this.deps.gate);
     const promptTokens = promptTokensOf(input);
     if (promptTokens >= model.config.max_context) {
       throw new ParamError('messages', `the conversation is longer than ${model.slug}'s context of ${model.config.max_context} tokens`);
@@ -178,18 +191,31 @@ export class ChatService {
       upstreamModel: model.upstreamModel,
       maxTokens,
       temperature: input.temperature ?? undefined,
-      tools: input.tools,
-      toolChoice: input.toolChoice,
-      parallelToolCalls: input.parallelToolCalls,
-      responseFormat: input.responseFormat,
-      stop: input.stop,
-      topP: input.topP,
-      seed: input.seed,
-      presencePenalty: input.presencePenalty,
-      frequencyPenalty: input.frequencyPenalty,
-      user: input.user,
+      tools: options.tools,
+      toolChoice: options.toolChoice,
+      parallelToolCalls: options.parallelToolCalls,
+      responseFormat: options.responseFormat,
+      stop: options.stop,
+      topP: options.topP,
+      seed: options.seed,
+      presencePenalty: options.presencePenalty,
+      frequencyPenalty: options.frequencyPenalty,
+      user: options.user,
+      reasoningEffort: options.reasoningEffort,
+      metadata: options.metadata,
+      serviceTier: options.serviceTier,
+      store: options.store,
+      promptCacheKey: options.promptCacheKey,
+      safetyIdentifier: options.safetyIdentifier,
     };
-    return { model, conn, request, promptTokens, reserve: estimateChatReservation(model, promptTokens, maxTokens) };
+    return {
+      model,
+      conn,
+      request,
+      promptTokens,
+      reserve: estimateChatReservation(model, promptTokens, maxTokens),
+      ignored: ignored.params,
+    };
   }
 
   /**
@@ -409,7 +435,7 @@ export class ChatService {
         signal?.removeEventListener('abort', onClientAbort);
       }
       const billing = await this.settle(run, result.text || toolCallsText(result.toolCalls), result.usage);
-      return { ...billing, model: run.model, result, rate: run.rate };
+      return { ...billing, model: run.model, result, rate: run.rate, ignored: run.ignored };
     })();
     this.follow(run.generationId, abort, work);
     return work;
@@ -480,6 +506,14 @@ export class ChatService {
       }
     }
 
-    return { model: run.model, generationId: run.generationId, rate: run.rate, promptTokens: run.promptTokens, events: events(), billed };
+    return {
+      model: run.model,
+      generationId: run.generationId,
+      rate: run.rate,
+      promptTokens: run.promptTokens,
+      ignored: run.ignored,
+      events: events(),
+      billed,
+    };
   }
 }

@@ -68,7 +68,11 @@ export class ProviderError extends DomainError {
 
 // ---------- text chat ----------
 
-export type ChatContentPart = { type: 'text'; text: string } | { type: 'image'; mime: string; data: Buffer };
+export type ChatContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image'; mime: string; data: Buffer }
+  /** A document (a PDF) the model reads, as vendors with document input take it. */
+  | { type: 'file'; mime: 'application/pdf'; data: Buffer; filename?: string };
 
 /** A function call the model asked for; `arguments` is the JSON text the model wrote. */
 export interface ChatToolCall {
@@ -101,6 +105,9 @@ export type ChatResponseFormat =
   | { type: 'json_object' }
   | { type: 'json_schema'; name: string; schema: Record<string, unknown>; description?: string; strict?: boolean };
 
+/** `reasoning_effort` as chat-completions clients send it; each adapter maps it to its vendor's control. */
+export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high';
+
 /** The optional request parameters a chat adapter may or may not honour (see ChatCapability.supports). */
 export type ChatOption =
   | 'temperature'
@@ -113,7 +120,27 @@ export type ChatOption =
   | 'seed'
   | 'presence_penalty'
   | 'frequency_penalty'
-  | 'user';
+  | 'user'
+  | 'reasoning_effort'
+  | 'metadata'
+  | 'service_tier'
+  | 'store'
+  | 'prompt_cache_key'
+  | 'safety_identifier'
+  /** `file` content parts (PDF documents). */
+  | 'pdf';
+
+/** What an adapter may look at besides the option itself: some options exclude others on some vendors. */
+export interface ChatRequestTraits {
+  /** Every option the request sets. */
+  options: ReadonlySet<ChatOption>;
+  toolChoice?: ChatToolChoice;
+  /** An earlier assistant turn called tools (its results come back in this request). */
+  toolTurns: boolean;
+  maxTokens: number;
+  temperature?: number;
+  topP?: number;
+}
 
 export interface ChatRequest {
   upstreamModel: string;
@@ -131,6 +158,13 @@ export interface ChatRequest {
   frequencyPenalty?: number;
   /** The caller's end-user id, for the vendor's abuse monitoring. */
   user?: string;
+  reasoningEffort?: ReasoningEffort;
+  /** Labels: passed on only where the vendor takes them (the core drops the ones an adapter does not support). */
+  metadata?: Record<string, string>;
+  serviceTier?: string;
+  store?: boolean;
+  promptCacheKey?: string;
+  safetyIdentifier?: string;
 }
 
 export type FinishReason = 'stop' | 'length' | 'content_filter' | 'tool_calls';
@@ -170,11 +204,11 @@ export interface ChatCapability {
   /** Yields deltas as the vendor sends them; aborting `signal` must abort the upstream request. */
   chatStream(req: ChatRequest, conn: ProviderConnection, signal?: AbortSignal): AsyncIterable<ChatStreamEvent>;
   /**
-   * Whether this vendor model honours an optional parameter. The core refuses a request that sets one it
-   * does not (nothing is dropped silently), except `user`: the core records it with the generation, and the
-   * adapter passes it on only where the vendor takes it.
+   * Whether this vendor model honours an optional parameter (given the rest of the request, when known). The core
+   * refuses a request that sets one it does not, except labels and hints (`seed`, `user`, `metadata`,
+   * `reasoning_effort`, `parallel_tool_calls`...): those it drops before the call and names as ignored.
    */
-  supports(option: ChatOption, upstreamModel: string): boolean;
+  supports(option: ChatOption, upstreamModel: string, traits?: ChatRequestTraits): boolean;
 }
 
 // ---------- media (image, video, speech, transcription, music, tools) ----------

@@ -4,7 +4,7 @@ import { AnthropicContentBlock, AnthropicRequestBody } from './wire';
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 
 /** What the Messages API can express: no seed, no penalties, no chat-completions response_format. */
-const SUPPORTED = new Set<ChatOption>(['temperature', 'tools', 'parallel_tool_calls', 'stop', 'top_p', 'user']);
+const SUPPORTED = new Set<ChatOption>(['temperature', 'tools', 'parallel_tool_calls', 'stop', 'top_p', 'user', 'pdf']);
 
 export function anthropicSupports(option: ChatOption): boolean {
   return SUPPORTED.has(option);
@@ -20,6 +20,13 @@ function toBlocks(content: string | ChatContentPart[]): AnthropicContentBlock[] 
   if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
   return content.map((part): AnthropicContentBlock => {
     if (part.type === 'text') return { type: 'text', text: part.text };
+    if (part.type === 'file') {
+      return {
+        type: 'document',
+        source: { type: 'base64', media_type: part.mime, data: part.data.toString('base64') },
+        ...(part.filename !== undefined ? { title: part.filename } : {}),
+      };
+    }
     if (!IMAGE_TYPES.has(part.mime)) {
       throw new ProviderError('bad_request', `anthropic does not accept images of type ${part.mime}`, 'anthropic');
     }

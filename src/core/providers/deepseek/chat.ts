@@ -1,5 +1,5 @@
 import { ChatCompletionsProfile, createChatCompletionsChat } from '../openai-compatible';
-import { ChatOption, ProviderError } from '../types';
+import { ChatOption, ProviderError, ReasoningEffort } from '../types';
 
 const REASONER = 'deepseek-reasoner';
 
@@ -24,8 +24,17 @@ const CHAT_OPTIONS = new Set<ChatOption>([
   'top_p',
   'presence_penalty',
   'frequency_penalty',
+  'reasoning_effort',
 ]);
-const REASONER_OPTIONS = new Set<ChatOption>(['stop']);
+const REASONER_OPTIONS = new Set<ChatOption>(['stop', 'reasoning_effort']);
+
+/**
+ * DeepSeek's thinking mode: `thinking: {type: "enabled"}` turns it on (deepseek-reasoner has it on already) and
+ * `reasoning_effort` takes `low` or `high` (DeepSeek maps minimal to low and medium to high itself; sent mapped).
+ */
+function reasoningFields(effort: ReasoningEffort): Record<string, unknown> {
+  return { thinking: { type: 'enabled' }, reasoning_effort: effort === 'minimal' || effort === 'low' ? 'low' : 'high' };
+}
 
 export const deepSeekChatProfile: ChatCompletionsProfile = {
   provider: 'deepseek',
@@ -35,6 +44,7 @@ export const deepSeekChatProfile: ChatCompletionsProfile = {
   // The reasoner accepts temperature for compatibility but ignores it; leave it out.
   acceptsTemperature: (model) => model !== REASONER,
   supports: (option, model) => (model === REASONER ? REASONER_OPTIONS : CHAT_OPTIONS).has(option),
+  reasoningFields,
   acceptsImages: false,
   reasoningTokensOutsideCompletion: false,
   refineError: refineDeepSeekError,

@@ -12,6 +12,7 @@ const SUPPORTED = new Set<ChatOption>([
   'seed',
   'presence_penalty',
   'frequency_penalty',
+  'pdf',
 ]);
 
 export function geminiSupports(option: ChatOption): boolean {

@@ -1,4 +1,4 @@
-import type { ChatOption, ProviderError, ProviderName } from '../types';
+import type { ChatOption, ChatRequestTraits, ProviderError, ProviderName, ReasoningEffort } from '../types';
 
 /**
  * What differs between vendors that speak the Chat Completions protocol (OpenAI, xAI, DeepSeek).
@@ -15,7 +15,9 @@ export interface ChatCompletionsProfile {
   /** False for models that reject (or ignore) a non-default `temperature`. */
   acceptsTemperature(model: string): boolean;
   /** Which optional request parameters this model honours (temperature: see acceptsTemperature). */
-  supports(option: ChatOption, model: string): boolean;
+  supports(option: ChatOption, model: string, traits?: ChatRequestTraits): boolean;
+  /** The body fields that carry `reasoning_effort` for this model (only asked where `supports` said yes). */
+  reasoningFields?(effort: ReasoningEffort, model: string): Record<string, unknown>;
   /** Whether image parts may be sent (as `image_url` data URIs). */
   acceptsImages: boolean;
   /** xAI reports `reasoning_tokens` outside `completion_tokens`, though they are billed as output. */

@@ -6,17 +6,25 @@ function plainText(content: string | ChatContentPart[]): string {
   return typeof content === 'string' ? content : content.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
 }
 
+function toWirePart(part: ChatContentPart): WireContentPart {
+  const dataUri = (mime: string, data: Buffer) => `data:${mime};base64,${data.toString('base64')}`;
+  switch (part.type) {
+    case 'text':
+      return { type: 'text', text: part.text };
+    case 'image':
+      return { type: 'image_url', image_url: { url: dataUri(part.mime, part.data) } };
+    case 'file':
+      return { type: 'file', file: { file_data: dataUri(part.mime, part.data), filename: part.filename ?? 'document.pdf' } };
+  }
+}
+
 function toWireContent(profile: ChatCompletionsProfile, content: string | ChatContentPart[]): string | WireContentPart[] {
   // Plain text goes as a string: every compatible server accepts that form (DeepSeek accepts only it).
-  if (typeof content === 'string' || !content.some((part) => part.type === 'image')) return plainText(content);
+  if (typeof content === 'string' || content.every((part) => part.type === 'text')) return plainText(content);
   if (!profile.acceptsImages) {
-    throw new ProviderError('bad_request', `${profile.provider} models do not accept images`, profile.provider);
+    throw new ProviderError('bad_request', `${profile.provider} models do not accept images or documents`, profile.provider);
   }
-  return content.map((part) =>
-    part.type === 'text'
-      ? { type: 'text', text: part.text }
-      : { type: 'image_url', image_url: { url: `data:${part.mime};base64,${part.data.toString('base64')}` } },
-  );
+  return content.map(toWirePart);
 }
 
 function toWireMessage(profile: ChatCompletionsProfile, message: ChatMessage): WireMessage {
@@ -63,7 +71,16 @@ function options(profile: ChatCompletionsProfile, req: ChatRequest): Record<stri
   if (req.seed !== undefined) out.seed = req.seed;
   if (req.presencePenalty !== undefined) out.presence_penalty = req.presencePenalty;
   if (req.frequencyPenalty !== undefined) out.frequency_penalty = req.frequencyPenalty;
-  if (req.user !== undefined && profile.supports('user', req.upstreamModel)) out.user = req.user;
+  // Labels reach this point only where the vendor takes them (the core drops the others).
+  if (req.user !== undefined) out.user = req.user;
+  if (req.metadata !== undefined) out.metadata = req.metadata;
+  if (req.serviceTier !== undefined) out.service_tier = req.serviceTier;
+  if (req.store !== undefined) out.store = req.store;
+  if (req.promptCacheKey !== undefined) out.prompt_cache_key = req.promptCacheKey;
+  if (req.safetyIdentifier !== undefined) out.safety_identifier = req.safetyIdentifier;
+  if (req.reasoningEffort !== undefined) {
+    Object.assign(out, profile.reasoningFields?.(req.reasoningEffort, req.upstreamModel) ?? { reasoning_effort: req.reasoningEffort });
+  }
   return out;
 }
 

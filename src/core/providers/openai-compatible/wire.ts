@@ -71,7 +71,10 @@ export const chunkSchema = z.object({
 });
 export type WireChunk = z.infer<typeof chunkSchema>;
 
-export type WireContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+export type WireContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image_url'; image_url: { url: string } }
+  | { type: 'file'; file: { file_data: string; filename?: string } };
 
 export interface WireToolCall {
   id: string;

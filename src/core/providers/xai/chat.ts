@@ -1,5 +1,5 @@
 import { ChatCompletionsProfile, createChatCompletionsChat } from '../openai-compatible';
-import { ChatOption, ProviderError } from '../types';
+import { ChatOption, ProviderError, ReasoningEffort } from '../types';
 
 /**
  * xAI documents HTTP 400 (not 401) for an incorrect API key, worded "Incorrect API key provided";
@@ -16,12 +16,25 @@ export function refineXaiError(err: ProviderError): ProviderError {
 const REASONING_REFUSES = new Set<ChatOption>(['presence_penalty', 'frequency_penalty', 'stop']);
 const isReasoning = (model: string) => /^grok-(3-mini|4)/.test(model) && !model.includes('non-reasoning');
 
+// xAI's chat completions take `user` and `seed`, but none of OpenAI's other labels, and no documents.
+const NOT_TAKEN = new Set<ChatOption>(['metadata', 'service_tier', 'store', 'prompt_cache_key', 'safety_identifier', 'pdf']);
+
+/** Only grok-3-mini has a reasoning effort (`low` or `high`); grok-4 models reason without one and refuse it. */
+function supports(option: ChatOption, model: string): boolean {
+  if (option === 'reasoning_effort') return model.startsWith('grok-3-mini');
+  if (NOT_TAKEN.has(option)) return false;
+  return !(isReasoning(model) && REASONING_REFUSES.has(option));
+}
+
+const effortOf = (effort: ReasoningEffort): 'low' | 'high' => (effort === 'minimal' || effort === 'low' ? 'low' : 'high');
+
 export const xaiChatProfile: ChatCompletionsProfile = {
   provider: 'xai',
   path: '/chat/completions',
   tokenLimitField: () => 'max_tokens',
   acceptsTemperature: () => true,
-  supports: (option, model) => !(isReasoning(model) && REASONING_REFUSES.has(option)),
+  supports,
+  reasoningFields: (effort) => ({ reasoning_effort: effortOf(effort) }),
   acceptsImages: true,
   // xAI's usage keeps reasoning_tokens beside completion_tokens (total = prompt + completion + reasoning).
   reasoningTokensOutsideCompletion: true,
