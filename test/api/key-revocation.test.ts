@@ -1,3 +1,4 @@
+import { getBalance } from '../../src/core/billing/ledger';
 import { ApiHarness, expectErrorShape, startApi } from './harness';
 
 // Two instances of the service on one database, each caching verified API keys in memory. A change on one
@@ -119,4 +120,45 @@ test('while its listener is disconnected an instance caches nothing, and it forg
   await until(() => a.services.apiKeys.caching && b.services.apiKeys.caching, 'listeners back');
   const fresh = await a.apiKey(account, 'after');
   await cachedOnBoth(fresh);
+});
+
+test('a key revoked behind both caches is refused by the next model request on either instance, and nothing is held', async () => {
+  const account = await a.account('vip');
+  const key = await a.apiKey(account);
+  await cachedOnBoth(key);
+  // Deleted with the triggers off: no NOTIFY goes out, so neither instance hears of it and both still trust the key
+  // they verified. The hold statement checks the key itself, so the revocation holds anyway.
+  await a.db.dataSource.transaction(async (m) => {
+    await m.query(`SET LOCAL session_replication_role = replica`);
+    await m.query('DELETE FROM api_keys WHERE user_id = $1', [account.user.id]);
+  });
+  for (const api of [a, b]) expect((await api.request('GET', '/v1/models', { token: key })).status).toBe(200);
+  const before = await getBalance(a.db.dataSource, account.user.id);
+  for (const api of [a, b]) {
+    for (const stream of [false, true]) {
+      expectErrorShape(
+        await api.request('POST', '/v1/chat/completions', {
+          token: key,
+          body: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: 8, stream },
+        }),
+        401,
+        'invalid_token',
+      );
+    }
+  }
+  // Requests arriving together are held in one batch statement: each is refused there as well.
+  const together = await Promise.all(
+    Array.from({ length: 6 }, () =>
+      b.request('POST', '/v1/chat/completions', {
+        token: key,
+        body: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: 8 },
+      }),
+    ),
+  );
+  for (const res of together) expectErrorShape(res, 401, 'invalid_token');
+  const [held] = (await a.db.dataSource.query('SELECT count(*)::int AS n FROM generations WHERE user_id = $1', [account.user.id])) as {
+    n: number;
+  }[];
+  expect(held.n).toBe(0);
+  expect(await getBalance(a.db.dataSource, account.user.id)).toEqual(before);
 });

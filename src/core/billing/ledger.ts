@@ -58,7 +58,7 @@ async function findReservation(db: Queryable, reference: string): Promise<Reserv
 }
 
 /**
- * CTEs `cur`, `kcur`, `kfit`, `take`, `upd`, `kupd`, `res`, `led` that hold `amountParam` tokens of `userParam`
+ * CTEs `cur`, `kcur`, `klive`, `kfit`, `take`, `upd`, `kupd`, `res`, `led` that hold `amountParam` tokens of `userParam`
  * under the reference the SQL expression `refExpr` yields: plan tokens first, then bonus tokens; nothing happens
  * when the balance is short, the API key `keyParam` (an SQL integer, NULL for none) would pass its token budget,
  * or the reference exists. The key's row is locked after the balance row (every writer of a key's counter holds
@@ -72,9 +72,13 @@ export function reserveCtes(userParam: string, amountParam: string, refExpr: str
     ), kcur AS (
       SELECT k.id, k.token_budget, api_key_period_start(k.budget_period) AS period_start,
              CASE WHEN k.spent_period_start = api_key_period_start(k.budget_period) THEN k.spent ELSE 0 END AS spent
-        FROM api_keys k, cur WHERE k.id = ${keyParam} FOR UPDATE OF k
+        FROM api_keys k, cur
+       WHERE k.id = ${keyParam} AND k.user_id = cur.user_id AND (k.expires_at IS NULL OR k.expires_at > now())
+         FOR UPDATE OF k
+    ), klive AS (
+      SELECT ${keyParam} IS NULL OR EXISTS (SELECT 1 FROM kcur) AS ok
     ), kfit AS (
-      SELECT NOT EXISTS (
+      SELECT (SELECT ok FROM klive) AND NOT EXISTS (
         SELECT 1 FROM kcur WHERE token_budget IS NOT NULL AND spent + ${amountParam} > token_budget
       ) AS ok
     ), take AS (

@@ -1,3 +1,4 @@
+import { InvalidTokenError } from '../accounts/errors';
 import { InsufficientTokensError } from '../billing/errors';
 import { ItemResult } from '../billing/group-commit';
 import { reserveBatchCtes, settleBatchCtes } from '../billing/ledger';
@@ -24,9 +25,14 @@ const OPEN_SQL = `WITH RECURSIVE given AS (
                                 sandbox, deadline_at, lease_instance, lease_prompt_tokens, key_id, ord)
   ), solo AS (
     SELECT gv.ord FROM given gv JOIN api_keys k ON k.id = gv.key_id WHERE k.token_budget IS NOT NULL
+  ), gone AS (
+    SELECT gv.ord FROM given gv
+     WHERE gv.key_id IS NOT NULL AND NOT EXISTS (
+       SELECT 1 FROM api_keys k
+        WHERE k.id = gv.key_id AND k.user_id = gv.user_id AND (k.expires_at IS NULL OR k.expires_at > now()))
   ), items AS (
     SELECT t.*, row_number() OVER (PARTITION BY t.user_id ORDER BY t.ord) AS n
-      FROM given t WHERE t.ord NOT IN (SELECT ord FROM solo)
+      FROM given t WHERE t.ord NOT IN (SELECT ord FROM solo) AND t.ord NOT IN (SELECT ord FROM gone)
   ), ${reserveBatchCtes('items', "nextval(pg_get_serial_sequence('generations', 'id'))::int AS id", REF_OF('ok.id'), 'i.key_id')},
   g AS (
     INSERT INTO generations (id, user_id, model_slug, category, status, source, prompt, params, tokens_reserved,
@@ -39,7 +45,8 @@ const OPEN_SQL = `WITH RECURSIVE given AS (
     INSERT INTO generation_leases (generation_id, instance_id, prompt_tokens)
     SELECT ok.id, i.lease_instance, i.lease_prompt_tokens FROM ok JOIN items i ON i.ord = ok.ord WHERE i.lease_instance IS NOT NULL
   )
-  SELECT gv.ord, gv.amount, w.avail AS available, g.id, g.created_at, gv.ord IN (SELECT ord FROM solo) AS solo
+  SELECT gv.ord, gv.amount, w.avail AS available, g.id, g.created_at, gv.ord IN (SELECT ord FROM solo) AS solo,
+         gv.ord IN (SELECT ord FROM gone) AS gone
     FROM given gv LEFT JOIN walk w ON w.ord = gv.ord LEFT JOIN ok ON ok.ord = gv.ord LEFT JOIN g ON g.id = ok.id
    ORDER BY gv.ord`;
 
@@ -49,27 +56,27 @@ export async function createPendingGenerations(
   items: readonly GenerationToOpen[],
 ): Promise<ItemResult<PendingGeneration>[]> {
   const column = <T>(pick: (item: GenerationToOpen) => T): T[] => items.map(pick);
-  const rows = await db.query<{ amount: number; available: number | null; id: number | null; created_at: Date | null; solo: boolean }[]>(
-    OPEN_SQL,
-    [
-      column((i) => i.generation.userId),
-      column((i) => i.generation.tokensReserved),
-      column((i) => i.generation.modelSlug),
-      column((i) => i.generation.category),
-      column((i) => i.generation.source),
-      column((i) => i.generation.prompt),
-      column((i) => JSON.stringify(i.generation.params)),
-      column((i) => i.generation.etaSeconds),
-      column((i) => (i.generation.delivery ? JSON.stringify(i.generation.delivery) : null)),
-      column((i) => i.generation.sandbox),
-      column((i) => i.generation.deadlineAt),
-      column((i) => i.lease?.instanceId ?? null),
-      column((i) => i.lease?.promptTokens ?? 0),
-      column((i) => i.generation.apiKeyId ?? null),
-    ],
-  );
+  const rows = await db.query<
+    { amount: number; available: number | null; id: number | null; created_at: Date | null; solo: boolean; gone: boolean }[]
+  >(OPEN_SQL, [
+    column((i) => i.generation.userId),
+    column((i) => i.generation.tokensReserved),
+    column((i) => i.generation.modelSlug),
+    column((i) => i.generation.category),
+    column((i) => i.generation.source),
+    column((i) => i.generation.prompt),
+    column((i) => JSON.stringify(i.generation.params)),
+    column((i) => i.generation.etaSeconds),
+    column((i) => (i.generation.delivery ? JSON.stringify(i.generation.delivery) : null)),
+    column((i) => i.generation.sandbox),
+    column((i) => i.generation.deadlineAt),
+    column((i) => i.lease?.instanceId ?? null),
+    column((i) => i.lease?.promptTokens ?? 0),
+    column((i) => i.generation.apiKeyId ?? null),
+  ]);
   return Promise.all(
     rows.map(async (row, index): Promise<ItemResult<PendingGeneration>> => {
+      if (row.gone) return { ok: false, error: new InvalidTokenError() };
       if (row.solo) {
         const item = items[index];
         try {

@@ -1,3 +1,4 @@
+import { InvalidTokenError } from '../accounts/errors';
 import { KeyBudgetExceededError } from '../accounts/key-limits';
 import { InsufficientTokensError } from '../billing/errors';
 import { reserveCtes, settleCtes } from '../billing/ledger';
@@ -46,7 +47,14 @@ export interface PendingGeneration {
  */
 export async function createPendingGeneration(db: Queryable, g: NewGeneration, lease?: NewLease): Promise<PendingGeneration> {
   const rows = await db.query<
-    { available: number | null; key_ok: boolean; key_left: number | null; id: number | null; created_at: Date | null }[]
+    {
+      available: number | null;
+      key_live: boolean;
+      key_ok: boolean;
+      key_left: number | null;
+      id: number | null;
+      created_at: Date | null;
+    }[]
   >(
     `WITH nid AS (SELECT nextval(pg_get_serial_sequence('generations', 'id'))::int AS id),
      ${reserveCtes('$1::int', '$2::int', REF_OF('(SELECT id FROM nid)'), '$14::int')},
@@ -59,7 +67,8 @@ export async function createPendingGeneration(db: Queryable, g: NewGeneration, l
        INSERT INTO generation_leases (generation_id, instance_id, prompt_tokens)
        SELECT id, $12::text, $13::int FROM g WHERE $12::text IS NOT NULL
      )
-     SELECT (SELECT plan_tokens + bonus_tokens FROM cur) AS available, (SELECT ok FROM kfit) AS key_ok,
+     SELECT (SELECT plan_tokens + bonus_tokens FROM cur) AS available, (SELECT ok FROM klive) AS key_live,
+            (SELECT ok FROM kfit) AS key_ok,
             (SELECT token_budget - spent FROM kcur) AS key_left, (SELECT id FROM g) AS id,
             (SELECT created_at FROM g) AS created_at`,
     [
@@ -81,6 +90,8 @@ export async function createPendingGeneration(db: Queryable, g: NewGeneration, l
   );
   const row = rows[0];
   if (row.id === null || row.created_at === null) {
+    // The key was revoked or expired since this instance verified it: refused here, on every instance alike.
+    if (row.key_live === false) throw new InvalidTokenError();
     if (!row.key_ok) throw new KeyBudgetExceededError(g.tokensReserved, Math.max(0, row.key_left ?? 0));
     throw new InsufficientTokensError(g.tokensReserved, row.available ?? 0);
   }
