@@ -3,6 +3,7 @@ import { ApiKeySchema, CreatedApiKeySchema } from '../../src/api/openapi/compone
 import { isWellFormedApiKey } from '../../src/core/accounts/api-keys';
 import { MAX_API_KEYS_PER_USER } from '../../src/core/accounts/api-key-quota';
 import { ApiHarness, expectErrorShape, startApi } from './harness';
+import { eventually } from '../support/wait';
 
 let api: ApiHarness;
 
@@ -36,9 +37,11 @@ test('create (201, full key once), list (masked), rename, delete (204)', async (
 
   // The key works, and its use shows up as last_used_at.
   expect((await api.request('GET', '/api/v2/user/me', { token: key })).status).toBe(200);
-  await new Promise((r) => setTimeout(r, 100));
-
-  const list = await api.request('GET', '/api/v2/keys', { token });
+  // last_used_at is written off the request path: wait for it to show.
+  const list = await eventually(async () => {
+    const res = await api.request('GET', '/api/v2/keys', { token });
+    return res.body.keys?.[0]?.last_used_at ? res : undefined;
+  });
   expect(list.status).toBe(200);
   expect(Object.keys(list.body)).toEqual(['keys']);
   expect(list.body.keys).toHaveLength(1);

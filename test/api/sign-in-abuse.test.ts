@@ -5,6 +5,7 @@ import crypto from 'node:crypto';
 import { identifierKey } from '../../src/core/accounts/lockout';
 import { telegramLoginHash } from '../../src/core/accounts/telegram-login';
 import { ApiHarness, avoidWindowEdge, BOT_TOKEN, expectErrorShape, randomIp, startApi } from './harness';
+import { eventually } from '../support/wait';
 
 let api: ApiHarness;
 
@@ -122,8 +123,8 @@ test('a password reset lifts the lock and ends the refresh sessions; API keys su
   const reset = async (revoke?: boolean) => {
     api.mails.length = 0;
     expect((await api.request('POST', '/api/v2/auth/forgot-password', { body: { email: account.email } })).status).toBe(202);
-    await new Promise((r) => setTimeout(r, 50));
-    const token = /"token": "([^"]+)"/.exec(api.mails.at(-1)!.text)![1];
+    const mail = await eventually(() => api.mails.at(-1), 5000, 'the reset mail');
+    const token = /"token": "([^"]+)"/.exec(mail.text)![1];
     return api.request('POST', '/api/v2/auth/reset-password', {
       body: { token, password: 'brand new password', ...(revoke === undefined ? {} : { revoke_api_keys: revoke }) },
     });

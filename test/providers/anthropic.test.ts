@@ -2,6 +2,7 @@ import { anthropicAdapter } from '../../src/core/providers/anthropic';
 import { ChatRequest, ChatStreamEvent } from '../../src/core/providers/types';
 import { createAnthropicSandbox } from '../../src/sandbox/anthropic';
 import { collect, failure, useVendorSandbox } from '../support/vendor-sandbox';
+import { waitUntil } from '../support/wait';
 
 const DELAY_MS = 15;
 const chat = anthropicAdapter.chat!;
@@ -168,7 +169,7 @@ describe('anthropic adapter against the sandbox', () => {
       })(),
     ).rejects.toThrow();
     expect(deltas).toBe(2);
-    await new Promise((r) => setTimeout(r, 50));
+    await waitUntil(() => cutShort.length > 0, 5000, 'the fake saw the connection close');
     expect(cutShort).toEqual([true]);
   });
 
@@ -176,7 +177,7 @@ describe('anthropic adapter against the sandbox', () => {
     for await (const ev of chat.chatStream(ask('a rather long message to stream back slowly'), conn())) {
       if (ev.type === 'delta') break;
     }
-    await new Promise((r) => setTimeout(r, 50));
+    await waitUntil(() => cutShort.length > 0, 5000, 'the fake saw the connection close');
     expect(cutShort).toEqual([true]);
   });
 });

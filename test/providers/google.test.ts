@@ -4,6 +4,7 @@ import { ChatRequest, ChatStreamEvent, MediaRequest } from '../../src/core/provi
 import { createGoogleSandbox } from '../../src/sandbox/google';
 import { syntheticMp4 } from '../../src/sandbox/synthetic';
 import { bodyOf, collect, failure, useVendorSandbox } from '../support/vendor-sandbox';
+import { waitUntil } from '../support/wait';
 
 const DELAY_MS = 15;
 const chat = googleAdapter.chat!;
@@ -146,7 +147,7 @@ describe('gemini text against the sandbox', () => {
         }
       })(),
     ).rejects.toThrow();
-    await new Promise((r) => setTimeout(r, 50));
+    await waitUntil(() => cutShort.length > 0, 5000, 'the fake saw the connection close');
     expect(cutShort).toEqual([true]);
   });
 });

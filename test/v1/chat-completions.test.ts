@@ -4,6 +4,7 @@ import { GenerationEntity } from '../../src/db/entities';
 import { createOpenAiSandbox } from '../../src/sandbox/openai';
 import { SandboxHandler } from '../../src/sandbox/types';
 import { ApiHarness, startApi } from '../api/harness';
+import { eventually } from '../support/wait';
 
 let api: ApiHarness;
 /** Upstream responses the fake saw closed by its client before it finished them. */
@@ -165,9 +166,12 @@ test('an upstream failure mid-stream raises in the client and charges nothing', 
       for await (const _chunk of stream) void _chunk;
     })(),
   ).rejects.toBeDefined();
-  await new Promise((r) => setTimeout(r, 200));
+  // The failed stream is settled (released) once its generation row leaves `pending`.
+  const g = await eventually(async () => {
+    const row = await api.db.dataSource.getRepository(GenerationEntity).findOneBy({ userId });
+    return row && row.status !== 'pending' ? row : undefined;
+  });
   expect((await getBalance(api.db.dataSource, userId)).total).toBe(100);
-  const g = await api.db.dataSource.getRepository(GenerationEntity).findOneByOrFail({ userId });
   expect(g.status).toBe('failed');
   await expectBooksBalanced(userId);
 });
@@ -195,11 +199,10 @@ test('a client that disconnects mid-stream aborts the upstream and is charged fo
   }
   expect(deltas).toBe(2);
   const repo = api.db.dataSource.getRepository(GenerationEntity);
-  let g = await repo.findOneByOrFail({ userId });
-  for (let i = 0; i < 50 && g.status === 'pending'; i++) {
-    await new Promise((r) => setTimeout(r, 50));
-    g = await repo.findOneByOrFail({ userId });
-  }
+  const g = await eventually(async () => {
+    const row = await repo.findOneByOrFail({ userId });
+    return row.status !== 'pending' ? row : undefined;
+  });
   expect(g.status).toBe('completed');
   expect(upstreamAborts).toBe(abortsBefore + 1);
   expect(g.tokensSpent).toBeGreaterThanOrEqual(1);

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { startWorkers } from '../../src/jobs/workers';
 import { ApiHarness, startApi } from '../api/harness';
-import { eventually, Receiver, startReceiver } from './receiver';
+import { deliveriesSettled, eventually, Receiver, startReceiver } from './receiver';
 
 // Real deliveries from the pg-boss workers to a loopback receiver (WEBHOOK_ALLOW_PRIVATE=1).
 let api: ApiHarness;
@@ -125,14 +125,15 @@ test('POST /webhooks/{id}/test delivers a signed webhook.test event to that endp
   const hook = await register(token, ['balance.low']);
   const other = await startReceiver('/other');
   try {
-    await register(token, undefined, other.url);
+    const otherHook = await register(token, undefined, other.url);
     const res = await api.request('POST', `/api/v2/webhooks/${hook.id}/test`, { token });
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ event: 'webhook.test', webhook_id: expect.stringMatching(/^msg_/) });
     const [got] = await receiver.waitFor(1);
     expect(got.headers['webhook-id']).toBe(res.body.webhook_id);
     expect(new Webhook(hook.secret).verify(got.body, got.headers)).toMatchObject({ event: 'webhook.test', webhook_endpoint_id: hook.id });
-    await new Promise((r) => setTimeout(r, 1500));
+    await deliveriesSettled(api.db.dataSource, hook.id);
+    await deliveriesSettled(api.db.dataSource, otherHook.id);
     expect(other.received).toHaveLength(0);
   } finally {
     await other.close();
@@ -167,7 +168,7 @@ test('a receiver answering 500 twice gets the same webhook-id a third time, afte
     [1, 500, false],
   ]);
   expect(deliveries[1].response_body).toBe('nope 500');
-  await new Promise((r) => setTimeout(r, 1000));
+  await deliveriesSettled(api.db.dataSource, hook.id);
   expect(receiver.received).toHaveLength(3);
 });
 
@@ -192,7 +193,7 @@ test('a deleted endpoint receives nothing more, pending retries included', async
       completedAt: new Date(),
     }),
   );
-  await new Promise((r) => setTimeout(r, 3500));
+  await deliveriesSettled(api.db.dataSource, hook.id);
   expect(receiver.received.length).toBe(before);
   const left = await api.db.dataSource.query(
     'SELECT count(*)::int AS n FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE e.user_id = $1',
@@ -219,7 +220,7 @@ test('balance.low fires once per period when the balance drops below 10 % of the
   expect(body).toMatchObject({ event: 'balance.low', plan: 'basic', plan_allowance: plan, threshold: Math.ceil(plan * 0.1) });
   expect(body.token_balance).toBeLessThan(plan * 0.1);
   expect(body.token_balance).toBeGreaterThanOrEqual(balance.token_balance);
-  await new Promise((r) => setTimeout(r, 1500));
+  await deliveriesSettled(api.db.dataSource, hook.id);
   expect(receiver.received).toHaveLength(1);
 });
 

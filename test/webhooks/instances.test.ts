@@ -2,7 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { PgBossWebhookQueue } from '../../src/jobs/webhook-jobs';
 import { createTestDatabase, TestDatabase } from '../support/databases';
 import { Instance, newAccount, startInstance } from './instances';
-import { eventually, Receiver, startReceiver } from './receiver';
+import { deliveriesSettled, eventually, Receiver, startReceiver } from './receiver';
 
 // Several service instances on one database, as in a scaled-out deployment.
 let db: TestDatabase;
@@ -45,7 +45,7 @@ test('two instances deliver each event exactly once, even when both trigger ever
   await Promise.all(ids.map(({ id }, i) => queues[i % 2].enqueue(id)));
 
   await receiver.waitFor(events);
-  await new Promise((r) => setTimeout(r, 2500));
+  await deliveriesSettled(db.dataSource, endpoint.id);
   const received = receiver.received.map((r) => r.headers['webhook-id']);
   expect(received).toHaveLength(events);
   expect(new Set(received)).toEqual(new Set(sent.map((s) => s.webhook_id)));
@@ -126,7 +126,7 @@ test('after the retry window the endpoint is marked failing and the admins are t
   expect(listed.failing_since).not.toBeNull();
   // Attempts stopped: nothing more arrives.
   const count = receiver.received.length;
-  await new Promise((r) => setTimeout(r, 1500));
+  await deliveriesSettled(db.dataSource, endpoint.id);
   expect(receiver.received.length).toBe(count);
 
   // The next successful delivery makes it active again.

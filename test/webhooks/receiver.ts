@@ -1,5 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { DataSource } from 'typeorm';
+import { WEBHOOK_DELIVERY } from '../../src/jobs/webhook-jobs';
+import { waitUntil } from '../support/wait';
 
 export interface ReceivedWebhook {
   headers: Record<string, string>;
@@ -58,13 +61,26 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
   return receiver;
 }
 
-/** Polls `check` until it returns a value (not undefined). */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+export { eventually } from '../support/wait';
+
+/**
+ * Resolves once the endpoint has no delivery still pending and no delivery job is queued or running: from then on
+ * nothing more is sent to it, so a test can check what did not arrive without sleeping.
+ */
+export async function deliveriesSettled(ds: DataSource, endpointId: number): Promise<void> {
+  await waitUntil(
+    async () => {
+      const [{ pending }] = await ds.query(
+        `SELECT count(*)::int AS pending FROM webhook_deliveries WHERE endpoint_id = $1 AND state = 'pending'`,
+        [endpointId],
+      );
+      const [{ jobs }] = await ds.query(
+        `SELECT count(*)::int AS jobs FROM pgboss.job WHERE name = $1 AND state IN ('created', 'retry', 'active')`,
+        [WEBHOOK_DELIVERY],
+      );
+      return pending === 0 && jobs === 0;
+    },
+    20_000,
+    `deliveries of endpoint ${endpointId} settled`,
+  );
 }

@@ -1,6 +1,7 @@
 import { startWorkers } from '../../src/jobs/workers';
 import { ApiHarness, startApi } from '../api/harness';
 import { Receiver, startReceiver } from './receiver';
+import { waitUntil } from '../support/wait';
 
 // Each instance keeps in memory which events an account subscribed to (read on every finished generation). An
 // endpoint registered or deleted through one instance must count at once on another.
@@ -17,10 +18,7 @@ beforeAll(async () => {
     await startWorkers(api.services.boss, api.services);
   }
   receiver = await startReceiver();
-  for (let i = 0; i < 200 && !(a.services.accountChanges.live && b.services.accountChanges.live); i++) {
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  expect(a.services.accountChanges.live && b.services.accountChanges.live).toBe(true);
+  await waitUntil(() => a.services.accountChanges.live && b.services.accountChanges.live, 5000, 'both change feeds listening');
 });
 afterAll(async () => {
   await receiver?.close();
