@@ -2,6 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { getBalance, ledgerTotals } from '../../src/core/billing/ledger';
 import type { ProviderName } from '../../src/core/providers/types';
 import { GenerationEntity } from '../../src/db/entities';
+import { hostFile } from '../../src/sandbox/chat-completions-fake';
 import { ApiHarness, startApi } from '../api/harness';
 import { pngDataUri, textModel } from './models';
 
@@ -262,6 +263,8 @@ test("Claude Code's request: ANTHROPIC_BASE_URL, ?beta=true, beta header, cached
       stream: true,
       temperature: 1,
       metadata: { user_id: 'user_abc_account__session_123' },
+      thinking: { type: 'enabled', budget_tokens: 31999 },
+      context_management: { edits: [{ type: 'clear_tool_uses_20250919' }] },
       system: [
         { type: 'text', text: "You are Claude Code, Anthropic's official CLI for Claude.", cache_control: { type: 'ephemeral' } },
         {
@@ -326,4 +329,28 @@ test("Claude Code's request: ANTHROPIC_BASE_URL, ?beta=true, beta header, cached
   expect(events.at(-2)!.data.delta.stop_reason).toBe('tool_use');
   const generation = await api.db.dataSource.getRepository(GenerationEntity).findOneByOrFail({ userId });
   expect(generation.params).toMatchObject({ user: 'user_abc_account__session_123', tools: ['Bash'] });
+});
+
+test('an image url is fetched through the SSRF policy; a private address is refused naming the block', async () => {
+  const { anthropic } = await client(500);
+  const png = Buffer.from((await pngDataUri()).split(',')[1], 'base64');
+  const url = `${api.sandbox.mountUrl('openai')}/v1/sandbox-files/${hostFile(png, 'image/png')}`;
+  const model = textModel('anthropic', { vision: true }).slug;
+  const image = (u: string): Anthropic.MessageParam => ({
+    role: 'user',
+    content: [
+      { type: 'text', text: 'Describe' },
+      { type: 'image', source: { type: 'url', url: u } },
+    ],
+  });
+  const res = await anthropic.messages.create({ model, max_tokens: 100, messages: [image(url)] });
+  expect(res.content[0]).toMatchObject({ text: expect.stringMatching(/1 image/) });
+  const refused = await anthropic.messages
+    .create({ model, max_tokens: 100, system: 'x', messages: [image('http://169.254.169.254/latest/meta-data/x.png')] })
+    .catch((e) => e);
+  expect(refused).toBeInstanceOf(Anthropic.BadRequestError);
+  expect(refused.error.error).toEqual({
+    type: 'invalid_request_error',
+    message: expect.stringContaining('messages.0.content.1.source.url'),
+  });
 });

@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import { getBalance, ledgerTotals } from '../../src/core/billing/ledger';
 import type { ProviderName } from '../../src/core/providers/types';
 import { GenerationEntity } from '../../src/db/entities';
+import { hostFile } from '../../src/sandbox/chat-completions-fake';
 import { ApiHarness, startApi } from '../api/harness';
 import { pngDataUri, textModel } from './models';
 
@@ -233,4 +234,26 @@ test('a vendor failure mid-stream is response.failed; nothing is charged', async
   expect(types[0]).toBe('response.created');
   expect(types.at(-1)).toBe('response.failed');
   expect((await getBalance(api.db.dataSource, userId)).total).toBe(100);
+});
+
+test('an input_image URL is fetched through the SSRF policy; a private address is refused naming the part', async () => {
+  const { openai } = await client(500);
+  const png = Buffer.from((await pngDataUri()).split(',')[1], 'base64');
+  const url = `${api.sandbox.mountUrl('openai')}/v1/sandbox-files/${hostFile(png, 'image/png')}`;
+  const model = textModel('google', { vision: true }).slug;
+  const input = (u: string): OpenAI.Responses.ResponseInput => [
+    { role: 'user', content: 'Look at this' },
+    {
+      role: 'user',
+      content: [
+        { type: 'input_text', text: 'Describe' },
+        { type: 'input_image', image_url: u, detail: 'auto' },
+      ],
+    },
+  ];
+  const res = await openai.responses.create({ model, instructions: 'x', input: input(url) });
+  expect(res.output_text).toMatch(/1 image/);
+  const refused = await openai.responses.create({ model, input: input('http://169.254.169.254/x.png') }).catch((e) => e);
+  expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
+  expect(refused.error.param).toBe('input.1.content.1.image_url');
 });

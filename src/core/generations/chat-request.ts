@@ -17,6 +17,8 @@ import {
 export interface ChatImageRef {
   type: 'image_url';
   url: string;
+  /** Where the request put it, for errors (default: its chat-completions place, `messages.N.content.M.image_url`). */
+  field?: string;
 }
 
 export type ChatInputPart = ChatContentPart | ChatImageRef;
@@ -228,7 +230,7 @@ export async function resolveImages(
     const parts: ChatContentPart[] = [];
     for (const [j, part] of m.content.entries()) {
       if (part.type !== 'image_url') parts.push(part);
-      else parts.push({ type: 'image', ...(await fetchImage(`messages.${i}.content.${j}.image_url`, part.url)) });
+      else parts.push({ type: 'image', ...(await fetchImage(part.field ?? `messages.${i}.content.${j}.image_url`, part.url)) });
     }
     out.push({ ...m, content: parts });
   }

@@ -6,9 +6,11 @@ import type { AnthropicMessage, CountTokensBody, MessagesBody } from './schema';
 type Block = AnthropicMessage['content'][number];
 type ImageBlock = Extract<Block, { type: 'image' }>;
 
-function imagePart(block: ImageBlock): ChatInputPart {
+function imagePart(block: ImageBlock, field: string): ChatInputPart {
   const src = block.source;
-  return { type: 'image_url', url: src.type === 'base64' ? `data:${src.media_type};base64,${src.data}` : src.url };
+  return src.type === 'base64'
+    ? { type: 'image_url', url: `data:${src.media_type};base64,${src.data}`, field: `${field}.source.data` }
+    : { type: 'image_url', url: src.url, field: `${field}.source.url` };
 }
 
 function systemText(system: CountTokensBody['system']): string {
@@ -20,17 +22,17 @@ function systemText(system: CountTokensBody['system']): string {
  * shape); text and images follow as one user message. Images inside a tool result travel in that user message,
  * since tool messages carry text on most vendors.
  */
-function userTurn(blocks: Block[]): ChatInputMessage[] {
+function userTurn(blocks: Block[], field: string): ChatInputMessage[] {
   const out: ChatInputMessage[] = [];
   const parts: ChatInputPart[] = [];
-  for (const block of blocks) {
+  for (const [j, block] of blocks.entries()) {
     if (block.type === 'text') parts.push({ type: 'text', text: block.text });
-    else if (block.type === 'image') parts.push(imagePart(block));
+    else if (block.type === 'image') parts.push(imagePart(block, `${field}.${j}`));
     else if (block.type === 'tool_result') {
       const inner = block.content ?? [];
       const text = inner.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
       out.push({ role: 'tool', toolCallId: block.tool_use_id, content: block.is_error ? `Error: ${text}` : text });
-      for (const b of inner) if (b.type === 'image') parts.push(imagePart(b));
+      for (const [k, b] of inner.entries()) if (b.type === 'image') parts.push(imagePart(b, `${field}.${j}.content.${k}`));
     }
   }
   if (parts.length > 0)
@@ -67,8 +69,8 @@ function toolChoice(choice: CountTokensBody['tool_choice']): { toolChoice?: Chat
 export function toConversation(body: CountTokensBody): ChatInput {
   const system = systemText(body.system);
   const messages: ChatInputMessage[] = system !== '' ? [{ role: 'system', content: system }] : [];
-  for (const m of body.messages) {
-    messages.push(...(m.role === 'user' ? userTurn(m.content) : assistantTurn(m.content)));
+  for (const [i, m] of body.messages.entries()) {
+    messages.push(...(m.role === 'user' ? userTurn(m.content, `messages.${i}.content`) : assistantTurn(m.content)));
   }
   return {
     model: body.model,

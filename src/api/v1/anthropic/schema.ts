@@ -86,11 +86,9 @@ const toolChoice = z.discriminatedUnion(
   unsupportedTag('tool_choice'),
 );
 
-const thinking = z.discriminatedUnion(
-  'type',
-  [z.object({ type: z.literal('enabled'), budget_tokens: z.number().int().min(1024) }), z.object({ type: z.literal('disabled') })],
-  unsupportedTag('thinking'),
-);
+// Extended thinking as Claude Code sends it; newer kinds of the setting are accepted too (it shapes how long the
+// model reasons, never what the answer may contain).
+const thinking = z.object({ type: z.string().min(1), budget_tokens: z.number().int().min(1).optional() }).catchall(z.unknown());
 
 const requestFields = {
   model: z.string().trim().min(1, 'model is required'),
@@ -111,6 +109,9 @@ export const messagesBody = z.strictObject({
   top_p: z.number().min(0).max(1).optional(),
   metadata: z.object({ user_id: z.string().max(256).nullish() }).optional(),
   service_tier: z.enum(['auto', 'standard_only']).optional(),
+  // Server-side pruning of old tool results (Claude Code's context-management beta): without it the whole
+  // conversation goes to the model, which changes no answer's correctness.
+  context_management: z.record(z.string(), z.unknown()).optional(),
 });
 
 export const countTokensBody = z.strictObject(requestFields);

@@ -35,10 +35,12 @@ const textOf = (parts: readonly Part[]) =>
     .flatMap((p) => (p.type === 'input_text' || p.type === 'output_text' ? [p.text] : p.type === 'refusal' ? [p.refusal] : []))
     .join('\n');
 
-function userContent(parts: readonly Part[]): string | ChatInputPart[] {
+function userContent(parts: readonly Part[], field: string): string | ChatInputPart[] {
   if (parts.every((p) => p.type !== 'input_image')) return textOf(parts);
-  return parts.flatMap((p): ChatInputPart[] =>
-    p.type === 'input_image' ? [{ type: 'image_url', url: p.image_url }] : [{ type: 'text', text: textOf([p]) }],
+  return parts.map((p, j): ChatInputPart =>
+    p.type === 'input_image'
+      ? { type: 'image_url', url: p.image_url, field: `${field}.${j}.image_url` }
+      : { type: 'text', text: textOf([p]) },
   );
 }
 
@@ -48,10 +50,10 @@ function userContent(parts: readonly Part[]): string | ChatInputPart[] {
  */
 function toMessages(items: readonly ResponsesItem[]): ChatInputMessage[] {
   const out: ChatInputMessage[] = [];
-  for (const item of items) {
+  for (const [i, item] of items.entries()) {
     switch (item.type) {
       case 'message':
-        if (item.role === 'user') out.push({ role: 'user', content: userContent(item.content) });
+        if (item.role === 'user') out.push({ role: 'user', content: userContent(item.content, `input.${i}.content`) });
         else out.push({ role: item.role === 'assistant' ? 'assistant' : 'system', content: textOf(item.content) });
         break;
       case 'function_call': {
