@@ -348,11 +348,11 @@ describe('safeFetch against an allow-listed loopback server', () => {
     expect((err as FetchFailedError).status).toBe(404);
   });
 
+  // The body never finishes: only a refusal on the header alone can end this as too_large (not timeout).
+  // How long it takes is measured by `npm run bench:faults`.
   it('refuses a declared Content-Length over the cap without waiting for the body', async () => {
-    const started = Date.now();
     const err = await failure(safeFetch(`${server.origin}/big-declared`, opts));
     expect((err as FetchFailedError).kind).toBe('too_large');
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('aborts a 2 MB stream at the 1 MB cap and the server sees the connection closed early', async () => {
@@ -365,17 +365,13 @@ describe('safeFetch against an allow-listed loopback server', () => {
   });
 
   it('times out when the server never answers', async () => {
-    const started = Date.now();
     const err = await failure(safeFetch(`${server.origin}/hang`, { ...opts, timeoutMs: 300 }));
     expect((err as FetchFailedError).kind).toBe('timeout');
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('times out on a body that trickles past the total budget', async () => {
-    const started = Date.now();
     const err = await failure(safeFetch(`${server.origin}/drip`, { ...opts, timeoutMs: 400 }));
     expect((err as FetchFailedError).kind).toBe('timeout');
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('reports a closed port as unreachable', async () => {

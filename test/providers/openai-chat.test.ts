@@ -241,10 +241,8 @@ describe('openai chat errors (against the sandbox)', () => {
   });
 
   test('a vendor that never answers becomes timeout', async () => {
-    const started = Date.now();
     const err = await failure(() => chat.chat(ask('[[fail:timeout]] wait'), conn({ timeoutMs: 300 })));
     expect(err.kind).toBe('timeout');
-    expect(Date.now() - started).toBeLessThan(3000);
   });
 
   test('a body cut off mid-response becomes upstream', async () => {
