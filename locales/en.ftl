@@ -256,6 +256,7 @@ error-validation-error = { $reason ->
 }
 error-invalid-size = This size is not available for the model. Please choose another.
 error-model-not-found = Unknown model: { $model }.
+error-model-retired = { $model } has been retired by its vendor. Please choose another model.
 error-invalid-input = I could not use this file: send a JPEG, PNG or WebP image (or a supported audio format).
 error-unsafe-url = { error-invalid-input }
 error-fetch-failed = { error-invalid-input }

@@ -259,6 +259,7 @@ error-validation-error = { $reason ->
 }
 error-invalid-size = Этот размер недоступен для модели. Выберите другой.
 error-model-not-found = Неизвестная модель: { $model }.
+error-model-retired = Модель { $model } снята с обслуживания поставщиком. Пожалуйста, выберите другую модель.
 error-invalid-input = Не получилось использовать этот файл: пришлите изображение JPEG, PNG или WebP (или аудио в поддерживаемом формате).
 error-unsafe-url = { error-invalid-input }
 error-fetch-failed = { error-invalid-input }

@@ -13,6 +13,7 @@ import { SystemAssistantModels1763801100000 } from './1763801100000-SystemAssist
 import { RefundPending1764022000000 } from './1764022000000-RefundPending';
 import { SignInLockoutPerIdentifier1764024000000 } from './1764024000000-SignInLockoutPerIdentifier';
 import { UsedIdTokens1764024001000 } from './1764024001000-UsedIdTokens';
+import { LivingCatalog1764025000000 } from './1764025000000-LivingCatalog';
 import { ApiKeyLimits1764027000000 } from './1764027000000-ApiKeyLimits';
 import { IdempotencyAttemptOwner1764023000000 } from './1764023000000-IdempotencyAttemptOwner';
 
@@ -33,6 +34,7 @@ export const migrations = [
   RefundPending1764022000000,
   SignInLockoutPerIdentifier1764024000000,
   UsedIdTokens1764024001000,
+  LivingCatalog1764025000000,
   ApiKeyLimits1764027000000,
   IdempotencyAttemptOwner1764023000000,
 ];

@@ -11,6 +11,9 @@ import { toUserView, UserView } from './core/accounts/views';
 import { getBalance, grantBonus } from './core/billing/ledger';
 import { ArticleCatalog, toArticleView } from './core/payments/articles';
 import { listModels, toPublicModel } from './core/catalog/catalog';
+import { ParamError } from './core/catalog/errors';
+import { LiveCatalog } from './core/catalog/live/live-catalog';
+import { CatalogStore } from './core/catalog/live/store';
 import { PLAN_SLUGS } from './core/catalog/types';
 import { loadConfig } from './config';
 import { connectDatabase } from './db/connect';
@@ -25,6 +28,7 @@ const USAGE = `usage: npm run cli -- <command> [options]
   user:plan   --user ID --plan ${PLAN_SLUGS.join('|')}
   key:create  --user ID --name N
   models:list
+  catalog:set --slug S [--replacement R] [--shutdown-at YYYY-MM-DD] [--enabled true|false]
   articles:list
   articles:set --id ID [--price RUBLES] [--stars N] [--title T] [--active true|false]`;
 
@@ -152,6 +156,28 @@ const commands: Record<string, { options: string[]; run: Command }> = {
         active: a.active === undefined ? undefined : a.active === 'true',
       });
       return { ...toArticleView(updated), active: updated.active };
+    },
+  },
+  'catalog:set': {
+    options: ['slug', 'replacement', 'shutdown-at', 'enabled'],
+    run: async (ds, a) => {
+      const slug = parse(z.string({ error: '--slug is required' }).trim().min(1, '--slug is required'), a.slug);
+      if (a.enabled !== undefined && a.enabled !== 'true' && a.enabled !== 'false') throw new UsageError('--enabled is true or false');
+      if (a.replacement === undefined && a['shutdown-at'] === undefined && a.enabled === undefined) {
+        throw new UsageError('give at least one of --replacement, --shutdown-at, --enabled');
+      }
+      const catalog = new LiveCatalog(new CatalogStore(ds), createLogger('silent'));
+      await catalog.load();
+      try {
+        return await catalog.set(slug, {
+          replacement: a.replacement,
+          shutdownAt: a['shutdown-at'],
+          enabled: a.enabled === undefined ? undefined : a.enabled === 'true',
+        });
+      } catch (err) {
+        if (err instanceof ParamError) throw new UsageError(err.message);
+        throw err;
+      }
     },
   },
   'models:list': {

@@ -12,7 +12,7 @@ import { connectDatabase, Database } from './db/connect';
 import { withStartupLock } from './db/startup-lock';
 import { startWorkers } from './jobs/workers';
 import { createLogger, Logger } from './logger';
-import { endingModels } from './core/catalog/catalog';
+import { endingModels } from './core/catalog/lifecycle';
 import { sandboxHandlers } from './sandbox/handlers';
 import { SandboxServer, startSandbox } from './sandbox/server';
 import { createServices, Services } from './services';
@@ -51,10 +51,15 @@ function logProviderModes(services: Services, log: Logger): void {
   }
 }
 
-/** The operator hears at start about models whose vendor deprecated them or shuts them down soon. */
+/** The operator hears at start about models past or near their shutdown (and what serves them once retired). */
 function logEndingModels(log: Logger): void {
   for (const m of endingModels()) {
-    log.warn(m, `model ${m.slug} is deprecated by its vendor${m.shutdownAt ? `; shutdown on ${m.shutdownAt}` : ''}: plan its replacement`);
+    const fate = m.replacement ? `requests are served by ${m.replacement}` : 'it has no replacement: its requests answer 410 model_retired';
+    const when = m.shutdownAt ? ` (shutdown ${m.shutdownAt})` : '';
+    log.warn(
+      m,
+      m.retired ? `model ${m.slug} is retired${when}: ${fate}` : `model ${m.slug} is ending${when}: plan its replacement; then ${fate}`,
+    );
   }
 }
 
@@ -99,6 +104,8 @@ async function startServing(
   stopRequested: () => boolean,
 ): Promise<Running> {
   logProviderModes(services, log);
+  // The operator's overrides and the last vendor check decide what is retired: read them before warning.
+  await services.catalog.load();
   logEndingModels(log);
   let workersRunning = false;
   services.readiness.addCheck('job_queue', async () => {

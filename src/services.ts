@@ -52,6 +52,9 @@ import { announceFinished } from './core/generations/announce';
 import { WebhookService } from './core/webhooks/service';
 import { FastSql } from './db/fast-sql';
 import { PgAccountChangeFeed } from './db/account-change-feed';
+import { CATALOG_CHANGES_CHANNEL } from './core/catalog/live/changes';
+import { LiveCatalog } from './core/catalog/live/live-catalog';
+import { CatalogStore } from './core/catalog/live/store';
 import type { Logger } from './logger';
 
 /** Everything the front ends and workers share, built once per process. */
@@ -67,6 +70,8 @@ export interface Services {
   apiKeys: ApiKeyService;
   /** Account changes heard from PostgreSQL (every instance, every writer): what caches of accounts listen to. */
   accountChanges: AccountChangeFeed;
+  /** The catalog's overrides and vendor findings from the database, reloaded on every change (any instance). */
+  catalog: LiveCatalog;
   /** Sign-in, sessions, bearer credentials, password recovery (src/core/accounts/auth-service.ts). */
   auth: AuthService;
   /** Queues mail as a durable job (see jobs/mail.ts); delivered by `mailTransport`: SMTP when SMTP_URL is set, else the log. */
@@ -163,7 +168,10 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
   const sql = FastSql.of(ds);
   const holds = FastSql.asyncCommitPool(options.databaseUrl);
   const plans = new PlanDirectory(ds);
-  const accountChanges = new PgAccountChangeFeed(options.databaseUrl, log).start();
+  const changeFeed = new PgAccountChangeFeed(options.databaseUrl, log);
+  const catalog = new LiveCatalog(new CatalogStore(ds), log);
+  changeFeed.listen(CATALOG_CHANGES_CHANNEL, catalog);
+  const accountChanges = changeFeed.start();
   const apiKeys = new ApiKeyService(ds, config.apiKeyPepper, { sql, changes: accountChanges });
   const jobQueue = createBoss(options.databaseUrl, log);
   const boss = jobQueue.boss;
@@ -290,6 +298,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     counters: pgCounters,
     apiKeys,
     accountChanges,
+    catalog,
     auth,
     mailer,
     mailTransport,

@@ -100,6 +100,7 @@ const BOT_ERRORS: ErrorTable<BotRendering> & Record<TelegramFileError['code'], (
   validation_error: (err) => ({ render: ({ t }) => ({ text: paramErrorText(err, t) }) }),
   invalid_size: () => ({ render: ({ t }) => ({ text: t('error-invalid-size') }) }),
   model_not_found: (err) => ({ render: ({ t }) => ({ text: t('error-model-not-found', { model: err.slug }) }) }),
+  model_retired: (err) => ({ render: ({ t }) => ({ text: t('error-model-retired', { model: modelName(err.slug) }) }) }),
   invalid_input: () => ({ render: ({ t }) => ({ text: t('error-invalid-input') }) }),
   unsafe_url: () => ({ render: ({ t }) => ({ text: t('error-unsafe-url') }) }),
   fetch_failed: () => ({ render: ({ t }) => ({ text: t('error-fetch-failed') }) }),

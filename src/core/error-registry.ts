@@ -13,7 +13,7 @@ import {
 } from './accounts/errors';
 import { KeyBudgetExceededError, ModelNotAllowedError } from './accounts/key-limits';
 import { InsufficientTokensError } from './billing/errors';
-import { ParamError, UnknownModelError } from './catalog/errors';
+import { ModelRetiredError, ParamError, UnknownModelError } from './catalog/errors';
 import { DomainError } from './errors';
 import { GenerationFailedError, IdempotencyConflictError, InputError, ProviderUnavailableError } from './generations/errors';
 import { RateLimitedError } from './limits/rate-limiter';
@@ -56,6 +56,7 @@ export const CORE_ERROR_CLASSES = [
   InsufficientTokensError,
   ParamError,
   UnknownModelError,
+  ModelRetiredError,
   GenerationFailedError,
   IdempotencyConflictError,
   InputError,

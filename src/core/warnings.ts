@@ -5,11 +5,23 @@
 export type GenerationWarning =
   /** A request option the vendor model does not take; it was left out. `setting` is the API field. */
   | { type: 'unsupported-setting'; setting: string; message: string }
+  /** The model the request named is retired: its replacement `model` ran it, at its own price. */
+  | { type: 'model-replaced'; requested: string; model: string; message: string }
   /** Any other note (and warnings stored before they had a type). */
   | { type: 'note'; message: string };
 
 export function unsupportedSetting(setting: string, model: string): GenerationWarning {
   return { type: 'unsupported-setting', setting, message: `${setting} is not used by ${model} and was left out` };
+}
+
+export function modelReplaced(requested: string, served: string, shutdownAt: string | null): GenerationWarning {
+  const when = shutdownAt ? ` (shut down by its vendor on ${shutdownAt})` : '';
+  return {
+    type: 'model-replaced',
+    requested,
+    model: served,
+    message: `${requested} is retired${when}: served by ${served} and billed at its price`,
+  };
 }
 
 /** Warnings as stored with a result, read back: typed objects, or the plain strings of older results. */

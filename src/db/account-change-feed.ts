@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import type { AccountChangeFeed, AccountChangeListener } from '../core/accounts/account-changes';
+import type { ChangeChannelListener } from '../core/catalog/live/changes';
 import type { Logger } from '../logger';
 
 export const ACCOUNT_CHANGES_CHANNEL = 'account_changes';
@@ -17,6 +18,8 @@ export class PgAccountChangeFeed implements AccountChangeFeed {
   private attempt = 0;
   private timer?: NodeJS.Timeout;
   private readonly listeners: AccountChangeListener[] = [];
+  /** Other NOTIFY channels heard on the same connection (the catalog's changes). */
+  private readonly channels = new Map<string, ChangeChannelListener[]>();
   private readonly waiting = new Map<number, Set<() => void>>();
 
   constructor(
@@ -30,6 +33,15 @@ export class PgAccountChangeFeed implements AccountChangeFeed {
 
   subscribe(listener: AccountChangeListener): void {
     this.listeners.push(listener);
+  }
+
+  /**
+   * Also LISTEN on `channel` (a plain identifier), on the same connection and with the same reconnects: `reset` runs
+   * each time listening (re)starts, since changes in between were not heard. Call before `start`.
+   */
+  listen(channel: string, listener: ChangeChannelListener): void {
+    if (!/^[a-z_]+$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+    this.channels.set(channel, [...(this.channels.get(channel) ?? []), listener]);
   }
 
   /** Connects in the background; `live` turns true once LISTEN is in place. */
@@ -69,10 +81,12 @@ export class PgAccountChangeFeed implements AccountChangeFeed {
     client.on('end', () => this.disconnected(client));
     client.on('notification', (msg) => {
       if (msg.channel === ACCOUNT_CHANGES_CHANNEL) this.heard(msg.payload ?? '*');
+      else for (const l of this.channels.get(msg.channel) ?? []) l.heard(msg.payload ?? '');
     });
     try {
       await client.connect();
       await client.query(`LISTEN ${ACCOUNT_CHANGES_CHANNEL}`);
+      for (const channel of this.channels.keys()) await client.query(`LISTEN ${channel}`);
     } catch (err) {
       this.disconnected(client, err as Error);
       return;
@@ -82,6 +96,7 @@ export class PgAccountChangeFeed implements AccountChangeFeed {
     this.attempt = 0;
     for (const l of this.listeners) l.feedReset();
     this.listening = true;
+    for (const l of [...this.channels.values()].flat()) l.reset();
   }
 
   private heard(payload: string): void {

@@ -11,6 +11,7 @@ import {
   toPublicModel,
 } from '../../src/core/catalog';
 import { ApiHarness, expectErrorShape, insertGeneration, startApi } from './harness';
+import { CATALOG_SHAPE } from '../fixtures/catalog-shape';
 
 let api: ApiHarness;
 let token: string;
@@ -22,12 +23,12 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 describe('GET /models', () => {
-  test('the whole catalog: 52 Model objects with prices', async () => {
+  test('the whole catalog: every Model object with prices', async () => {
     const res = await api.request('GET', '/api/v2/models', { token });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['models', 'total']);
-    expect(res.body.total).toBe(52);
-    expect(res.body.models).toHaveLength(52);
+    expect(res.body.total).toBe(CATALOG_SHAPE.models);
+    expect(res.body.models).toHaveLength(CATALOG_SHAPE.models);
     for (const model of res.body.models) {
       expect(z.strictObject(ModelSchema.shape).safeParse(model).success).toBe(true);
       expect(model.token_cost).toBeGreaterThanOrEqual(1);
@@ -43,8 +44,8 @@ describe('GET /models', () => {
     const count = async (query: string) => (await api.request('GET', `/api/v2/models?${query}`, { token })).body.total;
     expect(await count('category=image')).toBe(11);
     expect(await count('category=tool')).toBe(7);
-    expect(await count('min_plan=free')).toBe(19);
-    expect(await count('min_plan=basic')).toBe(52);
+    expect(await count('min_plan=free')).toBe(CATALOG_SHAPE.starter);
+    expect(await count('min_plan=basic')).toBe(CATALOG_SHAPE.models);
     expect(await count('category=text&min_plan=free')).toBe(7);
     const stt = await api.request('GET', '/api/v2/models?category=stt', { token });
     expect(stt.body.models.map((m: { slug: string }) => m.slug).sort()).toEqual(

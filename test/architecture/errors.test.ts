@@ -19,7 +19,7 @@ import { PlanDirectory } from '../../src/core/accounts/plans';
 import { KeyBudgetExceededError, ModelNotAllowedError } from '../../src/core/accounts/key-limits';
 import { SmtpError } from '../../src/core/accounts/smtp-mailer';
 import { InsufficientTokensError } from '../../src/core/billing/errors';
-import { ParamError, UnknownModelError } from '../../src/core/catalog/errors';
+import { ParamError, UnknownModelError, ModelRetiredError } from '../../src/core/catalog/errors';
 import { CORE_ERROR_CLASSES, CoreErrorCode } from '../../src/core/error-registry';
 import { DomainError } from '../../src/core/errors';
 import { GenerationFailedError, IdempotencyConflictError, InputError, ProviderUnavailableError } from '../../src/core/generations/errors';
@@ -73,6 +73,7 @@ const SAMPLES: Record<CoreErrorCode, DomainError> = {
   model_not_allowed: new ModelNotAllowedError('gpt-4o'),
   validation_error: new ParamError('size', 'bad size'),
   model_not_found: new UnknownModelError('nope'),
+  model_retired: new ModelRetiredError('old-model', '2026-10-23'),
   generation_failed: new GenerationFailedError(1, 'timeout', 'late', 'flux-dev'),
   idempotency_conflict: new IdempotencyConflictError('in_progress', 'running'),
   idempotency_key_reused: new IdempotencyConflictError('body_mismatch', 'other body'),
@@ -155,6 +156,11 @@ test.each(Object.entries(SAMPLES))(
 
 test('the wire codes the external suite knows stay the same', () => {
   expect(describeError(SAMPLES.model_not_found)).toMatchObject({ status: 404, code: 'model_not_found', details: { model: 'nope' } });
+  expect(describeError(SAMPLES.model_retired)).toMatchObject({
+    status: 410,
+    code: 'model_retired',
+    details: { shutdown_at: '2026-10-23' },
+  });
   expect(describeError(SAMPLES.validation_error)).toMatchObject({ status: 400, code: 'validation_error', details: { field: 'size' } });
   expect(describeError(new InputError('image', 'big', 'too_large'))).toMatchObject({ status: 413, code: 'invalid_input' });
   expect(describeError(new InputError('image', 'unsafe', 'invalid'))).toMatchObject({ status: 400, code: 'invalid_input' });

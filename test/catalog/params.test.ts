@@ -298,16 +298,16 @@ test('normalizeGenerateParams works on a parsed body for a given model', () => {
 
 describe('speech-to-text options', () => {
   test('default model when none is named; non-STT models are refused', () => {
-    expect(resolveSttModel(undefined).slug).toBe('whisper-1');
-    expect(resolveSttModel('').slug).toBe('whisper-1');
-    expect(resolveSttModel('vendor-scribe').slug).toBe('vendor-scribe');
+    expect(resolveSttModel(undefined).model.slug).toBe('whisper-1');
+    expect(resolveSttModel('').model.slug).toBe('whisper-1');
+    expect(resolveSttModel('vendor-scribe').model.slug).toBe('vendor-scribe');
     expect(paramError(() => resolveSttModel('tts-1')).field).toBe('model');
     expect(() => resolveSttModel('nope')).toThrow(UnknownModelError);
   });
 
   test('diarize only on vendor-scribe; language codes checked', () => {
-    const scribe = resolveSttModel('vendor-scribe');
-    const whisper = resolveSttModel('whisper-1');
+    const scribe = resolveSttModel('vendor-scribe').model;
+    const whisper = resolveSttModel('whisper-1').model;
     expect(normalizeSttOptions(scribe, { diarize: 'true', language: 'RU' })).toEqual({ diarize: true, language: 'ru' });
     expect(normalizeSttOptions(whisper, { diarize: 'false' })).toEqual({ diarize: false });
     expect(normalizeSttOptions(whisper, { language: 'auto' })).toEqual({ diarize: false });

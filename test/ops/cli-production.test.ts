@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { verifyPassword } from '../../src/core/accounts/passwords';
 import { createTestDatabase, TestDatabase } from '../support/databases';
 import { buildOnce, tempDir } from './service-process';
+import { CATALOG_SHAPE } from '../fixtures/catalog-shape';
 
 // The operator CLI: `npm run cli` answers pure JSON on stdout without rebuilding, and the `bin` entry runs from a
 // production-style install (a build, then `npm ci --omit=dev`: no compiler, no sources).
@@ -41,7 +42,7 @@ test('`npm run cli -- models:list` prints pure JSON on stdout and does not rebui
   const compiled = path.join(root, 'dist/src/cli.js');
   const before = fs.statSync(compiled).mtimeMs;
   const { stdout } = await run('npm', ['run', 'cli', '--', 'models:list'], { cwd: root, maxBuffer: 8 * 1024 * 1024 });
-  expect(JSON.parse(stdout).total).toBe(52);
+  expect(JSON.parse(stdout).total).toBe(CATALOG_SHAPE.models);
   expect(fs.statSync(compiled).mtimeMs).toBe(before);
 }, 60_000);
 
@@ -56,7 +57,7 @@ test('the bin entry runs from a production install, with --password-stdin', asyn
     DATA_DIR: path.join(prod, 'data'),
   };
   const models = await run(path.join(prod, 'bin/nebula-gen.js'), ['models:list'], { cwd: prod, env, maxBuffer: 8 * 1024 * 1024 });
-  expect(JSON.parse(models.stdout).total).toBe(52);
+  expect(JSON.parse(models.stdout).total).toBe(CATALOG_SHAPE.models);
 
   const child = spawn(
     path.join(prod, 'bin/nebula-gen.js'),

@@ -2,10 +2,11 @@ import { listModels } from '../../src/core/catalog/catalog';
 import { providerAdapters } from '../../src/core/providers/registry';
 import { PROVIDER_NAMES } from '../../src/core/providers/types';
 import { sandboxHandlers } from '../../src/sandbox/handlers';
+import { CATALOG_SHAPE } from '../fixtures/catalog-shape';
 
 test('every catalog model resolves to an adapter with the capability its category needs', () => {
   const models = listModels();
-  expect(models).toHaveLength(52);
+  expect(models).toHaveLength(CATALOG_SHAPE.models);
   for (const m of models) {
     const adapter = providerAdapters[m.provider];
     expect([m.slug, adapter?.name]).toEqual([m.slug, m.provider]);

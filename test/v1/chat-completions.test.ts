@@ -5,6 +5,7 @@ import { createOpenAiSandbox } from '../../src/sandbox/openai';
 import { SandboxHandler } from '../../src/sandbox/types';
 import { ApiHarness, startApi } from '../api/harness';
 import { eventually } from '../support/wait';
+import { CATALOG_SHAPE } from '../fixtures/catalog-shape';
 
 let api: ApiHarness;
 /** Upstream responses the fake saw closed by its client before it finished them. */
@@ -217,7 +218,7 @@ test('GET /v1/models lists the catalog in the compatible format, without prices'
   const { key } = await vipKey();
   const list = await client(key).models.list();
   const ids = list.data.map((m) => m.id);
-  expect(ids).toHaveLength(52);
+  expect(ids).toHaveLength(CATALOG_SHAPE.models);
   expect(ids).toContain('gpt-4o-mini');
   for (const m of list.data) {
     expect(m.object).toBe('model');

@@ -151,6 +151,7 @@ const API_ERRORS: ErrorTable<Rendering> = {
   }),
   invalid_storage_key: () => ({ status: 404, code: 'not_found', message: 'File not found' }),
   model_not_found: (err) => ({ status: 404, details: { model: err.slug } }),
+  model_retired: (err) => ({ status: 410, details: { shutdown_at: err.shutdownAt } }),
   validation_error: (err) => ({ status: 400, details: { field: err.field } }),
   invalid_size: (err) => ({ status: 400, code: 'validation_error', details: { field: 'size' }, message: err.message }),
   unknown_article: (err) => ({ status: 400, details: { field: err.details.field } }),

@@ -127,8 +127,14 @@ export const GenerationSchema = component(
     warnings: z
       .array(
         z.object({
-          type: z.string().describe('`unsupported-setting` (an option the model does not take, left out), or `note`'),
+          type: z
+            .string()
+            .describe(
+              '`unsupported-setting` (an option the model does not take, left out), `model-replaced` (the requested model is retired; its replacement ran), or `note`',
+            ),
           setting: z.string().optional().describe('the API field, for `unsupported-setting`'),
+          requested: z.string().optional().describe('the retired model the request named, for `model-replaced`'),
+          model: z.string().optional().describe('the replacement that ran, for `model-replaced`'),
           message: z.string(),
         }),
       )
@@ -187,8 +193,15 @@ export const ModelSchema = component(
     description_en: z.string(),
     supports_streaming: z.boolean(),
     config: z.record(z.string(), z.unknown()),
+    upstream_id: z.string().describe("the vendor's id of the model"),
     deprecated_at: z.string().nullable().describe('ISO date the vendor deprecated the model; null when it is not deprecated'),
     shutdown_at: z.string().nullable().describe('ISO date the vendor shuts the model down; null when none is announced'),
+    replacement: z
+      .string()
+      .nullable()
+      .describe(
+        'the catalog slug that serves requests for the model once it is retired (past shutdown_at, or gone from the vendor), or null',
+      ),
   }),
 );
 

@@ -66,6 +66,13 @@ export const V1ModelSchema = component(
     created: z.number().int(),
     owned_by: z.string().describe('the provider'),
     category: z.string(),
+    upstream_id: z.string().describe("the vendor's id of the model"),
+    deprecated_at: z.string().nullable().describe('ISO date the vendor deprecated the model, or null'),
+    shutdown_at: z.string().nullable().describe('ISO date the vendor shuts (or shut) the model down, or null'),
+    replacement: z
+      .string()
+      .nullable()
+      .describe('the catalog slug that serves requests for the model once it is retired (past shutdown_at or gone), or null'),
   }),
 );
 

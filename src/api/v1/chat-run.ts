@@ -3,6 +3,7 @@ import type { ChatInput, ChatOutcome, ChatStream } from '../../core/generations/
 import type { RateDecision } from '../../core/limits/rate-limiter';
 import type { ApiServices } from '../api-services';
 import { actorOf } from '../middleware/auth';
+import { announceReplacement } from '../model-replaced';
 import { applyRateLimitHeaders } from '../middleware/rate-limit-headers';
 import { openSse, SseChannel } from '../sse';
 
@@ -25,7 +26,7 @@ function setIgnoredParameters(ctx: ParameterizedContext, ignored: readonly strin
   if (ignored.length > 0) ctx.set('X-Ignored-Parameters', ignored.join(', '));
 }
 
-/** A whole answer; sets the rate headers and X-Token-Balance. */
+/** A whole answer; sets the rate headers, X-Token-Balance and (a retired model's replacement answered) X-Model-Replaced. */
 export async function completeChat(ctx: ParameterizedContext, services: ChatRunServices, input: ChatInput): Promise<ChatOutcome> {
   // The client leaving closes the response before it finished (on Node 20 the request's own 'close' has already
   // fired once the body was read, so it cannot tell): the upstream call is aborted and nothing is charged.
@@ -34,6 +35,7 @@ export async function completeChat(ctx: ParameterizedContext, services: ChatRunS
     if (!ctx.res.writableFinished) abort.abort();
   });
   const out = await services.chat.complete(actorOf(ctx), input, requestContext(ctx), abort.signal);
+  announceReplacement(ctx, out.replaced, out.model.slug);
   applyRate(ctx, out.rate);
   setIgnoredParameters(ctx, out.ignored);
   if (out.balance !== undefined) ctx.set('X-Token-Balance', String(out.balance));
@@ -51,6 +53,7 @@ export async function streamChat(
 ): Promise<{ stream: ChatStream; sse: SseChannel }> {
   const abort = new AbortController();
   const stream = await services.chat.stream(actorOf(ctx), input, requestContext(ctx), abort.signal);
+  announceReplacement(ctx, stream.replaced, stream.model.slug);
   applyRate(ctx, stream.rate);
   setIgnoredParameters(ctx, stream.ignored);
   const sse = openSse(ctx);

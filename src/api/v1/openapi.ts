@@ -38,10 +38,13 @@ export function documentV1(router: Router): void {
         headers: {
           'X-Token-Balance': 'balance after the charge (not on streams)',
           'X-Ignored-Parameters': 'request parameters the model has no equivalent for, ignored (comma-separated; absent when none)',
+          'X-Model-Replaced':
+            '`<requested>-><served>` when the requested model is retired and its replacement answered (then `model` is the replacement)',
         },
       },
       402: { description: 'The balance cannot cover the reservation', schema: errorSchema },
       404: { description: 'No model with this id', schema: errorSchema },
+      410: { description: 'model_retired: the model is retired and has no replacement (body has shutdown_at)', schema: errorSchema },
       503: { description: 'The provider is overloaded or unavailable', schema: errorSchema },
     },
   });
@@ -59,7 +62,7 @@ export function documentV1(router: Router): void {
     method: 'get',
     path: '/models/:id',
     operationId: 'getV1Model',
-    summary: 'One model in the compatible format',
+    summary: 'One model in the compatible format, with its lifecycle (a retired slug is described too)',
     tags,
     security: 'bearer',
     params: z.object({ id: z.string().describe('catalog slug') }),

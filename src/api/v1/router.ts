@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
-import { listModels, requireModel } from '../../core/catalog/catalog';
+import { lifecycleFields, listModels } from '../../core/catalog/catalog';
+import { requireCatalogEntry } from '../../core/catalog/lifecycle';
 import { ChatToolCall, FinishReason } from '../../core/providers/types';
 import type { ApiServices } from '../api-services';
 import { refuseWhileDraining } from '../health-routes';
@@ -135,12 +136,27 @@ export function createV1Router(services: Pick<ApiServices, 'chat' | 'auth' | 'li
   router.get('/models', (ctx) => {
     ctx.body = {
       object: 'list',
-      data: listModels().map((m) => ({ id: m.slug, object: 'model', created: CATALOG_EPOCH, owned_by: m.provider, category: m.category })),
+      data: listModels().map((m) => ({
+        id: m.slug,
+        object: 'model',
+        created: CATALOG_EPOCH,
+        owned_by: m.provider,
+        category: m.category,
+        ...lifecycleFields(m.slug, m.upstreamModel),
+      })),
     };
   });
+  // A retired slug is still described (with its shutdown and replacement), so a client can see what serves it.
   router.get('/models/:id', (ctx) => {
-    const m = requireModel(String(ctx.params.id));
-    ctx.body = { id: m.slug, object: 'model', created: CATALOG_EPOCH, owned_by: m.provider, category: m.category };
+    const m = requireCatalogEntry(String(ctx.params.id));
+    ctx.body = {
+      id: m.slug,
+      object: 'model',
+      created: CATALOG_EPOCH,
+      owned_by: m.provider,
+      category: m.category,
+      ...lifecycleFields(m.slug, m.upstreamModel),
+    };
   });
   return router;
 }

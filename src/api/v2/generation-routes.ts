@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import { z } from 'zod';
+import { announceReplacement } from '../model-replaced';
 import { buildGenerateCommand, generateBodySchema, parseGenerateBody, parseGenerateCommand } from '../../core/catalog/params';
 import { GenerationFailedError } from '../../core/generations/errors';
 import { fingerprint, IDEMPOTENCY_KEY_PATTERN, StoredResponse } from '../../core/generations/idempotency';
@@ -13,7 +14,7 @@ import { ApiError } from '../middleware/errors';
 import { readJsonBody } from '../middleware/json-body';
 import { readMultipart } from '../middleware/multipart';
 import { applyRateLimitHeaders } from '../middleware/rate-limit-headers';
-import { GenerationSchema } from '../openapi/components';
+import { ErrorSchema, GenerationSchema } from '../openapi/components';
 import { documentOperation } from '../openapi/registry';
 import { publicBaseUrl, requestOrigin } from './public-url';
 import { registerStreamRoute } from './stream-route';
@@ -93,19 +94,23 @@ export function registerGenerationRoutes(
       'Input images may be sent inline as base64 `data:` URIs (up to 20 MB decoded), so this route accepts JSON bodies of up to 28 MB; every other JSON route takes at most 1 MB.',
     body: generateBodySchema,
     bodyLimitBytes: GENERATE_BODY_LIMIT,
-    responses: { 200: generationResponse },
+    responses: {
+      200: {
+        ...generationResponse,
+        headers: { 'X-Model-Replaced': '`<requested>-><served>` when the requested model is retired and its replacement ran it' },
+      },
+      410: { description: 'model_retired: the model is retired and has no replacement (body has shutdown_at)', schema: ErrorSchema },
+    },
   });
   router.post('/generate', async (ctx) => {
     const body = await readJsonBody(ctx, { limitBytes: GENERATE_BODY_LIMIT });
     // The idempotency fingerprint covers the validated request, never the raw input.
     const validated = parseGenerateBody(body);
-    await idempotent(ctx, services, 'POST /generate', validated, async () =>
-      renderOutcome(
-        ctx,
-        services,
-        await services.generations.generate(actorOf(ctx), buildGenerateCommand(validated), requestContextOf(ctx, services)),
-      ),
-    );
+    await idempotent(ctx, services, 'POST /generate', validated, async () => {
+      const command = buildGenerateCommand(validated);
+      announceReplacement(ctx, command.replaced, command.model.slug);
+      return renderOutcome(ctx, services, await services.generations.generate(actorOf(ctx), command, requestContextOf(ctx, services)));
+    });
   });
 
   const idParams = z.object({ id: z.string() });

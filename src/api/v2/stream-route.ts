@@ -1,3 +1,4 @@
+import { announceReplacement } from '../model-replaced';
 import Router from '@koa/router';
 import { z } from 'zod';
 import { ChatMessage } from '../../core/providers/types';
@@ -59,6 +60,7 @@ export function registerStreamRoute(router: Router, services: Pick<ApiServices, 
         { source: 'api', ownOrigins: [publicBaseUrl(ctx, services.config)] },
         abort.signal,
       );
+      announceReplacement(ctx, stream.replaced, stream.model.slug);
       applyRateLimitHeaders(ctx, stream.rate);
       const sse = openSse(ctx, { everyMs: STREAM_HEARTBEAT_MS, frame: 'event: heartbeat\ndata: {}\n\n' });
       sse.signal.addEventListener('abort', () => abort.abort(), { once: true });

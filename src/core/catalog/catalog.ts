@@ -1,6 +1,7 @@
 // Lookups over the catalog, access by plan, and the public Model object.
 import { UnknownModelError } from './errors';
 import { DEFAULT_STT_MODEL_SLUG, MODELS, type ToolSlug } from './models';
+import { isRetired, lifecycleOf } from './lifecycle';
 import { baseTokenCost, priceRange } from './pricing';
 import { PLAN_LEVEL, type Category, type ModelDefinition, type PlanSlug, type PublicModel, type SttModel, type ToolModel } from './types';
 
@@ -29,10 +30,12 @@ export interface ModelFilter {
   minPlan?: PlanSlug;
 }
 
-/** Models in catalog order, optionally filtered. */
+/** Models in service, in catalog order, optionally filtered (retired models are hidden: see lifecycle.ts). */
 export function listModels(filter: ModelFilter = {}): readonly ModelDefinition[] {
+  const now = new Date();
   return MODELS.filter(
     (m) =>
+      !isRetired(m.slug, now) &&
       (filter.category === undefined || m.category === filter.category) &&
       (filter.minPlan === undefined || PLAN_LEVEL[m.minPlan] <= PLAN_LEVEL[filter.minPlan]),
   );
@@ -95,18 +98,20 @@ export function toPublicModel(model: ModelDefinition): PublicModel {
     supports_streaming: model.supportsStreaming,
     // A copy, so a caller editing the response cannot reach the (frozen) catalog.
     config: structuredClone(model.config),
-    deprecated_at: model.lifecycle?.deprecatedAt ?? null,
-    shutdown_at: model.lifecycle?.shutdownAt ?? null,
+    ...lifecycleFields(model.slug, model.upstreamModel),
   };
 }
 
-/** Models the vendor has deprecated or will shut down within `withinDays` of `now`, for the operator's warning at start. */
-export function endingModels(now = new Date(), withinDays = 60): { slug: string; deprecatedAt?: string; shutdownAt?: string }[] {
-  const horizon = now.getTime() + withinDays * 86_400_000;
-  return MODELS.flatMap((m) => {
-    const l = m.lifecycle;
-    if (!l) return [];
-    const ending = l.deprecatedAt !== undefined || (l.shutdownAt !== undefined && Date.parse(l.shutdownAt) <= horizon);
-    return ending ? [{ slug: m.slug, ...l }] : [];
-  });
+/** The four lifecycle fields of the Model object (GET /api/v2/models, GET /v1/models/{id}). */
+export function lifecycleFields(
+  slug: string,
+  upstreamId: string,
+): { upstream_id: string; deprecated_at: string | null; shutdown_at: string | null; replacement: string | null } {
+  const l = lifecycleOf(slug);
+  return {
+    upstream_id: upstreamId,
+    deprecated_at: l?.deprecatedAt ?? null,
+    shutdown_at: l?.shutdownAt ?? null,
+    replacement: l?.replacement ?? null,
+  };
 }

@@ -23,7 +23,10 @@ export interface CommandInputs<F = UploadedImage> {
 }
 
 export interface GenerateCommand<F = UploadedImage> {
+  /** The model that runs: the requested one, or its replacement when the requested one is retired. */
   model: ModelDefinition;
+  /** The retired model the request named, when its replacement serves it. */
+  replaced?: { from: string; shutdownAt: string | null };
   params: NormalizedParams;
   inputs: CommandInputs<F>;
 }

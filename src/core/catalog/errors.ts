@@ -9,6 +9,20 @@ export class UnknownModelError extends DomainError {
   }
 }
 
+/** The model was shut down by its vendor (or taken out of service) and has no replacement in service. */
+export class ModelRetiredError extends DomainError {
+  readonly code = 'model_retired';
+  constructor(
+    readonly slug: string,
+    readonly shutdownAt: string | null,
+  ) {
+    super(`The model ${slug} is retired${shutdownAt ? ` (shut down on ${shutdownAt})` : ''} and has no replacement: choose another model`, {
+      model: slug,
+      shutdown_at: shutdownAt,
+    });
+  }
+}
+
 /** Why a parameter was refused, for doors that word it themselves (the bot's prompt step). */
 export type ParamErrorReason = 'required' | 'too_long' | 'invalid';
 

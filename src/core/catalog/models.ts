@@ -12,6 +12,7 @@ import {
   type ModelDefinition,
   type MusicModel,
   type PlanSlug,
+  type RetiredAlias,
   type SttModel,
   type TextModel,
   type ToolModel,
@@ -51,7 +52,6 @@ interface TextSpec {
   reasoningControl?: boolean;
   rates: [inputPer1k: number, outputPer1k: number, min: number];
   description: string;
-  lifecycle?: ModelLifecycle;
 }
 
 function text<S extends string, P extends ProviderName>(s: TextSpec & { slug: S; provider: P }): Keyed<TextModel, S, P> {
@@ -74,7 +74,6 @@ function text<S extends string, P extends ProviderName>(s: TextSpec & { slug: S;
       supports_reasoning_effort: s.reasoningControl ?? false,
     },
     pricing: { kind: 'usage', inputPer1k: s.rates[0], outputPer1k: s.rates[1], min: s.rates[2] },
-    ...(s.lifecycle ? { lifecycle: s.lifecycle } : {}),
   };
 }
 
@@ -203,7 +202,6 @@ const TEXT_MODELS = [
     slug: 'gemini-3.1-flash-lite',
     name: 'Gemini 3.1 Flash-Lite',
     provider: 'google',
-    lifecycle: { shutdownAt: '2027-05-07' },
     plan: STARTER,
     vision: true,
     context: 1048576,
@@ -913,7 +911,25 @@ const TOOL_MODELS = [
   ),
 ];
 
-const CATALOG = [...TEXT_MODELS, ...IMAGE_MODELS, ...VIDEO_MODELS, ...TTS_MODELS, ...STT_MODELS, ...MUSIC_MODELS, ...TOOL_MODELS];
+const LIVE = [...TEXT_MODELS, ...IMAGE_MODELS, ...VIDEO_MODELS, ...TTS_MODELS, ...STT_MODELS, ...MUSIC_MODELS, ...TOOL_MODELS];
+
+// ---------- lifecycle: the vendors' announced dates and our replacements (sources in test/fixtures/SOURCES.md) ----------
+
+/** Vendor dates of catalog models; a model past `shutdownAt` is served by its `replacement`. */
+const LIFECYCLES: { [S in (typeof LIVE)[number]['slug']]?: ModelLifecycle } = {
+  'gemini-3.1-flash-lite': { shutdownAt: '2027-05-07' },
+};
+
+const CATALOG = LIVE.map((m) => {
+  const lifecycle = LIFECYCLES[m.slug];
+  return lifecycle ? { ...m, lifecycle } : m;
+}) as typeof LIVE;
+
+/**
+ * Slugs of models the vendors shut down, replaced in the catalog: requests naming them are served by the
+ * replacement (billed at its price, with a warning), so clients keep working. Never listed.
+ */
+export const RETIRED_ALIASES: readonly RetiredAlias[] = [];
 /** One catalog entry, with its slug and provider as literal types. */
 export type CatalogModel = (typeof CATALOG)[number];
 export type ModelSlug = CatalogModel['slug'];

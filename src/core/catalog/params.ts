@@ -4,7 +4,7 @@
 // was not what it meant). The top-level `format` (image output format) is the one exception: it is
 // accepted everywhere and only used for image results.
 import { z } from 'zod';
-import { requireModel } from './catalog';
+import { resolveModel } from './lifecycle';
 import type { CommandInput, CommandInputs, GenerateCommand } from './command';
 import { ParamError } from './errors';
 import { MAX_PROMPT_LENGTH, MAX_SEED, characterCount } from './limits';
@@ -97,7 +97,8 @@ export function parseGenerateBody(raw: unknown): GenerateBody {
 
 /**
  * The /generate body (shape check, model lookup, per-model rules) as a command, with `files` standing in for the
- * image fields the door received as files. @throws ParamError, UnknownModelError
+ * image fields the door received as files. A retired model resolves to its replacement (`replaced`).
+ * @throws ParamError, UnknownModelError, ModelRetiredError
  */
 export function parseGenerateCommand<F = never>(raw: unknown, files: AttachedFiles<F> = {}): GenerateCommand<F> {
   return buildGenerateCommand(parseGenerateBody(raw), files);
@@ -105,8 +106,9 @@ export function parseGenerateCommand<F = never>(raw: unknown, files: AttachedFil
 
 /** parseGenerateCommand on an already shape-checked body. @throws ParamError, UnknownModelError */
 export function buildGenerateCommand<F = never>(body: GenerateBody, files: AttachedFiles<F> = {}): GenerateCommand<F> {
-  const model = requireModel(body.model);
-  return { model, ...normalizeGenerate(model, body, files) };
+  const { model, replacedFrom, shutdownAt } = resolveModel(body.model);
+  const replaced = replacedFrom !== undefined ? { from: replacedFrom, shutdownAt: shutdownAt ?? null } : undefined;
+  return { model, ...normalizeGenerate(model, body, files), ...(replaced ? { replaced } : {}) };
 }
 
 function paramErrorFromZod(error: z.ZodError): ParamError {

@@ -1,5 +1,6 @@
 // Model choice and options of POST /api/v2/stt (multipart: the fields arrive as strings).
-import { defaultSttModel, listModels, requireModel } from './catalog';
+import { defaultSttModel, listModels } from './catalog';
+import { resolveModel } from './lifecycle';
 import { ParamError } from './errors';
 import type { SttModel } from './types';
 
@@ -9,15 +10,18 @@ export interface SttOptions {
   diarize: boolean;
 }
 
-/** The named STT model, or the default one when `slug` is empty. @throws UnknownModelError, ParamError */
-export function resolveSttModel(slug?: string | null): SttModel {
+/**
+ * The named STT model (its replacement when it is retired), or the default one when `slug` is empty.
+ * @throws UnknownModelError, ModelRetiredError, ParamError
+ */
+export function resolveSttModel(slug?: string | null): { model: SttModel; replaced?: { from: string; shutdownAt: string | null } } {
   const trimmed = slug?.trim();
-  if (!trimmed) return defaultSttModel();
-  const model = requireModel(trimmed);
+  if (!trimmed) return { model: defaultSttModel() };
+  const { model, replacedFrom, shutdownAt } = resolveModel(trimmed);
   if (model.category !== 'stt') {
-    throw new ParamError('model', `${model.slug} is not a speech-to-text model`);
+    throw new ParamError('model', `${trimmed} is not a speech-to-text model`);
   }
-  return model;
+  return replacedFrom !== undefined ? { model, replaced: { from: replacedFrom, shutdownAt: shutdownAt ?? null } } : { model };
 }
 
 const LANGUAGE_CODE = /^[a-z]{2,3}$/;

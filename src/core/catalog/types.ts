@@ -200,6 +200,21 @@ interface ModelBase<C extends Category, Cfg extends ModelConfig, P extends Prici
 export interface ModelLifecycle {
   deprecatedAt?: string;
   shutdownAt?: string;
+  /** The catalog slug that serves this model's requests once it is retired (past `shutdownAt`, or gone). */
+  replacement?: string;
+}
+
+/**
+ * A slug the catalog no longer offers (the vendor shut its model down): kept so that clients still using it are
+ * served by its replacement. It has no prices or options of its own; it is never listed.
+ */
+export interface RetiredAlias {
+  slug: string;
+  name: string;
+  category: Category;
+  provider: ProviderName;
+  upstreamModel: string;
+  lifecycle: { deprecatedAt?: string; shutdownAt: string; replacement: string };
 }
 
 export type TextModel = ModelBase<'text', TextConfig, UsagePricing>;
@@ -227,10 +242,14 @@ export interface PublicModel {
   description_en: string;
   supports_streaming: boolean;
   config: ModelConfig;
+  /** The id the vendor knows the model by. */
+  upstream_id: string;
   /** When the vendor deprecated the model (ISO date), or null. */
   deprecated_at: string | null;
   /** When the vendor shuts the model down (ISO date), or null when none is announced. */
   shutdown_at: string | null;
+  /** The catalog slug that serves the model's requests once it is retired, or null. */
+  replacement: string | null;
 }
 
 export function isCategory(value: unknown): value is Category {

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import type { Logger } from '../../logger';
 import { getBalance } from '../billing/ledger';
-import { requireModel } from '../catalog/catalog';
+import { resolveModel } from '../catalog/lifecycle';
 import { ParamError } from '../catalog/errors';
 import { estimateChatReservation, estimatePromptTokens, priceChatUsage, resolveMaxTokens } from '../catalog/pricing';
 import { TextModel } from '../catalog/types';
@@ -61,8 +61,16 @@ export interface ChatBilling {
   deferred?: boolean;
 }
 
+/** The retired model a request named, when its replacement answered (the doors say so: header, warnings). */
+export interface ModelReplaced {
+  from: string;
+  shutdownAt: string | null;
+}
+
 export interface ChatOutcome extends ChatBilling {
+  /** The model that answered: the requested one, or its replacement when that one is retired. */
   model: TextModel;
+  replaced?: ModelReplaced;
   result: ChatResult;
   rate: RateDecision;
   /** Request parameters the model does not take, dropped before the call (for `X-Ignored-Parameters`). */
@@ -71,6 +79,7 @@ export interface ChatOutcome extends ChatBilling {
 
 export interface ChatStream {
   model: TextModel;
+  replaced?: ModelReplaced;
   generationId: number;
   rate: RateDecision;
   /** The prompt's size as estimated before the call (the vendor's count comes with the `usage` event). */
@@ -162,23 +171,28 @@ export class ChatService {
     this.balances = deps.balances ?? new BalanceHints();
   }
 
-  private textModel(slug: string): TextModel {
-    const model = requireModel(slug);
+  /** The model that answers a request for `slug`: itself, or its replacement when it is retired. */
+  private textModel(slug: string): { model: TextModel; replaced?: ModelReplaced } {
+    const resolved = resolveModel(slug);
+    const model = resolved.model;
     if (model.category !== 'text') {
-      throw new ParamError('model', `${model.slug} is not a text model: use POST /api/v2/generate`);
+      throw new ParamError('model', `${slug} is not a text model: use POST /api/v2/generate`);
     }
-    return model;
+    return resolved.replacedFrom !== undefined
+      ? { model, replaced: { from: resolved.replacedFrom, shutdownAt: resolved.shutdownAt ?? null } }
+      : { model };
   }
 
   /** The prompt's size as the hold estimates it (what a token-counting endpoint answers); nothing is held or counted. */
   countPromptTokens(input: ChatInput): { model: TextModel; promptTokens: number } {
-    const model = this.textModel(input.model);
+    const { model } = this.textModel(input.model);
     return { model, promptTokens: promptTokensOf(input) };
   }
 
   private prepare(actor: Actor, input: ChatInput) {
-    const model = this.textModel(input.model);
-    assertKeyAllowsModel(actor.key, model.slug);
+    const { model, replaced } = this.textModel(input.model);
+    // A key's model list names what its client asks for: a retired model's replacement answers for it.
+    assertKeyAllowsModel(actor.key, replaced?.from ?? model.slug);
     const maxTokens = resolveMaxTokens(model, input.maxTokens);
     const ignored = checkChatRequest(model, this.deps.adapters[model.provider].chat!, input.messages, input.temperature, input, maxTokens);
     const options = withoutIgnored(input, ignored);
@@ -210,6 +224,7 @@ export class ChatService {
     };
     return {
       model,
+      replaced,
       conn,
       request,
       promptTokens,
@@ -240,6 +255,7 @@ export class ChatService {
         messages: input.messages.length,
         ...(input.tools?.length ? { tools: input.tools.map((t) => t.name) } : {}),
         ...(input.user !== undefined ? { user: input.user } : {}),
+        ...(prepared.replaced ? { replacedFrom: { slug: prepared.replaced.from, shutdownAt: prepared.replaced.shutdownAt } } : {}),
       },
       tokensReserved: prepared.reserve,
       etaSeconds: prepared.model.etaSeconds,
@@ -435,7 +451,14 @@ export class ChatService {
         signal?.removeEventListener('abort', onClientAbort);
       }
       const billing = await this.settle(run, result.text || toolCallsText(result.toolCalls), result.usage);
-      return { ...billing, model: run.model, result, rate: run.rate, ignored: run.ignored };
+      return {
+        ...billing,
+        model: run.model,
+        ...(run.replaced ? { replaced: run.replaced } : {}),
+        result,
+        rate: run.rate,
+        ignored: run.ignored,
+      };
     })();
     this.follow(run.generationId, abort, work);
     return work;
@@ -508,6 +531,7 @@ export class ChatService {
 
     return {
       model: run.model,
+      ...(run.replaced ? { replaced: run.replaced } : {}),
       generationId: run.generationId,
       rate: run.rate,
       promptTokens: run.promptTokens,

@@ -74,6 +74,8 @@ interface StoredParams extends NormalizedParams {
   maskKey?: string;
   audioKey?: string;
   stt?: SttExtras;
+  /** The retired model the request named, served by this generation's model (see views.ts: its warning). */
+  replacedFrom?: { slug: string; shutdownAt: string | null };
 }
 
 /** How long a media request waits for its result before answering with the pending generation. */
@@ -95,9 +97,12 @@ export class GenerationService {
     this.asyncDeadlineMs = deps.asyncDeadlineMs ?? 30 * 60_000;
   }
 
-  /** The checks every model-running request passes before any money moves. */
-  private admit(actor: Actor, model: ModelDefinition): Promise<RateDecision> {
-    assertKeyAllowsModel(actor.key, model.slug);
+  /**
+   * The checks every model-running request passes before any money moves. A key's model list names what its client
+   * asks for (`requested`): a retired model's replacement answers for it.
+   */
+  private admit(actor: Actor, model: ModelDefinition, requested = model.slug): Promise<RateDecision> {
+    assertKeyAllowsModel(actor.key, requested);
     assertRunnable(actor.plan, model, this.deps.connections, this.deps.gate);
     return this.deps.limiter.admit(actor.user.id, actor.plan);
   }
@@ -107,9 +112,12 @@ export class GenerationService {
    * door has parsed its request into the command.
    */
   async generate(actor: Actor, command: GenerateCommand, ctx: RequestContext): Promise<GenerationOutcome> {
-    const { model, params } = command;
+    const { model } = command;
+    const params: StoredParams = command.replaced
+      ? { ...command.params, replacedFrom: { slug: command.replaced.from, shutdownAt: command.replaced.shutdownAt } }
+      : command.params;
     const cost = quoteGeneration(model, params);
-    const rate = await this.admit(actor, model);
+    const rate = await this.admit(actor, model, command.replaced?.from);
     const inputs = await this.resolveInputs(command.inputs, ctx);
     const generation = await this.run(actor, model, params, inputs, cost, ctx);
     return { generation, rate };
@@ -121,11 +129,17 @@ export class GenerationService {
     input: { audio: InputFile; model?: string | null; language?: string | null; diarize?: boolean | string | null },
     ctx: RequestContext,
   ): Promise<GenerationOutcome> {
-    const model = resolveSttModel(input.model);
+    const { model, replaced } = resolveSttModel(input.model);
     const options = normalizeSttOptions(model, { language: input.language, diarize: input.diarize });
-    const params: StoredParams = { prompt: '', format: 'webp', quality: 'standard', stt: options };
+    const params: StoredParams = {
+      prompt: '',
+      format: 'webp',
+      quality: 'standard',
+      stt: options,
+      ...(replaced ? { replacedFrom: { slug: replaced.from, shutdownAt: replaced.shutdownAt } } : {}),
+    };
     const cost = quoteGeneration(model, params);
-    const rate = await this.admit(actor, model);
+    const rate = await this.admit(actor, model, replaced?.from);
     const generation = await this.run(actor, model, params, { images: [], audio: input.audio }, cost, ctx);
     return { generation, rate };
   }

@@ -1,5 +1,5 @@
 import { GenerationEntity } from '../../db/entities';
-import { type GenerationWarning, readWarnings } from '../warnings';
+import { type GenerationWarning, modelReplaced, readWarnings } from '../warnings';
 
 /** The spec's Generation object: one shape on every route (generate, poll, history, stt, inpaint). */
 export interface GenerationView {
@@ -52,7 +52,7 @@ export function toGenerationView(g: GenerationEntity, publicBase: string): Gener
   if (g.seed !== null && g.seed !== undefined) view.seed = g.seed;
   const { warnings, ...metadata } = g.resultMetadata ?? {};
   if (Object.keys(metadata).length > 0) view.result_metadata = metadata;
-  const told = readWarnings(warnings);
+  const told = [...replacementWarnings(g), ...readWarnings(warnings)];
   if (told.length > 0) view.warnings = told;
   if (g.status === 'pending') view.eta_seconds = Math.max(1, g.etaSeconds ?? 5);
   if (g.sandbox) view.sandbox = true;
@@ -66,6 +66,14 @@ export function toGenerationView(g: GenerationEntity, publicBase: string): Gener
     view.tokens_used = g.tokensSpent;
   }
   return view;
+}
+
+/** A generation served by the replacement of the retired model its request named says so. */
+function replacementWarnings(g: GenerationEntity): GenerationWarning[] {
+  const replaced = (g.params as { replacedFrom?: { slug?: unknown; shutdownAt?: unknown } } | null)?.replacedFrom;
+  if (!replaced || typeof replaced.slug !== 'string') return [];
+  const shutdownAt = typeof replaced.shutdownAt === 'string' ? replaced.shutdownAt : null;
+  return [modelReplaced(replaced.slug, g.modelSlug, shutdownAt)];
 }
 
 /** Accepts `42` and the music example's `gen_42`. */

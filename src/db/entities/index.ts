@@ -3,6 +3,8 @@ import { ArticleEntity } from './article.entity';
 import { AssistantEntity } from './assistant.entity';
 import { BalanceEntity } from './balance.entity';
 import { BotSessionEntity } from './bot-session.entity';
+import { CatalogOverrideEntity } from './catalog-override.entity';
+import { CatalogVendorStatusEntity } from './catalog-vendor-status.entity';
 import { EmailVerificationEntity } from './email-verification.entity';
 import { GenerationEntity } from './generation.entity';
 import { GenerationLeaseEntity } from './generation-lease.entity';
@@ -32,6 +34,8 @@ export const entities = [
   AssistantEntity,
   BalanceEntity,
   BotSessionEntity,
+  CatalogOverrideEntity,
+  CatalogVendorStatusEntity,
   EmailVerificationEntity,
   GenerationEntity,
   GenerationLeaseEntity,
@@ -61,6 +65,8 @@ export * from './article.entity';
 export * from './assistant.entity';
 export * from './balance.entity';
 export * from './bot-session.entity';
+export * from './catalog-override.entity';
+export * from './catalog-vendor-status.entity';
 export * from './email-verification.entity';
 export * from './generation.entity';
 export * from './generation-lease.entity';

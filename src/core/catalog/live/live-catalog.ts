@@ -1,0 +1,145 @@
+import type { Logger } from '../../../logger';
+import { ParamError } from '../errors';
+import {
+  applyCatalogState,
+  catalogEntry,
+  isRetired,
+  lifecycleOf,
+  resolveModel,
+  type CatalogOverride,
+  type VendorFinding,
+} from '../lifecycle';
+import { MODELS } from '../models';
+import type { ChangeChannelListener } from './changes';
+import type { CatalogStore, StoredFinding } from './store';
+
+/** What `catalog:set` prints: the slug's effective lifecycle after the change. */
+export interface CatalogEntryState {
+  slug: string;
+  provider: string;
+  upstream_id: string;
+  deprecated_at: string | null;
+  shutdown_at: string | null;
+  replacement: string | null;
+  enabled: boolean;
+  retired: boolean;
+  /** The slug that answers requests for it now (itself, its replacement), or null: 410 model_retired. */
+  served_by: string | null;
+}
+
+export interface CatalogSetInput {
+  replacement?: string;
+  shutdownAt?: string;
+  enabled?: boolean;
+}
+
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+export function describeCatalogEntry(slug: string, now = new Date()): CatalogEntryState {
+  const entry = catalogEntry(slug)!;
+  const l = lifecycleOf(slug)!;
+  let servedBy: string | null;
+  try {
+    servedBy = resolveModel(slug, now).model.slug;
+  } catch {
+    servedBy = null;
+  }
+  return {
+    slug,
+    provider: entry.provider,
+    upstream_id: entry.upstreamModel,
+    deprecated_at: l.deprecatedAt,
+    shutdown_at: l.shutdownAt,
+    replacement: l.replacement,
+    enabled: l.enabled,
+    retired: isRetired(slug, now),
+    served_by: servedBy,
+  };
+}
+
+/**
+ * The catalog as this instance serves it: the code's data plus the database's overrides and vendor findings,
+ * reloaded whenever either changes (a NOTIFY from any instance or writer) and whenever listening restarts.
+ */
+export class LiveCatalog implements ChangeChannelListener {
+  private loading: Promise<void> = Promise.resolve();
+  private waiters: (() => void)[] = [];
+
+  constructor(
+    private readonly store: CatalogStore,
+    private readonly log: Logger,
+  ) {}
+
+  /** Reads the overrides and findings and applies them (loads run one after another: the last one wins). */
+  load(): Promise<void> {
+    this.loading = this.loading.then(async () => {
+      try {
+        const [overrides, findings] = await Promise.all([this.store.overrides(), this.store.findings()]);
+        applyCatalogState({ overrides, findings });
+      } catch (err) {
+        this.log.warn({ err: (err as Error).message }, 'catalog overrides not reloaded; the previous ones stay');
+      }
+      const waiters = this.waiters;
+      this.waiters = [];
+      for (const w of waiters) w();
+    });
+    return this.loading;
+  }
+
+  heard(): void {
+    void this.load();
+  }
+
+  reset(): void {
+    void this.load();
+  }
+
+  /** Resolves after the next reload finishes (a change heard from any instance), or after `timeoutMs`. */
+  nextReload(timeoutMs = 5000): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      timer.unref();
+      this.waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /** The operator's change to a slug (`catalog:set`), kept in the database. @throws ParamError */
+  async set(slug: string, input: CatalogSetInput): Promise<CatalogEntryState> {
+    const entry = catalogEntry(slug);
+    if (!entry) throw new ParamError('slug', `unknown model "${slug}" (see models:list)`);
+    if (input.replacement !== undefined) {
+      const target = MODELS.find((m) => m.slug === input.replacement);
+      if (!target) throw new ParamError('replacement', `unknown model "${input.replacement}": a replacement is a catalog model`);
+      if (target.slug === slug) throw new ParamError('replacement', 'a model cannot replace itself');
+      if (target.category !== entry.category) {
+        throw new ParamError('replacement', `${target.slug} is a ${target.category} model; ${slug} needs a ${entry.category} model`);
+      }
+    }
+    if (input.shutdownAt !== undefined && (!ISO_DAY.test(input.shutdownAt) || Number.isNaN(Date.parse(input.shutdownAt)))) {
+      throw new ParamError('shutdown_at', '--shutdown-at is a date YYYY-MM-DD');
+    }
+    const patch: Partial<Omit<CatalogOverride, 'slug'>> = {
+      replacement: input.replacement,
+      shutdownAt: input.shutdownAt,
+      enabled: input.enabled,
+    };
+    await this.store.setOverride(slug, patch);
+    await this.load();
+    return describeCatalogEntry(slug);
+  }
+
+  /** The stored vendor findings, as the check left them. */
+  findings(): Promise<StoredFinding[]> {
+    return this.store.findings();
+  }
+
+  async saveFindings(findings: readonly StoredFinding[]): Promise<void> {
+    await this.store.saveFindings(findings);
+    await this.load();
+  }
+}
+
+export type { VendorFinding };

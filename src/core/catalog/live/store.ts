@@ -1,0 +1,60 @@
+import { DataSource } from 'typeorm';
+import { CatalogOverrideEntity, CatalogVendorStatusEntity } from '../../../db/entities';
+import type { CatalogOverride, VendorFinding, VendorStatus } from '../lifecycle';
+
+/** One model's vendor finding as stored, with what was asked and when. */
+export interface StoredFinding extends VendorFinding {
+  provider: string;
+  upstreamId: string;
+  checkedAt: Date;
+}
+
+/** The catalog's rows in PostgreSQL: operator overrides and the vendors' last answers. */
+export class CatalogStore {
+  constructor(private readonly ds: DataSource) {}
+
+  async overrides(): Promise<CatalogOverride[]> {
+    const rows = await this.ds.getRepository(CatalogOverrideEntity).find({ order: { slug: 'ASC' } });
+    return rows.map((r) => ({ slug: r.slug, replacement: r.replacement, shutdownAt: r.shutdownAt, enabled: r.enabled }));
+  }
+
+  async findings(): Promise<StoredFinding[]> {
+    const rows = await this.ds.getRepository(CatalogVendorStatusEntity).find({ order: { slug: 'ASC' } });
+    return rows.map((r) => ({
+      slug: r.slug,
+      provider: r.provider,
+      upstreamId: r.upstreamId,
+      status: r.status as VendorStatus,
+      shutdownAt: r.shutdownAt,
+      checkedAt: r.checkedAt,
+    }));
+  }
+
+  /** Sets the given fields of the slug's override (the others keep their value). */
+  async setOverride(slug: string, patch: Partial<Omit<CatalogOverride, 'slug'>>): Promise<void> {
+    const repo = this.ds.getRepository(CatalogOverrideEntity);
+    await this.ds.transaction(async (m) => {
+      await m.query(`INSERT INTO catalog_overrides (slug) VALUES ($1) ON CONFLICT (slug) DO NOTHING`, [slug]);
+      const fields = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+      if (Object.keys(fields).length > 0) await m.getRepository(repo.target).update({ slug }, fields);
+    });
+  }
+
+  /** Replaces the stored findings of the checked models, in one transaction (one change notice). */
+  async saveFindings(findings: readonly StoredFinding[]): Promise<void> {
+    if (findings.length === 0) return;
+    await this.ds.transaction(async (m) => {
+      await m.getRepository(CatalogVendorStatusEntity).upsert(
+        findings.map((f) => ({
+          slug: f.slug,
+          provider: f.provider,
+          upstreamId: f.upstreamId,
+          status: f.status,
+          shutdownAt: f.shutdownAt,
+          checkedAt: f.checkedAt,
+        })),
+        ['slug'],
+      );
+    });
+  }
+}
