@@ -12,6 +12,7 @@ import { SettingsService } from './core/accounts/settings-service';
 import { DeliveryOutbox } from './core/generations/delivery-outbox';
 import { JsonStores } from './core/sessions/json-store';
 import { AssistantService } from './core/assistants/assistant-service';
+import { AccountManagement } from './core/accounts/account-management';
 import { createApiKeyWithinQuota } from './core/accounts/api-key-quota';
 import type { CreatedApiKey, KeyLimits } from './core/accounts/api-keys';
 import { ResultFiles } from './core/generations/result-files';
@@ -115,6 +116,8 @@ export interface Services {
   preflight: RunPreflight;
   /** Creates an API key within the per-account cap. */
   createApiKey(userId: number, name: string, limits?: KeyLimits): Promise<CreatedApiKey>;
+  /** The account holder's password, sessions and account deletion. */
+  accounts: AccountManagement;
   resultFiles: ResultFiles;
   close(): Promise<void>;
 }
@@ -326,6 +329,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     preflight: new RunPreflight({ sql, limiter, connections, gate }),
     createApiKey: (userId, name, limits) => createApiKeyWithinQuota(ds, apiKeys, userId, name, limits),
     resultFiles: new ResultFiles(ds, storage),
+    accounts: new AccountManagement(ds, storage, log),
     payments,
     outbox,
     readiness,

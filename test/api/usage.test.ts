@@ -45,6 +45,51 @@ test('GET /user/usage: completed generations per UTC day and category, every day
   expectErrorShape(await api.request('GET', '/api/v2/user/usage'), 401, 'not_authenticated');
 });
 
+test('GET /user/usage with from, to and group_by: the groups add up to the range’s total, per model and per key', async () => {
+  const account = await api.account('vip');
+  const { ds } = api.services;
+  const keyA = await api.services.apiKeys.create(account.user.id, 'alpha');
+  const keyB = await api.services.apiKeys.create(account.user.id, 'beta');
+  const day = (iso: string, hour = 12) => new Date(`${iso}T${String(hour).padStart(2, '0')}:00:00Z`);
+  const gen = (iso: string, values: Parameters<typeof insertGeneration>[2]) =>
+    insertGeneration(ds, account.user.id, { createdAt: day(iso), ...values });
+  await gen('2026-03-01', { modelSlug: 'flux-dev', tokensSpent: 5, apiKeyId: keyA.id });
+  await gen('2026-03-01', { modelSlug: 'flux-dev', tokensSpent: 7 });
+  await gen('2026-03-02', { modelSlug: 'gpt-4o-mini', category: 'text', tokensSpent: 2, apiKeyId: keyB.id });
+  await gen('2026-03-03', { modelSlug: 'gpt-4o-mini', category: 'text', tokensSpent: 3, apiKeyId: keyA.id });
+  await gen('2026-03-03', { modelSlug: 'gpt-4o-mini', category: 'text', status: 'failed', apiKeyId: keyA.id });
+  await gen('2026-03-04', { modelSlug: 'flux-dev', tokensSpent: 100 });
+  await insertGeneration(ds, account.user.id, { createdAt: new Date('2026-02-28T23:59:59Z'), tokensSpent: 100 });
+  const token = await api.accessToken(account);
+
+  const byDay = await api.request('GET', '/api/v2/user/usage?from=2026-03-01&to=2026-03-03', { token });
+  expect(byDay.status).toBe(200);
+  expect(byDay.body).toMatchObject({ from: '2026-03-01', to: '2026-03-03', group_by: 'day', days: 3, total: { count: 4, tokens: 17 } });
+  expect(byDay.body.series.map((d: { tokens: number }) => d.tokens)).toEqual([12, 2, 3]);
+  expect(byDay.body.groups).toBeUndefined();
+
+  const byModel = await api.request('GET', '/api/v2/user/usage?from=2026-03-01&to=2026-03-03&group_by=model', { token });
+  expect(byModel.body.groups).toEqual([
+    { id: 'flux-dev', name: 'flux-dev', count: 2, tokens: 12 },
+    { id: 'gpt-4o-mini', name: 'gpt-4o-mini', count: 2, tokens: 5 },
+  ]);
+  const byKey = await api.request('GET', '/api/v2/user/usage?from=2026-03-01&to=2026-03-03&group_by=key', { token });
+  expect(byKey.body.groups).toEqual([
+    { id: keyA.id, name: 'alpha', count: 2, tokens: 8 },
+    { id: null, name: null, count: 1, tokens: 7 },
+    { id: keyB.id, name: 'beta', count: 1, tokens: 2 },
+  ]);
+  for (const res of [byModel, byKey]) {
+    const sum = res.body.groups.reduce((s: number, g: { tokens: number }) => s + g.tokens, 0);
+    expect(sum).toBe(res.body.total.tokens);
+  }
+
+  expectErrorShape(await api.request('GET', '/api/v2/user/usage?from=2026-03-05&to=2026-03-01', { token }), 400, 'validation_error');
+  expectErrorShape(await api.request('GET', '/api/v2/user/usage?from=2026-02-30', { token }), 400, 'validation_error');
+  expectErrorShape(await api.request('GET', '/api/v2/user/usage?from=2024-01-01&to=2026-03-01', { token }), 400, 'validation_error');
+  expectErrorShape(await api.request('GET', '/api/v2/user/usage?group_by=week', { token }), 400, 'validation_error');
+});
+
 test('GET /config/public: the sign-in methods the dashboard may offer, nothing secret', async () => {
   const res = await api.request('GET', '/api/v2/config/public');
   expect(res.status).toBe(200);

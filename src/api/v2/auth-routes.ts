@@ -17,7 +17,7 @@ import {
   ErrorSchema,
 } from '../openapi/components';
 import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from './refresh-cookie';
-import { trustedBaseUrl } from './public-url';
+import { mailLinkBase, trustedBaseUrl } from './public-url';
 import { addRoute } from './route';
 
 const password = z.string().min(1, 'password is required').max(MAX_PASSWORD_LENGTH);
@@ -222,7 +222,7 @@ export function registerAuthRoutes(router: Router, services: Pick<ApiServices, '
       },
     },
     async (ctx, { body }) =>
-      signedIn(ctx, await auth.register(body, `${trustedBaseUrl(services.config)}/verify-email`), {
+      signedIn(ctx, await auth.register(body, `${mailLinkBase(ctx, services.config)}/verify-email`), {
         refreshInBody: true,
         newUserFlag: false,
       }),

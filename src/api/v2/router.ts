@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { ApiServices } from '../api-services';
 import { authenticate } from '../middleware/auth';
 import { attachOpenApi, OpenApiRegistry } from '../openapi/registry';
+import { noteSessionClients, registerAccountRoutes } from './account-routes';
 import { registerAssistantRoutes } from './assistant-routes';
 import { registerAuthRoutes } from './auth-routes';
 import { registerGenerationRoutes } from './generation-routes';
@@ -30,6 +31,7 @@ export function createV2Routers(services: ApiServices): V2Routers {
 
   const publicRouter = new Router({ prefix: V2_PREFIX });
   attachOpenApi(publicRouter, registry);
+  publicRouter.use(noteSessionClients(services));
   registerAuthRoutes(publicRouter, services);
   registerOpenApiRoute(publicRouter, registry, services);
   registerWebConfigRoute(publicRouter, services);
@@ -41,6 +43,7 @@ export function createV2Routers(services: ApiServices): V2Routers {
   // paths still answer 404 (not 401).
   protectedRouter.use(authenticate(services));
   registerUserRoutes(protectedRouter, services);
+  registerAccountRoutes(protectedRouter, services);
   registerUsageRoutes(protectedRouter, services);
   registerKeyRoutes(protectedRouter, services);
   registerModelRoutes(protectedRouter, services);

@@ -109,7 +109,8 @@ export class AuthService {
     return this.startSession(user, true);
   }
 
-  private async sendVerification(userId: number, email: string, verifyPageUrl: string): Promise<void> {
+  /** Mails a fresh verification link for `email` (sending failures are logged, not thrown). */
+  async sendVerification(userId: number, email: string, verifyPageUrl: string): Promise<void> {
     const token = await issueVerificationToken(this.ds, userId, email);
     const link = `${verifyPageUrl}?token=${encodeURIComponent(token)}`;
     const hours = VERIFICATION_TOKEN_TTL_SECONDS / 3600;

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { DailyUsage, dailyUsage } from './daily-usage';
+import { DailyUsage, dailyUsage, UsageRange } from './daily-usage';
 import { HistoryEntryPage, HistoryPage, HistoryQuery, listHistory, listHistoryEntries } from './history';
 import { AvgTimeView, modelAverageTime } from './model-timing';
 import { ServiceStats, serviceStats } from './service-stats';
@@ -18,9 +18,9 @@ export class UsageService {
     return listHistoryEntries(this.ds, userId, query, publicBase);
   }
 
-  /** Completed generations and tokens per UTC day over the last `days` days. */
-  dailyUsage(userId: number, days: number): Promise<DailyUsage> {
-    return dailyUsage(this.ds, userId, days);
+  /** Completed generations and tokens per UTC day over a range of days (and per model or key, when asked). */
+  dailyUsage(userId: number, range: UsageRange): Promise<DailyUsage> {
+    return dailyUsage(this.ds, userId, range);
   }
 
   userStats(userId: number): Promise<StatsView> {
