@@ -5,6 +5,7 @@ import { resultFiles } from './files-route';
 import { healthRoutes, refuseWhileDraining } from './health-routes';
 import { createMetrics } from './metrics';
 import { clientAddress } from './middleware/client-address';
+import { compression } from './middleware/compression';
 import { errorHandler } from './middleware/errors';
 import { notFoundFallback } from './middleware/not-found';
 import { requestContext } from './middleware/request-context';
@@ -26,6 +27,7 @@ export function createApiApp(services: ApiServices, options: ApiAppOptions = {})
   app.use(clientAddress(services.config.trustProxy));
   app.use(metrics.middleware);
   app.use(requestContext(services));
+  app.use(compression());
   app.use(errorHandler());
   app.use(notFoundFallback());
   app.use(requestGuards());

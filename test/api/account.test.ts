@@ -126,8 +126,8 @@ test('delete account: the password is checked, the data is gone, the ledger rows
   const ledgerBefore = await ds.query('SELECT count(*)::int AS n FROM ledger_entries WHERE user_id = $1', [account.user.id]);
   expect(ledgerBefore[0].n).toBeGreaterThan(0);
 
-  expectErrorShape(await api.request('DELETE', '/api/v2/user/me', { token, body: { password: 'wrong' } }), 401, 'invalid_credentials');
-  expect((await api.request('DELETE', '/api/v2/user/me', { token, body: { password: account.password } })).status).toBe(204);
+  expectErrorShape(await api.request('POST', '/api/v2/user/delete', { token, body: { password: 'wrong' } }), 401, 'invalid_credentials');
+  expect((await api.request('POST', '/api/v2/user/delete', { token, body: { password: account.password } })).status).toBe(204);
 
   for (const table of ['users', 'generations', 'api_keys', 'refresh_tokens', 'balances']) {
     const column = table === 'users' ? 'id' : 'user_id';

@@ -169,8 +169,8 @@ export function registerAccountRoutes(router: Router, services: Pick<ApiServices
   addRoute(
     router,
     {
-      method: 'delete',
-      path: '/user/me',
+      method: 'post',
+      path: '/user/delete',
       operationId: 'deleteAccount',
       summary: 'Delete the account and its data; its ledger rows are kept, anonymised',
       description:
@@ -178,6 +178,7 @@ export function registerAccountRoutes(router: Router, services: Pick<ApiServices
       tags,
       security: 'bearer',
       body: deleteAccountBody,
+      status: 204,
       responses: { 204: { description: 'Deleted' }, 401: wrongPassword, 403: sessionOnly },
     },
     async (ctx, { body }) => {

@@ -343,6 +343,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/auth/change-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change the password; every other session is signed out (this one stays) */
+        post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/auth/resend-verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mail a new email-verification link (valid 48 hours) */
+        post: operations["resendVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/auth/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account’s signed-in sessions, the most recently used first */
+        get: operations["listSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/auth/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Sign a session out (its access tokens stop working at once) */
+        delete: operations["revokeSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/user/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete the account and its data; its ledger rows are kept, anonymised
+         * @description Removes the account with its generations and result files, API keys, sessions, schedules, webhooks, assistants, settings, payment methods and orders. Ledger rows stay with the user id cleared, so the books still add up.
+         */
+        post: operations["deleteAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/user/usage": {
         parameters: {
             query?: never;
@@ -350,7 +438,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Completed generations and tokens spent per day and category (for charts) */
+        /** Completed generations and tokens spent per day and category over a range, and per model or key (for charts) */
         get: operations["getDailyUsage"];
         put?: never;
         post?: never;
@@ -900,6 +988,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/responses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The OpenAI Responses API, stateless subset, for any chat model of the catalog (OpenAI SDK, Agents SDK)
+         * @description `input` as a string or items: messages (input_text, input_image with an https or data: URL for models with config.supports_vision), function_call and function_call_output items; `instructions`; function tools and tool_choice; text.format (json_object, json_schema); max_output_tokens, temperature, top_p; labels (metadata, user, safety_identifier, prompt_cache_key, service_tier, store: false) accepted. Nothing is stored: `previous_response_id`, `conversation`, `store: true`, `background` and `prompt` answer 400 naming them. Same accounts, limits, hold and ledger as /v1/chat/completions. With `stream: true` the answer is the documented event stream (response.created, response.in_progress, response.output_item.added, response.content_part.added, response.output_text.delta/.done, response.function_call_arguments.delta/.done, response.content_part.done, response.output_item.done, then response.completed with usage, or response.incomplete / response.failed), each event with its sequence_number.
+         */
+        post: operations["createResponse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/messages": {
         parameters: {
             query?: never;
@@ -1248,7 +1356,11 @@ export interface components {
             result_metadata?: {
                 [key: string]: unknown;
             };
-            warnings?: string[];
+            warnings?: {
+                type: string;
+                setting?: string;
+                message: string;
+            }[];
             eta_seconds?: number;
             created_at: string;
             completed_at: string | null;
@@ -1260,9 +1372,43 @@ export interface components {
             output_url?: string | null;
             tokens_used?: number;
         };
+        PasswordChanged: {
+            /** @constant */
+            status: "ok";
+            sessions_ended: number;
+        };
+        VerificationSent: {
+            /** @enum {string} */
+            status: "sent" | "already_verified";
+            message: string;
+        };
+        SignInSessionList: {
+            sessions: components["schemas"]["SignInSession"][];
+        };
+        SignInSession: {
+            id: string;
+            created_at: string;
+            last_used_at: string;
+            user_agent: string | null;
+            current: boolean;
+        };
         /** @description Completed generations and tokens per UTC day and category, oldest first, every day present */
         DailyUsage: {
+            from: string;
+            to: string;
+            /** @enum {string} */
+            group_by: "day" | "model" | "key";
             days: number;
+            total: {
+                count: number;
+                tokens: number;
+            };
+            groups?: {
+                id: (string | number) | null;
+                name: string | null;
+                count: number;
+                tokens: number;
+            }[];
             series: {
                 date: string;
                 tokens: number;
@@ -1534,6 +1680,67 @@ export interface components {
             created: number;
             owned_by: string;
             category: string;
+        };
+        /** @description An answer of POST /v1/responses */
+        Response: {
+            id: string;
+            /** @constant */
+            object: "response";
+            created_at: number;
+            /** @enum {string} */
+            status: "completed" | "incomplete" | "failed" | "in_progress";
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            incomplete_details: {
+                reason: string;
+            } | null;
+            model: string;
+            output: ({
+                /** @constant */
+                type: "message";
+                id: string;
+                /** @constant */
+                status: "completed";
+                /** @constant */
+                role: "assistant";
+                content: {
+                    /** @constant */
+                    type: "output_text";
+                    text: string;
+                    annotations: unknown[];
+                    logprobs: unknown[];
+                }[];
+            } | {
+                /** @constant */
+                type: "function_call";
+                id: string;
+                call_id: string;
+                name: string;
+                arguments: string;
+                /** @constant */
+                status: "completed";
+            })[];
+            /** @constant */
+            store: false;
+            usage: {
+                input_tokens: number;
+                input_tokens_details: {
+                    cached_tokens: number;
+                };
+                output_tokens: number;
+                output_tokens_details: {
+                    reasoning_tokens: number;
+                };
+                total_tokens: number;
+            } | null;
+            service: {
+                tokens_spent?: number;
+                balance?: number;
+            };
+        } & {
+            [key: string]: unknown;
         };
         /** @description An answer of POST /v1/messages */
         AnthropicMessage: {
@@ -3112,10 +3319,472 @@ export interface operations {
             };
         };
     };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description At most 1 MB (1048576 bytes); larger bodies answer 413. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    current_password: string;
+                    new_password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Changed */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordChanged"];
+                };
+            };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong password (`invalid_credentials`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Made with an API key: the account is managed from a web session (`session_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    resendVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sent, or nothing to do */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationSent"];
+                };
+            };
+            /** @description The account has no email (`validation_error`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Made with an API key: the account is managed from a web session (`session_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sessions */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInSessionList"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    revokeSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out */
+            204: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Made with an API key: the account is managed from a web session (`session_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session with this id on this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
+    deleteAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description At most 1 MB (1048576 bytes); larger bodies answer 413. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    password?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Wrong password (`invalid_credentials`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Made with an API key: the account is managed from a web session (`session_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+        };
+    };
     getDailyUsage: {
         parameters: {
             query?: {
                 days?: number;
+                from?: string;
+                to?: string;
+                group_by?: "day" | "model" | "key";
             };
             header?: never;
             path?: never;
@@ -3123,7 +3792,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The daily series */
+            /** @description The daily series (and the groups) */
             200: {
                 headers: {
                     /** @description requests allowed per hour (0: unlimited) */
@@ -3144,7 +3813,7 @@ export interface operations {
                     "application/json": components["schemas"]["DailyUsage"];
                 };
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description A bad date, from after to, or a range over a year (`validation_error`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6767,6 +7436,296 @@ export interface operations {
             };
         };
     };
+    createResponse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description At most 30 MB (31457280 bytes); larger bodies answer 413. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    model: string;
+                    input: string | ({
+                        /** @constant */
+                        type: "message";
+                        id?: string;
+                        /** @enum {string} */
+                        status?: "in_progress" | "completed" | "incomplete";
+                        /** @enum {string} */
+                        role: "user" | "assistant" | "system" | "developer";
+                        content: ({
+                            /** @constant */
+                            type: "input_text";
+                            text: string;
+                        } | {
+                            /** @constant */
+                            type: "input_image";
+                            image_url: string;
+                            /** @enum {string} */
+                            detail?: "auto" | "low" | "high";
+                        } | {
+                            /** @constant */
+                            type: "output_text";
+                            text: string;
+                            annotations?: unknown[];
+                            logprobs?: unknown[] | null;
+                        } | {
+                            /** @constant */
+                            type: "refusal";
+                            refusal: string;
+                        })[];
+                    } | {
+                        /** @constant */
+                        type: "function_call";
+                        id?: string;
+                        /** @enum {string} */
+                        status?: "in_progress" | "completed" | "incomplete";
+                        call_id: string;
+                        name: string;
+                        arguments: string;
+                    } | {
+                        /** @constant */
+                        type: "function_call_output";
+                        id?: string | null;
+                        status?: ("in_progress" | "completed" | "incomplete") | null;
+                        call_id: string;
+                        output: ({
+                            /** @constant */
+                            type: "input_text";
+                            text: string;
+                        } | {
+                            /** @constant */
+                            type: "input_image";
+                            image_url: string;
+                            /** @enum {string} */
+                            detail?: "auto" | "low" | "high";
+                        })[];
+                    } | {
+                        /** @constant */
+                        type: "reasoning";
+                        id?: string;
+                        summary: unknown[];
+                        content?: unknown[];
+                        encrypted_content?: string | null;
+                        /** @enum {string} */
+                        status?: "in_progress" | "completed" | "incomplete";
+                    })[];
+                    instructions?: string | null;
+                    tools?: {
+                        /** @constant */
+                        type: "function";
+                        name: string;
+                        description?: string | null;
+                        parameters?: {
+                            [key: string]: unknown;
+                        } | null;
+                        strict?: boolean | null;
+                    }[] | null;
+                    tool_choice?: (("auto" | "none" | "required") | {
+                        /** @constant */
+                        type: "function";
+                        name: string;
+                    }) | null;
+                    parallel_tool_calls?: boolean | null;
+                    text?: {
+                        format?: {
+                            /** @constant */
+                            type: "text";
+                        } | {
+                            /** @constant */
+                            type: "json_object";
+                        } | {
+                            /** @constant */
+                            type: "json_schema";
+                            name: string;
+                            schema: {
+                                [key: string]: unknown;
+                            };
+                            description?: string;
+                            strict?: boolean | null;
+                        };
+                        verbosity?: ("low" | "medium" | "high") | null;
+                    } | null;
+                    max_output_tokens?: number | null;
+                    temperature?: number | null;
+                    top_p?: number | null;
+                    stream?: boolean | null;
+                    stream_options?: {
+                        include_obfuscation?: boolean;
+                    } | null;
+                    truncation?: ("auto" | "disabled") | null;
+                    include?: string[] | null;
+                    reasoning?: {
+                        effort?: ("none" | "minimal" | "low" | "medium" | "high" | "xhigh") | null;
+                        summary?: ("auto" | "concise" | "detailed") | null;
+                    } | null;
+                    store?: boolean | null;
+                    metadata?: {
+                        [key: string]: string;
+                    } | null;
+                    user?: string | null;
+                    safety_identifier?: string | null;
+                    prompt_cache_key?: string | null;
+                    prompt_cache_retention?: string | null;
+                    service_tier?: string | null;
+                    previous_response_id?: string | null;
+                    conversation?: unknown;
+                    background?: boolean | null;
+                    prompt?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The response (or, with stream: true, text/event-stream events) */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description balance after the charge (not on streams) */
+                    "X-Token-Balance"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The balance cannot cover the reservation */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description No model with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description An image could not be fetched or read */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The provider failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The provider is overloaded or unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The provider did not answer in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
     createMessage: {
         parameters: {
             query?: never;
@@ -6991,7 +7950,7 @@ export interface operations {
                     "application/json": components["schemas"]["AnthropicError"];
                 };
             };
-            /** @description The balance cannot cover the reservation (billing_error) */
+            /** @description The balance cannot cover the reservation */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -7077,7 +8036,7 @@ export interface operations {
                     "application/json": components["schemas"]["AnthropicError"];
                 };
             };
-            /** @description The provider is overloaded or unavailable (overloaded_error) */
+            /** @description The provider is overloaded or unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7086,7 +8045,7 @@ export interface operations {
                     "application/json": components["schemas"]["AnthropicError"];
                 };
             };
-            /** @description The provider did not answer in time (timeout_error) */
+            /** @description The provider did not answer in time */
             504: {
                 headers: {
                     [name: string]: unknown;
