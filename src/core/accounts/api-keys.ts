@@ -107,6 +107,7 @@ interface VerifiedKey {
   keyId: number;
   models: string[] | null;
   expiresAt: Date | null;
+  budgeted: boolean;
 }
 
 export interface ApiKeyServiceOptions {
@@ -277,24 +278,25 @@ export class ApiKeyService {
     const found = this.cache?.get(hash) ?? (await this.lookup(key, hash));
     if (!found || (found.expiresAt && found.expiresAt.getTime() <= Date.now())) return null;
     this.markUsed(found.keyId);
-    return { user: found.user, key: { id: found.keyId, models: found.models } };
+    return { user: found.user, key: { id: found.keyId, models: found.models, budgeted: found.budgeted } };
   }
 
   private async lookup(key: string, hash: string): Promise<VerifiedKey | null> {
     if (!isWellFormedApiKey(key)) return null;
     const mark = this.cache?.mark() ?? 0;
     const rows = await this.sql.query<
-      (Record<string, unknown> & { key_id: number; key_models: string[] | null; key_expires_at: Date | null })[]
+      (Record<string, unknown> & { key_id: number; key_models: string[] | null; key_expires_at: Date | null; key_budgeted: boolean })[]
     >(
-      `SELECT k.id AS key_id, k.models AS key_models, k.expires_at AS key_expires_at, ${USER_COLUMNS}
+      `SELECT k.id AS key_id, k.models AS key_models, k.expires_at AS key_expires_at, k.token_budget IS NOT NULL AS key_budgeted,
+              ${USER_COLUMNS}
          FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = $1`,
       [hash],
     );
     const row = rows[0];
     if (!row) return null;
-    const { key_id: keyId, key_models: models, key_expires_at: expiresAt, ...userFields } = row;
+    const { key_id: keyId, key_models: models, key_expires_at: expiresAt, key_budgeted: budgeted, ...userFields } = row;
     const user = this.ds.getRepository(UserEntity).create(userFields as Partial<UserEntity>);
-    const verified = { user, keyId, models, expiresAt: expiresAt && new Date(expiresAt) };
+    const verified = { user, keyId, models, budgeted, expiresAt: expiresAt && new Date(expiresAt) };
     this.cache?.set(hash, user.id, verified, mark);
     return verified;
   }

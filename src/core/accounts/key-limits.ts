@@ -9,6 +9,8 @@ export interface KeyScope {
   id: number;
   /** The catalog slugs the key may run; null: every model the plan allows. */
   models: readonly string[] | null;
+  /** Whether the key has a token budget (its holds then wait for the budget check before any vendor call). */
+  budgeted: boolean;
 }
 
 /** The key's token budget for its current period is spent (or this request would pass it). */

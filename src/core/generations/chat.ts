@@ -265,7 +265,9 @@ export class ChatService {
       apiKeyId: actor.key?.id ?? null,
     };
     const admitted = this.admit(actor, generation, lease);
-    const plain = early && this.balances.covers(actor.user.id, prepared.reserve) ? withoutImageRefs(input.messages) : undefined;
+    // A key with a budget of its own is checked in the hold: no vendor call before that check has passed.
+    const covered = early && !actor.key?.budgeted && this.balances.covers(actor.user.id, prepared.reserve);
+    const plain = covered ? withoutImageRefs(input.messages) : undefined;
     if (early && plain) {
       const request: ChatRequest = { ...prepared.request, messages: plain };
       const started = early.start({ chat: this.deps.adapters[prepared.model.provider].chat!, request, conn: prepared.conn });
