@@ -103,6 +103,8 @@ const envSchema = z
     YOOKASSA_SHOP_ID: optionalString,
     YOOKASSA_SECRET_KEY: optionalString,
     YOOKASSA_BASE_URL: optionalUrl,
+    YOOKASSA_RECEIPTS: flag,
+    YOOKASSA_VAT_CODE: z.coerce.number().int().min(1).max(12).default(1),
     WEBHOOK_ALLOW_PRIVATE: flag,
     WEBHOOK_MAX_ENDPOINTS: z.coerce.number().int().positive().default(10),
     WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().positive().default(15000),
@@ -255,6 +257,8 @@ function toConfig(e: Env) {
     providers: Object.fromEntries(PROVIDER_NAMES.map((p) => [p, providerSettings(e, p)])) as Record<ProviderName, ProviderSettings>,
     /** The web payment provider (YooKassa API v3); without credentials it runs on the sandbox fake outside production. */
     yookassa: { shopId: e.YOOKASSA_SHOP_ID, secretKey: e.YOOKASSA_SECRET_KEY, baseUrl: trimSlashes(e.YOOKASSA_BASE_URL) },
+    /** 54-FZ receipts with every carrier payment and refund (YOOKASSA_RECEIPTS=1), with this VAT code. */
+    receipts: e.YOOKASSA_RECEIPTS ? { vatCode: e.YOOKASSA_VAT_CODE } : null,
     webhooks: {
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
       maxEndpoints: e.WEBHOOK_MAX_ENDPOINTS,

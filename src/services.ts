@@ -264,6 +264,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
   );
   const payments = new PaymentService(ds, plans, log, {
     carrier,
+    receipts: config.receipts,
     defaultReturnUrl: `${config.publicUrl ?? `http://localhost:${config.port}`}/`,
   });
   payments.hub.add(webhooks);

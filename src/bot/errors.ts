@@ -130,6 +130,7 @@ const BOT_ERRORS: ErrorTable<BotRendering> & Record<TelegramFileError['code'], (
   invalid_notification: () => internal,
   unknown_payment: () => internal,
   payments_unavailable: () => internal,
+  receipt_contact_required: () => internal,
   payment_provider_unavailable: () => internal,
   payment_provider_rejected: () => internal,
   idempotency_conflict: () => internal,

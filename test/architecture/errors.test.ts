@@ -29,6 +29,7 @@ import { InvalidStorageKeyError, RangeNotSatisfiableError } from '../../src/core
 import { FetchFailedError, UnsafeUrlError } from '../../src/core/net/errors';
 import {
   CarrierNotConfiguredError,
+  ReceiptContactMissingError,
   InvalidNotificationError,
   OrderNotFoundError,
   OrderNotRefundableError,
@@ -93,6 +94,7 @@ const SAMPLES: Record<CoreErrorCode, DomainError> = {
   invalid_notification: new InvalidNotificationError('bad'),
   unknown_payment: new UnknownPaymentError('p'),
   payments_unavailable: new CarrierNotConfiguredError(),
+  receipt_contact_required: new ReceiptContactMissingError(),
   payment_provider_unavailable: new PaymentProviderUnavailableError('yookassa', 'down'),
   payment_provider_rejected: new PaymentProviderRejectedError('yookassa', 'no'),
   model_overloaded: new ProviderError('overloaded', '529', 'bfl'),

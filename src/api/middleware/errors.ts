@@ -161,6 +161,7 @@ const API_ERRORS: ErrorTable<Rendering> = {
   invalid_notification: () => ({ status: 400 }),
   unknown_payment: () => ({ status: 400 }),
   payments_unavailable: () => ({ status: 503 }),
+  receipt_contact_required: () => ({ status: 400 }),
   payment_provider_unavailable: () => ({ status: 503, headers: { 'Retry-After': '30' } }),
   payment_provider_rejected: () => ({ status: 502 }),
   invalid_input: (err) => ({ status: INPUT_STATUS[err.reason], details: { field: err.field } }),

@@ -24,7 +24,11 @@ const notificationBody = z.looseObject({
   object: z.looseObject({ id: z.string().max(100) }),
 });
 
-const unknownArticle = { description: 'Unknown article id (`unknown_article`) or invalid body', schema: ErrorSchema };
+const unknownArticle = {
+  description:
+    'Unknown article id (`unknown_article`), invalid body, or receipts are on (YOOKASSA_RECEIPTS=1) and the account has no email or phone to send the receipt to (`receipt_contact_required`)',
+  schema: ErrorSchema,
+};
 const unavailable = { description: 'Online payment is not configured, or the provider is unreachable', schema: ErrorSchema };
 
 /** What needs no sign-in: the articles, and the carrier's notifications (believed only after re-reading the payment). */

@@ -6,6 +6,7 @@ import { CarrierNotConfiguredError, InvalidNotificationError, UnknownPaymentErro
 import { cancelOrder, createOrder, type OrderRecord } from './orders';
 import type { CarrierGateway, CarrierPayment } from './ports';
 import type { PaymentSettlement } from './settlement';
+import { contactOf, receiptFor, type ReceiptSettings } from './receipts';
 import { notificationSchema } from './yookassa/wire';
 
 /** 201 of initiate and quick-checkout (decisions.md). */
@@ -38,6 +39,7 @@ export class CarrierCheckout {
     private readonly gateway: CarrierGateway | undefined,
     private readonly defaultReturnUrl: string,
     private readonly log: Logger,
+    private readonly receipts?: ReceiptSettings | null,
   ) {}
 
   get provider(): CarrierGateway | undefined {
@@ -61,6 +63,14 @@ export class CarrierCheckout {
   ): Promise<CheckoutView> {
     const article = await this.catalog.require(articleId);
     const gateway = this.require();
+    // With receipts on, an account without an email or phone is refused before any order exists.
+    const receipt = this.receipts
+      ? receiptFor(
+          await contactOf(this.ds, userId),
+          { title: article.title, amountMinor: article.priceMinor, currency: article.currency },
+          this.receipts,
+        )
+      : undefined;
     const order = await createOrder(this.ds, { userId, article, provider: gateway.name, savePaymentMethod: options.savePaymentMethod });
     let payment: CarrierPayment;
     try {
@@ -73,6 +83,7 @@ export class CarrierCheckout {
         returnUrl: options.returnUrl ?? this.defaultReturnUrl,
         savePaymentMethod: options.savePaymentMethod ?? false,
         paymentMethodId: options.paymentMethodId,
+        receipt,
       });
     } catch (err) {
       await cancelOrder(this.ds, order.id);

@@ -80,3 +80,11 @@ export class PaymentProviderRejectedError extends DomainError {
     super(`The payment provider ${provider} refused: ${reason}`, { provider });
   }
 }
+
+/** Receipts are on (54-FZ) and the account has no email or phone to send one to. */
+export class ReceiptContactMissingError extends DomainError {
+  readonly code = 'receipt_contact_required';
+  constructor() {
+    super('A receipt must be sent for this payment: add an email address (or a phone number) to your account first');
+  }
+}

@@ -1,6 +1,7 @@
 import type { PaymentProviderName } from '../../db/entities';
 import type { Logger } from '../../logger';
 import type { OrderRecord } from './orders';
+import type { CarrierReceipt } from './receipts';
 
 /** What a paid order was, for listeners (admin notices, the account's webhooks). */
 export interface PaymentSucceededEvent {
@@ -104,12 +105,18 @@ export interface RefundCanceledEvent {
   reason: string;
 }
 
+/** Who gets the money back; `receipt` is the 54-FZ refund receipt when receipts are on (carrier refunds). */
+export interface RefundBuyer {
+  telegramId: string | null;
+  receipt?: CarrierReceipt;
+}
+
 /**
  * Gives a charge back at its provider. Answers `already_refunded` when the provider says so (counts as done).
  * @throws PaymentProviderUnavailableError (retry later), PaymentProviderRejectedError (give up)
  */
 export interface RefundGateway {
-  refund(order: OrderRecord, buyer: { telegramId: string | null; email?: string | null }): Promise<RefundOutcome>;
+  refund(order: OrderRecord, buyer: RefundBuyer): Promise<RefundOutcome>;
   /** A pending refund as the provider reports it now (providers that answer `pending`). */
   refundStatus?(refundId: string): Promise<RefundOutcome>;
   /** Stops the renewals of a subscription (the order that started it). */
@@ -141,6 +148,8 @@ export interface CreateCarrierPayment {
   savePaymentMethod: boolean;
   /** Pay with a saved method (no confirmation step). */
   paymentMethodId?: string;
+  /** The 54-FZ receipt, when receipts are on. */
+  receipt?: CarrierReceipt;
 }
 
 /** The web payment provider ("carrier"): YooKassa today; another provider is another adapter of this port. */

@@ -1,9 +1,16 @@
 import { DataSource } from 'typeorm';
 import { PaymentOrderEntity, type PaymentProviderName } from '../../db/entities';
 import type { Logger } from '../../logger';
-import { OrderNotRefundableError, PaymentProviderRejectedError, PaymentProviderUnavailableError, UnknownChargeError } from './errors';
+import {
+  OrderNotRefundableError,
+  PaymentProviderRejectedError,
+  PaymentProviderUnavailableError,
+  ReceiptContactMissingError,
+  UnknownChargeError,
+} from './errors';
 import type { OrderRecord } from './orders';
-import type { PaymentHub, RefundGateway, RefundOutcome, RefundQueue } from './ports';
+import type { PaymentHub, RefundBuyer, RefundGateway, RefundOutcome, RefundQueue } from './ports';
+import { receiptFor, type ReceiptSettings } from './receipts';
 import type { Reversal } from './refunds';
 import type { PaymentSettlement } from './settlement';
 
@@ -34,6 +41,7 @@ export class RefundDesk {
     private readonly settlement: PaymentSettlement,
     private readonly hub: PaymentHub,
     private readonly log: Logger,
+    private readonly receipts?: ReceiptSettings | null,
   ) {}
 
   useGateway(provider: PaymentProviderName, gateway: RefundGateway): void {
@@ -85,7 +93,7 @@ export class RefundDesk {
         outcome = await gateway.refundStatus(order.providerRefundId);
       } else outcome = await gateway.refund(order, await this.buyer(order));
     } catch (err) {
-      if (err instanceof PaymentProviderRejectedError && !followUp) {
+      if ((err instanceof PaymentProviderRejectedError || err instanceof ReceiptContactMissingError) && !followUp) {
         await this.ds.query('UPDATE payment_orders SET refund_error = $2, refund_requested_at = NULL WHERE id = $1', [
           orderId,
           err.message.slice(0, 500),
@@ -144,12 +152,21 @@ export class RefundDesk {
     return { state: 'canceled', order: current, error: reason };
   }
 
-  private async buyer(order: OrderRecord): Promise<{ telegramId: string | null; email: string | null }> {
-    const [row] = await this.ds.query<{ telegram_id: string | null; email: string | null }[]>(
-      'SELECT telegram_id, email FROM users WHERE id = $1',
-      [order.userId],
+  /** The buyer as the provider needs them: the Telegram id (Stars), and the refund receipt when receipts are on (carrier). */
+  private async buyer(order: OrderRecord): Promise<RefundBuyer> {
+    const [row] = await this.ds.query<{ telegram_id: string | null; email: string | null; phone: string | null; title: string | null }[]>(
+      'SELECT u.telegram_id, u.email, u.phone, a.title FROM users u LEFT JOIN articles a ON a.id = $2 WHERE u.id = $1',
+      [order.userId, order.articleId],
     );
-    return { telegramId: row?.telegram_id ?? null, email: row?.email ?? null };
+    const buyer: RefundBuyer = { telegramId: row?.telegram_id ?? null };
+    if (this.receipts && order.provider !== 'stars') {
+      buyer.receipt = receiptFor(
+        { email: row?.email ?? null, phone: row?.phone ?? null },
+        { title: row?.title ?? order.articleId, amountMinor: order.amountMinor, currency: order.currency },
+        this.receipts,
+      );
+    }
+    return buyer;
   }
 
   /** A refunded subscription payment also stops the renewals (best effort: the refund itself is done). */

@@ -9,6 +9,7 @@ import { listUserOrders, requireUserOrder, toOrderView, type OrderView } from '.
 import { PaymentHub, type CarrierGateway } from './ports';
 import { RefundDesk } from './refund-desk';
 import { PaymentSettlement } from './settlement';
+import type { ReceiptSettings } from './receipts';
 import { StarsPayments } from './stars';
 import { SubscriptionReplacer } from './subscriptions';
 import { YOOKASSA_BASE_URL, YooKassaGateway } from './yookassa/client';
@@ -56,14 +57,14 @@ export class PaymentService {
     private readonly ds: DataSource,
     plans: PlanDirectory,
     private readonly log: Logger,
-    options: { carrier?: CarrierGateway; defaultReturnUrl: string },
+    options: { carrier?: CarrierGateway; defaultReturnUrl: string; receipts?: ReceiptSettings | null },
   ) {
     this.catalog = new ArticleCatalog(ds);
     this.hub = new PaymentHub(log);
     this.settlement = new PaymentSettlement(ds, plans, this.hub, log);
-    this.carrier = new CarrierCheckout(ds, this.catalog, this.settlement, options.carrier, options.defaultReturnUrl, log);
+    this.carrier = new CarrierCheckout(ds, this.catalog, this.settlement, options.carrier, options.defaultReturnUrl, log, options.receipts);
     this.stars = new StarsPayments(ds, this.catalog, this.settlement, log);
-    this.refunds = new RefundDesk(ds, this.settlement, this.hub, log);
+    this.refunds = new RefundDesk(ds, this.settlement, this.hub, log, options.receipts);
     if (options.carrier) this.refunds.useGateway(options.carrier.name, options.carrier);
     const replacer = new SubscriptionReplacer(ds, (provider) => this.refunds.gateway(provider), this.hub, log);
     this.settlement.whenPlanBought((order) => replacer.planBought(order));

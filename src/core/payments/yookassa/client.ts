@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import type { PaymentProviderName } from '../../../db/entities';
 import type { OrderRecord } from '../orders';
 import { PaymentProviderRejectedError, PaymentProviderUnavailableError } from '../errors';
-import type { CarrierGateway, CarrierPayment, CreateCarrierPayment, RefundOutcome } from '../ports';
+import type { CarrierGateway, CarrierPayment, CreateCarrierPayment, RefundBuyer, RefundOutcome } from '../ports';
+import type { CarrierReceipt } from '../receipts';
 import { errorSchema, fromApiAmount, paymentSchema, refundSchema, toApiAmount, type YooKassaPayment } from './wire';
 
 export const YOOKASSA_BASE_URL = 'https://api.yookassa.ru/v3';
@@ -14,6 +15,21 @@ export interface YooKassaSettings {
   baseUrl: string;
   sandbox: boolean;
   timeoutMs?: number;
+}
+
+/** Our receipt as the API's `receipt` object (quantities and amounts as decimal strings, as documented). */
+function toApiReceipt(receipt: CarrierReceipt): Record<string, unknown> {
+  return {
+    customer: receipt.customer,
+    items: receipt.items.map((item) => ({
+      description: item.description,
+      quantity: item.quantity.toFixed(2),
+      amount: { value: toApiAmount(item.amountMinor), currency: item.currency },
+      vat_code: item.vatCode,
+      payment_subject: item.paymentSubject,
+      payment_mode: item.paymentMode,
+    })),
+  };
 }
 
 function toCarrierPayment(p: YooKassaPayment): CarrierPayment {
@@ -72,7 +88,9 @@ export class YooKassaGateway implements CarrierGateway {
 
   private rejected(status: number, json: unknown): PaymentProviderRejectedError {
     const e = errorSchema.safeParse(json);
-    return new PaymentProviderRejectedError('yookassa', e.success ? `${e.data.code}: ${e.data.description ?? ''}` : `HTTP ${status}`);
+    if (!e.success) return new PaymentProviderRejectedError('yookassa', `HTTP ${status}`);
+    const parameter = e.data.parameter ? ` (parameter ${e.data.parameter})` : '';
+    return new PaymentProviderRejectedError('yookassa', `${e.data.code}: ${e.data.description ?? ''}${parameter}`);
   }
 
   private payment(json: unknown): CarrierPayment {
@@ -88,6 +106,7 @@ export class YooKassaGateway implements CarrierGateway {
       description: input.description.slice(0, 128),
       metadata: { order_id: input.orderReference },
     };
+    if (input.receipt) body.receipt = toApiReceipt(input.receipt);
     if (input.paymentMethodId) body.payment_method_id = input.paymentMethodId;
     else {
       body.confirmation = { type: 'redirect', return_url: input.returnUrl };
@@ -110,14 +129,18 @@ export class YooKassaGateway implements CarrierGateway {
    * POST /refunds. The Idempotence-Key (at most 64 characters) names the order and this refund request, so a retry
    * of the same request never refunds twice while a new request after a canceled refund is a new refund.
    */
-  async refund(order: OrderRecord): Promise<RefundOutcome> {
+  async refund(order: OrderRecord, buyer?: RefundBuyer): Promise<RefundOutcome> {
     const paymentId = order.providerPaymentId ?? order.providerChargeId;
     if (!paymentId) throw new PaymentProviderRejectedError('yookassa', 'the order has no payment id');
     const requested = order.refundRequestedAt ? new Date(order.refundRequestedAt).getTime() : 0;
     const { status, json } = await this.call(
       'POST',
       '/refunds',
-      { payment_id: paymentId, amount: { value: toApiAmount(order.amountMinor), currency: order.currency } },
+      {
+        payment_id: paymentId,
+        amount: { value: toApiAmount(order.amountMinor), currency: order.currency },
+        ...(buyer?.receipt ? { receipt: toApiReceipt(buyer.receipt) } : {}),
+      },
       `refund:${order.reference}:${requested}`,
     );
     if (status !== 200) throw this.rejected(status, json);
