@@ -405,6 +405,7 @@ admin-provider-down = 🔴 Provider { $provider } is failing: its models are pau
 admin-provider-up = 🟢 Provider { $provider } recovered.
 admin-failure-burst = ⚠️ { $count } generations failed in the last { $minutes } min (latest: { $model }, { $kind }).
 admin-webhook-failing = 🪝 Webhook #{ $endpoint } of user #{ $id } is failing after { $attempts } attempts: { $url } ({ $error })
+admin-webhook-disabled = 🪝 Webhook #{ $endpoint } of user #{ $id } answered 410 Gone and is disabled: { $url } (no further events; { $attempts } attempts, { $error })
 
 ## Group chats
 

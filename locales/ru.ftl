@@ -411,6 +411,7 @@ admin-provider-down = 🔴 Провайдер { $provider } сбоит: его �
 admin-provider-up = 🟢 Провайдер { $provider } восстановился.
 admin-failure-burst = ⚠️ За последние { $minutes } мин сбоев генерации: { $count } (последний: { $model }, { $kind }).
 admin-webhook-failing = 🪝 Вебхук #{ $endpoint } пользователя #{ $id } не принимает события после { $attempts } попыток: { $url } ({ $error })
+admin-webhook-disabled = 🪝 Вебхук #{ $endpoint } пользователя #{ $id } ответил 410 Gone и отключён: { $url } (события больше не отправляются; попыток: { $attempts }, { $error })
 
 ## Групповые чаты
 

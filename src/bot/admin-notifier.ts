@@ -99,15 +99,14 @@ export class AdminNotifier implements GenerationNotifier, PaymentListener {
   }
 
   webhookFailing(e: FailingEndpoint): void {
-    this.notify('webhook-failing', (t) =>
-      t('admin-webhook-failing', {
-        endpoint: String(e.endpointId),
-        id: String(e.userId),
-        url: e.url,
-        attempts: e.attempts,
-        error: (e.lastError ?? '').slice(0, 300),
-      }),
-    );
+    const args = {
+      endpoint: String(e.endpointId),
+      id: String(e.userId),
+      url: e.url,
+      attempts: e.attempts,
+      error: (e.lastError ?? '').slice(0, 300),
+    };
+    this.notify('webhook-failing', (t) => (e.disabled ? t('admin-webhook-disabled', args) : t('admin-webhook-failing', args)));
   }
 
   /** Counts failed generations; a burst within the window makes one alert (at most one per window). */

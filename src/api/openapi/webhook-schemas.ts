@@ -28,7 +28,11 @@ export const WebhookSchema = component(
     id: z.number().int(),
     url: z.string(),
     events: z.array(eventName),
-    status: z.enum(['active', 'failing']).describe('`failing` once a delivery exhausted its retries; a later success makes it active'),
+    status: z
+      .enum(['active', 'failing', 'disabled'])
+      .describe(
+        '`failing` once a delivery exhausted its retries (a later success makes it active); `disabled` once the receiver answered 410 Gone: it gets no further events or attempts (delete it and add it again to resume)',
+      ),
     failing_since: isoDate.nullable(),
     created_at: isoDate,
   }),

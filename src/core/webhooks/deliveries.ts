@@ -39,7 +39,7 @@ export async function insertDeliveries(
   const rows = await ds.query<{ id: number }[]>(
     `INSERT INTO webhook_deliveries (endpoint_id, message_id, event, payload)
      SELECT id, $3, $2, $4 FROM webhook_endpoints
-      WHERE user_id = $1 AND (CASE WHEN $5::int IS NULL THEN $2 = ANY(events) ELSE id = $5::int END)
+      WHERE user_id = $1 AND status <> 'disabled' AND (CASE WHEN $5::int IS NULL THEN $2 = ANY(events) ELSE id = $5::int END)
      RETURNING id`,
     [target.userId, target.event, messageId, payload, target.onlyEndpoint ?? null],
   );
@@ -69,7 +69,7 @@ export async function claimDelivery(ds: DataSource, id: number, leaseMs: number)
     `UPDATE webhook_deliveries d
         SET attempts = d.attempts + 1, lease_until = now() + make_interval(secs => $2::double precision / 1000)
        FROM webhook_endpoints e
-      WHERE d.id = $1 AND e.id = d.endpoint_id AND d.state = 'pending'
+      WHERE d.id = $1 AND e.id = d.endpoint_id AND d.state = 'pending' AND e.status <> 'disabled'
         AND d.next_attempt_at <= now() + interval '1 second'
         AND (d.lease_until IS NULL OR d.lease_until < now())
       RETURNING d.id, d.endpoint_id, e.user_id, e.url, e.secret, d.message_id, d.event, d.payload, d.attempts, d.created_at`,
@@ -93,7 +93,8 @@ export async function claimDelivery(ds: DataSource, id: number, leaseMs: number)
   };
 }
 
-export type AttemptOutcome = { kind: 'succeeded' } | { kind: 'retry'; delayMs: number } | { kind: 'gave_up' };
+/** `gone`: the receiver answered 410 Gone; the endpoint is disabled at once and nothing more is sent to it. */
+export type AttemptOutcome = { kind: 'succeeded' } | { kind: 'retry'; delayMs: number } | { kind: 'gave_up' } | { kind: 'gone' };
 
 /**
  * Records the attempt and moves the delivery on, in one statement: succeeded (the endpoint is active again),
@@ -104,8 +105,9 @@ export async function recordAttempt(
   d: ClaimedDelivery,
   result: SendResult,
   outcome: AttemptOutcome,
-): Promise<{ endpointTurnedFailing: boolean }> {
+): Promise<{ endpointTurnedFailing: boolean; endpointDisabled: boolean }> {
   const state = outcome.kind === 'succeeded' ? 'succeeded' : outcome.kind === 'retry' ? 'pending' : 'failed';
+  if (outcome.kind === 'gone') return recordGone(ds, d, result);
   const delayMs = outcome.kind === 'retry' ? outcome.delayMs : 0;
   const rows = await ds.query<{ turned_failing: boolean | null }[]>(
     `WITH a AS (
@@ -128,7 +130,32 @@ export async function recordAttempt(
      SELECT bool_or(status = 'failing') AS turned_failing FROM e`,
     [d.id, d.endpointId, d.attempt, result.ok, result.statusCode, result.error, result.responseBody, result.latencyMs, state, delayMs],
   );
-  return { endpointTurnedFailing: rows[0]?.turned_failing === true };
+  return { endpointTurnedFailing: rows[0]?.turned_failing === true, endpointDisabled: false };
+}
+
+/** 410 Gone: this delivery and every other pending one of the endpoint fail now; the endpoint is `disabled`. */
+async function recordGone(
+  ds: DataSource,
+  d: ClaimedDelivery,
+  result: SendResult,
+): Promise<{ endpointTurnedFailing: boolean; endpointDisabled: boolean }> {
+  const rows = await ds.query<{ disabled: number }[]>(
+    `WITH a AS (
+       INSERT INTO webhook_attempts (delivery_id, endpoint_id, attempt, succeeded, status_code, error, response_body, latency_ms)
+       VALUES ($1, $2, $3, false, $4, $5, $6, $7)
+     ),
+     d AS (
+       UPDATE webhook_deliveries SET state = 'failed', lease_until = NULL, finished_at = now()
+        WHERE endpoint_id = $2 AND (id = $1 OR state = 'pending')
+     ),
+     e AS (
+       UPDATE webhook_endpoints SET status = 'disabled', failing_since = COALESCE(failing_since, now())
+        WHERE id = $2 AND status <> 'disabled' RETURNING id
+     )
+     SELECT count(*)::int AS disabled FROM e`,
+    [d.id, d.endpointId, d.attempt, result.statusCode, 'HTTP 410 Gone: endpoint disabled', result.responseBody, result.latencyMs],
+  );
+  return { endpointTurnedFailing: false, endpointDisabled: (rows[0]?.disabled ?? 0) > 0 };
 }
 
 /** Pending deliveries that are overdue and not in flight: their trigger job was lost (crash, queue down). */
@@ -137,6 +164,7 @@ export async function overdueDeliveries(ds: DataSource, graceMs: number, limit: 
     `SELECT id FROM webhook_deliveries
       WHERE state = 'pending' AND next_attempt_at < now() - make_interval(secs => $1::double precision / 1000)
         AND (lease_until IS NULL OR lease_until < now())
+        AND endpoint_id NOT IN (SELECT id FROM webhook_endpoints WHERE status = 'disabled')
       ORDER BY next_attempt_at LIMIT $2`,
     [graceMs, limit],
   );

@@ -11,7 +11,7 @@ export interface WebhookEndpointView {
   id: number;
   url: string;
   events: string[];
-  status: 'active' | 'failing';
+  status: 'active' | 'failing' | 'disabled';
   failing_since: string | null;
   created_at: string;
 }

@@ -12,7 +12,12 @@ export interface FailingEndpoint {
   messageId: string;
   attempts: number;
   lastError: string | null;
+  /** The receiver answered 410 Gone: the endpoint is disabled, not merely failing. */
+  disabled: boolean;
 }
 
-/** Told when an endpoint turns `failing` (a delivery exhausted its retries); the bot forwards it to the admins. */
+/**
+ * Told when an endpoint turns `failing` (a delivery exhausted its retries) or `disabled` (410 Gone); the bot forwards
+ * it to the admins.
+ */
 export type FailingEndpointListener = (endpoint: FailingEndpoint) => void;

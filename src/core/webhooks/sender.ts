@@ -17,6 +17,18 @@ export interface SendResult {
   responseBody: string | null;
   error: string | null;
   latencyMs: number;
+  /** The receiver's Retry-After (delta-seconds or an HTTP date), in ms from now; null without one. */
+  retryAfterMs: number | null;
+}
+
+/** `Retry-After` as RFC 9110 defines it: delay-seconds or an HTTP-date. Nonsense is ignored. */
+export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | null {
+  const raw = Array.isArray(value) ? value[0] : value;
+  if (!raw) return null;
+  const text = raw.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
 export const KEPT_BYTES = 1024;
@@ -59,14 +71,21 @@ export async function sendWebhook(url: string, headers: Record<string, string>, 
     });
     const responseBody = await firstBytes(res.body);
     const ok = res.statusCode >= 200 && res.statusCode <= 299;
-    return { ok, statusCode: res.statusCode, responseBody, error: ok ? null : `HTTP ${res.statusCode}`, latencyMs: elapsed() };
+    return {
+      ok,
+      statusCode: res.statusCode,
+      responseBody,
+      error: ok ? null : `HTTP ${res.statusCode}`,
+      latencyMs: elapsed(),
+      retryAfterMs: ok ? null : parseRetryAfter(res.headers['retry-after']),
+    };
   } catch (err) {
     let error: string;
     if (signal.aborted) error = `no answer within ${options.timeoutMs} ms`;
     else if (err instanceof UnsafeUrlError) error = `refused: ${err.message}`;
     else if (err instanceof FetchFailedError) error = err.message;
     else error = `unreachable: ${(err as Error).message}`;
-    return { ok: false, statusCode: null, responseBody: null, error: error.slice(0, 500), latencyMs: elapsed() };
+    return { ok: false, statusCode: null, responseBody: null, error: error.slice(0, 500), latencyMs: elapsed(), retryAfterMs: null };
   } finally {
     agent?.destroy().catch(() => undefined);
   }

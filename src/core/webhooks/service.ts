@@ -64,6 +64,9 @@ export interface QueuedEvent {
 }
 
 const BALANCE_LOW_SHARE = 0.1;
+/** The receiver says the endpoint is gone for good. */
+const GONE = 410;
+const RETRY_AFTER_STATUSES = new Set([429, 503]);
 /** An overdue delivery is re-triggered by the sweep after this long (its job was lost). */
 const SWEEP_GRACE_MS = 30_000;
 /** How long finished deliveries and their attempts stay visible. */
@@ -226,12 +229,16 @@ export class WebhookService implements GenerationNotifier, PaymentListener {
       resolve: this.deps.resolve,
     });
     let outcome: AttemptOutcome = { kind: 'succeeded' };
-    if (!result.ok) {
-      const delayMs = retryDelayMs(settings.retry, claimed.attempt);
+    if (result.statusCode === GONE) outcome = { kind: 'gone' };
+    else if (!result.ok) {
+      let delayMs = retryDelayMs(settings.retry, claimed.attempt);
+      // A receiver that says when to come back (429, 503) is not asked sooner; past the window the delivery fails.
+      if (result.retryAfterMs !== null && RETRY_AFTER_STATUSES.has(result.statusCode ?? 0))
+        delayMs = Math.max(delayMs, result.retryAfterMs);
       const past = Date.now() + delayMs - claimed.createdAt.getTime() > settings.retry.windowMs;
       outcome = past ? { kind: 'gave_up' } : { kind: 'retry', delayMs };
     }
-    const { endpointTurnedFailing } = await recordAttempt(ds, claimed, result, outcome);
+    const { endpointTurnedFailing, endpointDisabled } = await recordAttempt(ds, claimed, result, outcome);
     webhookDeliveriesTotal.inc({ outcome: outcome.kind });
     if (outcome.kind === 'retry') {
       await queue
@@ -244,8 +251,9 @@ export class WebhookService implements GenerationNotifier, PaymentListener {
         'webhook delivery failed for good',
       );
     }
-    if (endpointTurnedFailing) {
+    if (endpointTurnedFailing || endpointDisabled) {
       const failing = {
+        disabled: endpointDisabled,
         endpointId: claimed.endpointId,
         userId: claimed.userId,
         url: claimed.url,

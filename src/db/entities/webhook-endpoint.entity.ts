@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { UserEntity } from './user.entity';
 
-export type WebhookEndpointStatus = 'active' | 'failing';
+export type WebhookEndpointStatus = 'active' | 'failing' | 'disabled';
 
 /** A URL an account registered for event delivery. */
 @Entity('webhook_endpoints')
@@ -28,7 +28,10 @@ export class WebhookEndpointEntity {
   @Column({ type: 'text' })
   secret: string;
 
-  /** `failing` once a delivery exhausted its retries; the next successful delivery makes it `active` again. */
+  /**
+   * `failing` once a delivery exhausted its retries (the next successful delivery makes it `active` again);
+   * `disabled` for good once the receiver answered 410 Gone (no further events or attempts).
+   */
   @Column({ type: 'text', default: 'active' })
   status: WebhookEndpointStatus;
 

@@ -945,7 +945,7 @@ export interface paths {
         put?: never;
         /**
          * Chat completions, compatible with the OpenAI SDKs (any text model of the catalog)
-         * @description Roles system, developer (as system), user, assistant (with tool_calls, content null) and tool. Honoured: tools, tool_choice, parallel_tool_calls and response_format where the model supports them, max_tokens, max_completion_tokens, temperature, top_p, stop, seed, presence_penalty, frequency_penalty, user, stream, stream_options.include_usage. Images (image_url: https or data:) only for models with config.supports_vision. A parameter the model cannot honour, any other parameter and n other than 1 answer 400 naming it in `param`. With `stream: true` the answer is server-sent events of chat.completion.chunk objects ending in `[DONE]`; the last chunk carries the `service` object.
+         * @description Roles system, developer (as system), user, assistant (with tool_calls, content null) and tool. Honoured: tools, tool_choice, response_format (json_object, json_schema: on every vendor, through its own structured-output mechanism), max_tokens, max_completion_tokens, temperature, top_p, stop, presence_penalty, frequency_penalty, stream, stream_options.include_usage. reasoning_effort maps to the model's reasoning control (models with config.supports_reasoning_effort). Labels and hints (metadata, service_tier, store, user, prompt_cache_key, safety_identifier, seed, parallel_tool_calls, reasoning_effort) are passed on where the vendor takes them and otherwise ignored, named in the X-Ignored-Parameters header. Images (image_url: https or data:) only for models with config.supports_vision; PDF documents as `file` parts (file_data, base64) for vision models of vendors that read PDFs. A sampling parameter the model cannot honour, any other parameter, n other than 1, audio output and an unknown content part type answer 400 naming it in `param`. With `stream: true` the answer is server-sent events of chat.completion.chunk objects ending in `[DONE]`; the last chunk carries the `service` object.
          */
         post: operations["createChatCompletion"];
         delete?: never;
@@ -1597,7 +1597,7 @@ export interface components {
             url: string;
             events: ("generation.completed" | "generation.failed" | "balance.low" | "payment.succeeded" | "payment.refunded")[];
             /** @enum {string} */
-            status: "active" | "failing";
+            status: "active" | "failing" | "disabled";
             failing_since: string | null;
             created_at: string;
         };
@@ -5273,7 +5273,7 @@ export interface operations {
                     "application/json": components["schemas"]["Checkout"];
                 };
             };
-            /** @description Unknown article id (`unknown_article`) or invalid body */
+            /** @description Unknown article id (`unknown_article`), invalid body, or receipts are on (YOOKASSA_RECEIPTS=1) and the account has no email or phone to send the receipt to (`receipt_contact_required`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5389,7 +5389,7 @@ export interface operations {
                     "application/json": components["schemas"]["Checkout"];
                 };
             };
-            /** @description Unknown article id (`unknown_article`) or invalid body */
+            /** @description Unknown article id (`unknown_article`), invalid body, or receipts are on (YOOKASSA_RECEIPTS=1) and the account has no email or phone to send the receipt to (`receipt_contact_required`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7063,6 +7063,14 @@ export interface operations {
                                 /** @enum {string} */
                                 detail?: "auto" | "low" | "high";
                             };
+                        } | {
+                            /** @constant */
+                            type: "file";
+                            file: {
+                                file_data?: string;
+                                file_id?: string;
+                                filename?: string;
+                            };
                         })[];
                         name?: string;
                     } | {
@@ -7146,6 +7154,15 @@ export interface operations {
                             strict?: boolean | null;
                         };
                     }) | null;
+                    reasoning_effort?: ("minimal" | "low" | "medium" | "high") | null;
+                    metadata?: {
+                        [key: string]: string;
+                    } | null;
+                    service_tier?: ("auto" | "default" | "flex" | "scale" | "priority") | null;
+                    store?: boolean | null;
+                    prompt_cache_key?: string | null;
+                    safety_identifier?: string | null;
+                    modalities?: ("text" | "audio")[] | null;
                 };
             };
         };
@@ -7167,6 +7184,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description balance after the charge (not on streams) */
                     "X-Token-Balance"?: string;
+                    /** @description request parameters the model has no equivalent for, ignored (comma-separated; absent when none) */
+                    "X-Ignored-Parameters"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7888,12 +7907,10 @@ export interface operations {
                         type: "none";
                     };
                     thinking?: {
-                        /** @constant */
-                        type: "enabled";
-                        budget_tokens: number;
-                    } | {
-                        /** @constant */
-                        type: "disabled";
+                        type: string;
+                        budget_tokens?: number;
+                    } & {
+                        [key: string]: unknown;
                     };
                     max_tokens: number;
                     stop_sequences?: string[];
@@ -7905,6 +7922,9 @@ export interface operations {
                     };
                     /** @enum {string} */
                     service_tier?: "auto" | "standard_only";
+                    context_management?: {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };
@@ -8218,12 +8238,10 @@ export interface operations {
                         type: "none";
                     };
                     thinking?: {
-                        /** @constant */
-                        type: "enabled";
-                        budget_tokens: number;
-                    } | {
-                        /** @constant */
-                        type: "disabled";
+                        type: string;
+                        budget_tokens?: number;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
