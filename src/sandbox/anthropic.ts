@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { SandboxHandler, SandboxRequest, sendJson } from './types';
 import { failureMarkerIn, hangUntilClosed } from './failures';
-import { chooseToolCall, OfferedTool, toolResultAnswer } from './tool-play';
+import { chooseToolCall, jsonAnswer, OfferedTool, toolResultAnswer } from './tool-play';
+import { checkOutputConfig, checkRequestShape, checkThinking, documentProblem } from './anthropic-checks';
 
 /**
  * In-process fake of the Anthropic Messages API (POST /v1/messages, JSON and SSE), speaking the documented wire
@@ -58,6 +59,10 @@ interface ValidRequest {
   stream: boolean;
   tools: OfferedTool[];
   toolChoice: 'auto' | 'none' | 'required' | { name: string } | undefined;
+  /** output_config.format.schema: the answer is JSON of this shape. */
+  outputSchema?: Record<string, unknown>;
+  /** Extended thinking is on: a thinking block comes before the answer. */
+  thinking: boolean;
 }
 
 /** tool_result blocks answer the tool_use blocks of the assistant turn just before; the error text if not. */
@@ -151,7 +156,19 @@ function validate(req: SandboxRequest, res: ServerResponse): ValidRequest | unde
     error(res, 400, 'invalid_request_error', toolProblem ?? (tools as string));
     return undefined;
   }
+  const problem =
+    checkRequestShape(body) ??
+    documentProblem(body.messages as Message[]) ??
+    checkThinking(body, tools.toolChoice) ??
+    checkOutputConfig(body.output_config);
+  if (problem) {
+    error(res, 400, 'invalid_request_error', problem);
+    return undefined;
+  }
+  const format = (body.output_config as { format?: { schema?: Record<string, unknown> } } | undefined)?.format;
   return {
+    ...(format?.schema ? { outputSchema: format.schema } : {}),
+    thinking: (body.thinking as { type?: unknown } | undefined)?.type === 'enabled',
     model: body.model,
     maxTokens: body.max_tokens as number,
     messages: body.messages as Message[],
@@ -170,8 +187,16 @@ function lastUserText(messages: Message[]): string {
     : '';
 }
 
-function countImages(messages: Message[]): number {
-  return messages.reduce((n, m) => n + blocksOf(m.content).filter((b) => b.type === 'image').length, 0);
+function countBlocks(messages: Message[], type: string): number {
+  return messages.reduce((n, m) => n + blocksOf(m.content).filter((b) => b.type === type).length, 0);
+}
+
+const countImages = (messages: Message[]) => countBlocks(messages, 'image');
+
+function attachments(messages: Message[]): string {
+  const said = (n: number, what: string) => (n > 0 ? [`${n} ${what}${n > 1 ? 's' : ''}`] : []);
+  const all = [...said(countImages(messages), 'image'), ...said(countBlocks(messages, 'document'), 'document')];
+  return all.length > 0 ? ` (with ${all.join(' and ')})` : '';
 }
 
 function inputTokens(messages: Message[], system: number): number {
@@ -201,19 +226,25 @@ function finalToolResult(messages: Message[]): { name?: string; text: string } |
 }
 
 /** The deterministic reply, cut into word pieces (one "token" each) and truncated at max_tokens. */
-function reply(model: string, messages: Message[], maxTokens: number): { pieces: string[]; stopReason: string } {
+function reply(input: ValidRequest): { pieces: string[]; stopReason: string; thinking: string[] } {
+  const { model, messages } = input;
   const said = lastUserText(messages).replace(/\s+/g, ' ').trim();
   const snippet = said.length > 80 ? `${said.slice(0, 80)}...` : said;
-  const images = countImages(messages);
-  const seen = images > 0 ? ` (with ${images} image${images > 1 ? 's' : ''})` : '';
   const toolResult = finalToolResult(messages);
-  const text = toolResult
+  let text = toolResult
     ? toolResultAnswer(model, toolResult.name, toolResult.text)
-    : `Sandbox reply from ${model}: you said "${snippet}"${seen}. This text comes from the built-in sandbox, not from Anthropic.`;
-  const pieces = text.match(/\S+\s*/g) ?? [text];
-  if (pieces.length > maxTokens) return { pieces: pieces.slice(0, maxTokens), stopReason: 'max_tokens' };
-  return { pieces, stopReason: 'end_turn' };
+    : `Sandbox reply from ${model}: you said "${snippet}"${attachments(messages)}. This text comes from the built-in sandbox, not from Anthropic.`;
+  if (input.outputSchema) text = jsonAnswer(input.outputSchema, text);
+  // Thinking counts toward max_tokens, as on the real API.
+  const thinking = input.thinking ? tokenPieces(`Sandbox thinking: the user wrote "${snippet}", so I answer that.`) : [];
+  const room = Math.max(0, input.maxTokens - thinking.length);
+  const pieces = input.outputSchema ? [text] : (text.match(/\S+\s*/g) ?? [text]);
+  if (pieces.length > room) return { pieces: pieces.slice(0, room), stopReason: 'max_tokens', thinking };
+  return { pieces, stopReason: 'end_turn', thinking };
 }
+
+const tokenPieces = (text: string) => text.match(/\S+\s*/g) ?? [];
+const SIGNATURE = 'c2FuZGJveC10aGlua2luZy1zaWduYXR1cmU=';
 
 let counter = 0;
 
@@ -326,10 +357,12 @@ export function createAnthropicSandbox(options: AnthropicSandboxOptions = {}): S
         ? undefined
         : chooseToolCall(input.tools, input.toolChoice, finalToolResult(input.messages) !== undefined, lastUserText(input.messages));
     if (call) return answerToolUse(res, id, promptTokens, input, call, delayMs);
-    const { pieces, stopReason } =
-      failure === 'policy' ? { pieces: [] as string[], stopReason: 'refusal' } : reply(input.model, input.messages, input.maxTokens);
+    const { pieces, stopReason, thinking } =
+      failure === 'policy' ? { pieces: [] as string[], stopReason: 'refusal', thinking: [] as string[] } : reply(input);
+    const outputTokens = pieces.length + thinking.length;
 
     if (!input.stream) {
+      const thought = thinking.length > 0 ? [{ type: 'thinking', thinking: thinking.join(''), signature: SIGNATURE }] : [];
       sendJson(
         res,
         200,
@@ -338,10 +371,10 @@ export function createAnthropicSandbox(options: AnthropicSandboxOptions = {}): S
           type: 'message',
           role: 'assistant',
           model: input.model,
-          content: pieces.length > 0 ? [{ type: 'text', text: pieces.join('') }] : [],
+          content: [...thought, ...(pieces.length > 0 ? [{ type: 'text', text: pieces.join('') }] : [])],
           stop_reason: stopReason,
           stop_sequence: null,
-          usage: { input_tokens: promptTokens, output_tokens: pieces.length },
+          usage: { input_tokens: promptTokens, output_tokens: outputTokens },
         },
         { 'request-id': `req_sandbox_${counter}` },
       );
@@ -380,10 +413,21 @@ export function createAnthropicSandbox(options: AnthropicSandboxOptions = {}): S
       res.end();
       return;
     }
-    const deltas = pieces.map((text) => ({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }));
+    // With thinking on, the thinking block is block 0 and the answer block 1.
+    const at = thinking.length > 0 ? 1 : 0;
+    const thinkingEvents =
+      thinking.length > 0
+        ? [
+            { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } },
+            ...thinking.map((t) => ({ type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: t } })),
+            { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: SIGNATURE } },
+            { type: 'content_block_stop', index: 0 },
+          ]
+        : [];
+    const deltas = pieces.map((text) => ({ type: 'content_block_delta', index: at, delta: { type: 'text_delta', text } }));
     await writeEvents(
       res,
-      [start, { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, { type: 'ping' }],
+      [start, ...thinkingEvents, { type: 'content_block_start', index: at, content_block: { type: 'text', text: '' } }, { type: 'ping' }],
       delayMs,
     );
     if (failure === 'midstream' || failure === 'stream-error') {
@@ -400,8 +444,8 @@ export function createAnthropicSandbox(options: AnthropicSandboxOptions = {}): S
       res,
       [
         ...deltas,
-        { type: 'content_block_stop', index: 0 },
-        { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: pieces.length } },
+        { type: 'content_block_stop', index: at },
+        { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: outputTokens } },
         { type: 'message_stop' },
       ],
       delayMs,

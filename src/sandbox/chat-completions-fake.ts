@@ -144,8 +144,10 @@ export interface ChatFakeProfile {
   errors: VendorErrors;
   /** Pause between two stream chunks, so streaming is observable. */
   chunkDelayMs: number;
-  /** How the model reasons: hidden (token count only), visible (`reasoning_content`), or not at all. */
-  reasoning(model: string): 'hidden' | 'visible' | undefined;
+  /** How the model reasons (given the request): hidden (token count only), visible (`reasoning_content`), or not at all. */
+  reasoning(model: string, body: Record<string, unknown>): 'hidden' | 'visible' | undefined;
+  /** Whether `file` content parts (PDF documents as base64 `file_data`) are read. */
+  acceptsFiles?: boolean;
   /** xAI reports reasoning tokens beside completion tokens rather than inside them. */
   reasoningTokensOutsideCompletion: boolean;
   /** Vendor-specific request checks (unsupported parameters and the like). */
@@ -161,6 +163,7 @@ interface ParsedMessage {
   role: string;
   text: string;
   images: number;
+  documents?: number;
   /** tool messages: the name of the function whose result this is. */
   toolName?: string;
 }
@@ -183,7 +186,21 @@ function checkToolTurn(i: number, m: Record<string, unknown>, calls: Map<string,
   return undefined;
 }
 
-function parseMessages(raw: unknown): ParsedMessage[] | string {
+/** A `file` part: a base64 PDF as a `data:` URI with its filename, the only kind sent inline. */
+function filePartProblem(i: number, part: Record<string, unknown>): string | undefined {
+  const file = part.file as { file_data?: unknown; filename?: unknown; file_id?: unknown } | undefined;
+  if (!file || typeof file !== 'object') return `Missing required parameter: 'messages[${i}].content[].file'.`;
+  if (typeof file.file_id === 'string') return `Invalid 'messages[${i}].content[].file.file_id': no such file.`;
+  if (typeof file.file_data !== 'string') return `Missing required parameter: 'messages[${i}].content[].file.file_data'.`;
+  if (typeof file.filename !== 'string' || !file.filename) return `Missing required parameter: 'messages[${i}].content[].file.filename'.`;
+  const uri = /^data:application\/pdf;base64,(.*)$/s.exec(file.file_data);
+  const bytes = uri ? Buffer.from(uri[1], 'base64') : Buffer.alloc(0);
+  if (bytes.subarray(0, 5).toString('latin1') !== '%PDF-')
+    return `Invalid file data: 'messages[${i}].content[].file.file_data'. Expected a base64-encoded PDF data URL.`;
+  return undefined;
+}
+
+function parseMessages(raw: unknown, acceptsFiles: boolean): ParsedMessage[] | string {
   if (!Array.isArray(raw) || raw.length === 0) return "'messages' must be a non-empty array";
   const out: ParsedMessage[] = [];
   const calls = new Map<string, string>();
@@ -206,9 +223,14 @@ function parseMessages(raw: unknown): ParsedMessage[] | string {
     } else if (Array.isArray(content)) {
       let text = '';
       let images = 0;
+      let documents = 0;
       for (const part of content as Array<Record<string, unknown>>) {
         if (part?.type === 'text' && typeof part.text === 'string') text += (text ? '\n' : '') + part.text;
-        else if (part?.type === 'image_url') {
+        else if (part?.type === 'file' && acceptsFiles) {
+          const problem = filePartProblem(i, part);
+          if (problem) return problem;
+          documents += 1;
+        } else if (part?.type === 'image_url') {
           const url = (part.image_url as { url?: unknown } | undefined)?.url;
           if (typeof url !== 'string' || !/^(data:image\/[a-z+.-]+;base64,|https?:\/\/)/.test(url)) {
             return `messages[${i}]: image_url.url must be an http(s) URL or a base64 image data URI`;
@@ -216,7 +238,7 @@ function parseMessages(raw: unknown): ParsedMessage[] | string {
           images += 1;
         } else return `messages[${i}]: unsupported content part`;
       }
-      out.push({ role, text, images });
+      out.push({ role, text, images, ...(documents > 0 ? { documents } : {}) });
     } else return `messages[${i}].content must be a string or an array of content parts`;
   }
   return out;
@@ -251,6 +273,8 @@ interface Asked {
   tools: OfferedTool[];
   toolChoice: 'auto' | 'none' | 'required' | { name: string } | undefined;
   json: { schema?: unknown } | undefined;
+  /** The request body, for vendor-specific reasoning switches. */
+  body: Record<string, unknown>;
 }
 
 let callCounter = 0;
@@ -265,8 +289,11 @@ function plan(
 ): Plan {
   const last = [...messages].reverse().find((m) => m.role === 'user') ?? messages[messages.length - 1];
   const final = messages[messages.length - 1];
-  const seen = last.images ? ` I received ${last.images} image${last.images > 1 ? 's' : ''}.` : '';
-  const reasoningMode = profile.reasoning(model);
+  const docs = last.documents ?? 0;
+  const seen =
+    (last.images ? ` I received ${last.images} image${last.images > 1 ? 's' : ''}.` : '') +
+    (docs ? ` I received ${docs} document${docs > 1 ? 's' : ''}.` : '');
+  const reasoningMode = profile.reasoning(model, asked.body);
   const prompt = promptTokens(messages);
   if (policy) return { model, answer: [], reasoning: [], reasoningMode, finish: 'content_filter', prompt };
   const call = chooseToolCall(asked.tools, asked.toolChoice, final.role === 'tool', last.text);
@@ -290,7 +317,7 @@ function plan(
   if (asked.json) answerText = jsonAnswer(asked.json.schema, answerText);
   const reasoningText = `Sandbox reasoning: the user wrote "${excerpt(last.text)}", so I echo it back.`;
   let answer = tokenPieces(answerText);
-  let reasoning = reasoningMode ? tokenPieces(reasoningText) : [];
+  let reasoning = reasoningMode ? reasoningPieces(reasoningText, asked.body.reasoning_effort) : [];
   let finish: Plan['finish'] = 'stop';
   if (limit !== undefined) {
     // Reasoning spends the same budget first (except at xAI, which counts it apart).
@@ -302,6 +329,14 @@ function plan(
     }
   }
   return { model, answer, reasoning, reasoningMode, finish, prompt };
+}
+
+/** How long the sandbox model reasons: an explicit effort scales it (minimal: not at all), so a test sees it arrive. */
+function reasoningPieces(text: string, effort: unknown): string[] {
+  const once = tokenPieces(text);
+  const times: Record<string, number> = { minimal: 0, low: 1, medium: 2, high: 3, max: 4 };
+  const n = typeof effort === 'string' && effort in times ? times[effort] : 1;
+  return Array.from({ length: n }, () => once).flat();
 }
 
 function usageOf(profile: ChatFakeProfile, p: Plan): Record<string, unknown> {
@@ -427,7 +462,7 @@ function readAsked(body: Record<string, unknown>, messages: ParsedMessage[]): As
     if (!format.json_schema || typeof format.json_schema !== 'object') return "Missing required parameter: 'response_format.json_schema'.";
     json = { schema: format.json_schema.schema ?? { type: 'object' } };
   }
-  return { tools, toolChoice, json };
+  return { tools, toolChoice, json, body };
 }
 
 /** POST /chat/completions for one vendor profile (auth already checked). */
@@ -438,7 +473,7 @@ export async function handleChatCompletions(profile: ChatFakeProfile, req: Sandb
   if (typeof body.model !== 'string' || !body.model) {
     return sendError(res, errors.badRequest('you must provide a model parameter', 'model'));
   }
-  const messages = parseMessages(body.messages);
+  const messages = parseMessages(body.messages, profile.acceptsFiles === true);
   if (typeof messages === 'string') return sendError(res, errors.badRequest(messages, 'messages'));
   if (body.stream_options !== undefined && body.stream !== true) {
     return sendError(res, errors.badRequest("The 'stream_options' parameter is only allowed when 'stream' is enabled.", 'stream_options'));

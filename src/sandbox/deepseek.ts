@@ -37,12 +37,39 @@ export const deepSeekErrors: VendorErrors = {
 
 const OUTPUT_CEILINGS: Record<string, number> = { 'deepseek-chat': 8192, 'deepseek-reasoner': 65536 };
 
+// The efforts DeepSeek accepts (it maps minimal to low, medium and xhigh to high, ultra to max).
+const EFFORTS = ['minimal', 'low', 'medium', 'high', 'xhigh', 'max', 'ultra'];
+
+/** Thinking mode: `thinking: {type: "enabled" | "disabled"}` and `reasoning_effort`. */
+function thinkingProblem(body: Record<string, unknown>): ErrorReply | undefined {
+  const thinking = body.thinking as { type?: unknown } | undefined;
+  if (thinking !== undefined && (typeof thinking !== 'object' || (thinking.type !== 'enabled' && thinking.type !== 'disabled'))) {
+    return deepSeekError(
+      422,
+      'Failed to deserialize the JSON body into the target type: thinking: unknown variant, expected `enabled` or `disabled`',
+      'invalid_request_error',
+      'invalid_request_error',
+    );
+  }
+  if (body.reasoning_effort !== undefined && !EFFORTS.includes(String(body.reasoning_effort))) {
+    return deepSeekError(
+      400,
+      `Invalid reasoning_effort value: ${String(body.reasoning_effort)}`,
+      'invalid_request_error',
+      'invalid_request_error',
+    );
+  }
+  return undefined;
+}
+
 /** DeepSeek takes text content only, and bounds max_tokens per model. */
 function validateChat(body: Record<string, unknown>): ErrorReply | undefined {
   const model = String(body.model);
   if (!(model in OUTPUT_CEILINGS)) {
     return deepSeekError(400, 'Model Not Exist', 'invalid_request_error', 'invalid_request_error');
   }
+  const thinking = thinkingProblem(body);
+  if (thinking) return thinking;
   const messages = body.messages as Array<{ role?: unknown; content?: unknown; tool_calls?: unknown }>;
   // An assistant turn that only called tools may carry null content.
   const index = messages.findIndex(
@@ -78,7 +105,9 @@ export function createDeepSeekSandbox(options: DeepSeekSandboxOptions = {}): San
     vendor: 'deepseek',
     errors: deepSeekErrors,
     chunkDelayMs: options.chunkDelayMs ?? defaultChunkDelayMs(),
-    reasoning: (model) => (model === 'deepseek-reasoner' ? 'visible' : undefined),
+    // deepseek-chat thinks when thinking mode is switched on; the reasoner always does.
+    reasoning: (model, body) =>
+      model === 'deepseek-reasoner' || (body.thinking as { type?: unknown } | undefined)?.type === 'enabled' ? 'visible' : undefined,
     reasoningTokensOutsideCompletion: false,
     validate: validateChat,
     keepAlive: true,

@@ -90,8 +90,60 @@ function textOf(parts: Part[]): string {
   return parts.flatMap((p) => (typeof p.text === 'string' ? [p.text] : [])).join(' ');
 }
 
+function inlineMime(p: Part): string | undefined {
+  const mime = p.inline_data?.mime_type ?? p.inlineData?.mimeType;
+  return typeof mime === 'string' ? mime : undefined;
+}
+
 function imagesIn(parts: Part[]): number {
-  return parts.filter((p) => p.inline_data || p.inlineData).length;
+  return parts.filter((p) => (p.inline_data || p.inlineData) && inlineMime(p) !== 'application/pdf').length;
+}
+
+function documentsIn(parts: Part[]): number {
+  return parts.filter((p) => inlineMime(p) === 'application/pdf').length;
+}
+
+/** Inline PDFs must be PDFs: the API reads the bytes and refuses what it cannot open. */
+function checkInlineData(contents: Content[]): string | undefined {
+  for (const c of contents) {
+    for (const p of partsOf(c)) {
+      if (inlineMime(p) !== 'application/pdf') continue;
+      const data = p.inline_data?.data ?? p.inlineData?.data;
+      const bytes = typeof data === 'string' ? Buffer.from(data, 'base64') : Buffer.alloc(0);
+      if (bytes.subarray(0, 5).toString('latin1') !== '%PDF-') return 'The document has no pages.';
+    }
+  }
+  return undefined;
+}
+
+const THINKING_LEVELS = ['MINIMAL', 'LOW', 'MEDIUM', 'HIGH'];
+/** Thought tokens the sandbox model spends at each level (so a test sees the level arrive). */
+const THOUGHTS: Record<string, number> = { MINIMAL: 0, LOW: 8, MEDIUM: 16, HIGH: 32 };
+
+/**
+ * generationConfig.thinkingConfig as the API checks it: a level (Gemini 3; Pro takes only LOW and HIGH) or a budget,
+ * never both. The thought tokens it spends, or the error text.
+ */
+function readThinking(model: string, raw: unknown): number | string {
+  if (raw === undefined) return 0;
+  if (!raw || typeof raw !== 'object') return "Invalid value at 'generation_config.thinking_config'";
+  const { thinkingLevel, thinkingBudget, includeThoughts } = raw as Record<string, unknown>;
+  if (includeThoughts !== undefined && typeof includeThoughts !== 'boolean')
+    return "Invalid value at 'generation_config.thinking_config.include_thoughts'";
+  if (thinkingLevel !== undefined && thinkingBudget !== undefined) return 'thinking_budget and thinking_level are not supported together.';
+  if (thinkingBudget !== undefined) {
+    if (!Number.isInteger(thinkingBudget)) return "Invalid value at 'generation_config.thinking_config.thinking_budget'";
+    return Math.max(0, Math.min(thinkingBudget as number, 64));
+  }
+  if (thinkingLevel === undefined) return 0;
+  const level = typeof thinkingLevel === 'string' ? thinkingLevel.toUpperCase() : '';
+  if (!THINKING_LEVELS.includes(level))
+    return `Invalid value at 'generation_config.thinking_config.thinking_level' (${String(thinkingLevel)})`;
+  if (!model.startsWith('gemini-3')) return 'Thinking level is not supported for this model.';
+  if (model.includes('-pro') && (level === 'MINIMAL' || level === 'MEDIUM')) {
+    return `Thinking level ${level} is not supported for this model. Supported levels: LOW, HIGH.`;
+  }
+  return THOUGHTS[level];
 }
 
 function snippet(text: string, max = 80): string {
@@ -184,6 +236,10 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
     if (temperature !== undefined && (typeof temperature !== 'number' || temperature < 0 || temperature > 2)) {
       return error(res, 400, "Invalid value at 'generation_config.temperature'");
     }
+    const thinking = readThinking(model, config.thinkingConfig);
+    if (typeof thinking === 'string') return error(res, 400, thinking);
+    const inlineProblem = checkInlineData(contents);
+    if (inlineProblem) return error(res, 400, inlineProblem);
     const toolProblem = checkFunctionResponses(contents);
     if (toolProblem) return error(res, 400, toolProblem);
     const offered = readTools(body);
@@ -240,7 +296,13 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
     }
 
     const images = imagesIn(partsOf(lastUser));
-    const seen = images > 0 ? ` (with ${images} image${images > 1 ? 's' : ''})` : '';
+    const documents = documentsIn(partsOf(lastUser));
+    const seen =
+      images > 0
+        ? ` (with ${images} image${images > 1 ? 's' : ''})`
+        : documents > 0
+          ? ` (with ${documents} document${documents > 1 ? 's' : ''})`
+          : '';
     let text = finalResponse
       ? toolResultAnswer(
           model,
@@ -259,7 +321,8 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
     const usage = {
       promptTokenCount,
       candidatesTokenCount: pieces.length,
-      totalTokenCount: promptTokenCount + pieces.length,
+      ...(thinking > 0 ? { thoughtsTokenCount: thinking } : {}),
+      totalTokenCount: promptTokenCount + pieces.length + thinking,
     };
 
     if (!stream) {

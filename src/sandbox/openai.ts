@@ -71,7 +71,30 @@ const REASONING_MODEL = /^(o\d|gpt-5)/;
 /** OpenAI's refusals for reasoning models, worded as the API words them. */
 function validateChat(body: Record<string, unknown>): ErrorReply | undefined {
   const model = String(body.model);
-  if (!REASONING_MODEL.test(model)) return undefined;
+  const labels = labelProblem(body);
+  if (labels) return labels;
+  if (!REASONING_MODEL.test(model)) {
+    if (body.reasoning_effort !== undefined) {
+      return openAiError(
+        400,
+        "Unsupported parameter: 'reasoning_effort' is not supported with this model.",
+        'invalid_request_error',
+        'reasoning_effort',
+        'unsupported_parameter',
+      );
+    }
+    return undefined;
+  }
+  const efforts = model.startsWith('gpt-5') ? ['minimal', 'low', 'medium', 'high'] : ['low', 'medium', 'high'];
+  if (body.reasoning_effort !== undefined && !efforts.includes(String(body.reasoning_effort))) {
+    return openAiError(
+      400,
+      `Unsupported value: 'reasoning_effort' does not support '${String(body.reasoning_effort)}' with this model. Supported values are: ${efforts.map((e) => `'${e}'`).join(', ')}.`,
+      'invalid_request_error',
+      'reasoning_effort',
+      'unsupported_value',
+    );
+  }
   if (body.max_tokens !== undefined) {
     return openAiError(
       400,
@@ -89,6 +112,35 @@ function validateChat(body: Record<string, unknown>): ErrorReply | undefined {
       'temperature',
       'unsupported_value',
     );
+  }
+  return undefined;
+}
+
+/** metadata: at most 16 string pairs (keys up to 64, values up to 512 characters); the other labels are strings. */
+function labelProblem(body: Record<string, unknown>): ErrorReply | undefined {
+  const metadata = body.metadata;
+  if (metadata !== undefined && metadata !== null) {
+    const entries = typeof metadata === 'object' && !Array.isArray(metadata) ? Object.entries(metadata) : undefined;
+    if (!entries || entries.length > 16 || entries.some(([k, v]) => k.length > 64 || typeof v !== 'string' || v.length > 512)) {
+      return openAiError(
+        400,
+        "Invalid 'metadata': expected an object of at most 16 string pairs.",
+        'invalid_request_error',
+        'metadata',
+        'invalid_value',
+      );
+    }
+  }
+  if (body.service_tier !== undefined && !['auto', 'default', 'flex', 'scale', 'priority'].includes(String(body.service_tier))) {
+    return unsupportedValue('service_tier', body.service_tier, ['auto', 'default', 'flex', 'scale', 'priority']);
+  }
+  for (const param of ['user', 'prompt_cache_key', 'safety_identifier']) {
+    if (body[param] !== undefined && typeof body[param] !== 'string') {
+      return openAiError(400, `Invalid type for '${param}': expected a string.`, 'invalid_request_error', param, 'invalid_type');
+    }
+  }
+  if (body.store !== undefined && typeof body.store !== 'boolean') {
+    return openAiError(400, "Invalid type for 'store': expected a boolean.", 'invalid_request_error', 'store', 'invalid_type');
   }
   return undefined;
 }
@@ -349,6 +401,7 @@ export function createOpenAiSandbox(options: OpenAiSandboxOptions = {}): Sandbox
     errors: openAiErrors,
     chunkDelayMs: options.chunkDelayMs ?? defaultChunkDelayMs(),
     reasoning: (model) => (REASONING_MODEL.test(model) ? 'hidden' : undefined),
+    acceptsFiles: true,
     reasoningTokensOutsideCompletion: false,
     validate: validateChat,
     // Reasoning models refuse flagged prompts with a 400 invalid_prompt; other models end with content_filter.

@@ -55,7 +55,10 @@ export function chooseToolCall(
   if (lastIsToolResult && !forced) return undefined;
   const tool = typeof choice === 'object' ? tools.find((t) => t.name === choice.name) : tools[0];
   if (!tool) return undefined;
-  const args = sampleValue(tool.parameters ?? { type: 'object', properties: {} }, userText);
+  const params = (tool.parameters ?? { type: 'object', properties: {} }) as Schema;
+  // A tool that takes any object (no properties, additionalProperties: true) gets the reply itself, as JSON output does.
+  const open = params.additionalProperties === true && !params.properties;
+  const args = open ? { reply: snippet(userText, 80) || 'sandbox' } : sampleValue(params, userText);
   return { name: tool.name, arguments: args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {} };
 }
 

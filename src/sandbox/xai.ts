@@ -47,9 +47,17 @@ function reasoning(model: string): 'hidden' | 'visible' | undefined {
   return undefined;
 }
 
-/** Reasoning models refuse presence/frequency penalties and stop sequences. */
+/** Reasoning models refuse presence/frequency penalties and stop sequences; only grok-3-mini takes reasoning_effort. */
 function validateChat(body: Record<string, unknown>): ErrorReply | undefined {
-  if (!reasoning(String(body.model))) return undefined;
+  const model = String(body.model);
+  if (body.reasoning_effort !== undefined) {
+    if (!model.startsWith('grok-3-mini'))
+      return xaiError(400, INVALID_ARGUMENT, `Model ${model} does not support parameter reasoningEffort.`);
+    if (body.reasoning_effort !== 'low' && body.reasoning_effort !== 'high') {
+      return xaiError(400, INVALID_ARGUMENT, `Invalid reasoning effort: ${String(body.reasoning_effort)}. Expected one of: low, high.`);
+    }
+  }
+  if (!reasoning(model)) return undefined;
   for (const param of ['presence_penalty', 'frequency_penalty', 'stop']) {
     if (body[param] !== undefined)
       return xaiError(400, INVALID_ARGUMENT, `Model ${String(body.model)} does not support parameter ${param}.`);

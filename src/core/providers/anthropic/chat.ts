@@ -1,8 +1,8 @@
 import { readSse, upstreamFetch, upstreamJson } from '../http';
 import { ChatCapability, ChatRequest, ChatResult, ChatStreamEvent, ProviderConnection, ProviderError } from '../types';
 import { anthropicErrorKind, mapStopReason, refineAnthropicError, refusalError } from './errors';
-import { anthropicSupports, toAnthropicBody } from './request';
-import { ANTHROPIC_VERSION, AnthropicStreamEvent, anthropicMessage, anthropicStreamEvent } from './wire';
+import { anthropicSupports, JSON_ANSWER_TOOL, toAnthropicBody } from './request';
+import { ANTHROPIC_VERSION, AnthropicMessage, AnthropicStreamEvent, anthropicMessage, anthropicStreamEvent } from './wire';
 
 function headers(conn: ProviderConnection): Record<string, string> {
   return { 'x-api-key': conn.apiKey, 'anthropic-version': ANTHROPIC_VERSION };
@@ -23,6 +23,7 @@ async function chat(req: ChatRequest, conn: ProviderConnection, signal?: AbortSi
   const parsed = anthropicMessage.safeParse(raw);
   if (!parsed.success) throw new ProviderError('upstream', 'anthropic answered with an unexpected message shape', 'anthropic');
   const msg = parsed.data;
+  if (req.responseFormat?.type === 'json_object') return jsonToolAnswer(msg);
   const text = msg.content.flatMap((b) => (b.type === 'text' && b.text ? [b.text] : [])).join('');
   const toolCalls = msg.content.flatMap((b) =>
     b.type === 'tool_use' && b.id && b.name ? [{ id: b.id, name: b.name, arguments: JSON.stringify(b.input ?? {}) }] : [],
@@ -34,6 +35,18 @@ async function chat(req: ChatRequest, conn: ProviderConnection, signal?: AbortSi
     finishReason,
     usage: { promptTokens: msg.usage.input_tokens ?? 0, completionTokens: msg.usage.output_tokens ?? 0 },
     ...(toolCalls.length > 0 ? { toolCalls } : {}),
+  };
+}
+
+/** JSON output without a schema came as the input of the forced JSON tool: that input is the answer. */
+function jsonToolAnswer(msg: AnthropicMessage): ChatResult {
+  const call = msg.content.find((b) => b.type === 'tool_use' && b.name === JSON_ANSWER_TOOL);
+  if (!call) throw new ProviderError('upstream', 'anthropic did not answer with the requested JSON', 'anthropic');
+  const finishReason = mapStopReason(msg.stop_reason);
+  return {
+    text: JSON.stringify(call.input ?? {}),
+    finishReason: finishReason === 'tool_calls' ? 'stop' : finishReason,
+    usage: { promptTokens: msg.usage.input_tokens ?? 0, completionTokens: msg.usage.output_tokens ?? 0 },
   };
 }
 
@@ -94,6 +107,9 @@ async function* chatStream(req: ChatRequest, conn: ProviderConnection, signal?: 
   let stopped = false;
   // Content block index -> index of the tool call it carries, in the order the calls began.
   const toolIndex = new Map<number, number>();
+  // JSON output without a schema streams as the forced JSON tool's input: its fragments are the answer text.
+  const jsonTool = req.responseFormat?.type === 'json_object';
+  let jsonBlock: number | undefined;
   try {
     for await (const sse of readSse(res.body)) {
       const ev = parseEvent(sse.data);
@@ -103,7 +119,8 @@ async function* chatStream(req: ChatRequest, conn: ProviderConnection, signal?: 
         completionTokens = ev.message.usage.output_tokens ?? completionTokens;
       } else if (ev.type === 'content_block_start') {
         const block = ev.content_block;
-        if (block.type === 'tool_use' && block.id && block.name) {
+        if (jsonTool && block.type === 'tool_use' && block.name === JSON_ANSWER_TOOL) jsonBlock = ev.index;
+        else if (block.type === 'tool_use' && block.id && block.name) {
           toolIndex.set(ev.index, toolIndex.size);
           yield { type: 'tool_call', index: toolIndex.get(ev.index)!, id: block.id, name: block.name, arguments: '' };
         }
@@ -111,6 +128,9 @@ async function* chatStream(req: ChatRequest, conn: ProviderConnection, signal?: 
         if (ev.delta.type === 'text_delta' && ev.delta.text) {
           sawText = true;
           yield { type: 'delta', text: ev.delta.text };
+        } else if (ev.delta.type === 'input_json_delta' && ev.delta.partial_json && ev.index === jsonBlock) {
+          sawText = true;
+          yield { type: 'delta', text: ev.delta.partial_json };
         } else if (ev.delta.type === 'input_json_delta' && ev.delta.partial_json && toolIndex.has(ev.index)) {
           yield { type: 'tool_call', index: toolIndex.get(ev.index)!, arguments: ev.delta.partial_json };
         }
@@ -132,10 +152,14 @@ async function* chatStream(req: ChatRequest, conn: ProviderConnection, signal?: 
     await res.body.cancel().catch(() => undefined);
   }
   if (!stopped) throw new ProviderError('upstream', 'anthropic stream ended before message_stop', 'anthropic');
-  const finishReason = mapStopReason(stopReason);
-  if (finishReason === 'content_filter' && !sawText) throw refusalError();
+  const mapped = mapStopReason(stopReason);
+  if (mapped === 'content_filter' && !sawText) throw refusalError();
   yield { type: 'usage', usage: { promptTokens, completionTokens } };
-  yield { type: 'finish', finishReason };
+  yield { type: 'finish', finishReason: jsonBlock !== undefined && mapped === 'tool_calls' ? 'stop' : mapped };
 }
 
-export const anthropicChat: ChatCapability = { chat, chatStream, supports: (option) => anthropicSupports(option) };
+export const anthropicChat: ChatCapability = {
+  chat,
+  chatStream,
+  supports: (option, _model, traits) => anthropicSupports(option, traits),
+};

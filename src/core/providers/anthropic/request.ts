@@ -1,12 +1,58 @@
-import { ChatContentPart, ChatMessage, ChatOption, ChatRequest, ProviderError } from '../types';
+import { ChatContentPart, ChatMessage, ChatOption, ChatRequest, ChatRequestTraits, ProviderError, ReasoningEffort } from '../types';
+import { toAnthropicSchema } from './output-schema';
 import { AnthropicContentBlock, AnthropicRequestBody } from './wire';
 
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 
-/** What the Messages API can express: no seed, no penalties, no chat-completions response_format. */
-const SUPPORTED = new Set<ChatOption>(['temperature', 'tools', 'parallel_tool_calls', 'stop', 'top_p', 'user', 'pdf']);
+/**
+ * What the Messages API can express: no seed, no penalties, none of OpenAI's labels but the end user
+ * (metadata.user_id). JSON output through structured outputs (a schema) or a forced tool (any object).
+ */
+const SUPPORTED = new Set<ChatOption>([
+  'temperature',
+  'tools',
+  'parallel_tool_calls',
+  'stop',
+  'top_p',
+  'user',
+  'pdf',
+  'response_format.json_schema',
+  'response_format.json_object',
+  'reasoning_effort',
+]);
 
-export function anthropicSupports(option: ChatOption): boolean {
+/** The tool whose input is the answer, for JSON output without a schema (structured outputs need one). */
+export const JSON_ANSWER_TOOL = 'json_answer';
+
+/** Extended thinking budgets: at least 1024 (Anthropic's floor), never more than half of max_tokens. */
+const THINKING_BUDGET: Record<ReasoningEffort, number> = { minimal: 1024, low: 2048, medium: 8192, high: 16384 };
+const MIN_THINKING_BUDGET = 1024;
+
+function thinkingBudget(effort: ReasoningEffort, maxTokens: number): number {
+  return Math.max(MIN_THINKING_BUDGET, Math.min(THINKING_BUDGET[effort], Math.floor(maxTokens / 2)));
+}
+
+/**
+ * Extended thinking excludes a forced tool (the JSON tool included), a temperature other than 1 and top_p below 0.95;
+ * it needs max_tokens above its 1024-token floor, and a tool round trip would need the earlier turn's thinking blocks,
+ * which a chat-completions client does not keep. In those cases `reasoning_effort` is ignored.
+ */
+function thinkingFits(traits: ChatRequestTraits): boolean {
+  const forced = traits.toolChoice === 'required' || typeof traits.toolChoice === 'object';
+  return (
+    traits.maxTokens > MIN_THINKING_BUDGET + 1 &&
+    !forced &&
+    !traits.toolTurns &&
+    !traits.options.has('response_format.json_object') &&
+    !traits.options.has('temperature') &&
+    (traits.topP === undefined || traits.topP >= 0.95)
+  );
+}
+
+export function anthropicSupports(option: ChatOption, traits?: ChatRequestTraits): boolean {
+  if (option === 'reasoning_effort') return traits !== undefined && thinkingFits(traits);
+  // The JSON tool is the only forced tool a request may carry.
+  if (option === 'response_format.json_object') return !traits?.options.has('tools');
   return SUPPORTED.has(option);
 }
 
@@ -94,6 +140,29 @@ export function toAnthropicBody(req: ChatRequest, stream: boolean): AnthropicReq
   const choice = toolChoice(req);
   if (choice && req.tools?.length) body.tool_choice = choice;
   if (req.user !== undefined) body.metadata = { user_id: req.user };
+  applyResponseFormat(req, body);
+  if (req.reasoningEffort !== undefined) {
+    body.thinking = { type: 'enabled', budget_tokens: thinkingBudget(req.reasoningEffort, req.maxTokens) };
+    // Thinking takes only the default temperature (the core ignores reasoning_effort when another one was asked for).
+    delete body.temperature;
+  }
   if (stream) body.stream = true;
   return body;
+}
+
+/** A schema goes to structured outputs; JSON without one is the input of a forced tool that accepts any object. */
+function applyResponseFormat(req: ChatRequest, body: AnthropicRequestBody): void {
+  const format = req.responseFormat;
+  if (format?.type === 'json_schema') {
+    body.output_config = { format: { type: 'json_schema', schema: toAnthropicSchema(format.schema) } };
+  } else if (format?.type === 'json_object') {
+    body.tools = [
+      {
+        name: JSON_ANSWER_TOOL,
+        description: 'Give the answer as a JSON object.',
+        input_schema: { type: 'object', additionalProperties: true },
+      },
+    ];
+    body.tool_choice = { type: 'tool', name: JSON_ANSWER_TOOL };
+  }
 }

@@ -64,6 +64,8 @@ export interface AnthropicRequestBody {
   tools?: { name: string; description?: string; input_schema: Record<string, unknown> }[];
   tool_choice?: { type: 'auto' | 'any' | 'none' } | { type: 'tool'; name: string } | AnthropicToolChoiceFlags;
   metadata?: { user_id: string };
+  thinking?: { type: 'enabled'; budget_tokens: number };
+  output_config?: { format: { type: 'json_schema'; schema: Record<string, unknown> } };
   stream?: boolean;
 }
 

@@ -1,4 +1,4 @@
-import { ChatContentPart, ChatMessage, ChatOption, ChatRequest } from '../types';
+import { ChatContentPart, ChatMessage, ChatOption, ChatRequest, ReasoningEffort } from '../types';
 import { GeminiContent, GeminiPart } from './wire';
 
 /** generateContent has every sampling control and JSON output, but no switch for parallel function calls. */
@@ -13,6 +13,7 @@ const SUPPORTED = new Set<ChatOption>([
   'presence_penalty',
   'frequency_penalty',
   'pdf',
+  'reasoning_effort',
 ]);
 
 export function geminiSupports(option: ChatOption): boolean {
@@ -49,6 +50,20 @@ interface GenerationConfig {
   stopSequences?: string[];
   responseMimeType?: string;
   responseJsonSchema?: Record<string, unknown>;
+  thinkingConfig?: ThinkingConfig;
+}
+
+type ThinkingLevel = 'MINIMAL' | 'LOW' | 'MEDIUM' | 'HIGH';
+type ThinkingConfig = { thinkingLevel: ThinkingLevel } | { thinkingBudget: number };
+
+// Gemini 2.5 takes a token budget (Pro cannot go below 128); Gemini 3 a level, of which Pro has only LOW and HIGH.
+const BUDGETS: Record<ReasoningEffort, number> = { minimal: 0, low: 1024, medium: 8192, high: 24576 };
+
+export function thinkingConfig(effort: ReasoningEffort, model: string): ThinkingConfig {
+  const pro = model.includes('-pro');
+  if (model.startsWith('gemini-2.5')) return { thinkingBudget: pro ? Math.max(128, BUDGETS[effort]) : BUDGETS[effort] };
+  if (pro) return { thinkingLevel: effort === 'minimal' || effort === 'low' ? 'LOW' : 'HIGH' };
+  return { thinkingLevel: effort.toUpperCase() as ThinkingLevel };
 }
 
 export interface GeminiChatBody {
@@ -89,6 +104,7 @@ function generationConfig(req: ChatRequest): GenerationConfig {
   if (req.responseFormat?.type === 'json_object' || req.responseFormat?.type === 'json_schema')
     config.responseMimeType = 'application/json';
   if (req.responseFormat?.type === 'json_schema') config.responseJsonSchema = req.responseFormat.schema;
+  if (req.reasoningEffort !== undefined) config.thinkingConfig = thinkingConfig(req.reasoningEffort, req.upstreamModel);
   return config;
 }
 

@@ -1,0 +1,152 @@
+// Request checks of the Anthropic fake that go beyond messages and tools, as the Messages API documents them:
+// no undeclared top-level fields, metadata with user_id only, extended thinking's constraints, structured outputs'
+// JSON Schema subset, and PDF document blocks. Each returns the error text, or undefined when the request is valid.
+
+const TOP_LEVEL = new Set([
+  'model',
+  'messages',
+  'max_tokens',
+  'system',
+  'temperature',
+  'top_p',
+  'top_k',
+  'stop_sequences',
+  'stream',
+  'tools',
+  'tool_choice',
+  'metadata',
+  'thinking',
+  'output_config',
+  'service_tier',
+  'container',
+  'mcp_servers',
+  'context_management',
+]);
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export function checkRequestShape(body: Record<string, unknown>): string | undefined {
+  const extra = Object.keys(body).find((k) => !TOP_LEVEL.has(k));
+  if (extra !== undefined) return `${extra}: Extra inputs are not permitted`;
+  if (body.metadata !== undefined) {
+    if (!isObject(body.metadata)) return 'metadata: Input should be a valid dictionary or object';
+    const key = Object.keys(body.metadata).find((k) => k !== 'user_id');
+    if (key !== undefined) return `metadata.${key}: Extra inputs are not permitted`;
+  }
+  if (body.service_tier !== undefined && body.service_tier !== 'auto' && body.service_tier !== 'standard_only') {
+    return "service_tier: Input should be 'auto' or 'standard_only'";
+  }
+  return undefined;
+}
+
+/** Extended thinking: a budget of at least 1024 below max_tokens, default temperature, top_p >= 0.95, no forced tool. */
+export function checkThinking(body: Record<string, unknown>, toolChoice: unknown): string | undefined {
+  const thinking = body.thinking;
+  if (thinking === undefined) return undefined;
+  if (!isObject(thinking)) return 'thinking: Input should be a valid dictionary or object';
+  if (thinking.type === 'disabled' || thinking.type === 'adaptive') return undefined;
+  if (thinking.type !== 'enabled')
+    return "thinking.type: Input tag does not match any of the expected tags: 'enabled', 'disabled', 'adaptive'";
+  const budget = thinking.budget_tokens;
+  if (!Number.isInteger(budget)) return 'thinking.enabled.budget_tokens: Field required';
+  if ((budget as number) < 1024) return 'thinking.enabled.budget_tokens: Input should be greater than or equal to 1024';
+  if ((budget as number) >= (body.max_tokens as number)) {
+    return '`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#max-tokens-and-context-window-size';
+  }
+  if (body.temperature !== undefined && body.temperature !== 1) {
+    return '`temperature` may only be set to 1 when thinking is enabled. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#feature-compatibility';
+  }
+  if (typeof body.top_p === 'number' && body.top_p < 0.95) {
+    return '`top_p` must be greater than or equal to 0.95 or unset when thinking is enabled.';
+  }
+  if (toolChoice === 'required' || isObject(toolChoice)) {
+    return 'Thinking may not be enabled when tool_choice forces tool use.';
+  }
+  return undefined;
+}
+
+const SCHEMA_KEYWORDS = new Set([
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'enum',
+  'const',
+  'anyOf',
+  'allOf',
+  '$ref',
+  '$defs',
+  'definitions',
+  'description',
+  'title',
+  'format',
+  'minItems',
+  'default',
+]);
+const FORMATS = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'uri', 'ipv4', 'ipv6', 'uuid']);
+
+/** Structured outputs' subset of JSON Schema: closed objects, no bounds, minItems 0 or 1, the listed formats. */
+function schemaProblem(schema: unknown, at: string): string | undefined {
+  if (!isObject(schema)) return `${at}: Input should be a valid dictionary or object`;
+  const unsupported = Object.keys(schema).find((k) => !SCHEMA_KEYWORDS.has(k));
+  if (unsupported !== undefined) return `${at}: The keyword '${unsupported}' is not supported in structured outputs schemas`;
+  const isObj = schema.type === 'object' || isObject(schema.properties);
+  if (isObj && schema.additionalProperties !== false) {
+    return `${at}: For 'object' type, 'additionalProperties' must be explicitly set to false`;
+  }
+  if (schema.minItems !== undefined && schema.minItems !== 0 && schema.minItems !== 1) return `${at}.minItems: only 0 and 1 are supported`;
+  if (schema.format !== undefined && !FORMATS.has(String(schema.format)))
+    return `${at}.format: '${String(schema.format)}' is not supported`;
+  for (const key of ['properties', '$defs', 'definitions'] as const) {
+    for (const [name, sub] of Object.entries(isObject(schema[key]) ? schema[key] : {})) {
+      const problem = schemaProblem(sub, `${at}.${key}.${name}`);
+      if (problem) return problem;
+    }
+  }
+  if (schema.items !== undefined) {
+    const problem = schemaProblem(schema.items, `${at}.items`);
+    if (problem) return problem;
+  }
+  for (const key of ['anyOf', 'allOf'] as const) {
+    for (const [i, sub] of (Array.isArray(schema[key]) ? (schema[key] as unknown[]) : []).entries()) {
+      const problem = schemaProblem(sub, `${at}.${key}.${i}`);
+      if (problem) return problem;
+    }
+  }
+  return undefined;
+}
+
+export function checkOutputConfig(config: unknown): string | undefined {
+  if (config === undefined) return undefined;
+  if (!isObject(config)) return 'output_config: Input should be a valid dictionary or object';
+  const extra = Object.keys(config).find((k) => k !== 'format' && k !== 'effort');
+  if (extra !== undefined) return `output_config.${extra}: Extra inputs are not permitted`;
+  const format = config.format;
+  if (format === undefined || format === null) return undefined;
+  if (!isObject(format) || format.type !== 'json_schema') return "output_config.format.type: Input should be 'json_schema'";
+  const extraFormat = Object.keys(format).find((k) => k !== 'type' && k !== 'schema');
+  if (extraFormat !== undefined) return `output_config.format.${extraFormat}: Extra inputs are not permitted`;
+  return schemaProblem(format.schema, 'output_config.format.schema');
+}
+
+const PDF_MAGIC = '%PDF-';
+
+/** document blocks: a base64 PDF (application/pdf) or plain text, as the API reads them. */
+export function documentProblem(messages: Array<{ content?: unknown }>): string | undefined {
+  for (const [i, m] of messages.entries()) {
+    for (const [j, block] of (Array.isArray(m.content) ? (m.content as Array<Record<string, unknown>>) : []).entries()) {
+      if (block?.type !== 'document') continue;
+      const at = `messages.${i}.content.${j}.document.source`;
+      const source = block.source;
+      if (!isObject(source)) return `${at}: Field required`;
+      if (source.type === 'text' && typeof source.data === 'string') continue;
+      if (source.type !== 'base64')
+        return `${at}: Input tag '${String(source.type)}' found using 'type' does not match any of the expected tags`;
+      if (source.media_type !== 'application/pdf') return `${at}.base64.media_type: Input should be 'application/pdf'`;
+      const data = typeof source.data === 'string' ? Buffer.from(source.data, 'base64') : Buffer.alloc(0);
+      if (data.subarray(0, PDF_MAGIC.length).toString('latin1') !== PDF_MAGIC) return `${at}: The PDF specified was not valid.`;
+    }
+  }
+  return undefined;
+}
