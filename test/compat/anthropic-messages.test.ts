@@ -1,4 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { zodOutputFormat } from '@anthropic-ai/sdk/helpers/zod';
+import { z } from 'zod';
 import { getBalance, ledgerTotals } from '../../src/core/billing/ledger';
 import type { ProviderName } from '../../src/core/providers/types';
 import { GenerationEntity } from '../../src/db/entities';
@@ -353,4 +355,27 @@ test('an image url is fetched through the SSRF policy; a private address is refu
     type: 'invalid_request_error',
     message: expect.stringContaining('messages.0.content.1.source.url'),
   });
+});
+
+test('output_config.format: messages.parse with a zod schema returns the parsed object', async () => {
+  const { anthropic } = await client(500);
+  const City = z.object({ name: z.string(), population: z.number().int() });
+  for (const model of [textModel('openai').slug]) {
+    const res = await anthropic.messages.parse({
+      model,
+      max_tokens: 200,
+      messages: [{ role: 'user', content: 'Give me a city' }],
+      output_config: { format: zodOutputFormat(City) },
+    });
+    expect([model, res.parsed_output]).toEqual([model, { name: expect.any(String), population: expect.any(Number) }]);
+  }
+});
+
+test('a refused parameter is named as the Messages API calls it', async () => {
+  const { anthropic } = await client(500);
+  const err = await anthropic.messages
+    .create({ model: 'o4-mini', max_tokens: 50, stop_sequences: ['END'], messages: [{ role: 'user', content: 'hi' }] })
+    .catch((e) => e);
+  expect(err).toBeInstanceOf(Anthropic.BadRequestError);
+  expect(err.error.error.message).toMatch(/^stop_sequences /);
 });

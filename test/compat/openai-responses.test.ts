@@ -257,3 +257,12 @@ test('an input_image URL is fetched through the SSRF policy; a private address i
   expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
   expect(refused.error.param).toBe('input.1.content.1.image_url');
 });
+
+test('a refused request is named as the Responses API calls it', async () => {
+  const { openai } = await client(500);
+  const err = await openai.responses
+    .create({ model: textModel('openai').slug, input: [{ role: 'assistant', content: 'I said this last' }] })
+    .catch((e) => e);
+  expect(err).toBeInstanceOf(OpenAI.BadRequestError);
+  expect(err.error.param).toBe('input');
+});

@@ -79,7 +79,8 @@ export function documentMessages(router: Router): void {
       '`system` (string or text blocks), messages with text, image (base64 or url, for models with ' +
       'config.supports_vision), tool_use and tool_result blocks; `cache_control` marks are accepted and change nothing. ' +
       'tools, tool_choice (auto, any, tool, none), max_tokens (required), stop_sequences, temperature, top_p, ' +
-      'metadata.user_id; thinking is accepted. Same accounts, limits, hold and ledger as /v1/chat/completions. ' +
+      'metadata.user_id, output_config.format (structured output: the text is JSON of the schema); thinking and ' +
+      'context_management are accepted. Same accounts, limits, hold and ledger as /v1/chat/completions. ' +
       'With `stream: true` the answer is the event sequence message_start, content_block_start, ping, ' +
       'content_block_delta (text_delta, input_json_delta), content_block_stop, message_delta (stop_reason, usage, ' +
       'service), message_stop; a failure after the start is an `error` event.',

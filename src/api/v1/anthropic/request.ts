@@ -93,5 +93,8 @@ export function toChatInput(body: MessagesBody): ChatInput {
     ...(body.top_p !== undefined ? { topP: body.top_p } : {}),
     ...(body.stop_sequences?.length ? { stop: body.stop_sequences } : {}),
     ...(body.metadata?.user_id ? { user: body.metadata.user_id } : {}),
+    ...(body.output_config?.format
+      ? { responseFormat: { type: 'json_schema', name: 'output', schema: body.output_config.format.schema, strict: true } }
+      : {}),
   };
 }

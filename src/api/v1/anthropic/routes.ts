@@ -3,6 +3,7 @@ import type { ParameterizedContext } from 'koa';
 import { readJsonBody } from '../../middleware/json-body';
 import { parseInput } from '../../middleware/validation';
 import { ChatRunServices, completeChat, streamChat } from '../chat-run';
+import { WireNames, withWireNames } from '../wire-names';
 import { documentMessages } from './openapi';
 import { toChatInput, toConversation } from './request';
 import { messageBody, writeMessageStream } from './response';
@@ -11,14 +12,23 @@ import { countTokensBody, messagesBody } from './schema';
 /** The Messages API's own request limit. */
 const MESSAGES_BODY_LIMIT = 32 * 1024 * 1024;
 
+/** The core's parameter names as the Messages API calls them. */
+export const MESSAGES_NAMES: WireNames = {
+  stop: 'stop_sequences',
+  user: 'metadata.user_id',
+  reasoning_effort: 'thinking',
+  parallel_tool_calls: 'tool_choice.disable_parallel_tool_use',
+  response_format: 'output_config.format',
+};
+
 async function createMessage(ctx: ParameterizedContext, services: ChatRunServices): Promise<void> {
   const body = parseInput(messagesBody, await readJsonBody(ctx, { limitBytes: MESSAGES_BODY_LIMIT }), 'body');
   const input = toChatInput(body);
   if (!body.stream) {
-    ctx.body = messageBody(await completeChat(ctx, services, input));
+    ctx.body = messageBody(await withWireNames(MESSAGES_NAMES, () => completeChat(ctx, services, input)));
     return;
   }
-  const { stream, sse } = await streamChat(ctx, services, input);
+  const { stream, sse } = await withWireNames(MESSAGES_NAMES, () => streamChat(ctx, services, input));
   await writeMessageStream(stream, sse);
 }
 

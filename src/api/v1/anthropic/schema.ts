@@ -109,6 +109,12 @@ export const messagesBody = z.strictObject({
   top_p: z.number().min(0).max(1).optional(),
   metadata: z.object({ user_id: z.string().max(256).nullish() }).optional(),
   service_tier: z.enum(['auto', 'standard_only']).optional(),
+  output_config: z
+    .object({
+      effort: z.enum(['low', 'medium', 'high', 'xhigh', 'max']).nullish(),
+      format: z.object({ type: z.literal('json_schema'), schema: z.record(z.string(), z.unknown()) }).nullish(),
+    })
+    .optional(),
   // Server-side pruning of old tool results (Claude Code's context-management beta): without it the whole
   // conversation goes to the model, which changes no answer's correctness.
   context_management: z.record(z.string(), z.unknown()).optional(),

@@ -3,12 +3,21 @@ import type { ParameterizedContext } from 'koa';
 import { readJsonBody } from '../../middleware/json-body';
 import { parseInput } from '../../middleware/validation';
 import { ChatRunServices, completeChat, streamChat } from '../chat-run';
+import { WireNames, withWireNames } from '../wire-names';
 import { documentResponses } from './openapi';
 import { refuseUnknownResponsesParameters, toChatInput } from './request';
 import { responseBody, responseFrame, writeResponseStream } from './response';
 import { responsesBody } from './schema';
 
 const RESPONSES_BODY_LIMIT = 30 * 1024 * 1024;
+
+/** The core's parameter names as the Responses API calls them. */
+export const RESPONSES_NAMES: WireNames = {
+  response_format: 'text.format',
+  max_tokens: 'max_output_tokens',
+  messages: 'input',
+  reasoning_effort: 'reasoning.effort',
+};
 
 async function createResponse(ctx: ParameterizedContext, services: ChatRunServices): Promise<void> {
   const raw = await readJsonBody(ctx, { limitBytes: RESPONSES_BODY_LIMIT });
@@ -17,10 +26,10 @@ async function createResponse(ctx: ParameterizedContext, services: ChatRunServic
   const input = toChatInput(body);
   const frame = responseFrame(body);
   if (!body.stream) {
-    ctx.body = responseBody(frame, await completeChat(ctx, services, input));
+    ctx.body = responseBody(frame, await withWireNames(RESPONSES_NAMES, () => completeChat(ctx, services, input)));
     return;
   }
-  const { stream, sse } = await streamChat(ctx, services, input);
+  const { stream, sse } = await withWireNames(RESPONSES_NAMES, () => streamChat(ctx, services, input));
   await writeResponseStream(frame, stream, sse);
 }
 
