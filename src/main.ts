@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import http from 'node:http';
+import v8 from 'node:v8';
 import type { AddressInfo } from 'node:net';
 import type { RunnerHandle } from '@grammyjs/runner';
 import { createApiApp } from './api/app';
@@ -16,6 +17,16 @@ import { endingModels } from './core/catalog/lifecycle';
 import { sandboxHandlers } from './sandbox/handlers';
 import { SandboxServer, startSandbox } from './sandbox/server';
 import { createServices, Services } from './services';
+
+/**
+ * The old generation grows by half its live size between full collections instead of V8's default (up to several
+ * times): under streaming load the peak resident size drops by about a fifth at the same throughput and CPU per
+ * request (bench/README.md). It is read at every collection, so setting it at start works however the process
+ * was launched; `node --heap-growing-percent=<n> dist/src/main.js` keeps the operator's own value.
+ */
+function tuneHeapGrowth(): void {
+  if (!process.execArgv.some((a) => a.startsWith('--heap-growing-percent'))) v8.setFlagsFromString('--heap-growing-percent=50');
+}
 
 function readConfig(): AppConfig {
   try {
@@ -203,6 +214,7 @@ async function startServing(
  * start to finish, then drains and exits 0. A hard exit follows only if something still hangs.
  */
 function main(): void {
+  tuneHeapGrowth();
   const config = readConfig();
   const log = createLogger(config.logLevel);
   let signalled = false;
