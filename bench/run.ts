@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -208,6 +209,17 @@ async function rateLimitRun(serviceUrl: string, user: BenchUser, db: BenchDataba
   };
 }
 
+/** The service's own counts of vendor calls started beside their hold, and of those a refused hold aborted. */
+async function earlyDispatchCounts(url: string, token: string): Promise<{ started: number; refused: number } | undefined> {
+  try {
+    const text = await (await fetch(url, { headers: { authorization: `Bearer ${token}` } })).text();
+    const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+    return { started: value('nebula_chat_early_dispatch_total'), refused: value('nebula_chat_early_dispatch_refused_total') };
+  } catch {
+    return undefined;
+  }
+}
+
 function machine(): string {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   const ram = (os.totalmem() / 1024 ** 3).toFixed(1);
@@ -255,7 +267,13 @@ async function main(): Promise<void> {
     log(redisUrl ? `Redis at ${redisUrl}` : 'Redis not reachable: rate counters on PostgreSQL');
 
     const servicePort = await freePort();
-    const env = serviceEnv(process.env, { port: servicePort, dataDir, databaseUrl: db.url, mockUrl, redisUrl });
+    // /metrics on the service's port, behind a token, so the run can read how many vendor calls started early.
+    const metricsToken = crypto.randomBytes(16).toString('hex');
+    const env = serviceEnv(
+      process.env,
+      { port: servicePort, dataDir, databaseUrl: db.url, mockUrl, redisUrl },
+      { METRICS_TOKEN: metricsToken },
+    );
     const elite = await createUserWithKey(ROOT, env, 'elite', ELITE_TOKENS);
     const vip = await createUserWithKey(ROOT, env, 'vip', 1_000_000);
     userIds.push(elite.id, vip.id);
@@ -388,6 +406,7 @@ async function main(): Promise<void> {
       load: `1-minute load average ${loadBefore.toFixed(2)} before the measurements, ${os.loadavg()[0].toFixed(2)} after (nproc ${os.availableParallelism()}; while measuring, the bench's own processes add about 2)`,
       redis: redisUrl ? `Redis (${redisUrl})` : 'PostgreSQL (Redis not reachable)',
       vendorClient,
+      earlyDispatch: await earlyDispatchCounts(`http://127.0.0.1:${servicePort}/metrics`, metricsToken),
     };
     await Promise.all(children.map((c) => c.stop()));
     const markdown = renderMarkdown(report);

@@ -66,6 +66,8 @@ export interface BenchReport {
   redis: string;
   load: string;
   vendorClient?: VendorClientFigures;
+  /** Vendor calls the service started beside their hold, and those a refused hold then aborted. */
+  earlyDispatch?: { started: number; refused: number };
 }
 
 const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : 'n/a');
@@ -239,6 +241,15 @@ export function renderMarkdown(r: BenchReport): string {
     out.push(
       '',
       'Medians over rotating rounds. The adapter row includes building the request body, validating the answer and parsing SSE.',
+    );
+  }
+  if (r.earlyDispatch) {
+    out.push(
+      '',
+      '## Vendor calls started beside their hold',
+      '',
+      `- ${r.earlyDispatch.started} vendor calls started while their hold was still committing (the balance last seen covered it); ` +
+        `${r.earlyDispatch.refused} of them were aborted because the hold or the rate check beside it was refused (nothing charged).`,
     );
   }
   out.push('', '## Against the targets of issue 28', '', ...issue28Targets(r), '');
