@@ -7,6 +7,7 @@ import { quoteGeneration } from '../../src/core/catalog/pricing';
 import { deleteExpiredResults } from '../../src/core/generations/retention';
 import { startWorkers } from '../../src/jobs/workers';
 import { syntheticImage, syntheticWav } from '../../src/sandbox/synthetic';
+import { multipart } from '../support/multipart';
 import { ApiHarness, expectErrorShape, startApi } from './harness';
 
 let api: ApiHarness;
@@ -189,17 +190,6 @@ test('Idempotency-Key: 20 parallel identical requests charge once; a different b
   expectErrorShape(await api.request('POST', '/api/v2/generate', { token, body: { ...body, prompt: 'other' }, headers }), 422);
   expect((await getBalance(api.db.dataSource, acc.user.id)).total).toBe(100 - cost);
 });
-
-function multipart(parts: { name: string; value: string | Buffer; filename?: string; type?: string }[]): { body: Buffer; type: string } {
-  const boundary = `----ng${Date.now()}`;
-  const chunks: Buffer[] = [];
-  for (const p of parts) {
-    const head = `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"${p.filename ? `; filename="${p.filename}"` : ''}\r\n${p.type ? `Content-Type: ${p.type}\r\n` : ''}\r\n`;
-    chunks.push(Buffer.from(head), Buffer.isBuffer(p.value) ? p.value : Buffer.from(p.value), Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { body: Buffer.concat(chunks), type: `multipart/form-data; boundary=${boundary}` };
-}
 
 test('POST /stt: multipart audio is transcribed; diarization only on vendor-scribe; wrong types refused', async () => {
   const acc = await api.account('basic', { planTokens: 50 });

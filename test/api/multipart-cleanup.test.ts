@@ -5,6 +5,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { syntheticImage, syntheticWav } from '../../src/sandbox/synthetic';
+import { multipart } from '../support/multipart';
 import { ApiHarness, expectErrorShape, startApi } from './harness';
 
 let api: ApiHarness;
@@ -26,17 +27,6 @@ afterAll(async () => {
 });
 
 const leftovers = () => fs.readdirSync(tmp, { recursive: true }) as string[];
-
-function multipart(parts: { name: string; value: string | Buffer; filename?: string; type?: string }[]): { body: Buffer; type: string } {
-  const boundary = `----ng${Date.now()}`;
-  const chunks: Buffer[] = [];
-  for (const p of parts) {
-    const head = `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"${p.filename ? `; filename="${p.filename}"` : ''}\r\n${p.type ? `Content-Type: ${p.type}\r\n` : ''}\r\n`;
-    chunks.push(Buffer.from(head), Buffer.isBuffer(p.value) ? p.value : Buffer.from(p.value), Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { body: Buffer.concat(chunks), type: `multipart/form-data; boundary=${boundary}` };
-}
 
 const post = (route: string, form: { body: Buffer; type: string }) =>
   api.request('POST', route, { token, raw: form.body, headers: { 'Content-Type': form.type } });

@@ -1,5 +1,8 @@
-// Invalid UTF-8 in a JSON body, a query string or a path is refused with 400 invalid_input, in the error shape of
+// Invalid UTF-8 in a JSON body, a multipart field, a query string or a path is refused with 400 invalid_input, in the error shape of
 // the surface; it is never decoded into U+FFFD and stored.
+import sharp from 'sharp';
+import { syntheticImage } from '../../src/sandbox/synthetic';
+import { multipart } from '../support/multipart';
 import { ApiHarness, expectErrorShape, startApi } from './harness';
 
 let api: ApiHarness;
@@ -89,4 +92,49 @@ test('a path with invalid UTF-8 is 400 invalid_input; a broken escape stays 400 
   expectErrorShape(await api.request('GET', '/api/v2/keys/%E0%A4%A', { token }), 400, 'invalid_path');
   expectErrorShape(await api.request('GET', '/api/v2/keys/%zz', { token }), 400, 'invalid_path');
   expect((await api.request('GET', '/v1/models/gpt%2D4o-mini', { token })).status).toBe(200);
+});
+
+test('a multipart field with invalid UTF-8 is 400 invalid_input; valid UTF-8 arrives intact', async () => {
+  const image = await syntheticImage(256, 256, 'room');
+  const mask = await sharp({ create: { width: 256, height: 256, channels: 3, background: '#000' } })
+    .composite([{ input: { create: { width: 64, height: 64, channels: 3, background: '#fff' } }, left: 96, top: 96 }])
+    .png()
+    .toBuffer();
+  const inpaint = (prompt: string | Buffer, filename = 'i.png') => {
+    const form = multipart([
+      { name: 'image', value: image, filename, type: 'image/png' },
+      { name: 'mask', value: mask, filename: 'm.png', type: 'image/png' },
+      { name: 'prompt', value: prompt },
+    ]);
+    return api.request('POST', '/api/v2/inpaint', { token, raw: form.body, headers: { 'Content-Type': form.type } });
+  };
+  for (const bytes of INVALID) {
+    const res = await inpaint(Buffer.concat([Buffer.from('a red '), Buffer.from(bytes), Buffer.from(' chair')]));
+    expectErrorShape(res, 400, 'invalid_input');
+    expect(res.body.field).toBe('prompt');
+  }
+  expect((await api.db.dataSource.query('SELECT count(*)::int AS n FROM generations WHERE user_id = $1', [userId]))[0].n).toBe(0);
+  const fine = await inpaint('a red chair, Zoë’s café ☕', 'pièce.png');
+  expect(fine.status).toBe(200);
+  const [stored] = await api.db.dataSource.query('SELECT prompt FROM generations WHERE id = $1', [fine.body.id]);
+  expect(stored.prompt).toBe('a red chair, Zoë’s café ☕');
+});
+
+test('a field part with a Content-Transfer-Encoding is read as its bytes, never crashes the parser', async () => {
+  const boundary = '----ng-cte';
+  const form = (encoding: string, value: string) =>
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="prompt"\r\nContent-Transfer-Encoding: ${encoding}\r\n\r\n${value}\r\n` +
+        `--${boundary}--\r\n`,
+    );
+  const post = (body: Buffer) =>
+    api.request('POST', '/api/v2/inpaint', { token, raw: body, headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` } });
+  // "7bit" and "8bit" used to throw out of formidable's stream handler (an unhandled rejection: the process ended).
+  for (const encoding of ['7bit', '8bit', 'binary', 'base64']) {
+    const res = await post(form(encoding, encoding === 'base64' ? Buffer.from('a chair').toString('base64') : 'a chair'));
+    expectErrorShape(res, 400, 'validation_error');
+    expect(res.body.field).toBe('image');
+  }
+  expectErrorShape(await post(form('x-unknown', 'a chair')), 400, 'invalid_multipart');
+  expect((await api.request('GET', '/api/v2/user/me', { token })).status).toBe(200);
 });

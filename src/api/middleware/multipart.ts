@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { ParameterizedContext } from 'koa';
 import { ApiError } from './errors';
 import { isUnsafeText } from './text-guard';
+import { decodeUtf8 } from './utf8';
 
 export interface UploadedFile {
   data: Buffer;
@@ -86,53 +87,65 @@ export async function readMultipart(
   }
 }
 
+/** A name or value formidable read as latin1 (one character per byte), as UTF-8 text. @throws 400 invalid_input */
+function strictText(latin1: string, field: string): string {
+  const text = decodeUtf8(Buffer.from(latin1, 'latin1'));
+  if (text === null) throw new ApiError(400, 'invalid_input', `${field}: text must be valid UTF-8`, { field });
+  return text;
+}
+
 async function parseInto(
   ctx: ParameterizedContext,
   uploadDir: string,
   opts: { maxFileBytes: number; fileFields: string[] },
 ): Promise<MultipartForm> {
-  let failure: ApiError | undefined;
-  // koa-body (and formidable under it) loads on the first upload: a process that serves no upload keeps neither.
+  // formidable loads on the first upload: a process that serves no upload keeps none of it.
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a deferred load
-  const { koaBody } = require('koa-body') as typeof import('koa-body');
-  const parse = koaBody({
-    multipart: true,
-    json: false,
-    urlencoded: false,
-    text: false,
-    formidable: {
-      uploadDir,
-      maxFileSize: opts.maxFileBytes,
-      maxFiles: opts.fileFields.length,
-      maxFields: 20,
-      maxFieldsSize: 64 * 1024,
-      allowEmptyFiles: false,
-    },
-    onError: (err: Error) => {
-      failure = multipartError(err, opts.maxFileBytes, opts.fileFields);
-      if (failure.status === 413) ctx.set('Connection', 'close');
-      throw failure;
-    },
+  const { formidable } = require('formidable') as typeof import('formidable');
+  const form = formidable({
+    uploadDir,
+    maxFileSize: opts.maxFileBytes,
+    maxFiles: opts.fileFields.length,
+    maxFields: 20,
+    maxFieldsSize: 64 * 1024,
+    allowEmptyFiles: false,
+    // Byte for byte (latin1): names and values are decoded below, strictly (formidable's UTF-8 substitutes U+FFFD).
+    encoding: 'binary',
   });
+  // formidable undoes a part's Content-Transfer-Encoding (base64) and then decodes a field with the encoding's name
+  // as a character set: "7bit" or "8bit" threw out of its stream handler, an unhandled rejection that ended the
+  // process. The field's bytes are taken as they are instead.
+  const handlePart = form.onPart.bind(form);
+  form.onPart = (part) => {
+    (part as typeof part & { transferEncoding?: string }).transferEncoding = 'binary';
+    return handlePart(part);
+  };
+  let rawFields: Record<string, string[] | undefined>;
+  let rawFiles: Record<string, FormidableFile[] | undefined>;
   try {
-    await parse(ctx as never, async () => undefined);
+    [rawFields, rawFiles] = await form.parse(ctx.req);
   } catch (err) {
-    throw failure ?? err;
+    const failure = multipartError(err as Error & { code?: unknown }, opts.maxFileBytes, opts.fileFields);
+    if (failure.status === 413) ctx.set('Connection', 'close');
+    throw failure;
   }
-  const rawFiles = (ctx.request as unknown as { files?: Record<string, FormidableFile | FormidableFile[]> }).files ?? {};
-  const rawFields = (ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {};
   const files: Record<string, UploadedFile> = {};
   for (const [name, value] of Object.entries(rawFiles)) {
-    const file = Array.isArray(value) ? value[0] : value;
+    const file = value?.[0];
     if (!opts.fileFields.includes(name) || !file) continue;
     files[name] = {
       data: await fs.readFile(file.filepath),
-      filename: file.originalFilename ?? name,
+      filename: file.originalFilename ? strictText(file.originalFilename, name) : name,
       declaredMime: file.mimetype ?? 'application/octet-stream',
       size: file.size,
     };
   }
-  const fields = Object.fromEntries(Object.entries(rawFields).map(([k, v]) => [k, Array.isArray(v) ? String(v[0]) : String(v)]));
+  const fields = Object.fromEntries(
+    Object.entries(rawFields).map(([k, v]) => {
+      const name = strictText(k, 'form');
+      return [name, strictText(v?.[0] ?? '', name)];
+    }),
+  );
   for (const [name, value] of Object.entries(fields)) {
     if (isUnsafeText(name) || isUnsafeText(value)) {
       throw new ApiError(400, 'invalid_input', `${name}: text must not contain NUL characters or unpaired surrogates`, { field: name });
