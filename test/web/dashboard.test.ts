@@ -481,10 +481,16 @@ describe('playground, history, billing, settings', () => {
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await page.getByText('No endpoints yet.').waitFor();
     await page.getByLabel('Endpoint URL').fill('https://hooks.example.com/nebula');
+    // Event types are chosen per endpoint: only payments here.
+    for (const event of ['generation.completed', 'generation.failed', 'balance.low']) await page.getByLabel(event).uncheck();
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     const secret = await page.getByTestId('webhook-secret').innerText();
     expect(secret).toMatch(/^whsec_/);
     await page.getByTestId('webhook').filter({ hasText: 'https://hooks.example.com/nebula' }).waitFor();
+    const token = await api.accessToken(account);
+    const listed = (await api.request('GET', '/api/v2/webhooks', { token })).body.webhooks as { events: string[] }[];
+    expect(listed[0]!.events).toEqual(['payment.succeeded', 'payment.refunded']);
+    await page.getByTestId('webhook').filter({ hasText: 'payment.succeeded, payment.refunded' }).waitFor();
     await screenshot(page, 'webhooks');
     await page.reload();
     await page.getByTestId('webhook').waitFor();

@@ -173,6 +173,7 @@ export const en = {
 
   'webhooks.title': 'Webhooks',
   'webhooks.url': 'Endpoint URL',
+  'webhooks.events': 'Events to send',
   'webhooks.add': 'Add endpoint',
   'webhooks.secret': 'Signing secret (shown once):',
   'webhooks.empty': 'No endpoints yet.',

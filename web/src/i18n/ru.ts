@@ -175,6 +175,7 @@ export const ru: Record<MessageKey, string> = {
 
   'webhooks.title': 'Вебхуки',
   'webhooks.url': 'URL получателя',
+  'webhooks.events': 'Какие события отправлять',
   'webhooks.add': 'Добавить',
   'webhooks.secret': 'Секрет подписи (показывается один раз):',
   'webhooks.empty': 'Получателей пока нет.',

@@ -10,12 +10,17 @@ import { formatDateTime } from '../lib/format';
 type Webhook = components['schemas']['Webhook'];
 type CreatedWebhook = components['schemas']['CreatedWebhook'];
 type Attempt = components['schemas']['WebhookAttempt'];
+type EventName = Webhook['events'][number];
+
+/** Every event an endpoint can subscribe to (the OpenAPI enum), in the order they are listed. */
+const EVENTS: readonly EventName[] = ['generation.completed', 'generation.failed', 'balance.low', 'payment.succeeded', 'payment.refunded'];
 
 /** Webhook endpoints: add (the signing secret shown once), send a test event, see recent deliveries, delete. */
 export function Webhooks() {
   const { t, lang } = useApp();
   const [hooks, setHooks] = useState<Webhook[] | null>(null);
   const [url, setUrl] = useState('');
+  const [events, setEvents] = useState<ReadonlySet<EventName>>(new Set(EVENTS));
   const [created, setCreated] = useState<CreatedWebhook | null>(null);
   const [deliveries, setDeliveries] = useState<Record<number, Attempt[]>>({});
   const [deleting, setDeleting] = useState<Webhook | null>(null);
@@ -42,11 +47,20 @@ export function Webhooks() {
   const add = (event: FormEvent) => {
     event.preventDefault();
     void run(async () => {
-      setCreated(unwrap(await api.POST('/api/v2/webhooks', { body: { url: url.trim() } })));
+      setCreated(unwrap(await api.POST('/api/v2/webhooks', { body: { url: url.trim(), events: EVENTS.filter((e) => events.has(e)) } })));
       setUrl('');
+      setEvents(new Set(EVENTS));
       await load();
     });
   };
+
+  const toggle = (event: EventName, on: boolean) =>
+    setEvents((current) => {
+      const next = new Set(current);
+      if (on) next.add(event);
+      else next.delete(event);
+      return next;
+    });
 
   const showDeliveries = (hook: Webhook) =>
     run(async () => {
@@ -83,7 +97,15 @@ export function Webhooks() {
       <form className="row card" onSubmit={add}>
         <label htmlFor="wh-url">{t('webhooks.url')}</label>
         <input id="wh-url" type="url" required placeholder="https://" value={url} onChange={(e) => setUrl(e.target.value)} />
-        <button type="submit">{t('webhooks.add')}</button>
+        <fieldset className="row" data-testid="webhook-events">
+          <legend>{t('webhooks.events')}</legend>
+          {EVENTS.map((event) => (
+            <label key={event}>
+              <input type="checkbox" checked={events.has(event)} onChange={(e) => toggle(event, e.target.checked)} /> <code>{event}</code>
+            </label>
+          ))}
+        </fieldset>
+        <button type="submit" disabled={events.size === 0}>{t('webhooks.add')}</button>
       </form>
       {hooks && hooks.length === 0 && <p>{t('webhooks.empty')}</p>}
       {hooks?.map((hook) => (
