@@ -401,6 +401,11 @@ admin-user =
     Plan: { $plan } · balance: { $balance }
     Since { $created }
 admin-new-user = 🆕 New user #{ $id } { $name } ({ $username })
+admin-catalog-changed = Catalog check: { $count } { $count ->
+    [one] model changed
+   *[other] models changed
+ } at its vendor
+admin-catalog-model = • { $slug }: { $status }, shutdown { $shutdown }, replacement { $replacement }
 admin-provider-down = 🔴 Provider { $provider } is failing: its models are paused. { $reason }
 admin-provider-up = 🟢 Provider { $provider } recovered.
 admin-failure-burst = ⚠️ { $count } generations failed in the last { $minutes } min (latest: { $model }, { $kind }).

@@ -407,6 +407,8 @@ admin-user =
     Тариф: { $plan } · баланс: { $balance }
     С { $created }
 admin-new-user = 🆕 Новый пользователь #{ $id } { $name } ({ $username })
+admin-catalog-changed = Проверка каталога: у поставщиков изменилось моделей: { $count }
+admin-catalog-model = • { $slug }: { $status }, отключение { $shutdown }, замена { $replacement }
 admin-provider-down = 🔴 Провайдер { $provider } сбоит: его модели приостановлены. { $reason }
 admin-provider-up = 🟢 Провайдер { $provider } восстановился.
 admin-failure-burst = ⚠️ За последние { $minutes } мин сбоев генерации: { $count } (последний: { $model }, { $kind }).

@@ -12,7 +12,13 @@ import { getBalance, grantBonus } from './core/billing/ledger';
 import { ArticleCatalog, toArticleView } from './core/payments/articles';
 import { listModels, toPublicModel } from './core/catalog/catalog';
 import { ParamError } from './core/catalog/errors';
+import { connectionsFor } from './core/catalog/live/check';
 import { LiveCatalog } from './core/catalog/live/live-catalog';
+import { ProviderConnections } from './core/generations/connections';
+import { defaultBaseUrls } from './core/providers/registry';
+import { PROVIDER_NAMES } from './core/providers/types';
+import { sandboxHandlers } from './sandbox/handlers';
+import { startSandbox } from './sandbox/server';
 import { CatalogStore } from './core/catalog/live/store';
 import { PLAN_SLUGS } from './core/catalog/types';
 import { loadConfig } from './config';
@@ -29,6 +35,7 @@ const USAGE = `usage: npm run cli -- <command> [options]
   key:create  --user ID --name N
   models:list
   catalog:set --slug S [--replacement R] [--shutdown-at YYYY-MM-DD] [--enabled true|false]
+  catalog:check
   articles:list
   articles:set --id ID [--price RUBLES] [--stars N] [--title T] [--active true|false]`;
 
@@ -177,6 +184,24 @@ const commands: Record<string, { options: string[]; run: Command }> = {
       } catch (err) {
         if (err instanceof ParamError) throw new UsageError(err.message);
         throw err;
+      }
+    },
+  },
+  'catalog:check': {
+    options: [],
+    run: async (ds) => {
+      const config = loadConfig();
+      const log = createLogger('silent');
+      // Providers without credentials are asked through the built-in sandbox (outside production).
+      const needed = PROVIDER_NAMES.some((p) => p !== 'local' && !config.providers[p].apiKey);
+      const sandbox = needed && config.sandboxAllowed ? await startSandbox(sandboxHandlers) : undefined;
+      try {
+        const connections = new ProviderConnections(config, defaultBaseUrls, sandbox?.mountUrl);
+        const catalog = new LiveCatalog(new CatalogStore(ds), log);
+        await catalog.load();
+        return (await catalog.check(connectionsFor(connections))).report;
+      } finally {
+        await sandbox?.close();
       }
     },
   },

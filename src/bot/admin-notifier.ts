@@ -1,4 +1,5 @@
 import type { Api } from 'grammy';
+import type { CatalogChange } from '../core/catalog/live/check';
 import type { GenerationNotifier } from '../core/generations/ports';
 import type { CircuitEvent } from '../core/generations/provider-gate';
 import type { GenerationRecord, UserRecord } from '../core/records';
@@ -107,6 +108,23 @@ export class AdminNotifier implements GenerationNotifier, PaymentListener {
       error: (e.lastError ?? '').slice(0, 300),
     };
     this.notify('webhook-failing', (t) => (e.disabled ? t('admin-webhook-disabled', args) : t('admin-webhook-failing', args)));
+  }
+
+  /** A vendor check found models deprecated, gone or back: one message naming each, with what serves it. */
+  catalogChanged(changes: readonly CatalogChange[]): void {
+    this.notify('catalog', (t) =>
+      [
+        t('admin-catalog-changed', { count: changes.length }),
+        ...changes.map((c) =>
+          t('admin-catalog-model', {
+            slug: c.slug,
+            status: c.status,
+            shutdown: c.shutdownAt ?? '—',
+            replacement: c.replacement ?? '—',
+          }),
+        ),
+      ].join('\n'),
+    );
   }
 
   /** Counts failed generations; a burst within the window makes one alert (at most one per window). */

@@ -219,6 +219,9 @@ export function createBot(token: string, services: BotServices, options: BotOpti
       services.gate.onCircuitChange((event) => {
         if (attached) admin.providerCircuit(event);
       });
+      services.catalog.onChange((changes) => {
+        if (attached) admin.catalogChanged(changes);
+      });
       services.payments.hub.add({
         paymentSucceeded: (e) => (attached ? admin.paymentSucceeded(e) : undefined),
         paymentRefunded: (e) => (attached ? admin.paymentRefunded(e) : undefined),

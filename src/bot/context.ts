@@ -98,6 +98,7 @@ export type BotServices = Pick<
   | 'webhooks'
   | 'assistants'
   | 'preflight'
+  | 'catalog'
 >;
 
 export interface BotDeps {

@@ -1,5 +1,6 @@
 import PgBoss from 'pg-boss';
 import { refillDuePlans } from '../core/billing/refill';
+import { connectionsFor } from '../core/catalog/live/check';
 import { deleteExpiredResults } from '../core/generations/retention';
 import { Services } from '../services';
 import { GENERATION_STEP } from './boss';
@@ -10,11 +11,12 @@ import { startWebhookWorkers } from './webhook-jobs';
 const SWEEP = 'generations-sweep';
 const MAINTENANCE = 'maintenance';
 const SCHEDULES = 'schedules-run';
+const CATALOG_CHECK = 'catalog-check';
 
 /** Registers the durable job handlers and schedules on a started pg-boss. */
 export async function startWorkers(boss: PgBoss, services: Services): Promise<void> {
   const { generations, queue, log } = services;
-  for (const name of [GENERATION_STEP, SWEEP, MAINTENANCE, SCHEDULES]) await boss.createQueue(name);
+  for (const name of [GENERATION_STEP, SWEEP, MAINTENANCE, SCHEDULES, CATALOG_CHECK]) await boss.createQueue(name);
 
   // Each job of a batch succeeds or fails on its own: a failed one is failed (and retried) by itself; pg-boss then
   // completes the rest when the handler returns (its completion only touches jobs still active).
@@ -54,6 +56,12 @@ export async function startWorkers(boss: PgBoss, services: Services): Promise<vo
     if (started > 0) log.info({ started }, 'scheduled generations started');
   });
 
+  // Asks every vendor for its model list; what changed is told to the admins once (see LiveCatalog.check).
+  await boss.work(CATALOG_CHECK, async () => {
+    const { report, changes } = await services.catalog.check(connectionsFor(services.connections));
+    log.info({ models: report.models.length, changes: changes.length }, 'catalog checked against the vendors');
+  });
+
   await startWebhookWorkers(boss, services.webhooks, log);
 
   await startMailWorker(boss, services.mailTransport);
@@ -61,5 +69,6 @@ export async function startWorkers(boss: PgBoss, services: Services): Promise<vo
   await boss.schedule(SWEEP, '* * * * *');
   await boss.schedule(SCHEDULES, '* * * * *');
   await boss.schedule(MAINTENANCE, '*/10 * * * *');
+  await boss.schedule(CATALOG_CHECK, '17 5 * * *');
   await startPaymentWorkers(boss, services);
 }

@@ -11,6 +11,7 @@ import {
 } from '../lifecycle';
 import { MODELS } from '../models';
 import type { ChangeChannelListener } from './changes';
+import { changesSince, checkCatalog, type CatalogChange, type CatalogReport, type ConnectionFor } from './check';
 import type { CatalogStore, StoredFinding } from './store';
 
 /** What `catalog:set` prints: the slug's effective lifecycle after the change. */
@@ -64,6 +65,7 @@ export function describeCatalogEntry(slug: string, now = new Date()): CatalogEnt
 export class LiveCatalog implements ChangeChannelListener {
   private loading: Promise<void> = Promise.resolve();
   private waiters: (() => void)[] = [];
+  private readonly changeListeners: ((changes: CatalogChange[]) => void)[] = [];
 
   constructor(
     private readonly store: CatalogStore,
@@ -139,6 +141,27 @@ export class LiveCatalog implements ChangeChannelListener {
   async saveFindings(findings: readonly StoredFinding[]): Promise<void> {
     await this.store.saveFindings(findings);
     await this.load();
+  }
+
+  /** Told of what a check found changed (the bot forwards it to the admins). */
+  onChange(listener: (changes: CatalogChange[]) => void): void {
+    this.changeListeners.push(listener);
+  }
+
+  /**
+   * Asks every vendor (catalog:check, the daily job), keeps the findings (every instance reloads them) and tells
+   * the listeners what changed since the last check, once: a change is news only against the stored findings.
+   */
+  async check(connectionFor: ConnectionFor, now = new Date()): Promise<{ report: CatalogReport; changes: CatalogChange[] }> {
+    const previous = await this.store.findings();
+    const { report, findings } = await checkCatalog(connectionFor, now);
+    const changes = changesSince(previous, report, findings);
+    await this.saveFindings(findings);
+    if (changes.length > 0) {
+      this.log.warn({ changes }, `catalog check: ${changes.map((c) => `${c.slug} ${c.status}`).join(', ')}`);
+      for (const listener of this.changeListeners) listener(changes);
+    }
+    return { report, changes };
   }
 }
 

@@ -1,0 +1,95 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { ElevenLabsClient } from '@elevenlabs/elevenlabs-js';
+import { GoogleGenAI } from '@google/genai';
+import OpenAI from 'openai';
+import Replicate from 'replicate';
+import { MODELS } from '../../src/core/catalog/models';
+import { sandboxHandlers } from '../../src/sandbox/handlers';
+import { sandboxModelLists } from '../../src/sandbox/model-lists';
+import { SandboxServer, startSandbox } from '../../src/sandbox/server';
+
+// Each vendor fake's model list, read by that vendor's official SDK (what catalog:check asks): the documented
+// shapes, the pagination the SDKs follow (Anthropic's has_more/last_id, Gemini's nextPageToken), OpenAI's
+// shutdown_date, and a model the fake stops listing.
+
+let sandbox: SandboxServer;
+beforeAll(async () => {
+  sandbox = await startSandbox(sandboxHandlers);
+});
+afterAll(() => sandbox.close());
+afterEach(() => sandboxModelLists.reset());
+
+const upstreamIds = (provider: string) => MODELS.filter((m) => m.provider === provider).map((m) => m.upstreamModel);
+
+test('openai models.list: every catalog model, shutdown_date null until one is announced, then the date', async () => {
+  const client = new OpenAI({ apiKey: 'sk-contract', baseURL: `${sandbox.mountUrl('openai')}/v1`, maxRetries: 0 });
+  const before = [];
+  for await (const m of client.models.list()) before.push(m);
+  expect(before.map((m) => m.id)).toEqual(expect.arrayContaining(upstreamIds('openai')));
+  expect(before.every((m) => m.object === 'model' && (m as { shutdown_date?: unknown }).shutdown_date === null)).toBe(true);
+
+  const target = upstreamIds('openai')[0]!;
+  sandboxModelLists.announceShutdown('openai', target, '2027-03-01');
+  sandboxModelLists.unlist('openai', upstreamIds('openai')[1]!);
+  const after = [];
+  for await (const m of client.models.list()) after.push(m);
+  expect(after.find((m) => m.id === target)).toMatchObject({ shutdown_date: '2027-03-01' });
+  expect(after.map((m) => m.id)).not.toContain(upstreamIds('openai')[1]);
+});
+
+test('xai and deepseek models.list through the OpenAI SDK', async () => {
+  for (const [vendor, base] of [
+    ['xai', `${sandbox.mountUrl('xai')}/v1`],
+    ['deepseek', sandbox.mountUrl('deepseek')],
+  ] as const) {
+    const client = new OpenAI({ apiKey: 'sk-contract', baseURL: base, maxRetries: 0 });
+    const ids: string[] = [];
+    for await (const m of client.models.list()) ids.push(m.id);
+    expect(ids).toEqual(expect.arrayContaining(upstreamIds(vendor)));
+  }
+});
+
+test('@anthropic-ai/sdk models.list pages through has_more / last_id', async () => {
+  const client = new Anthropic({ apiKey: 'sk-ant-contract', baseURL: sandbox.mountUrl('anthropic'), maxRetries: 0 });
+  const first = await client.models.list({ limit: 2 });
+  expect(first.data).toHaveLength(2);
+  expect(first.has_more).toBe(true);
+  expect(first.last_id).toBe(first.data[1]!.id);
+  const ids: string[] = [];
+  for await (const m of client.models.list({ limit: 2 })) {
+    expect(m.type).toBe('model');
+    ids.push(m.id);
+  }
+  expect(new Set(ids).size).toBe(ids.length);
+  expect(ids).toEqual(expect.arrayContaining(upstreamIds('anthropic')));
+});
+
+test('@google/genai models.list pages through nextPageToken; names are models/<id>', async () => {
+  // An explicit fetch: the SDK's default reaches for Node's undici global dispatcher, which jest's sandboxed globals hide.
+  const ai = new GoogleGenAI({
+    apiKey: 'contract-key',
+    httpOptions: { baseUrl: sandbox.mountUrl('google'), fetch: (url, init) => fetch(url, init) },
+  });
+  const pager = await ai.models.list({ config: { pageSize: 2 } });
+  const names: string[] = [];
+  for await (const m of pager) names.push(m.name!);
+  expect(names.every((n) => n.startsWith('models/'))).toBe(true);
+  expect(names.map((n) => n.slice('models/'.length))).toEqual(expect.arrayContaining(upstreamIds('google')));
+  expect(names.length).toBeGreaterThan(2);
+});
+
+test('@elevenlabs/elevenlabs-js models.list: every catalog model by model_id', async () => {
+  const client = new ElevenLabsClient({ apiKey: 'xi-contract', baseUrl: sandbox.mountUrl('elevenlabs'), maxRetries: 0 });
+  const models = await client.models.list();
+  expect(models.map((m) => m.modelId)).toEqual(expect.arrayContaining(upstreamIds('elevenlabs')));
+});
+
+test('replicate models.get: a catalog model, and a 404 once the fake no longer has it', async () => {
+  const client = new Replicate({ auth: 'r8_contract', baseUrl: `${sandbox.mountUrl('replicate')}/v1` });
+  const id = upstreamIds('replicate')[0]!;
+  const [owner, name] = id.split('/') as [string, string];
+  const model = await client.models.get(owner, name);
+  expect(model).toMatchObject({ owner, name, url: `https://replicate.com/${id}` });
+  sandboxModelLists.unlist('replicate', id);
+  await expect(client.models.get(owner, name)).rejects.toThrow(/404/);
+});
