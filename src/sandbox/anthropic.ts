@@ -258,7 +258,10 @@ async function writeEvents(res: ServerResponse, events: Record<string, unknown>[
 
 let toolUseCounter = 0;
 
-/** A turn that says a few words, then calls the tool (as Claude usually does): a text block, then a tool_use block. */
+/**
+ * A turn that says a few words, then calls the tool (as Claude usually does): a text block, then a tool_use block.
+ * A forced tool (tool_choice any or tool) is called at once, without text: the API prefills the call.
+ */
 async function answerToolUse(
   res: ServerResponse,
   id: string,
@@ -269,7 +272,9 @@ async function answerToolUse(
 ): Promise<void> {
   toolUseCounter += 1;
   const toolId = `toolu_sandbox${toolUseCounter}${Date.now().toString(36)}`;
-  const preface = `Let me call ${call.name}.`;
+  const forced = input.toolChoice === 'required' || typeof input.toolChoice === 'object';
+  const preface = forced ? undefined : `Let me call ${call.name}.`;
+  const at = preface === undefined ? 0 : 1;
   const json = JSON.stringify(call.arguments);
   const outputTokens = 3 + Math.ceil(json.length / 4);
   const headers = { 'request-id': `req_sandbox_${counter}` };
@@ -283,7 +288,7 @@ async function answerToolUse(
         role: 'assistant',
         model: input.model,
         content: [
-          { type: 'text', text: preface },
+          ...(preface === undefined ? [] : [{ type: 'text', text: preface }]),
           { type: 'tool_use', id: toolId, name: call.name, input: call.arguments },
         ],
         stop_reason: 'tool_use',
@@ -297,9 +302,17 @@ async function answerToolUse(
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', ...headers });
   res.flushHeaders();
   const fragments: Record<string, unknown>[] = [];
-  for (let at = 0; at < json.length; at += 8) {
-    fragments.push({ type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: json.slice(at, at + 8) } });
+  for (let i = 0; i < json.length; i += 8) {
+    fragments.push({ type: 'content_block_delta', index: at, delta: { type: 'input_json_delta', partial_json: json.slice(i, i + 8) } });
   }
+  const prefaceEvents =
+    preface === undefined
+      ? []
+      : [
+          { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+          { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: preface } },
+          { type: 'content_block_stop', index: 0 },
+        ];
   await writeEvents(
     res,
     [
@@ -316,13 +329,11 @@ async function answerToolUse(
           usage: { input_tokens: promptTokens, output_tokens: 1 },
         },
       },
-      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
-      { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: preface } },
-      { type: 'content_block_stop', index: 0 },
-      { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: toolId, name: call.name, input: {} } },
-      { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '' } },
+      ...prefaceEvents,
+      { type: 'content_block_start', index: at, content_block: { type: 'tool_use', id: toolId, name: call.name, input: {} } },
+      { type: 'content_block_delta', index: at, delta: { type: 'input_json_delta', partial_json: '' } },
       ...fragments,
-      { type: 'content_block_stop', index: 1 },
+      { type: 'content_block_stop', index: at },
       { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: outputTokens } },
       { type: 'message_stop' },
     ],

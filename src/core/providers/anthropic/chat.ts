@@ -125,7 +125,7 @@ async function* chatStream(req: ChatRequest, conn: ProviderConnection, signal?: 
           yield { type: 'tool_call', index: toolIndex.get(ev.index)!, id: block.id, name: block.name, arguments: '' };
         }
       } else if (ev.type === 'content_block_delta') {
-        if (ev.delta.type === 'text_delta' && ev.delta.text) {
+        if (ev.delta.type === 'text_delta' && ev.delta.text && !jsonTool) {
           sawText = true;
           yield { type: 'delta', text: ev.delta.text };
         } else if (ev.delta.type === 'input_json_delta' && ev.delta.partial_json && ev.index === jsonBlock) {

@@ -1,0 +1,227 @@
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { HumanMessage } from '@langchain/core/messages';
+import { ChatOpenAI } from '@langchain/openai';
+import { generateObject } from 'ai';
+import OpenAI from 'openai';
+import { zodResponseFormat } from 'openai/helpers/zod';
+import { z } from 'zod';
+import { ApiHarness, startApi } from '../api/harness';
+import { textModel } from './models';
+
+// Issue 26, the rows that used to answer 400, with the clients that sent them: structured output on every vendor
+// (openai .parse, LangChain withStructuredOutput's three methods, the AI SDK's generateObject), reasoning_effort,
+// labels named in X-Ignored-Parameters, parallel_tool_calls, and PDF documents as file parts.
+
+let api: ApiHarness;
+let apiKey: string;
+beforeAll(async () => {
+  api = await startApi();
+  apiKey = await api.apiKey(await api.account('vip', { planTokens: 5000 }));
+});
+afterAll(() => api.close());
+
+const openai = () => new OpenAI({ apiKey, baseURL: `${api.baseUrl}/v1`, maxRetries: 0 });
+const langchain = (model: string) => new ChatOpenAI({ model, apiKey, configuration: { baseURL: `${api.baseUrl}/v1` }, maxRetries: 0 });
+const aiSdk = () =>
+  createOpenAICompatible({ name: 'nebula', baseURL: `${api.baseUrl}/v1`, apiKey, includeUsage: true, supportsStructuredOutputs: true });
+
+const VENDORS = ['openai', 'anthropic', 'google'] as const;
+const City = z.object({ name: z.string(), population: z.number().int() });
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+
+describe.each(VENDORS)('structured output on a %s model', (vendor) => {
+  const model = textModel(vendor).slug;
+
+  test('openai SDK chat.completions.parse with a zod schema', async () => {
+    const res = await openai().chat.completions.parse({
+      model,
+      messages: [{ role: 'user', content: 'Paris has 2.1 million people' }],
+      response_format: zodResponseFormat(City, 'city'),
+    });
+    expect(res.choices[0].message.parsed).toEqual({ name: expect.any(String), population: expect.any(Number) });
+  });
+
+  test.each(['jsonSchema', 'functionCalling'] as const)('LangChain withStructuredOutput, method %s', async (method) => {
+    const out = await langchain(model)
+      .withStructuredOutput(City, { method })
+      .invoke([new HumanMessage('Paris has 2.1 million people')]);
+    expect(City.parse(out)).toEqual({ name: expect.any(String), population: expect.any(Number) });
+  });
+
+  test('LangChain withStructuredOutput, method jsonMode', async () => {
+    const Reply = z.object({ reply: z.string() });
+    const out = await langchain(model)
+      .withStructuredOutput(Reply, { method: 'jsonMode' })
+      .invoke([new HumanMessage('Answer in JSON: hello')]);
+    expect(Reply.parse(out).reply).toMatch(/hello/);
+  });
+
+  test('AI SDK generateObject', async () => {
+    const { object } = await generateObject({ model: aiSdk()(model), schema: City, prompt: 'Paris has 2.1 million people' });
+    expect(City.parse(object)).toEqual({ name: expect.any(String), population: expect.any(Number) });
+  });
+
+  test('streamed json_schema: the content adds up to JSON of the schema', async () => {
+    const stream = await openai().chat.completions.create({
+      model,
+      stream: true,
+      messages: [{ role: 'user', content: 'Paris has 2.1 million people' }],
+      response_format: zodResponseFormat(City, 'city'),
+    });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    expect(City.parse(JSON.parse(text))).toEqual({ name: expect.any(String), population: expect.any(Number) });
+  });
+});
+
+test('json_object on Claude (a forced tool): the content is the JSON object, sync and streamed', async () => {
+  const model = textModel('anthropic').slug;
+  const body = {
+    model,
+    messages: [{ role: 'user' as const, content: 'Answer in JSON: hi' }],
+    response_format: { type: 'json_object' as const },
+  };
+  const res = await openai().chat.completions.create(body);
+  expect(res.choices[0].finish_reason).toBe('stop');
+  expect(res.choices[0].message.tool_calls ?? []).toEqual([]);
+  expect(JSON.parse(res.choices[0].message.content!)).toEqual({ reply: expect.stringMatching(/hi/) });
+  let text = '';
+  for await (const chunk of await openai().chat.completions.create({ ...body, stream: true }))
+    text += chunk.choices[0]?.delta.content ?? '';
+  expect(JSON.parse(text)).toEqual({ reply: expect.stringMatching(/hi/) });
+});
+
+test('LangChain functionCalling on Gemini sends parallel_tool_calls: false; it is accepted and named as ignored', async () => {
+  const res = await openai()
+    .chat.completions.create({
+      model: textModel('google').slug,
+      messages: [{ role: 'user', content: 'Weather in Paris?' }],
+      tools: [
+        { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } },
+      ],
+      parallel_tool_calls: false,
+    })
+    .withResponse();
+  expect(res.data.choices[0].finish_reason).toBe('tool_calls');
+  expect(res.response.headers.get('x-ignored-parameters')).toBe('parallel_tool_calls');
+});
+
+describe('reasoning_effort', () => {
+  const completion = async (model: string, extra: Record<string, unknown>) => {
+    const { data, response } = await openai()
+      .chat.completions.create({
+        model,
+        messages: [{ role: 'user', content: 'Why is the sky blue?' }],
+        ...extra,
+      } as OpenAI.ChatCompletionCreateParamsNonStreaming)
+      .withResponse();
+    return { tokens: data.usage!.completion_tokens, ignored: response.headers.get('x-ignored-parameters') };
+  };
+
+  test.each([
+    ['gpt-5', 'minimal', 'high'],
+    ['o4-mini', 'minimal', 'high'],
+    ['gemini-3.5-flash', 'low', 'high'],
+    ['gemini-3.1-pro', 'low', 'high'],
+    ['deepseek-reasoner', 'low', 'high'],
+    ['deepseek-chat', undefined, 'high'],
+    ['claude-sonnet-4-6', undefined, 'low'],
+    ['grok-3-mini', 'low', 'high'],
+  ])('%s: more effort, more reasoning tokens (%s < %s), nothing ignored', async (model, less, more) => {
+    const low = await completion(model, less ? { reasoning_effort: less } : {});
+    const high = await completion(model, { reasoning_effort: more });
+    expect(high.tokens).toBeGreaterThan(low.tokens);
+    expect([low.ignored, high.ignored]).toEqual([null, null]);
+  });
+
+  test('ignored, and named, where the model has no reasoning control or cannot apply it', async () => {
+    expect((await completion('gpt-4o', { reasoning_effort: 'high' })).ignored).toBe('reasoning_effort');
+    expect((await completion('grok-4.3', { reasoning_effort: 'high' })).ignored).toBe('reasoning_effort');
+    // Claude's extended thinking takes only the default temperature: the explicit temperature wins.
+    expect((await completion('claude-sonnet-4-6', { reasoning_effort: 'high', temperature: 0.3 })).ignored).toBe('reasoning_effort');
+  });
+
+  test('an unknown effort is refused by name', async () => {
+    const err = await completion('gpt-5', { reasoning_effort: 'extreme' }).catch((e) => e);
+    expect([err.status, err.error?.param]).toEqual([400, 'reasoning_effort']);
+  });
+});
+
+describe('labels', () => {
+  const labels = {
+    metadata: { team: 'search' },
+    service_tier: 'auto',
+    store: false,
+    user: 'end-user-7',
+    prompt_cache_key: 'k1',
+    safety_identifier: 'sid-7',
+    seed: 7,
+  };
+  const ignoredOn = async (model: string) => {
+    const { data, response } = await openai()
+      .chat.completions.create({
+        model,
+        messages: [{ role: 'user', content: 'hi' }],
+        ...labels,
+      } as OpenAI.ChatCompletionCreateParamsNonStreaming)
+      .withResponse();
+    expect(data.choices[0].message.content).toMatch(/hi/);
+    return response.headers.get('x-ignored-parameters');
+  };
+
+  test('passed on to OpenAI, which takes them all', async () => {
+    expect(await ignoredOn(textModel('openai').slug)).toBeNull();
+  });
+
+  test('accepted everywhere else, the ones a vendor lacks named in X-Ignored-Parameters', async () => {
+    expect(await ignoredOn(textModel('anthropic').slug)).toBe('seed, metadata, service_tier, store, prompt_cache_key, safety_identifier');
+    expect(await ignoredOn(textModel('google').slug)).toBe('user, metadata, service_tier, store, prompt_cache_key, safety_identifier');
+    expect(await ignoredOn('deepseek-chat')).toBe('seed, user, metadata, service_tier, store, prompt_cache_key, safety_identifier');
+    expect(await ignoredOn('grok-4.20')).toBe('metadata, service_tier, store, prompt_cache_key, safety_identifier');
+  });
+});
+
+describe('PDF documents as file parts', () => {
+  const withPdf = (model: string, file: Record<string, unknown>) =>
+    openai().chat.completions.create({
+      model,
+      messages: [
+        { role: 'user', content: [{ type: 'file', file } as OpenAI.ChatCompletionContentPart, { type: 'text', text: 'Summarise' }] },
+      ],
+    });
+  const pdf = { file_data: `data:application/pdf;base64,${PDF.toString('base64')}`, filename: 'report.pdf' };
+
+  test.each(['gpt-4o', 'claude-haiku-4-5', 'gemini-3.5-flash'])('%s reads the PDF', async (model) => {
+    const res = await withPdf(model, pdf);
+    expect(res.choices[0].message.content).toMatch(/1 document/);
+  });
+
+  test('a vendor without documents answers 400 naming the part and its type', async () => {
+    const err = await withPdf('deepseek-chat', pdf).catch((e) => e);
+    expect([err.status, err.error?.param]).toEqual([400, 'messages.0.content.0']);
+    expect(err.message).toMatch(/"file"/);
+  });
+
+  test('a file that is not a base64 PDF, a file_id, an unknown part type: 400 naming the exact field', async () => {
+    const notPdf = await withPdf('gpt-4o', { file_data: 'data:text/plain;base64,aGVsbG8=', filename: 'a.txt' }).catch((e) => e);
+    expect([notPdf.status, notPdf.error?.param]).toEqual([400, 'messages.0.content.0.file.file_data']);
+    const byId = await withPdf('gpt-4o', { file_id: 'file-abc' }).catch((e) => e);
+    expect([byId.status, byId.error?.param]).toEqual([400, 'messages.0.content.0.file']);
+    const audio = await openai()
+      .chat.completions.create({
+        model: 'gpt-4o',
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'hi' },
+              { type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } },
+            ],
+          },
+        ],
+      })
+      .catch((e) => e);
+    expect([audio.status, audio.error?.param]).toEqual([400, 'messages.0.content.1.type']);
+    expect(audio.message).toMatch(/content part type "input_audio"/);
+  });
+});
