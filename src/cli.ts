@@ -124,7 +124,9 @@ const commands: Record<string, { options: string[]; run: Command }> = {
       const id = parse(positiveId('user'), a.user);
       const name = parse(z.string({ error: '--name is required' }).trim().min(1, '--name is required').max(100), a.name);
       await userView(ds, new PlanDirectory(ds), id);
-      return new ApiKeyService(ds, loadConfig().apiKeyPepper).create(id, name);
+      // The operator contract prints exactly {id, name, key, created_at}; the key's limits are the API's business.
+      const { id: keyId, name: keyName, key, created_at } = await new ApiKeyService(ds, loadConfig().apiKeyPepper).create(id, name);
+      return { id: keyId, name: keyName, key, created_at };
     },
   },
   'articles:list': {

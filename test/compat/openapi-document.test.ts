@@ -60,6 +60,10 @@ test('the check fails an answer that does not match, and a 2xx JSON answer the d
       created: 1,
       owned_by: 'openai',
       category: 'text',
+      upstream_id: 'gpt-4o',
+      deprecated_at: null,
+      shutdown_at: null,
+      replacement: null,
     }),
   ).toBeUndefined();
   expect(check.problem('GET', '/v1/models/gpt-4o', 200, 'application/json', { id: 7 })).toMatch(/does not match/);
