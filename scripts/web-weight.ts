@@ -33,7 +33,10 @@ async function main(): Promise<void> {
   const server = http.createServer(createApiApp(services).callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox'] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox'],
+  });
   try {
     const page = await browser.newPage();
     const scripts = new Set<string>();
@@ -42,7 +45,7 @@ async function main(): Promise<void> {
     });
     await page.goto(`${origin}/sign-in`, { waitUntil: 'networkidle' });
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    const files = [];
+    const files: { file: string; raw: number; gzip: number; br: number }[] = [];
     for (const url of [...scripts].sort()) {
       files.push({
         file: new URL(url).pathname,

@@ -237,6 +237,8 @@ describe('GET /user/history', () => {
       result_metadata: { width: 1024, height: 1024 },
       created_at: image.createdAt.toISOString(),
       completed_at: image.completedAt!.toISOString(),
+      door: 'web',
+      api_key_id: null,
     });
     expect(m).toMatchObject({ type: 'audio', duration_seconds: 30, model: 'musicgen', output_url: m.result_url, tokens_used: 9 });
     expect(p).toMatchObject({ status: 'pending', eta_seconds: 60, result_url: null });
@@ -263,6 +265,43 @@ describe('GET /user/history', () => {
       failed.id,
     ]);
     expect(await ids('model=gpt-4o')).toEqual([]);
+  });
+
+  test('the request log: each entry names its door and key; door and key filter it', async () => {
+    const { account, token } = await signedIn('vip');
+    const ds = api.db.dataSource;
+    const uid = account.user.id;
+    const key = await api.services.apiKeys.create(uid, 'ci');
+    const web = await insertGeneration(ds, uid, { source: 'api' });
+    const webV1 = await insertGeneration(ds, uid, { source: 'v1', category: 'text', modelSlug: 'gpt-4o-mini' });
+    const viaKey = await insertGeneration(ds, uid, { source: 'v1', apiKeyId: key.id, category: 'text', modelSlug: 'gpt-4o-mini' });
+    const viaKeyV2 = await insertGeneration(ds, uid, { source: 'api', apiKeyId: key.id });
+    const bot = await insertGeneration(ds, uid, { source: 'bot' });
+    const scheduled = await insertGeneration(ds, uid, { source: 'schedule' });
+    const page = async (query: string) => (await api.request('GET', `/api/v2/user/history?${query}`, { token })).body;
+
+    const all = (await page('')).items as { id: number; door: string; api_key_id: number | null }[];
+    expect(all.map((g) => [g.id, g.door, g.api_key_id])).toEqual([
+      [scheduled.id, 'schedule', null],
+      [bot.id, 'bot', null],
+      [viaKeyV2.id, 'api', key.id],
+      [viaKey.id, 'api', key.id],
+      [webV1.id, 'web', null],
+      [web.id, 'web', null],
+    ]);
+    const ids = async (query: string) => ((await page(query)).items as { id: number }[]).map((g) => g.id);
+    expect(await ids('door=web')).toEqual([webV1.id, web.id]);
+    expect(await ids('door=api')).toEqual([viaKeyV2.id, viaKey.id]);
+    expect(await ids('door=bot')).toEqual([bot.id]);
+    expect(await ids('door=schedule')).toEqual([scheduled.id]);
+    expect(await ids(`key=${key.id}`)).toEqual([viaKeyV2.id, viaKey.id]);
+    expect(await ids(`key=${key.id}&category=text`)).toEqual([viaKey.id]);
+    expect(await ids(`key=${key.id}&door=web`)).toEqual([]);
+    for (const query of ['door=email', 'key=0', 'key=abc']) {
+      const res = await api.request('GET', `/api/v2/user/history?${query}`, { token });
+      expectErrorShape(res, 400, 'validation_error');
+      expect(res.body.field).toBe(query.split('=')[0]);
+    }
   });
 
   test('cursor pagination walks every row once; limit is capped at 100', async () => {

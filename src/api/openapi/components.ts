@@ -1,6 +1,7 @@
 // Response shapes of /api/v2 as zod schemas: the OpenAPI components, and what the tests check answers against.
 import { z } from 'zod';
 import { CATEGORIES, PLAN_SLUGS } from '../../core/catalog/types';
+import { DOORS } from '../../core/stats/doors';
 
 /** Schemas with an id here become `#/components/schemas/<id>` in the OpenAPI document. */
 export const components = z.registry<{ id: string; description?: string }>();
@@ -170,10 +171,18 @@ export const ScheduleSchema = component(
 
 export const ScheduleListSchema = component('ScheduleList', z.object({ schedules: z.array(ScheduleSchema) }));
 
+export const HistoryEntrySchema = component(
+  'HistoryEntry',
+  GenerationSchema.extend({
+    door: z.enum(DOORS).describe('where the request came in: web (a dashboard session), api (an API key), bot or schedule'),
+    api_key_id: z.number().int().nullable().describe('the API key it was made with (the id stays after the key is deleted)'),
+  }),
+);
+
 export const HistoryPageSchema = component(
   'HistoryPage',
   z.object({
-    items: z.array(GenerationSchema),
+    items: z.array(HistoryEntrySchema),
     next_cursor: z.string().nullable().describe('pass as `cursor` for the next page; null on the last page'),
   }),
 );

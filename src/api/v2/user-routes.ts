@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import { z } from 'zod';
 import { LANGUAGES } from '../../core/accounts/settings';
 import { CATEGORIES, IMAGE_FORMATS } from '../../core/catalog/types';
+import { DOORS } from '../../core/stats/doors';
 import { HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT } from '../../core/stats/history';
 import type { ApiServices } from '../api-services';
 import { authOf } from '../middleware/auth';
@@ -39,6 +40,8 @@ const historyQuery = z.object({
   category: z.enum(CATEGORIES).optional(),
   model: z.string().trim().min(1).max(100).optional().describe('model slug'),
   status: z.enum(['pending', 'completed', 'failed']).optional(),
+  door: z.enum(DOORS).optional().describe('web (a dashboard session), api (an API key), bot or schedule'),
+  key: z.coerce.number().int().min(1).max(2_147_483_647).optional().describe('only requests made with this API key id'),
   from: isoDateTime.optional().describe('created at or after (inclusive)'),
   to: isoDateTime.optional().describe('created before (exclusive)'),
   cursor: z.string().max(200).optional().describe('next_cursor of the previous page'),
@@ -174,6 +177,8 @@ export function registerUserRoutes(router: Router, services: Pick<ApiServices, '
           category: query.category,
           model: query.model,
           status: query.status,
+          door: query.door,
+          keyId: query.key,
           from: query.from ? new Date(query.from) : undefined,
           to: query.to ? new Date(query.to) : undefined,
           cursor: query.cursor,

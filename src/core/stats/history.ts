@@ -2,14 +2,25 @@ import { DataSource } from 'typeorm';
 import { GenerationEntity, GenerationStatus } from '../../db/entities/generation.entity';
 import { Category, ParamError } from '../catalog';
 import { GenerationView, toGenerationView } from '../generations/views';
+import { Door, doorOf } from './doors';
 
 export const HISTORY_DEFAULT_LIMIT = 20;
+
+const DOOR_CONDITION: Record<Door, string> = {
+  web: "g.source IN ('api', 'v1') AND g.api_key_id IS NULL",
+  api: "g.source IN ('api', 'v1') AND g.api_key_id IS NOT NULL",
+  bot: "g.source = 'bot'",
+  schedule: "g.source = 'schedule'",
+};
 export const HISTORY_MAX_LIMIT = 100;
 
 export interface HistoryQuery {
   category?: Category;
   model?: string;
   status?: GenerationStatus;
+  door?: Door;
+  /** Only requests made with this API key. */
+  keyId?: number;
   /** Inclusive lower bound on created_at. */
   from?: Date;
   /** Exclusive upper bound on created_at. */
@@ -18,8 +29,11 @@ export interface HistoryQuery {
   limit?: number;
 }
 
+/** A request-log entry: the Generation object, the door it came in through and the API key it used. */
+export type HistoryItem = GenerationView & { door: Door; api_key_id: number | null };
+
 export interface HistoryPage {
-  items: GenerationView[];
+  items: HistoryItem[];
   /** Pass as `cursor` for the next (older) page; null on the last page. */
   next_cursor: string | null;
 }
@@ -54,6 +68,8 @@ async function historyRows(
   if (query.category) qb.andWhere('g.category = :category', { category: query.category });
   if (query.model) qb.andWhere('g.model_slug = :model', { model: query.model });
   if (query.status) qb.andWhere('g.status = :status', { status: query.status });
+  if (query.door) qb.andWhere(DOOR_CONDITION[query.door]);
+  if (query.keyId !== undefined) qb.andWhere('g.api_key_id = :keyId', { keyId: query.keyId });
   if (query.from) qb.andWhere('g.created_at >= :from', { from: query.from });
   if (query.to) qb.andWhere('g.created_at < :to', { to: query.to });
   if (query.cursor) qb.andWhere('g.id < :before', { before: decodeCursor(query.cursor) });
@@ -68,7 +84,10 @@ async function historyRows(
 /** One page of the caller's own generations, newest first. */
 export async function listHistory(ds: DataSource, userId: number, query: HistoryQuery, publicBase: string): Promise<HistoryPage> {
   const { rows, next } = await historyRows(ds, userId, query);
-  return { items: rows.map((g) => toGenerationView(g, publicBase)), next_cursor: next };
+  return {
+    items: rows.map((g) => ({ ...toGenerationView(g, publicBase), door: doorOf(g), api_key_id: g.apiKeyId ?? null })),
+    next_cursor: next,
+  };
 }
 
 const PROMPT_LABEL_CHARS = 200;

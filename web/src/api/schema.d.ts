@@ -978,7 +978,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One model in the compatible format */
+        /** One model in the compatible format, with its lifecycle (a retired slug is described too) */
         get: operations["getV1Model"];
         put?: never;
         post?: never;
@@ -1019,7 +1019,7 @@ export interface paths {
         put?: never;
         /**
          * The Anthropic Messages API for any chat model of the catalog (Anthropic SDKs, Claude Code)
-         * @description Authenticated with `x-api-key` or `Authorization: Bearer`; `anthropic-version` and `anthropic-beta` are accepted. `system` (string or text blocks), messages with text, image (base64 or url, for models with config.supports_vision), tool_use and tool_result blocks; `cache_control` marks are accepted and change nothing. tools, tool_choice (auto, any, tool, none), max_tokens (required), stop_sequences, temperature, top_p, metadata.user_id; thinking is accepted. Same accounts, limits, hold and ledger as /v1/chat/completions. With `stream: true` the answer is the event sequence message_start, content_block_start, ping, content_block_delta (text_delta, input_json_delta), content_block_stop, message_delta (stop_reason, usage, service), message_stop; a failure after the start is an `error` event.
+         * @description Authenticated with `x-api-key` or `Authorization: Bearer`; `anthropic-version` and `anthropic-beta` are accepted. `system` (string or text blocks), messages with text, image (base64 or url, for models with config.supports_vision), tool_use and tool_result blocks; `cache_control` marks are accepted and change nothing. tools, tool_choice (auto, any, tool, none), max_tokens (required), stop_sequences, temperature, top_p, metadata.user_id, output_config.format (structured output: the text is JSON of the schema); thinking and context_management are accepted. Same accounts, limits, hold and ledger as /v1/chat/completions. With `stream: true` the answer is the event sequence message_start, content_block_start, ping, content_block_delta (text_delta, input_json_delta), content_block_stop, message_delta (stop_reason, usage, service), message_stop; a failure after the start is an `error` event.
          */
         post: operations["createMessage"];
         delete?: never;
@@ -1337,10 +1337,10 @@ export interface components {
             default_image_size: string;
         };
         HistoryPage: {
-            items: components["schemas"]["Generation"][];
+            items: components["schemas"]["HistoryEntry"][];
             next_cursor: string | null;
         };
-        Generation: {
+        HistoryEntry: {
             id: number;
             /** @enum {string} */
             status: "pending" | "completed" | "failed";
@@ -1359,6 +1359,8 @@ export interface components {
             warnings?: {
                 type: string;
                 setting?: string;
+                requested?: string;
+                model?: string;
                 message: string;
             }[];
             eta_seconds?: number;
@@ -1371,6 +1373,9 @@ export interface components {
             model?: string;
             output_url?: string | null;
             tokens_used?: number;
+            /** @enum {string} */
+            door: "web" | "api" | "bot" | "schedule";
+            api_key_id: number | null;
         };
         PasswordChanged: {
             /** @constant */
@@ -1498,8 +1503,10 @@ export interface components {
             config: {
                 [key: string]: unknown;
             };
+            upstream_id: string;
             deprecated_at: string | null;
             shutdown_at: string | null;
+            replacement: string | null;
         };
         ModelAverageTime: {
             model_slug: string;
@@ -1622,6 +1629,40 @@ export interface components {
             event: "webhook.test";
             created_at: string;
         };
+        Generation: {
+            id: number;
+            /** @enum {string} */
+            status: "pending" | "completed" | "failed";
+            model_slug: string;
+            /** @enum {string} */
+            category: "text" | "image" | "video" | "tts" | "stt" | "music" | "tool";
+            result_url: string | null;
+            result_text: string | null;
+            error: string | null;
+            tokens_spent: number;
+            processing_ms: number | null;
+            seed?: number;
+            result_metadata?: {
+                [key: string]: unknown;
+            };
+            warnings?: {
+                type: string;
+                setting?: string;
+                requested?: string;
+                model?: string;
+                message: string;
+            }[];
+            eta_seconds?: number;
+            created_at: string;
+            completed_at: string | null;
+            /** @constant */
+            type?: "audio";
+            duration_seconds?: number;
+            sandbox?: boolean;
+            model?: string;
+            output_url?: string | null;
+            tokens_used?: number;
+        };
         ChatCompletion: {
             id: string;
             /** @constant */
@@ -1680,6 +1721,10 @@ export interface components {
             created: number;
             owned_by: string;
             category: string;
+            upstream_id: string;
+            deprecated_at: string | null;
+            shutdown_at: string | null;
+            replacement: string | null;
         };
         /** @description An answer of POST /v1/responses */
         Response: {
@@ -3235,6 +3280,8 @@ export interface operations {
                 category?: "text" | "image" | "video" | "tts" | "stt" | "music" | "tool";
                 model?: string;
                 status?: "pending" | "completed" | "failed";
+                door?: "web" | "api" | "bot" | "schedule";
+                key?: number;
                 from?: string;
                 to?: string;
                 cursor?: string;
@@ -6521,6 +6568,8 @@ export interface operations {
                     "X-RateLimit-Reset-Hour"?: number;
                     /** @description the smaller of the two remaining counts */
                     "X-RateLimit-Remaining"?: number;
+                    /** @description `<requested>-><served>` when the requested model is retired and its replacement ran it */
+                    "X-Model-Replaced"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6547,6 +6596,15 @@ export interface operations {
             };
             /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description model_retired: the model is retired and has no replacement (body has shutdown_at) */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7186,6 +7244,8 @@ export interface operations {
                     "X-Token-Balance"?: string;
                     /** @description request parameters the model has no equivalent for, ignored (comma-separated; absent when none) */
                     "X-Ignored-Parameters"?: string;
+                    /** @description `<requested>-><served>` when the requested model is retired and its replacement answered (then `model` is the replacement) */
+                    "X-Model-Replaced"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7230,6 +7290,15 @@ export interface operations {
             };
             /** @description No model with this id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description model_retired: the model is retired and has no replacement (body has shutdown_at) */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7922,6 +7991,16 @@ export interface operations {
                     };
                     /** @enum {string} */
                     service_tier?: "auto" | "standard_only";
+                    output_config?: {
+                        effort?: ("low" | "medium" | "high" | "xhigh" | "max") | null;
+                        format?: {
+                            /** @constant */
+                            type: "json_schema";
+                            schema: {
+                                [key: string]: unknown;
+                            };
+                        } | null;
+                    };
                     context_management?: {
                         [key: string]: unknown;
                     };
