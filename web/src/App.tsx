@@ -1,19 +1,15 @@
-import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { api, unwrap } from './api/client';
 import { session } from './api/session';
 import { AppContext, type AppState, type PublicConfig, type User } from './app-context';
 import { Layout } from './components/Layout';
-import { isLang, translate } from './i18n/translate';
+import { isLang, loadLanguage, translate } from './i18n/translate';
 import type { Lang } from './lib/format';
 import { OIDC_CALLBACK_PATH } from './lib/oidc';
 import { navigate, useLocation } from './lib/router';
-import { ForgotPassword } from './pages/ForgotPassword';
-import { OidcCallback } from './pages/OidcCallback';
-import { Register } from './pages/Register';
-import { ResetPassword } from './pages/ResetPassword';
-import { SignIn } from './pages/SignIn';
-import { VerifyEmail } from './pages/VerifyEmail';
-import { PAGES } from './pages';
+import { PAGES, PUBLIC_PAGES } from './pages';
+
+const { ForgotPassword, OidcCallback, Register, ResetPassword, SignIn, VerifyEmail } = PUBLIC_PAGES;
 
 const PUBLIC_ONLY = new Set(['/sign-in', '/register', '/forgot-password']);
 
@@ -29,20 +25,26 @@ export function App() {
   const [lang, setLangState] = useState<Lang>(browserLang);
 
   const setLang = useCallback((next: Lang) => {
-    setLangState(next);
-    document.documentElement.lang = next;
+    void loadLanguage(next).then(() => {
+      setLangState(next);
+      document.documentElement.lang = next;
+    });
   }, []);
 
   const loadAccount = useCallback(async () => {
     const [me, settings] = await Promise.all([api.GET('/api/v2/user/me'), api.GET('/api/v2/user/settings')]);
     setUser(unwrap(me));
     const language = unwrap(settings).language;
-    if (isLang(language)) setLang(language);
+    if (isLang(language)) {
+      await loadLanguage(language).catch(() => undefined);
+      setLang(language);
+    }
   }, [setLang]);
 
   // Start: the public configuration, and the session kept by the refresh cookie (a reload stays signed in).
   useEffect(() => {
     void (async () => {
+      await loadLanguage(browserLang()).catch(() => undefined);
       const cfg = api.GET('/api/v2/config/public').then((r) => (r.response.ok ? (r.data ?? null) : null), () => null);
       if (session.mayResume && (await session.refresh())) await loadAccount().catch(() => session.clear());
       setConfig(await cfg);
@@ -86,7 +88,7 @@ export function App() {
   }, [lang]);
 
   let page: ReactNode;
-  if (!booted) page = <p className="boot" role="status">{translate(lang, 'app.loading')}</p>;
+  if (!booted) page = <Loading lang={lang} />;
   else if (path === '/reset-password') page = <ResetPassword token={query.get('token')} />;
   else if (path === '/verify-email') page = <VerifyEmail token={query.get('token')} />;
   else if (path === OIDC_CALLBACK_PATH) page = <OidcCallback />;
@@ -97,16 +99,30 @@ export function App() {
     else page = <SignIn />;
   } else if (PUBLIC_ONLY.has(path)) page = <Redirect to="/" />;
   else {
-    const Page = PAGES[path];
+    const Page = PAGES[path]?.component;
     page = Page ? (
       <Layout path={path}>
-        <Page />
+        <Suspense fallback={<Loading lang={lang} />}>
+          <Page />
+        </Suspense>
       </Layout>
     ) : (
       <Redirect to="/" />
     );
   }
-  return <AppContext.Provider value={state}>{page}</AppContext.Provider>;
+  return (
+    <AppContext.Provider value={state}>
+      <Suspense fallback={<Loading lang={lang} />}>{page}</Suspense>
+    </AppContext.Provider>
+  );
+}
+
+function Loading({ lang }: { lang: Lang }) {
+  return (
+    <p className="boot" role="status">
+      {translate(lang, 'app.loading')}
+    </p>
+  );
 }
 
 function Redirect({ to }: { to: string }) {

@@ -1,10 +1,12 @@
 import { en } from '../../../web/src/i18n/en';
 import { ru } from '../../../web/src/i18n/ru';
-import { translate } from '../../../web/src/i18n/translate';
+import { loadLanguage, translate } from '../../../web/src/i18n/translate';
 import { ApiFailure, minutesToWait, toErrorBody } from '../../../web/src/lib/api-error';
 import { describeError } from '../../../web/src/lib/describe-error';
 
 const t = (lang: 'en' | 'ru') => (key: keyof typeof en, vars?: Record<string, string | number>) => translate(lang, key, vars);
+
+beforeAll(() => loadLanguage('ru'));
 
 describe('catalogues', () => {
   test('Russian has every English key and the same placeholders', () => {

@@ -1,35 +1,52 @@
 import { ApiFailure, toErrorBody } from '../lib/api-error';
+import type { ChatBody } from '../lib/chat-request';
 import { SseParser } from '../lib/sse';
-import { api } from './client';
-
-export interface ChatTurn {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
-}
+import { authedFetch } from './client';
 
 export interface StreamEnd {
-  status: string;
+  status: 'completed' | 'failed';
   tokens_spent?: number;
   balance?: number;
-  error?: string | null;
+  error?: string;
+  code?: string;
+}
+
+interface Chunk {
+  choices?: { delta?: { content?: string | null } }[];
+  service?: { tokens_spent?: number; balance?: number };
+  error?: { message?: string; code?: string };
 }
 
 /**
- * Streams a text model's answer through `POST /api/v2/generate/stream` (server-sent events `generation_start`,
- * `content_delta {text}`, `generation_end {status, tokens_spent, balance, error}`, `heartbeat`).
+ * Sends a chat-completions request to `POST /v1/chat/completions` (the request "View code" shows) and streams the
+ * answer: `data:` chunks with content deltas, a last chunk with `usage` and the billing object `service`, `[DONE]`.
+ * With `apiKey` the request is made with that key instead of the session (to try a key's limits).
  */
-export async function streamChat(model: string, messages: ChatTurn[], onDelta: (text: string) => void, signal: AbortSignal): Promise<StreamEnd> {
-  const { data, response, error } = await api.POST('/api/v2/generate/stream', { body: { model, messages }, parseAs: 'stream', signal });
-  if (!response.ok || !data) throw new ApiFailure(response.status, toErrorBody(response.status, error));
-  const reader = (data as ReadableStream<Uint8Array>).pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>).getReader();
+export async function streamChat(body: ChatBody, apiKey: string | null, onDelta: (text: string) => void, signal: AbortSignal): Promise<StreamEnd> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'text/event-stream' };
+  if (apiKey) headers.Authorization = `Bearer ${apiKey}`;
+  const request = new Request(new URL('/v1/chat/completions', window.location.origin), { method: 'POST', headers, body: JSON.stringify(body), signal, credentials: 'same-origin' });
+  const response = await authedFetch(request);
+  if (!response.ok || !response.body) {
+    const payload: unknown = await response.json().catch(() => null);
+    throw new ApiFailure(response.status, toErrorBody(response.status, payload));
+  }
+  const reader = response.body.pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>).getReader();
   const parser = new SseParser();
   let end: StreamEnd = { status: 'failed', error: 'The stream ended early' };
   for (;;) {
     const { value, done } = await reader.read();
     if (done) break;
     for (const event of parser.push(value)) {
-      if (event.event === 'content_delta') onDelta((JSON.parse(event.data) as { text: string }).text);
-      else if (event.event === 'generation_end') end = JSON.parse(event.data) as StreamEnd;
+      if (event.data === '[DONE]') continue;
+      const chunk = JSON.parse(event.data) as Chunk;
+      if (chunk.error) {
+        end = { status: 'failed', error: chunk.error.message, code: chunk.error.code, tokens_spent: chunk.service?.tokens_spent };
+        continue;
+      }
+      const delta = chunk.choices?.[0]?.delta?.content;
+      if (delta) onDelta(delta);
+      if (chunk.service) end = { status: 'completed', ...chunk.service };
     }
   }
   return end;

@@ -10,9 +10,11 @@ const NO_RETRY = /^\/api\/v2\/auth\//;
  * cookie and repeats the request; when that fails the session is over (the app shows the sign-in page).
  */
 export async function authedFetch(request: Request): Promise<Response> {
+  // A request that brings its own credential (the playground trying an API key) is never retried as the session.
+  if (request.headers.has('Authorization')) return fetch(request);
   const retry = request.clone();
   const token = session.token;
-  if (token && !request.headers.has('Authorization')) request.headers.set('Authorization', `Bearer ${token}`);
+  if (token) request.headers.set('Authorization', `Bearer ${token}`);
   const res = await fetch(request);
   if (res.status !== 401 || !token || NO_RETRY.test(new URL(request.url).pathname)) return res;
   const renewed = await session.refresh();

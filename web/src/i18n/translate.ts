@@ -1,16 +1,32 @@
 import { en, type MessageKey } from './en';
-import { ru } from './ru';
+import { countOf, type Unit } from './plurals';
 import type { Lang } from '../lib/format';
 
-const CATALOGUES: Record<Lang, Record<MessageKey, string>> = { en, ru };
+// English ships with the app (it is also every message's fallback); Russian is a chunk of its own, loaded when
+// the account or the browser asks for it, so the sign-in page of an English visitor does not carry it.
+const CATALOGUES: Partial<Record<Lang, Record<MessageKey, string>>> = { en };
+
+/** Makes `lang`'s texts available to `translate` (a no-op for English and for a language already loaded). */
+export async function loadLanguage(lang: Lang): Promise<void> {
+  if (CATALOGUES[lang]) return;
+  if (lang === 'ru') CATALOGUES.ru = (await import('./ru')).ru;
+}
+const UNITS = new Set<string>(['token', 'generation', 'request', 'minute', 'day', 'session', 'model', 'key', 'message'] satisfies Unit[]);
 
 export type Vars = Record<string, string | number>;
 export type Translate = (key: MessageKey, vars?: Vars) => string;
 
-/** The text of `key` in `lang`, placeholders `{name}` filled from `vars` (unknown ones are left as typed). */
+/**
+ * The text of `key` in `lang`, placeholders filled from `vars`: `{name}` as given, `{n:token}` as a count with
+ * its plural word ("1 token", "5 tokens", "5 токенов"). Unknown placeholders are left as typed.
+ */
 export function translate(lang: Lang, key: MessageKey, vars: Vars = {}): string {
-  const text = CATALOGUES[lang][key] ?? en[key];
-  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
+  const text = CATALOGUES[lang]?.[key] ?? en[key];
+  return text.replace(/\{(\w+)(?::(\w+))?\}/g, (whole, name: string, unit: string | undefined) => {
+    if (!(name in vars)) return whole;
+    const value = vars[name]!;
+    return unit && UNITS.has(unit) && typeof value === 'number' ? countOf(lang, unit as Unit, value) : String(value);
+  });
 }
 
 export function isLang(value: unknown): value is Lang {

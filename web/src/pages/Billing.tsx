@@ -1,13 +1,19 @@
 import { useEffect, useState } from 'react';
+import type { MessageKey } from '../i18n/en';
+import { pollUntil } from '../lib/poll';
 import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { useApp } from '../app-context';
 import { Alert } from '../components/Alert';
 import { describeError } from '../lib/describe-error';
-import { formatDateTime, formatNumber, planName } from '../lib/format';
+import { formatDateTime, planName } from '../lib/format';
 
 type Article = components['schemas']['Article'];
 type Order = components['schemas']['Order'];
+type Balance = components['schemas']['Balance'];
+
+const RETURN_POLL_MS = 2000;
+const RETURN_POLL_TRIES = 15;
 
 function money(amount: number, currency: string, lang: 'en' | 'ru'): string {
   try {
@@ -18,30 +24,59 @@ function money(amount: number, currency: string, lang: 'en' | 'ru'): string {
 }
 
 /** Buy tokens or a plan through the carrier's checkout page, and see the orders. */
-export function Billing() {
+export default function Billing() {
   const { t, lang } = useApp();
   const [articles, setArticles] = useState<Article[] | null>(null);
   const [orders, setOrders] = useState<Order[] | null>(null);
+  const [balance, setBalance] = useState<Balance | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // Back from the checkout page (?paid=1): the newest order is watched until the payment is credited.
+  const [returned] = useState(() => new URLSearchParams(window.location.search).get('paid') === '1');
+  const [paid, setPaid] = useState<Order | null>(null);
 
   useEffect(() => {
     void (async () => {
       try {
-        const [a, o] = await Promise.all([api.GET('/api/v2/payments/articles'), api.GET('/api/v2/payments/orders')]);
+        const [a, o, b] = await Promise.all([api.GET('/api/v2/payments/articles'), api.GET('/api/v2/payments/orders'), api.GET('/api/v2/user/balance')]);
         setArticles(unwrap(a).articles);
         setOrders(unwrap(o).orders);
+        setBalance(unwrap(b));
       } catch (err) {
         setError(describeError(err, t));
       }
     })();
   }, [t]);
 
+  useEffect(() => {
+    if (!returned) return;
+    const stop = new AbortController();
+    let tries = 0;
+    void pollUntil(
+      async () => {
+        tries += 1;
+        const [o, b] = await Promise.all([api.GET('/api/v2/payments/orders'), api.GET('/api/v2/user/balance')]);
+        const list = unwrap(o).orders;
+        setOrders(list);
+        setBalance(unwrap(b));
+        const newest = list[0];
+        if (newest?.status === 'fulfilled') setPaid(newest);
+        return newest?.status !== 'pending' || tries >= RETURN_POLL_TRIES;
+      },
+      RETURN_POLL_MS,
+      stop.signal,
+    ).catch(() => undefined);
+    return () => stop.abort();
+  }, [returned]);
+
+  const what = (o: Pick<Order, 'kind' | 'tokens' | 'plan' | 'period_days'>) =>
+    o.kind === 'tokens' ? t('billing.tokens', { n: o.tokens ?? 0 }) : t('billing.plan', { plan: planName(o.plan), days: o.period_days ?? 30 });
+
   const buy = async (article: Article) => {
     setError(null);
     setBusy(article.id);
     try {
-      const checkout = unwrap(await api.POST('/api/v2/payments/carrier/initiate', { body: { article_id: article.id, return_url: `${window.location.origin}/billing` } }));
+      const checkout = unwrap(await api.POST('/api/v2/payments/carrier/initiate', { body: { article_id: article.id, return_url: `${window.location.origin}/billing?paid=1` } }));
       if (checkout.confirmation_url) window.location.assign(checkout.confirmation_url);
       else setOrders(unwrap(await api.GET('/api/v2/payments/orders')).orders);
     } catch (err) {
@@ -54,14 +89,25 @@ export function Billing() {
   return (
     <>
       <h1>{t('billing.title')}</h1>
+      {paid && <Alert kind="success">{t('billing.paid', { what: what(paid) })}</Alert>}
+      {returned && !paid && <Alert kind="info">{t('billing.confirming')}</Alert>}
       {error && <Alert kind="error">{error}</Alert>}
+      {balance && (
+        <section className="card" aria-labelledby="billing-balance-h">
+          <h2 id="billing-balance-h">{t('overview.balance')}</h2>
+          <p className="big" data-testid="billing-balance">
+            {t('overview.tokens', { n: balance.token_balance })}
+          </p>
+          <p>{t('billing.currentPlan', { plan: planName(balance.plan) })}</p>
+        </section>
+      )}
       <h2>{t('billing.articles')}</h2>
       {articles && articles.length === 0 && <p>{t('billing.unavailable')}</p>}
       {articles && (
         <ul className="cards plain">
           {articles.map((a) => (
             <li key={a.id} className="card" data-testid="article">
-              <h3>{a.kind === 'tokens' ? t('billing.tokens', { n: formatNumber(a.tokens ?? 0, lang) }) : t('billing.plan', { plan: planName(a.plan), days: a.period_days ?? 30 })}</h3>
+              <h3>{what(a)}</h3>
               <p className="big">{money(a.price.amount, a.price.currency, lang)}</p>
               <button type="button" disabled={busy !== null} aria-label={`${t('billing.buy')}: ${a.title}`} onClick={() => void buy(a)}>
                 {busy === a.id ? t('billing.redirecting') : t('billing.buy')}
@@ -86,8 +132,8 @@ export function Billing() {
             <tbody>
               {orders.map((o) => (
                 <tr key={o.id} data-testid="order-row">
-                  <td>{o.kind === 'tokens' ? t('billing.tokens', { n: formatNumber(o.tokens ?? 0, lang) }) : t('billing.plan', { plan: planName(o.plan), days: o.period_days ?? 30 })}</td>
-                  <td>{o.status}</td>
+                  <td>{what(o)}</td>
+                  <td data-testid="order-status">{t(`billing.status.${o.status}` as MessageKey)}</td>
                   <td>{money(o.amount, o.currency, lang)}</td>
                   <td>{formatDateTime(o.created_at, lang)}</td>
                 </tr>

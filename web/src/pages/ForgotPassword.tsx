@@ -5,7 +5,7 @@ import { Alert } from '../components/Alert';
 import { Link } from '../components/Link';
 import { describeError } from '../lib/describe-error';
 
-export function ForgotPassword() {
+export default function ForgotPassword() {
   const { t } = useApp();
   const [email, setEmail] = useState('');
   const [sent, setSent] = useState(false);

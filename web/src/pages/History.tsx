@@ -16,7 +16,7 @@ const STATUSES = ['pending', 'completed', 'failed'] as const;
 const PAGE = 12;
 const REFRESH_MS = 5000;
 
-export function History() {
+export default function History() {
   const { t, lang } = useApp();
   const [category, setCategory] = useState<HistoryQuery['category'] | ''>('');
   const [model, setModel] = useState('');

@@ -1,24 +1,45 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { useApp } from '../app-context';
 import { Alert } from '../components/Alert';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { Dialog } from '../components/Dialog';
+import type { MessageKey } from '../i18n/en';
+import { loadCatalog, type CatalogModel } from '../lib/catalog';
 import { describeError } from '../lib/describe-error';
-import { formatDateTime, planAllowsApiKeys, planName } from '../lib/format';
+import { formatDate, formatDateTime, formatNumber, planAllowsApiKeys, planName } from '../lib/format';
+import { KeyForm, type KeyFields } from './keys/KeyForm';
 
 type ApiKey = components['schemas']['ApiKey'];
 type CreatedKey = components['schemas']['CreatedApiKey'];
 
-export function Keys() {
+/** Spent of budget in the key's period, as a bar with the figures beside it. */
+function BudgetCell({ apiKey }: { apiKey: ApiKey }) {
+  const { t, lang } = useApp();
+  if (apiKey.token_budget === null) return <span className="muted">{t('keys.noBudget')}</span>;
+  const label = t(`keys.spent.${apiKey.budget_period}` as MessageKey, { spent: formatNumber(apiKey.spent, lang), budget: apiKey.token_budget });
+  const budget = Math.max(apiKey.token_budget, 1);
+  return (
+    <div className="budget">
+      <meter min={0} max={budget} low={budget * 0.75} high={budget * 0.9} optimum={0} value={Math.min(apiKey.spent, budget)} aria-label={label} />
+      <span data-testid="key-budget">{label}</span>
+    </div>
+  );
+}
+
+export default function Keys() {
   const { t, lang, user } = useApp();
   const [keys, setKeys] = useState<ApiKey[] | null>(null);
-  const [name, setName] = useState('');
+  const [catalog, setCatalog] = useState<CatalogModel[]>([]);
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<ApiKey | null>(null);
   const [created, setCreated] = useState<CreatedKey | null>(null);
   const [copied, setCopied] = useState(false);
-  const [renaming, setRenaming] = useState<{ id: number; name: string } | null>(null);
   const [deleting, setDeleting] = useState<ApiKey | null>(null);
+  const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
 
   const load = useCallback(async () => {
     try {
@@ -28,36 +49,36 @@ export function Keys() {
     }
   }, [t]);
   useEffect(() => void load(), [load]);
+  useEffect(() => {
+    loadCatalog().then(setCatalog, (err: unknown) => setError(describeError(err, t)));
+  }, [t]);
 
-  const create = async (event: FormEvent) => {
-    event.preventDefault();
-    setError(null);
+  const save = async (fields: KeyFields) => {
+    setFormError(null);
+    setBusy(true);
     try {
-      setCreated(unwrap(await api.POST('/api/v2/keys', { body: { name: name.trim() } })));
-      setCopied(false);
-      setName('');
+      if (editing) {
+        unwrap(await api.PATCH('/api/v2/keys/{id}', { params: { path: { id: editing.id } }, body: fields }));
+        setEditing(null);
+      } else {
+        setCreated(unwrap(await api.POST('/api/v2/keys', { body: fields })));
+        setCopied(false);
+        setCreating(false);
+      }
       await load();
     } catch (err) {
-      setError(describeError(err, t));
+      setFormError(describeError(err, t));
+    } finally {
+      setBusy(false);
     }
   };
 
   const copy = async () => {
     if (!created) return;
-    await navigator.clipboard.writeText(created.key).then(() => setCopied(true), () => setCopied(false));
-  };
-
-  const rename = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!renaming) return;
-    setError(null);
-    try {
-      unwrap(await api.PATCH('/api/v2/keys/{id}', { params: { path: { id: renaming.id } }, body: { name: renaming.name.trim() } }));
-      setRenaming(null);
-      await load();
-    } catch (err) {
-      setError(describeError(err, t));
-    }
+    await navigator.clipboard.writeText(created.key).then(
+      () => setCopied(true),
+      () => setCopied(false),
+    );
   };
 
   const remove = async () => {
@@ -73,6 +94,14 @@ export function Keys() {
     }
   };
 
+  const modelsOf = (key: ApiKey) => (key.models === null ? t('keys.allModels') : t('keys.someModels', { n: key.models.length }));
+  const dialogOpen = creating || editing !== null;
+  const closeDialog = () => {
+    setCreating(false);
+    setEditing(null);
+    setFormError(null);
+  };
+
   return (
     <>
       <h1>{t('keys.title')}</h1>
@@ -83,51 +112,68 @@ export function Keys() {
           <h2 id="created-h">{t('keys.createdTitle')}</h2>
           <Alert kind="warning">{t('keys.createdWarning')}</Alert>
           <div className="row">
-            <code className="secret" data-testid="new-key">{created.key}</code>
-            <button type="button" onClick={copy}>{copied ? t('keys.copied') : t('keys.copy')}</button>
-            <button type="button" className="secondary" onClick={() => setCreated(null)}>{t('keys.done')}</button>
+            <code className="secret" data-testid="new-key">
+              {created.key}
+            </code>
+            <button type="button" onClick={copy}>
+              {copied ? t('keys.copied') : t('keys.copy')}
+            </button>
+            <button type="button" className="secondary" onClick={() => setCreated(null)}>
+              {t('keys.done')}
+            </button>
           </div>
         </section>
       )}
-      <form className="row card" onSubmit={create}>
-        <label htmlFor="key-name">{t('keys.newName')}</label>
-        <input id="key-name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
-        <button type="submit" disabled={!name.trim()}>{t('keys.create')}</button>
-      </form>
+      <p>
+        <button type="button" onClick={() => setCreating(true)}>
+          {t('keys.create')}
+        </button>
+      </p>
       {keys && keys.length === 0 && <p>{t('keys.empty')}</p>}
       {keys && keys.length > 0 && (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={t('keys.title')}>
           <table>
             <thead>
               <tr>
                 <th scope="col">{t('keys.name')}</th>
                 <th scope="col">{t('keys.key')}</th>
-                <th scope="col">{t('keys.created')}</th>
+                <th scope="col">{t('keys.budget')}</th>
+                <th scope="col">{t('keys.models')}</th>
                 <th scope="col">{t('keys.lastUsed')}</th>
+                <th scope="col">{t('keys.expires')}</th>
                 <th scope="col">{t('keys.actions')}</th>
               </tr>
             </thead>
             <tbody>
               {keys.map((key) => (
-                <tr key={key.id} data-testid="key-row">
+                <tr key={key.id} data-testid="key-row" className={key.expired ? 'expired' : undefined}>
                   <td>
-                    {renaming?.id === key.id ? (
-                      <form className="row" onSubmit={rename}>
-                        <label className="visually-hidden" htmlFor={`rename-${key.id}`}>{t('keys.renameLabel', { name: key.name })}</label>
-                        <input id={`rename-${key.id}`} required maxLength={100} autoFocus value={renaming.name} onChange={(e) => setRenaming({ id: key.id, name: e.target.value })} />
-                        <button type="submit">{t('keys.save')}</button>
-                        <button type="button" className="secondary" onClick={() => setRenaming(null)}>{t('keys.cancel')}</button>
-                      </form>
+                    <span data-testid="key-name">{key.name}</span>
+                  </td>
+                  <td>
+                    <code data-testid="masked-key">{key.masked_key}</code>
+                  </td>
+                  <td>
+                    <BudgetCell apiKey={key} />
+                  </td>
+                  <td title={key.models?.join(', ')}>{modelsOf(key)}</td>
+                  <td data-testid="last-used">{key.last_used_at ? formatDateTime(key.last_used_at, lang) : t('keys.never')}</td>
+                  <td data-testid="key-expiry">
+                    {key.expired ? (
+                      <span className="badge badge-danger">{t('keys.expired')}</span>
+                    ) : key.expires_at ? (
+                      formatDate(key.expires_at, lang)
                     ) : (
-                      <span data-testid="key-name">{key.name}</span>
+                      t('keys.noExpiry')
                     )}
                   </td>
-                  <td><code data-testid="masked-key">{key.masked_key}</code></td>
-                  <td>{formatDateTime(key.created_at, lang)}</td>
-                  <td data-testid="last-used">{key.last_used_at ? formatDateTime(key.last_used_at, lang) : t('keys.never')}</td>
                   <td className="actions">
-                    <button type="button" className="secondary" aria-label={`${t('keys.rename')}: ${key.name}`} onClick={() => setRenaming({ id: key.id, name: key.name })}>{t('keys.rename')}</button>
-                    <button type="button" className="danger" aria-label={`${t('keys.delete')}: ${key.name}`} onClick={() => setDeleting(key)}>{t('keys.delete')}</button>
+                    <button type="button" className="secondary" aria-label={`${t('keys.edit')}: ${key.name}`} onClick={() => setEditing(key)}>
+                      {t('keys.edit')}
+                    </button>
+                    <button type="button" className="danger" aria-label={`${t('keys.delete')}: ${key.name}`} onClick={() => setDeleting(key)}>
+                      {t('keys.delete')}
+                    </button>
                   </td>
                 </tr>
               ))}
@@ -135,6 +181,18 @@ export function Keys() {
           </table>
         </div>
       )}
+      <Dialog open={dialogOpen} wide title={editing ? t('keys.editTitle', { name: editing.name }) : t('keys.createTitle')} onClose={closeDialog}>
+        {formError && <Alert kind="error">{formError}</Alert>}
+        <KeyForm
+          key={editing?.id ?? 'new'}
+          initial={editing ?? undefined}
+          models={catalog}
+          busy={busy}
+          submitLabel={editing ? t('keys.save') : t('keys.create')}
+          onSubmit={(fields) => void save(fields)}
+          onCancel={closeDialog}
+        />
+      </Dialog>
       <ConfirmDialog
         open={deleting !== null}
         title={t('keys.delete')}

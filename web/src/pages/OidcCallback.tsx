@@ -7,7 +7,7 @@ import { describeError } from '../lib/describe-error';
 import { oidcCallbackToken } from '../lib/oidc';
 
 /** Where the identity provider sends the browser back with `#id_token=...`; the token goes to /auth/idp. */
-export function OidcCallback() {
+export default function OidcCallback() {
   const { t, signedIn } = useApp();
   const [error, setError] = useState<string | null>(null);
   const started = useRef(false);

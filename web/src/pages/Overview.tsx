@@ -3,7 +3,10 @@ import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { useApp } from '../app-context';
 import { Alert } from '../components/Alert';
+import { RangePicker } from '../components/RangePicker';
 import { UsageChart } from '../components/UsageChart';
+import { UsageBreakdown } from '../components/UsageBreakdown';
+import { lastDays, type DayRange } from '../lib/date-range';
 import { describeError } from '../lib/describe-error';
 import { formatDate, formatDateTime, formatNumber, planName } from '../lib/format';
 import { isUnlimited, readRateLimit, type RateLimitState } from '../lib/rate-limit';
@@ -11,35 +14,57 @@ import { isUnlimited, readRateLimit, type RateLimitState } from '../lib/rate-lim
 type Balance = components['schemas']['Balance'];
 type DailyUsage = components['schemas']['DailyUsage'];
 
-export function Overview() {
+interface Usage {
+  days: DailyUsage;
+  byModel: DailyUsage;
+  byKey: DailyUsage;
+}
+
+export default function Overview() {
   const { t, lang } = useApp();
   const [balance, setBalance] = useState<Balance | null>(null);
   const [limits, setLimits] = useState<RateLimitState | null>(null);
-  const [usage, setUsage] = useState<DailyUsage | null>(null);
+  const [range, setRange] = useState<DayRange>(() => lastDays(30));
+  const [usage, setUsage] = useState<Usage | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
     let live = true;
-    void (async () => {
-      try {
-        const [b, u] = await Promise.all([api.GET('/api/v2/user/balance'), api.GET('/api/v2/user/usage', { params: { query: { days: 30 } } })]);
+    api.GET('/api/v2/user/balance').then(
+      (b) => {
         if (!live) return;
         setBalance(unwrap(b));
         setLimits(readRateLimit(b.response.headers));
-        setUsage(unwrap(u));
-      } catch (err) {
-        if (live) setError(describeError(err, t));
-      }
-    })();
+      },
+      (err: unknown) => live && setError(describeError(err, t)),
+    );
     return () => {
       live = false;
     };
   }, [t]);
 
+  useEffect(() => {
+    let live = true;
+    const get = (group_by: 'day' | 'model' | 'key') => api.GET('/api/v2/user/usage', { params: { query: { ...range, group_by } } }).then(unwrap);
+    Promise.all([get('day'), get('model'), get('key')]).then(
+      ([days, byModel, byKey]) => {
+        if (!live) return;
+        setError(null);
+        setUsage({ days, byModel, byKey });
+      },
+      (err: unknown) => live && setError(describeError(err, t)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [range, t]);
+
   const limit = (label: string, remaining: number, max: number, testId: string) => (
     <div className="stat" data-testid={testId}>
       <span className="stat-label">{label}</span>
-      <span className="stat-value">{isUnlimited(max) ? t('overview.unlimited') : t('overview.remaining', { remaining: formatNumber(remaining, lang), limit: formatNumber(max, lang) })}</span>
+      <span className="stat-value">
+        {isUnlimited(max) ? t('overview.unlimited') : t('overview.remaining', { remaining: formatNumber(remaining, lang), limit: formatNumber(max, lang) })}
+      </span>
       {!isUnlimited(max) && <meter min={0} max={max} value={remaining} aria-label={label} />}
     </div>
   );
@@ -52,12 +77,16 @@ export function Overview() {
         <div className="cards">
           <section className="card" aria-labelledby="plan-h">
             <h2 id="plan-h">{t('overview.plan')}</h2>
-            <p className="big" data-testid="plan">{planName(balance.plan)}</p>
+            <p className="big" data-testid="plan">
+              {planName(balance.plan)}
+            </p>
             <p>{balance.plan_expires_at ? t('overview.expires', { date: formatDate(balance.plan_expires_at, lang) }) : t('overview.noExpiry')}</p>
           </section>
           <section className="card" aria-labelledby="balance-h">
             <h2 id="balance-h">{t('overview.balance')}</h2>
-            <p className="big" data-testid="token-balance">{t('overview.tokens', { n: formatNumber(balance.token_balance, lang) })}</p>
+            <p className="big" data-testid="token-balance">
+              {t('overview.tokens', { n: balance.token_balance })}
+            </p>
             <dl className="split">
               <dt>{t('overview.planTokens')}</dt>
               <dd data-testid="plan-tokens">{formatNumber(balance.plan_tokens_remaining, lang)}</dd>
@@ -76,11 +105,21 @@ export function Overview() {
           )}
         </div>
       )}
-      {usage && (
-        <section className="card wide" aria-labelledby="usage-h">
-          <h2 id="usage-h">{t('overview.usage')}</h2>
-          <UsageChart usage={usage} />
-        </section>
+      <section className="card wide" aria-labelledby="usage-h">
+        <h2 id="usage-h">{t('overview.usage')}</h2>
+        <RangePicker idPrefix="usage" range={range} onChange={setRange} />
+        {usage && <UsageChart usage={usage.days} />}
+      </section>
+      {usage && usage.days.total.count > 0 && (
+        <div className="cards two">
+          <UsageBreakdown id="by-model" title={t('overview.byModel')} usage={usage.byModel} nameOf={(g) => g.name ?? String(g.id)} />
+          <UsageBreakdown
+            id="by-key"
+            title={t('overview.byKey')}
+            usage={usage.byKey}
+            nameOf={(g) => (g.id === null ? t('overview.noKey') : (g.name ?? t('overview.deletedKey', { id: String(g.id) })))}
+          />
+        </div>
       )}
     </>
   );

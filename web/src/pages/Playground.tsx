@@ -15,7 +15,7 @@ const TABS: { id: Tab; label: MessageKey }[] = [
   { id: 'media', label: 'playground.media' },
 ];
 
-export function Playground() {
+export default function Playground() {
   const { t, user } = useApp();
   const [tab, setTab] = useState<Tab>('chat');
   const [models, setModels] = useState<ModelInfo[] | null>(null);
@@ -42,7 +42,7 @@ export function Playground() {
       </div>
       {models && (
         <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-          {tab === 'chat' && <ChatPanel choices={modelChoices(models, ['text'], plan)} />}
+          {tab === 'chat' && <ChatPanel choices={modelChoices(models, ['text'], plan)} models={models} />}
           {tab === 'image' && <MediaPanel key="image" kind="image" models={models} choices={modelChoices(models, ['image'], plan)} />}
           {tab === 'media' && <MediaPanel key="media" kind="media" models={models} choices={modelChoices(models, ['video', 'music'], plan)} />}
         </div>

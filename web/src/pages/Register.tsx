@@ -5,7 +5,7 @@ import { Alert } from '../components/Alert';
 import { Link } from '../components/Link';
 import { describeError } from '../lib/describe-error';
 
-export function Register() {
+export default function Register() {
   const { t, signedIn } = useApp();
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');

@@ -7,7 +7,7 @@ import { ApiFailure } from '../lib/api-error';
 import { describeError } from '../lib/describe-error';
 
 /** The page of the password-reset link (`/reset-password?token=...`). */
-export function ResetPassword({ token }: { token: string | null }) {
+export default function ResetPassword({ token }: { token: string | null }) {
   const { t } = useApp();
   const [password, setPassword] = useState('');
   const [done, setDone] = useState(false);

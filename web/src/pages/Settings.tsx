@@ -8,7 +8,7 @@ import { describeError } from '../lib/describe-error';
 type Settings = components['schemas']['Settings'];
 
 /** Language (the same setting the bot uses), image format, notifications, name and picture. */
-export function SettingsPage() {
+export default function SettingsPage() {
   const { t, user, setLang, reloadUser } = useApp();
   const [settings, setSettings] = useState<Settings | null>(null);
   const [name, setName] = useState(user?.name ?? '');

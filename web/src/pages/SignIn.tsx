@@ -9,12 +9,13 @@ import { oidcAuthorizationUrl } from '../lib/oidc';
 import { telegramSignIn } from '../lib/telegram-widget';
 
 /** One "Email or phone" field: the form of the input picks /auth/login or /auth/login-phone. */
-export function SignIn() {
+export default function SignIn() {
   const { t, lang, config, signedIn } = useApp();
   const [identifier, setIdentifier] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const deleted = new URLSearchParams(window.location.search).get('deleted') === '1';
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -56,7 +57,12 @@ export function SignIn() {
 
   return (
     <main id="main" className="auth-card">
+      <header className="product">
+        <p className="product-name">{t('app.name')}</p>
+        <p className="product-line">{t('signIn.tagline')}</p>
+      </header>
       <h1>{t('signIn.title')}</h1>
+      {deleted && <Alert kind="success">{t('signIn.accountDeleted')}</Alert>}
       {error && <Alert kind="error">{error}</Alert>}
       <form onSubmit={submit} noValidate>
         <label htmlFor="identifier">{t('signIn.identifier')}</label>

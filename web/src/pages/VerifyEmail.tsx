@@ -22,7 +22,7 @@ function verifyOnce(token: string): Promise<boolean> {
 }
 
 /** The landing page of the verification link (`/verify-email?token=...`): confirms the token once. */
-export function VerifyEmail({ token }: { token: string | null }) {
+export default function VerifyEmail({ token }: { token: string | null }) {
   const { t, user } = useApp();
   const [state, setState] = useState<State>(token ? 'working' : 'failed');
 

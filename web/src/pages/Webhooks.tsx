@@ -16,7 +16,7 @@ type EventName = Webhook['events'][number];
 const EVENTS: readonly EventName[] = ['generation.completed', 'generation.failed', 'balance.low', 'payment.succeeded', 'payment.refunded'];
 
 /** Webhook endpoints: add (the signing secret shown once), send a test event, see recent deliveries, delete. */
-export function Webhooks() {
+export default function Webhooks() {
   const { t, lang } = useApp();
   const [hooks, setHooks] = useState<Webhook[] | null>(null);
   const [url, setUrl] = useState('');

@@ -1,0 +1,18 @@
+import { api, unwrap } from '../api/client';
+import type { components } from '../api/schema';
+
+export type CatalogModel = components['schemas']['Model'];
+
+let catalog: Promise<CatalogModel[]> | null = null;
+
+/** The model catalog (GET /api/v2/models), fetched once per page load and shared by the pages that need it. */
+export function loadCatalog(): Promise<CatalogModel[]> {
+  catalog ??= api.GET('/api/v2/models').then(
+    (r) => unwrap(r).models,
+    (err: unknown) => {
+      catalog = null;
+      throw err;
+    },
+  );
+  return catalog;
+}

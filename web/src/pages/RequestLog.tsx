@@ -1,0 +1,220 @@
+import { useCallback, useEffect, useState } from 'react';
+import { api, unwrap } from '../api/client';
+import type { components } from '../api/schema';
+import { useApp } from '../app-context';
+import { Alert } from '../components/Alert';
+import type { MessageKey } from '../i18n/en';
+import { loadCatalog, type CatalogModel } from '../lib/catalog';
+import { describeError } from '../lib/describe-error';
+import { formatDateTime, formatNumber } from '../lib/format';
+import { EMPTY_FILTERS, fetchAll, logQuery, toCsv, type LogEntry, type LogFilters } from '../lib/request-log';
+
+type ApiKey = components['schemas']['ApiKey'];
+
+const PAGE = 25;
+const EXPORT_MAX = 10_000;
+const DOORS = ['web', 'api', 'bot', 'schedule'] as const;
+const STATUSES = ['completed', 'failed', 'pending'] as const;
+
+function download(name: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Every request of the account, newest first: latency, door, key, model, status and tokens; filtered, paged, exported. */
+export default function RequestLog() {
+  const { t, lang } = useApp();
+  const [filters, setFilters] = useState<LogFilters>(EMPTY_FILTERS);
+  const [models, setModels] = useState<CatalogModel[]>([]);
+  const [keys, setKeys] = useState<ApiKey[]>([]);
+  const [entries, setEntries] = useState<LogEntry[] | null>(null);
+  // Cursors of the pages before the shown one (the first page has none), and the next page's.
+  const [cursors, setCursors] = useState<(string | null)[]>([null]);
+  const [next, setNext] = useState<string | null>(null);
+  const [exporting, setExporting] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    loadCatalog().then(setModels, () => setModels([]));
+    api.GET('/api/v2/keys').then(
+      (r) => setKeys(r.data?.keys ?? []),
+      () => setKeys([]),
+    );
+  }, []);
+
+  const load = useCallback(
+    async (cursor: string | null) => {
+      setError(null);
+      try {
+        const page = unwrap(await api.GET('/api/v2/user/history', { params: { query: logQuery(filters, PAGE, cursor) } }));
+        setEntries(page.items);
+        setNext(page.next_cursor);
+      } catch (err) {
+        setError(describeError(err, t));
+      }
+    },
+    [filters, t],
+  );
+
+  useEffect(() => {
+    setCursors([null]);
+    void load(null);
+  }, [load]);
+
+  const keyName = (id: number) => keys.find((k) => k.id === id)?.name ?? t('log.deletedKey', { id: String(id) });
+  const set = (patch: Partial<LogFilters>) => setFilters((f) => ({ ...f, ...patch }));
+
+  const exportCsv = async () => {
+    setError(null);
+    setExporting(0);
+    try {
+      const all = await fetchAll(filters, EXPORT_MAX, setExporting);
+      download(`nebula-requests-${new Date().toISOString().slice(0, 10)}.csv`, toCsv(all, keyName));
+    } catch (err) {
+      setError(describeError(err, t));
+    } finally {
+      setExporting(null);
+    }
+  };
+
+  const pageNumber = cursors.length;
+  return (
+    <>
+      <h1>{t('log.title')}</h1>
+      <form className="filters card" onSubmit={(e) => e.preventDefault()} aria-label={t('log.filters')}>
+        <div>
+          <label htmlFor="log-model">{t('log.model')}</label>
+          <select id="log-model" value={filters.model} onChange={(e) => set({ model: e.target.value })}>
+            <option value="">{t('history.all')}</option>
+            {models.map((m) => (
+              <option key={m.slug} value={m.slug}>
+                {m.slug}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="log-door">{t('log.door')}</label>
+          <select id="log-door" value={filters.door} onChange={(e) => set({ door: e.target.value as LogFilters['door'] })}>
+            <option value="">{t('history.all')}</option>
+            {DOORS.map((d) => (
+              <option key={d} value={d}>
+                {t(`door.${d}` as MessageKey)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="log-key">{t('log.key')}</label>
+          <select id="log-key" value={filters.key} onChange={(e) => set({ key: e.target.value })}>
+            <option value="">{t('history.all')}</option>
+            {keys.map((k) => (
+              <option key={k.id} value={String(k.id)}>
+                {k.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="log-status">{t('log.status')}</label>
+          <select id="log-status" value={filters.status} onChange={(e) => set({ status: e.target.value as LogFilters['status'] })}>
+            <option value="">{t('history.all')}</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {t(`history.status.${s}` as MessageKey)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="log-from">{t('range.from')}</label>
+          <input id="log-from" type="date" max={filters.to || undefined} value={filters.from} onChange={(e) => set({ from: e.target.value })} />
+        </div>
+        <div>
+          <label htmlFor="log-to">{t('range.to')}</label>
+          <input id="log-to" type="date" min={filters.from || undefined} value={filters.to} onChange={(e) => set({ to: e.target.value })} />
+        </div>
+        <div className="row">
+          <button type="button" className="secondary" onClick={() => setFilters(EMPTY_FILTERS)}>
+            {t('log.clear')}
+          </button>
+          <button type="button" onClick={() => void exportCsv()} disabled={exporting !== null}>
+            {exporting !== null ? t('log.exporting', { n: exporting }) : t('log.export')}
+          </button>
+        </div>
+      </form>
+      {error && <Alert kind="error">{error}</Alert>}
+      {entries && entries.length === 0 && <p>{t('history.empty')}</p>}
+      {entries && entries.length > 0 && (
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={t('log.title')}>
+          <table className="log">
+            <thead>
+              <tr>
+                <th scope="col">{t('log.time')}</th>
+                <th scope="col">{t('log.door')}</th>
+                <th scope="col">{t('log.key')}</th>
+                <th scope="col">{t('log.model')}</th>
+                <th scope="col">{t('log.status')}</th>
+                <th scope="col" className="num">
+                  {t('log.tokens')}
+                </th>
+                <th scope="col" className="num">
+                  {t('log.latency')}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map((e) => (
+                <tr key={e.id} data-testid="log-row" data-door={e.door}>
+                  <td>{formatDateTime(e.created_at, lang)}</td>
+                  <td>{t(`door.${e.door}` as MessageKey)}</td>
+                  <td>{e.api_key_id === null ? '—' : keyName(e.api_key_id)}</td>
+                  <td>
+                    <code>{e.model_slug}</code>
+                  </td>
+                  <td>
+                    <span className={`status-${e.status}`} title={e.error ?? undefined}>
+                      {t(`history.status.${e.status}` as MessageKey)}
+                    </span>
+                  </td>
+                  <td className="num">{formatNumber(e.tokens_spent, lang)}</td>
+                  <td className="num">{e.processing_ms === null ? '—' : t('log.ms', { ms: formatNumber(e.processing_ms, lang) })}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <nav className="row pager" aria-label={t('log.pages')}>
+        <button
+          type="button"
+          className="secondary"
+          disabled={pageNumber <= 1}
+          onClick={() => {
+            const previous = cursors.slice(0, -1);
+            setCursors(previous);
+            void load(previous.at(-1) ?? null);
+          }}
+        >
+          {t('common.previous')}
+        </button>
+        <span>{t('log.page', { n: pageNumber })}</span>
+        <button
+          type="button"
+          className="secondary"
+          disabled={!next}
+          onClick={() => {
+            setCursors((c) => [...c, next]);
+            void load(next);
+          }}
+        >
+          {t('common.next')}
+        </button>
+      </nav>
+    </>
+  );
+}
