@@ -133,7 +133,7 @@ describe('sign-in', () => {
     expect(balance.token_balance).toBe(1290);
     expect(await page.getByTestId('plan').innerText()).toBe('Pro');
     expect(await page.getByTestId('limit-hour').innerText()).toMatch(/60 of 60 left/);
-    await page.getByText('Tokens spent, last 30 days').waitFor();
+    await page.getByRole('heading', { name: 'Tokens spent' }).waitFor();
     await page.getByText(/^\d[\d,]* tokens in \d+ generations/).waitFor();
     await screenshot(page, 'overview');
 
@@ -293,8 +293,9 @@ describe('API keys', () => {
     await page.getByRole('heading', { name: 'API keys' }).waitFor();
     expect(await page.getByText('API keys work on the VIP plan or higher').count()).toBe(0);
 
-    await page.getByLabel('New key name').fill('CI runner');
     await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByRole('dialog').getByLabel('Name').fill('CI runner');
+    await page.getByRole('dialog').getByRole('button', { name: 'Create key' }).click();
     const fullKey = (await page.getByTestId('new-key').innerText()).trim();
     expect(fullKey).toMatch(/^nb_[A-Za-z0-9]{45}$/);
     await page.getByText('this is the only time the full key is shown').waitFor();
@@ -316,8 +317,8 @@ describe('API keys', () => {
     await expect(row.getByTestId('last-used').innerText()).resolves.not.toBe('Never');
     await screenshot(page, 'api-keys');
 
-    await row.getByRole('button', { name: 'Rename: CI runner' }).click();
-    await page.getByLabel('New name for CI runner').fill('Deploy bot');
+    await row.getByRole('button', { name: 'Edit: CI runner' }).click();
+    await page.getByRole('dialog').getByLabel('Name').fill('Deploy bot');
     await page.keyboard.press('Enter');
     await page.getByTestId('key-name').filter({ hasText: 'Deploy bot' }).waitFor();
     const token = await api.accessToken(account);
@@ -361,11 +362,11 @@ describe('playground, history, billing, settings', () => {
         if (last && !window.__chatStates.includes(last.textContent)) window.__chatStates.push(last.textContent);
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
     })()`);
-    const streamed = page.waitForResponse((r) => r.url().endsWith('/api/v2/generate/stream'));
+    const streamed = page.waitForResponse((r) => r.url().endsWith('/v1/chat/completions'));
     await page.getByLabel('Message').fill('Tell me about tides in a few words');
     await page.keyboard.press('Enter');
     expect((await streamed).headers()['content-type']).toMatch(/^text\/event-stream/);
-    await page.getByText(/^Done: \d+ tokens spent\.$/).waitFor();
+    await page.getByText(/^Done: \d+ tokens? spent\.$/).waitFor();
     const answer = (await page.getByTestId('chat-assistant').innerText()).replace(/^Assistant\s*/, '');
     expect(answer.length).toBeGreaterThan(10);
     const states = await page.evaluate<string[]>('window.__chatStates');
@@ -434,7 +435,7 @@ describe('playground, history, billing, settings', () => {
     await page.getByRole('button', { name: `Generate for ${tokens} tokens` }).click();
     await page.getByText(/^Queued: about \d+ s\./).waitFor();
     await page.getByTestId('result-audio').waitFor({ timeout: 45_000 });
-    await page.getByText(/^Done: \d+ tokens spent\.$/).waitFor();
+    await page.getByText(/^Done: \d+ tokens? spent\.$/).waitFor();
     await screenshot(page, 'playground-music');
   });
 
@@ -469,6 +470,7 @@ describe('playground, history, billing, settings', () => {
     await screenshot(page, 'settings-ru');
 
     await page.reload();
+    await page.getByRole('button', { name: 'Меню' }).click();
     await page.getByRole('link', { name: 'Обзор' }).waitFor();
     expect(await page.evaluate<string>('document.documentElement.lang')).toBe('ru');
   });
@@ -520,8 +522,26 @@ describe('playground, history, billing, settings', () => {
     await page.getByRole('heading', { name: 'YooKassa sandbox' }).waitFor();
     await page.getByRole('button', { name: /Pay/ }).click();
     await page.getByRole('heading', { name: 'Billing' }).waitFor();
-    await page.getByTestId('order-row').first().waitFor();
+    // Back from the checkout: a message on landing (confirming, then received once the order is credited), the
+    // order's status in words, and the balance.
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^(Thank you! Your payment is being confirmed|Payment received, thank you: .+ added to your account\.$)/ })
+      .first()
+      .waitFor();
     const token = await api.accessToken(account);
-    expect((await api.request('GET', '/api/v2/payments/orders', { token })).body.orders).toHaveLength(1);
+    const orders = (await api.request('GET', '/api/v2/payments/orders', { token })).body.orders;
+    expect(orders).toHaveLength(1);
+    const words: Record<string, string> = { pending: 'Awaiting payment', paid: 'Paid', fulfilled: 'Completed' };
+    await page
+      .getByTestId('order-status')
+      .filter({ hasText: words[orders[0].status] ?? '' })
+      .waitFor();
+    expect(await page.getByTestId('order-status').innerText()).not.toMatch(/_|fulfilled/);
+    const balance = (await api.request('GET', '/api/v2/user/balance', { token })).body.token_balance as number;
+    await page
+      .getByTestId('billing-balance')
+      .filter({ hasText: `${balance.toLocaleString('en-GB')} tokens` })
+      .waitFor();
   });
 });

@@ -89,8 +89,8 @@ export async function openDashboard(browser: Browser, baseUrl: string, options: 
   page.on('console', (msg) => {
     if (msg.type() !== 'error') return;
     const text = msg.text();
-    // Chromium logs every non-2xx fetch; a wrong password (401) or a limit (429) is the page working as designed.
-    if (/^Failed to load resource: the server responded with a status of (400|401|403|404|409|429)/.test(text)) return;
+    // Chromium logs every non-2xx fetch; a wrong password (401), a key over its budget (402) or a limit (429) is the page working as designed.
+    if (/^Failed to load resource: the server responded with a status of (400|401|402|403|404|409|429)/.test(text)) return;
     errors.push(text);
   });
   return { context, page, errors };
@@ -103,13 +103,16 @@ export async function unlabelledControls(page: Page): Promise<string[]> {
     .map((el) => el.outerHTML)`);
 }
 
+/** The pages the README shows (docs/img/<name>.png), at desktop width. */
+const README_SHOTS = new Set(['overview', 'api-keys', 'playground', 'request-log', 'models', 'account']);
+
 /** Saves a full-page screenshot as a test artifact, after checking that every form control on it is labelled. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   expect(await unlabelledControls(page)).toEqual([]);
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
   // The README's pictures: written only on request, so test runs leave the work tree clean.
-  if (process.env.UPDATE_README_SCREENSHOTS === '1' && (name === 'overview' || name === 'api-keys')) {
-    await page.screenshot({ path: path.join(ROOT, 'docs', 'img', `${name}.png`) });
+  if (process.env.UPDATE_README_SCREENSHOTS === '1' && README_SHOTS.has(name)) {
+    await page.screenshot({ path: path.join(ROOT, 'docs', 'img', `${name}.png`), fullPage: true });
   }
 }

@@ -1,18 +1,36 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { countOf } from '../../../web/src/i18n/plurals';
 import { en } from '../../../web/src/i18n/en';
 import { ru } from '../../../web/src/i18n/ru';
-import { loadLanguage, translate } from '../../../web/src/i18n/translate';
+import { registerCatalogue, translate } from '../../../web/src/i18n/translate';
 import { ApiFailure, minutesToWait, toErrorBody } from '../../../web/src/lib/api-error';
-import { describeError } from '../../../web/src/lib/describe-error';
+import { describeError, WORDED_CODES } from '../../../web/src/lib/describe-error';
 
 const t = (lang: 'en' | 'ru') => (key: keyof typeof en, vars?: Record<string, string | number>) => translate(lang, key, vars);
 
-beforeAll(() => loadLanguage('ru'));
+registerCatalogue('ru', ru);
 
 describe('catalogues', () => {
   test('Russian has every English key and the same placeholders', () => {
     expect(Object.keys(ru).sort()).toEqual(Object.keys(en).sort());
     const placeholders = (s: string) => (s.match(/\{\w+\}/g) ?? []).sort();
     for (const key of Object.keys(en) as (keyof typeof en)[]) expect([key, placeholders(ru[key])]).toEqual([key, placeholders(en[key])]);
+  });
+
+  test('counts take their plural form: one, few and many in Russian', () => {
+    expect([1, 2, 5, 1234].map((n) => countOf('en', 'token', n))).toEqual(['1 token', '2 tokens', '5 tokens', '1,234 tokens']);
+    expect([1, 2, 5, 21, 22, 25, 111].map((n) => countOf('ru', 'token', n))).toEqual([
+      '1 токен',
+      '2 токена',
+      '5 токенов',
+      '21 токен',
+      '22 токена',
+      '25 токенов',
+      '111 токенов',
+    ]);
+    expect(translate('en', 'playground.spent', { tokens: 1 })).toBe('Done: 1 token spent.');
+    expect(translate('ru', 'overview.usageTotal', { tokens: 3, count: 1 })).toBe('3 токена, 1 генерация');
   });
 
   test('placeholders are filled; unknown ones stay visible', () => {
@@ -31,12 +49,53 @@ describe('errors in words', () => {
       'Too many failed attempts: password sign-in for this account is locked for 14 minutes.',
     );
     expect(describeError(new ApiFailure(429, { error: 'rate_limit_exceeded', message: 'x', retry_after: 61 }), t('ru'))).toBe(
-      'Слишком много попыток. Повторите через 2 мин.',
+      'Слишком много запросов. Повторите через 2 минуты.',
     );
-    expect(describeError(new ApiFailure(403, { error: 'insufficient_plan', message: 'Insufficient plan: needs VIP' }), t('en'))).toBe(
-      'Insufficient plan: needs VIP',
-    );
+    expect(
+      describeError(
+        new ApiFailure(403, { error: 'insufficient_plan', message: 'Insufficient plan: needs VIP', required_plan: 'vip' }),
+        t('en'),
+      ),
+    ).toBe('This needs the VIP plan or higher.');
+    expect(describeError(new ApiFailure(418, { error: 'teapot', message: 'I am a teapot' }), t('en'))).toBe('I am a teapot');
     expect(describeError(new TypeError('Failed to fetch'), t('en'))).toMatch(/could not be reached/);
+  });
+
+  test('a bad webhook URL and a key over its budget are said in words, not the server’s text', () => {
+    expect(describeError(new ApiFailure(400, { error: 'invalid_url', message: 'url: Invalid URL' }), t('en'))).toMatch(
+      /^This is not a valid URL/,
+    );
+    expect(describeError(new ApiFailure(400, { error: 'forbidden_address', message: 'x' }), t('ru'))).toMatch(/частный или локальный/);
+    expect(describeError(new ApiFailure(402, { error: 'key_budget_exceeded', message: 'x', remaining: 1 }), t('en'))).toMatch(
+      /^This API key has spent its token budget for the period\. Raise/,
+    );
+  });
+
+  test('every error code of the API door that a dashboard user can meet has its own words', () => {
+    const source = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'src', 'api', 'middleware', 'errors.ts'), 'utf8');
+    const table = source.slice(source.indexOf('const API_ERRORS'), source.indexOf('export function apiRendersCode'));
+    const codes = new Set([...table.matchAll(/^ {2}([a-z_]+): /gm)].map((m) => m[1]!));
+    // Wire codes the table renders under another name, and the transport's own codes.
+    for (const m of table.matchAll(/code: '([a-z_]+)'/g)) codes.add(m[1]!);
+    for (const code of ['not_authenticated', 'session_required', 'payload_too_large', 'service_unavailable', 'internal_error'])
+      codes.add(code);
+    // Never shown to a user: the payment provider's own callbacks, operator refunds, internal faults, file ranges.
+    const unseen = [
+      'invalid_notification',
+      'unknown_payment',
+      'unknown_charge',
+      'order_not_refundable',
+      'mail_failed',
+      'range_not_satisfiable',
+      'invalid_storage_key',
+      'idempotency_key_reused',
+      'unsafe_url',
+      'fetch_failed',
+      'image_rejected',
+      'invalid_size',
+    ];
+    const missing = [...codes].filter((c) => !unseen.includes(c) && !WORDED_CODES.includes(c));
+    expect(missing).toEqual([]);
   });
 
   test('waits round up to whole minutes, at least one', () => {

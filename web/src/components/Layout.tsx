@@ -19,7 +19,7 @@ export function Layout({ path, children }: { path: string; children: ReactNode }
         <button type="button" className="secondary menu-toggle" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setMenuOpen((open) => !open)}>
           {t('nav.menuButton')}
         </button>
-        <nav id="main-nav" aria-label={t('nav.menu')} className={menuOpen ? 'open' : undefined}>
+        <nav id="main-nav" aria-label={t('nav.menu')} className={menuOpen ? 'open' : undefined} onClick={(e) => (e.target as HTMLElement).closest('a') && setMenuOpen(false)}>
           <ul>
             {Object.entries(PAGES).map(([href, item]) => (
               <li key={href}>

@@ -2,14 +2,16 @@ import { en, type MessageKey } from './en';
 import { countOf, type Unit } from './plurals';
 import type { Lang } from '../lib/format';
 
-// English ships with the app (it is also every message's fallback); Russian is a chunk of its own, loaded when
-// the account or the browser asks for it, so the sign-in page of an English visitor does not carry it.
+// English ships with the app (it is also every message's fallback); other languages are registered when loaded
+// (./languages.ts), so the sign-in page of an English visitor does not carry them.
 const CATALOGUES: Partial<Record<Lang, Record<MessageKey, string>>> = { en };
 
-/** Makes `lang`'s texts available to `translate` (a no-op for English and for a language already loaded). */
-export async function loadLanguage(lang: Lang): Promise<void> {
-  if (CATALOGUES[lang]) return;
-  if (lang === 'ru') CATALOGUES.ru = (await import('./ru')).ru;
+export function registerCatalogue(lang: Lang, catalogue: Record<MessageKey, string>): void {
+  CATALOGUES[lang] = catalogue;
+}
+
+export function hasCatalogue(lang: Lang): boolean {
+  return CATALOGUES[lang] !== undefined;
 }
 const UNITS = new Set<string>(['token', 'generation', 'request', 'minute', 'day', 'session', 'model', 'key', 'message'] satisfies Unit[]);
 

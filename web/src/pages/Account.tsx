@@ -113,7 +113,7 @@ export default function Account() {
       {hasPassword && (
         <form className="card" aria-labelledby="password-h" onSubmit={changePassword}>
           <h2 id="password-h">{t('account.changePassword')}</h2>
-          <input type="text" name="username" autoComplete="username" value={user?.email ?? ''} readOnly hidden />
+          <input type="text" name="username" autoComplete="username" aria-label={t('account.email')} value={user?.email ?? ''} readOnly hidden />
           <label htmlFor="pw-current">{t('account.currentPassword')}</label>
           <input id="pw-current" type="password" autoComplete="current-password" required value={current} onChange={(e) => setCurrent(e.target.value)} />
           <label htmlFor="pw-new">{t('account.newPassword')}</label>
