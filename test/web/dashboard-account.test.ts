@@ -3,7 +3,7 @@
  * the request log, the playground's settings, Markdown, images, code and conversations, the account page, the
  * models page, phone width, and axe on every page. The sandbox OpenAI fake is wrapped to record what reached it.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { ApiHarness, insertGeneration, startApi, TestAccount } from '../api/harness';
 import { sandboxHandlers } from '../../src/sandbox/handlers';
 import { seriousAxeFindings } from './support/axe';
@@ -60,6 +60,23 @@ async function signedIn(account: TestAccount, options: { phone?: boolean } = {})
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('heading', { name: 'Overview' }).waitFor();
   return page;
+}
+
+/** Waits until the locator matches exactly `n` elements (the page re-renders after its API answer). */
+async function waitCount(locator: Locator, n: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while ((await locator.count()) !== n && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(await locator.count()).toBe(n);
+}
+
+type Tagged = { getAttribute(name: string): string | null };
+
+/** Waits until every element of the locator has the attribute value `value`. */
+async function waitAll(locator: Locator, attribute: string, test: (value: string) => boolean): Promise<void> {
+  const read = () => locator.evaluateAll((els: Tagged[], name: string) => els.map((e) => e.getAttribute(name) ?? ''), attribute);
+  const deadline = Date.now() + 10_000;
+  while (!(await read()).every(test) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  expect((await read()).every(test)).toBe(true);
 }
 
 /** Sends the playground's message and waits for the answer's end or an error. */
@@ -163,8 +180,8 @@ describe('usage', () => {
     const page = await signedIn(account);
     const rows = page.getByTestId('by-model-row');
     await rows.first().waitFor();
-    const shown = await page.evaluate<string[][]>(
-      `[...document.querySelectorAll('[data-testid="by-model-row"]')].map((tr) => [...tr.children].slice(0, 3).map((c) => c.innerText))`,
+    const shown = await rows.evaluateAll((trs: { children: ArrayLike<{ textContent: string | null }> }[]) =>
+      trs.map((tr) => Array.from(tr.children).slice(0, 3).map((c) => (c.textContent ?? '').trim())),
     );
     expect(shown).toEqual(
       byModel.groups.map((g: { name: string; tokens: number; count: number }) => [
@@ -189,7 +206,7 @@ describe('usage', () => {
 
     // The 7-day preset asks the API for 7 days; the table alternative has a row per day.
     await page.getByRole('button', { name: 'Last 7 days' }).click();
-    await page.waitForFunction(`document.querySelectorAll('[data-testid="usage-bar"]').length === 7`);
+    await waitCount(bars, 7);
     await page.getByText('Show the figures as a table').click();
     expect(await page.locator('.chart-table tbody tr').count()).toBe(7);
   });
@@ -220,15 +237,15 @@ describe('usage', () => {
 
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByText('Page 2').waitFor();
-    expect(await page.getByTestId('log-row').count()).toBe(7);
+    await waitCount(page.getByTestId('log-row'), 7);
     await page.getByLabel('API key').selectOption(String(key.id));
     await page.getByText('Page 1').waitFor();
-    await page.waitForFunction(`document.querySelectorAll('[data-testid="log-row"]').length === 1`);
+    await waitCount(page.getByTestId('log-row'), 1);
     expect(await page.getByTestId('log-row').getAttribute('data-door')).toBe('api');
 
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await page.getByLabel('Door').selectOption('web');
-    await page.waitForFunction(`[...document.querySelectorAll('[data-testid="log-row"]')].every((r) => r.dataset.door === 'web')`);
+    await waitAll(page.getByTestId('log-row'), 'data-door', (door) => door === 'web');
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export CSV' }).click();
     const file = await (await download).createReadStream();
@@ -361,7 +378,7 @@ describe('account', () => {
       .getByRole('button', { name: /^Sign out: / })
       .click();
     await page.getByText(/is signed out\.$/).waitFor();
-    await page.waitForFunction(`document.querySelectorAll('[data-testid="session-row"]').length === 1`);
+    await waitCount(rows, 1);
     await other.goto('/keys');
     await other.getByRole('heading', { name: 'Sign in' }).waitFor();
 
@@ -429,7 +446,7 @@ describe('models', () => {
       .filter({ hasText: `${images} models` })
       .waitFor();
     await page.getByLabel('Search').fill('flux');
-    await page.waitForFunction(`[...document.querySelectorAll('[data-testid="model-row"]')].every((r) => r.dataset.slug.includes('flux'))`);
+    await waitAll(page.getByTestId('model-row'), 'data-slug', (slug) => slug.includes('flux'));
   });
 });
 
