@@ -181,7 +181,11 @@ describe('usage', () => {
     const rows = page.getByTestId('by-model-row');
     await rows.first().waitFor();
     const shown = await rows.evaluateAll((trs: { children: ArrayLike<{ textContent: string | null }> }[]) =>
-      trs.map((tr) => Array.from(tr.children).slice(0, 3).map((c) => (c.textContent ?? '').trim())),
+      trs.map((tr) =>
+        Array.from(tr.children)
+          .slice(0, 3)
+          .map((c) => (c.textContent ?? '').trim()),
+      ),
     );
     expect(shown).toEqual(
       byModel.groups.map((g: { name: string; tokens: number; count: number }) => [
