@@ -16,6 +16,7 @@ import { UsedIdTokens1764024001000 } from './1764024001000-UsedIdTokens';
 import { LivingCatalog1764025000000 } from './1764025000000-LivingCatalog';
 import { ApiKeyLimits1764027000000 } from './1764027000000-ApiKeyLimits';
 import { IdempotencyAttemptOwner1764023000000 } from './1764023000000-IdempotencyAttemptOwner';
+import { GenerationLinkOrigin1764028100000 } from './1764028100000-GenerationLinkOrigin';
 
 /** Every migration in order; the data source lists them explicitly so the compiled build needs no glob. */
 export const migrations = [
@@ -37,4 +38,5 @@ export const migrations = [
   LivingCatalog1764025000000,
   ApiKeyLimits1764027000000,
   IdempotencyAttemptOwner1764023000000,
+  GenerationLinkOrigin1764028100000,
 ];

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
+import { listenOriginOf } from './core/links/link-origins';
 import { TrustedProxies } from './core/net/trusted-proxies';
 import { PROVIDER_NAMES, ProviderName } from './core/providers/types';
 import { DevelopmentSecrets, developmentSecrets } from './dev-secrets';
@@ -209,6 +210,8 @@ function toConfig(e: Env) {
     port: e.PORT,
     host: e.HOST,
     publicUrl,
+    /** The bases of the service's links (result files): PUBLIC_URL, else a request's origin, else the listen address. */
+    links: { publicUrl, listenOrigin: listenOriginOf(e.HOST, e.PORT) },
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     /** A Redis command unanswered after this long fails, and the counters fall back to PostgreSQL. */

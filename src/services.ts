@@ -55,6 +55,7 @@ import { FastSql } from './db/fast-sql';
 import { PgAccountChangeFeed } from './db/account-change-feed';
 import { CATALOG_CHANGES_CHANNEL } from './core/catalog/live/changes';
 import { LiveCatalog } from './core/catalog/live/live-catalog';
+import { linkBase } from './core/links/link-origins';
 import { CatalogStore } from './core/catalog/live/store';
 import type { Logger } from './logger';
 
@@ -214,7 +215,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
       maxEndpoints: config.webhooks.maxEndpoints,
       retry: { baseMs: config.webhooks.retryBaseMs, windowMs: config.webhooks.retryWindowMs },
       timeoutMs: config.webhooks.timeoutMs,
-      publicBase: config.publicUrl ?? `http://localhost:${config.port}`,
+      links: config.links,
     },
   });
   notifier.add(webhooks);
@@ -265,7 +266,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
   const payments = new PaymentService(ds, plans, log, {
     carrier,
     receipts: config.receipts,
-    defaultReturnUrl: `${config.publicUrl ?? `http://localhost:${config.port}`}/`,
+    defaultReturnUrl: `${linkBase(config.links, null)}/`,
   });
   payments.hub.add(webhooks);
   payments.hub.add(new RefundMail(ds, mailer, log));
@@ -322,7 +323,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     idempotency,
     settings: new SettingsService(ds),
     profiles: new ProfileService(ds),
-    usage: new UsageService(ds),
+    usage: new UsageService(ds, config.links),
     accountAdmin: new AccountAdmin(ds, plans),
     deliveries: new DeliveryOutbox(ds),
     jsonStores: new JsonStores(ds),

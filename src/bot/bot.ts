@@ -19,6 +19,7 @@ import {
 } from './context';
 import { createMediaConversation } from './conversations/media';
 import { createToolsConversation } from './conversations/tools';
+import { linkBase } from '../core/links/link-origins';
 import { ResultDelivery } from './delivery';
 import { I18n } from './i18n';
 import { adminFeature } from './features/admin';
@@ -91,7 +92,7 @@ export function createBot(token: string, services: BotServices, options: BotOpti
     i18n,
     api: bot.api,
     log,
-    publicUrl: config.publicUrl,
+    links: config.links,
     maxMessageLength: settings.maxMessageLength,
     progressIntervalMs: settings.progressIntervalMs,
   });
@@ -121,7 +122,7 @@ export function createBot(token: string, services: BotServices, options: BotOpti
     settings,
     token,
     apiRoot,
-    publicBase: config.publicUrl ?? `http://localhost:${config.port}`,
+    ownOrigin: linkBase(config.links, null),
     adminIds: new Set(config.bot.adminChatIds.filter((id) => id > 0)),
     tasks,
     delivery,

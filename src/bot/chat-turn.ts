@@ -74,7 +74,7 @@ async function answerTurn(ctx: BotContext, turn: ChatTurn): Promise<void> {
   const account = ctx.account;
   const chatId = ctx.chat?.id;
   if (!account || chatId === undefined) return;
-  const { services, settings, publicBase } = ctx.deps;
+  const { services, settings, ownOrigin } = ctx.deps;
   const t = ctx.t;
   const replyParameters = turn.replyTo ? { reply_parameters: { message_id: turn.replyTo, allow_sending_without_reply: true } } : {};
   const model = await modelForTurn(ctx, turn);
@@ -89,12 +89,7 @@ async function answerTurn(ctx: BotContext, turn: ChatTurn): Promise<void> {
       ...history,
       { role: 'user', content: await userContent(ctx, turn) },
     ];
-    stream = await services.chat.stream(
-      account,
-      { model: model.slug, messages },
-      { source: 'bot', ownOrigins: [publicBase] },
-      abort.signal,
-    );
+    stream = await services.chat.stream(account, { model: model.slug, messages }, { source: 'bot', ownOrigins: [ownOrigin] }, abort.signal);
   } catch (err) {
     if (!isExpectedError(err)) services.log.error({ err }, 'bot chat failed');
     const message = await describeErrorForUser(err, t, ctx.locale, services.plans);

@@ -110,8 +110,8 @@ export interface BotDeps {
   token: string;
   /** Base URL of Telegram's Bot API (files are downloaded from `<apiRoot>/file/bot<token>/<path>`). */
   apiRoot: string;
-  /** Base of this service's own result URLs. */
-  publicBase: string;
+  /** The origin of this service's own result URLs in what the bot's users send (PUBLIC_URL, else the listen address). */
+  ownOrigin: string;
   adminIds: ReadonlySet<number>;
   tasks: BackgroundTasks;
   delivery: ResultDelivery;

@@ -3,6 +3,7 @@ import { findModel, resultAsDocument } from '../core/catalog/catalog';
 import { deliveryTargetOf, type DeliveryOutbox, type DeliveryTarget } from '../core/generations/delivery-outbox';
 import type { GenerationNotifier } from '../core/generations/ports';
 import { resultUrl } from '../core/generations/views';
+import type { LinkOrigins } from '../core/links/link-origins';
 import { readStoredObject, type ResultStorage } from '../core/media/storage';
 import type { GenerationRecord } from '../core/records';
 import type { Logger } from '../logger';
@@ -21,8 +22,8 @@ export interface ResultDeliveryDeps {
   i18n: I18n;
   api: Api;
   log: Logger;
-  /** PUBLIC_URL when configured: result links are only shown when they are reachable from outside. */
-  publicUrl?: string;
+  /** Bases of result links; a link is shown only with PUBLIC_URL (reachable from outside the machine). */
+  links: LinkOrigins;
   maxMessageLength: number;
   progressIntervalMs: number;
 }
@@ -93,11 +94,11 @@ export class ResultDelivery implements GenerationNotifier {
         await this.replaceProgress(target, t('result-gone'));
         return;
       }
-      if (this.deps.publicUrl) caption += `\n${t('result-link', { url: resultUrl(this.deps.publicUrl, gen)! })}`;
+      const link = this.deps.links.publicUrl ? resultUrl(this.deps.links, gen) : null;
+      if (link) caption += `\n${t('result-link', { url: link })}`;
       if (stored.size > MAX_UPLOAD_BYTES) {
         stored.stream?.destroy();
-        const url = this.deps.publicUrl ? resultUrl(this.deps.publicUrl, gen) : null;
-        await this.replaceProgress(target, url ? t('result-too-large-link', { url }) : t('result-too-large'));
+        await this.replaceProgress(target, link ? t('result-too-large-link', { url: link }) : t('result-too-large'));
         return;
       }
       const data = await readStoredObject(stored, MAX_UPLOAD_BYTES);

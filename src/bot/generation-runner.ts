@@ -69,7 +69,7 @@ export async function startGeneration(deps: BotDeps, job: GenerationJob): Promis
     replyTo,
   );
   const delivery: DeliveryTarget = { chatId: job.chatId, messageId: progress.message_id, locale: job.locale, silent: job.silent };
-  const ctx: RequestContext = { source: 'bot', ownOrigins: [deps.publicBase], delivery };
+  const ctx: RequestContext = { source: 'bot', ownOrigins: [deps.ownOrigin], delivery };
   deps.tasks.run('generation', async () => {
     try {
       // "sending a photo…" (or the like) while the model works; the progress message says how long.

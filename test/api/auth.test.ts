@@ -219,7 +219,7 @@ describe('password recovery', () => {
     const mail = api.mails[api.mails.length - 1];
     expect(mail.to).toBe(account.email);
     const token = /token=([A-Za-z0-9_-]+)/.exec(mail.text)![1];
-    expect(mail.text).toContain(`http://localhost:`);
+    expect(mail.text).toContain(`${api.baseUrl}/reset-password?token=`);
 
     // The token is stored hashed only.
     const stored = await api.db.dataSource.query('SELECT token_hash FROM password_resets WHERE user_id = $1', [account.user.id]);

@@ -32,7 +32,7 @@ function service(allowPrivate: boolean, timeoutMs = 3000): WebhookService {
       maxEndpoints: 10,
       retry: { baseMs: 1000, windowMs: 60_000 },
       timeoutMs,
-      publicBase: 'https://gen.example.com',
+      links: { publicUrl: 'https://gen.example.com', listenOrigin: 'http://localhost:3000' },
     },
   });
 }

@@ -6,14 +6,15 @@ import { actorOf } from '../middleware/auth';
 import { announceReplacement } from '../model-replaced';
 import { applyRateLimitHeaders } from '../middleware/rate-limit-headers';
 import { openSse, SseChannel } from '../sse';
+import { ownOrigins } from '../v2/public-url';
 
 // The one path every /v1 surface (chat completions, responses, messages) takes to run a chat: the same actor,
 // limits, hold and settlement, whatever the wire format. The surfaces only translate requests and answers.
 
-export type ChatRunServices = Pick<ApiServices, 'chat'>;
+export type ChatRunServices = Pick<ApiServices, 'chat' | 'config'>;
 
-function requestContext(ctx: ParameterizedContext) {
-  return { source: 'v1' as const, ownOrigins: [ctx.origin] };
+function requestContext(ctx: ParameterizedContext, services: ChatRunServices) {
+  return { source: 'v1' as const, ownOrigins: ownOrigins(ctx, services.config) };
 }
 
 function applyRate(ctx: ParameterizedContext, rate: RateDecision): void {
@@ -34,7 +35,7 @@ export async function completeChat(ctx: ParameterizedContext, services: ChatRunS
   ctx.res.once('close', () => {
     if (!ctx.res.writableFinished) abort.abort();
   });
-  const out = await services.chat.complete(actorOf(ctx), input, requestContext(ctx), abort.signal);
+  const out = await services.chat.complete(actorOf(ctx), input, requestContext(ctx, services), abort.signal);
   announceReplacement(ctx, out.replaced, out.model.slug);
   applyRate(ctx, out.rate);
   setIgnoredParameters(ctx, out.ignored);
@@ -52,7 +53,7 @@ export async function streamChat(
   input: ChatInput,
 ): Promise<{ stream: ChatStream; sse: SseChannel }> {
   const abort = new AbortController();
-  const stream = await services.chat.stream(actorOf(ctx), input, requestContext(ctx), abort.signal);
+  const stream = await services.chat.stream(actorOf(ctx), input, requestContext(ctx, services), abort.signal);
   announceReplacement(ctx, stream.replaced, stream.model.slug);
   applyRate(ctx, stream.rate);
   setIgnoredParameters(ctx, stream.ignored);

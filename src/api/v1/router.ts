@@ -117,7 +117,10 @@ async function chatCompletions(ctx: ParameterizedContext, services: ChatRunServi
 }
 
 /** The chat-completions-compatible surface under /v1 (errors in the compatible shape). */
-export function createV1Router(services: Pick<ApiServices, 'chat' | 'auth' | 'limiter' | 'readiness'>, registry?: OpenApiRegistry): Router {
+export function createV1Router(
+  services: Pick<ApiServices, 'chat' | 'config' | 'auth' | 'limiter' | 'readiness'>,
+  registry?: OpenApiRegistry,
+): Router {
   const router = new Router({ prefix: '/v1' });
   if (registry) {
     attachOpenApi(router, registry);

@@ -17,7 +17,7 @@ import {
   ErrorSchema,
 } from '../openapi/components';
 import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from './refresh-cookie';
-import { mailLinkBase, trustedBaseUrl } from './public-url';
+import { mailLinkBase } from './public-url';
 import { addRoute } from './route';
 
 const password = z.string().min(1, 'password is required').max(MAX_PASSWORD_LENGTH);
@@ -314,8 +314,8 @@ export function registerAuthRoutes(router: Router, services: Pick<ApiServices, '
         429: SIGN_IN_ERRORS[429],
       },
     },
-    async (_ctx, { body }) => {
-      await auth.requestPasswordReset(body.email, `${trustedBaseUrl(services.config)}/reset-password`);
+    async (ctx, { body }) => {
+      await auth.requestPasswordReset(body.email, `${mailLinkBase(ctx, services.config)}/reset-password`);
       return { status: 'ok', message: 'If an account with this email exists, a password-reset link has been sent to it.' };
     },
   );

@@ -16,7 +16,7 @@ import { readMultipart } from '../middleware/multipart';
 import { applyRateLimitHeaders } from '../middleware/rate-limit-headers';
 import { ErrorSchema, GenerationSchema } from '../openapi/components';
 import { documentOperation } from '../openapi/registry';
-import { publicBaseUrl, requestOrigin } from './public-url';
+import { ownOrigins, requestOrigin } from './public-url';
 import { registerStreamRoute } from './stream-route';
 
 /** One base64 `data:` image of up to 20 MB (MAX_INPUT_IMAGE_BYTES) fits, with room for the other fields. */
@@ -34,8 +34,7 @@ export function requestContextOf(
   ctx: ParameterizedContext,
   services: Pick<ApiServices, 'config' | 'generations' | 'idempotency' | 'chat'>,
 ): RequestContext {
-  const base = publicBaseUrl(ctx, services.config);
-  return { source: 'api', ownOrigins: [...new Set([new URL(base).origin, requestOrigin(ctx)])] };
+  return { source: 'api', ownOrigins: ownOrigins(ctx, services.config), linkOrigin: requestOrigin(ctx) };
 }
 
 function renderOutcome(
@@ -49,7 +48,7 @@ function renderOutcome(
   if (g.status === 'failed' && g.errorKind === 'overloaded') {
     throw new GenerationFailedError(g.id, 'overloaded', g.error ?? 'The model is overloaded', g.modelSlug);
   }
-  return { status: 200, body: toGenerationView(g, publicBaseUrl(ctx, services.config)) };
+  return { status: 200, body: toGenerationView(g, services.config.links) };
 }
 
 /**
@@ -129,7 +128,7 @@ export function registerGenerationRoutes(
       const id = parseGenerationId(String(ctx.params.id));
       if (id === null) throw new ApiError(404, 'not_found', 'Generation not found');
       const g = await services.generations.get(authOf(ctx).userId, id);
-      ctx.body = toGenerationView(g, publicBaseUrl(ctx, services.config));
+      ctx.body = toGenerationView(g, services.config.links);
     });
   }
 

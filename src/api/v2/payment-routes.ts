@@ -4,6 +4,7 @@ import type { ApiServices } from '../api-services';
 import { authOf } from '../middleware/auth';
 import { ArticleListSchema, CheckoutSchema, ErrorSchema, NotificationAckSchema, OrderListSchema, OrderSchema } from '../openapi/components';
 import { idParams } from './path-params';
+import { publicBaseUrl } from './public-url';
 import { addRoute } from './route';
 
 const tags = ['Payments'];
@@ -14,7 +15,7 @@ const initiateBody = z.strictObject({
     .url({ protocol: /^https?$/ })
     .max(2000)
     .optional()
-    .describe('where the provider sends the buyer back (default: PUBLIC_URL)'),
+    .describe('where the provider sends the buyer back (default: PUBLIC_URL, else the origin this request was sent to)'),
   save_payment_method: z.boolean().optional().describe('the buyer agrees to save the payment method for quick-checkout'),
 });
 const quickBody = z.strictObject({ article_id: articleId });
@@ -70,7 +71,7 @@ export function registerPublicPaymentRoutes(router: Router, services: Pick<ApiSe
 }
 
 /** The signed-in user's checkout and orders. */
-export function registerPaymentRoutes(router: Router, services: Pick<ApiServices, 'payments'>): void {
+export function registerPaymentRoutes(router: Router, services: Pick<ApiServices, 'payments' | 'config'>): void {
   const { payments } = services;
   addRoute(
     router,
@@ -89,7 +90,7 @@ export function registerPaymentRoutes(router: Router, services: Pick<ApiServices
     },
     async (ctx, { body }) =>
       payments.carrier.initiate(authOf(ctx).userId, body.article_id, {
-        returnUrl: body.return_url,
+        returnUrl: body.return_url ?? `${publicBaseUrl(ctx, services.config)}/`,
         savePaymentMethod: body.save_payment_method,
       }),
   );

@@ -6,7 +6,7 @@ import type { ApiServices } from '../api-services';
 import { actorOf, authOf } from '../middleware/auth';
 import { applyRateLimitHeaders } from '../middleware/rate-limit-headers';
 import { openSse } from '../sse';
-import { publicBaseUrl } from './public-url';
+import { ownOrigins } from './public-url';
 import { addRoute } from './route';
 
 const streamBody = z
@@ -57,7 +57,7 @@ export function registerStreamRoute(router: Router, services: Pick<ApiServices, 
       const stream = await services.chat.stream(
         actorOf(ctx),
         { model: body.model, messages, maxTokens: body.max_tokens, temperature: body.temperature },
-        { source: 'api', ownOrigins: [publicBaseUrl(ctx, services.config)] },
+        { source: 'api', ownOrigins: ownOrigins(ctx, services.config) },
         abort.signal,
       );
       announceReplacement(ctx, stream.replaced, stream.model.slug);

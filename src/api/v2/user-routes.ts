@@ -7,7 +7,6 @@ import { HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT } from '../../core/stats/histo
 import type { ApiServices } from '../api-services';
 import { authOf } from '../middleware/auth';
 import { BalanceSchema, ErrorSchema, HistoryPageSchema, SettingsSchema, StatsSchema, UserSchema } from '../openapi/components';
-import { publicBaseUrl } from './public-url';
 import { addRoute } from './route';
 
 const httpUrl = z
@@ -171,20 +170,16 @@ export function registerUserRoutes(router: Router, services: Pick<ApiServices, '
       },
     },
     async (ctx, { query }) =>
-      usage.history(
-        authOf(ctx).userId,
-        {
-          category: query.category,
-          model: query.model,
-          status: query.status,
-          door: query.door,
-          keyId: query.key,
-          from: query.from ? new Date(query.from) : undefined,
-          to: query.to ? new Date(query.to) : undefined,
-          cursor: query.cursor,
-          limit: query.limit,
-        },
-        publicBaseUrl(ctx, services.config),
-      ),
+      usage.history(authOf(ctx).userId, {
+        category: query.category,
+        model: query.model,
+        status: query.status,
+        door: query.door,
+        keyId: query.key,
+        from: query.from ? new Date(query.from) : undefined,
+        to: query.to ? new Date(query.to) : undefined,
+        cursor: query.cursor,
+        limit: query.limit,
+      }),
   );
 }

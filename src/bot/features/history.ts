@@ -15,13 +15,13 @@ const oneLine = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim(
 async function showHistory(ctx: BotContext, cursor?: string): Promise<void> {
   const account = ctx.account;
   if (!account) return;
-  const { services, settings, publicBase } = ctx.deps;
+  const { services, settings } = ctx.deps;
   let page;
   try {
-    page = await services.usage.historyEntries(account.user.id, { cursor, limit: settings.historyPageSize }, publicBase);
+    page = await services.usage.historyEntries(account.user.id, { cursor, limit: settings.historyPageSize });
   } catch (err) {
     if (!hasErrorCode(err, 'validation_error')) throw err;
-    page = await services.usage.historyEntries(account.user.id, { limit: settings.historyPageSize }, publicBase);
+    page = await services.usage.historyEntries(account.user.id, { limit: settings.historyPageSize });
   }
   const kb = new InlineKeyboard();
   const lines = page.items.map((g) => {

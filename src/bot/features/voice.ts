@@ -41,7 +41,7 @@ async function showStt(ctx: BotContext): Promise<void> {
 /** The transcript of a spoken message, or undefined after telling the user why there is none. */
 async function transcript(ctx: BotContext, model: SttModel, file: SpokenFile, filename: string): Promise<string | undefined> {
   const account = ctx.account!;
-  const { services, api, token, apiRoot, settings, publicBase } = ctx.deps;
+  const { services, api, token, apiRoot, settings, ownOrigin } = ctx.deps;
   const replyTo = { reply_parameters: { message_id: ctx.message!.message_id, allow_sending_without_reply: true } };
   let generation;
   try {
@@ -58,7 +58,7 @@ async function transcript(ctx: BotContext, model: SttModel, file: SpokenFile, fi
     ({ generation } = await services.generations.transcribe(
       account,
       { audio, model: model.slug },
-      { source: 'bot', ownOrigins: [publicBase] },
+      { source: 'bot', ownOrigins: [ownOrigin] },
     ));
   } catch (err) {
     if (!isExpectedError(err)) services.log.error({ err }, 'bot voice transcription failed');

@@ -27,6 +27,8 @@ export interface NewGeneration {
   deadlineAt: Date;
   /** The API key of the request (its budget is checked and counted in the hold); null or absent for none. */
   apiKeyId?: number | null;
+  /** The origin of the request that created it (the base of its result link without PUBLIC_URL); null for none. */
+  linkOrigin?: string | null;
 }
 
 /** Who runs a generation in its own process (see GenerationLeases): taken in the statement that creates it. */
@@ -60,8 +62,8 @@ export async function createPendingGeneration(db: Queryable, g: NewGeneration, l
      ${reserveCtes('$1::int', '$2::int', REF_OF('(SELECT id FROM nid)'), '$14::int')},
      g AS (
        INSERT INTO generations (id, user_id, model_slug, category, status, source, prompt, params, tokens_reserved,
-                                eta_seconds, delivery, sandbox, deadline_at, api_key_id)
-       SELECT nid.id, $1, $3, $4, 'pending', $5, $6, $7::jsonb, $2, $8, $9::jsonb, $10, $11, $14 FROM nid, upd
+                                eta_seconds, delivery, sandbox, deadline_at, api_key_id, link_origin)
+       SELECT nid.id, $1, $3, $4, 'pending', $5, $6, $7::jsonb, $2, $8, $9::jsonb, $10, $11, $14, $15 FROM nid, upd
        RETURNING id, created_at
      ), lease AS (
        INSERT INTO generation_leases (generation_id, instance_id, prompt_tokens)
@@ -86,6 +88,7 @@ export async function createPendingGeneration(db: Queryable, g: NewGeneration, l
       lease?.instanceId ?? null,
       lease?.promptTokens ?? 0,
       g.apiKeyId ?? null,
+      g.linkOrigin ?? null,
     ],
   );
   const row = rows[0];

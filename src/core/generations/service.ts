@@ -39,6 +39,8 @@ export interface RequestContext {
   ownOrigins: string[];
   /** Where the bot should deliver an asynchronous result. */
   delivery?: DeliveryTarget;
+  /** The origin the request was addressed to, stored as the base of the result's link (core/links); none for the bot and schedules. */
+  linkOrigin?: string;
 }
 
 export interface GenerationOutcome {
@@ -181,6 +183,7 @@ export class GenerationService {
       sandbox: this.deps.runner.isSandbox(model),
       deadlineAt: new Date(Date.now() + this.asyncDeadlineMs),
       apiKeyId: actor.key?.id ?? null,
+      linkOrigin: ctx.linkOrigin ?? null,
     };
     const { id, createdAt } = await createPendingGeneration(this.deps.holdSql, row);
     const gen = this.deps.ds.getRepository(GenerationEntity).create({ ...row, id, createdAt, status: 'pending' });

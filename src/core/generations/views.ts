@@ -1,4 +1,5 @@
 import { GenerationEntity } from '../../db/entities';
+import { linkBase, LinkOrigins } from '../links/link-origins';
 import { type GenerationWarning, modelReplaced, readWarnings } from '../warnings';
 
 /** The spec's Generation object: one shape on every route (generate, poll, history, stt, inpaint). */
@@ -30,18 +31,21 @@ export interface GenerationView {
 
 const AUDIO_CATEGORIES = new Set(['music', 'tts']);
 
-/** `result_url` is `<publicBase>/files/<key>`: served by the service itself (410 once retention removed it). */
-export function resultUrl(publicBase: string, g: Pick<GenerationEntity, 'resultKey'>): string | null {
-  return g.resultKey ? `${publicBase}/files/${g.resultKey}` : null;
+/**
+ * `result_url` is `<base>/files/<key>`, served by the service itself (410 once retention removed it); the base is
+ * the generation's own (core/links), so every surface shows the same URL.
+ */
+export function resultUrl(links: LinkOrigins, g: Pick<GenerationEntity, 'resultKey' | 'linkOrigin'>): string | null {
+  return g.resultKey ? `${linkBase(links, g.linkOrigin)}/files/${g.resultKey}` : null;
 }
 
-export function toGenerationView(g: GenerationEntity, publicBase: string): GenerationView {
+export function toGenerationView(g: GenerationEntity, links: LinkOrigins): GenerationView {
   const view: GenerationView = {
     id: g.id,
     status: g.status,
     model_slug: g.modelSlug,
     category: g.category,
-    result_url: resultUrl(publicBase, g),
+    result_url: resultUrl(links, g),
     result_text: g.resultText ?? null,
     error: g.error ?? null,
     tokens_spent: g.tokensSpent ?? 0,

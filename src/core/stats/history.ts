@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { GenerationEntity, GenerationStatus } from '../../db/entities/generation.entity';
 import { Category, ParamError } from '../catalog';
 import { GenerationView, toGenerationView } from '../generations/views';
+import type { LinkOrigins } from '../links/link-origins';
 import { Door, doorOf } from './doors';
 
 export const HISTORY_DEFAULT_LIMIT = 20;
@@ -82,10 +83,10 @@ async function historyRows(
 }
 
 /** One page of the caller's own generations, newest first. */
-export async function listHistory(ds: DataSource, userId: number, query: HistoryQuery, publicBase: string): Promise<HistoryPage> {
+export async function listHistory(ds: DataSource, userId: number, query: HistoryQuery, links: LinkOrigins): Promise<HistoryPage> {
   const { rows, next } = await historyRows(ds, userId, query);
   return {
-    items: rows.map((g) => ({ ...toGenerationView(g, publicBase), door: doorOf(g), api_key_id: g.apiKeyId ?? null })),
+    items: rows.map((g) => ({ ...toGenerationView(g, links), door: doorOf(g), api_key_id: g.apiKeyId ?? null })),
     next_cursor: next,
   };
 }
@@ -97,11 +98,11 @@ export async function listHistoryEntries(
   ds: DataSource,
   userId: number,
   query: HistoryQuery,
-  publicBase: string,
+  links: LinkOrigins,
 ): Promise<HistoryEntryPage> {
   const { rows, next } = await historyRows(ds, userId, query);
   return {
-    items: rows.map((g) => ({ ...toGenerationView(g, publicBase), prompt: g.prompt ? g.prompt.slice(0, PROMPT_LABEL_CHARS) : null })),
+    items: rows.map((g) => ({ ...toGenerationView(g, links), prompt: g.prompt ? g.prompt.slice(0, PROMPT_LABEL_CHARS) : null })),
     next_cursor: next,
   };
 }

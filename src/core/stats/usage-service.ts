@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import type { LinkOrigins } from '../links/link-origins';
 import { DailyUsage, dailyUsage, UsageRange } from './daily-usage';
 import { HistoryEntryPage, HistoryPage, HistoryQuery, listHistory, listHistoryEntries } from './history';
 import { AvgTimeView, modelAverageTime } from './model-timing';
@@ -7,15 +8,19 @@ import { StatsView, userStats } from './user-stats';
 
 /** Read-only usage views for the doors: a user's history and stats, model timing, service totals. */
 export class UsageService {
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly ds: DataSource,
+    /** Bases of the result links in the history (core/links). */
+    private readonly links: LinkOrigins,
+  ) {}
 
-  history(userId: number, query: HistoryQuery, publicBase: string): Promise<HistoryPage> {
-    return listHistory(this.ds, userId, query, publicBase);
+  history(userId: number, query: HistoryQuery): Promise<HistoryPage> {
+    return listHistory(this.ds, userId, query, this.links);
   }
 
   /** The same page with the start of each prompt (the bot labels its entries with it). */
-  historyEntries(userId: number, query: HistoryQuery, publicBase: string): Promise<HistoryEntryPage> {
-    return listHistoryEntries(this.ds, userId, query, publicBase);
+  historyEntries(userId: number, query: HistoryQuery): Promise<HistoryEntryPage> {
+    return listHistoryEntries(this.ds, userId, query, this.links);
   }
 
   /** Completed generations and tokens per UTC day over a range of days (and per model or key, when asked). */

@@ -1,4 +1,6 @@
 import type { GenerationEntity } from '../../db/entities';
+import { resultUrl } from '../generations/views';
+import type { LinkOrigins } from '../links/link-origins';
 import type { PaymentRefundedEvent, PaymentSucceededEvent } from '../payments/ports';
 
 /** Events an endpoint can subscribe to. `webhook.test` is sent on request only and needs no subscription. */
@@ -89,14 +91,14 @@ export type WebhookEventBody =
 
 const TEXT_IN_EVENT = 10_000;
 
-export function generationEventBody(gen: GenerationEntity, publicBase: string): GenerationEventBody {
+export function generationEventBody(gen: GenerationEntity, links: LinkOrigins): GenerationEventBody {
   const completed = gen.status === 'completed';
   return {
     event: completed ? 'generation.completed' : 'generation.failed',
     generation_id: gen.id,
     status: completed ? 'completed' : 'failed',
     model_slug: gen.modelSlug,
-    result_url: gen.resultKey ? `${publicBase}/files/${gen.resultKey}` : null,
+    result_url: resultUrl(links, gen),
     result_text: gen.resultText ? gen.resultText.slice(0, TEXT_IN_EVENT) : null,
     tokens_spent: completed ? (gen.tokensSpent ?? 0) : 0,
     error: completed ? null : (gen.error ?? 'The generation failed'),

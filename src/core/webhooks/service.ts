@@ -5,6 +5,7 @@ import { AccountCache } from '../accounts/account-cache';
 import type { AccountChangeFeed } from '../accounts/account-changes';
 import type { Logger } from '../../logger';
 import type { GenerationNotifier } from '../generations/ports';
+import type { LinkOrigins } from '../links/link-origins';
 import type { HostResolver } from '../net/safe-fetch';
 import type { PaymentListener, PaymentRefundedEvent, PaymentSucceededEvent } from '../payments/ports';
 import { RetryPolicy, retryDelayMs } from './backoff';
@@ -42,8 +43,8 @@ export interface WebhookSettings {
   retry: RetryPolicy;
   /** An answer must be complete within this long (10 s). */
   timeoutMs: number;
-  /** Base of `result_url` in events (PUBLIC_URL). */
-  publicBase: string;
+  /** Bases of `result_url` in events (core/links). */
+  links: LinkOrigins;
 }
 
 export interface WebhookServiceDeps {
@@ -110,7 +111,7 @@ export class WebhookService implements GenerationNotifier, PaymentListener {
     try {
       const subscribed = await this.subscribedEvents(gen.userId);
       if (subscribed.size === 0) return;
-      const body = generationEventBody(gen, this.deps.settings.publicBase);
+      const body = generationEventBody(gen, this.deps.settings.links);
       if (subscribed.has(body.event)) await this.emit(gen.userId, body);
       if (gen.status === 'completed' && (gen.tokensSpent ?? 0) > 0 && subscribed.has('balance.low')) await this.checkBalanceLow(gen.userId);
     } catch (err) {

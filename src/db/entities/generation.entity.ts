@@ -87,6 +87,10 @@ export class GenerationEntity {
   @Column({ type: 'jsonb', nullable: true })
   delivery: Record<string, unknown> | null;
 
+  /** Origin of the request that created it, the base of its result link without PUBLIC_URL (core/links). */
+  @Column({ name: 'link_origin', type: 'text', nullable: true })
+  linkOrigin: string | null;
+
   @Column({ name: 'sandbox', type: 'boolean', default: false })
   sandbox: boolean;
 
