@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { ApiKeyService } from './core/accounts/api-keys';
 import { emailSchema, phoneSchema } from './core/accounts/identifiers';
 import { hashPassword, MIN_PASSWORD_LENGTH } from './core/accounts/passwords';
-import { isPlanSlug, PlanDirectory } from './core/accounts/plans';
+import { PlanDirectory } from './core/accounts/plans';
 import { changePlan, createUser, findUserById } from './core/accounts/users';
 import { toUserView, UserView } from './core/accounts/views';
 import { getBalance, grantBonus } from './core/billing/ledger';
@@ -20,24 +20,15 @@ import { PROVIDER_NAMES } from './core/providers/types';
 import { sandboxHandlers } from './sandbox/handlers';
 import { startSandbox } from './sandbox/server';
 import { CatalogStore } from './core/catalog/live/store';
-import { PLAN_SLUGS } from './core/catalog/types';
+import type { PlanSlug } from './core/catalog/types';
+import { commandUsage, overview, type CommandHelp } from './cli/help';
+import { PLAN_CHOICES, PLAN_NOTE, planSlugOf } from './cli/plan-names';
 import { loadConfig } from './config';
 import { connectDatabase } from './db/connect';
 import { migrateUnderLock } from './db/startup-lock';
 import { createLogger } from './logger';
 
 class UsageError extends Error {}
-
-const USAGE = `usage: npm run cli -- <command> [options]
-  user:create --email E [--password P | --password-stdin] [--phone P] [--telegram-id N] [--name N] --plan ${PLAN_SLUGS.join('|')} [--tokens N] [--bonus N]
-  user:grant  --user ID --bonus N
-  user:plan   --user ID --plan ${PLAN_SLUGS.join('|')}
-  key:create  --user ID --name N
-  models:list
-  catalog:set --slug S [--replacement R] [--shutdown-at YYYY-MM-DD] [--enabled true|false]
-  catalog:check
-  articles:list
-  articles:set --id ID [--price RUBLES] [--stars N] [--title T] [--active true|false]`;
 
 const nonNegativeInt = (flag: string) =>
   z.coerce
@@ -56,22 +47,35 @@ function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   return r.data;
 }
 
-function requirePlan(value: string | undefined): (typeof PLAN_SLUGS)[number] {
+function requirePlan(value: string | undefined): PlanSlug {
   if (!value) throw new UsageError('--plan is required');
-  if (!isPlanSlug(value)) throw new UsageError(`unknown plan "${value}": use one of ${PLAN_SLUGS.join(', ')}`);
-  return value;
+  const slug = planSlugOf(value);
+  if (!slug) throw new UsageError(`unknown plan "${value}": ${PLAN_NOTE}`);
+  return slug;
 }
 
-async function userView(ds: DataSource, plans: PlanDirectory, id: number): Promise<UserView> {
+/** The spec's User object, plus the plan's name as the dashboard and the bot show it (`plan: "free"` is Starter). */
+async function userView(ds: DataSource, plans: PlanDirectory, id: number): Promise<UserView & { plan_name: string }> {
   const user = await findUserById(ds, id);
   if (!user) throw new UsageError(`no user with id ${id}`);
-  return toUserView(user, await plans.get(user.planSlug), await getBalance(ds, id));
+  const plan = await plans.get(user.planSlug);
+  return { ...toUserView(user, plan, await getBalance(ds, id)), plan_name: plan.name };
 }
 
 type Command = (ds: DataSource, args: Record<string, string | undefined>) => Promise<unknown>;
 
-const commands: Record<string, { options: string[]; run: Command }> = {
+const commands: Record<string, { options: string[]; help: CommandHelp; run: Command }> = {
   'user:create': {
+    help: {
+      args: `--email E [--password P | --password-stdin] [--phone P] [--telegram-id N] [--name N] --plan ${PLAN_CHOICES} [--tokens N] [--bonus N]`,
+      summary: 'create an account; prints its User object (plan_name: the plan as the dashboard shows it)',
+      notes: [
+        "--email, --phone or --telegram-id names the account (at least one); --name defaults to the email's local part",
+        '--password-stdin reads the password from the first line of stdin (kept out of the process list and shell history)',
+        '--tokens sets the plan tokens; --bonus the bonus tokens (a starter account otherwise gets its one-time 50)',
+        PLAN_NOTE,
+      ],
+    },
     options: ['email', 'password', 'phone', 'telegram-id', 'name', 'plan', 'tokens', 'bonus'],
     run: async (ds, a) => {
       const plan = requirePlan(a.plan);
@@ -97,6 +101,7 @@ const commands: Record<string, { options: string[]; run: Command }> = {
     },
   },
   'user:grant': {
+    help: { args: '--user ID --bonus N', summary: 'add N bonus tokens (a ledger row); prints the User object' },
     options: ['user', 'bonus'],
     run: async (ds, a) => {
       const id = parse(positiveId('user'), a.user);
@@ -108,6 +113,11 @@ const commands: Record<string, { options: string[]; run: Command }> = {
     },
   },
   'user:plan': {
+    help: {
+      args: `--user ID --plan ${PLAN_CHOICES}`,
+      summary: 'move an account to a plan (its allowance from now on); prints the User object',
+      notes: [PLAN_NOTE],
+    },
     options: ['user', 'plan'],
     run: async (ds, a) => {
       const id = parse(positiveId('user'), a.user);
@@ -119,6 +129,7 @@ const commands: Record<string, { options: string[]; run: Command }> = {
     },
   },
   'key:create': {
+    help: { args: '--user ID --name N', summary: 'create an API key; prints {id, name, key, created_at}, the full key only this once' },
     options: ['user', 'name'],
     run: async (ds, a) => {
       const id = parse(positiveId('user'), a.user);
@@ -130,10 +141,15 @@ const commands: Record<string, { options: string[]; run: Command }> = {
     },
   },
   'articles:list': {
+    help: { args: '', summary: 'what is sold (token packages and plans), with RUB and Stars prices' },
     options: [],
     run: async (ds) => ({ articles: (await new ArticleCatalog(ds).all()).map((a) => ({ ...toArticleView(a), active: a.active })) }),
   },
   'articles:set': {
+    help: {
+      args: '--id ID [--price RUBLES] [--stars N] [--title T] [--active true|false]',
+      summary: 'change an article: its price (rubles, two decimals at most), Stars price, title, or whether it is sold',
+    },
     options: ['id', 'price', 'stars', 'title', 'active'],
     run: async (ds, a) => {
       const id = parse(z.string({ error: '--id is required' }).min(1, '--id is required'), a.id);
@@ -168,6 +184,10 @@ const commands: Record<string, { options: string[]; run: Command }> = {
     },
   },
   'catalog:set': {
+    help: {
+      args: '--slug S [--replacement R] [--shutdown-at YYYY-MM-DD] [--enabled true|false]',
+      summary: "change a model's lifecycle (kept in the database, applied by every instance); prints its state",
+    },
     options: ['slug', 'replacement', 'shutdown-at', 'enabled'],
     run: async (ds, a) => {
       const slug = parse(z.string({ error: '--slug is required' }).trim().min(1, '--slug is required'), a.slug);
@@ -190,6 +210,7 @@ const commands: Record<string, { options: string[]; run: Command }> = {
     },
   },
   'catalog:check': {
+    help: { args: '', summary: 'ask every vendor for its model list; prints {checked_at, models}' },
     options: [],
     run: async (ds) => {
       const config = loadConfig();
@@ -208,6 +229,7 @@ const commands: Record<string, { options: string[]; run: Command }> = {
     },
   },
   'models:list': {
+    help: { args: '', summary: 'the model catalog, as GET /api/v2/models answers it' },
     options: [],
     run: async () => {
       const models = listModels().map(toPublicModel);
@@ -225,11 +247,36 @@ async function readFirstLine(input: NodeJS.ReadableStream): Promise<string> {
   return text.split(/\r?\n/)[0];
 }
 
+const HELP_FLAGS = new Set(['--help', '-h']);
+const helpOf = Object.fromEntries(Object.entries(commands).map(([n, c]) => [n, c.help]));
+
+/** The usage that `help [command]`, `--help` or `<command> --help` asks for; null when the call asks for none. */
+function helpFor(name: string, rest: string[]): string | null {
+  if (name === 'help' || HELP_FLAGS.has(name)) {
+    const topic = rest[0];
+    if (topic === undefined || HELP_FLAGS.has(topic)) return overview(helpOf);
+    const command = commands[topic];
+    return command ? commandUsage(topic, command.help) : null;
+  }
+  const command = commands[name];
+  return command && rest.some((a) => HELP_FLAGS.has(a)) ? commandUsage(name, command.help) : null;
+}
+
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  const command = name ? commands[name] : undefined;
+  if (name === undefined) {
+    process.stderr.write(overview(helpOf));
+    return 2;
+  }
+  const help = helpFor(name, rest);
+  if (help !== null) {
+    process.stdout.write(help);
+    return 0;
+  }
+  const unknown = name === 'help' || HELP_FLAGS.has(name) ? rest[0] : name;
+  const command = commands[name];
   if (!command) {
-    process.stderr.write(`${name ? `unknown command "${name}"\n` : ''}${USAGE}\n`);
+    process.stderr.write(`unknown command "${unknown}"\n\n${overview(helpOf)}`);
     return 2;
   }
   // --password-stdin: the password is the first line of stdin (kept out of the process list and shell history).
@@ -243,7 +290,7 @@ async function main(argv: string[]): Promise<number> {
       allowPositionals: false,
     }).values as Record<string, string | undefined>;
   } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
+    process.stderr.write(`${(err as Error).message}\n\n${commandUsage(name, command.help)}`);
     return 2;
   }
   if (passwordFromStdin) {

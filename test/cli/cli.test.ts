@@ -75,6 +75,65 @@ test('a Starter user gets the 50-token grant unless --bonus says otherwise', asy
   expect(empty.token_balance).toBe(0);
 }, 30_000);
 
+test('plans go by the names the dashboard shows: starter is the free plan (free stays an alias), any case', async () => {
+  const starter = await cli('user:create', '--email', 'named-starter@example.com', '--plan', 'starter');
+  expect(starter.code).toBe(0);
+  // The User object keeps the API's plan value; plan_name is what the dashboard and the bot call it.
+  expect(JSON.parse(starter.stdout)).toMatchObject({ plan: 'free', plan_name: 'Starter', token_balance: 50 });
+  const id = String(JSON.parse(starter.stdout).id);
+  expect(JSON.parse((await cli('user:plan', '--user', id, '--plan', 'VIP')).stdout)).toMatchObject({ plan: 'vip', plan_name: 'VIP' });
+  expect(JSON.parse((await cli('user:plan', '--user', id, '--plan', 'Starter')).stdout)).toMatchObject({
+    plan: 'free',
+    plan_name: 'Starter',
+  });
+  expect(JSON.parse((await cli('user:plan', '--user', id, '--plan', 'free')).stdout)).toMatchObject({ plan: 'free', plan_name: 'Starter' });
+  const wrong = await cli('user:plan', '--user', id, '--plan', 'gold');
+  expect(wrong.code).not.toBe(0);
+  expect(wrong.stderr).toMatch(/unknown plan "gold".*starter, basic, pro, vip, elite/);
+}, 30_000);
+
+test('--help, help and <command> --help print usage on stdout and exit 0; the overview names every command', async () => {
+  for (const args of [['--help'], ['-h'], ['help']]) {
+    const out = await cli(...args);
+    expect({ args, code: out.code, stderr: out.stderr }).toEqual({ args, code: 0, stderr: '' });
+    expect(out.stdout).toMatch(/^usage: nebula-gen <command>/);
+    for (const name of [
+      'user:create',
+      'user:grant',
+      'user:plan',
+      'key:create',
+      'models:list',
+      'articles:list',
+      'articles:set',
+      'catalog:set',
+      'catalog:check',
+    ]) {
+      expect(out.stdout).toContain(`  ${name} `);
+    }
+    expect(out.stdout).toContain('starter, basic, pro, vip, elite');
+  }
+  for (const args of [
+    ['user:create', '--help'],
+    ['help', 'user:create'],
+    ['user:create', '--email', 'x@example.com', '-h'],
+  ]) {
+    const out = await cli(...args);
+    expect({ args, code: out.code, stderr: out.stderr }).toEqual({ args, code: 0, stderr: '' });
+    expect(out.stdout).toMatch(/^usage: nebula-gen user:create --email E .*--plan starter\|basic\|pro\|vip\|elite/);
+    expect(out.stdout).toContain('--password-stdin');
+  }
+  // Asking for help creates nothing.
+  const [{ n }] = await db.dataSource.query(`SELECT count(*)::int AS n FROM users WHERE email = 'x@example.com'`);
+  expect(n).toBe(0);
+
+  const unknownTopic = await cli('help', 'user:delete');
+  expect({ code: unknownTopic.code, stdout: unknownTopic.stdout }).toEqual({ code: 2, stdout: '' });
+  expect(unknownTopic.stderr).toMatch(/^unknown command "user:delete"/);
+  const none = await cli();
+  expect({ code: none.code, stdout: none.stdout }).toEqual({ code: 2, stdout: '' });
+  expect(none.stderr).toMatch(/^usage: /);
+}, 30_000);
+
 test('bad input exits non-zero with a message and prints nothing on stdout', async () => {
   const badPlan = await cli('user:create', '--email', 'x@example.com', '--plan', 'gold');
   expect(badPlan.code).not.toBe(0);
