@@ -3,12 +3,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { randomIp } from '../../api/harness';
+import { chromiumPath } from './chromium-path';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const WEB_SRC = path.join(ROOT, 'web');
 const WEB_DIST = path.join(ROOT, 'dist', 'web');
 export const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'web');
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM = chromiumPath();
 
 function newestMtime(dir: string): number {
   let newest = 0;
