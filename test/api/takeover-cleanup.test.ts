@@ -2,10 +2,11 @@
 // registered victim@x with a password, added a webhook to their own server, a 15-minute schedule and an assistant,
 // keeps nothing once the victim signs in with the verified email.
 import crypto from 'node:crypto';
+import { telegramLoginHash } from '../../src/core/accounts/telegram-login';
 import { startWorkers } from '../../src/jobs/workers';
 import { startOidcProvider, type OidcProvider } from '../support/oidc-provider';
 import { startReceiver, type Receiver } from '../webhooks/receiver';
-import { ApiHarness, startApi } from './harness';
+import { ApiHarness, BOT_TOKEN, expectErrorShape, startApi } from './harness';
 
 let idp: OidcProvider;
 let api: ApiHarness;
@@ -91,4 +92,45 @@ test('the takeover removes webhooks (and pending deliveries), schedules, own ass
   expect(await count('SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1', hook.body.id)).toBe(0);
   expect(squatterServer.received).toHaveLength(1);
   expect(JSON.parse(squatterServer.received[0].body).event).toBe('webhook.test');
+});
+
+test('the takeover also ends the squatter’s session and unlinks what only an operator attaches: Telegram, a phone', async () => {
+  const email = `victim-${crypto.randomBytes(3).toString('hex')}@example.com`;
+  const reg = await api.request('POST', '/api/v2/auth/register', { body: { email, password: 'squatter password' } });
+  expect(reg.status).toBe(201);
+  const userId: number = reg.body.user.id;
+  const squatter: string = reg.body.access_token;
+  // An unverified account with a Telegram link and a phone: `nebula-gen user:create --email … --telegram-id …`.
+  const telegramId = 400000 + crypto.randomInt(1_000_000);
+  const phone = `+4420${crypto.randomInt(10_000_000, 99_999_999)}`;
+  await api.db.dataSource.query(`UPDATE users SET telegram_id = $2, messenger_username = 'squatter', phone = $3 WHERE id = $1`, [
+    userId,
+    String(telegramId),
+    phone,
+  ]);
+  // A checkout started to save the squatter's card with the account, not paid yet.
+  const checkout = await api.request('POST', '/api/v2/payments/carrier/initiate', {
+    token: squatter,
+    body: { article_id: 'tokens-100', save_payment_method: true },
+  });
+  expect(checkout.status).toBe(201);
+
+  const signIn = await api.request('POST', '/api/v2/auth/idp', { body: { id_token: await idp.idToken({ claims: { email } }) } });
+  expect(signIn.body.user).toMatchObject({ id: userId });
+
+  expectErrorShape(await api.request('GET', '/api/v2/user/me', { token: squatter }), 401, 'invalid_token');
+  const me = (await api.request('GET', '/api/v2/user/me', { token: signIn.body.access_token })).body;
+  expect(me).toMatchObject({ messenger_username: null, auth_methods: { messenger: false, identity_provider: true, email: false } });
+  const [row] = await api.db.dataSource.query('SELECT telegram_id, phone FROM users WHERE id = $1', [userId]);
+  expect(row).toEqual({ telegram_id: null, phone: null });
+  const [order] = await api.db.dataSource.query('SELECT status, save_payment_method FROM payment_orders WHERE user_id = $1', [userId]);
+  expect(order).toEqual({ status: 'pending', save_payment_method: false });
+
+  // That Telegram user signing in now gets an account of their own, not the victim's.
+  const widget = { id: telegramId, first_name: 'Squatter', auth_date: Math.floor(Date.now() / 1000) - 30 };
+  const messenger = await api.request('POST', '/api/v2/auth/messenger', {
+    body: { ...widget, hash: telegramLoginHash(widget, BOT_TOKEN) },
+  });
+  expect(messenger.status).toBe(200);
+  expect(messenger.body.user.id).not.toBe(userId);
 });
