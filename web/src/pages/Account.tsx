@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useReducer, useState, type FormEvent } from 'react';
 import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { session } from '../api/session';
@@ -28,14 +28,21 @@ export default function Account() {
   const say = (area: string, kind: 'success' | 'error', text: string) => setNotice({ area, kind, text });
   const shown = (area: string) => notice?.area === area && <Alert kind={notice.kind}>{notice.text}</Alert>;
 
-  const loadSessions = useCallback(async () => {
-    try {
-      setSessions(unwrap(await api.GET('/api/v2/auth/sessions')).sessions);
-    } catch (err) {
-      say('sessions', 'error', describeError(err, t));
-    }
-  }, [t]);
-  useEffect(() => void loadSessions(), [loadSessions]);
+  // Bumped after a change that ends sessions, to read the list again.
+  const [sessionsVersion, reloadSessions] = useReducer((n: number) => n + 1, 0);
+  useEffect(() => {
+    let live = true;
+    api
+      .GET('/api/v2/auth/sessions')
+      .then(unwrap)
+      .then(
+        (r) => live && setSessions(r.sessions),
+        (err: unknown) => live && setNotice({ area: 'sessions', kind: 'error', text: describeError(err, t) }),
+      );
+    return () => {
+      live = false;
+    };
+  }, [t, sessionsVersion]);
 
   const changePassword = async (event: FormEvent) => {
     event.preventDefault();
@@ -45,7 +52,7 @@ export default function Account() {
       setCurrent('');
       setNext('');
       say('password', 'success', t('account.passwordChanged', { n: done.sessions_ended }));
-      await loadSessions();
+      reloadSessions();
     } catch (err) {
       say('password', 'error', describeError(err, t));
     }
@@ -66,7 +73,7 @@ export default function Account() {
     try {
       unwrap(await api.DELETE('/api/v2/auth/sessions/{id}', { params: { path: { id: s.id } } }));
       say('sessions', 'success', t('account.sessionEnded', { device: deviceName(s.user_agent, t) }));
-      await loadSessions();
+      reloadSessions();
     } catch (err) {
       say('sessions', 'error', describeError(err, t));
     }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useReducer, useState } from 'react';
 import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { useApp } from '../app-context';
@@ -41,14 +41,21 @@ export default function Keys() {
   const [error, setError] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
 
-  const load = useCallback(async () => {
-    try {
-      setKeys(unwrap(await api.GET('/api/v2/keys')).keys);
-    } catch (err) {
-      setError(describeError(err, t));
-    }
-  }, [t]);
-  useEffect(() => void load(), [load]);
+  // Bumped after a change to read the list again.
+  const [keysVersion, reloadKeys] = useReducer((n: number) => n + 1, 0);
+  useEffect(() => {
+    let live = true;
+    api
+      .GET('/api/v2/keys')
+      .then(unwrap)
+      .then(
+        (r) => live && setKeys(r.keys),
+        (err: unknown) => live && setError(describeError(err, t)),
+      );
+    return () => {
+      live = false;
+    };
+  }, [t, keysVersion]);
   useEffect(() => {
     loadCatalog().then(setCatalog, (err: unknown) => setError(describeError(err, t)));
   }, [t]);
@@ -65,7 +72,7 @@ export default function Keys() {
         setCopied(false);
         setCreating(false);
       }
-      await load();
+      reloadKeys();
     } catch (err) {
       setFormError(describeError(err, t));
     } finally {
@@ -88,7 +95,7 @@ export default function Keys() {
     setError(null);
     try {
       unwrap(await api.DELETE('/api/v2/keys/{id}', { params: { path: { id } } }));
-      await load();
+      reloadKeys();
     } catch (err) {
       setError(describeError(err, t));
     }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { useApp } from '../app-context';
@@ -46,27 +46,33 @@ export default function RequestLog() {
     );
   }, []);
 
-  const load = useCallback(
-    async (cursor: string | null) => {
-      setError(null);
-      try {
-        const page = unwrap(await api.GET('/api/v2/user/history', { params: { query: logQuery(filters, PAGE, cursor) } }));
-        setEntries(page.items);
-        setNext(page.next_cursor);
-      } catch (err) {
-        setError(describeError(err, t));
-      }
-    },
-    [filters, t],
-  );
-
+  const cursor = cursors.at(-1) ?? null;
   useEffect(() => {
-    setCursors([null]);
-    void load(null);
-  }, [load]);
+    let live = true;
+    api
+      .GET('/api/v2/user/history', { params: { query: logQuery(filters, PAGE, cursor) } })
+      .then(unwrap)
+      .then(
+        (page) => {
+          if (!live) return;
+          setError(null);
+          setEntries(page.items);
+          setNext(page.next_cursor);
+        },
+        (err: unknown) => live && setError(describeError(err, t)),
+      );
+    return () => {
+      live = false;
+    };
+  }, [filters, cursor, t]);
 
   const keyName = (id: number) => keys.find((k) => k.id === id)?.name ?? t('log.deletedKey', { id: String(id) });
-  const set = (patch: Partial<LogFilters>) => setFilters((f) => ({ ...f, ...patch }));
+  // Other filters start again at the first page.
+  const showFiltered = (chosen: LogFilters) => {
+    setFilters(chosen);
+    setCursors([null]);
+  };
+  const set = (patch: Partial<LogFilters>) => showFiltered({ ...filters, ...patch });
 
   const exportCsv = async () => {
     setError(null);
@@ -139,7 +145,7 @@ export default function RequestLog() {
           <input id="log-to" type="date" min={filters.from || undefined} value={filters.to} onChange={(e) => set({ to: e.target.value })} />
         </div>
         <div className="row">
-          <button type="button" className="secondary" onClick={() => setFilters(EMPTY_FILTERS)}>
+          <button type="button" className="secondary" onClick={() => showFiltered(EMPTY_FILTERS)}>
             {t('log.clear')}
           </button>
           <button type="button" onClick={() => void exportCsv()} disabled={exporting !== null}>
@@ -194,11 +200,7 @@ export default function RequestLog() {
           type="button"
           className="secondary"
           disabled={pageNumber <= 1}
-          onClick={() => {
-            const previous = cursors.slice(0, -1);
-            setCursors(previous);
-            void load(previous.at(-1) ?? null);
-          }}
+          onClick={() => setCursors((c) => c.slice(0, -1))}
         >
           {t('common.previous')}
         </button>
@@ -207,10 +209,7 @@ export default function RequestLog() {
           type="button"
           className="secondary"
           disabled={!next}
-          onClick={() => {
-            setCursors((c) => [...c, next]);
-            void load(next);
-          }}
+          onClick={() => setCursors((c) => [...c, next])}
         >
           {t('common.next')}
         </button>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useReducer, useState, type FormEvent } from 'react';
 import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { useApp } from '../app-context';
@@ -26,14 +26,21 @@ export default function Webhooks() {
   const [deleting, setDeleting] = useState<Webhook | null>(null);
   const [error, setError] = useState<string | null>(null);
 
-  const load = useCallback(async () => {
-    try {
-      setHooks(unwrap(await api.GET('/api/v2/webhooks')).webhooks);
-    } catch (err) {
-      setError(describeError(err, t));
-    }
-  }, [t]);
-  useEffect(() => void load(), [load]);
+  // Bumped after a change to read the list again.
+  const [hooksVersion, reloadHooks] = useReducer((n: number) => n + 1, 0);
+  useEffect(() => {
+    let live = true;
+    api
+      .GET('/api/v2/webhooks')
+      .then(unwrap)
+      .then(
+        (r) => live && setHooks(r.webhooks),
+        (err: unknown) => live && setError(describeError(err, t)),
+      );
+    return () => {
+      live = false;
+    };
+  }, [t, hooksVersion]);
 
   const run = async (action: () => Promise<void>) => {
     setError(null);
@@ -50,7 +57,7 @@ export default function Webhooks() {
       setCreated(unwrap(await api.POST('/api/v2/webhooks', { body: { url: url.trim(), events: EVENTS.filter((e) => events.has(e)) } })));
       setUrl('');
       setEvents(new Set(EVENTS));
-      await load();
+      reloadHooks();
     });
   };
 
@@ -79,7 +86,7 @@ export default function Webhooks() {
     setDeleting(null);
     if (hook) void run(async () => {
       unwrap(await api.DELETE('/api/v2/webhooks/{id}', { params: { path: { id: hook.id } } }));
-      await load();
+      reloadHooks();
     });
   };
 
