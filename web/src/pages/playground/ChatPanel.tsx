@@ -27,6 +27,18 @@ function numberOrNull(text: string): number | null {
   return text.trim() === '' || Number.isNaN(Number(text)) ? null : Number(text);
 }
 
+interface Chats {
+  /** Kept conversations, newest first. */
+  list: Conversation[];
+  current: Conversation;
+}
+
+/** The open conversation is at the top of the list once it has a turn, and not in it without one. */
+function withCurrent(list: Conversation[], current: Conversation): Chats {
+  const others = list.filter((c) => c.id !== current.id);
+  return { list: current.turns.length > 0 ? [current, ...others] : others, current };
+}
+
 /**
  * Chat with a text model through /v1/chat/completions, the answer streamed in and rendered as Markdown: a system
  * prompt, temperature and max tokens, images for vision models, "View code" for the same request, and the
@@ -37,8 +49,11 @@ export function ChatPanel({ choices, models }: { choices: ModelChoice[]; models:
   const userId = user?.id ?? 0;
   const firstModel = choices.find((c) => !c.lockedUntil)?.slug ?? '';
   const defaults: ChatSettings = { model: firstModel, system: '', temperature: null, maxTokens: null };
-  const [list, setList] = useState<Conversation[]>(() => loadConversations(userId));
-  const [current, setCurrent] = useState<Conversation>(() => list[0] ?? newConversation(defaults));
+  const [{ list, current }, setChats] = useState<Chats>(() => {
+    const kept = loadConversations(userId);
+    return { list: kept, current: kept[0] ?? newConversation(defaults) };
+  });
+  const setCurrent = (change: (c: Conversation) => Conversation) => setChats((s) => withCurrent(s.list, change(s.current)));
   const [temperature, setTemperature] = useState(current.temperature === null ? '' : String(current.temperature));
   const [maxTokens, setMaxTokens] = useState(current.maxTokens === null ? '' : String(current.maxTokens));
   const [apiKey, setApiKey] = useState('');
@@ -54,21 +69,14 @@ export function ChatPanel({ choices, models }: { choices: ModelChoice[]; models:
   const vision = info?.config.supports_vision === true;
   const settings: ChatSettings = { model: current.model, system: current.system, temperature: numberOrNull(temperature), maxTokens: numberOrNull(maxTokens) };
 
-  // Every change is kept: the conversation goes to the top of the list once it has a turn.
-  useEffect(() => {
-    if (current.turns.length === 0) return;
-    setList((prev) => {
-      const next = [current, ...prev.filter((c) => c.id !== current.id)];
-      saveConversations(userId, next);
-      return next;
-    });
-  }, [current, userId]);
+  // Every change is kept in this browser.
+  useEffect(() => saveConversations(userId, list), [list, userId]);
 
   const update = (patch: Partial<Conversation>) => setCurrent((c) => ({ ...c, ...patch, updatedAt: new Date().toISOString() }));
 
   const open = (conversation: Conversation) => {
     abort.current?.abort();
-    setCurrent(conversation);
+    setCurrent(() => conversation);
     setTemperature(conversation.temperature === null ? '' : String(conversation.temperature));
     setMaxTokens(conversation.maxTokens === null ? '' : String(conversation.maxTokens));
     setImages([]);
@@ -78,9 +86,8 @@ export function ChatPanel({ choices, models }: { choices: ModelChoice[]; models:
 
   const remove = (id: string) => {
     const next = list.filter((c) => c.id !== id);
-    setList(next);
-    saveConversations(userId, next);
     if (current.id === id) open(next[0] ?? newConversation({ ...defaults, model: current.model, system: current.system }));
+    setChats((s) => ({ ...s, list: s.list.filter((c) => c.id !== id) }));
   };
 
   const attach = async (files: FileList | null) => {

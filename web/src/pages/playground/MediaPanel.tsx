@@ -32,25 +32,29 @@ export function MediaPanel({ kind, choices, models }: { kind: 'image' | 'media';
   const [size, setSize] = useState(sizes[0] ?? '1024x1024');
   const [format, setFormat] = useState<ImageFormat>(asImageFormat(formats[0]));
   const [duration, setDuration] = useState(30);
-  const [price, setPrice] = useState<number | null>(null);
+  // The price is kept with the request it was quoted for: a changed request needs a new price before it can be confirmed.
+  const [quoted, setQuoted] = useState<{ request: string; tokens: number } | null>(null);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<Generation | null>(null);
   const [error, setError] = useState<string | null>(null);
   const polling = useRef<AbortController | null>(null);
 
   useEffect(() => () => polling.current?.abort(), []);
-  // A changed request needs a new price before it can be confirmed.
-  useEffect(() => setPrice(null), [model, prompt, size, format, duration]);
-  useEffect(() => {
-    setSize(sizes[0] ?? '1024x1024');
-    setFormat(asImageFormat(formats[0]));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [model]);
+
+  // Another model starts from its own default size and format.
+  const chooseModel = (slug: string) => {
+    const options = imageOptions(models.find((m) => m.slug === slug));
+    setModel(slug);
+    setSize(options.sizes[0] ?? '1024x1024');
+    setFormat(asImageFormat(options.formats[0]));
+  };
 
   const body = (): GenerateBody => {
     if (kind === 'image') return { model, prompt, size, format };
     return info?.category === 'music' ? { model, prompt, duration } : { model, prompt };
   };
+  const request = JSON.stringify(body());
+  const price = quoted?.request === request ? quoted.tokens : null;
 
   const quote = async (event: FormEvent) => {
     event.preventDefault();
@@ -58,7 +62,7 @@ export function MediaPanel({ kind, choices, models }: { kind: 'image' | 'media';
     try {
       const { model: _slug, ...rest } = body();
       const q = unwrap(await api.POST('/api/v2/models/{slug}/calculate-price', { params: { path: { slug: model } }, body: rest }));
-      setPrice(q.tokens);
+      setQuoted({ request, tokens: q.tokens });
     } catch (err) {
       setError(describeError(err, t));
     }
@@ -72,7 +76,7 @@ export function MediaPanel({ kind, choices, models }: { kind: 'image' | 'media';
     try {
       let g = unwrap(await api.POST('/api/v2/generate', { body: body() }));
       setResult(g);
-      setPrice(null);
+      setQuoted(null);
       if (g.status === 'pending') {
         polling.current = new AbortController();
         await pollUntil(async () => {
@@ -93,7 +97,7 @@ export function MediaPanel({ kind, choices, models }: { kind: 'image' | 'media';
     <section aria-labelledby={`${prefix}-h`}>
       <h2 id={`${prefix}-h`} className="visually-hidden">{kind === 'image' ? t('playground.image') : t('playground.media')}</h2>
       <form onSubmit={quote}>
-        <ModelSelect id={`${prefix}-model`} choices={choices} value={model} onChange={setModel} />
+        <ModelSelect id={`${prefix}-model`} choices={choices} value={model} onChange={chooseModel} />
         <label htmlFor={`${prefix}-prompt`}>{t('playground.prompt')}</label>
         <textarea id={`${prefix}-prompt`} required value={prompt} onChange={(e) => setPrompt(e.target.value)} />
         {kind === 'image' && (
