@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useApp } from '../app-context';
 import { PAGES } from '../pages';
 import { Link } from './Link';
@@ -7,8 +7,12 @@ import { Link } from './Link';
 export function Layout({ path, children }: { path: string; children: ReactNode }) {
   const { t, user, signOut } = useApp();
   const [menuOpen, setMenuOpen] = useState(false);
-  // A page opened from the menu closes it.
-  useEffect(() => setMenuOpen(false), [path]);
+  // Another page (opened from the menu or by going back) closes the menu, in the same render.
+  const [menuPath, setMenuPath] = useState(path);
+  if (menuPath !== path) {
+    setMenuPath(path);
+    setMenuOpen(false);
+  }
   return (
     <>
       <a className="skip" href="#main">

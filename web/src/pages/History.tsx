@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { api, unwrap } from '../api/client';
 import type { components, paths } from '../api/schema';
 import { useApp } from '../app-context';
@@ -24,8 +24,6 @@ export default function History() {
   const [items, setItems] = useState<Generation[] | null>(null);
   const [cursor, setCursor] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const itemsRef = useRef<Generation[]>([]);
-  itemsRef.current = items ?? [];
 
   const load = useCallback(
     async (after: string | null) => {
@@ -47,12 +45,16 @@ export default function History() {
     return () => clearTimeout(timer);
   }, [load]);
 
-  // Pending generations are re-read until they finish.
+  // Pending generations are re-read until they finish (a string, so the timer restarts only when the set changes).
+  const pendingIds = (items ?? [])
+    .filter((g) => g.status === 'pending')
+    .map((g) => g.id)
+    .join(',');
   useEffect(() => {
+    if (!pendingIds) return;
     const timer = setInterval(() => {
-      const pending = itemsRef.current.filter((g) => g.status === 'pending');
-      for (const g of pending) {
-        void api.GET('/api/v2/generate/{id}', { params: { path: { id: String(g.id) } } }).then((r) => {
+      for (const id of pendingIds.split(',')) {
+        void api.GET('/api/v2/generate/{id}', { params: { path: { id } } }).then((r) => {
           if (!r.response.ok || !r.data) return;
           const fresh: Generation = r.data;
           setItems((all) => all?.map((x) => (x.id === fresh.id ? fresh : x)) ?? null);
@@ -60,7 +62,7 @@ export default function History() {
       }
     }, REFRESH_MS);
     return () => clearInterval(timer);
-  }, []);
+  }, [pendingIds]);
 
   return (
     <>
