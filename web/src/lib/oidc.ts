@@ -22,11 +22,15 @@ export function oidcAuthorizationUrl(config: { authorization_url: string; client
   return url.toString();
 }
 
-/** The ID token of the callback's fragment when its state is the one this tab sent, else null. */
+/** The ID token of the callback's fragment when its state is the one this tab sent, else null. Only reads. */
 export function oidcCallbackToken(hash: string): string | null {
   const params = new URLSearchParams(hash.replace(/^#/, ''));
   const expected = sessionStorage.getItem(STATE_KEY);
-  sessionStorage.removeItem(STATE_KEY);
   const token = params.get('id_token');
   return token && expected && params.get('state') === expected ? token : null;
+}
+
+/** The state is single-use: forgotten once the callback has been read. */
+export function forgetOidcState(): void {
+  sessionStorage.removeItem(STATE_KEY);
 }
