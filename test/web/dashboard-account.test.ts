@@ -4,6 +4,7 @@
  * models page, phone width, and axe on every page. The sandbox OpenAI fake is wrapped to record what reached it.
  */
 import type { Browser, Locator, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { ApiHarness, insertGeneration, startApi, TestAccount } from '../api/harness';
 import { sandboxHandlers } from '../../src/sandbox/handlers';
 import { seriousAxeFindings } from './support/axe';
@@ -269,6 +270,17 @@ describe('playground', () => {
     const page = await signedIn(account);
     await page.goto('/playground');
     await page.getByLabel('Model').selectOption('gpt-4o-mini');
+    // Each number field is wide enough for its placeholder ("Model default"), the spin buttons beside it.
+    for (const id of ['chat-temperature', 'chat-max-tokens']) {
+      const room = await page.evaluate<number>(`(() => {
+        const el = document.getElementById('${id}');
+        const style = getComputedStyle(el);
+        const context = document.createElement('canvas').getContext('2d');
+        context.font = style.font;
+        return el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - context.measureText(el.placeholder).width;
+      })()`);
+      expect(room).toBeGreaterThan(20);
+    }
     await page.getByLabel('System prompt').fill('You are a lighthouse keeper. Answer briefly.');
     await page.getByLabel('Temperature (0–2)').fill('0.3');
     await page.getByLabel('Max tokens').fill('300');
@@ -293,13 +305,16 @@ describe('playground', () => {
     expect(await page.evaluate('window.__xss')).toBeUndefined();
   });
 
-  test('an image goes to a vision model as an image_url part; the conversation is kept after a reload', async () => {
+  test('an image goes to a vision model as an image_url part, shown as a square thumbnail; the conversation is kept after a reload', async () => {
     const account = await api.account('pro', { planTokens: 500 });
     const page = await signedIn(account);
     await page.goto('/playground');
     await page.getByLabel('Model').selectOption('gpt-4o-mini');
-    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
-    await page.getByLabel('Attach images').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: png });
+    const hills =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="160" height="120"><rect width="160" height="120" fill="#7dd3fc"/>' +
+      '<circle cx="120" cy="32" r="16" fill="#facc15"/><path d="M0 120 L50 50 L85 95 L110 70 L160 120 Z" fill="#15803d"/></svg>';
+    const png = await sharp(Buffer.from(hills)).png().toBuffer();
+    await page.getByLabel('Attach images').setInputFiles({ name: 'hills.png', mimeType: 'image/png', buffer: png });
     await page.getByTestId('attached-image').waitFor();
     vendorBodies.length = 0;
     await send(page, 'What is in this picture?');
@@ -307,6 +322,10 @@ describe('playground', () => {
     const user = (vendorBodies.at(-1)!.messages as { role: string; content: { type: string; image_url?: { url: string } }[] }[]).at(-1)!;
     expect(user.content.map((p) => p.type)).toEqual(['text', 'image_url']);
     expect(user.content[1]!.image_url!.url).toMatch(/^data:image\/png;base64,/);
+    // The sent picture is a thumbnail of fixed size whatever its own (4:3 here), not the picture at its own size.
+    const thumb = await page.getByTestId('chat-user').last().getByRole('img', { name: 'Attached image 1' }).boundingBox();
+    expect(thumb!.width).toBeGreaterThanOrEqual(96);
+    expect(thumb!.height).toBeCloseTo(thumb!.width, 0);
     await screenshot(page, 'playground');
 
     await page.reload();

@@ -154,7 +154,7 @@ export function ChatPanel({ choices, models }: { choices: ModelChoice[]; models:
           <ModelSelect id="chat-model" choices={choices} value={current.model} onChange={(model) => update({ model })} />
           <label htmlFor="chat-system">{t('playground.system')}</label>
           <textarea id="chat-system" value={current.system} placeholder={t('playground.systemHint')} onChange={(e) => update({ system: e.target.value })} />
-          <div className="row">
+          <div className="row fields">
             <div>
               <label htmlFor="chat-temperature">{t('playground.temperature')}</label>
               <input id="chat-temperature" type="number" min={0} max={2} step={0.1} placeholder={t('playground.default')} value={temperature} onChange={(e) => setTemperature(e.target.value)} />
@@ -175,7 +175,13 @@ export function ChatPanel({ choices, models }: { choices: ModelChoice[]; models:
             <li key={i} data-testid={`chat-${turn.role}`}>
               <span className="who-label">{turn.role === 'user' ? t('playground.you') : t('playground.assistant')}</span>
               {turn.role === 'assistant' ? <Markdown text={turn.content} /> : <span className="user-text">{turn.content}</span>}
-              {turn.images?.map((src, j) => <img key={j} className="thumb" src={src} alt={t('playground.attached', { n: j + 1 })} />)}
+              {turn.images && turn.images.length > 0 && (
+                <div className="thumbs">
+                  {turn.images.map((src, j) => (
+                    <img key={j} className="thumb" src={src} alt={t('playground.attached', { n: j + 1 })} />
+                  ))}
+                </div>
+              )}
             </li>
           ))}
         </ol>
