@@ -46,7 +46,10 @@ export function App() {
   useEffect(() => {
     void (async () => {
       await loadLanguage(browserLang()).catch(() => undefined);
-      const cfg = api.GET('/api/v2/config/public').then((r) => (r.response.ok ? (r.data ?? null) : null), () => null);
+      const cfg = api.GET('/api/v2/config/public').then(
+        (r) => (r.response.ok ? (r.data ?? null) : null),
+        () => null,
+      );
       if (session.mayResume && (await session.refresh())) await loadAccount().catch(() => session.clear());
       setConfig(await cfg);
       setBooted(true);
@@ -94,7 +97,8 @@ export function App() {
   else if (path === '/verify-email') page = <VerifyEmail token={query.get('token')} />;
   else if (path === OIDC_CALLBACK_PATH) page = <OidcCallback />;
   else if (!user) {
-    if (!PUBLIC_ONLY.has(path)) page = <Redirect to={`/sign-in${path !== '/' && path !== '/sign-in' ? `?next=${encodeURIComponent(path)}` : ''}`} />;
+    if (!PUBLIC_ONLY.has(path))
+      page = <Redirect to={`/sign-in${path !== '/' && path !== '/sign-in' ? `?next=${encodeURIComponent(path)}` : ''}`} />;
     else if (path === '/register') page = <Register />;
     else if (path === '/forgot-password') page = <ForgotPassword />;
     else page = <SignIn />;

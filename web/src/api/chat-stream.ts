@@ -22,10 +22,21 @@ interface Chunk {
  * answer: `data:` chunks with content deltas, a last chunk with `usage` and the billing object `service`, `[DONE]`.
  * With `apiKey` the request is made with that key instead of the session (to try a key's limits).
  */
-export async function streamChat(body: ChatBody, apiKey: string | null, onDelta: (text: string) => void, signal: AbortSignal): Promise<StreamEnd> {
+export async function streamChat(
+  body: ChatBody,
+  apiKey: string | null,
+  onDelta: (text: string) => void,
+  signal: AbortSignal,
+): Promise<StreamEnd> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'text/event-stream' };
   if (apiKey) headers.Authorization = `Bearer ${apiKey}`;
-  const request = new Request(new URL('/v1/chat/completions', window.location.origin), { method: 'POST', headers, body: JSON.stringify(body), signal, credentials: 'same-origin' });
+  const request = new Request(new URL('/v1/chat/completions', window.location.origin), {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(body),
+    signal,
+    credentials: 'same-origin',
+  });
   const response = await authedFetch(request);
   if (!response.ok || !response.body) {
     const payload: unknown = await response.json().catch(() => null);

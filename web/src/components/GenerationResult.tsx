@@ -17,7 +17,11 @@ export function GenerationResult({ generation, compact = false }: { generation: 
     case 'audio':
       return <audio src={generation.result_url!} controls preload="none" aria-label={label} data-testid="result-audio" />;
     case 'text':
-      return <p className={compact ? 'text-result' : 'text-result full'} data-testid="result-text">{generation.result_text}</p>;
+      return (
+        <p className={compact ? 'text-result' : 'text-result full'} data-testid="result-text">
+          {generation.result_text}
+        </p>
+      );
     default:
       return generation.result_url ? <a href={generation.result_url}>{t('history.open')}</a> : null;
   }

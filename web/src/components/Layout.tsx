@@ -20,10 +20,21 @@ export function Layout({ path, children }: { path: string; children: ReactNode }
       </a>
       <header className="topbar">
         <span className="brand">{t('app.name')}</span>
-        <button type="button" className="secondary menu-toggle" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setMenuOpen((open) => !open)}>
+        <button
+          type="button"
+          className="secondary menu-toggle"
+          aria-expanded={menuOpen}
+          aria-controls="main-nav"
+          onClick={() => setMenuOpen((open) => !open)}
+        >
           {t('nav.menuButton')}
         </button>
-        <nav id="main-nav" aria-label={t('nav.menu')} className={menuOpen ? 'open' : undefined} onClick={(e) => (e.target as HTMLElement).closest('a') && setMenuOpen(false)}>
+        <nav
+          id="main-nav"
+          aria-label={t('nav.menu')}
+          className={menuOpen ? 'open' : undefined}
+          onClick={(e) => (e.target as HTMLElement).closest('a') && setMenuOpen(false)}
+        >
           <ul>
             {Object.entries(PAGES).map(([href, item]) => (
               <li key={href}>

@@ -54,7 +54,9 @@ function element(token: Token, children: ReactNode[], key: number): ReactNode {
   if (!tag || (token.type === 'paragraph_open' && token.hidden)) return createElement(Fragment, { key }, ...children);
   if (tag === 'a') {
     const href = safeHref(String(token.attrGet('href') ?? ''));
-    return href ? createElement('a', { key, href, rel: 'noopener noreferrer nofollow', target: '_blank' }, ...children) : createElement(Fragment, { key }, ...children);
+    return href
+      ? createElement('a', { key, href, rel: 'noopener noreferrer nofollow', target: '_blank' }, ...children)
+      : createElement(Fragment, { key }, ...children);
   }
   if (tag === 'ol') {
     const start = Number(token.attrGet('start') ?? 1);

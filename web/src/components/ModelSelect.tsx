@@ -3,7 +3,17 @@ import { planName } from '../lib/format';
 import type { ModelChoice } from '../lib/models';
 
 /** A model picker: locked models stay visible, disabled, with the plan they need. */
-export function ModelSelect({ id, choices, value, onChange }: { id: string; choices: ModelChoice[]; value: string; onChange(slug: string): void }) {
+export function ModelSelect({
+  id,
+  choices,
+  value,
+  onChange,
+}: {
+  id: string;
+  choices: ModelChoice[];
+  value: string;
+  onChange(slug: string): void;
+}) {
   const { t } = useApp();
   return (
     <>

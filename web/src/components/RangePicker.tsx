@@ -19,11 +19,24 @@ export function RangePicker({ range, onChange, idPrefix }: { range: DayRange; on
       </div>
       <div>
         <label htmlFor={`${idPrefix}-from`}>{t('range.from')}</label>
-        <input id={`${idPrefix}-from`} type="date" max={range.to} value={range.from} onChange={(e) => e.target.value && onChange({ ...range, from: e.target.value })} />
+        <input
+          id={`${idPrefix}-from`}
+          type="date"
+          max={range.to}
+          value={range.from}
+          onChange={(e) => e.target.value && onChange({ ...range, from: e.target.value })}
+        />
       </div>
       <div>
         <label htmlFor={`${idPrefix}-to`}>{t('range.to')}</label>
-        <input id={`${idPrefix}-to`} type="date" min={range.from} max={today} value={range.to} onChange={(e) => e.target.value && onChange({ ...range, to: e.target.value })} />
+        <input
+          id={`${idPrefix}-to`}
+          type="date"
+          min={range.from}
+          max={today}
+          value={range.to}
+          onChange={(e) => e.target.value && onChange({ ...range, to: e.target.value })}
+        />
       </div>
     </div>
   );

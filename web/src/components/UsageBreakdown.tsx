@@ -9,7 +9,17 @@ type Group = NonNullable<DailyUsage['groups']>[number];
  * The range's tokens per model or per key, largest first, with each one's share. The usage API gives tokens, not
  * money, so tokens are what is shown: no price is made up here.
  */
-export function UsageBreakdown({ id, title, usage, nameOf }: { id: string; title: string; usage: DailyUsage; nameOf(group: Group): string }) {
+export function UsageBreakdown({
+  id,
+  title,
+  usage,
+  nameOf,
+}: {
+  id: string;
+  title: string;
+  usage: DailyUsage;
+  nameOf(group: Group): string;
+}) {
   const { t, lang } = useApp();
   const groups = usage.groups ?? [];
   const total = Math.max(usage.total.tokens, 1);

@@ -136,7 +136,8 @@ export const en = {
   'keys.form.tokens': 'Tokens',
   'keys.form.noBudget': 'No budget',
   'keys.form.period': 'Period',
-  'keys.form.budgetHint': 'The key answers 402 once it has spent this many tokens in the period (days and months start at 00:00 UTC). Leave empty for no budget of its own.',
+  'keys.form.budgetHint':
+    'The key answers 402 once it has spent this many tokens in the period (days and months start at 00:00 UTC). Leave empty for no budget of its own.',
   'keys.form.budgetInvalid': 'The budget is a whole number of tokens.',
   'keys.form.models': 'Models',
   'keys.form.allModels': 'Every model of my plan',
@@ -330,7 +331,8 @@ export const en = {
   'account.unknownDevice': 'Unknown device',
   'account.deviceOn': '{browser} on {system}',
   'account.delete': 'Delete account',
-  'account.deleteExplain': 'This removes the account with its generations and files, API keys, sessions, webhooks and settings. It cannot be undone. Payment records stay, without your name.',
+  'account.deleteExplain':
+    'This removes the account with its generations and files, API keys, sessions, webhooks and settings. It cannot be undone. Payment records stay, without your name.',
   'account.deleteButton': 'Delete my account…',
   'account.deleteTitle': 'Delete your account?',
   'account.deleteWord': 'DELETE',
@@ -345,7 +347,8 @@ export const en = {
   'error.accountBlocked': 'This account is blocked. Contact support.',
   'error.insufficientTokens': 'Not enough tokens: this needs {required:token}, you have {available:token}. Buy tokens on the Billing page.',
   'error.insufficientPlan': 'This needs the {plan} plan or higher.',
-  'error.keyBudget': 'This API key has spent its token budget for the period. Raise the budget on the API keys page or wait for the next period.',
+  'error.keyBudget':
+    'This API key has spent its token budget for the period. Raise the budget on the API keys page or wait for the next period.',
   'error.modelNotAllowed': 'This API key may not use this model. Change its model list on the API keys page.',
   'error.quotaExceeded': 'You have reached the limit of {limit} for this.',
   'error.notFound': 'It was not found: it may have been deleted.',

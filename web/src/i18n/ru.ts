@@ -88,7 +88,8 @@ export const ru: Record<MessageKey, string> = {
   'category.tool': 'Инструменты',
 
   'keys.title': 'API-ключи',
-  'keys.needVip': 'API-ключи работают на тарифе VIP и выше. Ваш тариф — {plan}: созданные ключи будут получать 403, пока вы не смените тариф.',
+  'keys.needVip':
+    'API-ключи работают на тарифе VIP и выше. Ваш тариф — {plan}: созданные ключи будут получать 403, пока вы не смените тариф.',
   'keys.name': 'Название',
   'keys.key': 'Ключ',
   'keys.created': 'Создан',
@@ -224,7 +225,8 @@ export const ru: Record<MessageKey, string> = {
   'keys.form.tokens': 'Токены',
   'keys.form.noBudget': 'Без бюджета',
   'keys.form.period': 'Период',
-  'keys.form.budgetHint': 'Когда ключ потратит столько токенов за период, он будет отвечать 402 (дни и месяцы начинаются в 00:00 UTC). Оставьте пустым, чтобы не ограничивать.',
+  'keys.form.budgetHint':
+    'Когда ключ потратит столько токенов за период, он будет отвечать 402 (дни и месяцы начинаются в 00:00 UTC). Оставьте пустым, чтобы не ограничивать.',
   'keys.form.budgetInvalid': 'Бюджет — целое число токенов.',
   'keys.form.models': 'Модели',
   'keys.form.allModels': 'Все модели моего тарифа',
@@ -240,13 +242,15 @@ export const ru: Record<MessageKey, string> = {
   'playground.maxTokens': 'Максимум токенов',
   'playground.default': 'По умолчанию',
   'playground.apiKey': 'API-ключ (необязательно)',
-  'playground.apiKeyHint': 'Отправлять от имени одного из ваших API-ключей, чтобы проверить его бюджет и список моделей. Хранится только на этой странице.',
+  'playground.apiKeyHint':
+    'Отправлять от имени одного из ваших API-ключей, чтобы проверить его бюджет и список моделей. Хранится только на этой странице.',
   'playground.attachImage': 'Прикрепить изображения',
   'playground.attached': 'Изображение {n}',
   'playground.removeImage': 'Убрать изображение {n}',
   'playground.imageTooLarge': '{name} больше 5 МБ.',
   'playground.viewCode': 'Показать код',
-  'playground.codeHint': 'Запрос, который страница отправит следующим, — для вашего кода. Задайте NEBULA_API_KEY одним из своих API-ключей.',
+  'playground.codeHint':
+    'Запрос, который страница отправит следующим, — для вашего кода. Задайте NEBULA_API_KEY одним из своих API-ключей.',
   'playground.codePlaceholder': 'Ваше сообщение',
   'playground.conversations': 'Диалоги',
   'playground.newConversation': 'Новый диалог',
@@ -329,7 +333,8 @@ export const ru: Record<MessageKey, string> = {
   'account.unknownDevice': 'Неизвестное устройство',
   'account.deviceOn': '{browser}, {system}',
   'account.delete': 'Удаление аккаунта',
-  'account.deleteExplain': 'Будут удалены аккаунт, его генерации и файлы, API-ключи, сеансы, вебхуки и настройки. Это необратимо. Записи о платежах останутся, но без вашего имени.',
+  'account.deleteExplain':
+    'Будут удалены аккаунт, его генерации и файлы, API-ключи, сеансы, вебхуки и настройки. Это необратимо. Записи о платежах останутся, но без вашего имени.',
   'account.deleteButton': 'Удалить мой аккаунт…',
   'account.deleteTitle': 'Удалить аккаунт?',
   'account.deleteWord': 'УДАЛИТЬ',
@@ -343,7 +348,8 @@ export const ru: Record<MessageKey, string> = {
   'error.accountBlocked': 'Аккаунт заблокирован. Обратитесь в поддержку.',
   'error.insufficientTokens': 'Недостаточно токенов: нужно {required:token}, у вас {available:token}. Купите токены на странице «Оплата».',
   'error.insufficientPlan': 'Для этого нужен тариф {plan} или выше.',
-  'error.keyBudget': 'Этот API-ключ израсходовал бюджет токенов за период. Увеличьте бюджет на странице API-ключей или дождитесь следующего периода.',
+  'error.keyBudget':
+    'Этот API-ключ израсходовал бюджет токенов за период. Увеличьте бюджет на странице API-ключей или дождитесь следующего периода.',
   'error.modelNotAllowed': 'Этому API-ключу нельзя использовать эту модель. Измените его список моделей на странице API-ключей.',
   'error.quotaExceeded': 'Достигнут предел: {limit}.',
   'error.notFound': 'Не найдено: возможно, это удалено.',

@@ -30,7 +30,10 @@ export function chatBody(settings: ChatSettings, turns: Turn[]): ChatBody {
   if (settings.system.trim()) messages.push({ role: 'system', content: settings.system });
   for (const turn of turns) {
     if (turn.role === 'user' && turn.images?.length) {
-      const parts: Part[] = [{ type: 'text', text: turn.content }, ...turn.images.map((url): Part => ({ type: 'image_url', image_url: { url } }))];
+      const parts: Part[] = [
+        { type: 'text', text: turn.content },
+        ...turn.images.map((url): Part => ({ type: 'image_url', image_url: { url } })),
+      ];
       messages.push({ role: 'user', content: parts });
     } else messages.push({ role: turn.role, content: turn.content });
   }
@@ -52,7 +55,9 @@ function shownBody(body: ChatBody): ChatBody {
   return {
     ...body,
     messages: body.messages.map((m) =>
-      typeof m.content === 'string' ? m : { ...m, content: m.content.map((p) => (p.type === 'image_url' ? { ...p, image_url: { url: cut(p.image_url.url) } } : p)) },
+      typeof m.content === 'string'
+        ? m
+        : { ...m, content: m.content.map((p) => (p.type === 'image_url' ? { ...p, image_url: { url: cut(p.image_url.url) } } : p)) },
     ),
   };
 }

@@ -43,7 +43,8 @@ const WORDING: Record<string, Wording> = {
   upstream_auth: () => ['error.modelUnavailable'],
   upstream_error: () => ['error.upstreamFailed'],
   generation_failed: () => ['error.upstreamFailed'],
-  validation_error: (b) => (b.field ? ['error.validationField', { field: String(b.field), message: b.message }] : ['error.validation', { message: b.message }]),
+  validation_error: (b) =>
+    b.field ? ['error.validationField', { field: String(b.field), message: b.message }] : ['error.validation', { message: b.message }],
   invalid_input: (b) => ['error.invalidInput', { message: b.message }],
   payload_too_large: () => ['error.tooLarge'],
   idempotency_conflict: () => ['error.inProgress'],

@@ -37,7 +37,11 @@ export function imageOptions(model: ModelInfo | undefined): { sizes: string[]; f
 }
 
 /** How a generation's result is shown: a picture, a player, or text. */
-export function resultKind(category: string, resultUrl: string | null, resultText: string | null): 'image' | 'video' | 'audio' | 'text' | 'none' {
+export function resultKind(
+  category: string,
+  resultUrl: string | null,
+  resultText: string | null,
+): 'image' | 'video' | 'audio' | 'text' | 'none' {
   if (resultUrl) {
     if (category === 'video') return 'video';
     if (category === 'tts' || category === 'music') return 'audio';

@@ -31,7 +31,19 @@ export function logQuery(filters: LogFilters, limit: number, cursor?: string | n
   };
 }
 
-const CSV_COLUMNS = ['id', 'created_at', 'door', 'api_key_id', 'api_key', 'model', 'category', 'status', 'tokens', 'latency_ms', 'error'] as const;
+const CSV_COLUMNS = [
+  'id',
+  'created_at',
+  'door',
+  'api_key_id',
+  'api_key',
+  'model',
+  'category',
+  'status',
+  'tokens',
+  'latency_ms',
+  'error',
+] as const;
 
 /** One CSV field: quoted when it holds a comma, quote or line break; a leading =, +, - or @ cannot start a formula. */
 export function csvField(value: string | number | null): string {
@@ -66,7 +78,9 @@ export async function fetchAll(filters: LogFilters, max: number, onProgress: (n:
   const all: LogEntry[] = [];
   let cursor: string | null = null;
   do {
-    const page: components['schemas']['HistoryPage'] = unwrap(await api.GET('/api/v2/user/history', { params: { query: logQuery(filters, 100, cursor) } }));
+    const page: components['schemas']['HistoryPage'] = unwrap(
+      await api.GET('/api/v2/user/history', { params: { query: logQuery(filters, 100, cursor) } }),
+    );
     all.push(...page.items);
     onProgress(all.length);
     cursor = page.next_cursor;

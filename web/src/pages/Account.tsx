@@ -62,7 +62,11 @@ export default function Account() {
     setNotice(null);
     try {
       const sent = unwrap(await api.POST('/api/v2/auth/resend-verification'));
-      say('email', 'success', sent.status === 'sent' ? t('account.verificationSent', { email: user?.email ?? '' }) : t('account.alreadyVerified'));
+      say(
+        'email',
+        'success',
+        sent.status === 'sent' ? t('account.verificationSent', { email: user?.email ?? '' }) : t('account.alreadyVerified'),
+      );
     } catch (err) {
       say('email', 'error', describeError(err, t));
     }
@@ -104,7 +108,11 @@ export default function Account() {
         {user?.email ? (
           <p>
             <span data-testid="account-email">{user.email}</span>{' '}
-            {user.email_verified ? <span className="badge badge-ok">{t('account.verified')}</span> : <span className="badge badge-warn">{t('account.notVerified')}</span>}
+            {user.email_verified ? (
+              <span className="badge badge-ok">{t('account.verified')}</span>
+            ) : (
+              <span className="badge badge-warn">{t('account.notVerified')}</span>
+            )}
           </p>
         ) : (
           <p>{t('account.noEmail')}</p>
@@ -120,11 +128,34 @@ export default function Account() {
       {hasPassword && (
         <form className="card" aria-labelledby="password-h" onSubmit={changePassword}>
           <h2 id="password-h">{t('account.changePassword')}</h2>
-          <input type="text" name="username" autoComplete="username" aria-label={t('account.email')} value={user?.email ?? ''} readOnly hidden />
+          <input
+            type="text"
+            name="username"
+            autoComplete="username"
+            aria-label={t('account.email')}
+            value={user?.email ?? ''}
+            readOnly
+            hidden
+          />
           <label htmlFor="pw-current">{t('account.currentPassword')}</label>
-          <input id="pw-current" type="password" autoComplete="current-password" required value={current} onChange={(e) => setCurrent(e.target.value)} />
+          <input
+            id="pw-current"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={current}
+            onChange={(e) => setCurrent(e.target.value)}
+          />
           <label htmlFor="pw-new">{t('account.newPassword')}</label>
-          <input id="pw-new" type="password" autoComplete="new-password" required minLength={8} value={next} onChange={(e) => setNext(e.target.value)} />
+          <input
+            id="pw-new"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={8}
+            value={next}
+            onChange={(e) => setNext(e.target.value)}
+          />
           <p className="hint">{t('account.passwordHint')}</p>
           <button type="submit" disabled={!current || next.length < 8}>
             {t('account.changePasswordButton')}
@@ -157,7 +188,12 @@ export default function Account() {
                     <td>{formatDateTime(s.last_used_at, lang)}</td>
                     <td className="actions">
                       {!s.current && (
-                        <button type="button" className="secondary" aria-label={`${t('account.revoke')}: ${deviceName(s.user_agent, t)}, ${formatDateTime(s.created_at, lang)}`} onClick={() => void revoke(s)}>
+                        <button
+                          type="button"
+                          className="secondary"
+                          aria-label={`${t('account.revoke')}: ${deviceName(s.user_agent, t)}, ${formatDateTime(s.created_at, lang)}`}
+                          onClick={() => void revoke(s)}
+                        >
                           {t('account.revoke')}
                         </button>
                       )}
@@ -194,7 +230,14 @@ export default function Account() {
           {hasPassword && (
             <>
               <label htmlFor="del-password">{t('account.currentPassword')}</label>
-              <input id="del-password" type="password" autoComplete="current-password" required value={deletePassword} onChange={(e) => setDeletePassword(e.target.value)} />
+              <input
+                id="del-password"
+                type="password"
+                autoComplete="current-password"
+                required
+                value={deletePassword}
+                onChange={(e) => setDeletePassword(e.target.value)}
+              />
             </>
           )}
           <label htmlFor="del-confirm">{t('account.deleteConfirm', { word: confirmWord })}</label>

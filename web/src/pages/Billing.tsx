@@ -38,7 +38,11 @@ export default function Billing() {
   useEffect(() => {
     void (async () => {
       try {
-        const [a, o, b] = await Promise.all([api.GET('/api/v2/payments/articles'), api.GET('/api/v2/payments/orders'), api.GET('/api/v2/user/balance')]);
+        const [a, o, b] = await Promise.all([
+          api.GET('/api/v2/payments/articles'),
+          api.GET('/api/v2/payments/orders'),
+          api.GET('/api/v2/user/balance'),
+        ]);
         setArticles(unwrap(a).articles);
         setOrders(unwrap(o).orders);
         setBalance(unwrap(b));
@@ -70,13 +74,19 @@ export default function Billing() {
   }, [returned]);
 
   const what = (o: Pick<Order, 'kind' | 'tokens' | 'plan' | 'period_days'>) =>
-    o.kind === 'tokens' ? t('billing.tokens', { n: o.tokens ?? 0 }) : t('billing.plan', { plan: planName(o.plan), days: o.period_days ?? 30 });
+    o.kind === 'tokens'
+      ? t('billing.tokens', { n: o.tokens ?? 0 })
+      : t('billing.plan', { plan: planName(o.plan), days: o.period_days ?? 30 });
 
   const buy = async (article: Article) => {
     setError(null);
     setBusy(article.id);
     try {
-      const checkout = unwrap(await api.POST('/api/v2/payments/carrier/initiate', { body: { article_id: article.id, return_url: `${window.location.origin}/billing?paid=1` } }));
+      const checkout = unwrap(
+        await api.POST('/api/v2/payments/carrier/initiate', {
+          body: { article_id: article.id, return_url: `${window.location.origin}/billing?paid=1` },
+        }),
+      );
       if (checkout.confirmation_url) window.location.assign(checkout.confirmation_url);
       else setOrders(unwrap(await api.GET('/api/v2/payments/orders')).orders);
     } catch (err) {

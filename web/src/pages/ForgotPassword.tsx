@@ -35,7 +35,9 @@ export default function ForgotPassword() {
           <button type="submit">{t('forgot.submit')}</button>
         </form>
       )}
-      <p className="links"><Link href="/sign-in">{t('forgot.back')}</Link></p>
+      <p className="links">
+        <Link href="/sign-in">{t('forgot.back')}</Link>
+      </p>
     </main>
   );
 }

@@ -29,7 +29,13 @@ export default function History() {
     async (after: string | null) => {
       setError(null);
       try {
-        const query: HistoryQuery = { limit: PAGE, ...(category ? { category } : {}), ...(model.trim() ? { model: model.trim() } : {}), ...(status ? { status } : {}), ...(after ? { cursor: after } : {}) };
+        const query: HistoryQuery = {
+          limit: PAGE,
+          ...(category ? { category } : {}),
+          ...(model.trim() ? { model: model.trim() } : {}),
+          ...(status ? { status } : {}),
+          ...(after ? { cursor: after } : {}),
+        };
         const page = unwrap(await api.GET('/api/v2/user/history', { params: { query } }));
         setItems((prev) => (after ? [...(prev ?? []), ...page.items] : page.items));
         setCursor(page.next_cursor);
@@ -72,7 +78,11 @@ export default function History() {
           <label htmlFor="h-category">{t('history.category')}</label>
           <select id="h-category" value={category} onChange={(e) => setCategory(e.target.value as typeof category)}>
             <option value="">{t('history.all')}</option>
-            {CATEGORIES.map((c) => <option key={c} value={c}>{t(`category.${c}` as MessageKey)}</option>)}
+            {CATEGORIES.map((c) => (
+              <option key={c} value={c}>
+                {t(`category.${c}` as MessageKey)}
+              </option>
+            ))}
           </select>
         </div>
         <div>
@@ -83,7 +93,11 @@ export default function History() {
           <label htmlFor="h-status">{t('history.status')}</label>
           <select id="h-status" value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
             <option value="">{t('history.all')}</option>
-            {STATUSES.map((s) => <option key={s} value={s}>{t(`history.status.${s}` as MessageKey)}</option>)}
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {t(`history.status.${s}` as MessageKey)}
+              </option>
+            ))}
           </select>
         </div>
       </form>
@@ -96,7 +110,8 @@ export default function History() {
               {g.status === 'completed' && <GenerationResult generation={g} compact />}
               {g.status === 'failed' && <p className="status-failed">{g.error}</p>}
               <p className="meta">
-                <span className={`status-${g.status}`}>{t(`history.status.${g.status}` as MessageKey)}</span> · <code>{g.model_slug}</code> · {t('history.tokens', { n: g.tokens_spent })}
+                <span className={`status-${g.status}`}>{t(`history.status.${g.status}` as MessageKey)}</span> · <code>{g.model_slug}</code>{' '}
+                · {t('history.tokens', { n: g.tokens_spent })}
                 <br />
                 {formatDateTime(g.created_at, lang)}
               </p>
@@ -104,7 +119,11 @@ export default function History() {
           ))}
         </ul>
       )}
-      {cursor && <button type="button" className="secondary" onClick={() => void load(cursor)}>{t('history.more')}</button>}
+      {cursor && (
+        <button type="button" className="secondary" onClick={() => void load(cursor)}>
+          {t('history.more')}
+        </button>
+      )}
     </>
   );
 }

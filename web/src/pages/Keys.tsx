@@ -18,11 +18,22 @@ type CreatedKey = components['schemas']['CreatedApiKey'];
 function BudgetCell({ apiKey }: { apiKey: ApiKey }) {
   const { t, lang } = useApp();
   if (apiKey.token_budget === null) return <span className="muted">{t('keys.noBudget')}</span>;
-  const label = t(`keys.spent.${apiKey.budget_period}` as MessageKey, { spent: formatNumber(apiKey.spent, lang), budget: apiKey.token_budget });
+  const label = t(`keys.spent.${apiKey.budget_period}` as MessageKey, {
+    spent: formatNumber(apiKey.spent, lang),
+    budget: apiKey.token_budget,
+  });
   const budget = Math.max(apiKey.token_budget, 1);
   return (
     <div className="budget">
-      <meter min={0} max={budget} low={budget * 0.75} high={budget * 0.9} optimum={0} value={Math.min(apiKey.spent, budget)} aria-label={label} />
+      <meter
+        min={0}
+        max={budget}
+        low={budget * 0.75}
+        high={budget * 0.9}
+        optimum={0}
+        value={Math.min(apiKey.spent, budget)}
+        aria-label={label}
+      />
       <span data-testid="key-budget">{label}</span>
     </div>
   );
@@ -175,10 +186,20 @@ export default function Keys() {
                     )}
                   </td>
                   <td className="actions">
-                    <button type="button" className="secondary" aria-label={`${t('keys.edit')}: ${key.name}`} onClick={() => setEditing(key)}>
+                    <button
+                      type="button"
+                      className="secondary"
+                      aria-label={`${t('keys.edit')}: ${key.name}`}
+                      onClick={() => setEditing(key)}
+                    >
                       {t('keys.edit')}
                     </button>
-                    <button type="button" className="danger" aria-label={`${t('keys.delete')}: ${key.name}`} onClick={() => setDeleting(key)}>
+                    <button
+                      type="button"
+                      className="danger"
+                      aria-label={`${t('keys.delete')}: ${key.name}`}
+                      onClick={() => setDeleting(key)}
+                    >
                       {t('keys.delete')}
                     </button>
                   </td>
@@ -188,7 +209,12 @@ export default function Keys() {
           </table>
         </div>
       )}
-      <Dialog open={dialogOpen} wide title={editing ? t('keys.editTitle', { name: editing.name }) : t('keys.createTitle')} onClose={closeDialog}>
+      <Dialog
+        open={dialogOpen}
+        wide
+        title={editing ? t('keys.editTitle', { name: editing.name }) : t('keys.createTitle')}
+        onClose={closeDialog}
+      >
         {formError && <Alert kind="error">{formError}</Alert>}
         <KeyForm
           key={editing?.id ?? 'new'}

@@ -35,7 +35,9 @@ export default function OidcCallback() {
     <main id="main" className="auth-card">
       <h1>{t('signIn.google')}</h1>
       {shownError ? <Alert kind="error">{shownError}</Alert> : <p role="status">{t('app.loading')}</p>}
-      <p className="links"><Link href="/sign-in">{t('forgot.back')}</Link></p>
+      <p className="links">
+        <Link href="/sign-in">{t('forgot.back')}</Link>
+      </p>
     </main>
   );
 }

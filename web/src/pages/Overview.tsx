@@ -45,7 +45,8 @@ export default function Overview() {
 
   useEffect(() => {
     let live = true;
-    const get = (group_by: 'day' | 'model' | 'key') => api.GET('/api/v2/user/usage', { params: { query: { ...range, group_by } } }).then(unwrap);
+    const get = (group_by: 'day' | 'model' | 'key') =>
+      api.GET('/api/v2/user/usage', { params: { query: { ...range, group_by } } }).then(unwrap);
     Promise.all([get('day'), get('model'), get('key')]).then(
       ([days, byModel, byKey]) => {
         if (!live) return;
@@ -63,7 +64,9 @@ export default function Overview() {
     <div className="stat" data-testid={testId}>
       <span className="stat-label">{label}</span>
       <span className="stat-value">
-        {isUnlimited(max) ? t('overview.unlimited') : t('overview.remaining', { remaining: formatNumber(remaining, lang), limit: formatNumber(max, lang) })}
+        {isUnlimited(max)
+          ? t('overview.unlimited')
+          : t('overview.remaining', { remaining: formatNumber(remaining, lang), limit: formatNumber(max, lang) })}
       </span>
       {!isUnlimited(max) && <meter min={0} max={max} value={remaining} aria-label={label} />}
     </div>
@@ -80,7 +83,11 @@ export default function Overview() {
             <p className="big" data-testid="plan">
               {planName(balance.plan)}
             </p>
-            <p>{balance.plan_expires_at ? t('overview.expires', { date: formatDate(balance.plan_expires_at, lang) }) : t('overview.noExpiry')}</p>
+            <p>
+              {balance.plan_expires_at
+                ? t('overview.expires', { date: formatDate(balance.plan_expires_at, lang) })
+                : t('overview.noExpiry')}
+            </p>
           </section>
           <section className="card" aria-labelledby="balance-h">
             <h2 id="balance-h">{t('overview.balance')}</h2>

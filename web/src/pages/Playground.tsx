@@ -35,7 +35,16 @@ export default function Playground() {
       {error && <Alert kind="error">{error}</Alert>}
       <div className="tabs" role="tablist" aria-label={t('playground.title')}>
         {TABS.map((item) => (
-          <button key={item.id} type="button" role="tab" id={`tab-${item.id}`} aria-selected={tab === item.id} aria-controls={`panel-${item.id}`} className="secondary" onClick={() => setTab(item.id)}>
+          <button
+            key={item.id}
+            type="button"
+            role="tab"
+            id={`tab-${item.id}`}
+            aria-selected={tab === item.id}
+            aria-controls={`panel-${item.id}`}
+            className="secondary"
+            onClick={() => setTab(item.id)}
+          >
             {t(item.label)}
           </button>
         ))}
@@ -44,7 +53,9 @@ export default function Playground() {
         <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
           {tab === 'chat' && <ChatPanel choices={modelChoices(models, ['text'], plan)} models={models} />}
           {tab === 'image' && <MediaPanel key="image" kind="image" models={models} choices={modelChoices(models, ['image'], plan)} />}
-          {tab === 'media' && <MediaPanel key="media" kind="media" models={models} choices={modelChoices(models, ['video', 'music'], plan)} />}
+          {tab === 'media' && (
+            <MediaPanel key="media" kind="media" models={models} choices={modelChoices(models, ['video', 'music'], plan)} />
+          )}
         </div>
       )}
     </>

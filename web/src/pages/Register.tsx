@@ -18,7 +18,9 @@ export default function Register() {
     setError(null);
     setBusy(true);
     try {
-      const session = unwrap(await api.POST('/api/v2/auth/register', { body: { email: email.trim(), password, ...(name.trim() ? { name: name.trim() } : {}) } }));
+      const session = unwrap(
+        await api.POST('/api/v2/auth/register', { body: { email: email.trim(), password, ...(name.trim() ? { name: name.trim() } : {}) } }),
+      );
       await signedIn(session.access_token);
     } catch (err) {
       setError(describeError(err, t));
@@ -37,10 +39,22 @@ export default function Register() {
         <label htmlFor="reg-email">{t('register.email')}</label>
         <input id="reg-email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
         <label htmlFor="reg-password">{t('register.password')}</label>
-        <input id="reg-password" type="password" autoComplete="new-password" minLength={8} required value={password} onChange={(e) => setPassword(e.target.value)} />
-        <button type="submit" disabled={busy}>{t('register.submit')}</button>
+        <input
+          id="reg-password"
+          type="password"
+          autoComplete="new-password"
+          minLength={8}
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        <button type="submit" disabled={busy}>
+          {t('register.submit')}
+        </button>
       </form>
-      <p className="links"><Link href="/sign-in">{t('register.haveAccount')}</Link></p>
+      <p className="links">
+        <Link href="/sign-in">{t('register.haveAccount')}</Link>
+      </p>
     </main>
   );
 }

@@ -138,7 +138,13 @@ export default function RequestLog() {
         </div>
         <div>
           <label htmlFor="log-from">{t('range.from')}</label>
-          <input id="log-from" type="date" max={filters.to || undefined} value={filters.from} onChange={(e) => set({ from: e.target.value })} />
+          <input
+            id="log-from"
+            type="date"
+            max={filters.to || undefined}
+            value={filters.from}
+            onChange={(e) => set({ from: e.target.value })}
+          />
         </div>
         <div>
           <label htmlFor="log-to">{t('range.to')}</label>
@@ -196,21 +202,11 @@ export default function RequestLog() {
         </div>
       )}
       <nav className="row pager" aria-label={t('log.pages')}>
-        <button
-          type="button"
-          className="secondary"
-          disabled={pageNumber <= 1}
-          onClick={() => setCursors((c) => c.slice(0, -1))}
-        >
+        <button type="button" className="secondary" disabled={pageNumber <= 1} onClick={() => setCursors((c) => c.slice(0, -1))}>
           {t('common.previous')}
         </button>
         <span>{t('log.page', { n: pageNumber })}</span>
-        <button
-          type="button"
-          className="secondary"
-          disabled={!next}
-          onClick={() => setCursors((c) => [...c, next])}
-        >
+        <button type="button" className="secondary" disabled={!next} onClick={() => setCursors((c) => [...c, next])}>
           {t('common.next')}
         </button>
       </nav>

@@ -35,12 +35,22 @@ export default function ResetPassword({ token }: { token: string | null }) {
         token && (
           <form onSubmit={submit}>
             <label htmlFor="reset-password">{t('reset.password')}</label>
-            <input id="reset-password" type="password" autoComplete="new-password" minLength={8} required value={password} onChange={(e) => setPassword(e.target.value)} />
+            <input
+              id="reset-password"
+              type="password"
+              autoComplete="new-password"
+              minLength={8}
+              required
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
             <button type="submit">{t('reset.submit')}</button>
           </form>
         )
       )}
-      <p className="links"><Link href="/sign-in">{t('forgot.back')}</Link></p>
+      <p className="links">
+        <Link href="/sign-in">{t('forgot.back')}</Link>
+      </p>
     </main>
   );
 }

@@ -57,18 +57,35 @@ export default function SettingsPage() {
         <section className="card" aria-labelledby="prefs-h">
           <h2 id="prefs-h">{t('settings.preferences')}</h2>
           <label htmlFor="s-language">{t('settings.language')}</label>
-          <select id="s-language" value={settings.language} onChange={(e) => void savePrefs({ language: e.target.value === 'ru' ? 'ru' : 'en' })}>
-            <option value="en" lang="en">English</option>
-            <option value="ru" lang="ru">Русский</option>
+          <select
+            id="s-language"
+            value={settings.language}
+            onChange={(e) => void savePrefs({ language: e.target.value === 'ru' ? 'ru' : 'en' })}
+          >
+            <option value="en" lang="en">
+              English
+            </option>
+            <option value="ru" lang="ru">
+              Русский
+            </option>
           </select>
           <label htmlFor="s-format">{t('settings.imageFormat')}</label>
-          <select id="s-format" value={settings.image_format} onChange={(e) => void savePrefs({ image_format: e.target.value as Settings['image_format'] })}>
+          <select
+            id="s-format"
+            value={settings.image_format}
+            onChange={(e) => void savePrefs({ image_format: e.target.value as Settings['image_format'] })}
+          >
             <option value="webp">WebP</option>
             <option value="png">PNG</option>
             <option value="jpeg">JPEG</option>
           </select>
           <div className="row check">
-            <input id="s-notifications" type="checkbox" checked={settings.notifications_enabled} onChange={(e) => void savePrefs({ notifications_enabled: e.target.checked })} />
+            <input
+              id="s-notifications"
+              type="checkbox"
+              checked={settings.notifications_enabled}
+              onChange={(e) => void savePrefs({ notifications_enabled: e.target.checked })}
+            />
             <label htmlFor="s-notifications">{t('settings.notifications')}</label>
           </div>
           {saved === 'prefs' && <p role="status">{t('settings.saved')}</p>}

@@ -66,18 +66,43 @@ export default function SignIn() {
       {error && <Alert kind="error">{error}</Alert>}
       <form onSubmit={submit} noValidate>
         <label htmlFor="identifier">{t('signIn.identifier')}</label>
-        <input id="identifier" name="username" autoComplete="username" inputMode="email" required value={identifier} aria-describedby="identifier-hint" onChange={(e) => setIdentifier(e.target.value)} />
-        <p id="identifier-hint" className="hint">{t('signIn.identifierHint')}</p>
+        <input
+          id="identifier"
+          name="username"
+          autoComplete="username"
+          inputMode="email"
+          required
+          value={identifier}
+          aria-describedby="identifier-hint"
+          onChange={(e) => setIdentifier(e.target.value)}
+        />
+        <p id="identifier-hint" className="hint">
+          {t('signIn.identifierHint')}
+        </p>
         <label htmlFor="password">{t('signIn.password')}</label>
-        <input id="password" name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
-        <button type="submit" disabled={busy}>{t('signIn.submit')}</button>
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        <button type="submit" disabled={busy}>
+          {t('signIn.submit')}
+        </button>
       </form>
       {(config?.telegram || config?.oidc) && <p className="divider">{t('signIn.or')}</p>}
       {config?.telegram && (
-        <button type="button" className="telegram" onClick={telegram}>{t('signIn.telegram')}</button>
+        <button type="button" className="telegram" onClick={telegram}>
+          {t('signIn.telegram')}
+        </button>
       )}
       {config?.oidc && (
-        <a className="button secondary" href={oidcAuthorizationUrl(config.oidc, window.location.origin)}>{t('signIn.google')}</a>
+        <a className="button secondary" href={oidcAuthorizationUrl(config.oidc, window.location.origin)}>
+          {t('signIn.google')}
+        </a>
       )}
       <p className="links">
         <Link href="/register">{t('signIn.register')}</Link>

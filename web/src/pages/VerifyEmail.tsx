@@ -41,7 +41,9 @@ export default function VerifyEmail({ token }: { token: string | null }) {
       {state === 'working' && <p role="status">{t('verify.working')}</p>}
       {state === 'done' && <Alert kind="success">{t('verify.done')}</Alert>}
       {state === 'failed' && <Alert kind="error">{t('verify.failed')}</Alert>}
-      <p className="links"><Link href={user ? '/' : '/sign-in'}>{t('verify.continue')}</Link></p>
+      <p className="links">
+        <Link href={user ? '/' : '/sign-in'}>{t('verify.continue')}</Link>
+      </p>
     </main>
   );
 }

@@ -84,10 +84,11 @@ export default function Webhooks() {
   const remove = () => {
     const hook = deleting;
     setDeleting(null);
-    if (hook) void run(async () => {
-      unwrap(await api.DELETE('/api/v2/webhooks/{id}', { params: { path: { id: hook.id } } }));
-      reloadHooks();
-    });
+    if (hook)
+      void run(async () => {
+        unwrap(await api.DELETE('/api/v2/webhooks/{id}', { params: { path: { id: hook.id } } }));
+        reloadHooks();
+      });
   };
 
   return (
@@ -97,8 +98,14 @@ export default function Webhooks() {
       {created && (
         <section className="card" aria-label={t('webhooks.secret')}>
           <Alert kind="warning">{t('webhooks.secret')}</Alert>
-          <code className="secret" data-testid="webhook-secret">{created.secret}</code>
-          <div><button type="button" className="secondary" onClick={() => setCreated(null)}>{t('keys.done')}</button></div>
+          <code className="secret" data-testid="webhook-secret">
+            {created.secret}
+          </code>
+          <div>
+            <button type="button" className="secondary" onClick={() => setCreated(null)}>
+              {t('keys.done')}
+            </button>
+          </div>
         </section>
       )}
       <form className="row card" onSubmit={add}>
@@ -112,28 +119,50 @@ export default function Webhooks() {
             </label>
           ))}
         </fieldset>
-        <button type="submit" disabled={events.size === 0}>{t('webhooks.add')}</button>
+        <button type="submit" disabled={events.size === 0}>
+          {t('webhooks.add')}
+        </button>
       </form>
       {hooks && hooks.length === 0 && <p>{t('webhooks.empty')}</p>}
       {hooks?.map((hook) => (
         <section key={hook.id} className="card" aria-label={hook.url} data-testid="webhook">
-          <p><code>{hook.url}</code> · {hook.status} · {hook.events.join(', ')}</p>
+          <p>
+            <code>{hook.url}</code> · {hook.status} · {hook.events.join(', ')}
+          </p>
           <div className="row">
-            <button type="button" className="secondary" onClick={() => void test(hook)}>{t('webhooks.test')}</button>
-            <button type="button" className="secondary" onClick={() => void showDeliveries(hook)}>{t('webhooks.deliveries')}</button>
-            <button type="button" className="danger" onClick={() => setDeleting(hook)}>{t('webhooks.delete')}</button>
+            <button type="button" className="secondary" onClick={() => void test(hook)}>
+              {t('webhooks.test')}
+            </button>
+            <button type="button" className="secondary" onClick={() => void showDeliveries(hook)}>
+              {t('webhooks.deliveries')}
+            </button>
+            <button type="button" className="danger" onClick={() => setDeleting(hook)}>
+              {t('webhooks.delete')}
+            </button>
           </div>
           {deliveries[hook.id] && (
             <ul className="plain">
               {deliveries[hook.id]!.map((d) => (
-                <li key={d.id}>{formatDateTime(d.attempted_at, lang)} · {d.event} · {d.status_code ?? d.error ?? '—'} · {d.latency_ms} ms</li>
+                <li key={d.id}>
+                  {formatDateTime(d.attempted_at, lang)} · {d.event} · {d.status_code ?? d.error ?? '—'} · {d.latency_ms} ms
+                </li>
               ))}
             </ul>
           )}
         </section>
       ))}
-      <ConfirmDialog open={deleting !== null} title={t('webhooks.delete')} confirmLabel={t('webhooks.delete')} cancelLabel={t('keys.cancel')} danger onConfirm={remove} onCancel={() => setDeleting(null)}>
-        <p><code>{deleting?.url}</code></p>
+      <ConfirmDialog
+        open={deleting !== null}
+        title={t('webhooks.delete')}
+        confirmLabel={t('webhooks.delete')}
+        cancelLabel={t('keys.cancel')}
+        danger
+        onConfirm={remove}
+        onCancel={() => setDeleting(null)}
+      >
+        <p>
+          <code>{deleting?.url}</code>
+        </p>
       </ConfirmDialog>
     </>
   );

@@ -120,11 +120,22 @@ export function KeyForm(props: {
             <label htmlFor="kf-search" className="visually-hidden">
               {t('keys.form.search')}
             </label>
-            <input id="kf-search" type="search" placeholder={t('keys.form.search')} value={search} onChange={(e) => setSearch(e.target.value)} />
+            <input
+              id="kf-search"
+              type="search"
+              placeholder={t('keys.form.search')}
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+            />
             <ul className="model-picks" data-testid="model-picks">
               {shown.map((m) => (
                 <li key={m.slug} className="row check">
-                  <input id={`kf-m-${m.slug}`} type="checkbox" checked={models.has(m.slug)} onChange={(e) => toggle(m.slug, e.target.checked)} />
+                  <input
+                    id={`kf-m-${m.slug}`}
+                    type="checkbox"
+                    checked={models.has(m.slug)}
+                    onChange={(e) => toggle(m.slug, e.target.checked)}
+                  />
                   <label htmlFor={`kf-m-${m.slug}`}>
                     {m.name} <code>{m.slug}</code>
                   </label>

@@ -67,7 +67,12 @@ export function ChatPanel({ choices, models }: { choices: ModelChoice[]; models:
 
   const info = models.find((m) => m.slug === current.model);
   const vision = info?.config.supports_vision === true;
-  const settings: ChatSettings = { model: current.model, system: current.system, temperature: numberOrNull(temperature), maxTokens: numberOrNull(maxTokens) };
+  const settings: ChatSettings = {
+    model: current.model,
+    system: current.system,
+    temperature: numberOrNull(temperature),
+    maxTokens: numberOrNull(maxTokens),
+  };
 
   // Every change is kept in this browser.
   useEffect(() => saveConversations(userId, list), [list, userId]);
@@ -102,7 +107,9 @@ export function ChatPanel({ choices, models }: { choices: ModelChoice[]; models:
     }
   };
 
-  const pending: Turn | null = draft.trim() ? { role: 'user', content: draft.trim(), ...(vision && images.length ? { images } : {}) } : null;
+  const pending: Turn | null = draft.trim()
+    ? { role: 'user', content: draft.trim(), ...(vision && images.length ? { images } : {}) }
+    : null;
 
   const send = async (event: FormEvent) => {
     event.preventDefault();
@@ -117,10 +124,18 @@ export function ChatPanel({ choices, models }: { choices: ModelChoice[]; models:
     setStreaming(true);
     abort.current = new AbortController();
     const appendDelta = (delta: string) =>
-      setCurrent((c) => ({ ...c, turns: c.turns.map((turn, i) => (i === c.turns.length - 1 ? { ...turn, content: turn.content + delta } : turn)) }));
+      setCurrent((c) => ({
+        ...c,
+        turns: c.turns.map((turn, i) => (i === c.turns.length - 1 ? { ...turn, content: turn.content + delta } : turn)),
+      }));
     try {
       const end = await streamChat(body, apiKey.trim() || null, appendDelta, abort.current.signal);
-      if (end.status === 'failed') setError(end.code ? describeError(new ApiFailure(502, { error: end.code, message: end.error ?? '' }), t) : t('playground.failed', { error: end.error ?? '' }));
+      if (end.status === 'failed')
+        setError(
+          end.code
+            ? describeError(new ApiFailure(502, { error: end.code, message: end.error ?? '' }), t)
+            : t('playground.failed', { error: end.error ?? '' }),
+        );
       else setNote(t('playground.spent', { tokens: end.tokens_spent ?? 0 }));
     } catch (err) {
       if ((err as Error).name !== 'AbortError') {
@@ -153,19 +168,48 @@ export function ChatPanel({ choices, models }: { choices: ModelChoice[]; models:
           <summary>{t('playground.settings')}</summary>
           <ModelSelect id="chat-model" choices={choices} value={current.model} onChange={(model) => update({ model })} />
           <label htmlFor="chat-system">{t('playground.system')}</label>
-          <textarea id="chat-system" value={current.system} placeholder={t('playground.systemHint')} onChange={(e) => update({ system: e.target.value })} />
+          <textarea
+            id="chat-system"
+            value={current.system}
+            placeholder={t('playground.systemHint')}
+            onChange={(e) => update({ system: e.target.value })}
+          />
           <div className="row fields">
             <div>
               <label htmlFor="chat-temperature">{t('playground.temperature')}</label>
-              <input id="chat-temperature" type="number" min={0} max={2} step={0.1} placeholder={t('playground.default')} value={temperature} onChange={(e) => setTemperature(e.target.value)} />
+              <input
+                id="chat-temperature"
+                type="number"
+                min={0}
+                max={2}
+                step={0.1}
+                placeholder={t('playground.default')}
+                value={temperature}
+                onChange={(e) => setTemperature(e.target.value)}
+              />
             </div>
             <div>
               <label htmlFor="chat-max-tokens">{t('playground.maxTokens')}</label>
-              <input id="chat-max-tokens" type="number" min={1} step={1} placeholder={t('playground.default')} value={maxTokens} onChange={(e) => setMaxTokens(e.target.value)} />
+              <input
+                id="chat-max-tokens"
+                type="number"
+                min={1}
+                step={1}
+                placeholder={t('playground.default')}
+                value={maxTokens}
+                onChange={(e) => setMaxTokens(e.target.value)}
+              />
             </div>
           </div>
           <label htmlFor="chat-api-key">{t('playground.apiKey')}</label>
-          <input id="chat-api-key" type="password" autoComplete="off" aria-describedby="chat-api-key-hint" value={apiKey} onChange={(e) => setApiKey(e.target.value)} />
+          <input
+            id="chat-api-key"
+            type="password"
+            autoComplete="off"
+            aria-describedby="chat-api-key-hint"
+            value={apiKey}
+            onChange={(e) => setApiKey(e.target.value)}
+          />
           <p id="chat-api-key-hint" className="hint">
             {t('playground.apiKeyHint')}
           </p>
@@ -203,7 +247,13 @@ export function ChatPanel({ choices, models }: { choices: ModelChoice[]; models:
           {vision && (
             <div className="attach">
               <label htmlFor="chat-image">{t('playground.attachImage')}</label>
-              <input id="chat-image" type="file" accept="image/png,image/jpeg,image/webp,image/gif" multiple onChange={(e) => void attach(e.target.files).then(() => (e.target.value = ''))} />
+              <input
+                id="chat-image"
+                type="file"
+                accept="image/png,image/jpeg,image/webp,image/gif"
+                multiple
+                onChange={(e) => void attach(e.target.files).then(() => (e.target.value = ''))}
+              />
               {images.length > 0 && (
                 <ul className="thumbs">
                   {images.map((src, i) => (

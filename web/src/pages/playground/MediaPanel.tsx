@@ -79,11 +79,15 @@ export function MediaPanel({ kind, choices, models }: { kind: 'image' | 'media';
       setQuoted(null);
       if (g.status === 'pending') {
         polling.current = new AbortController();
-        await pollUntil(async () => {
-          g = unwrap(await api.GET('/api/v2/generate/{id}', { params: { path: { id: String(g.id) } } }));
-          setResult(g);
-          return g.status !== 'pending';
-        }, POLL_MS, polling.current.signal);
+        await pollUntil(
+          async () => {
+            g = unwrap(await api.GET('/api/v2/generate/{id}', { params: { path: { id: String(g.id) } } }));
+            setResult(g);
+            return g.status !== 'pending';
+          },
+          POLL_MS,
+          polling.current.signal,
+        );
       }
     } catch (err) {
       setError(describeError(err, t));
@@ -95,7 +99,9 @@ export function MediaPanel({ kind, choices, models }: { kind: 'image' | 'media';
   const prefix = kind === 'image' ? 'img' : 'media';
   return (
     <section aria-labelledby={`${prefix}-h`}>
-      <h2 id={`${prefix}-h`} className="visually-hidden">{kind === 'image' ? t('playground.image') : t('playground.media')}</h2>
+      <h2 id={`${prefix}-h`} className="visually-hidden">
+        {kind === 'image' ? t('playground.image') : t('playground.media')}
+      </h2>
       <form onSubmit={quote}>
         <ModelSelect id={`${prefix}-model`} choices={choices} value={model} onChange={chooseModel} />
         <label htmlFor={`${prefix}-prompt`}>{t('playground.prompt')}</label>
@@ -105,13 +111,21 @@ export function MediaPanel({ kind, choices, models }: { kind: 'image' | 'media';
             <div>
               <label htmlFor="img-size">{t('playground.size')}</label>
               <select id="img-size" value={size} onChange={(e) => setSize(e.target.value)}>
-                {sizes.map((s) => <option key={s} value={s}>{s}</option>)}
+                {sizes.map((s) => (
+                  <option key={s} value={s}>
+                    {s}
+                  </option>
+                ))}
               </select>
             </div>
             <div>
               <label htmlFor="img-format">{t('playground.format')}</label>
               <select id="img-format" value={format} onChange={(e) => setFormat(asImageFormat(e.target.value))}>
-                {formats.map((f) => <option key={f} value={f}>{f}</option>)}
+                {formats.map((f) => (
+                  <option key={f} value={f}>
+                    {f}
+                  </option>
+                ))}
               </select>
             </div>
           </div>
@@ -119,15 +133,28 @@ export function MediaPanel({ kind, choices, models }: { kind: 'image' | 'media';
         {info?.category === 'music' && (
           <>
             <label htmlFor="media-duration">{t('playground.duration')}</label>
-            <input id="media-duration" type="number" min={15} max={120} value={duration} onChange={(e) => setDuration(Number(e.target.value))} />
+            <input
+              id="media-duration"
+              type="number"
+              min={15}
+              max={120}
+              value={duration}
+              onChange={(e) => setDuration(Number(e.target.value))}
+            />
           </>
         )}
         <div className="row">
-          <button type="submit" className="secondary" disabled={!model || !prompt.trim() || busy}>{t('playground.checkPrice')}</button>
+          <button type="submit" className="secondary" disabled={!model || !prompt.trim() || busy}>
+            {t('playground.checkPrice')}
+          </button>
           {price !== null && (
             <>
-              <span role="status" data-testid="price">{t('playground.price', { tokens: price })}</span>
-              <button type="button" onClick={() => void generate()} disabled={busy}>{t('playground.confirm', { tokens: price })}</button>
+              <span role="status" data-testid="price">
+                {t('playground.price', { tokens: price })}
+              </span>
+              <button type="button" onClick={() => void generate()} disabled={busy}>
+                {t('playground.confirm', { tokens: price })}
+              </button>
             </>
           )}
         </div>
