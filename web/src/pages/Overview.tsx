@@ -30,14 +30,15 @@ export default function Overview() {
 
   useEffect(() => {
     let live = true;
-    api.GET('/api/v2/user/balance').then(
-      (b) => {
+    // unwrap throws on an error answer: the catch after the then sees it too.
+    api
+      .GET('/api/v2/user/balance')
+      .then((b) => {
         if (!live) return;
         setBalance(unwrap(b));
         setLimits(readRateLimit(b.response.headers));
-      },
-      (err: unknown) => live && setError(describeError(err, t)),
-    );
+      })
+      .catch((err: unknown) => live && setError(describeError(err, t)));
     return () => {
       live = false;
     };

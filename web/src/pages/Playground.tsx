@@ -22,10 +22,11 @@ export default function Playground() {
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    void api.GET('/api/v2/models').then(
-      (r) => setModels(unwrap(r).models),
-      (err) => setError(describeError(err, t)),
-    );
+    // unwrap throws on an error answer: the catch after the then sees it too.
+    void api
+      .GET('/api/v2/models')
+      .then((r) => setModels(unwrap(r).models))
+      .catch((err: unknown) => setError(describeError(err, t)));
   }, [t]);
 
   const plan = user?.plan ?? 'free';

@@ -17,10 +17,11 @@ export default function SettingsPage() {
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    void api.GET('/api/v2/user/settings').then(
-      (r) => setSettings(unwrap(r)),
-      (err) => setError(describeError(err, t)),
-    );
+    // unwrap throws on an error answer: the catch after the then sees it too.
+    void api
+      .GET('/api/v2/user/settings')
+      .then((r) => setSettings(unwrap(r)))
+      .catch((err: unknown) => setError(describeError(err, t)));
   }, [t]);
 
   const savePrefs = async (patch: Partial<Pick<Settings, 'language' | 'image_format' | 'notifications_enabled'>>) => {
