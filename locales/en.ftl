@@ -77,6 +77,7 @@ button-menu = ☰ Menu
 button-back = ‹ Back
 button-cancel = ✖ Cancel
 button-skip = Skip ›
+button-skip-transparent = Skip: repaint the transparent area ›
 button-generate = ✅ Generate · { $price } tkn
 button-top-up = 💳 Top up
 button-plans = ⭐ Plans
@@ -170,6 +171,7 @@ detail-duration = Length: { $seconds } s
 detail-voice = Voice: { $voice }
 detail-with-photo = With your photo
 detail-with-mask = With your mask
+detail-transparent-area = Repaints the transparent area
 detail-scale = Scale: { $scale }×
 wizard-cancelled = Cancelled.
 wizard-use-buttons = Please use the buttons above, or /cancel.
@@ -183,7 +185,8 @@ tools-selected = 🛠 { $tool }
 tools-ask-photo = Send the photo.
 tools-ask-face-source = Send the photo with the face to use.
 tools-ask-face-target = Now send the photo to put that face on.
-tools-ask-mask = Send a mask (white = area to repaint, same size as the photo), or skip to repaint the transparent area.
+tools-ask-mask = Send a mask (white = area to repaint, same proportions as the image), or skip to repaint the image's transparent area.
+tools-ask-mask-required = Send a mask: white marks the area to repaint, black what stays (same proportions as the image). This image has no transparent area, so it needs one; or start again with the image sent as a PNG file whose area to repaint is transparent.
 tools-ask-scale = How much larger?
 tools-ask-prompt-style = ✏️ Describe the style, e.g. “watercolor”, “pencil sketch”.
 tools-ask-prompt-inpaint = ✏️ Describe what to paint into the area.

@@ -16,6 +16,8 @@ export interface ImageInputRef {
   field: ImageField;
   fileId: string;
   fileSize?: number;
+  /** The file's type as Telegram gave it (photos are JPEG). */
+  mime?: string;
 }
 
 /**

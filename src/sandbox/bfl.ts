@@ -49,11 +49,14 @@ function validSide(n: unknown): n is number {
   return typeof n === 'number' && Number.isInteger(n) && n >= 256 && n <= 1440 && n % 32 === 0;
 }
 
-async function imageSize(b64: unknown): Promise<{ width: number; height: number } | undefined> {
+async function imageSize(b64: unknown): Promise<{ width: number; height: number; transparent: boolean } | undefined> {
   if (typeof b64 !== 'string' || b64 === '') return undefined;
   try {
-    const meta = await sharp(Buffer.from(b64, 'base64')).metadata();
-    return meta.width && meta.height ? { width: meta.width, height: meta.height } : undefined;
+    const data = Buffer.from(b64, 'base64');
+    const meta = await sharp(data).metadata();
+    if (!meta.width || !meta.height) return undefined;
+    const transparent = meta.hasAlpha === true && !(await sharp(data).stats()).isOpaque;
+    return { width: meta.width, height: meta.height, transparent };
   } catch {
     return undefined;
   }
@@ -84,12 +87,17 @@ async function submit(req: SandboxRequest, res: ServerResponse, model: string): 
   } else if (model === 'flux-pro-1.0-fill') {
     const image = await imageSize(body.image);
     if (!image) return invalid(res, 'image', 'image must be a base64-encoded image');
-    const mask = await imageSize(body.mask);
-    if (!mask) return invalid(res, 'mask', 'mask must be a base64-encoded image');
-    if (mask.width !== image.width || mask.height !== image.height) {
-      return invalid(res, 'mask', 'mask dimensions must match the image');
+    // As documented: the mask is optional when the image carries one in its alpha channel.
+    if (body.mask === undefined || body.mask === null) {
+      if (!image.transparent) return invalid(res, 'mask', 'mask is required unless the image has an alpha mask');
+    } else {
+      const mask = await imageSize(body.mask);
+      if (!mask) return invalid(res, 'mask', 'mask must be a base64-encoded image');
+      if (mask.width !== image.width || mask.height !== image.height) {
+        return invalid(res, 'mask', 'mask dimensions must match the image');
+      }
     }
-    size = image;
+    size = { width: image.width, height: image.height };
   } else {
     const ratio = typeof body.aspect_ratio === 'string' ? body.aspect_ratio : '1:1';
     if (!/^\d+:\d+$/.test(ratio)) return invalid(res, 'aspect_ratio', 'aspect_ratio must look like 16:9');

@@ -75,6 +75,14 @@ export class TestUser {
     };
   }
 
+  /** An image sent as a file (keeps its format and transparency, unlike a photo). */
+  document(file: { file_id: string; file_unique_id: string; file_size: number }, mime: string, name: string, caption?: string): Update {
+    return {
+      update_id: updateId++,
+      message: { ...this.base(), document: { ...file, mime_type: mime, file_name: name }, ...(caption ? { caption } : {}) },
+    };
+  }
+
   voice(file: { file_id: string; file_unique_id: string; file_size: number }, duration = 3): Update {
     return {
       update_id: updateId++,

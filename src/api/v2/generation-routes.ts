@@ -172,31 +172,34 @@ export function registerGenerationRoutes(
     path: '/inpaint',
     operationId: 'inpaint',
     security: 'bearer',
-    summary: 'Repaint the masked region of an image (multipart: image, mask, prompt)',
-    description: 'Image and mask may be up to 20 MB each (413 beyond); other multipart problems answer 400 saying what was wrong.',
+    summary: 'Repaint the masked region of an image (multipart: image, optional mask, prompt)',
+    description:
+      'Image and mask may be up to 20 MB each (413 beyond); other multipart problems answer 400 saying what was wrong. ' +
+      'The mask is white where the image is repainted; without a mask the transparent area of the image is repainted, ' +
+      'and an image without transparency answers 400 naming `mask`.',
     tags: ['Generation'],
     bodyContentType: 'multipart/form-data',
     responses: { 200: generationResponse },
   });
   router.post('/inpaint', async (ctx) => {
     const form = await readMultipart(ctx, { maxFileBytes: INPAINT_MAX_BYTES, fileFields: ['image', 'mask'] });
-    for (const field of ['image', 'mask']) {
-      if (!form.files[field]) throw new ApiError(400, 'validation_error', `${field}: a file is required`, { field });
-    }
+    const { image, mask } = form.files;
+    if (!image) throw new ApiError(400, 'validation_error', 'image: a file is required', { field: 'image' });
     const prompt = form.fields.prompt ?? '';
     const fingerprintBody = {
       ...form.fields,
-      image: fingerprint('image', form.files.image.data.toString('base64')),
-      mask: fingerprint('mask', form.files.mask.data.toString('base64')),
+      image: fingerprint('image', image.data.toString('base64')),
+      ...(mask ? { mask: fingerprint('mask', mask.data.toString('base64')) } : {}),
     };
     await idempotent(ctx, services, 'POST /inpaint', fingerprintBody, async () => {
-      const command = parseGenerateCommand(
+      const parsed = parseGenerateCommand(
         { model: 'inpaint', prompt, format: form.fields.format },
         {
-          'params.image_url': { data: form.files.image.data, field: 'image' },
-          'params.mask_url': { data: form.files.mask.data, field: 'mask' },
+          'params.image_url': { data: image.data, field: 'image' },
+          ...(mask ? { 'params.mask_url': { data: mask.data, field: 'mask' } } : {}),
         },
       );
+      const command = { ...parsed, inputs: { ...parsed.inputs, maskField: 'mask' } };
       const outcome = await services.generations.generate(actorOf(ctx), command, requestContextOf(ctx, services));
       return renderOutcome(ctx, services, outcome);
     });

@@ -213,7 +213,7 @@ async function chooseOptions(w: Wizard, ctx: ConvContext, messageId: number, dra
     const kb = cancelKeyboard(w);
     if (imageInput === 'optional') kb.text(t('button-skip'), button(w, 'skip'));
     await ctx.api.editMessageText(ctx.chat!.id, messageId, question, { reply_markup: kb });
-    const photo = await waitPhoto(w, question);
+    const photo = await waitPhoto(w, question, imageInput === 'optional');
     if (photo === null) return false;
     if (photo !== 'skip') {
       draft.images.push({ field: 'image_url', fileId: photo.image.fileId, fileSize: photo.image.fileSize });

@@ -9,6 +9,7 @@ import type { I18n, Locale, Translate } from '../i18n';
 import { photoCommand } from '../generation-runner';
 import { askPrompt, choose, confirmAndStart, loadWizardAccount, pickModel, type Draft } from './media';
 import { paramErrorText } from '../errors';
+import { telegramImageHasTransparency } from '../image-transparency';
 import {
   button,
   cancelKeyboard,
@@ -38,11 +39,11 @@ function photoQuestion(t: Translate, field: ImageField): string {
 }
 
 /** Asks for a photo in the wizard message; the caption comes back as a possible prompt. */
-async function askPhoto(w: Wizard, ctx: ConvContext, messageId: number, question: string, optional = false) {
+async function askPhoto(w: Wizard, ctx: ConvContext, messageId: number, question: string, skip?: string) {
   const kb = cancelKeyboard(w);
-  if (optional) kb.text(w.t('button-skip'), button(w, 'skip'));
+  if (skip) kb.text(skip, button(w, 'skip'));
   await ctx.api.editMessageText(ctx.chat!.id, messageId, question, { reply_markup: kb });
-  return waitPhoto(w, question);
+  return waitPhoto(w, question, skip !== undefined);
 }
 
 /**
@@ -95,9 +96,16 @@ export function createToolsConversation(i18n: I18n) {
       draft.images.push({ field, ...photo });
     }
     if (tool.config.supports_mask) {
-      const mask = await askPhoto(w, c, messageId, t('tools-ask-mask'), true);
+      // Skip (repaint the transparent area) is offered only when the image has one: never a step that cannot work.
+      const image = draft.images[0];
+      const transparent = await conversation.external((octx) => telegramImageHasTransparency(octx.deps, image));
+      const mask = transparent
+        ? await askPhoto(w, c, messageId, t('tools-ask-mask'), t('button-skip-transparent'))
+        : await askPhoto(w, c, messageId, t('tools-ask-mask-required'));
       if (mask === null) return cancelled();
-      if (mask !== 'skip') {
+      if (mask === 'skip') {
+        draft.details.push(t('detail-transparent-area'));
+      } else {
         draft.images.push({ field: 'params.mask_url', ...mask.image });
         draft.details.push(t('detail-with-mask'));
       }

@@ -27,6 +27,8 @@ export interface Wizard {
 export interface ImageRef {
   fileId: string;
   fileSize?: number;
+  /** The type Telegram gives: photos are always JPEG; an image sent as a file keeps its own (PNG, WebP…). */
+  mime?: string;
 }
 
 export async function openWizard(conversation: BotConversation, t: Translate): Promise<Wizard> {
@@ -111,10 +113,10 @@ export function imageOfMessage(message: Pick<Message, 'photo' | 'document'>): Im
   const photos = message.photo;
   if (photos && photos.length > 0) {
     const best = photos[photos.length - 1];
-    return { fileId: best.file_id, fileSize: best.file_size };
+    return { fileId: best.file_id, fileSize: best.file_size, mime: 'image/jpeg' };
   }
   const doc = message.document;
-  if (doc && doc.mime_type?.startsWith('image/')) return { fileId: doc.file_id, fileSize: doc.file_size };
+  if (doc && doc.mime_type?.startsWith('image/')) return { fileId: doc.file_id, fileSize: doc.file_size, mime: doc.mime_type };
   return undefined;
 }
 
@@ -124,14 +126,18 @@ export function imageOf(ctx: ConvContext): ImageRef | undefined {
 }
 
 /**
- * Waits for a photo. `skip` adds a Skip button (the result is then `'skip'`); null when cancelled. A caption
- * that comes with the photo is returned too.
+ * Waits for a photo; null when cancelled, `'skip'` when the step is `skippable` and its Skip button was pressed. A
+ * caption that comes with the photo is returned too.
  */
-export async function waitPhoto(w: Wizard, hint: string): Promise<{ image: ImageRef; caption?: string } | 'skip' | null> {
+export async function waitPhoto(
+  w: Wizard,
+  hint: string,
+  skippable: boolean,
+): Promise<{ image: ImageRef; caption?: string } | 'skip' | null> {
   for (;;) {
     const ctx = await w.conversation.wait();
     const value = pressedValue(w, ctx);
-    if (value === 'x' || value === 'skip') {
+    if (value === 'x' || (value === 'skip' && skippable)) {
       await ctx.answerCallbackQuery();
       return value === 'x' ? null : 'skip';
     }

@@ -20,6 +20,8 @@ export interface CommandInputs<F = UploadedImage> {
   images: CommandInput<F>[];
   /** Inpaint mask; without it the image's transparent area is repainted. */
   mask?: CommandInput<F>;
+  /** What the door calls the mask (`mask` on /inpaint), for the refusal when it is missing; else `params.mask_url`. */
+  maskField?: string;
 }
 
 export interface GenerateCommand<F = UploadedImage> {
@@ -38,5 +40,5 @@ export async function loadCommandFiles<F, G>(command: GenerateCommand<F>, load: 
   const images: CommandInput<G>[] = [];
   for (const image of command.inputs.images) images.push(await convert(image));
   const mask = command.inputs.mask && (await convert(command.inputs.mask));
-  return { ...command, inputs: { images, mask } };
+  return { ...command, inputs: { images, mask, maskField: command.inputs.maskField } };
 }

@@ -18,6 +18,7 @@ import { InputFile, MediaPoll, MediaStart, ProviderError } from '../providers/ty
 import { assertRunnable } from './access';
 import { ProviderConnections } from './connections';
 import { InputError } from './errors';
+import { inpaintMask } from './inpaint-mask';
 import type { DeliveryTarget } from './delivery-outbox';
 import { InputResolver } from './inputs';
 import { GenerationLeases } from './leases';
@@ -121,6 +122,9 @@ export class GenerationService {
     const cost = quoteGeneration(model, params);
     const rate = await this.admit(actor, model, command.replaced?.from);
     const inputs = await this.resolveInputs(command.inputs, ctx);
+    if (model.category === 'tool' && model.config.supports_mask && inputs.images[0]) {
+      inputs.mask = await inpaintMask(inputs.images[0], inputs.mask, command.inputs.maskField ?? 'params.mask_url');
+    }
     const generation = await this.run(actor, model, params, inputs, cost, ctx);
     return { generation, rate };
   }

@@ -220,6 +220,23 @@ export async function validateMask(mask: Buffer, image: Buffer | { width: number
   return data;
 }
 
+/** Whether an image has pixels that are not fully opaque (an alpha channel that is used). */
+export async function hasTransparency(image: Buffer): Promise<boolean> {
+  const meta = await sharp(image).metadata();
+  // stats() describes the input itself; isOpaque is false when any alpha value is below the maximum.
+  return meta.hasAlpha === true && !(await sharp(image).stats()).isOpaque;
+}
+
+/**
+ * The inpainting mask an image carries in its alpha channel: a single-channel PNG of the image's size where the
+ * transparent area is white (repaint) and the opaque area black (keep); partly transparent pixels are grey. Null
+ * when the image has no transparent pixel.
+ */
+export async function maskFromTransparency(image: Buffer): Promise<Buffer | null> {
+  if (!(await hasTransparency(image))) return null;
+  return sharp(image).rotate().extractChannel('alpha').negate().toColourspace('b-w').png().toBuffer();
+}
+
 function orientedSize(meta: SharpMetadata): { width: number; height: number } {
   const width = meta.width ?? 0;
   const height = meta.height ?? 0;
