@@ -13,6 +13,7 @@ import { DEFAULT_LOCALE, isLocale, type I18n, type Locale } from './i18n';
 import { splitMessage } from './streaming-reply';
 import { expectedSeconds, progressText } from './progress';
 import { extensionOf } from '../core/media/mime';
+import { truncate } from './format';
 
 export interface ResultDeliveryDeps {
   outbox: DeliveryOutbox;
@@ -31,6 +32,28 @@ export interface ResultDeliveryDeps {
 /** Bots may upload files of up to 50 MB; photos up to 10 MB. */
 const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
 const MAX_PHOTO_BYTES = 10 * 1024 * 1024;
+
+/**
+ * What Telegram plays in its music player (sendAudio takes MP3 or M4A). The catalog's music vendors are asked for
+ * MP3 by the bot; a track in another format would arrive as a file.
+ */
+const PLAYER_AUDIO: ReadonlySet<string> = new Set(['audio/mpeg', 'audio/mp4']);
+/** Telegram shows a track's title on one line; a prompt is cut to this many characters. */
+const TRACK_TITLE_MAX = 64;
+
+/** sendAudio's track fields for a music result. */
+export function trackInfo(gen: Pick<GenerationRecord, 'modelSlug' | 'prompt' | 'durationSeconds'>): {
+  title?: string;
+  performer: string;
+  duration?: number;
+} {
+  const prompt = gen.prompt?.replace(/\s+/g, ' ').trim();
+  return {
+    ...(prompt ? { title: truncate(prompt, TRACK_TITLE_MAX) } : {}),
+    performer: findModel(gen.modelSlug)?.name ?? gen.modelSlug,
+    ...(gen.durationSeconds ? { duration: gen.durationSeconds } : {}),
+  };
+}
 
 function localeOf(target: DeliveryTarget): Locale {
   return isLocale(target.locale) ? target.locale : DEFAULT_LOCALE;
@@ -136,7 +159,11 @@ export class ResultDelivery implements GenerationNotifier {
     } else if (mime.startsWith('video/')) {
       await api.sendVideo(chatId, file(), { ...withCaption, supports_streaming: true });
       return;
-    } else if (mime === 'audio/mpeg' || mime === 'audio/mp4' || mime === 'audio/aac') {
+    } else if (findModel(gen.modelSlug)?.category === 'music' && PLAYER_AUDIO.has(mime)) {
+      // The music player: a track with its title (the prompt), performer (the model) and length.
+      await api.sendAudio(chatId, file(), { ...withCaption, ...trackInfo(gen) });
+      return;
+    } else if (PLAYER_AUDIO.has(mime) || mime === 'audio/aac') {
       await api.sendAudio(chatId, file(), withCaption);
       return;
     }

@@ -153,6 +153,15 @@ export function updateType(update: { update_id: number }): string {
   return keys[0];
 }
 
+/** The audio container of an upload, by its first bytes: what Telegram's players take (undefined for anything else). */
+function audioKind(data: Buffer | undefined): 'mp3' | 'm4a' | 'ogg' | undefined {
+  if (!data || data.length < 12) return undefined;
+  if (data.toString('latin1', 0, 4) === 'OggS') return 'ogg';
+  if (data.toString('latin1', 4, 8) === 'ftyp') return 'm4a';
+  if (data.toString('latin1', 0, 3) === 'ID3' || (data[0] === 0xff && (data[1] & 0xe0) === 0xe0 && (data[1] & 0x06) !== 0)) return 'mp3';
+  return undefined;
+}
+
 export class FakeTelegram {
   readonly calls: RecordedCall[] = [];
   private server?: http.Server;
@@ -421,6 +430,10 @@ export class FakeTelegram {
     };
   }
 
+  private documentOf(file: UploadedFile | undefined) {
+    return { ...this.fileMeta(file), file_name: file?.name, mime_type: file?.type || 'application/octet-stream' };
+  }
+
   private fileMeta(file: UploadedFile | undefined) {
     const n = this.nextFileId++;
     return { file_id: `BQAC-sent-${n}`, file_unique_id: `sent${n}`, file_size: file?.data.length ?? 0 };
@@ -496,16 +509,7 @@ export class FakeTelegram {
         );
       }
       case 'sendDocument':
-        return ok(
-          this.message(chatId, {
-            document: {
-              ...this.fileMeta(files.document),
-              file_name: files.document?.name,
-              mime_type: files.document?.type || 'application/octet-stream',
-            },
-            ...caption,
-          }),
-        );
+        return ok(this.message(chatId, { document: this.documentOf(files.document), ...caption }));
       case 'sendVideo':
         return ok(
           this.message(chatId, {
@@ -513,13 +517,36 @@ export class FakeTelegram {
             ...caption,
           }),
         );
-      case 'sendAudio':
+      case 'sendAudio': {
+        // "Your audio must be in the .MP3 or .M4A format": anything else is kept as a plain file.
+        const kind = audioKind(files.audio?.data);
+        if (kind !== 'mp3' && kind !== 'm4a') return ok(this.message(chatId, { document: this.documentOf(files.audio), ...caption }));
         return ok(
           this.message(chatId, {
-            audio: { ...this.fileMeta(files.audio), duration: 10, mime_type: 'audio/mpeg', file_name: files.audio?.name },
+            audio: {
+              ...this.fileMeta(files.audio),
+              duration: p.duration !== undefined ? Number(p.duration) : 0,
+              mime_type: kind === 'mp3' ? 'audio/mpeg' : 'audio/mp4',
+              file_name: files.audio?.name,
+              ...(typeof p.title === 'string' ? { title: p.title } : {}),
+              ...(typeof p.performer === 'string' ? { performer: p.performer } : {}),
+            },
             ...caption,
           }),
         );
+      }
+      case 'sendVoice': {
+        // A voice message must be OGG/Opus, MP3 or M4A ("other formats may be sent as Audio or Document").
+        const kind = audioKind(files.voice?.data);
+        if (kind === undefined) return ok(this.message(chatId, { document: this.documentOf(files.voice), ...caption }));
+        const mime = { ogg: 'audio/ogg', mp3: 'audio/mpeg', m4a: 'audio/mp4' }[kind];
+        return ok(
+          this.message(chatId, {
+            voice: { ...this.fileMeta(files.voice), duration: p.duration !== undefined ? Number(p.duration) : 0, mime_type: mime },
+            ...caption,
+          }),
+        );
+      }
       case 'getFile': {
         const file = this.files.get(String(p.file_id));
         if (!file) return fail('error-400-invalid-file-id');

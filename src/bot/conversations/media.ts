@@ -206,6 +206,8 @@ async function chooseOptions(w: Wizard, ctx: ConvContext, messageId: number, dra
     if (picked === null) return false;
     body.duration = Number(picked);
     draft.details.push(t('detail-duration', { seconds: Number(picked) }));
+    // MP3 is what Telegram's music player takes (sendAudio): ask the vendor for it.
+    if (model.config.audio_formats.includes('mp3')) body.params = { format: 'mp3' };
   }
   const imageInput = model.category === 'image' || model.category === 'video' ? model.config.image_input : 'none';
   if (imageInput !== 'none') {

@@ -146,7 +146,8 @@ export const REPLICATE_MODELS: { [S in SlugOf<'replicate'>]: ReplicateModel<Requ
         prompt: req.prompt,
         duration: Math.round(clamp(req.durationSeconds ?? 30, 1, 120)),
         model_version: 'stereo-large',
-        output_format: 'mp3',
+        // MP3 unless WAV is asked for: Telegram's music player (and most clients) want MP3.
+        output_format: req.audioFormat === 'wav' ? 'wav' : 'mp3',
         normalization_strategy: 'peak',
         seed: req.seed,
       }),
