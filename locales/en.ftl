@@ -90,6 +90,9 @@ button-persona = 🎭 Persona
 button-persona-none = 🚫 No persona
 button-voice-transcribe = 📝 Transcribe voice
 button-voice-answer = 💬 Answer voice
+button-voice-answers-off = 🔇 Voice answers off
+button-voice-answers-on = 🔊 Voice answers on
+button-voice-answers-model = 🗣 Voice: { $model }
 button-buy-plan = { $name } · { $stars } ⭐ / 30 days
 button-buy-tokens = { $tokens } { $tokens ->
         [one] token
@@ -347,12 +350,17 @@ settings-text =
     Image format: { $format }
     Notifications: { $notifications }
     Voice messages: { $voice }
+    Voice answers: { $answers }
 
     With notifications off, results that finish later arrive silently.
 settings-on = on
 settings-off = off
 settings-voice-transcribe = transcribed
 settings-voice-answer = answered by the chat model
+settings-voice-answers-off = off
+settings-voice-answers-on = on ({ $model })
+settings-voice-answers-no-model = on, but your plan has no speech model
+settings-voice-answers-pick = 🗣 The speech model of voice answers (price for up to 4,000 characters):
 
 ## Stats and history
 
@@ -418,3 +426,13 @@ admin-webhook-disabled = 🪝 Webhook #{ $endpoint } of user #{ $id } answered 4
 ## Group chats
 
 group-chat-note = I work in private chat only: message me at @{ $bot }.
+
+## Voice answers
+
+voice-answer-refused = { $reason ->
+    [tokens] 🔇 No voice answer this time: it needs { $price } tkn, more than the balance has. The text answer is complete.
+    [limit] 🔇 No voice answer this time: the request limit is reached. The text answer is complete.
+    [plan] 🔇 Voice answers need the { $plan } plan or higher (speech synthesis). The text answer is complete.
+   *[other] 🔇 No voice answer this time: speech is not available right now. The text answer is complete.
+}
+voice-answer-cut = 🔊 The answer is long: the voice message speaks its first { $chars } characters, up to the end of a sentence.

@@ -92,6 +92,9 @@ button-persona = 🎭 Персона
 button-persona-none = 🚫 Без персоны
 button-voice-transcribe = 📝 Расшифровывать голосовые
 button-voice-answer = 💬 Отвечать на голосовые
+button-voice-answers-off = 🔇 Без озвучки ответов
+button-voice-answers-on = 🔊 Озвучивать ответы
+button-voice-answers-model = 🗣 Голос: { $model }
 button-buy-plan = { $name } · { $stars } ⭐ / 30 дней
 button-buy-tokens = { $tokens } { $tokens ->
         [one] токен
@@ -352,12 +355,17 @@ settings-text =
     Формат изображений: { $format }
     Уведомления: { $notifications }
     Голосовые сообщения: { $voice }
+    Озвучка ответов: { $answers }
 
     Когда уведомления выключены, результаты, готовые позже, приходят без звука.
 settings-on = включены
 settings-off = выключены
 settings-voice-transcribe = расшифровываются
 settings-voice-answer = на них отвечает модель чата
+settings-voice-answers-off = выключена
+settings-voice-answers-on = включена ({ $model })
+settings-voice-answers-no-model = включена, но в вашем тарифе нет синтеза речи
+settings-voice-answers-pick = 🗣 Модель озвучки ответов (цена за текст до 4000 символов):
 
 ## Статистика и история
 
@@ -421,3 +429,13 @@ admin-webhook-disabled = 🪝 Вебхук #{ $endpoint } пользовател
 ## Групповые чаты
 
 group-chat-note = Я работаю только в личном чате: напишите мне в @{ $bot }.
+
+## Озвучка ответов
+
+voice-answer-refused = { $reason ->
+    [tokens] 🔇 Без озвучки: она стоит { $price } ток., а на балансе меньше. Текстовый ответ полный.
+    [limit] 🔇 Без озвучки: достигнут лимит запросов. Текстовый ответ полный.
+    [plan] 🔇 Озвучка ответов доступна с тарифа { $plan } (синтез речи). Текстовый ответ полный.
+   *[other] 🔇 Без озвучки: синтез речи сейчас недоступен. Текстовый ответ полный.
+}
+voice-answer-cut = 🔊 Ответ длинный: в голосовом сообщении первые { $chars } символов, до конца предложения.

@@ -17,6 +17,7 @@ import { LivingCatalog1764025000000 } from './1764025000000-LivingCatalog';
 import { ApiKeyLimits1764027000000 } from './1764027000000-ApiKeyLimits';
 import { IdempotencyAttemptOwner1764023000000 } from './1764023000000-IdempotencyAttemptOwner';
 import { GenerationLinkOrigin1764028100000 } from './1764028100000-GenerationLinkOrigin';
+import { VoiceAnswers1764030000000 } from './1764030000000-VoiceAnswers';
 
 /** Every migration in order; the data source lists them explicitly so the compiled build needs no glob. */
 export const migrations = [
@@ -39,4 +40,5 @@ export const migrations = [
   ApiKeyLimits1764027000000,
   IdempotencyAttemptOwner1764023000000,
   GenerationLinkOrigin1764028100000,
+  VoiceAnswers1764030000000,
 ];

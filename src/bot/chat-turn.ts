@@ -10,6 +10,7 @@ import { withChatAction } from './chat-action';
 import type { BotContext, BotSettings, LastTurn } from './context';
 import { describeErrorForUser, failureText, isExpectedError, vendorFailureKind } from './errors';
 import { StreamingReply } from './streaming-reply';
+import { speakAnswer } from './voice-answer';
 import { downloadTelegramFile, toDataUri } from './telegram-files';
 
 /** One question to the chat model: text, optionally about a photo (vision), answered in reply to `replyTo`. */
@@ -147,6 +148,8 @@ async function answerTurn(ctx: BotContext, turn: ChatTurn): Promise<void> {
   ctx.session.chat.messages = trimHistory([...history, { role: 'user', content: asked }, { role: 'assistant', content: answer }], settings);
   const last: LastTurn = { turn: turnNumber, text: turn.text, image: turn.image, replyTo: turn.replyTo };
   ctx.session.lastTurn = last;
+  // Voice answers (when on) follow in the background: the text answer is complete, the chat is free meanwhile.
+  if (answer.trim() !== '') ctx.deps.tasks.run('voice answer', () => speakAnswer(ctx, answer, reply.messageIds.at(-1)));
 }
 
 /**

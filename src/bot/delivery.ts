@@ -13,6 +13,7 @@ import { DEFAULT_LOCALE, isLocale, type I18n, type Locale } from './i18n';
 import { splitMessage } from './streaming-reply';
 import { expectedSeconds, progressText } from './progress';
 import { extensionOf } from '../core/media/mime';
+import { sniffAudio } from '../core/media/sniff';
 import { truncate } from './format';
 
 export interface ResultDeliveryDeps {
@@ -53,6 +54,11 @@ export function trackInfo(gen: Pick<GenerationRecord, 'modelSlug' | 'prompt' | '
     performer: findModel(gen.modelSlug)?.name ?? gen.modelSlug,
     ...(gen.durationSeconds ? { duration: gen.durationSeconds } : {}),
   };
+}
+
+interface SendOptions {
+  disable_notification: boolean;
+  reply_parameters?: { message_id: number; allow_sending_without_reply: boolean };
 }
 
 function localeOf(target: DeliveryTarget): Locale {
@@ -110,7 +116,10 @@ export class ResultDelivery implements GenerationNotifier {
     const balance = await this.deps.balanceOf(gen.userId);
     let caption = t('result-caption', { model, tokens: gen.tokensSpent, balance });
     if (gen.sandbox) caption += `\n${t('result-sandbox')}`;
-    const options = { disable_notification: target.silent === true };
+    const options = {
+      disable_notification: target.silent === true,
+      ...(target.replyTo ? { reply_parameters: { message_id: target.replyTo, allow_sending_without_reply: true } } : {}),
+    };
     if (gen.resultKey) {
       const stored = await this.deps.storage.get(gen.resultKey);
       if (!stored) {
@@ -125,8 +134,10 @@ export class ResultDelivery implements GenerationNotifier {
         return;
       }
       const data = await readStoredObject(stored, MAX_UPLOAD_BYTES);
-      await withChatAction(api, target.chatId, actionForUpload(stored.mime), () =>
-        this.sendFile(api, target.chatId, gen, stored.mime, data, caption, options),
+      await withChatAction(api, target.chatId, target.voice ? 'record_voice' : actionForUpload(stored.mime), () =>
+        target.voice
+          ? this.sendSpeech(api, target.chatId, gen, data, caption, options)
+          : this.sendFile(api, target.chatId, gen, stored.mime, data, caption, options),
       );
     } else {
       const text = gen.resultText?.trim() ? gen.resultText : t('result-empty-text');
@@ -137,6 +148,27 @@ export class ResultDelivery implements GenerationNotifier {
     if (target.messageId) await api.deleteMessage(target.chatId, target.messageId).catch(() => undefined);
   }
 
+  /**
+   * A voice answer: a voice message when the speech is OGG/Opus (what Telegram plays as voice), else a track in the
+   * music player (MP3 from a vendor without Opus).
+   */
+  private async sendSpeech(
+    api: Api,
+    chatId: number,
+    gen: GenerationRecord,
+    data: Buffer,
+    caption: string,
+    options: SendOptions,
+  ): Promise<void> {
+    const kind = sniffAudio(data);
+    const file = new InputFile(data, `${gen.modelSlug}-${gen.id}.${kind?.ext ?? 'bin'}`);
+    if (kind?.ext === 'ogg') {
+      await api.sendVoice(chatId, file, { ...options, caption, ...(gen.durationSeconds ? { duration: gen.durationSeconds } : {}) });
+      return;
+    }
+    await api.sendAudio(chatId, file, { ...options, caption, performer: findModel(gen.modelSlug)?.name ?? gen.modelSlug });
+  }
+
   private async sendFile(
     api: Api,
     chatId: number,
@@ -144,7 +176,7 @@ export class ResultDelivery implements GenerationNotifier {
     mime: string,
     data: Buffer,
     caption: string,
-    options: { disable_notification: boolean },
+    options: SendOptions,
   ): Promise<void> {
     const file = () => new InputFile(data, `${gen.modelSlug}-${gen.id}.${extensionOf(mime)}`);
     const withCaption = { ...options, caption };

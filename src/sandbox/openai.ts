@@ -16,6 +16,7 @@ import {
   VendorErrors,
 } from './chat-completions-fake';
 import { syntheticImage, syntheticMp3, syntheticWav } from './synthetic';
+import { syntheticOggOpus } from './ogg-opus';
 import { sendBytes, sendJson, type SandboxHandler, type SandboxRequest } from './types';
 
 // An in-process fake of api.openai.com/v1: Chat Completions, Images, Speech and Transcriptions,
@@ -290,9 +291,10 @@ function handleSpeech(req: SandboxRequest, res: ServerResponse): Promise<void> |
   if (answerGenericFailure(marker, openAiErrors, model, res)) return;
   if (marker === 'timeout') return hangUntilClosed(res);
 
-  // About 15 characters a second of speech; the sandbox cannot encode opus/aac/flac and answers MP3 for them.
+  // About 15 characters a second of speech; the sandbox cannot encode aac/flac and answers MP3 for them.
   const seconds = Math.min(30, Math.max(1, input.length / 15 / speed));
   if (format === 'wav') return sendBytes(res, 200, syntheticWav(seconds), 'audio/wav');
+  if (format === 'opus') return sendBytes(res, 200, syntheticOggOpus(seconds), 'audio/ogg');
   if (format === 'pcm') return sendBytes(res, 200, syntheticWav(seconds).subarray(44), 'audio/pcm');
   sendBytes(res, 200, syntheticMp3(seconds), 'audio/mpeg');
 }

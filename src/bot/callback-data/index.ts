@@ -51,6 +51,11 @@ export const SET_LANGUAGE = callbackKind('set:lang', oneOf(BOT_LOCALES));
 export const SET_IMAGE_FORMAT = callbackKind('set:fmt', oneOf(IMAGE_FORMATS));
 export const SET_NOTIFICATIONS = callbackKind('set:notif', oneOf(['on', 'off']));
 export const SET_VOICE_MODE = callbackKind('set:voice', oneOf(VOICE_MODES));
+/** Voice answers: a chat answer is also spoken back. */
+export const SET_VOICE_ANSWERS = callbackKind('set:va', oneOf(['on', 'off']));
+/** The list of speech models for voice answers, and the choice of one. */
+export const TTS_MODELS = plainCallback('tts:list');
+export const SET_TTS_MODEL = callbackKind('tts:m', modelSlug);
 
 export const BALANCE_TOP_UP = plainCallback('bal:topup');
 export const BALANCE_PLANS = plainCallback('bal:plans');
@@ -100,6 +105,9 @@ export const CALLBACK_KINDS = [
   SET_IMAGE_FORMAT,
   SET_NOTIFICATIONS,
   SET_VOICE_MODE,
+  SET_VOICE_ANSWERS,
+  TTS_MODELS,
+  SET_TTS_MODEL,
   BALANCE_TOP_UP,
   BALANCE_PLANS,
   SUBSCRIPTION_CANCEL,

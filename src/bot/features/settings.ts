@@ -3,14 +3,28 @@ import type { SettingsPatch } from '../../core/accounts/settings';
 import type { BotContext } from '../context';
 import { show } from './respond';
 import { IMAGE_FORMATS } from '../../core/catalog/types';
-import { MENU, onCallback, SET_IMAGE_FORMAT, SET_LANGUAGE, SET_NOTIFICATIONS, SET_VOICE_MODE } from '../callback-data';
+import { canUseModel, findModel, listModels } from '../../core/catalog/catalog';
+import {
+  MENU,
+  onCallback,
+  SET_IMAGE_FORMAT,
+  SET_LANGUAGE,
+  SET_NOTIFICATIONS,
+  SET_TTS_MODEL,
+  SET_VOICE_ANSWERS,
+  SET_VOICE_MODE,
+  TTS_MODELS,
+} from '../callback-data';
+import { planNames } from '../format';
+import { modelPickerKeyboard } from '../keyboards/models';
 
 async function showSettings(ctx: BotContext): Promise<void> {
   const account = ctx.account;
   if (!account) return;
-  const [s, voice] = await Promise.all([
+  const [s, voice, answers] = await Promise.all([
     ctx.deps.services.settings.get(account.user.id),
     ctx.deps.services.settings.voiceMode(account.user.id),
+    ctx.deps.services.settings.voiceAnswers(account.user.id, account.plan.slug),
   ]);
   const mark = (on: boolean) => (on ? '✓ ' : '');
   const kb = new InlineKeyboard()
@@ -27,17 +41,45 @@ async function showSettings(ctx: BotContext): Promise<void> {
     .text(`${mark(voice === 'transcribe')}${ctx.t('button-voice-transcribe')}`, SET_VOICE_MODE.data('transcribe'))
     .text(`${mark(voice === 'answer')}${ctx.t('button-voice-answer')}`, SET_VOICE_MODE.data('answer'))
     .row()
-    .text(ctx.t('button-menu'), MENU.data('main'));
+    .text(`${mark(!answers.enabled)}${ctx.t('button-voice-answers-off')}`, SET_VOICE_ANSWERS.data('off'))
+    .text(`${mark(answers.enabled)}${ctx.t('button-voice-answers-on')}`, SET_VOICE_ANSWERS.data('on'))
+    .row();
+  if (answers.enabled && answers.model) kb.text(ctx.t('button-voice-answers-model', { model: answers.model.name }), TTS_MODELS.data).row();
+  kb.text(ctx.t('button-menu'), MENU.data('main'));
   const text = ctx.t('settings-text', {
     language: s.language === 'ru' ? 'Русский' : 'English',
     format: s.image_format.toUpperCase(),
     notifications: s.notifications_enabled ? ctx.t('settings-on') : ctx.t('settings-off'),
     voice: voice === 'answer' ? ctx.t('settings-voice-answer') : ctx.t('settings-voice-transcribe'),
+    answers: !answers.enabled
+      ? ctx.t('settings-voice-answers-off')
+      : answers.model
+        ? ctx.t('settings-voice-answers-on', { model: answers.model.name })
+        : ctx.t('settings-voice-answers-no-model'),
   });
   await show(ctx, text, kb);
 }
 
-/** Language, image format and notifications (the settings of PATCH /api/v2/user/settings), and the bot's voice mode. */
+/** The speech models for voice answers, with their price range and a lock above the plan. */
+async function showSpeechModels(ctx: BotContext): Promise<void> {
+  const account = ctx.account;
+  if (!account) return;
+  const { services } = ctx.deps;
+  const answers = await services.settings.voiceAnswers(account.user.id, account.plan.slug);
+  const kb = modelPickerKeyboard(ctx.t, listModels({ category: 'tts' }), {
+    plan: account.plan.slug,
+    planNames: await planNames(services.plans),
+    data: (slug) => SET_TTS_MODEL.data(slug),
+    current: answers.model?.slug,
+  });
+  kb.text(ctx.t('button-back'), MENU.data('settings'));
+  await show(ctx, ctx.t('settings-voice-answers-pick'), kb);
+}
+
+/**
+ * Language, image format and notifications (the settings of PATCH /api/v2/user/settings), and the bot's voice mode
+ * and voice answers (with their speech model).
+ */
 export function settingsFeature(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.command('settings', showSettings);
@@ -47,6 +89,28 @@ export function settingsFeature(): Composer<BotContext> {
     const account = ctx.account;
     if (!account) return ctx.answerCallbackQuery();
     await ctx.deps.services.settings.setVoiceMode(account.user.id, mode);
+    await showSettings(ctx);
+  });
+
+  onCallback(composer, SET_VOICE_ANSWERS, async (ctx, value) => {
+    const account = ctx.account;
+    if (!account) return ctx.answerCallbackQuery();
+    await ctx.deps.services.settings.setVoiceAnswers(account.user.id, value === 'on');
+    await showSettings(ctx);
+  });
+  composer.callbackQuery(TTS_MODELS.data, showSpeechModels);
+  onCallback(composer, SET_TTS_MODEL, async (ctx, slug) => {
+    const account = ctx.account;
+    const model = findModel(slug);
+    if (!account || model?.category !== 'tts') return ctx.answerCallbackQuery();
+    if (!canUseModel(account.plan.slug, model)) {
+      const names = await planNames(ctx.deps.services.plans);
+      return ctx.answerCallbackQuery({
+        text: ctx.t('model-locked', { model: model.name, plan: names[model.minPlan] ?? model.minPlan }),
+        show_alert: true,
+      });
+    }
+    await ctx.deps.services.settings.setTtsModel(account.user.id, account.plan.slug, model.slug);
     await showSettings(ctx);
   });
 

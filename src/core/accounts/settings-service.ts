@@ -1,7 +1,8 @@
 import { DataSource } from 'typeorm';
-import type { PlanSlug, TextModel } from '../catalog/types';
+import type { PlanSlug, TextModel, TtsModel } from '../catalog/types';
 import { getChatModel, getVisionModel, setChatModel } from './chat-preference';
 import { getSettings, SettingsPatch, SettingsView, updateSettings } from './settings';
+import { getVoiceAnswers, setTtsModel, setVoiceAnswers, VoiceAnswers } from './voice-answers';
 import { getVoiceMode, setVoiceMode, VoiceMode } from './voice-preference';
 
 /** A user's settings and chat model, for the doors (bound to the database so they never hold it). */
@@ -32,6 +33,20 @@ export class SettingsService {
   /** @throws ParamError (not a voice mode) */
   setVoiceMode(userId: number, mode: string): Promise<VoiceMode> {
     return setVoiceMode(this.ds, userId, mode);
+  }
+
+  /** Whether chat answers are also spoken, and by which speech model (the user's pick, else the plan's default). */
+  voiceAnswers(userId: number, plan: PlanSlug): Promise<VoiceAnswers> {
+    return getVoiceAnswers(this.ds, userId, plan);
+  }
+
+  setVoiceAnswers(userId: number, enabled: boolean): Promise<void> {
+    return setVoiceAnswers(this.ds, userId, enabled);
+  }
+
+  /** @throws ParamError (not a speech model), PlanTooLowError */
+  setTtsModel(userId: number, plan: PlanSlug, slug: string): Promise<TtsModel> {
+    return setTtsModel(this.ds, userId, plan, slug);
   }
 
   /** @throws ParamError (not a text model), PlanTooLowError */

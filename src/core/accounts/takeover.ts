@@ -29,7 +29,8 @@ export interface TakeoverIdentity {
  * - saved_payment_methods: deleted (nobody is charged through a card the registrant saved); pending
  *   payment_orders no longer save the card they are paid with (a payment the registrant completes later still
  *   credits the account, as any payment does).
- * - user_settings: back to the defaults (chat model, image format and size, notifications, voice mode, language).
+ * - user_settings: back to the defaults (chat model, image format and size, notifications, voice mode, voice
+ *   answers and their speech model, language).
  * - Kept: balances, ledger_entries, token_reservations, generations (with their result files; one still running
  *   is delivered to the chat that asked for it), generation_leases, payment_orders (the money history),
  *   idempotency_records (answer only the account's own authenticated requests, expire within a day),
@@ -65,7 +66,8 @@ export async function takeOverUnverifiedAccount(em: EntityManager, userId: numbe
   }
   await em.query(
     `UPDATE user_settings SET language = DEFAULT, image_format = DEFAULT, notifications_enabled = DEFAULT,
-            default_image_size = DEFAULT, chat_model = DEFAULT, voice_mode = DEFAULT, updated_at = now()
+            default_image_size = DEFAULT, chat_model = DEFAULT, voice_mode = DEFAULT, voice_answers = DEFAULT,
+            tts_model = DEFAULT, updated_at = now()
       WHERE user_id = $1`,
     [userId],
   );

@@ -10,6 +10,10 @@ export const deliveryTargetSchema = z.object({
   locale: z.string().optional(),
   /** The user turned notifications off: results arrive without a sound. */
   silent: z.boolean().optional(),
+  /** Speech goes out as a voice message (the bot's voice answers) rather than as a track. */
+  voice: z.boolean().optional(),
+  /** The message the result answers (a voice answer replies to its text answer). */
+  replyTo: z.number().int().optional(),
   deliveredAt: z.string().optional(),
   attempts: z.number().int().optional(),
 });

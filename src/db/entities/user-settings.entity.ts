@@ -30,6 +30,14 @@ export class UserSettingsEntity {
   @Column({ name: 'voice_mode', type: 'text', default: 'transcribe' })
   voiceMode: string;
 
+  /** Bot: a chat answer is also spoken back as a voice message (billed as speech synthesis). */
+  @Column({ name: 'voice_answers', type: 'boolean', default: false })
+  voiceAnswers: boolean;
+
+  /** Bot: the speech model of voice answers; null for the plan's default. */
+  @Column({ name: 'tts_model', type: 'text', nullable: true })
+  ttsModel: string | null;
+
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt: Date;
 }
