@@ -70,6 +70,8 @@ command-help = Help
 command-buy = Buy tokens or a plan with Stars
 command-paysupport = Help with payments
 command-cancel = Cancel the current step
+command-off = Switch the bot off in this group (admins)
+command-on = Switch the bot on in this group (admins)
 
 ## Buttons
 
@@ -425,7 +427,25 @@ admin-webhook-disabled = 🪝 Webhook #{ $endpoint } of user #{ $id } answered 4
 
 ## Group chats
 
-group-chat-note = I work in private chat only: message me at @{ $bot }.
+group-intro =
+    👋 Hi! I'm @{ $bot }. Mention me (@{ $bot }) or reply to my message to ask something; /image, /video, /speech, /music and /tools work here too.
+    Each member uses their own account: their plan, limits and tokens pay. Balance, plans, history and settings stay in our private chat.
+    Group admins can switch me off with /off and on again with /on.
+group-private-note = 🔒 Balance, plans, payments, history and settings are not shown in groups: open our private chat.
+group-private-toast = 🔒 That is in our private chat with @{ $bot }, not in the group.
+group-no-account = 👋 To use me here, start me in a private chat first (@{ $bot }): your account, plan and tokens live there.
+group-button-not-yours = This button belongs to another member's request.
+group-error-personal = 💳 This can't run on your account right now (tokens, plan or limits). The details are in our private chat.
+group-admins-only = Only the group's admins can switch me off or on.
+group-switched-off = 🔕 I'm off in this group. An admin can switch me on again with /on.
+group-switched-on = 🔔 I'm on again in this group: mention me (@{ $bot }) or reply to my message.
+group-unhandled = I answer text, photos and voice messages here: mention me (@{ $bot }) or reply to my message.
+group-empty-mention = Yes? Write your question after the mention, or reply to this message.
+group-reply-hint = ↩️ In a group, reply to this message.
+button-open-private-chat = 💬 Open the private chat
+chat-footer-group = — { $model } · { $tokens } tkn
+result-caption-group = { $model } · { $tokens } tkn
+media-confirm-price-group = Price: { $price } tkn
 
 ## Voice answers
 

@@ -18,6 +18,7 @@ import { ApiKeyLimits1764027000000 } from './1764027000000-ApiKeyLimits';
 import { IdempotencyAttemptOwner1764023000000 } from './1764023000000-IdempotencyAttemptOwner';
 import { GenerationLinkOrigin1764028100000 } from './1764028100000-GenerationLinkOrigin';
 import { VoiceAnswers1764030000000 } from './1764030000000-VoiceAnswers';
+import { BotGroupChats1764030100000 } from './1764030100000-BotGroupChats';
 
 /** Every migration in order; the data source lists them explicitly so the compiled build needs no glob. */
 export const migrations = [
@@ -41,4 +42,5 @@ export const migrations = [
   IdempotencyAttemptOwner1764023000000,
   GenerationLinkOrigin1764028100000,
   VoiceAnswers1764030000000,
+  BotGroupChats1764030100000,
 ];

@@ -11,6 +11,7 @@ import { ProfileService } from './core/accounts/profile-service';
 import { SettingsService } from './core/accounts/settings-service';
 import { DeliveryOutbox } from './core/generations/delivery-outbox';
 import { JsonStores } from './core/sessions/json-store';
+import { GroupChats } from './core/messenger/group-chats';
 import { AssistantService } from './core/assistants/assistant-service';
 import { AccountManagement } from './core/accounts/account-management';
 import { createApiKeyWithinQuota } from './core/accounts/api-key-quota';
@@ -112,6 +113,8 @@ export interface Services {
   deliveries: DeliveryOutbox;
   /** Key/value JSON state (the bot's sessions and conversations). */
   jsonStores: JsonStores;
+  /** Messenger groups the bot was switched off in by their admins (/off, /on). */
+  groupChats: GroupChats;
   assistants: AssistantService;
   /** Rate limit, balance and plan checks before a run is set up (nothing counted or held). */
   preflight: RunPreflight;
@@ -327,6 +330,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     accountAdmin: new AccountAdmin(ds, plans),
     deliveries: new DeliveryOutbox(ds),
     jsonStores: new JsonStores(ds),
+    groupChats: new GroupChats(ds),
     assistants: new AssistantService(ds),
     preflight: new RunPreflight({ sql, limiter, connections, gate }),
     createApiKey: (userId, name, limits) => createApiKeyWithinQuota(ds, apiKeys, userId, name, limits),

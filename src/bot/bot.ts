@@ -35,7 +35,10 @@ import { startFeature } from './features/start';
 import { statsFeature } from './features/stats';
 import { unhandledFeature } from './features/unhandled';
 import { voiceFeature } from './features/voice';
-import { privateChatsOnly } from './private-only';
+import { ButtonOwners } from './group/button-owners';
+import { isGroupChat, stateKey } from './group/chats';
+import { groupGate } from './group/gate';
+import { groupRules } from './group/rules';
 import { TelegramStarsGateway } from './stars-gateway';
 
 export const TELEGRAM_API_ROOT = 'https://api.telegram.org';
@@ -64,11 +67,6 @@ export interface TelegramBot {
   attach(): void;
   /** Disconnects from the core and waits for background work (shutdown). */
   stop(): Promise<void>;
-}
-
-/** Updates of one chat are handled one after another (in order), chats in parallel. */
-function chatKey(ctx: BotContext): string | undefined {
-  return ctx.chat?.id.toString();
 }
 
 /**
@@ -115,9 +113,14 @@ export function createBot(token: string, services: BotServices, options: BotOpti
     log,
     tasks,
   });
+  const owners = new ButtonOwners(services.jsonStores.open<number>('owner:'));
   const deps: BotDeps = {
     services,
     api: bot.api,
+    get botUsername() {
+      return bot.botInfo.username;
+    },
+    owners,
     i18n,
     settings,
     token,
@@ -129,10 +132,12 @@ export function createBot(token: string, services: BotServices, options: BotOpti
     admin,
   };
 
-  // The bot talks to people one to one; groups and channels get a note and nothing else. (`bot.drop` would not
-  // do: it only filters the middleware passed to it.)
-  bot.use(privateChatsOnly<BotContext>(i18n));
-  bot.use(sequentialize(chatKey));
+  // Private chats, and in groups only what is addressed to the bot; channels get nothing. (`bot.drop` would not do:
+  // it only filters the middleware passed to it.)
+  bot.use(groupGate<BotContext>(i18n));
+  // Updates of one chat are handled one after another (in order), chats in parallel; in a group, per member (one
+  // member's long answer does not hold up the others).
+  bot.use(sequentialize(stateKey));
   bot.use((ctx, next) => {
     ctx.deps = deps;
     return next();
@@ -143,10 +148,11 @@ export function createBot(token: string, services: BotServices, options: BotOpti
     session<SessionData, BotContext>({
       initial: initialSession,
       storage: sessionStore,
-      getSessionKey: (ctx) => ctx.chat?.id.toString(),
+      getSessionKey: stateKey,
     }),
   );
   bot.use(accountMiddleware());
+  bot.use(groupRules());
 
   // Conversation contexts are built from scratch on every replay: they get the flood-wait retries here.
   const conversationPlugins: Middleware<ConvContext>[] = retry
@@ -157,9 +163,14 @@ export function createBot(token: string, services: BotServices, options: BotOpti
         },
       ]
     : [];
+  // In a group, a wizard's buttons belong to the member it runs for (its conversation is keyed by that member).
+  conversationPlugins.push(async (ctx, next) => {
+    if (ctx.chat && ctx.from && isGroupChat(ctx.chat)) ctx.api.config.use(owners.recorder(ctx.chat.id, ctx.from.id));
+    await next();
+  });
   bot.use(
     conversations<BotContext, ConvContext>({
-      storage: { type: 'key', version: CONVERSATION_VERSION, adapter: conversationStore },
+      storage: { type: 'key', version: CONVERSATION_VERSION, adapter: conversationStore, getStorageKey: stateKey },
       plugins: conversationPlugins,
     }),
   );
@@ -192,11 +203,13 @@ export function createBot(token: string, services: BotServices, options: BotOpti
 
   bot.catch((err) => log.error({ err: err.error, update: err.ctx.update.update_id }, 'bot update failed'));
 
-  // Abandoned chats: chat context after 90 days, half-finished wizards after a week (their steps time out sooner).
+  // Abandoned chats: chat context after 90 days, half-finished wizards after a week (their steps time out sooner),
+  // the owners of group buttons after 30 days.
   const purgeState = async () => {
     const sessions = await sessionStore.purgeOlderThan(90);
     const wizards = await conversationStore.purgeOlderThan(7);
-    if (sessions + wizards > 0) log.info({ sessions, wizards }, 'old bot state removed');
+    const buttons = await owners.purgeOlderThan(30);
+    if (sessions + wizards + buttons > 0) log.info({ sessions, wizards, buttons }, 'old bot state removed');
   };
   let purgeTimer: NodeJS.Timeout | undefined;
 

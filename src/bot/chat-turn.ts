@@ -8,7 +8,8 @@ import type { ChatMessage } from '../core/providers/types';
 import { CHAT_RETRY } from './callback-data';
 import { withChatAction } from './chat-action';
 import type { BotContext, BotSettings, LastTurn } from './context';
-import { describeErrorForUser, failureText, isExpectedError, vendorFailureKind } from './errors';
+import { audienceOf, describeErrorForUser, failureText, isExpectedError, vendorFailureKind } from './errors';
+import { isGroupChat } from './group/chats';
 import { StreamingReply } from './streaming-reply';
 import { speakAnswer } from './voice-answer';
 import { downloadTelegramFile, toDataUri } from './telegram-files';
@@ -93,7 +94,7 @@ async function answerTurn(ctx: BotContext, turn: ChatTurn): Promise<void> {
     stream = await services.chat.stream(account, { model: model.slug, messages }, { source: 'bot', ownOrigins: [ownOrigin] }, abort.signal);
   } catch (err) {
     if (!isExpectedError(err)) services.log.error({ err }, 'bot chat failed');
-    const message = await describeErrorForUser(err, t, ctx.locale, services.plans);
+    const message = await describeErrorForUser(err, t, ctx.locale, services.plans, audienceOf(chatId, ctx.me.username));
     await ctx.reply(message.text, { reply_markup: message.keyboard, ...replyParameters });
     return;
   }
@@ -126,7 +127,7 @@ async function answerTurn(ctx: BotContext, turn: ChatTurn): Promise<void> {
     const kind = vendorFailureKind(failure);
     if (kind === undefined && isExpectedError(failure)) {
       // The user's situation (balance, limits, input), told like everywhere else in the bot.
-      await reply.finish((await describeErrorForUser(failure, t, ctx.locale, services.plans)).text);
+      await reply.finish((await describeErrorForUser(failure, t, ctx.locale, services.plans, audienceOf(chatId, ctx.me.username))).text);
       return;
     }
     if ((kind ?? 'upstream') === 'upstream' && failure !== undefined) services.log.error({ err: failure }, 'bot chat stream failed');
@@ -138,7 +139,10 @@ async function answerTurn(ctx: BotContext, turn: ChatTurn): Promise<void> {
   await reply.finish(
     [
       answer.trim() === '' ? t('chat-empty-reply') : '',
-      t('chat-footer', { model: model.name, tokens: billed.tokensSpent, balance: billed.balance ?? '…' }),
+      // A group sees what the answer cost, never the member's balance.
+      isGroupChat(ctx.chat)
+        ? t('chat-footer-group', { model: model.name, tokens: billed.tokensSpent })
+        : t('chat-footer', { model: model.name, tokens: billed.tokensSpent, balance: billed.balance ?? '…' }),
     ]
       .filter(Boolean)
       .join('\n\n'),

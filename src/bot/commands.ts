@@ -26,11 +26,25 @@ function commandList(t: Translate): { command: string; description: string }[] {
   ];
 }
 
-/** The command list Telegram shows in the menu, per language (English also as the default). */
+/** What works in a group (the account's screens stay in the private chat); admins also see /off and /on. */
+function groupCommandList(t: Translate, admin: boolean): { command: string; description: string }[] {
+  const names = ['new', 'image', 'video', 'speech', 'music', 'tools', 'help'];
+  const list = commandList(t).filter((c) => names.includes(c.command));
+  return admin ? [...list, { command: 'off', description: t('command-off') }, { command: 'on', description: t('command-on') }] : list;
+}
+
+/** The command lists Telegram shows, per language (English also as the default): private chats, groups, group admins. */
 export async function registerCommands(api: Api, i18n: I18n): Promise<void> {
   for (const locale of BOT_LOCALES) {
-    const commands = commandList(i18n.translator(locale));
-    await api.setMyCommands(commands, { language_code: locale });
-    if (locale === DEFAULT_LOCALE) await api.setMyCommands(commands);
+    const t = i18n.translator(locale);
+    const lists = [
+      { commands: commandList(t), scope: undefined },
+      { commands: groupCommandList(t, false), scope: { type: 'all_group_chats' as const } },
+      { commands: groupCommandList(t, true), scope: { type: 'all_chat_administrators' as const } },
+    ];
+    for (const { commands, scope } of lists) {
+      await api.setMyCommands(commands, { language_code: locale, ...(scope ? { scope } : {}) });
+      if (locale === DEFAULT_LOCALE) await api.setMyCommands(commands, scope ? { scope } : {});
+    }
   }
 }

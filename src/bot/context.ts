@@ -8,6 +8,7 @@ import type { UserRecord } from '../core/records';
 import type { Services } from '../services';
 import type { AdminNotifier } from './admin-notifier';
 import type { BackgroundTasks } from './background';
+import type { ButtonOwners } from './group/button-owners';
 import type { ResultDelivery } from './delivery';
 import type { I18n, Locale, Translate } from './i18n';
 
@@ -94,6 +95,7 @@ export type BotServices = Pick<
   | 'accountAdmin'
   | 'deliveries'
   | 'jsonStores'
+  | 'groupChats'
   | 'payments'
   | 'webhooks'
   | 'assistants'
@@ -105,6 +107,10 @@ export interface BotDeps {
   services: BotServices;
   /** The bot's Bot API client (with its transformers), for work outside an update (deliveries, background). */
   api: Api;
+  /** The bot's @username (known once the bot is initialised, before any update is handled). */
+  readonly botUsername: string;
+  /** Who may press the buttons of the bot's messages in groups. */
+  owners: ButtonOwners;
   i18n: I18n;
   settings: BotSettings;
   token: string;

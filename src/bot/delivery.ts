@@ -15,6 +15,7 @@ import { expectedSeconds, progressText } from './progress';
 import { extensionOf } from '../core/media/mime';
 import { sniffAudio } from '../core/media/sniff';
 import { truncate } from './format';
+import { isGroupChatId } from './group/chats';
 
 export interface ResultDeliveryDeps {
   outbox: DeliveryOutbox;
@@ -114,7 +115,10 @@ export class ResultDelivery implements GenerationNotifier {
       return;
     }
     const balance = await this.deps.balanceOf(gen.userId);
-    let caption = t('result-caption', { model, tokens: gen.tokensSpent, balance });
+    // A group sees what the result cost, never the member's balance.
+    let caption = isGroupChatId(target.chatId)
+      ? t('result-caption-group', { model, tokens: gen.tokensSpent })
+      : t('result-caption', { model, tokens: gen.tokensSpent, balance });
     if (gen.sandbox) caption += `\n${t('result-sandbox')}`;
     const options = {
       disable_notification: target.silent === true,

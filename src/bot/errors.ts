@@ -9,6 +9,7 @@ import { PROVIDER_ERROR_CODES } from '../core/providers/types';
 import { formatTime, planName } from './format';
 import type { Locale, Translate } from './i18n';
 import { BALANCE_PLANS, BALANCE_TOP_UP } from './callback-data';
+import { isGroupChatId, privateChatKeyboard } from './group/chats';
 
 /** A message for the user: text plus the buttons that help (top up, plans). */
 export interface UserMessage {
@@ -37,10 +38,24 @@ interface RenderEnv {
   plans: PlanDirectory;
 }
 
-/** How the bot answers one code; `fault` marks a failure on our side that is logged rather than the user's situation. */
+/**
+ * How the bot answers one code; `fault` marks a failure on our side that is logged rather than the user's situation,
+ * `personal` a message that tells of the account (balance, plan, limits): in a group it points to the private chat.
+ */
 interface BotRendering {
   render: (env: RenderEnv) => UserMessage | Promise<UserMessage>;
   fault?: boolean;
+  personal?: boolean;
+}
+
+/** Where a message is shown: in a group (with the bot's username for the private-chat link), or privately. */
+export interface Audience {
+  group?: { botUsername: string };
+}
+
+/** The audience of a chat: a group (by its id: groups' ids are negative) or a private chat. */
+export function audienceOf(chatId: number | undefined, botUsername: string): Audience {
+  return chatId !== undefined && isGroupChatId(chatId) ? { group: { botUsername } } : {};
 }
 
 const modelName = (slug: string | undefined) => (slug && findModel(slug)?.name) || slug || '';
@@ -75,13 +90,15 @@ const BOT_ERRORS: ErrorTable<BotRendering> & Record<TelegramFileError['code'], (
       text: t('error-insufficient-tokens', { required: err.required, available: err.available }),
       keyboard: topUpKeyboard(t),
     }),
+    personal: true,
   }),
-  rate_limit_exceeded: (err) => ({ render: (env) => rateLimited(err, env) }),
+  rate_limit_exceeded: (err) => ({ render: (env) => rateLimited(err, env), personal: true }),
   insufficient_plan: (err) => ({
     render: async ({ t, plans }) => ({
       text: t('error-insufficient-plan', { plan: await planName(plans, err.requiredPlan) }),
       keyboard: plansKeyboard(t),
     }),
+    personal: true,
   }),
   model_unavailable: (err) => ({
     render: ({ t }) => ({ text: t('error-model-unavailable', { model: modelName(err.modelSlug), seconds: err.retryAfterSeconds ?? 60 }) }),
@@ -107,8 +124,8 @@ const BOT_ERRORS: ErrorTable<BotRendering> & Record<TelegramFileError['code'], (
   image_rejected: () => ({ render: ({ t }) => ({ text: t('error-image-rejected') }) }),
   file_too_large: () => ({ render: ({ t }) => ({ text: t('error-file-too-large') }) }),
   file_unavailable: () => ({ render: ({ t }) => ({ text: t('error-file-unavailable') }) }),
-  account_blocked: () => ({ render: ({ t }) => ({ text: t('error-account-blocked') }) }),
-  quota_exceeded: (err) => ({ render: ({ t }) => ({ text: t('error-quota-exceeded', { limit: err.limit }) }) }),
+  account_blocked: () => ({ render: ({ t }) => ({ text: t('error-account-blocked') }), personal: true }),
+  quota_exceeded: (err) => ({ render: ({ t }) => ({ text: t('error-quota-exceeded', { limit: err.limit }) }), personal: true }),
   not_found: () => ({ render: ({ t }) => ({ text: t('error-not-found') }) }),
   // Failures a bot user cannot cause: logged, and answered as an internal error.
   key_budget_exceeded: () => internal,
@@ -148,9 +165,22 @@ export function botRendersCode(code: string): boolean {
   return Object.hasOwn(BOT_ERRORS, code);
 }
 
-/** What the user reads for any thrown value, in their language; unknown errors are a generic failure (the caller logs them). */
-export async function describeErrorForUser(err: unknown, t: Translate, locale: Locale, plans: PlanDirectory): Promise<UserMessage> {
+/**
+ * What the user reads for any thrown value, in their language; unknown errors are a generic failure (the caller logs
+ * them). In a group, what would tell of the account (balance, plan, limits) is a note pointing to the private chat.
+ */
+export async function describeErrorForUser(
+  err: unknown,
+  t: Translate,
+  locale: Locale,
+  plans: PlanDirectory,
+  audience: Audience = {},
+): Promise<UserMessage> {
   const rendering = renderByCode(BOT_ERRORS as ErrorTable<BotRendering>, err) ?? internal;
+  if (rendering.personal && audience.group) {
+    const bot = audience.group.botUsername;
+    return { text: t('group-error-personal', { bot }), keyboard: privateChatKeyboard(t, bot, 'balance') };
+  }
   return rendering.render({ t, locale, plans });
 }
 

@@ -6,7 +6,7 @@ import type { Actor, GenerationOutcome, RequestContext } from '../core/generatio
 import { actionForCategory, withChatAction } from './chat-action';
 import type { BotContext, BotDeps } from './context';
 import type { DeliveryTarget } from '../core/generations/delivery-outbox';
-import { describeErrorForUser, isExpectedError } from './errors';
+import { audienceOf, describeErrorForUser, isExpectedError } from './errors';
 import type { Locale } from './i18n';
 import { expectedSeconds } from './progress';
 import { downloadTelegramFile } from './telegram-files';
@@ -61,7 +61,7 @@ export async function startGeneration(deps: BotDeps, job: GenerationJob): Promis
     if (model) await deps.services.preflight.check(job.actor, model, job.cost);
   } catch (err) {
     if (!isExpectedError(err)) throw err;
-    const message = await describeErrorForUser(err, t, job.locale, deps.services.plans);
+    const message = await describeErrorForUser(err, t, job.locale, deps.services.plans, audienceOf(job.chatId, deps.botUsername));
     await deps.api.sendMessage(job.chatId, message.text, { reply_markup: message.keyboard, ...replyTo });
     return;
   }
@@ -78,7 +78,7 @@ export async function startGeneration(deps: BotDeps, job: GenerationJob): Promis
       await withChatAction(deps.api, job.chatId, actionForCategory(model?.category ?? 'image'), () => run(deps, job, ctx));
     } catch (err) {
       if (!isExpectedError(err)) deps.services.log.error({ err, model: job.modelSlug }, 'bot generation failed');
-      const message = await describeErrorForUser(err, t, job.locale, deps.services.plans);
+      const message = await describeErrorForUser(err, t, job.locale, deps.services.plans, audienceOf(job.chatId, deps.botUsername));
       await deps.api
         .editMessageText(job.chatId, progress.message_id, message.text, { reply_markup: message.keyboard })
         .catch(() => deps.api.sendMessage(job.chatId, message.text, { reply_markup: message.keyboard }));

@@ -162,6 +162,11 @@ function audioKind(data: Buffer | undefined): 'mp3' | 'm4a' | 'ogg' | undefined 
   return undefined;
 }
 
+/** The chat of a message the bot sent: a private chat for a positive id, else a supergroup (as Telegram numbers them). */
+function chatObject(chatId: number): Record<string, unknown> {
+  return chatId > 0 ? { id: chatId, type: 'private', first_name: 'Tester' } : { id: chatId, type: 'supergroup', title: 'Group' };
+}
+
 export class FakeTelegram {
   readonly calls: RecordedCall[] = [];
   private server?: http.Server;
@@ -181,6 +186,8 @@ export class FakeTelegram {
   private webhook?: { url: string; secret?: string };
   /** Updates Telegram would never have delivered under the bot's `allowed_updates`. */
   readonly withheld: { update_id: number }[] = [];
+  /** Members' statuses in groups (getChatMember), by `<chat id>:<user id>`; anyone else is a plain `member`. */
+  private readonly memberStatuses = new Map<string, string>();
   /** Stars charges refunded so far: a second refundStarPayment answers CHARGE_ALREADY_REFUNDED, as Telegram does. */
   readonly refundedCharges = new Set<string>();
   url = '';
@@ -256,6 +263,11 @@ export class FakeTelegram {
     if (allowed === undefined) return;
     if (!Array.isArray(allowed)) throw new Error('allowed_updates must be a JSON array');
     this.allowedUpdates = allowed.length === 0 ? undefined : allowed.map(String);
+  }
+
+  /** A member's status in a group, as getChatMember reports it (`creator`, `administrator`, `member`, `left`…). */
+  setChatMember(chatId: number, userId: number, status: string): void {
+    this.memberStatuses.set(`${chatId}:${userId}`, status);
   }
 
   /** Makes the next call of `method` fail with a Bot API error. */
@@ -424,7 +436,7 @@ export class FakeTelegram {
     return {
       message_id: messageId,
       from: BOT_USER,
-      chat: { id: chatId, type: 'private', first_name: 'Tester' },
+      chat: chatObject(chatId),
       date: Math.floor(Date.now() / 1000),
       ...extra,
     };
@@ -482,7 +494,7 @@ export class FakeTelegram {
         return ok({
           message_id: stored.messageId,
           from: BOT_USER,
-          chat: { id: chatId, type: 'private', first_name: 'Tester' },
+          chat: chatObject(chatId),
           date: Math.floor(Date.now() / 1000),
           edit_date: Math.floor(Date.now() / 1000),
           text,
@@ -605,6 +617,18 @@ export class FakeTelegram {
       case 'deleteWebhook':
         this.webhook = undefined;
         return ok(true);
+      case 'getChatMember': {
+        if (chatId > 0)
+          return { ok: false, error_code: 400, description: "Bad Request: chat member status can't be requested in private chats" };
+        const userId = Number(p.user_id);
+        const status = this.memberStatuses.get(`${chatId}:${userId}`) ?? 'member';
+        const user = { id: userId, is_bot: false, first_name: 'Member' };
+        if (status === 'creator') return ok({ status, user, is_anonymous: false });
+        if (status === 'administrator') {
+          return ok({ status, user, can_be_edited: false, is_anonymous: false, can_manage_chat: true, can_delete_messages: true });
+        }
+        return ok({ status, user });
+      }
       case 'answerPreCheckoutQuery':
       case 'editUserStarSubscription':
       case 'answerCallbackQuery':

@@ -23,10 +23,19 @@ test('long polling through @grammyjs/runner: drops the webhook, registers comman
   }
   const since = h.telegram.calls.slice(mark);
   expect(since.filter((c) => c.method === 'deleteWebhook')).toHaveLength(1);
-  const commands = since.filter((c) => c.method === 'setMyCommands');
+  const all = since.filter((c) => c.method === 'setMyCommands');
+  const scopeOf = (c: (typeof all)[number]) => (c.payload.scope as { type: string } | undefined)?.type ?? 'default';
+  const commands = all.filter((c) => scopeOf(c) === 'default');
   expect(commands.map((c) => c.payload.language_code ?? null).sort()).toEqual(['en', 'ru', null].sort());
   const ru = commands.find((c) => c.payload.language_code === 'ru')!;
   expect(ru.payload.commands).toContainEqual({ command: 'image', description: 'Создать изображение' });
+  // Groups get what works there (no account screens); their admins also /off and /on.
+  const names = (scope: string) =>
+    (all.find((c) => scopeOf(c) === scope && c.payload.language_code === 'en')!.payload.commands as { command: string }[]).map(
+      (c) => c.command,
+    );
+  expect(names('all_group_chats')).toEqual(['new', 'image', 'video', 'speech', 'music', 'tools', 'help']);
+  expect(names('all_chat_administrators')).toEqual(['new', 'image', 'video', 'speech', 'music', 'tools', 'help', 'off', 'on']);
   // The update was confirmed: a later getUpdates asked past it.
   expect(offsets(h)).toContain(update!.update_id + 1);
 });

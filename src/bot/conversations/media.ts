@@ -8,6 +8,7 @@ import { paramErrorText } from '../errors';
 import { planNames, truncate } from '../format';
 import { photoCommand, startForUpdate, type ImageInputRef } from '../generation-runner';
 import type { I18n, Locale, Translate } from '../i18n';
+import { isGroupChat } from '../group/chats';
 import { modelPickerKeyboard } from '../keyboards/models';
 import {
   button,
@@ -19,6 +20,7 @@ import {
   waitButton,
   waitPhoto,
   waitText,
+  messageStep,
   type Wizard,
 } from './wizard';
 
@@ -42,6 +44,8 @@ export interface WizardAccount {
   plan: PlanSlug;
   planNames: Record<string, string>;
   imageFormat: string;
+  /** The wizard runs in a group: nothing that tells of the account (plan locks, balance) is shown there. */
+  group: boolean;
 }
 
 export function loadWizardAccount(conversation: BotConversation): Promise<WizardAccount> {
@@ -49,6 +53,7 @@ export function loadWizardAccount(conversation: BotConversation): Promise<Wizard
     plan: octx.account!.plan.slug,
     planNames: await planNames(octx.deps.services.plans),
     imageFormat: octx.account!.settings.image_format,
+    group: isGroupChat(octx.chat),
   }));
 }
 
@@ -97,6 +102,7 @@ export async function pickModel(
       planNames: me.planNames,
       data: (slug) => button(w, `m:${slug}`),
       cancelData: button(w, 'x'),
+      hidePlans: me.group,
     }),
   });
   w.messageId = sent.message_id;
@@ -211,7 +217,7 @@ async function chooseOptions(w: Wizard, ctx: ConvContext, messageId: number, dra
   }
   const imageInput = model.category === 'image' || model.category === 'video' ? model.config.image_input : 'none';
   if (imageInput !== 'none') {
-    const question = imageInput === 'required' ? t('media-ask-photo-required') : t('media-ask-photo-optional');
+    const question = messageStep(ctx, t, imageInput === 'required' ? t('media-ask-photo-required') : t('media-ask-photo-optional'));
     const kb = cancelKeyboard(w);
     if (imageInput === 'optional') kb.text(t('button-skip'), button(w, 'skip'));
     await ctx.api.editMessageText(ctx.chat!.id, messageId, question, { reply_markup: kb });
@@ -226,7 +232,8 @@ async function chooseOptions(w: Wizard, ctx: ConvContext, messageId: number, dra
 }
 
 /** Step 3: the prompt, checked by the core's own rules; the price follows from it. */
-export async function askPrompt(w: Wizard, ctx: ConvContext, messageId: number, draft: Draft, question: string): Promise<number | null> {
+export async function askPrompt(w: Wizard, ctx: ConvContext, messageId: number, draft: Draft, step: string): Promise<number | null> {
+  const question = messageStep(ctx, w.t, step);
   await ctx.api
     .editMessageText(ctx.chat!.id, messageId, question, { reply_markup: cancelKeyboard(w) })
     .catch(() => ctx.reply(question, { reply_markup: cancelKeyboard(w) }));
@@ -244,12 +251,12 @@ export async function askPrompt(w: Wizard, ctx: ConvContext, messageId: number, 
   }
 }
 
-/** The confirmation text: only the lines the model uses (no empty "—" placeholders). */
-export function confirmationText(t: Translate, draft: Draft, cost: number, balance: number): string {
+/** The confirmation text: only the lines the model uses (no empty "—" placeholders); no balance in a group. */
+export function confirmationText(t: Translate, draft: Draft, cost: number, balance: number | undefined): string {
   const prompt = typeof draft.body.prompt === 'string' && draft.body.prompt !== '' ? truncate(draft.body.prompt, 300) : undefined;
   return [
     [draft.model.name, ...draft.details, ...(prompt ? [t('media-confirm-prompt', { prompt })] : [])].join('\n'),
-    t('media-confirm-price', { price: cost, balance }),
+    balance === undefined ? t('media-confirm-price-group', { price: cost }) : t('media-confirm-price', { price: cost, balance }),
   ].join('\n\n');
 }
 
@@ -261,7 +268,9 @@ export async function confirmAndStart(w: Wizard, ctx: ConvContext, draft: Draft,
     await showRefusal(ctx, refused);
     return;
   }
-  const balance = await conversation.external((octx) => octx.deps.services.profiles.totalTokens(octx.account!.user.id));
+  const balance = isGroupChat(ctx.chat)
+    ? undefined
+    : await conversation.external((octx) => octx.deps.services.profiles.totalTokens(octx.account!.user.id));
   const summary = confirmationText(t, draft, cost, balance);
   const sent = await ctx.reply(summary, {
     reply_markup: new InlineKeyboard()

@@ -18,6 +18,7 @@ import {
   preflight,
   showRefusal,
   waitPhoto,
+  messageStep,
   type ImageRef,
   type Wizard,
 } from './wizard';
@@ -39,7 +40,8 @@ function photoQuestion(t: Translate, field: ImageField): string {
 }
 
 /** Asks for a photo in the wizard message; the caption comes back as a possible prompt. */
-async function askPhoto(w: Wizard, ctx: ConvContext, messageId: number, question: string, skip?: string) {
+async function askPhoto(w: Wizard, ctx: ConvContext, messageId: number, step: string, skip?: string) {
+  const question = messageStep(ctx, w.t, step);
   const kb = cancelKeyboard(w);
   if (skip) kb.text(skip, button(w, 'skip'));
   await ctx.api.editMessageText(ctx.chat!.id, messageId, question, { reply_markup: kb });

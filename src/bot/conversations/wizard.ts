@@ -2,8 +2,9 @@ import { InlineKeyboard } from 'grammy';
 import type { InlineKeyboardMarkup, Message } from 'grammy/types';
 import { WIZARD, type WizardValue } from '../callback-data';
 import type { BotContext, BotConversation, ConvContext } from '../context';
-import { describeErrorForUser, isExpectedError } from '../errors';
+import { audienceOf, describeErrorForUser, isExpectedError } from '../errors';
 import type { Translate } from '../i18n';
+import { isGroupChat } from '../group/chats';
 import { backToMenuKeyboard } from '../keyboards/main-menu';
 
 /**
@@ -36,6 +37,14 @@ export async function openWizard(conversation: BotConversation, t: Translate): P
     .toString(36)
     .padStart(5, '0');
   return { conversation, t, nonce };
+}
+
+/**
+ * A step that waits for a message (text or a photo). In a group the bot only hears replies to its messages (privacy
+ * mode), so the step says to reply.
+ */
+export function messageStep(ctx: ConvContext, t: Translate, question: string): string {
+  return isGroupChat(ctx.chat) ? `${question}\n\n${t('group-reply-hint')}` : question;
 }
 
 export function button(w: Wizard, value: WizardValue): string {
@@ -183,7 +192,13 @@ export function preflight(w: Wizard, check: (octx: BotContext) => Promise<void>)
       return null;
     } catch (err) {
       if (!isExpectedError(err)) throw err;
-      const message = await describeErrorForUser(err, octx.t, octx.locale, octx.deps.services.plans);
+      const message = await describeErrorForUser(
+        err,
+        octx.t,
+        octx.locale,
+        octx.deps.services.plans,
+        audienceOf(octx.chat?.id, octx.me.username),
+      );
       return { text: message.text, keyboard: message.keyboard ? { inline_keyboard: message.keyboard.inline_keyboard } : undefined };
     }
   });

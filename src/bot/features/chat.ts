@@ -1,6 +1,7 @@
 import { Composer, InlineKeyboard } from 'grammy';
 import { canUseModel, findModel, listModels } from '../../core/catalog/catalog';
 import { chatTurn, retryTurn } from '../chat-turn';
+import { isGroupChat } from '../group/chats';
 import type { BotContext } from '../context';
 import { imageOfMessage } from '../conversations/wizard';
 import { planNames } from '../format';
@@ -52,7 +53,9 @@ export function chatFeature(): Composer<BotContext> {
   const reset = async (ctx: BotContext) => {
     ctx.session.chat.messages = [];
     if (ctx.callbackQuery) await ctx.answerCallbackQuery();
-    await ctx.reply(ctx.t('chat-reset'), { reply_markup: new InlineKeyboard().text(ctx.t('button-menu'), MENU.data('main')) });
+    // The menu lives in the private chat; a group member just carries on.
+    const menu = isGroupChat(ctx.chat) ? {} : { reply_markup: new InlineKeyboard().text(ctx.t('button-menu'), MENU.data('main')) };
+    await ctx.reply(ctx.t('chat-reset'), menu);
   };
   composer.command('new', reset);
   composer.callbackQuery(CHAT_NEW.data, reset);
@@ -60,6 +63,11 @@ export function chatFeature(): Composer<BotContext> {
   composer.on('message:text', async (ctx, next) => {
     const text = ctx.message.text;
     if (text.startsWith('/')) return next();
+    // "@bot" alone in a group (the mention is taken out of the text): ask for the question.
+    if (text.trim() === '') {
+      await ctx.reply(ctx.t('group-empty-mention'), { reply_parameters: { message_id: ctx.message.message_id } });
+      return;
+    }
     // A reply to a photo is about that photo: a tool keyword runs the tool, anything else is a vision question.
     const photo = ctx.message.reply_to_message ? imageOfMessage(ctx.message.reply_to_message) : undefined;
     if (photo) return photoRequest(ctx, photo, text);

@@ -4,7 +4,7 @@ import type { SttModel } from '../../core/catalog/types';
 import { sniffAudio } from '../../core/media/sniff';
 import { chatTurn } from '../chat-turn';
 import type { BotContext } from '../context';
-import { describeErrorForUser, failureText, isExpectedError } from '../errors';
+import { audienceOf, describeErrorForUser, failureText, isExpectedError } from '../errors';
 import { planNames, truncate } from '../format';
 import { startForUpdate } from '../generation-runner';
 import { modelPickerKeyboard } from '../keyboards/models';
@@ -62,7 +62,7 @@ async function transcript(ctx: BotContext, model: SttModel, file: SpokenFile, fi
     ));
   } catch (err) {
     if (!isExpectedError(err)) services.log.error({ err }, 'bot voice transcription failed');
-    const message = await describeErrorForUser(err, ctx.t, ctx.locale, services.plans);
+    const message = await describeErrorForUser(err, ctx.t, ctx.locale, services.plans, audienceOf(ctx.chat?.id, ctx.me.username));
     await ctx.reply(message.text, { reply_markup: message.keyboard, ...replyTo });
     return undefined;
   }

@@ -13,6 +13,8 @@ export interface ModelPickerOptions {
   /** The model in use, marked with a check. */
   current?: string;
   cancelData?: string;
+  /** In a group: no locks naming plans (they tell of the member's plan); a locked model explains itself when pressed. */
+  hidePlans?: boolean;
 }
 
 /**
@@ -22,9 +24,10 @@ export interface ModelPickerOptions {
 export function modelPickerKeyboard(t: Translate, models: readonly ModelDefinition[], options: ModelPickerOptions): InlineKeyboard {
   const kb = new InlineKeyboard();
   for (const model of models) {
-    const label = canUseModel(options.plan, model)
-      ? t('model-button', { mark: model.slug === options.current ? '✓ ' : '', name: model.name, price: priceLabel(model) })
-      : t('model-button-locked', { name: model.name, plan: options.planNames[model.minPlan] ?? model.minPlan });
+    const label =
+      options.hidePlans || canUseModel(options.plan, model)
+        ? t('model-button', { mark: model.slug === options.current ? '✓ ' : '', name: model.name, price: priceLabel(model) })
+        : t('model-button-locked', { name: model.name, plan: options.planNames[model.minPlan] ?? model.minPlan });
     kb.text(label, options.data(model.slug)).row();
   }
   if (options.cancelData) kb.text(t('button-cancel'), options.cancelData);

@@ -2,6 +2,7 @@ import { ApiKeyEntity } from './api-key.entity';
 import { ArticleEntity } from './article.entity';
 import { AssistantEntity } from './assistant.entity';
 import { BalanceEntity } from './balance.entity';
+import { BotGroupChatEntity } from './bot-group-chat.entity';
 import { BotSessionEntity } from './bot-session.entity';
 import { CatalogOverrideEntity } from './catalog-override.entity';
 import { CatalogVendorStatusEntity } from './catalog-vendor-status.entity';
@@ -33,6 +34,7 @@ export const entities = [
   ArticleEntity,
   AssistantEntity,
   BalanceEntity,
+  BotGroupChatEntity,
   BotSessionEntity,
   CatalogOverrideEntity,
   CatalogVendorStatusEntity,
@@ -64,6 +66,7 @@ export * from './api-key.entity';
 export * from './article.entity';
 export * from './assistant.entity';
 export * from './balance.entity';
+export * from './bot-group-chat.entity';
 export * from './bot-session.entity';
 export * from './catalog-override.entity';
 export * from './catalog-vendor-status.entity';
