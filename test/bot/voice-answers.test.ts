@@ -103,6 +103,23 @@ test('a Starter account is told voice answers need a speech plan; the answer is 
   expect(await h.engine.db.dataSource.getRepository(GenerationEntity).countBy({ userId: account.id, category: 'tts' })).toBe(0);
 });
 
+test('a speech model picked in /settings speaks; one without Opus (ElevenLabs) is sent as audio', async () => {
+  const user = h.user(4_900_004);
+  await basicAccount(user.id, 1000);
+  await turnVoiceAnswersOn(user);
+  await press(h, user, /^tts:list$/);
+  await press(h, user, /^tts:m:vendor-flash-v2-5$/);
+  expect(String(lastKeyboard(h.telegram, user.id).payload.text)).toContain('Voice answers: on (Flash v2.5)');
+
+  await h.send(user.text('Say hello.'));
+  const audio = await h.telegram.waitForCall((c) => c.method === 'sendAudio' && Number(c.payload.chat_id) === user.id);
+  expect(audio.result).toMatchObject({ audio: { mime_type: 'audio/mpeg', performer: 'Flash v2.5' } });
+  expect(sentTo(user.id, 'sendVoice')).toEqual([]);
+  const tts = (await generationsOf(h, user.id)).find((g) => g.category === 'tts')!;
+  expect(tts).toMatchObject({ status: 'completed', modelSlug: 'vendor-flash-v2-5' });
+  expect(String(audio.payload.caption)).toContain(`Flash v2.5 · ${tts.tokensSpent} tkn`);
+});
+
 test('a long answer is spoken up to the last sentence that fits', () => {
   const text = 'One. Two two. Three three three. Four.';
   expect(speakablePart(text, 100)).toEqual({ text, cut: false });
