@@ -35,7 +35,7 @@ export interface TakeoverIdentity {
  *   is delivered to the chat that asked for it), generation_leases, payment_orders (the money history),
  *   idempotency_records (answer only the account's own authenticated requests, expire within a day),
  *   rate_counters (the spent quota stays spent).
- * - Not the account's: bot_sessions (keyed by Telegram chat), used_id_tokens,
+ * - Not the account's: bot_sessions (keyed by Telegram chat), bot_group_chats (by group), used_id_tokens,
  *   used_login_widgets, plans, articles, catalog_overrides, catalog_vendor_status. The jobs queue holds no
  *   account state of its own: a queued webhook attempt finds its delivery gone, a queued mail carries a link
  *   whose token was deleted.
