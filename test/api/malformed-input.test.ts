@@ -293,6 +293,66 @@ test('hostile paths and queries: broken percent-encodings, NUL, lone surrogates'
   expect(hostile.wronglyAccepted).toBe(0);
 });
 
+// Ids out of range (issue 26): `DELETE /schedules/2147483648` reached PostgreSQL's int4 and answered 500. Every id in
+// a path, and the one in a query (the history cursor), is checked at the edge: a 400 naming it, like any bad id.
+
+const BAD_IDS = ['2147483648', '9999999999', '99999999999999999999', '0', '-1', '1.5', '1e3', '0x10', '%2012', 'abc'];
+
+/** Every operation of the document with an `{id}` in its path. */
+function idOperations(doc: Json): { method: string; path: string }[] {
+  return Object.entries(doc.paths as Json).flatMap(([path, item]) =>
+    Object.keys(item as Json)
+      .filter(() => path.startsWith('/api/v2/') && path.includes('{id}'))
+      .map((method) => ({ method: method.toUpperCase(), path })),
+  );
+}
+
+test('ids out of range or not decimal, on every id route: 400 naming the id, never a 5xx', async () => {
+  const doc = (await api.request('GET', '/api/v2/openapi.json')).body;
+  const routes = idOperations(doc);
+  // The sweep reaches every id route there is, so a new one cannot miss it.
+  expect(routes.map((r) => `${r.method} ${r.path}`)).toEqual(
+    expect.arrayContaining([
+      'DELETE /api/v2/schedules/{id}',
+      'PATCH /api/v2/schedules/{id}',
+      'PATCH /api/v2/keys/{id}',
+      'DELETE /api/v2/keys/{id}',
+      'PATCH /api/v2/assistants/{id}',
+      'DELETE /api/v2/assistants/{id}',
+      'POST /api/v2/assistants/{id}/publish',
+      'GET /api/v2/payments/orders/{id}',
+      'DELETE /api/v2/webhooks/{id}',
+      'GET /api/v2/webhooks/{id}/deliveries',
+      'POST /api/v2/webhooks/{id}/test',
+      'GET /api/v2/generate/{id}',
+      'GET /api/v2/inpaint/{id}',
+      'DELETE /api/v2/auth/sessions/{id}',
+    ]),
+  );
+  for (const { method, path } of routes) {
+    const ids =
+      path.startsWith('/api/v2/generate/') || path.startsWith('/api/v2/inpaint/') ? [...BAD_IDS, 'gen_2147483648', 'gen_'] : BAD_IDS;
+    for (const id of ids) {
+      const url = path.replace('{id}', id);
+      const res = await sent(api.request(method, url, { token, body: method === 'GET' || method === 'DELETE' ? undefined : {} }));
+      const label = `${method} ${url}`;
+      tally(label, res);
+      expect([label, res.status, res.body.field]).toEqual([label, 400, 'id']);
+    }
+  }
+});
+
+test('an id in a query string: a history cursor out of range is a 400 naming the cursor', async () => {
+  const cursorOf = (text: string) => Buffer.from(text).toString('base64url');
+  for (const cursor of [cursorOf('g:2147483648'), cursorOf('g:9999999999'), cursorOf('g:0'), cursorOf('g:-1'), 'not-a-cursor']) {
+    const res = await sent(api.request('GET', `/api/v2/user/history?cursor=${cursor}`, { token }));
+    tally(`history cursor ${cursor}`, res);
+    expect([cursor, res.status, res.body.field]).toEqual([cursor, 400, 'cursor']);
+  }
+  const last = await api.request('GET', `/api/v2/user/history?cursor=${cursorOf('g:2147483647')}`, { token });
+  expect(last.status).toBe(200);
+});
+
 test('the API stays healthy after the sweep; the totals: no 5xx, nothing wrongly accepted', async () => {
   const res = await api.request('GET', '/api/v2/user/me', { token });
   expect(res.status).toBe(200);

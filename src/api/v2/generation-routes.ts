@@ -1,22 +1,23 @@
 import Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
-import { z } from 'zod';
 import { announceReplacement } from '../model-replaced';
 import { buildGenerateCommand, generateBodySchema, parseGenerateBody, parseGenerateCommand } from '../../core/catalog/params';
 import { GenerationFailedError } from '../../core/generations/errors';
 import { fingerprint, IDEMPOTENCY_KEY_PATTERN, StoredResponse } from '../../core/generations/idempotency';
 import { GenerationOutcome, RequestContext } from '../../core/generations/service';
-import { parseGenerationId, toGenerationView } from '../../core/generations/views';
+import { toGenerationView } from '../../core/generations/views';
 import { sniffAudio } from '../../core/media/sniff';
 import type { ApiServices } from '../api-services';
 import { actorOf, authOf } from '../middleware/auth';
 import { ApiError } from '../middleware/errors';
 import { readJsonBody } from '../middleware/json-body';
 import { readMultipart } from '../middleware/multipart';
+import { parseInput } from '../middleware/validation';
 import { applyRateLimitHeaders } from '../middleware/rate-limit-headers';
 import { ErrorSchema, GenerationSchema } from '../openapi/components';
 import { documentOperation } from '../openapi/registry';
 import { ownOrigins, requestOrigin } from './public-url';
+import { generationIdParams } from './path-params';
 import { registerStreamRoute } from './stream-route';
 
 /** One base64 `data:` image of up to 20 MB (MAX_INPUT_IMAGE_BYTES) fits, with room for the other fields. */
@@ -112,7 +113,6 @@ export function registerGenerationRoutes(
     });
   });
 
-  const idParams = z.object({ id: z.string() });
   for (const path of ['/generate/:id', '/inpaint/:id']) {
     documentOperation(router, {
       method: 'get',
@@ -121,12 +121,11 @@ export function registerGenerationRoutes(
       security: 'bearer',
       summary: 'Poll a generation until status is completed or failed',
       tags: ['Generation'],
-      params: idParams,
+      params: generationIdParams,
       responses: { 200: generationResponse },
     });
     router.get(path, async (ctx) => {
-      const id = parseGenerationId(String(ctx.params.id));
-      if (id === null) throw new ApiError(404, 'not_found', 'Generation not found');
+      const { id } = parseInput(generationIdParams, ctx.params, 'path');
       const g = await services.generations.get(authOf(ctx).userId, id);
       ctx.body = toGenerationView(g, services.config.links);
     });

@@ -4,9 +4,9 @@ import { MAX_INTERVAL_MINUTES, MIN_INTERVAL_MINUTES } from '../../core/schedules
 import type { ApiServices } from '../api-services';
 import { authOf } from '../middleware/auth';
 import { ScheduleListSchema, ScheduleSchema } from '../openapi/components';
+import { idParams } from './path-params';
 import { addRoute } from './route';
 
-const idParams = z.object({ id: z.coerce.number().int().positive() });
 const createBody = z.strictObject({
   name: z.string().trim().min(1).max(100),
   request: z.record(z.string(), z.unknown()),

@@ -1,6 +1,7 @@
 import { GenerationEntity } from '../../db/entities';
 import { linkBase, LinkOrigins } from '../links/link-origins';
 import { type GenerationWarning, modelReplaced, readWarnings } from '../warnings';
+import { isRowId } from '../row-ids';
 
 /** The spec's Generation object: one shape on every route (generate, poll, history, stt, inpaint). */
 export interface GenerationView {
@@ -85,5 +86,5 @@ export function parseGenerationId(raw: string): number | null {
   const m = /^(?:gen_)?(\d{1,10})$/.exec(raw);
   if (!m) return null;
   const id = Number(m[1]);
-  return id > 0 && id <= 2_147_483_647 ? id : null;
+  return isRowId(id) ? id : null;
 }

@@ -4,6 +4,7 @@ import { Category, ParamError } from '../catalog';
 import { GenerationView, toGenerationView } from '../generations/views';
 import type { LinkOrigins } from '../links/link-origins';
 import { Door, doorOf } from './doors';
+import { isRowId } from '../row-ids';
 
 export const HISTORY_DEFAULT_LIMIT = 20;
 
@@ -47,7 +48,7 @@ export function encodeCursor(id: number): string {
 export function decodeCursor(cursor: string): number {
   const m = /^g:(\d{1,10})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
   const id = m ? Number(m[1]) : NaN;
-  if (!Number.isSafeInteger(id) || id < 1) throw new ParamError('cursor', 'cursor is not valid: pass the next_cursor of the previous page');
+  if (!isRowId(id)) throw new ParamError('cursor', 'cursor is not valid: pass the next_cursor of the previous page');
   return id;
 }
 
