@@ -2,6 +2,7 @@ import type { Middleware } from 'koa';
 import { matchesEtag, parseRangeHeader } from './http-range';
 import type { ApiServices } from './api-services';
 import { ApiError } from './middleware/errors';
+import { answerOtherMethod } from './middleware/not-found';
 import { isUnsafeText } from './middleware/text-guard';
 
 const PREFIX = '/files/';
@@ -32,7 +33,8 @@ function hasControlCharacter(text: string): boolean {
 
 export function resultFiles(services: Pick<ApiServices, 'resultFiles'>): Middleware {
   return async (ctx, next) => {
-    if (!ctx.path.startsWith(PREFIX) || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
+    if (!ctx.path.startsWith(PREFIX)) return next();
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return answerOtherMethod(ctx, ['GET', 'HEAD']);
     const key = storageKeyOf(ctx.path.slice(PREFIX.length));
     if (key === null) throw new ApiError(404, 'not_found', 'File not found');
     // A malformed key or a range beyond the file is a core error: the door's table answers 404 or 416.

@@ -3,6 +3,7 @@ import http from 'node:http';
 import Koa, { type Middleware } from 'koa';
 import { Counter, Histogram } from 'prom-client';
 import { metricsRegistry } from '../core/ops/metrics';
+import { answerOtherMethod } from './middleware/not-found';
 
 let httpCounters: { requests: Counter<'surface' | 'status'>; duration: Histogram<'surface'> } | undefined;
 
@@ -59,8 +60,8 @@ function sameSecret(given: string, expected: string): boolean {
  */
 export function metricsEndpoint(options: { token?: string; public: boolean }): Middleware {
   return async (ctx, next) => {
-    if (ctx.path !== '/metrics' || ctx.method !== 'GET') return next();
-    if (options.public && !options.token) return next();
+    if (ctx.path !== '/metrics' || (options.public && !options.token)) return next();
+    if (ctx.method !== 'GET') return answerOtherMethod(ctx, ['GET']);
     if (options.token) {
       const given = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(ctx.get('Authorization'))?.[1];
       if (!given || !sameSecret(given, options.token)) {

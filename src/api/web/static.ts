@@ -3,6 +3,7 @@ import path from 'node:path';
 import { send } from '@koa/send';
 import type { Middleware } from 'koa';
 import type { AppConfig } from '../../config';
+import { answerOtherMethod } from '../middleware/not-found';
 import { dashboardCsp } from './csp';
 
 /** Paths that belong to the API and other routes: the dashboard never answers for them. */
@@ -23,7 +24,8 @@ export function webBuildDir(): string {
 export function dashboard(config: AppConfig, root = webBuildDir()): Middleware {
   const csp = dashboardCsp(config);
   return async (ctx, next) => {
-    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || RESERVED.test(ctx.path)) return next();
+    if (RESERVED.test(ctx.path)) return next();
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return answerOtherMethod(ctx, ['GET', 'HEAD']);
     const indexFile = path.join(root, 'index.html');
     if (ctx.path.startsWith('/assets/')) {
       await sendFrom(ctx, root, ctx.path, { maxage: YEAR_MS, immutable: true });
