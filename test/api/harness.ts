@@ -123,7 +123,14 @@ export async function startApi(
       idp: { issuer: config.auth.oidcIssuer, clientId: config.auth.oidcClientId, jwksUrl: config.auth.oidcJwksUrl },
     }),
   };
-  const server = http.createServer(createApiApp(services).callback());
+  // Every status the app answers, whoever asked (api.request, an SDK, a browser), is checked against the
+  // document when the harness closes.
+  const answered: { method: string; url: string; status: number }[] = [];
+  const app = createApiApp(services).callback();
+  const server = http.createServer((req, res) => {
+    res.once('finish', () => answered.push({ method: req.method ?? 'GET', url: req.url ?? '/', status: res.statusCode }));
+    void app(req, res);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const plans = new PlanDirectory(db.dataSource);
@@ -189,12 +196,17 @@ export async function startApi(
       return (await services.apiKeys.create(account.user.id, name)).key;
     },
     async close() {
+      const check = await documented().catch(() => undefined);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await services.close();
       await sandbox.close();
       await db.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
+      const undocumented = new Set(
+        answered.map((a) => check?.problem(a.method, a.url, a.status, null, undefined)).filter((p): p is string => p !== undefined),
+      );
+      if (undocumented.size > 0) throw new Error(`OpenAPI conformance, answers of this run:\n${[...undocumented].join('\n')}`);
     },
   };
   return harness;

@@ -63,8 +63,12 @@ function parameters(converter: SchemaConverter, schema: z.ZodType | undefined, l
   });
 }
 
+/** Every operation can answer this, whatever it does (see refuseWhileDraining and the database-outage mapping). */
+const UNAVAILABLE =
+  'Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After)';
+
 const ERROR_TEXT: Record<number, string> = {
-  400: 'Invalid input (`validation_error` names the field; `invalid_json`)',
+  400: 'Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character)',
   401: '`Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token`',
   402: 'The balance cannot cover the request (`insufficient_tokens`)',
   403: '`Insufficient plan` (the message names the required plan) or a blocked account',
@@ -72,7 +76,7 @@ const ERROR_TEXT: Record<number, string> = {
   409: 'Conflict',
   413: 'Request body too large',
   415: 'Content-Type must be application/json',
-  503: 'Temporarily unavailable',
+  503: UNAVAILABLE,
 };
 
 function response(converter: SchemaConverter, spec: ResponseSpec): Json {
@@ -120,15 +124,22 @@ function operation(converter: SchemaConverter, op: RegisteredOperation): Json {
       .map(Number)
       .filter((s) => s >= 400),
   );
+  // Any request may carry a malformed path or query string (400), and any may meet a draining instance or a
+  // database outage (503).
   const implied = [
-    ...(op.body || op.query || op.params ? [400] : []),
+    400,
     ...(op.body && (op.bodyContentType ?? 'application/json') === 'application/json' ? [413, 415] : []),
     ...(op.security !== 'none' ? [401] : []),
     ...(op.security === 'bearer' ? [403] : []),
+    503,
   ];
   for (const status of implied) {
     if (!errors.has(status))
       responses[String(status)] = response(converter, { description: ERROR_TEXT[status], schema: op.errorSchema ?? ErrorSchema });
+  }
+  if (errors.has(503)) {
+    const own = responses['503'];
+    own.description = `${String(own.description)}; or: ${UNAVAILABLE}`;
   }
   if (op.security === 'bearer' && !responses['429']) {
     // Only model-running routes count requests; the schema is documented once for every authenticated route.

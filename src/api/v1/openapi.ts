@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { documentOperation } from '../openapi/registry';
 import { ChatCompletionSchema, V1ErrorSchema, V1ModelListSchema, V1ModelSchema } from '../openapi/v1-components';
 import { chatCompletionBody } from './schemas';
+import { chatRunErrors } from '../openapi/chat-run-errors';
 
 const tags = ['Chat completions (compatible)'];
 const errorSchema = V1ErrorSchema;
@@ -42,10 +43,7 @@ export function documentV1(router: Router): void {
             '`<requested>-><served>` when the requested model is retired and its replacement answered (then `model` is the replacement)',
         },
       },
-      402: { description: 'The balance cannot cover the reservation', schema: errorSchema },
-      404: { description: 'No model with this id', schema: errorSchema },
-      410: { description: 'model_retired: the model is retired and has no replacement (body has shutdown_at)', schema: errorSchema },
-      503: { description: 'The provider is overloaded or unavailable', schema: errorSchema },
+      ...chatRunErrors(errorSchema),
     },
   });
   documentOperation(router, {

@@ -79,8 +79,11 @@ function signedIn(ctx: ParameterizedContext, result: SignInResult, opts: { refre
   return sessionBody(result, opts);
 }
 
+const BLOCKED = { description: 'The account is blocked (`account_blocked`)', schema: ErrorSchema };
+
 const SIGN_IN_ERRORS = {
   401: { description: 'Wrong credentials (`invalid_credentials`)', schema: ErrorSchema },
+  403: BLOCKED,
   429: {
     description: 'Too many attempts from this address',
     schema: IpRateLimitErrorSchema,
@@ -121,6 +124,7 @@ export function registerAuthRoutes(router: Router, services: Pick<ApiServices, '
             'The signature does not match, the login data is too old, or it was already used (`login_replayed`: each payload signs in once)',
           schema: ErrorSchema,
         },
+        403: BLOCKED,
         429: SIGN_IN_ERRORS[429],
         503: { description: 'Messenger sign-in is not configured', schema: ErrorSchema },
       },
@@ -179,6 +183,7 @@ export function registerAuthRoutes(router: Router, services: Pick<ApiServices, '
             'The ID token is invalid, expired or for another audience (`invalid_token`), or was already used (`login_replayed`: each token signs in once)',
           schema: ErrorSchema,
         },
+        403: BLOCKED,
         409: { description: 'The verified email belongs to an account linked to another identity', schema: ErrorSchema },
         503: { description: 'Identity-provider sign-in is not configured or the provider is unreachable', schema: ErrorSchema },
       },
@@ -243,6 +248,7 @@ export function registerAuthRoutes(router: Router, services: Pick<ApiServices, '
       responses: {
         200: { description: 'A new access token; the rotated refresh cookie is set', schema: RefreshedSchema },
         401: { description: 'No, an unknown, an expired or a reused refresh token', schema: ErrorSchema },
+        403: BLOCKED,
       },
     },
     async (ctx, { body }) => {

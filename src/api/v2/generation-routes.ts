@@ -31,6 +31,27 @@ const generationResponse = {
   schema: GenerationSchema,
 };
 
+const error = (description: string) => ({ description, schema: ErrorSchema });
+
+/** What a model-running request can meet besides bad input: the balance, the catalog, its idempotency key, the vendor. */
+const runErrors = {
+  402: error('The balance or the API key’s budget cannot cover the request (`insufficient_tokens`, `key_budget_exceeded`)'),
+  409: error('A request with the same Idempotency-Key is still running (`idempotency_conflict`)'),
+  410: error('`model_retired`: the model is retired and has no replacement (body has shutdown_at)'),
+  422: error(
+    'An input image could not be fetched or read (`invalid_input`), or the Idempotency-Key was used with another body (`idempotency_key_reused`)',
+  ),
+  503: error('The model is unavailable (`model_unavailable`) or its provider is overloaded (`generation_failed`)'),
+};
+const unknownModel = error('No model with this slug (`model_not_found`)');
+
+/** A multipart upload refused before it is read as a request. */
+const uploadErrors = (limit: string) => ({
+  400: error('A malformed form, a missing or unknown field (`validation_error` names it)'),
+  413: error(`A file over ${limit}`),
+  415: error('Not multipart/form-data, a compressed body, or a file of a type the model does not read'),
+});
+
 export function requestContextOf(
   ctx: ParameterizedContext,
   services: Pick<ApiServices, 'config' | 'generations' | 'idempotency' | 'chat'>,
@@ -99,7 +120,8 @@ export function registerGenerationRoutes(
         ...generationResponse,
         headers: { 'X-Model-Replaced': '`<requested>-><served>` when the requested model is retired and its replacement ran it' },
       },
-      410: { description: 'model_retired: the model is retired and has no replacement (body has shutdown_at)', schema: ErrorSchema },
+      ...runErrors,
+      404: unknownModel,
     },
   });
   router.post('/generate', async (ctx) => {
@@ -122,7 +144,7 @@ export function registerGenerationRoutes(
       summary: 'Poll a generation until status is completed or failed',
       tags: ['Generation'],
       params: generationIdParams,
-      responses: { 200: generationResponse },
+      responses: { 200: generationResponse, 404: error('No such generation of the caller') },
     });
     router.get(path, async (ctx) => {
       const { id } = parseInput(generationIdParams, ctx.params, 'path');
@@ -140,7 +162,7 @@ export function registerGenerationRoutes(
     description: 'The audio file may be up to 25 MB (413 beyond); other multipart problems answer 400 saying what was wrong.',
     tags: ['Generation'],
     bodyContentType: 'multipart/form-data',
-    responses: { 200: generationResponse },
+    responses: { 200: generationResponse, ...runErrors, 404: unknownModel, ...uploadErrors('25 MB') },
   });
   router.post('/stt', async (ctx) => {
     const form = await readMultipart(ctx, { maxFileBytes: STT_MAX_BYTES, fileFields: ['audio'] });
@@ -178,7 +200,7 @@ export function registerGenerationRoutes(
       'and an image without transparency answers 400 naming `mask`.',
     tags: ['Generation'],
     bodyContentType: 'multipart/form-data',
-    responses: { 200: generationResponse },
+    responses: { 200: generationResponse, ...runErrors, ...uploadErrors('20 MB') },
   });
   router.post('/inpaint', async (ctx) => {
     const form = await readMultipart(ctx, { maxFileBytes: INPAINT_MAX_BYTES, fileFields: ['image', 'mask'] });

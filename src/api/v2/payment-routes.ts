@@ -31,6 +31,7 @@ const unknownArticle = {
   schema: ErrorSchema,
 };
 const unavailable = { description: 'Online payment is not configured, or the provider is unreachable', schema: ErrorSchema };
+const rejected = { description: 'The payment provider refused the request (`payment_provider_rejected`)', schema: ErrorSchema };
 
 /** What needs no sign-in: the articles, and the carrier's notifications (believed only after re-reading the payment). */
 export function registerPublicPaymentRoutes(router: Router, services: Pick<ApiServices, 'payments'>): void {
@@ -63,6 +64,7 @@ export function registerPublicPaymentRoutes(router: Router, services: Pick<ApiSe
       responses: {
         200: { description: 'Handled (what it did to the order)', schema: NotificationAckSchema },
         400: { description: 'Not a notification, or a payment the provider does not know (`unknown_payment`)', schema: ErrorSchema },
+        502: rejected,
         503: unavailable,
       },
     },
@@ -86,7 +88,7 @@ export function registerPaymentRoutes(router: Router, services: Pick<ApiServices
       security: 'bearer',
       body: initiateBody,
       status: 201,
-      responses: { 201: { description: 'A pending order', schema: CheckoutSchema }, 400: unknownArticle, 503: unavailable },
+      responses: { 201: { description: 'A pending order', schema: CheckoutSchema }, 400: unknownArticle, 502: rejected, 503: unavailable },
     },
     async (ctx, { body }) =>
       payments.carrier.initiate(authOf(ctx).userId, body.article_id, {
@@ -108,6 +110,7 @@ export function registerPaymentRoutes(router: Router, services: Pick<ApiServices
       responses: {
         201: { description: 'The order (fulfilled when the saved method was charged)', schema: CheckoutSchema },
         400: unknownArticle,
+        502: rejected,
         503: unavailable,
       },
     },

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { MAX_INTERVAL_MINUTES, MIN_INTERVAL_MINUTES } from '../../core/schedules/schedules';
 import type { ApiServices } from '../api-services';
 import { authOf } from '../middleware/auth';
-import { ScheduleListSchema, ScheduleSchema } from '../openapi/components';
+import { ErrorSchema, ScheduleListSchema, ScheduleSchema } from '../openapi/components';
 import { idParams } from './path-params';
 import { addRoute } from './route';
 
@@ -14,6 +14,7 @@ const createBody = z.strictObject({
   start_at: z.iso.datetime({ offset: true }).optional(),
 });
 const tags = ['Schedules'];
+const notFound = { description: 'No such schedule of the caller', schema: ErrorSchema };
 
 /** Recurring generations: POST/GET /schedules, PATCH (enable/disable) and DELETE /schedules/{id}. */
 export function registerScheduleRoutes(router: Router, services: Pick<ApiServices, 'schedules'>): void {
@@ -28,7 +29,13 @@ export function registerScheduleRoutes(router: Router, services: Pick<ApiService
       security: 'bearer',
       body: createBody,
       status: 201,
-      responses: { 201: { description: 'The schedule', schema: ScheduleSchema } },
+      responses: {
+        201: { description: 'The schedule', schema: ScheduleSchema },
+        403: { description: 'The plan does not include the model (`insufficient_plan`)', schema: ErrorSchema },
+        404: { description: 'The request names a model the catalog does not have (`model_not_found`)', schema: ErrorSchema },
+        409: { description: 'The account has the maximum number of schedules (`quota_exceeded`)', schema: ErrorSchema },
+        410: { description: '`model_retired`: the request names a retired model without a replacement', schema: ErrorSchema },
+      },
     },
     async (ctx, { body }) => {
       const auth = authOf(ctx);
@@ -67,7 +74,7 @@ export function registerScheduleRoutes(router: Router, services: Pick<ApiService
       security: 'bearer',
       params: idParams,
       body: z.strictObject({ enabled: z.boolean() }),
-      responses: { 200: { description: 'The schedule', schema: ScheduleSchema } },
+      responses: { 200: { description: 'The schedule', schema: ScheduleSchema }, 404: notFound },
     },
     async (ctx, { params, body }) => services.schedules.setEnabled(authOf(ctx).userId, params.id, body.enabled),
   );
@@ -81,7 +88,7 @@ export function registerScheduleRoutes(router: Router, services: Pick<ApiService
       tags,
       security: 'bearer',
       params: idParams,
-      responses: { 204: { description: 'Deleted' } },
+      responses: { 204: { description: 'Deleted' }, 404: notFound },
     },
     async (ctx, { params }) => {
       await services.schedules.delete(authOf(ctx).userId, params.id);

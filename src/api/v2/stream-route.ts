@@ -8,6 +8,8 @@ import { applyRateLimitHeaders } from '../middleware/rate-limit-headers';
 import { openSse } from '../sse';
 import { ownOrigins } from './public-url';
 import { addRoute } from './route';
+import { chatRunErrors } from '../openapi/chat-run-errors';
+import { ErrorSchema } from '../openapi/components';
 
 const streamBody = z
   .strictObject({
@@ -29,6 +31,9 @@ const streamBody = z
 
 export const STREAM_HEARTBEAT_MS = 15_000;
 
+/** Refusals before the event stream opens (a failure after it opened is told in generation_end). */
+const streamErrors = (({ 422: _images, ...rest }) => rest)(chatRunErrors(ErrorSchema));
+
 /**
  * POST /api/v2/generate/stream: server-sent events `generation_start`, `content_delta` and `generation_end`,
  * with a `heartbeat` event while the model is silent. Billing is reconciled on what was delivered.
@@ -46,7 +51,7 @@ export function registerStreamRoute(router: Router, services: Pick<ApiServices, 
         'Events: generation_start {generation_id, model_slug}; content_delta {text}; generation_end {generation_id, status, tokens_spent, balance, finish_reason, error}; heartbeat {}.',
       tags: ['Generation'],
       body: streamBody,
-      responses: { 200: { description: 'Server-sent events', contentType: 'text/event-stream' } },
+      responses: { 200: { description: 'Server-sent events', contentType: 'text/event-stream' }, ...streamErrors },
     },
     async (ctx, { body }) => {
       const messages: ChatMessage[] = body.messages ?? [

@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import { z } from 'zod';
 import { components } from '../../openapi/components';
 import { documentOperation } from '../../openapi/registry';
-import { chatRunErrors } from '../chat-run-openapi';
+import { chatRunErrors } from '../../openapi/chat-run-errors';
 import { countTokensBody, messagesBody } from './schema';
 
 function component<S extends z.ZodType>(id: string, schema: S, description: string): S {
@@ -113,6 +113,7 @@ export function documentMessages(router: Router): void {
     responses: {
       200: { description: 'The count', schema: TokenCountSchema },
       404: { description: 'No model with this id', schema: errorSchema },
+      410: { description: 'model_retired: the model is retired and has no replacement', schema: errorSchema },
     },
   });
 }

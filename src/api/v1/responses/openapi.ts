@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { components } from '../../openapi/components';
 import { V1ErrorSchema } from '../../openapi/v1-components';
 import { documentOperation } from '../../openapi/registry';
-import { chatRunErrors } from '../chat-run-openapi';
+import { chatRunErrors } from '../../openapi/chat-run-errors';
 import { responsesBody } from './schema';
 
 const outputItem = z.union([
