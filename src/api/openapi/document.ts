@@ -2,17 +2,27 @@ import { JSON_BODY_LIMIT_BYTES } from '../middleware/json-body';
 import { z } from 'zod';
 import { components, ErrorSchema, IpRateLimitErrorSchema, RateLimitErrorSchema } from './components';
 import { OpenApiRegistry, RegisteredOperation, ResponseSpec } from './registry';
+import { TAG_DESCRIPTIONS } from './tags';
 
 type Json = Record<string, unknown>;
 
 const COMPONENT_REF = '#/components/schemas/';
 
-/** Rewrites zod's `#/$defs/X` references to OpenAPI component references, in place. */
+/**
+ * Rewrites zod's `#/$defs/X` references to OpenAPI component references, in place, and unwraps a `oneOf` of a
+ * single schema (a one-branch discriminated union, kept in zod for its error message) into that schema.
+ */
 function rewriteRefs(node: unknown): void {
   if (Array.isArray(node)) return node.forEach(rewriteRefs);
   if (!node || typeof node !== 'object') return;
   const obj = node as Json;
   if (typeof obj.$ref === 'string' && obj.$ref.startsWith('#/$defs/')) obj.$ref = COMPONENT_REF + obj.$ref.slice('#/$defs/'.length);
+  if (Array.isArray(obj.oneOf) && obj.oneOf.length === 1) {
+    const [only] = obj.oneOf as Json[];
+    delete obj.oneOf;
+    if (Object.keys(only).some((key) => key in obj)) obj.allOf = [only];
+    else Object.assign(obj, only);
+  }
   Object.values(obj).forEach(rewriteRefs);
 }
 
@@ -190,6 +200,8 @@ function webhookEvents(converter: SchemaConverter, registry: OpenApiRegistry): R
         ],
         requestBody: { required: true, content: { 'application/json': { schema: converter.convert(spec.schema, 'output') } } },
         responses: { '2XX': { description: 'Received (any 2xx within 10 s); anything else is retried' } },
+        // The receiver authenticates the event by its signature headers, not by a credential of ours.
+        security: [],
       },
     };
   }
@@ -215,7 +227,9 @@ export function buildOpenApiDocument(registry: OpenApiRegistry, info: DocumentIn
   converter.convert(ErrorSchema, 'output');
   converter.convert(IpRateLimitErrorSchema, 'output');
   const webhooks = webhookEvents(converter, registry);
-  const tags = [...new Set(registry.operations.flatMap((o) => o.tags))].map((name) => ({ name }));
+  const tags = [...new Set(registry.operations.flatMap((o) => o.tags))].map((name) =>
+    TAG_DESCRIPTIONS[name] ? { name, description: TAG_DESCRIPTIONS[name] } : { name },
+  );
   return {
     openapi: '3.1.0',
     info: { title: info.title, version: info.version, ...(info.description ? { description: info.description } : {}) },
