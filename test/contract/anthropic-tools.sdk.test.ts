@@ -75,6 +75,47 @@ test('tool_choice tool forces the named tool; a tool_result without its tool_use
   expect(orphan).toBeInstanceOf(Anthropic.BadRequestError);
 });
 
+test('a forced tool (tool_choice any or tool) is called at once, without a text block, created and streamed', async () => {
+  for (const tool_choice of [{ type: 'any' }, { type: 'tool', name: 'get_weather' }] as Anthropic.ToolChoice[]) {
+    const created = await client.messages.create({
+      model,
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'Weather in Paris?' }],
+      tools: [weather],
+      tool_choice,
+    });
+    expect([tool_choice.type, created.content.map((b) => b.type), created.stop_reason]).toEqual([
+      tool_choice.type,
+      ['tool_use'],
+      'tool_use',
+    ]);
+    const stream = client.messages.stream({
+      model,
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'Weather in Paris?' }],
+      tools: [weather],
+      tool_choice,
+    });
+    const starts: [number, string][] = [];
+    stream.on('streamEvent', (event) => {
+      if (event.type === 'content_block_start') starts.push([event.index, event.content_block.type]);
+    });
+    const final = await stream.finalMessage();
+    expect(starts).toEqual([[0, 'tool_use']]);
+    expect(final.content).toEqual([
+      expect.objectContaining({ type: 'tool_use', name: 'get_weather', input: { city: expect.any(String) } }),
+    ]);
+  }
+  // With tool_choice auto Claude usually says a few words first: a text block, then the tool_use block.
+  const auto = await client.messages.create({
+    model,
+    max_tokens: 100,
+    messages: [{ role: 'user', content: 'Weather in Paris?' }],
+    tools: [weather],
+  });
+  expect(auto.content.map((b) => b.type)).toEqual(['text', 'tool_use']);
+});
+
 test('an image block is seen', async () => {
   const res = await client.messages.create({
     model,

@@ -1,0 +1,44 @@
+import OpenAI from 'openai';
+import { createDeepSeekSandbox } from '../../src/sandbox/deepseek';
+import { useFake } from './sandbox';
+
+// DeepSeek's thinking mode (issue 26) through the OpenAI SDK, DeepSeek's documented client: `thinking` in the body
+// (extra_body in the Python SDK), `reasoning_effort` with DeepSeek's own value list.
+
+const fake = useFake('deepseek', createDeepSeekSandbox({ chunkDelayMs: 0 }));
+const client = () => new OpenAI({ apiKey: 'sk-contract', baseURL: fake.mount(), maxRetries: 0 });
+
+type Reply = OpenAI.ChatCompletion & { choices: { message: { reasoning_content?: string | null } }[] };
+const ask = async (body: Record<string, unknown>) =>
+  (await client().chat.completions.create({
+    messages: [{ role: 'user', content: '9.11 or 9.8?' }],
+    ...body,
+  } as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming)) as Reply;
+
+test('deepseek-chat thinks only with thinking enabled: reasoning_content beside the answer', async () => {
+  const plain = await ask({ model: 'deepseek-chat' });
+  expect(plain.choices[0].message.reasoning_content ?? null).toBeNull();
+  const thinking = await ask({ model: 'deepseek-chat', thinking: { type: 'enabled' } });
+  expect(thinking.choices[0].message.reasoning_content!.length).toBeGreaterThan(0);
+  expect(thinking.usage!.completion_tokens_details!.reasoning_tokens).toBeGreaterThan(0);
+  const off = await ask({ model: 'deepseek-chat', thinking: { type: 'disabled' } });
+  expect(off.choices[0].message.reasoning_content ?? null).toBeNull();
+});
+
+test('reasoning_effort: the documented values are taken, more effort reasons longer', async () => {
+  const tokens = async (effort: string) =>
+    (await ask({ model: 'deepseek-reasoner', reasoning_effort: effort })).usage!.completion_tokens_details!.reasoning_tokens!;
+  expect(await tokens('high')).toBeGreaterThan(await tokens('low'));
+  for (const effort of ['minimal', 'medium', 'xhigh', 'max', 'ultra']) {
+    expect((await ask({ model: 'deepseek-reasoner', reasoning_effort: effort })).choices[0].message.content!.length).toBeGreaterThan(0);
+  }
+});
+
+test('an unknown thinking type is a 422 and an unknown effort a 400, as DeepSeek answers them', async () => {
+  const type = await ask({ model: 'deepseek-chat', thinking: { type: 'auto' } }).catch((e: unknown) => e);
+  expect(type).toBeInstanceOf(OpenAI.UnprocessableEntityError);
+  expect((type as Error).message).toMatch(/expected `enabled` or `disabled`/);
+  const effort = await ask({ model: 'deepseek-reasoner', reasoning_effort: 'extreme' }).catch((e: unknown) => e);
+  expect(effort).toBeInstanceOf(OpenAI.BadRequestError);
+  expect((effort as Error).message).toMatch(/Invalid reasoning_effort value: extreme/);
+});
