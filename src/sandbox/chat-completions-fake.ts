@@ -331,10 +331,10 @@ function plan(
   return { model, answer, reasoning, reasoningMode, finish, prompt };
 }
 
-/** How long the sandbox model reasons: an explicit effort scales it (minimal: not at all), so a test sees it arrive. */
+/** How long the sandbox model reasons: an explicit effort scales it (minimal, none: not at all), so a test sees it arrive. */
 function reasoningPieces(text: string, effort: unknown): string[] {
   const once = tokenPieces(text);
-  const times: Record<string, number> = { minimal: 0, low: 1, medium: 2, high: 3, max: 4 };
+  const times: Record<string, number> = { none: 0, minimal: 0, low: 1, medium: 2, high: 3, max: 4 };
   const n = typeof effort === 'string' && effort in times ? times[effort] : 1;
   return Array.from({ length: n }, () => once).flat();
 }

@@ -47,14 +47,25 @@ function reasoning(model: string): 'hidden' | 'visible' | undefined {
   return undefined;
 }
 
-/** Reasoning models refuse presence/frequency penalties and stop sequences; only grok-3-mini takes reasoning_effort. */
+/** The reasoning efforts a model takes: grok-3-mini low or high, grok-4.3 none to high (default low); others none. */
+function effortsOf(model: string): string[] | undefined {
+  if (model.startsWith('grok-3-mini')) return ['low', 'high'];
+  if (model.startsWith('grok-4.3')) return ['none', 'low', 'medium', 'high'];
+  return undefined;
+}
+
+/** Reasoning models refuse presence/frequency penalties and stop sequences; reasoning_effort only where it exists. */
 function validateChat(body: Record<string, unknown>): ErrorReply | undefined {
   const model = String(body.model);
   if (body.reasoning_effort !== undefined) {
-    if (!model.startsWith('grok-3-mini'))
-      return xaiError(400, INVALID_ARGUMENT, `Model ${model} does not support parameter reasoningEffort.`);
-    if (body.reasoning_effort !== 'low' && body.reasoning_effort !== 'high') {
-      return xaiError(400, INVALID_ARGUMENT, `Invalid reasoning effort: ${String(body.reasoning_effort)}. Expected one of: low, high.`);
+    const efforts = effortsOf(model);
+    if (!efforts) return xaiError(400, INVALID_ARGUMENT, `Model ${model} does not support parameter reasoningEffort.`);
+    if (!efforts.includes(String(body.reasoning_effort))) {
+      return xaiError(
+        400,
+        INVALID_ARGUMENT,
+        `Invalid reasoning effort: ${String(body.reasoning_effort)}. Expected one of: ${efforts.join(', ')}.`,
+      );
     }
   }
   if (!reasoning(model)) return undefined;

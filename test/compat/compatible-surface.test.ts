@@ -127,6 +127,8 @@ describe('reasoning_effort', () => {
     ['deepseek-chat', undefined, 'high'],
     ['claude-sonnet-4-6', undefined, 'low'],
     ['grok-3-mini', 'low', 'high'],
+    ['grok-4.3', 'low', 'high'],
+    ['grok-4.3', 'minimal', 'medium'],
   ])('%s: more effort, more reasoning tokens (%s < %s), nothing ignored', async (model, less, more) => {
     const low = await completion(model, less ? { reasoning_effort: less } : {});
     const high = await completion(model, { reasoning_effort: more });
@@ -136,7 +138,7 @@ describe('reasoning_effort', () => {
 
   test('ignored, and named, where the model has no reasoning control or cannot apply it', async () => {
     expect((await completion('gpt-4o', { reasoning_effort: 'high' })).ignored).toBe('reasoning_effort');
-    expect((await completion('grok-4.3', { reasoning_effort: 'high' })).ignored).toBe('reasoning_effort');
+    expect((await completion('grok-4.20', { reasoning_effort: 'high' })).ignored).toBe('reasoning_effort');
     // Claude's extended thinking takes only the default temperature: the explicit temperature wins.
     expect((await completion('claude-sonnet-4-6', { reasoning_effort: 'high', temperature: 0.3 })).ignored).toBe('reasoning_effort');
   });

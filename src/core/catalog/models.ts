@@ -271,6 +271,7 @@ const TEXT_MODELS = [
     context: 256000,
     maxOutput: 32768,
     reasoning: true,
+    reasoningControl: true,
     rates: [0.6, 3, 4],
     description: 'Frontier Grok reasoning model with vision.',
   }),

@@ -19,14 +19,23 @@ const isReasoning = (model: string) => /^grok-(3-mini|4)/.test(model) && !model.
 // xAI's chat completions take `user` and `seed`, but none of OpenAI's other labels, and no documents.
 const NOT_TAKEN = new Set<ChatOption>(['metadata', 'service_tier', 'store', 'prompt_cache_key', 'safety_identifier', 'pdf']);
 
-/** Only grok-3-mini has a reasoning effort (`low` or `high`); grok-4 models reason without one and refuse it. */
+/**
+ * The models with a reasoning effort: grok-3-mini (`low`, `high`) and grok-4.3 (`none`, `low`, `medium`, `high`);
+ * the other grok-4 models reason without one and refuse it.
+ */
+const hasEffort = (model: string) => model.startsWith('grok-3-mini') || model.startsWith('grok-4.3');
+
 function supports(option: ChatOption, model: string): boolean {
-  if (option === 'reasoning_effort') return model.startsWith('grok-3-mini');
+  if (option === 'reasoning_effort') return hasEffort(model);
   if (NOT_TAKEN.has(option)) return false;
   return !(isReasoning(model) && REASONING_REFUSES.has(option));
 }
 
-const effortOf = (effort: ReasoningEffort): 'low' | 'high' => (effort === 'minimal' || effort === 'low' ? 'low' : 'high');
+/** `minimal` asks for some reasoning, so it is `low`, never grok-4.3's `none` (no reasoning at all). */
+function effortOf(effort: ReasoningEffort, model: string): string {
+  if (effort === 'minimal' || effort === 'low') return 'low';
+  return model.startsWith('grok-4.3') ? effort : 'high';
+}
 
 export const xaiChatProfile: ChatCompletionsProfile = {
   provider: 'xai',
@@ -34,7 +43,7 @@ export const xaiChatProfile: ChatCompletionsProfile = {
   tokenLimitField: () => 'max_tokens',
   acceptsTemperature: () => true,
   supports,
-  reasoningFields: (effort) => ({ reasoning_effort: effortOf(effort) }),
+  reasoningFields: (effort, model) => ({ reasoning_effort: effortOf(effort, model) }),
   acceptsImages: true,
   // xAI's usage keeps reasoning_tokens beside completion_tokens (total = prompt + completion + reasoning).
   reasoningTokensOutsideCompletion: true,
