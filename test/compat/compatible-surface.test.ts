@@ -106,6 +106,37 @@ test('LangChain functionCalling on Gemini sends parallel_tool_calls: false; it i
   expect(res.response.headers.get('x-ignored-parameters')).toBe('parallel_tool_calls');
 });
 
+test("LangChain withStructuredOutput functionCalling on Gemini, with parallel_tool_calls: false as LangChain's Python client sends it", async () => {
+  // Recorded at the client: the request LangChain sent and the header it got back.
+  const sent: Record<string, unknown>[] = [];
+  const ignored: (string | null)[] = [];
+  const recording: typeof fetch = async (input, init) => {
+    sent.push(JSON.parse(String(init?.body)) as Record<string, unknown>);
+    const res = await fetch(input, init);
+    ignored.push(res.headers.get('x-ignored-parameters'));
+    return res;
+  };
+  for (const model of ['gemini-3.1-flash-lite', 'gemini-3.5-flash', 'gemini-3.1-pro']) {
+    const chat = new ChatOpenAI({
+      model,
+      apiKey,
+      maxRetries: 0,
+      modelKwargs: { parallel_tool_calls: false },
+      configuration: { baseURL: `${api.baseUrl}/v1`, fetch: recording },
+    });
+    const out = await chat
+      .withStructuredOutput(City, { method: 'functionCalling' })
+      .invoke([new HumanMessage('Paris has 2.1 million people')]);
+    expect([model, City.parse(out)]).toEqual([model, { name: expect.any(String), population: expect.any(Number) }]);
+  }
+  expect(sent.map((b) => [b.parallel_tool_calls, (b.tool_choice as { type?: string }).type])).toEqual([
+    [false, 'function'],
+    [false, 'function'],
+    [false, 'function'],
+  ]);
+  expect(ignored).toEqual(['parallel_tool_calls', 'parallel_tool_calls', 'parallel_tool_calls']);
+});
+
 describe('reasoning_effort', () => {
   const completion = async (model: string, extra: Record<string, unknown>) => {
     const { data, response } = await openai()
