@@ -6,7 +6,7 @@ import type { OrderRecord } from '../../src/core/payments/orders';
 import { YooKassaGateway } from '../../src/core/payments/yookassa/client';
 import { errorSchema, fromApiAmount, notificationSchema, paymentSchema, refundSchema } from '../../src/core/payments/yookassa/wire';
 import { SandboxServer, startSandbox } from '../../src/sandbox/server';
-import { yookassaSandbox } from '../../src/sandbox/yookassa';
+import { createYooKassaSandbox, yookassaSandbox } from '../../src/sandbox/yookassa';
 
 // The YooKassa fake and our adapter against the documented wire format (test/fixtures/yookassa/SOURCES.md).
 
@@ -219,4 +219,55 @@ test('our adapter against the fake: create, read, saved method, refund', async (
   expect(await gateway.refund(order)).toEqual({ state: 'succeeded' }); // same Idempotence-Key: the same refund, not a second one
   expect(await gateway.getPayment('2f3c6a99-000f-5000-9000-1d2a3b4c5d6e')).toBeNull();
   expect(await gateway.getPayment('../../etc')).toBeNull();
+});
+
+test('the fake: a refund answered pending is read by id, then settled succeeded or canceled in the documented shapes', async () => {
+  // YooKassa answers some refunds `pending` (the bank has not confirmed yet) and cancels some (issue 26's wave, 516a719).
+  let outcome: 'pending' | 'canceled' = 'pending';
+  const own = await startSandbox({ yookassa: createYooKassaSandbox({ refundOutcome: () => outcome }) });
+  const at = (p: string) => `${own.mountUrl('yookassa')}/v3${p}`;
+  const send = async (method: string, p: string, body?: unknown, key?: string) => {
+    const res = await fetch(at(p), {
+      method,
+      headers: { Authorization: auth, 'Content-Type': 'application/json', ...(key ? { 'Idempotence-Key': key } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, json: (await res.json()) as Record<string, any> };
+  };
+  try {
+    const payment = await send(
+      'POST',
+      '/payments',
+      {
+        amount: { value: '100.00', currency: 'RUB' },
+        capture: true,
+        confirmation: { type: 'redirect', return_url: 'https://shop.example/back' },
+      },
+      'pay-r1',
+    );
+    await fetch(`${String(payment.json.confirmation.confirmation_url)}/approve`, { method: 'POST', redirect: 'manual' });
+    const refundOf = (value: string, key: string) =>
+      send('POST', '/refunds', { payment_id: payment.json.id, amount: { value, currency: 'RUB' } }, key);
+
+    const pending = await refundOf('40.00', 'ref-p1');
+    expect(pending.status).toBe(200);
+    expect(pending.json).toMatchObject({ status: 'pending', payment_id: payment.json.id, amount: { value: '40.00', currency: 'RUB' } });
+    expect(refundSchema.parse(pending.json).status).toBe('pending');
+    expect((await send('GET', `/refunds/${String(pending.json.id)}`)).json).toEqual(pending.json);
+    // The money of a pending refund is on its way back: it cannot be refunded twice.
+    expect((await refundOf('61.00', 'ref-p2')).status).toBe(400);
+    await fetch(`${own.mountUrl('yookassa')}/refunds/${String(pending.json.id)}/succeed`, { method: 'POST' });
+    const succeeded = await send('GET', `/refunds/${String(pending.json.id)}`);
+    expectDocumentedShape(succeeded.json, fixture('refund-succeeded'));
+    expect(succeeded.json.status).toBe('succeeded');
+
+    outcome = 'canceled';
+    const canceled = await refundOf('10.00', 'ref-c1');
+    expectDocumentedShape(canceled.json, fixture('refund-canceled'));
+    expect(canceled.json).toMatchObject({ status: 'canceled', cancellation_details: { party: 'yoo_money', reason: expect.any(String) } });
+    expect(refundSchema.parse(canceled.json).status).toBe('canceled');
+    expect((await send('GET', '/refunds/00000000-0000-0000-0000-000000000000')).status).toBe(404);
+  } finally {
+    await own.close();
+  }
 });
