@@ -11,7 +11,8 @@ import {
 import type { SandboxHandler } from './types';
 
 // An in-process fake of api.deepseek.com: POST /chat/completions (also under /v1, which DeepSeek
-// accepts as an alias). deepseek-reasoner streams its chain of thought as `reasoning_content`.
+// accepts as an alias). The V4 models think unless `thinking: {type: "disabled"}`, streaming their chain of thought
+// as `reasoning_content`. The names deepseek-chat and deepseek-reasoner answer "Model Not Exist" since 2026-07-24.
 
 function deepSeekError(status: number, message: string, type: string, code: string | null = null): ErrorReply {
   return { status, body: { error: { message, type, param: null, code } } };
@@ -35,7 +36,7 @@ export const deepSeekErrors: VendorErrors = {
   insufficientBalance: () => deepSeekError(402, 'Insufficient Balance', 'unknown_error', 'invalid_request_error'),
 };
 
-const OUTPUT_CEILINGS: Record<string, number> = { 'deepseek-chat': 8192, 'deepseek-reasoner': 65536 };
+const OUTPUT_CEILINGS: Record<string, number> = { 'deepseek-v4-flash': 384000, 'deepseek-v4-pro': 384000 };
 
 // The efforts DeepSeek accepts (it maps minimal to low, medium and xhigh to high, ultra to max).
 const EFFORTS = ['minimal', 'low', 'medium', 'high', 'xhigh', 'max', 'ultra'];
@@ -105,9 +106,8 @@ export function createDeepSeekSandbox(options: DeepSeekSandboxOptions = {}): San
     vendor: 'deepseek',
     errors: deepSeekErrors,
     chunkDelayMs: options.chunkDelayMs ?? defaultChunkDelayMs(),
-    // deepseek-chat thinks when thinking mode is switched on; the reasoner always does.
-    reasoning: (model, body) =>
-      model === 'deepseek-reasoner' || (body.thinking as { type?: unknown } | undefined)?.type === 'enabled' ? 'visible' : undefined,
+    // Thinking mode is on by default (DeepSeek's thinking-mode guide).
+    reasoning: (_model, body) => ((body.thinking as { type?: unknown } | undefined)?.type === 'disabled' ? undefined : 'visible'),
     reasoningTokensOutsideCompletion: false,
     validate: validateChat,
     keepAlive: true,

@@ -67,14 +67,72 @@ export const openAiErrors: VendorErrors = {
     ),
 };
 
-const REASONING_MODEL = /^(o\d|gpt-5)/;
+// OpenAI's reasoning families as its model pages describe them: accepted `reasoning_effort` values, and whether Chat
+// Completions takes function calling (always, only with reasoning off, or not at all: the Responses API only).
+interface ReasoningFamily {
+  efforts: readonly string[];
+  tools: 'any' | 'without-reasoning' | 'responses-only';
+}
+const TO_MAX = ['none', 'low', 'medium', 'high', 'xhigh', 'max'];
+const REASONING_FAMILIES: Array<[RegExp, ReasoningFamily]> = [
+  [/^gpt-6\.2-/, { efforts: ['low', 'medium', 'high', 'xhigh', 'max'], tools: 'any' }],
+  [/^gpt-6\.1-sol/, { efforts: ['low', 'medium', 'high', 'xhigh', 'max'], tools: 'responses-only' }],
+  [/^gpt-6\.1-/, { efforts: TO_MAX, tools: 'responses-only' }],
+  [/^gpt-6-/, { efforts: TO_MAX, tools: 'without-reasoning' }],
+  [/^gpt-5\.6-/, { efforts: TO_MAX, tools: 'any' }],
+  [/^gpt-5/, { efforts: ['minimal', 'low', 'medium', 'high'], tools: 'any' }],
+  [/^o\d/, { efforts: ['low', 'medium', 'high'], tools: 'any' }],
+];
+
+function reasoningFamily(model: string): ReasoningFamily | undefined {
+  return REASONING_FAMILIES.find(([pattern]) => pattern.test(model))?.[1];
+}
+
+/**
+ * Models past their shutdown date on OpenAI's deprecations page (the day they stop answering). From that day the API
+ * answers 404 `model_not_found`, as for any model it does not serve.
+ */
+const SHUTDOWN_DATES: Record<string, string> = {
+  'gpt-4.1-nano': '2026-10-23',
+  'gpt-4.1-nano-2025-04-14': '2026-10-23',
+  'o4-mini': '2026-10-23',
+  'o4-mini-2025-04-16': '2026-10-23',
+  'gpt-image-1': '2026-10-23',
+  'gpt-image-1-mini': '2026-12-01',
+  'gpt-5': '2026-12-11',
+  'gpt-5-mini': '2026-12-11',
+  'tts-1': '2027-01-06',
+  'tts-1-hd': '2027-01-06',
+  'gpt-4o-mini-tts': '2027-01-06',
+  'gpt-4o': '2027-01-14',
+  'gpt-4o-mini': '2027-01-14',
+  'gpt-4.1': '2027-01-14',
+  'whisper-1': '2027-02-26',
+  'gpt-4o-transcribe': '2027-02-26',
+};
+
+/** The 404 OpenAI answers for a model it does not (or no longer) serve; undefined while the model answers. */
+export function shutDownModel(model: string, now = new Date()): ErrorReply | undefined {
+  const day = SHUTDOWN_DATES[model];
+  if (day === undefined || now.toISOString().slice(0, 10) < day) return undefined;
+  return openAiError(
+    404,
+    `The model \`${model}\` does not exist or you do not have access to it.`,
+    'invalid_request_error',
+    null,
+    'model_not_found',
+  );
+}
 
 /** OpenAI's refusals for reasoning models, worded as the API words them. */
 function validateChat(body: Record<string, unknown>): ErrorReply | undefined {
   const model = String(body.model);
+  const gone = shutDownModel(model);
+  if (gone) return gone;
   const labels = labelProblem(body);
   if (labels) return labels;
-  if (!REASONING_MODEL.test(model)) {
+  const family = reasoningFamily(model);
+  if (!family) {
     if (body.reasoning_effort !== undefined) {
       return openAiError(
         400,
@@ -86,7 +144,7 @@ function validateChat(body: Record<string, unknown>): ErrorReply | undefined {
     }
     return undefined;
   }
-  const efforts = model.startsWith('gpt-5') ? ['minimal', 'low', 'medium', 'high'] : ['low', 'medium', 'high'];
+  const efforts = family.efforts;
   if (body.reasoning_effort !== undefined && !efforts.includes(String(body.reasoning_effort))) {
     return openAiError(
       400,
@@ -94,6 +152,25 @@ function validateChat(body: Record<string, unknown>): ErrorReply | undefined {
       'invalid_request_error',
       'reasoning_effort',
       'unsupported_value',
+    );
+  }
+  const tools = Array.isArray(body.tools) && body.tools.length > 0;
+  if (tools && family.tools === 'responses-only') {
+    return openAiError(
+      400,
+      `Function tools are not supported with ${model} in /v1/chat/completions. Use /v1/responses instead.`,
+      'invalid_request_error',
+      'tools',
+      'unsupported_parameter',
+    );
+  }
+  if (tools && family.tools === 'without-reasoning' && body.reasoning_effort !== 'none') {
+    return openAiError(
+      400,
+      `Function tools with reasoning_effort are not supported for ${model} in /v1/chat/completions. Set reasoning_effort to 'none' or use /v1/responses instead.`,
+      'invalid_request_error',
+      'reasoning_effort',
+      'unsupported_parameter',
     );
   }
   if (body.max_tokens !== undefined) {
@@ -218,6 +295,8 @@ async function handleImages(req: SandboxRequest, res: ServerResponse): Promise<v
     return sendError(res, openAiErrors.badRequest("Missing required parameter: 'prompt'.", 'prompt', 'missing_required_parameter'));
   }
   const model = typeof body.model === 'string' ? body.model : 'dall-e-2';
+  const gone = shutDownModel(model);
+  if (gone) return sendError(res, gone);
   const invalid = imageRequestError(model, body);
   if (invalid) return sendError(res, invalid);
   const marker = failureMarker(body.prompt);
@@ -271,6 +350,8 @@ function handleSpeech(req: SandboxRequest, res: ServerResponse): Promise<void> |
     }
   }
   const { model, input, voice } = body as { model: string; input: string; voice: string };
+  const gone = shutDownModel(model);
+  if (gone) return sendError(res, gone);
   if (!VOICES.includes(voice)) return sendError(res, unsupportedValue('voice', voice, VOICES));
   const format = body.response_format === undefined ? 'mp3' : String(body.response_format);
   if (!SPEECH_FORMATS.includes(format)) return sendError(res, unsupportedValue('response_format', format, SPEECH_FORMATS));
@@ -346,6 +427,8 @@ async function handleTranscriptions(req: SandboxRequest, res: ServerResponse): P
       openAiErrors.badRequest(`Invalid file format. Supported formats: [${AUDIO_EXTENSIONS.map((e) => `'${e}'`).join(', ')}]`, 'file'),
     );
   }
+  const gone = shutDownModel(model);
+  if (gone) return sendError(res, gone);
   const format = String(form.get('response_format') ?? 'json');
   const gpt4o = model.startsWith('gpt-4o');
   if (gpt4o && format !== 'json' && format !== 'text') {
@@ -402,13 +485,13 @@ export function createOpenAiSandbox(options: OpenAiSandboxOptions = {}): Sandbox
     vendor: 'openai',
     errors: openAiErrors,
     chunkDelayMs: options.chunkDelayMs ?? defaultChunkDelayMs(),
-    reasoning: (model) => (REASONING_MODEL.test(model) ? 'hidden' : undefined),
+    reasoning: (model, body) => (reasoningFamily(model) && body.reasoning_effort !== 'none' ? 'hidden' : undefined),
     acceptsFiles: true,
     reasoningTokensOutsideCompletion: false,
     validate: validateChat,
     // Reasoning models refuse flagged prompts with a 400 invalid_prompt; other models end with content_filter.
     policyError: (model) =>
-      REASONING_MODEL.test(model)
+      reasoningFamily(model)
         ? openAiError(
             400,
             'Invalid prompt: your prompt was flagged as potentially violating our usage policy. Please try again with a different prompt: https://platform.openai.com/docs/guides/reasoning#advice-on-prompting',

@@ -1,7 +1,8 @@
 import { ChatCompletionsProfile, createChatCompletionsChat } from '../openai-compatible';
 import { ChatOption, ProviderError, ReasoningEffort } from '../types';
 
-const REASONER = 'deepseek-reasoner';
+const FLASH = 'deepseek-v4-flash';
+const PRO = 'deepseek-v4-pro';
 
 /**
  * 402 "Insufficient Balance" means the operator's account is out of funds: a credentials-level
@@ -12,12 +13,13 @@ export function refineDeepSeekError(err: ProviderError): ProviderError {
   return err;
 }
 
-// DeepSeek's models page: deepseek-chat writes at most 8K tokens, deepseek-reasoner 64K.
-const OUTPUT_CEILINGS: Record<string, number> = { 'deepseek-chat': 8192, [REASONER]: 65536 };
+// DeepSeek's models page: both V4 models take a 1M-token context and write at most 384K tokens.
+const OUTPUT_CEILINGS: Record<string, number> = { [FLASH]: 384000, [PRO]: 384000 };
 
-// DeepSeek documents no seed, no `user`, no parallel_tool_calls switch and no json_schema output. deepseek-chat has
-// function calling, JSON output and the sampling controls; the reasoner has none of them (it ignores the sampling ones).
-const CHAT_OPTIONS = new Set<ChatOption>([
+// DeepSeek documents no seed, no `user`, no parallel_tool_calls switch and no json_schema output. V4 Flash, which we
+// run without thinking unless asked, has function calling, JSON output and the sampling controls; V4 Pro thinks by
+// default, and thinking mode ignores the sampling controls.
+const FLASH_OPTIONS = new Set<ChatOption>([
   'tools',
   'response_format.json_object',
   'stop',
@@ -26,11 +28,11 @@ const CHAT_OPTIONS = new Set<ChatOption>([
   'frequency_penalty',
   'reasoning_effort',
 ]);
-const REASONER_OPTIONS = new Set<ChatOption>(['stop', 'reasoning_effort']);
+const PRO_OPTIONS = new Set<ChatOption>(['tools', 'stop', 'reasoning_effort']);
 
 /**
- * DeepSeek's thinking mode: `thinking: {type: "enabled"}` turns it on (deepseek-reasoner has it on already) and
- * `reasoning_effort` takes `low` or `high` (DeepSeek maps minimal to low and medium to high itself; sent mapped).
+ * DeepSeek's thinking mode: `thinking: {type: "enabled"}` turns it on (the V4 default) and `reasoning_effort` takes
+ * `low`, `high` or `max` (DeepSeek maps minimal to low and medium to high itself; sent mapped).
  */
 function reasoningFields(effort: ReasoningEffort): Record<string, unknown> {
   return { thinking: { type: 'enabled' }, reasoning_effort: effort === 'minimal' || effort === 'low' ? 'low' : 'high' };
@@ -41,14 +43,16 @@ export const deepSeekChatProfile: ChatCompletionsProfile = {
   path: '/chat/completions',
   tokenLimitField: () => 'max_tokens',
   maxOutputTokens: (model) => OUTPUT_CEILINGS[model],
-  // The reasoner accepts temperature for compatibility but ignores it; leave it out.
-  acceptsTemperature: (model) => model !== REASONER,
-  supports: (option, model) => (model === REASONER ? REASONER_OPTIONS : CHAT_OPTIONS).has(option),
+  // Thinking mode accepts temperature for compatibility but ignores it; leave it out.
+  acceptsTemperature: (model) => model !== PRO,
+  supports: (option, model) => (model === PRO ? PRO_OPTIONS : FLASH_OPTIONS).has(option),
   reasoningFields,
+  // V4 thinks unless told not to: Flash answers directly, as deepseek-chat did, until a reasoning effort is asked.
+  requiredFields: (model, req) => (model === FLASH && req.reasoningEffort === undefined ? { thinking: { type: 'disabled' } } : {}),
   acceptsImages: false,
   reasoningTokensOutsideCompletion: false,
   refineError: refineDeepSeekError,
 };
 
-/** `reasoning_content` (the reasoner's chain of thought) is dropped by the shared client. */
+/** `reasoning_content` (the chain of thought in thinking mode) is dropped by the shared client. */
 export const deepSeekChat = createChatCompletionsChat(deepSeekChatProfile);

@@ -1,7 +1,7 @@
 import type { ProviderAdapter } from '../types';
 import { deepSeekChat } from './chat';
 
-/** DeepSeek: deepseek-chat and deepseek-reasoner over its Chat Completions-compatible API. */
+/** DeepSeek: deepseek-v4-flash and deepseek-v4-pro over its Chat Completions-compatible API. */
 export const deepseekAdapter: ProviderAdapter = {
   name: 'deepseek',
   defaultBaseUrl: 'https://api.deepseek.com',

@@ -1,4 +1,4 @@
-import type { ChatOption, ChatRequestTraits, ProviderError, ProviderName, ReasoningEffort } from '../types';
+import type { ChatOption, ChatRequest, ChatRequestTraits, ProviderError, ProviderName, ReasoningEffort } from '../types';
 
 /**
  * What differs between vendors that speak the Chat Completions protocol (OpenAI, xAI, DeepSeek).
@@ -18,6 +18,8 @@ export interface ChatCompletionsProfile {
   supports(option: ChatOption, model: string, traits?: ChatRequestTraits): boolean;
   /** The body fields that carry `reasoning_effort` for this model (only asked where `supports` said yes). */
   reasoningFields?(effort: ReasoningEffort, model: string): Record<string, unknown>;
+  /** Fields this model needs with this request whatever the caller asked (e.g. reasoning off for tools). */
+  requiredFields?(model: string, req: ChatRequest): Record<string, unknown>;
   /** Whether image parts may be sent (as `image_url` data URIs). */
   acceptsImages: boolean;
   /** xAI reports `reasoning_tokens` outside `completion_tokens`, though they are billed as output. */

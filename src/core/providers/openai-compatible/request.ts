@@ -81,6 +81,7 @@ function options(profile: ChatCompletionsProfile, req: ChatRequest): Record<stri
   if (req.reasoningEffort !== undefined) {
     Object.assign(out, profile.reasoningFields?.(req.reasoningEffort, req.upstreamModel) ?? { reasoning_effort: req.reasoningEffort });
   }
+  Object.assign(out, profile.requiredFields?.(req.upstreamModel, req));
   return out;
 }
 

@@ -1,20 +1,19 @@
 import { ChatCompletionsProfile, createChatCompletionsChat } from '../openai-compatible';
-import type { ChatOption, ReasoningEffort } from '../types';
+import type { ChatOption, ChatRequestTraits, ReasoningEffort } from '../types';
+import { openAiFamily } from './families';
 
 /**
- * o-series and GPT-5 models are reasoning models: they refuse `max_tokens` (it must be
+ * o-series, GPT-5 and GPT-6 models are reasoning models: they refuse `max_tokens` (it must be
  * `max_completion_tokens`, which also covers their hidden reasoning tokens) and any temperature but
  * the default. Older chat models keep `max_tokens`, which OpenAI-compatible self-hosted servers
  * behind OPENAI_BASE_URL also understand.
  */
 export function isOpenAiReasoningModel(model: string): boolean {
-  return /^(o\d|gpt-5)/.test(model);
+  return openAiFamily(model) !== undefined;
 }
 
-// Documented output ceilings of the catalog's OpenAI models (longest prefix wins).
+// Documented output ceilings of older OpenAI chat models (the reasoning families carry theirs).
 const OUTPUT_CEILINGS: Array<[prefix: string, tokens: number]> = [
-  ['gpt-5', 128000],
-  ['o4-mini', 100000],
   ['gpt-4.1', 32768],
   ['gpt-4o', 16384],
 ];
@@ -22,24 +21,37 @@ const OUTPUT_CEILINGS: Array<[prefix: string, tokens: number]> = [
 // Reasoning models refuse sampling controls: only the default temperature, no top_p, penalties or stop.
 const REASONING_REFUSES = new Set<ChatOption>(['top_p', 'presence_penalty', 'frequency_penalty', 'stop']);
 
-/** GPT-5 takes `minimal`; the o-series starts at `low`. */
-function reasoningEffort(effort: ReasoningEffort, model: string): ReasoningEffort {
-  return effort === 'minimal' && !model.startsWith('gpt-5') ? 'low' : effort;
+/** The model's nearest accepted effort: `minimal` becomes `low` where the family has no `minimal`. */
+function reasoningEffort(effort: ReasoningEffort, model: string): string {
+  const efforts = openAiFamily(model)?.efforts ?? [];
+  return efforts.includes(effort) ? effort : 'low';
 }
 
-function supports(option: ChatOption, model: string): boolean {
-  if (option === 'reasoning_effort') return isOpenAiReasoningModel(model);
-  return !(isOpenAiReasoningModel(model) && REASONING_REFUSES.has(option));
+/**
+ * Some GPT-6 models call functions on Chat Completions only with reasoning off (`reasoning_effort: "none"`, which
+ * the body then carries): a requested effort gives way to the tools.
+ */
+function toolsNeedNoReasoning(model: string, traits?: ChatRequestTraits): boolean {
+  return openAiFamily(model)?.tools === 'without-reasoning' && (traits?.options.has('tools') ?? false);
+}
+
+function supports(option: ChatOption, model: string, traits?: ChatRequestTraits): boolean {
+  const family = openAiFamily(model);
+  if (option === 'reasoning_effort') return family !== undefined && !toolsNeedNoReasoning(model, traits);
+  if (option === 'tools' || option === 'parallel_tool_calls') return family?.tools !== 'responses-only';
+  return !(family && REASONING_REFUSES.has(option));
 }
 
 export const openAiChatProfile: ChatCompletionsProfile = {
   provider: 'openai',
   path: '/chat/completions',
   tokenLimitField: (model) => (isOpenAiReasoningModel(model) ? 'max_completion_tokens' : 'max_tokens'),
-  maxOutputTokens: (model) => OUTPUT_CEILINGS.find(([prefix]) => model.startsWith(prefix))?.[1],
+  maxOutputTokens: (model) => openAiFamily(model)?.maxOutput ?? OUTPUT_CEILINGS.find(([prefix]) => model.startsWith(prefix))?.[1],
   acceptsTemperature: (model) => !isOpenAiReasoningModel(model),
   supports,
   reasoningFields: (effort, model) => ({ reasoning_effort: reasoningEffort(effort, model) }),
+  requiredFields: (model, req) =>
+    openAiFamily(model)?.tools === 'without-reasoning' && req.tools?.length ? { reasoning_effort: 'none' } : {},
   acceptsImages: true,
   reasoningTokensOutsideCompletion: false,
 };
