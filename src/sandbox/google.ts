@@ -4,11 +4,14 @@ import { syntheticImage, syntheticMp4 } from './synthetic';
 import { SandboxHandler, SandboxRequest, sendBytes, sendJson } from './types';
 import { failureMarkerIn, hangUntilClosed } from './failures';
 import { chooseToolCall, jsonAnswer, OfferedTool, toolResultAnswer } from './tool-play';
+import { isTtsModel, speechAnswer, speechProblem } from './google-speech';
+import { createInteractions } from './google-interactions';
 
 /**
  * In-process fake of the Gemini API under /v1beta: generateContent, streamGenerateContent (?alt=sse, or a JSON
- * array without it), Imagen `:predict`, Veo `:predictLongRunning` + operation polling, and the file download the
- * finished operation points at. Markers in the prompt / last user message fail like the real API:
+ * array without it), Gemini TTS (google-speech.ts), Imagen `:predict`, Veo `:predictLongRunning` + operation
+ * polling, Gemini Omni on the Interactions API (google-interactions.ts), and the file download the finished
+ * operation or interaction points at. Models past their shutdown date answer 404 NOT_FOUND. Markers in the prompt / last user message fail like the real API:
  * [[fail:overloaded]] 503 UNAVAILABLE (429 RESOURCE_EXHAUSTED for Imagen/Veo), [[fail:policy]] a safety block
  * (promptFeedback, IMAGE_SAFETY, the Imagen 400, a Veo RAI-filtered operation), [[fail:timeout]] never answers,
  * [[fail:midstream]] drops a stream after two chunks, [[fail:upstream]] 500 INTERNAL (a failed operation for Veo).
@@ -56,6 +59,22 @@ const IMAGEN_SIZES: Record<string, [number, number]> = {
   '16:9': [1408, 768],
 };
 const VEO_RATIOS = ['16:9', '9:16'];
+
+/** Shutdown dates on the Gemini API deprecations page and release notes, for models the catalog used. */
+const SHUTDOWN_DATES: Record<string, string> = {
+  'veo-3.0-generate-001': '2026-06-30',
+  'veo-3.0-fast-generate-001': '2026-06-30',
+  'imagen-4.0-generate-001': '2026-08-17',
+  'gemini-2.5-flash-image': '2026-10-02',
+  'veo-3.1-generate-preview': '2026-10-22',
+  'veo-3.1-fast-generate-preview': '2026-10-22',
+  'veo-3.1-lite-generate-preview': '2026-10-22',
+};
+
+function isShutDown(model: string, now = new Date()): boolean {
+  const day = SHUTDOWN_DATES[model];
+  return day !== undefined && now.toISOString().slice(0, 10) >= day;
+}
 const VEO_SECONDS = [4, 6, 8];
 
 const STATUS_NAMES: Record<number, string> = {
@@ -220,6 +239,7 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
   const pendingPolls = options.pendingPolls ?? 1;
   const jobs = new Map<string, VeoJob>();
   const files = new Map<string, string>(); // file id -> label
+  const interactions = createInteractions({ pendingPolls, files, error });
 
   async function generateContent(model: string, stream: boolean, req: SandboxRequest, res: ServerResponse): Promise<void> {
     const body = readJson(req, res);
@@ -238,6 +258,8 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
     }
     const thinking = readThinking(model, config.thinkingConfig);
     if (typeof thinking === 'string') return error(res, 400, thinking);
+    const speech = speechProblem(model, config);
+    if (speech) return error(res, 400, speech);
     const inlineProblem = checkInlineData(contents);
     if (inlineProblem) return error(res, 400, inlineProblem);
     const toolProblem = checkFunctionResponses(contents);
@@ -254,6 +276,7 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
     const promptTokenCount =
       tokens(contents.map((c) => textOf(partsOf(c))).join(' ') + systemText) + contents.reduce((n, c) => n + imagesIn(partsOf(c)) * 258, 0);
 
+    if (isTtsModel(model)) return speechAnswer(model, said, promptTokenCount, stream, res);
     if (model.includes('image')) return imageContent(model, config, lastUser, said, failure, promptTokenCount, res);
 
     if (failure === 'policy') {
@@ -532,11 +555,20 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
     const method = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent|predict|predictLongRunning)$/.exec(req.path);
     if (method && req.method === 'POST') {
       const [, model, verb] = method;
+      if (isShutDown(model)) {
+        return error(res, 404, `models/${model} is not found for API version v1beta, or is not supported for ${verb}.`);
+      }
       if (verb === 'generateContent') return generateContent(model, false, req, res);
       if (verb === 'streamGenerateContent') return generateContent(model, true, req, res);
       if (verb === 'predict') return predict(model, req, res);
       return predictLongRunning(model, req, res);
     }
+    if (req.path === '/v1beta/interactions' && req.method === 'POST') {
+      const body = readJson(req, res);
+      return body ? interactions.create(body, req, res) : undefined;
+    }
+    const interaction = /^\/v1beta\/interactions\/([A-Za-z0-9_-]+)$/.exec(req.path);
+    if (interaction && req.method === 'GET') return interactions.get(interaction[1], req, res);
     const op = /^\/v1beta\/models\/([^/:]+)\/operations\/([^/]+)$/.exec(req.path);
     if (op && req.method === 'GET') return operation(op[1], op[2], req, res);
     const file = /^\/v1beta\/files\/([^/:]+):download$/.exec(req.path);

@@ -75,12 +75,10 @@ export function syntheticMp3(seconds: number): Buffer {
   return Buffer.concat(frames);
 }
 
-const WAV_SAMPLE_RATE = 16000;
-
-/** 16-bit PCM mono WAV at 16 kHz: a quiet 440 Hz tone with short fades so it does not click. */
-export function syntheticWav(seconds: number): Buffer {
+/** 16-bit PCM mono WAV (16 kHz unless asked): a quiet 440 Hz tone with short fades so it does not click. */
+export function syntheticWav(seconds: number, sampleRate = 16000): Buffer {
   if (!(seconds > 0)) throw new RangeError(`syntheticWav: bad duration ${seconds}`);
-  const samples = Math.round(seconds * WAV_SAMPLE_RATE);
+  const samples = Math.round(seconds * sampleRate);
   const dataBytes = samples * 2;
   const buf = Buffer.alloc(44 + dataBytes);
   buf.write('RIFF', 0, 'ascii');
@@ -90,17 +88,17 @@ export function syntheticWav(seconds: number): Buffer {
   buf.writeUInt32LE(16, 16); // fmt chunk size
   buf.writeUInt16LE(1, 20); // PCM
   buf.writeUInt16LE(1, 22); // mono
-  buf.writeUInt32LE(WAV_SAMPLE_RATE, 24);
-  buf.writeUInt32LE(WAV_SAMPLE_RATE * 2, 28); // byte rate
+  buf.writeUInt32LE(sampleRate, 24);
+  buf.writeUInt32LE(sampleRate * 2, 28); // byte rate
   buf.writeUInt16LE(2, 32); // block align
   buf.writeUInt16LE(16, 34); // bits per sample
   buf.write('data', 36, 'ascii');
   buf.writeUInt32LE(dataBytes, 40);
-  const fade = Math.min(Math.round(WAV_SAMPLE_RATE * 0.05), Math.floor(samples / 2));
+  const fade = Math.min(Math.round(sampleRate * 0.05), Math.floor(samples / 2));
   const amplitude = 0.2 * 32767;
   for (let i = 0; i < samples; i++) {
     const envelope = fade > 0 ? Math.min(1, i / fade, (samples - 1 - i) / fade) : 1;
-    const value = Math.round(amplitude * envelope * Math.sin((2 * Math.PI * 440 * i) / WAV_SAMPLE_RATE));
+    const value = Math.round(amplitude * envelope * Math.sin((2 * Math.PI * 440 * i) / sampleRate));
     buf.writeInt16LE(value, 44 + i * 2);
   }
   return buf;

@@ -1,4 +1,4 @@
-/** Wraps raw 16-bit little-endian mono PCM (ElevenLabs `pcm_<rate>` output) in a WAV header. */
+/** Wraps raw 16-bit little-endian mono PCM (ElevenLabs `pcm_<rate>`, Gemini TTS `audio/L16`) in a WAV header. */
 export function pcmToWav(pcm: Buffer, sampleRate: number): Buffer {
   const header = Buffer.alloc(44);
   header.write('RIFF', 0, 'ascii');

@@ -1,6 +1,6 @@
 import { MediaOutput, TtsRequest, ProviderConnection, ProviderError } from '../types';
 import { elevenlabsFetch, readBody } from './errors';
-import { pcmToWav } from './wav';
+import { pcmToWav } from '../wav';
 
 /** Used when the request names no voice: "George", one of the default voices in ElevenLabs' own examples. */
 export const DEFAULT_VOICE_ID = 'JBFqnCBsd6RMkjVDRZzb';

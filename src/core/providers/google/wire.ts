@@ -78,3 +78,22 @@ export interface GeminiContent {
   role: 'user' | 'model';
   parts: GeminiPart[];
 }
+
+/** An Interactions API resource (`POST /interactions`, `GET /interactions/{id}`): snake_case, unlike the rest. */
+export const interaction = z.object({
+  id: z.string(),
+  status: z.string(),
+  steps: z
+    .array(
+      z.object({
+        type: z.string(),
+        content: z
+          .array(z.object({ type: z.string(), uri: z.string().optional(), data: z.string().optional(), mime_type: z.string().optional() }))
+          .optional(),
+        error: googleStatus.optional(),
+      }),
+    )
+    .optional(),
+  errors: z.array(z.object({ code: z.string().optional(), message: z.string().optional() })).optional(),
+});
+export type Interaction = z.infer<typeof interaction>;
