@@ -19,6 +19,7 @@ import { IdempotencyAttemptOwner1764023000000 } from './1764023000000-Idempotenc
 import { GenerationLinkOrigin1764028100000 } from './1764028100000-GenerationLinkOrigin';
 import { VoiceAnswers1764030000000 } from './1764030000000-VoiceAnswers';
 import { BotGroupChats1764030100000 } from './1764030100000-BotGroupChats';
+import { CatalogRefreshModels1764230000000 } from './1764230000000-CatalogRefreshModels';
 
 /** Every migration in order; the data source lists them explicitly so the compiled build needs no glob. */
 export const migrations = [
@@ -43,4 +44,5 @@ export const migrations = [
   GenerationLinkOrigin1764028100000,
   VoiceAnswers1764030000000,
   BotGroupChats1764030100000,
+  CatalogRefreshModels1764230000000,
 ];

@@ -137,7 +137,8 @@ async function speechToText(req: SandboxRequest, res: ServerResponse): Promise<v
     return invalidParam(res, 'file', 'The multipart body could not be read');
   }
   const model = form.get('model_id');
-  if (model !== 'scribe_v1' && model !== 'scribe_v2') return invalidParam(res, 'model_id', 'model_id must be scribe_v1 or scribe_v2');
+  // scribe_v1 was removed on 2026-07-09 (ElevenLabs changelog of 2026-06-08); scribe_v2 is the file model.
+  if (model !== 'scribe_v2') return invalidParam(res, 'model_id', 'model_id must be scribe_v2');
   const file = form.get('file');
   if (!(file instanceof Blob) || file.size === 0) return invalidParam(res, 'file', 'file is required');
   const failure = failureIn(file instanceof File ? file.name : '');

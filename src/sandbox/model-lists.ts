@@ -10,7 +10,7 @@ import { sendJson, type SandboxHandler, type SandboxRequest } from './types';
 type ListedVendor = 'openai' | 'anthropic' | 'google' | 'xai' | 'deepseek' | 'elevenlabs' | 'replicate';
 
 const EXTRA: Record<ListedVendor, string[]> = {
-  openai: ['text-embedding-3-small', 'omni-moderation-latest'],
+  openai: ['text-embedding-3-small', 'omni-moderation-latest', 'gpt-realtime-2.1-mini'],
   anthropic: ['claude-3-haiku-20240307'],
   google: ['text-embedding-004', 'aqa'],
   xai: ['grok-2-vision-1212'],
@@ -19,6 +19,11 @@ const EXTRA: Record<ListedVendor, string[]> = {
   replicate: ['black-forest-labs/flux-schnell'],
 };
 
+// The shutdown dates OpenAI's list already announces for catalog models (its deprecations page); tests add more.
+const VENDOR_ANNOUNCED: ReadonlyMap<string, string> = new Map([
+  ['openai:whisper-1', '2027-02-26'],
+  ['openai:gpt-4o-transcribe', '2027-02-26'],
+]);
 const announced = new Map<string, string>();
 const unlisted = new Set<string>();
 const keyOf = (vendor: ListedVendor, id: string) => `${vendor}:${id}`;
@@ -59,7 +64,7 @@ function openAiStyle(vendor: 'openai' | 'xai' | 'deepseek', req: SandboxRequest,
   const data = listed(vendor).map((id) => {
     const model: Record<string, unknown> = { id, object: 'model', created: CREATED, owned_by: owner };
     // Only OpenAI documents `shutdown_date` (null when none is announced); DeepSeek's objects have no `created`.
-    if (vendor === 'openai') model.shutdown_date = announced.get(keyOf(vendor, id)) ?? null;
+    if (vendor === 'openai') model.shutdown_date = announced.get(keyOf(vendor, id)) ?? VENDOR_ANNOUNCED.get(keyOf(vendor, id)) ?? null;
     if (vendor === 'deepseek') delete model.created;
     return model;
   });

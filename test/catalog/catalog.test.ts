@@ -20,13 +20,13 @@ const all = listModels();
 
 // From /work/briefs/catalog-table.md: slug -> [category, provider, upstream id, tier, exec].
 const TABLE: Record<string, [string, string, string, 'S' | 'B', 'sync' | 'async']> = {
-  'gpt-4o-mini': ['text', 'openai', 'gpt-4o-mini', 'S', 'sync'],
-  'gpt-4.1-nano': ['text', 'openai', 'gpt-4.1-nano', 'S', 'sync'],
-  'gpt-4o': ['text', 'openai', 'gpt-4o', 'B', 'sync'],
-  'gpt-4.1': ['text', 'openai', 'gpt-4.1', 'B', 'sync'],
-  'o4-mini': ['text', 'openai', 'o4-mini', 'B', 'sync'],
-  'gpt-5': ['text', 'openai', 'gpt-5', 'B', 'sync'],
-  'gpt-5-mini': ['text', 'openai', 'gpt-5-mini', 'B', 'sync'],
+  'gpt-6-luna': ['text', 'openai', 'gpt-6-luna', 'S', 'sync'],
+  'gpt-5.6-luna': ['text', 'openai', 'gpt-5.6-luna', 'S', 'sync'],
+  'gpt-6.1-sol': ['text', 'openai', 'gpt-6.1-sol', 'B', 'sync'],
+  'gpt-6.1-terra': ['text', 'openai', 'gpt-6.1-terra', 'B', 'sync'],
+  'gpt-5.6-terra': ['text', 'openai', 'gpt-5.6-terra', 'B', 'sync'],
+  'gpt-6.2-sol': ['text', 'openai', 'gpt-6.2-sol', 'B', 'sync'],
+  'gpt-6.2-astra': ['text', 'openai', 'gpt-6.2-astra', 'B', 'sync'],
   'claude-haiku-4-5': ['text', 'anthropic', 'claude-haiku-4-5', 'S', 'sync'],
   'claude-sonnet-4-6': ['text', 'anthropic', 'claude-sonnet-4-6', 'B', 'sync'],
   'claude-opus-4-8': ['text', 'anthropic', 'claude-opus-4-8', 'B', 'sync'],
@@ -36,10 +36,10 @@ const TABLE: Record<string, [string, string, string, 'S' | 'B', 'sync' | 'async'
   'grok-3-mini': ['text', 'xai', 'grok-3-mini', 'S', 'sync'],
   'grok-4.20': ['text', 'xai', 'grok-4.20-non-reasoning', 'B', 'sync'],
   'grok-4.3': ['text', 'xai', 'grok-4.3', 'B', 'sync'],
-  'deepseek-chat': ['text', 'deepseek', 'deepseek-chat', 'S', 'sync'],
-  'deepseek-reasoner': ['text', 'deepseek', 'deepseek-reasoner', 'B', 'sync'],
-  'gpt-image-1-mini': ['image', 'openai', 'gpt-image-1-mini', 'B', 'sync'],
-  'gpt-image-1': ['image', 'openai', 'gpt-image-1', 'B', 'sync'],
+  'deepseek-v4-flash': ['text', 'deepseek', 'deepseek-v4-flash', 'S', 'sync'],
+  'deepseek-v4-pro': ['text', 'deepseek', 'deepseek-v4-pro', 'B', 'sync'],
+  'gpt-image-2.6-flare': ['image', 'openai', 'gpt-image-2.6-flare', 'B', 'sync'],
+  'gpt-image-2.6-sunburst': ['image', 'openai', 'gpt-image-2.6-sunburst', 'B', 'sync'],
   'gemini-3.1-flash-image': ['image', 'google', 'gemini-3.1-flash-image', 'S', 'sync'],
   'gemini-3-pro-image': ['image', 'google', 'gemini-3-pro-image', 'B', 'sync'],
   'flux-dev': ['image', 'bfl', 'flux-dev', 'S', 'sync'],
@@ -49,20 +49,20 @@ const TABLE: Record<string, [string, string, string, 'S' | 'B', 'sync' | 'async'
   'grok-imagine-image': ['image', 'xai', 'grok-imagine-image-2.0', 'B', 'sync'],
   sdxl: ['image', 'replicate', 'stability-ai/sdxl', 'B', 'sync'],
   'sd-3.5-large': ['image', 'replicate', 'stability-ai/stable-diffusion-3.5-large', 'B', 'sync'],
-  'veo-3-fast': ['video', 'google', 'veo-3.1-fast-generate-preview', 'S', 'async'],
-  'veo-3': ['video', 'google', 'veo-3.1-generate-preview', 'B', 'async'],
+  'gemini-omni-1.1-flash': ['video', 'google', 'gemini-omni-1.1-flash', 'S', 'async'],
+  'gemini-omni-1.2-flash': ['video', 'google', 'gemini-omni-1.2-flash', 'B', 'async'],
   'kling-v2.1': ['video', 'replicate', 'kwaivgi/kling-v2.1', 'B', 'async'],
   'hailuo-02': ['video', 'replicate', 'minimax/hailuo-02', 'B', 'async'],
   'wan-2.2': ['video', 'replicate', 'wan-video/wan-2.2-t2v-fast', 'B', 'async'],
   'seedance-1-pro': ['video', 'replicate', 'bytedance/seedance-1-pro', 'B', 'async'],
-  'tts-1': ['tts', 'openai', 'tts-1', 'B', 'sync'],
-  'gpt-4o-mini-tts': ['tts', 'openai', 'gpt-4o-mini-tts', 'B', 'sync'],
+  'gemini-3.8-flash-lite-tts': ['tts', 'google', 'gemini-3.8-flash-lite-tts', 'B', 'sync'],
+  'gemini-3.8-flash-tts': ['tts', 'google', 'gemini-3.8-flash-tts', 'B', 'sync'],
   'vendor-v2': ['tts', 'elevenlabs', 'eleven_multilingual_v2', 'B', 'sync'],
   'vendor-flash-v2-5': ['tts', 'elevenlabs', 'eleven_flash_v2_5', 'B', 'sync'],
   'vendor-v3': ['tts', 'elevenlabs', 'eleven_v3', 'B', 'sync'],
   'whisper-1': ['stt', 'openai', 'whisper-1', 'S', 'sync'],
   'gpt-4o-transcribe': ['stt', 'openai', 'gpt-4o-transcribe', 'B', 'sync'],
-  'vendor-scribe': ['stt', 'elevenlabs', 'scribe_v1', 'B', 'sync'],
+  'vendor-scribe-v2': ['stt', 'elevenlabs', 'scribe_v2', 'B', 'sync'],
   musicgen: ['music', 'replicate', 'meta/musicgen', 'S', 'async'],
   'vendor-music': ['music', 'elevenlabs', 'music_v1', 'B', 'async'],
   upscale: ['tool', 'replicate', 'nightmareai/real-esrgan', 'S', 'sync'],
@@ -76,8 +76,8 @@ const TABLE: Record<string, [string, string, string, 'S' | 'B', 'sync' | 'async'
 
 // Size set per image model, from the table.
 const IMAGE_SIZE_SET: Record<string, keyof typeof SIZE_SETS> = {
-  'gpt-image-1-mini': 'B',
-  'gpt-image-1': 'B',
+  'gpt-image-2.6-flare': 'B',
+  'gpt-image-2.6-sunburst': 'B',
   'gemini-3.1-flash-image': 'C',
   'gemini-3-pro-image': 'C',
   'flux-dev': 'D',
@@ -122,7 +122,9 @@ describe('catalog contents', () => {
     expect(countBy(starter, (m) => m.category)).toEqual({ text: 7, image: 2, video: 1, music: 1, stt: 1, tool: 7 });
     const starterSlugs = starter.map((m) => m.slug);
     // one image model, one flash image, one flash video, the musicgen-class model, the default STT model
-    expect(starterSlugs).toEqual(expect.arrayContaining(['flux-dev', 'gemini-3.1-flash-image', 'veo-3-fast', 'musicgen', 'whisper-1']));
+    expect(starterSlugs).toEqual(
+      expect.arrayContaining(['flux-dev', 'gemini-3.1-flash-image', 'gemini-omni-1.1-flash', 'musicgen', 'whisper-1']),
+    );
     // every non-Starter model is Basic+ (paid plans unlock the whole catalog)
     expect(all.filter((m) => m.minPlan !== 'free').every((m) => m.minPlan === 'basic')).toBe(true);
   });
@@ -134,11 +136,13 @@ describe('catalog contents', () => {
 
   test('text configs carry vision and context as in the table', () => {
     const vision = new Set([
-      'gpt-4o-mini',
-      'gpt-4o',
-      'gpt-4.1',
-      'gpt-5',
-      'gpt-5-mini',
+      'gpt-6-luna',
+      'gpt-5.6-luna',
+      'gpt-6.1-sol',
+      'gpt-6.1-terra',
+      'gpt-5.6-terra',
+      'gpt-6.2-sol',
+      'gpt-6.2-astra',
       'claude-haiku-4-5',
       'claude-sonnet-4-6',
       'claude-opus-4-8',
@@ -148,12 +152,12 @@ describe('catalog contents', () => {
       'grok-4.3',
     ]);
     const contexts: Record<string, number> = {
-      'gpt-4o-mini': 128000,
-      'gpt-4.1-nano': 1047576,
+      'gpt-6-luna': 1050000,
+      'gpt-5.6-luna': 1050000,
       'claude-haiku-4-5': 200000,
       'gemini-3.1-flash-lite': 1048576,
       'grok-3-mini': 131072,
-      'deepseek-chat': 64000,
+      'deepseek-v4-flash': 1000000,
     };
     for (const m of listModels({ category: 'text' })) {
       if (m.category !== 'text') throw new Error('filter broken');
@@ -174,8 +178,8 @@ describe('catalog contents', () => {
       expect(m.pricing.nonSquareMultiplier).toBeGreaterThanOrEqual(1);
       expect(m.pricing.nonSquareMultiplier).toBeLessThanOrEqual(2);
     }
-    expect(requireModel('gpt-image-1-mini').config).toMatchObject({ qualities: ['standard', 'hd'], styles: [] });
-    expect(requireModel('gpt-image-1').config).toMatchObject({ qualities: ['standard', 'hd'] });
+    expect(requireModel('gpt-image-2.6-flare').config).toMatchObject({ qualities: ['standard', 'hd'], styles: [] });
+    expect(requireModel('gpt-image-2.6-sunburst').config).toMatchObject({ qualities: ['standard', 'hd'] });
     expect(requireModel('gemini-3.1-flash-image').config).toMatchObject({ image_input: 'optional', default_size: '1:1' });
     expect(requireModel('flux-kontext-pro').config).toMatchObject({ image_input: 'optional' });
   });
@@ -188,12 +192,12 @@ describe('catalog contents', () => {
       expect(m.config.durations).toContain(m.config.default_duration);
       if (m.config.default_size !== null) expect(m.config.sizes).toContain(m.config.default_size);
     }
-    expect(requireModel('veo-3-fast').config).toMatchObject({ sizes: ['16:9', '9:16'] });
+    expect(requireModel('gemini-omni-1.1-flash').config).toMatchObject({ sizes: ['16:9', '9:16'], supports_negative_prompt: false });
   });
 
-  test('only vendor-scribe diarizes; whisper-1 is the default STT model', () => {
+  test('only vendor-scribe-v2 diarizes; whisper-1 is the default STT model', () => {
     const diarizing = listModels({ category: 'stt' }).filter((m) => m.category === 'stt' && m.config.supports_diarization);
-    expect(diarizing.map((m) => m.slug)).toEqual(['vendor-scribe']);
+    expect(diarizing.map((m) => m.slug)).toEqual(['vendor-scribe-v2']);
     expect(defaultSttModel().slug).toBe('whisper-1');
   });
 
@@ -214,7 +218,9 @@ describe('catalog contents', () => {
 
 describe('lookups', () => {
   test('findModel / requireModel', () => {
-    expect(findModel('gpt-4o')?.provider).toBe('openai');
+    expect(findModel('gpt-6.1-sol')?.provider).toBe('openai');
+    // A retired slug is no catalog model (lifecycle.ts resolves it to its replacement).
+    expect(findModel('gpt-4o')).toBeUndefined();
     expect(findModel('no-such-model')).toBeUndefined();
     expect(requireModel('sdxl').upstreamModel).toBe('stability-ai/sdxl');
     let caught: unknown;
@@ -247,8 +253,8 @@ describe('access by plan', () => {
   });
 
   test('canUseModel matrix: Starter sees only Starter-tier, every paid plan sees all', () => {
-    const starterModel = requireModel('gpt-4o-mini');
-    const basicModel = requireModel('gpt-5');
+    const starterModel = requireModel('gpt-6-luna');
+    const basicModel = requireModel('gpt-6.1-sol');
     const expected: Record<string, [boolean, boolean]> = {
       free: [true, false],
       basic: [true, true],
@@ -317,7 +323,7 @@ describe('toPublicModel', () => {
     const cost = (slug: string) => toPublicModel(requireModel(slug)).token_cost;
     for (const slug of ['upscale', 'face-swap', 'remove-bg', 'style-transfer', 'colorize', 'text-ocr']) expect(cost(slug)).toBe(1);
     expect(cost('inpaint')).toBe(3);
-    for (const slug of ['whisper-1', 'gpt-4o-transcribe', 'vendor-scribe']) expect(cost(slug)).toBe(2);
+    for (const slug of ['whisper-1', 'gpt-4o-transcribe', 'vendor-scribe-v2']) expect(cost(slug)).toBe(2);
     expect(cost('musicgen')).toBe(9);
     expect(cost('vendor-music')).toBe(58);
     for (const m of listModels({ category: 'text', minPlan: 'free' })) expect(cost(m.slug)).toBe(1);
@@ -331,20 +337,31 @@ describe('toPublicModel', () => {
   });
 });
 
-describe('model lifecycle (2026-11 refresh)', () => {
-  test('no model of the catalog is past or within 60 days of an announced shutdown today', () => {
-    expect(endingModels(new Date('2026-11-22T00:00:00Z'))).toEqual([]);
+describe('model lifecycle (refresh of 2026-11-27)', () => {
+  // The dates are the vendors' on the day of the refresh (test/fixtures/SOURCES.md), not today's.
+  const refreshed = new Date('2026-11-27T00:00:00Z');
+
+  test('on the day of the refresh no catalog model is past or within 60 days of an announced shutdown', () => {
+    const ending = endingModels(refreshed);
+    // Only the two OpenAI transcription models are announced (deprecated), and their shutdown is further off.
+    expect(ending.map((e) => [e.slug, e.shutdownAt, e.retired])).toEqual([
+      ['whisper-1', '2027-02-26', false],
+      ['gpt-4o-transcribe', '2027-02-26', false],
+    ]);
     for (const m of all) {
-      if (m.lifecycle?.shutdownAt) expect(Date.parse(m.lifecycle.shutdownAt)).toBeGreaterThan(Date.parse('2027-01-21'));
+      if (m.lifecycle?.shutdownAt) expect(Date.parse(m.lifecycle.shutdownAt)).toBeGreaterThan(Date.parse('2027-01-26'));
     }
   });
 
   test('a model nearing its shutdown is reported for the start warning and marked on the Model object', () => {
     expect(endingModels(new Date('2027-04-01T00:00:00Z'))).toEqual([
       { slug: 'gemini-3.1-flash-lite', shutdownAt: '2027-05-07', deprecatedAt: null, replacement: null, retired: false },
+      { slug: 'whisper-1', shutdownAt: '2027-02-26', deprecatedAt: '2026-08-26', replacement: null, retired: true },
+      { slug: 'gpt-4o-transcribe', shutdownAt: '2027-02-26', deprecatedAt: '2026-08-26', replacement: null, retired: true },
     ]);
     expect(toPublicModel(requireModel('gemini-3.1-flash-lite'))).toMatchObject({ deprecated_at: null, shutdown_at: '2027-05-07' });
-    expect(toPublicModel(requireModel('gpt-4o-mini'))).toMatchObject({ deprecated_at: null, shutdown_at: null });
+    expect(toPublicModel(requireModel('whisper-1'))).toMatchObject({ deprecated_at: '2026-08-26', shutdown_at: '2027-02-26' });
+    expect(toPublicModel(requireModel('gpt-6-luna'))).toMatchObject({ deprecated_at: null, shutdown_at: null });
   });
 
   test('the models shut down or retiring by early 2027 are gone from the catalog', () => {
@@ -360,10 +377,26 @@ describe('model lifecycle (2026-11 refresh)', () => {
       'grok-3',
       'grok-4',
       'grok-2-image',
+      'gpt-4o-mini',
+      'gpt-4.1-nano',
+      'gpt-4o',
+      'gpt-4.1',
+      'o4-mini',
+      'gpt-5',
+      'gpt-5-mini',
+      'deepseek-chat',
+      'deepseek-reasoner',
+      'gpt-image-1-mini',
+      'gpt-image-1',
+      'veo-3-fast',
+      'veo-3',
+      'tts-1',
+      'gpt-4o-mini-tts',
+      'vendor-scribe',
     ]) {
       expect(all.find((m) => m.slug === dead)).toBeUndefined();
     }
-    expect(all.some((m) => /^(veo-3\.0|imagen-|gemini-2\.5)/.test(m.upstreamModel))).toBe(false);
+    expect(all.some((m) => /^(veo-|imagen-|gemini-2\.5|scribe_v1$)/.test(m.upstreamModel))).toBe(false);
   });
 });
 

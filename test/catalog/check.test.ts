@@ -24,6 +24,8 @@ let api: ApiHarness;
 const openAiText = MODELS.filter((m) => m.provider === 'openai' && m.category === 'text');
 const deprecated = openAiText[0]!;
 const gone = openAiText[1]!;
+// OpenAI's list already announces these shutdowns (its deprecations page: 2027-02-26).
+const vendorAnnounced = ['whisper-1', 'gpt-4o-transcribe'];
 
 beforeAll(async () => {
   buildOnce();
@@ -55,11 +57,13 @@ test('a shutdown_date makes a model deprecated, an unlisted one gone; every mode
   expect(bySlug.get(gone.slug)).toMatchObject({ status: 'gone' });
   for (const m of report.models) {
     if (m.provider === 'bfl' || m.provider === 'local') expect(m.status).toBe('unchecked');
+    else if (vendorAnnounced.includes(m.slug)) expect(m).toMatchObject({ slug: m.slug, status: 'deprecated', shutdown_at: '2027-02-26' });
     else if (m.slug !== deprecated.slug && m.slug !== gone.slug) expect(m).toMatchObject({ slug: m.slug, status: 'live' });
   }
   expect(changes.map((c) => [c.slug, c.status])).toEqual([
     [deprecated.slug, 'deprecated'],
     [gone.slug, 'gone'],
+    ...vendorAnnounced.map((slug) => [slug, 'deprecated']),
   ]);
   expect(heard).toHaveLength(1);
 
@@ -115,13 +119,13 @@ test('the admin notice names each model that changed, with its status, shutdown 
   });
   admin.catalogChanged([
     { slug: deprecated.slug, before: 'live', status: 'deprecated', shutdownAt: '2027-03-01', replacement: null },
-    { slug: gone.slug, before: 'live', status: 'gone', shutdownAt: null, replacement: 'gpt-5' },
+    { slug: gone.slug, before: 'live', status: 'gone', shutdownAt: null, replacement: 'gpt-6.1-sol' },
   ]);
   await tasks.drain(5000);
   expect(sent).toHaveLength(1);
   expect(sent[0]!.text).toContain(`${deprecated.slug}: deprecated, shutdown 2027-03-01`);
   expect(sent[0]!.text).toContain(`${gone.slug}: gone`);
-  expect(sent[0]!.text).toContain('replacement gpt-5');
+  expect(sent[0]!.text).toContain('replacement gpt-6.1-sol');
 });
 
 test('`npm run cli -- catalog:check` prints {checked_at, models} for every catalog model, from the sandbox', async () => {
@@ -129,7 +133,7 @@ test('`npm run cli -- catalog:check` prints {checked_at, models} for every catal
     cwd: root,
     env: { ...process.env, DATABASE_URL: api.db.url, NODE_ENV: 'test' },
   });
-  const report = JSON.parse(stdout) as { checked_at: string; models: { slug: string; status: string }[] };
+  const report = JSON.parse(stdout) as { checked_at: string; models: { slug: string; status: string; shutdown_at: string | null }[] };
   expect(Object.keys(report).sort()).toEqual(['checked_at', 'models']);
   expect(report.models).toHaveLength(CATALOG_SHAPE.models);
   for (const m of report.models) {
@@ -137,5 +141,7 @@ test('`npm run cli -- catalog:check` prints {checked_at, models} for every catal
   }
   const unchecked = MODELS.filter((m) => m.provider === 'bfl' || m.provider === 'local').map((m) => m.slug);
   expect(report.models.filter((m) => m.status === 'unchecked').map((m) => m.slug)).toEqual(unchecked);
-  expect(report.models.filter((m) => m.status !== 'unchecked').every((m) => m.status === 'live')).toBe(true);
+  const announced = report.models.filter((m) => m.status === 'deprecated');
+  expect(announced.map((m) => [m.slug, m.shutdown_at])).toEqual(vendorAnnounced.map((slug) => [slug, '2027-02-26']));
+  expect(report.models.filter((m) => m.status !== 'unchecked' && m.status !== 'deprecated').every((m) => m.status === 'live')).toBe(true);
 }, 60_000);

@@ -36,7 +36,7 @@ describe('shape', () => {
   test('unknown fields are named, at top level and inside params', () => {
     const top = paramError(() => parse({ model: 'sdxl', prompt: 'x', negativePrompt: 'y' }));
     expect(top.field).toBe('negativePrompt');
-    const nested = paramError(() => parse({ model: 'tts-1', prompt: 'x', params: { voice: 'alloy' } }));
+    const nested = paramError(() => parse({ model: 'gemini-3.8-flash-tts', prompt: 'x', params: { voice: 'Kore' } }));
     expect(nested.field).toBe('params.voice');
   });
 
@@ -60,7 +60,7 @@ describe('shape', () => {
 
 describe('categories that do not belong here', () => {
   test('text models point to the chat endpoints', () => {
-    const e = paramError(() => parse({ model: 'gpt-4o', prompt: 'hello' }));
+    const e = paramError(() => parse({ model: 'gpt-6.1-sol', prompt: 'hello' }));
     expect(e.field).toBe('model');
     expect(e.message).toContain('/v1/chat/completions');
     expect(e.message).toContain('/api/v2/generate/stream');
@@ -100,13 +100,13 @@ describe('prompt', () => {
 
 describe('image options', () => {
   test('defaults: 1024x1024, webp, standard, no input images', () => {
-    expect(parse({ model: 'gpt-image-1-mini', prompt: 'x' })).toEqual({
+    expect(parse({ model: 'gpt-image-2.6-flare', prompt: 'x' })).toEqual({
       prompt: 'x',
       size: '1024x1024',
       format: 'webp',
       quality: 'standard',
     });
-    expect(inputsOf({ model: 'gpt-image-1-mini', prompt: 'x' })).toEqual({ images: [] });
+    expect(inputsOf({ model: 'gpt-image-2.6-flare', prompt: 'x' })).toEqual({ images: [] });
   });
 
   test('aspect-ratio models default to 1:1 and map an explicit 1024x1024 to 1:1', () => {
@@ -123,12 +123,12 @@ describe('image options', () => {
   });
 
   test('size is case-insensitive on the x', () => {
-    expect(parse({ model: 'gpt-image-1-mini', prompt: 'x', size: '1536X1024' }).size).toBe('1536x1024');
+    expect(parse({ model: 'gpt-image-2.6-flare', prompt: 'x', size: '1536X1024' }).size).toBe('1536x1024');
   });
 
   test('negative prompt only where supported', () => {
     expect(parse({ model: 'sdxl', prompt: 'x', negative_prompt: 'blur' }).negativePrompt).toBe('blur');
-    for (const slug of ['gemini-3-pro-image', 'gpt-image-1-mini', 'flux-dev']) {
+    for (const slug of ['gemini-3-pro-image', 'gpt-image-2.6-flare', 'flux-dev']) {
       expect(paramError(() => parse({ model: slug, prompt: 'x', negative_prompt: 'blur' })).field).toBe('negative_prompt');
     }
     // an empty negative prompt is the same as none
@@ -136,11 +136,11 @@ describe('image options', () => {
   });
 
   test('quality hd and style only on models that offer them', () => {
-    expect(parse({ model: 'gpt-image-1-mini', prompt: 'x', quality: 'hd' })).toMatchObject({ quality: 'hd' });
+    expect(parse({ model: 'gpt-image-2.6-flare', prompt: 'x', quality: 'hd' })).toMatchObject({ quality: 'hd' });
     // No model of the 2026-11 catalog takes a style (dall-e-3, the one that did, is shut down).
-    expect(paramError(() => parse({ model: 'gpt-image-1-mini', prompt: 'x', style: 'natural' })).field).toBe('style');
+    expect(paramError(() => parse({ model: 'gpt-image-2.6-flare', prompt: 'x', style: 'natural' })).field).toBe('style');
     expect(paramError(() => parse({ model: 'flux-dev', prompt: 'x', quality: 'hd' })).field).toBe('quality');
-    expect(paramError(() => parse({ model: 'gpt-image-1', prompt: 'x', style: 'vivid' })).field).toBe('style');
+    expect(paramError(() => parse({ model: 'gpt-image-2.6-sunburst', prompt: 'x', style: 'vivid' })).field).toBe('style');
     expect(parse({ model: 'flux-dev', prompt: 'x', quality: 'standard', format: 'png', seed: 42 })).toMatchObject({
       quality: 'standard',
       format: 'png',
@@ -151,7 +151,7 @@ describe('image options', () => {
   test('image_url only on editing models, given once', () => {
     expect(urls({ model: 'flux-kontext-pro', prompt: 'make it red', image_url: IMG })).toEqual([IMG]);
     expect(urls({ model: 'gemini-3.1-flash-image', prompt: 'x', params: { image_url: IMG } })).toEqual([IMG]);
-    expect(paramError(() => parse({ model: 'gpt-image-1-mini', prompt: 'x', image_url: IMG })).field).toBe('image_url');
+    expect(paramError(() => parse({ model: 'gpt-image-2.6-flare', prompt: 'x', image_url: IMG })).field).toBe('image_url');
     expect(paramError(() => parse({ model: 'flux-kontext-pro', prompt: 'x', image_url: IMG, params: { image_url: IMG2 } })).field).toBe(
       'params.image_url',
     );
@@ -166,22 +166,24 @@ describe('image options', () => {
 
 describe('video options', () => {
   test('defaults to the model default duration and size', () => {
-    expect(parse({ model: 'veo-3-fast', prompt: 'x' })).toMatchObject({ durationSeconds: 8, size: '16:9' });
+    expect(parse({ model: 'gemini-omni-1.1-flash', prompt: 'x' })).toMatchObject({ durationSeconds: 8, size: '16:9' });
     expect(parse({ model: 'seedance-1-pro', prompt: 'x' })).toMatchObject({ durationSeconds: 5, size: '16:9' });
   });
 
   test('only the model durations are accepted', () => {
     expect(parse({ model: 'kling-v2.1', prompt: 'x', image_url: IMG, duration: 10 }).durationSeconds).toBe(10);
-    const e = paramError(() => parse({ model: 'veo-3', prompt: 'x', duration: 10 }));
+    expect(parse({ model: 'gemini-omni-1.2-flash', prompt: 'x', duration: 15 }).durationSeconds).toBe(15);
+    const e = paramError(() => parse({ model: 'gemini-omni-1.1-flash', prompt: 'x', duration: 15 }));
     expect(e.field).toBe('duration');
-    expect(e.message).toContain('4, 6, 8');
+    expect(e.message).toContain('4, 6, 8, 10');
   });
 
-  test('kling-v2.1 needs a start image; wan-2.2 takes none; veo takes 9:16 but not 1:1', () => {
+  test('kling-v2.1 needs a start image; wan-2.2 takes none; Omni takes 9:16 but not 1:1, and no negative prompt', () => {
     expect(paramError(() => parse({ model: 'kling-v2.1', prompt: 'x' })).field).toBe('image_url');
     expect(paramError(() => parse({ model: 'wan-2.2', prompt: 'x', image_url: IMG })).field).toBe('image_url');
-    expect(parse({ model: 'veo-3', prompt: 'x', size: '9:16' }).size).toBe('9:16');
-    expect(paramError(() => parse({ model: 'veo-3', prompt: 'x', size: '1024x1024' })).field).toBe('size');
+    expect(parse({ model: 'gemini-omni-1.2-flash', prompt: 'x', size: '9:16' }).size).toBe('9:16');
+    expect(paramError(() => parse({ model: 'gemini-omni-1.2-flash', prompt: 'x', size: '1024x1024' })).field).toBe('size');
+    expect(paramError(() => parse({ model: 'gemini-omni-1.1-flash', prompt: 'x', negative_prompt: 'rain' })).field).toBe('negative_prompt');
     expect(paramError(() => parse({ model: 'hailuo-02', prompt: 'x', size: '16:9' })).field).toBe('size');
   });
 });
@@ -205,15 +207,18 @@ describe('music options', () => {
 });
 
 describe('speech synthesis options', () => {
-  test('voice defaults per model; OpenAI voices are checked, vendor voice ids pass through', () => {
-    expect(parse({ model: 'tts-1', prompt: 'hello' })).toMatchObject({ voiceId: 'alloy', audioFormat: 'mp3' });
-    expect(parse({ model: 'tts-1', prompt: 'hello', params: { voice_id: 'nova', speed: 1.5, format: 'wav' } })).toMatchObject({
-      voiceId: 'nova',
-      speed: 1.5,
+  test('voice defaults per model; Gemini voices are checked, vendor voice ids pass through', () => {
+    expect(parse({ model: 'gemini-3.8-flash-lite-tts', prompt: 'hello' })).toMatchObject({ voiceId: 'Kore', audioFormat: 'wav' });
+    expect(parse({ model: 'gemini-3.8-flash-tts', prompt: 'hello', params: { voice_id: 'Puck', format: 'wav' } })).toMatchObject({
+      voiceId: 'Puck',
       audioFormat: 'wav',
     });
-    expect(paramError(() => parse({ model: 'tts-1', prompt: 'hello', params: { voice_id: 'verse' } })).field).toBe('params.voice_id');
-    expect(parse({ model: 'gpt-4o-mini-tts', prompt: 'hello', params: { voice_id: 'verse' } }).voiceId).toBe('verse');
+    expect(paramError(() => parse({ model: 'gemini-3.8-flash-tts', prompt: 'hello', params: { voice_id: 'alloy' } })).field).toBe(
+      'params.voice_id',
+    );
+    expect(paramError(() => parse({ model: 'gemini-3.8-flash-tts', prompt: 'hello', params: { format: 'mp3' } })).field).toBe(
+      'params.format',
+    );
     expect(parse({ model: 'vendor-v2', prompt: 'hello', params: { voice_id: 'EXAVITQu4vr4xnSDxMaL' } }).voiceId).toBe(
       'EXAVITQu4vr4xnSDxMaL',
     );
@@ -222,15 +227,15 @@ describe('speech synthesis options', () => {
   });
 
   test('speed range per vendor', () => {
-    expect(paramError(() => parse({ model: 'tts-1', prompt: 'hi', params: { speed: 5 } })).field).toBe('params.speed');
+    expect(paramError(() => parse({ model: 'gemini-3.8-flash-tts', prompt: 'hi', params: { speed: 1 } })).field).toBe('params.speed');
     expect(paramError(() => parse({ model: 'vendor-v2', prompt: 'hi', params: { speed: 2 } })).field).toBe('params.speed');
     expect(parse({ model: 'vendor-v2', prompt: 'hi', params: { speed: 1.1 } }).speed).toBe(1.1);
   });
 
   test('image options are rejected', () => {
-    expect(paramError(() => parse({ model: 'tts-1', prompt: 'hi', size: '1024x1024' })).field).toBe('size');
-    expect(paramError(() => parse({ model: 'tts-1', prompt: 'hi', quality: 'hd' })).field).toBe('quality');
-    expect(paramError(() => parse({ model: 'tts-1', prompt: 'hi', image_url: IMG })).field).toBe('image_url');
+    expect(paramError(() => parse({ model: 'vendor-v2', prompt: 'hi', size: '1024x1024' })).field).toBe('size');
+    expect(paramError(() => parse({ model: 'vendor-v2', prompt: 'hi', quality: 'hd' })).field).toBe('quality');
+    expect(paramError(() => parse({ model: 'vendor-v2', prompt: 'hi', image_url: IMG })).field).toBe('image_url');
   });
 });
 
@@ -285,7 +290,9 @@ test('a door may give an image field as a file: it passes the same rules as a UR
   expect(paramError(() => parseGenerateCommand({ model: 'face-swap' }, { 'params.source_image_url': photo })).field).toBe(
     'params.target_image_url',
   );
-  expect(paramError(() => parseGenerateCommand({ model: 'gpt-image-1-mini', prompt: 'x' }, { image_url: photo })).field).toBe('image_url');
+  expect(paramError(() => parseGenerateCommand({ model: 'gpt-image-2.6-flare', prompt: 'x' }, { image_url: photo })).field).toBe(
+    'image_url',
+  );
   expect(
     paramError(() => parseGenerateCommand({ model: 'remove-bg', params: { image_url: IMG } }, { 'params.image_url': photo })).message,
   ).toMatch(/not both/);
@@ -300,20 +307,22 @@ describe('speech-to-text options', () => {
   test('default model when none is named; non-STT models are refused', () => {
     expect(resolveSttModel(undefined).model.slug).toBe('whisper-1');
     expect(resolveSttModel('').model.slug).toBe('whisper-1');
-    expect(resolveSttModel('vendor-scribe').model.slug).toBe('vendor-scribe');
-    expect(paramError(() => resolveSttModel('tts-1')).field).toBe('model');
+    expect(resolveSttModel('vendor-scribe-v2').model.slug).toBe('vendor-scribe-v2');
+    // The retired slug is answered by its replacement.
+    expect(resolveSttModel('vendor-scribe')).toMatchObject({ model: { slug: 'vendor-scribe-v2' }, replaced: { from: 'vendor-scribe' } });
+    expect(paramError(() => resolveSttModel('vendor-v2')).field).toBe('model');
     expect(() => resolveSttModel('nope')).toThrow(UnknownModelError);
   });
 
-  test('diarize only on vendor-scribe; language codes checked', () => {
-    const scribe = resolveSttModel('vendor-scribe').model;
+  test('diarize only on vendor-scribe-v2; language codes checked', () => {
+    const scribe = resolveSttModel('vendor-scribe-v2').model;
     const whisper = resolveSttModel('whisper-1').model;
     expect(normalizeSttOptions(scribe, { diarize: 'true', language: 'RU' })).toEqual({ diarize: true, language: 'ru' });
     expect(normalizeSttOptions(whisper, { diarize: 'false' })).toEqual({ diarize: false });
     expect(normalizeSttOptions(whisper, { language: 'auto' })).toEqual({ diarize: false });
     const e = paramError(() => normalizeSttOptions(whisper, { diarize: true }));
     expect(e.field).toBe('diarize');
-    expect(e.message).toContain('vendor-scribe');
+    expect(e.message).toContain('vendor-scribe-v2');
     expect(paramError(() => normalizeSttOptions(whisper, { language: 'english!' })).field).toBe('language');
     expect(paramError(() => normalizeSttOptions(scribe, { diarize: 'maybe' })).field).toBe('diarize');
   });

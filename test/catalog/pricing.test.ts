@@ -107,7 +107,7 @@ describe('media, tool, stt and music prices', () => {
     expect(fixed('upscale')).toBe(1);
     expect(fixed('inpaint')).toBe(3);
     expect(fixed('whisper-1')).toBe(2);
-    expect(fixed('vendor-scribe')).toBe(2);
+    expect(fixed('vendor-scribe-v2')).toBe(2);
     expect(fixed('musicgen')).toBe(9);
     // the music duration does not change the price
     expect(quoteGeneration(requireModel('vendor-music'), { durationSeconds: 15 })).toBe(58);
@@ -115,7 +115,7 @@ describe('media, tool, stt and music prices', () => {
   });
 
   test('non-square sizes and hd raise the price where configured, never beyond 2x for the size', () => {
-    const dalle = requireModel('gpt-image-1-mini');
+    const dalle = requireModel('gpt-image-2.6-flare');
     const square = quoteGeneration(dalle, { size: '1024x1024', quality: 'standard' });
     const tall = quoteGeneration(dalle, { size: '1024x1536', quality: 'standard' });
     const hd = quoteGeneration(dalle, { size: '1024x1024', quality: 'hd' });
@@ -125,7 +125,7 @@ describe('media, tool, stt and music prices', () => {
     expect(hd).toBeGreaterThan(square);
     expect(tallHd).toBeGreaterThan(Math.max(tall, hd));
 
-    const gptImage = requireModel('gpt-image-1');
+    const gptImage = requireModel('gpt-image-2.6-sunburst');
     expect(quoteGeneration(gptImage, { size: '1536x1024' })).toBeGreaterThan(quoteGeneration(gptImage, { size: '1024x1024' }));
     expect(quoteGeneration(gptImage, { quality: 'hd' })).toBeGreaterThan(quoteGeneration(gptImage, {}));
 
@@ -143,11 +143,11 @@ describe('media, tool, stt and music prices', () => {
     for (const m of listModels({ category: 'image', minPlan: 'free' })) expect(priceRange(m).max).toBeLessThanOrEqual(10);
   });
 
-  test('video is priced by duration; veo-3-fast is cheaper than veo-3', () => {
-    const fast = requireModel('veo-3-fast');
-    const full = requireModel('veo-3');
+  test('video is priced by duration; Omni 1.1 (Starter) is cheaper than Omni 1.2', () => {
+    const fast = requireModel('gemini-omni-1.1-flash');
+    const full = requireModel('gemini-omni-1.2-flash');
     expect(quoteGeneration(fast, { durationSeconds: 8 })).toBeGreaterThan(quoteGeneration(fast, { durationSeconds: 4 }));
-    for (const d of [4, 6, 8]) {
+    for (const d of [4, 6, 8, 10]) {
       expect(quoteGeneration(fast, { durationSeconds: d })).toBeLessThan(quoteGeneration(full, { durationSeconds: d }));
     }
     expect(() => quoteGeneration(fast, { durationSeconds: 5 })).toThrow(ParamError);
@@ -167,7 +167,7 @@ describe('media, tool, stt and music prices', () => {
   test('quote rejects options the model does not offer and refuses text models', () => {
     expect(() => quoteGeneration(requireModel('sdxl'), { size: '1024x1536' })).toThrow(ParamError);
     expect(() => quoteGeneration(requireModel('sdxl'), { quality: 'hd' })).toThrow(ParamError);
-    expect(() => quoteGeneration(requireModel('gpt-4o'), {})).toThrow(TypeError);
+    expect(() => quoteGeneration(requireModel('gpt-6.1-sol'), {})).toThrow(TypeError);
   });
 
   test('isNonSquareSize reads both pixel sizes and aspect ratios', () => {
@@ -219,13 +219,13 @@ describe('text prices', () => {
       expect(m.pricing.min).toBeGreaterThan(1);
     }
     const opus = requireModel('claude-opus-4-8');
-    const mini = requireModel('gpt-5-mini');
+    const mini = requireModel('gpt-6.1-terra');
     const usage = { promptTokens: 2000, completionTokens: 2000 };
     expect(priceChatUsage(opus, usage)).toBeGreaterThan(priceChatUsage(mini, usage));
   });
 
   test('more usage never costs less', () => {
-    const m = requireModel('gpt-4o');
+    const m = requireModel('gpt-6.1-sol');
     let last = 0;
     for (let n = 0; n <= 20000; n += 250) {
       const price = priceChatUsage(m, { promptTokens: n, completionTokens: n });
@@ -236,7 +236,7 @@ describe('text prices', () => {
   });
 
   test('garbage usage numbers never produce NaN or less than the minimum', () => {
-    const m = requireModel('gpt-4o');
+    const m = requireModel('gpt-6.1-sol');
     for (const bad of [NaN, -5, Infinity, -Infinity]) {
       const price = priceChatUsage(m, { promptTokens: bad, completionTokens: bad });
       expect(Number.isNaN(price)).toBe(false);
@@ -256,7 +256,7 @@ describe('text prices', () => {
   });
 
   test('max_tokens is capped at the model output limit and defaults when absent', () => {
-    const m = requireModel('deepseek-chat');
+    const m = requireModel('deepseek-v4-flash');
     if (m.category !== 'text') throw new Error('not text');
     expect(resolveMaxTokens(m, 10 ** 9)).toBe(m.config.max_output_tokens);
     expect(resolveMaxTokens(m, undefined)).toBe(defaultMaxTokens(m));

@@ -162,7 +162,15 @@ export function registerGenerationRoutes(
     description: 'The audio file may be up to 25 MB (413 beyond); other multipart problems answer 400 saying what was wrong.',
     tags: ['Generation'],
     bodyContentType: 'multipart/form-data',
-    responses: { 200: generationResponse, ...runErrors, 404: unknownModel, ...uploadErrors('25 MB') },
+    responses: {
+      200: {
+        ...generationResponse,
+        headers: { 'X-Model-Replaced': '`<requested>-><served>` when the requested model is retired and its replacement ran it' },
+      },
+      ...runErrors,
+      404: unknownModel,
+      ...uploadErrors('25 MB'),
+    },
   });
   router.post('/stt', async (ctx) => {
     const form = await readMultipart(ctx, { maxFileBytes: STT_MAX_BYTES, fileFields: ['audio'] });
@@ -184,6 +192,7 @@ export function registerGenerationRoutes(
         },
         requestContextOf(ctx, services),
       );
+      announceReplacement(ctx, outcome.replaced, outcome.generation.modelSlug);
       return renderOutcome(ctx, services, outcome);
     });
   });

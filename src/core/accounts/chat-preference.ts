@@ -15,11 +15,11 @@ export function defaultChatModel(plan: PlanSlug): TextModel {
  * Starter, the flagship vision model on paid plans. A plan whose pick is gone gets its first usable vision model.
  */
 const VISION_DEFAULTS: Readonly<Record<PlanSlug, string>> = {
-  free: 'gpt-4o-mini',
-  basic: 'gpt-4o',
-  pro: 'gpt-4o',
-  vip: 'gpt-4o',
-  elite: 'gpt-4o',
+  free: 'gpt-6-luna',
+  basic: 'gpt-6.1-sol',
+  pro: 'gpt-6.1-sol',
+  vip: 'gpt-6.1-sol',
+  elite: 'gpt-6.1-sol',
 };
 
 export function defaultVisionModel(plan: PlanSlug): TextModel {

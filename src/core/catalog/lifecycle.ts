@@ -132,6 +132,15 @@ export function resolveModel(slug: string, now = new Date()): ResolvedModel {
   throw new ModelRetiredError(slug, requested.shutdownAt);
 }
 
+/**
+ * The model a stored record (a generation, a lease) names. A slug retired since the record was written is answered
+ * by the model that serves it now, so pending work on it can still be finished or released.
+ * @throws UnknownModelError, ModelRetiredError
+ */
+export function modelOfRecord(slug: string): ModelDefinition {
+  return MODEL_BY_SLUG.get(slug) ?? resolveModel(slug).model;
+}
+
 /** Models past or within `withinDays` of their shutdown, deprecated, gone or disabled: for the operator's warning. */
 export function endingModels(
   now = new Date(),

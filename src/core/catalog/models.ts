@@ -77,90 +77,99 @@ function text<S extends string, P extends ProviderName>(s: TextSpec & { slug: S;
   };
 }
 
+// Paid-tier rates follow the vendors' list prices (0.2 tokens per 1K tokens for each US dollar per million tokens);
 // Starter rates are small enough that an ordinary request (about 1000 tokens each way) costs exactly 1.
 const TEXT_MODELS = [
   text({
-    slug: 'gpt-4o-mini',
-    name: 'GPT-4o mini',
+    slug: 'gpt-6-luna',
+    name: 'GPT-6 Luna',
     provider: 'openai',
     plan: STARTER,
     vision: true,
-    context: 128000,
-    maxOutput: 16384,
-    rates: [0.03, 0.12, 1],
-    description: 'Fast, inexpensive general-purpose chat model with image understanding.',
+    context: 1050000,
+    maxOutput: 128000,
+    reasoning: true,
+    reasoningControl: true,
+    rates: [0.02, 0.1, 1],
+    description: 'Fast, inexpensive GPT-6 model for everyday chat, with image understanding.',
   }),
   text({
-    slug: 'gpt-4.1-nano',
-    name: 'GPT-4.1 nano',
+    slug: 'gpt-5.6-luna',
+    name: 'GPT-5.6 Luna',
     provider: 'openai',
     plan: STARTER,
-    vision: false,
-    context: 1047576,
-    maxOutput: 32768,
+    vision: true,
+    context: 1050000,
+    maxOutput: 128000,
+    reasoning: true,
+    reasoningControl: true,
     rates: [0.02, 0.08, 1],
-    description: 'Smallest GPT-4.1 model with a one-million-token context, for quick tasks.',
+    description: 'Cost-efficient GPT-5.6 model for high-volume, well-defined tasks.',
   }),
   text({
-    slug: 'gpt-4o',
-    name: 'GPT-4o',
+    slug: 'gpt-6.1-sol',
+    name: 'GPT-6.1 Sol',
     provider: 'openai',
     plan: BASIC,
     vision: true,
-    context: 128000,
-    maxOutput: 16384,
-    rates: [0.5, 2, 2],
-    description: 'Versatile flagship chat model with vision.',
-  }),
-  text({
-    slug: 'gpt-4.1',
-    name: 'GPT-4.1',
-    provider: 'openai',
-    plan: BASIC,
-    vision: true,
-    context: 1047576,
-    maxOutput: 32768,
-    rates: [0.4, 1.6, 2],
-    description: 'Strong instruction following and coding with a one-million-token context.',
-  }),
-  text({
-    slug: 'o4-mini',
-    name: 'o4-mini',
-    provider: 'openai',
-    plan: BASIC,
-    vision: false,
-    context: 200000,
-    maxOutput: 100000,
-    reasoning: true,
-    reasoningControl: true,
-    rates: [0.22, 0.88, 2],
-    description: 'Compact reasoning model for math, code and analysis.',
-  }),
-  text({
-    slug: 'gpt-5',
-    name: 'GPT-5',
-    provider: 'openai',
-    plan: BASIC,
-    vision: true,
-    context: 400000,
+    context: 1050000,
     maxOutput: 128000,
     reasoning: true,
     reasoningControl: true,
-    rates: [0.25, 2, 3],
-    description: 'Frontier reasoning model for complex, multi-step work.',
+    rates: [0.4, 2, 3],
+    description: 'Reasoning model for complex coding, analysis and professional work.',
   }),
   text({
-    slug: 'gpt-5-mini',
-    name: 'GPT-5 mini',
+    slug: 'gpt-6.1-terra',
+    name: 'GPT-6.1 Terra',
     provider: 'openai',
     plan: BASIC,
     vision: true,
-    context: 400000,
+    context: 1050000,
     maxOutput: 128000,
     reasoning: true,
     reasoningControl: true,
-    rates: [0.05, 0.4, 2],
-    description: 'Faster, cheaper GPT-5 for well-defined tasks.',
+    rates: [0.2, 1, 2],
+    description: 'Fast, efficient GPT-6.1 model for visual reasoning and clear writing.',
+  }),
+  text({
+    slug: 'gpt-5.6-terra',
+    name: 'GPT-5.6 Terra',
+    provider: 'openai',
+    plan: BASIC,
+    vision: true,
+    context: 1050000,
+    maxOutput: 128000,
+    reasoning: true,
+    reasoningControl: true,
+    rates: [0.4, 2.4, 2],
+    description: 'Balanced GPT-5.6 reasoning model for everyday coding and agent tasks.',
+  }),
+  text({
+    slug: 'gpt-6.2-sol',
+    name: 'GPT-6.2 Sol',
+    provider: 'openai',
+    plan: BASIC,
+    vision: true,
+    context: 1050000,
+    maxOutput: 128000,
+    reasoning: true,
+    reasoningControl: true,
+    rates: [0.4, 2, 3],
+    description: "OpenAI's everyday GPT-6.2 model for conversation, writing, analysis and code.",
+  }),
+  text({
+    slug: 'gpt-6.2-astra',
+    name: 'GPT-6.2 Astra',
+    provider: 'openai',
+    plan: BASIC,
+    vision: true,
+    context: 1050000,
+    maxOutput: 128000,
+    reasoning: true,
+    reasoningControl: true,
+    rates: [1.6, 8, 6],
+    description: 'Most capable OpenAI model, for the hardest reasoning and programming work.',
   }),
   text({
     slug: 'claude-haiku-4-5',
@@ -276,29 +285,29 @@ const TEXT_MODELS = [
     description: 'Frontier Grok reasoning model with vision.',
   }),
   text({
-    slug: 'deepseek-chat',
-    name: 'DeepSeek Chat',
+    slug: 'deepseek-v4-flash',
+    name: 'DeepSeek V4 Flash',
     provider: 'deepseek',
     plan: STARTER,
     vision: false,
-    context: 64000,
-    maxOutput: 8192,
+    context: 1000000,
+    maxOutput: 384000,
     reasoningControl: true,
-    rates: [0.03, 0.05, 1],
-    description: 'Capable, economical general chat model.',
+    rates: [0.03, 0.06, 1],
+    description: 'Fast, economical DeepSeek model; thinks step by step when asked.',
   }),
   text({
-    slug: 'deepseek-reasoner',
-    name: 'DeepSeek Reasoner',
+    slug: 'deepseek-v4-pro',
+    name: 'DeepSeek V4 Pro',
     provider: 'deepseek',
     plan: BASIC,
     vision: false,
-    context: 64000,
-    maxOutput: 32768,
+    context: 1000000,
+    maxOutput: 384000,
     reasoning: true,
     reasoningControl: true,
-    rates: [0.11, 0.44, 2],
-    description: 'DeepSeek model with step-by-step reasoning.',
+    rates: [0.09, 0.17, 2],
+    description: 'Most capable DeepSeek model, reasoning before it answers.',
   }),
 ];
 
@@ -351,24 +360,24 @@ function image<S extends string, P extends ProviderName>(s: ImageSpec & { slug: 
 }
 
 const IMAGE_MODELS = [
-  // gpt-image-1-mini replaces dall-e-3 (shut down): `standard` is the vendor's medium quality, `hd` high.
+  // GPT Image 2.6 has two tiers at one token price: Flare is quick, Sunburst keeps detail across edits. `standard`
+  // is the vendor's medium quality, `hd` its high (about 4x the output tokens).
   image({
-    slug: 'gpt-image-1-mini',
-    name: 'GPT Image 1 mini',
+    slug: 'gpt-image-2.6-flare',
+    name: 'GPT Image 2.6 Flare',
     provider: 'openai',
     plan: BASIC,
-    eta: 20,
+    eta: 10,
     sizes: 'B',
     hd: true,
-    base: 3,
+    base: 6,
     nonSquare: 1.5,
     hdMultiplier: 4,
-    description: 'Economical GPT Image model with good prompt following.',
+    description: 'Fast GPT Image model for everyday generation with precise text rendering.',
   }),
-  // gpt-image-1: `standard` maps to the vendor's medium quality, `hd` to high (about 4x the vendor cost).
   image({
-    slug: 'gpt-image-1',
-    name: 'GPT Image 1',
+    slug: 'gpt-image-2.6-sunburst',
+    name: 'GPT Image 2.6 Sunburst',
     provider: 'openai',
     plan: BASIC,
     eta: 30,
@@ -377,7 +386,7 @@ const IMAGE_MODELS = [
     base: 8,
     nonSquare: 1.5,
     hdMultiplier: 4,
-    description: 'Natively multimodal image model with precise text rendering.',
+    description: 'Highest-fidelity GPT Image model, for detailed compositions.',
   }),
   image({
     slug: 'gemini-3.1-flash-image',
@@ -525,35 +534,34 @@ function video<S extends string, P extends ProviderName>(s: VideoSpec & { slug: 
 }
 
 const VIDEO_MODELS = [
+  // Google's video models after Veo 3.1 Preview: Gemini Omni, on the Interactions API, with native audio.
   video({
-    slug: 'veo-3-fast',
-    name: 'Veo 3.1 Fast',
+    slug: 'gemini-omni-1.1-flash',
+    name: 'Gemini Omni 1.1 Flash',
     provider: 'google',
-    upstream: 'veo-3.1-fast-generate-preview',
+    upstream: 'gemini-omni-1.1-flash',
     plan: STARTER,
-    eta: 60,
+    eta: 90,
     sizes: ['16:9', '9:16'],
-    durations: [4, 6, 8],
+    durations: [4, 6, 8, 10],
     defaultDuration: 8,
     perSecond: 4,
-    negativePrompt: true,
     imageInput: 'optional',
-    description: 'Quick Veo 3 clips with sound, landscape or portrait.',
+    description: 'Video clips with native audio from text or a first frame (image_url), landscape or portrait.',
   }),
   video({
-    slug: 'veo-3',
-    name: 'Veo 3.1',
+    slug: 'gemini-omni-1.2-flash',
+    name: 'Gemini Omni 1.2 Flash',
     provider: 'google',
-    upstream: 'veo-3.1-generate-preview',
+    upstream: 'gemini-omni-1.2-flash',
     plan: BASIC,
     eta: 120,
     sizes: ['16:9', '9:16'],
-    durations: [4, 6, 8],
+    durations: [4, 6, 8, 10, 15],
     defaultDuration: 8,
-    perSecond: 8,
-    negativePrompt: true,
+    perSecond: 6,
     imageInput: 'optional',
-    description: 'Highest-quality Veo 3 video with native audio.',
+    description: 'Longer Gemini Omni clips with speech and sound, up to 15 seconds.',
   }),
   video({
     slug: 'kling-v2.1',
@@ -616,8 +624,39 @@ const VIDEO_MODELS = [
 
 // ---------- speech synthesis ----------
 
-const OPENAI_TTS_FORMATS = ['mp3', 'opus', 'aac', 'flac', 'wav'];
-const OPENAI_SPEED = { min: 0.25, max: 4 };
+/** The Gemini API's prebuilt voices for its TTS models. */
+const GEMINI_VOICES = [
+  'Zephyr',
+  'Puck',
+  'Charon',
+  'Kore',
+  'Fenrir',
+  'Leda',
+  'Orus',
+  'Aoede',
+  'Callirrhoe',
+  'Autonoe',
+  'Enceladus',
+  'Iapetus',
+  'Umbriel',
+  'Algieba',
+  'Despina',
+  'Erinome',
+  'Algenib',
+  'Rasalgethi',
+  'Laomedeia',
+  'Achernar',
+  'Alnilam',
+  'Schedar',
+  'Gacrux',
+  'Pulcherrima',
+  'Achird',
+  'Zubenelgenubi',
+  'Vindemiatrix',
+  'Sadachbia',
+  'Sadaltager',
+  'Sulafat',
+] as const;
 const ELEVENLABS_SPEED = { min: 0.7, max: 1.2 };
 /** A premade ElevenLabs voice ("George") used when `params.voice_id` is omitted. */
 const ELEVENLABS_DEFAULT_VOICE = 'JBFqnCBsd6RMkjVDRZzb';
@@ -649,37 +688,39 @@ function tts<S extends string, P extends ProviderName>(
 }
 
 const TTS_MODELS = [
+  // OpenAI's speech endpoint shuts down with tts-1 and gpt-4o-mini-tts; its successor is a realtime voice model that
+  // does not read text verbatim. Gemini's TTS models read it in 30 prebuilt voices (PCM, delivered as WAV).
   tts(
-    'tts-1',
-    'OpenAI TTS-1',
-    'openai',
-    'tts-1',
+    'gemini-3.8-flash-lite-tts',
+    'Gemini 3.8 Flash-Lite TTS',
+    'google',
+    'gemini-3.8-flash-lite-tts',
     {
-      voices: ['alloy', 'ash', 'coral', 'echo', 'fable', 'onyx', 'nova', 'sage', 'shimmer'],
-      default_voice: 'alloy',
-      audio_formats: OPENAI_TTS_FORMATS,
-      default_audio_format: 'mp3',
-      speed: OPENAI_SPEED,
+      voices: [...GEMINI_VOICES],
+      default_voice: 'Kore',
+      audio_formats: ['wav'],
+      default_audio_format: 'wav',
+      speed: null,
     },
     3,
     1,
-    'Low-latency speech synthesis with built-in voices.',
+    'Low-latency speech synthesis in over 100 languages with built-in voices.',
   ),
   tts(
-    'gpt-4o-mini-tts',
-    'GPT-4o mini TTS',
-    'openai',
-    'gpt-4o-mini-tts',
+    'gemini-3.8-flash-tts',
+    'Gemini 3.8 Flash TTS',
+    'google',
+    'gemini-3.8-flash-tts',
     {
-      voices: ['alloy', 'ash', 'ballad', 'coral', 'echo', 'fable', 'nova', 'onyx', 'sage', 'shimmer', 'verse', 'marin', 'cedar'],
-      default_voice: 'alloy',
-      audio_formats: OPENAI_TTS_FORMATS,
-      default_audio_format: 'mp3',
-      speed: OPENAI_SPEED,
+      voices: [...GEMINI_VOICES],
+      default_voice: 'Kore',
+      audio_formats: ['wav'],
+      default_audio_format: 'wav',
+      speed: null,
     },
     4,
     1,
-    'Expressive speech synthesis with a wider choice of voices.',
+    'Expressive speech synthesis in over 130 languages; steer the delivery in the text.',
   ),
   tts(
     'vendor-v2',
@@ -763,7 +804,7 @@ function stt<S extends string, P extends ProviderName>(
 const STT_MODELS = [
   stt('whisper-1', 'Whisper', 'openai', 'whisper-1', STARTER, false, 'Default transcription model: fast, 99 languages.'),
   stt('gpt-4o-transcribe', 'GPT-4o Transcribe', 'openai', 'gpt-4o-transcribe', BASIC, false, 'Highest-accuracy transcription.'),
-  stt('vendor-scribe', 'Scribe', 'elevenlabs', 'scribe_v1', BASIC, true, 'Transcription with speaker diarization.'),
+  stt('vendor-scribe-v2', 'Scribe v2', 'elevenlabs', 'scribe_v2', BASIC, true, 'Transcription with speaker diarization in 90+ languages.'),
 ];
 
 // ---------- music (fixed prices from the spec table; duration 15..120 s does not change them) ----------
@@ -919,6 +960,9 @@ const LIVE = [...TEXT_MODELS, ...IMAGE_MODELS, ...VIDEO_MODELS, ...TTS_MODELS, .
 /** Vendor dates of catalog models; a model past `shutdownAt` is served by its `replacement`. */
 const LIFECYCLES: { [S in (typeof LIVE)[number]['slug']]?: ModelLifecycle } = {
   'gemini-3.1-flash-lite': { shutdownAt: '2027-05-07' },
+  // OpenAI names gpt-transcribe (not in the catalog yet) as their successor: the next refresh replaces them.
+  'whisper-1': { deprecatedAt: '2026-08-26', shutdownAt: '2027-02-26' },
+  'gpt-4o-transcribe': { deprecatedAt: '2026-08-26', shutdownAt: '2027-02-26' },
 };
 
 const CATALOG = LIVE.map((m) => {
@@ -930,7 +974,78 @@ const CATALOG = LIVE.map((m) => {
  * Slugs of models the vendors shut down, replaced in the catalog: requests naming them are served by the
  * replacement (billed at its price, with a warning), so clients keep working. Never listed.
  */
-export const RETIRED_ALIASES: readonly RetiredAlias[] = [];
+export const RETIRED_ALIASES: readonly (RetiredAlias & { lifecycle: { replacement: ModelSlug } })[] = [
+  retired('gpt-4o-mini', 'GPT-4o mini', 'text', 'openai', {
+    deprecatedAt: '2026-10-14',
+    shutdownAt: '2027-01-14',
+    replacement: 'gpt-6-luna',
+  }),
+  retired('gpt-4.1-nano', 'GPT-4.1 nano', 'text', 'openai', { shutdownAt: '2026-10-23', replacement: 'gpt-5.6-luna' }),
+  retired('gpt-4o', 'GPT-4o', 'text', 'openai', { deprecatedAt: '2026-10-14', shutdownAt: '2027-01-14', replacement: 'gpt-6-luna' }),
+  retired('gpt-4.1', 'GPT-4.1', 'text', 'openai', { deprecatedAt: '2026-10-14', shutdownAt: '2027-01-14', replacement: 'gpt-6-luna' }),
+  retired('o4-mini', 'o4-mini', 'text', 'openai', { shutdownAt: '2026-10-23', replacement: 'gpt-5.6-terra' }),
+  retired('gpt-5', 'GPT-5', 'text', 'openai', { deprecatedAt: '2026-06-11', shutdownAt: '2026-12-11', replacement: 'gpt-6.1-sol' }),
+  retired('gpt-5-mini', 'GPT-5 mini', 'text', 'openai', {
+    deprecatedAt: '2026-06-11',
+    shutdownAt: '2026-12-11',
+    replacement: 'gpt-6.1-terra',
+  }),
+  retired('deepseek-chat', 'DeepSeek Chat', 'text', 'deepseek', {
+    deprecatedAt: '2026-04-24',
+    shutdownAt: '2026-07-24',
+    replacement: 'deepseek-v4-flash',
+  }),
+  // DeepSeek names deepseek-v4-flash (in thinking mode) as the reasoner's successor too.
+  retired('deepseek-reasoner', 'DeepSeek Reasoner', 'text', 'deepseek', {
+    deprecatedAt: '2026-04-24',
+    shutdownAt: '2026-07-24',
+    replacement: 'deepseek-v4-flash',
+  }),
+  retired('gpt-image-1-mini', 'GPT Image 1 mini', 'image', 'openai', {
+    deprecatedAt: '2026-06-02',
+    shutdownAt: '2026-12-01',
+    replacement: 'gpt-image-2.6-flare',
+  }),
+  retired('gpt-image-1', 'GPT Image 1', 'image', 'openai', { shutdownAt: '2026-10-23', replacement: 'gpt-image-2.6-sunburst' }),
+  retired('veo-3-fast', 'Veo 3.1 Fast', 'video', 'google', {
+    shutdownAt: '2026-10-22',
+    replacement: 'gemini-omni-1.1-flash',
+    upstream: 'veo-3.1-fast-generate-preview',
+  }),
+  retired('veo-3', 'Veo 3.1', 'video', 'google', {
+    shutdownAt: '2026-10-22',
+    replacement: 'gemini-omni-1.1-flash',
+    upstream: 'veo-3.1-generate-preview',
+  }),
+  retired('tts-1', 'OpenAI TTS-1', 'tts', 'openai', {
+    deprecatedAt: '2026-10-01',
+    shutdownAt: '2027-01-06',
+    replacement: 'gemini-3.8-flash-lite-tts',
+  }),
+  retired('gpt-4o-mini-tts', 'GPT-4o mini TTS', 'tts', 'openai', {
+    deprecatedAt: '2026-10-01',
+    shutdownAt: '2027-01-06',
+    replacement: 'gemini-3.8-flash-tts',
+  }),
+  retired('vendor-scribe', 'Scribe', 'stt', 'elevenlabs', {
+    deprecatedAt: '2026-06-08',
+    shutdownAt: '2026-07-09',
+    replacement: 'vendor-scribe-v2',
+    upstream: 'scribe_v1',
+  }),
+];
+
+/** A retired slug; its vendor id is the slug unless named. */
+function retired(
+  slug: string,
+  name: string,
+  category: RetiredAlias['category'],
+  provider: ProviderName,
+  dates: { deprecatedAt?: string; shutdownAt: string; replacement: ModelSlug; upstream?: string },
+): RetiredAlias & { lifecycle: { replacement: ModelSlug } } {
+  const { upstream, ...lifecycle } = dates;
+  return { slug, name, category, provider, upstreamModel: upstream ?? slug, lifecycle };
+}
 /** One catalog entry, with its slug and provider as literal types. */
 export type CatalogModel = (typeof CATALOG)[number];
 export type ModelSlug = CatalogModel['slug'];

@@ -1,6 +1,6 @@
 import type { Logger } from '../../logger';
 import { Queryable } from '../billing/queryable';
-import { requireModel } from '../catalog/catalog';
+import { modelOfRecord } from '../catalog/lifecycle';
 import { priceChatUsage } from '../catalog/pricing';
 import { TextModel } from '../catalog/types';
 import { failureMessage } from './errors';
@@ -24,7 +24,7 @@ export async function recoverAbandoned(
   const abandoned = await deps.leases.abandoned({ own, staleSeconds: STALE_LEASE_SECONDS });
   let resolved = 0;
   for (const lease of abandoned) {
-    const model = requireModel(lease.modelSlug);
+    const model = modelOfRecord(lease.modelSlug);
     const elapsed = Date.now() - lease.createdAt.getTime();
     if (lease.category === 'text' && lease.deliveredChars > 0) {
       const usage = { promptTokens: lease.promptTokens, completionTokens: Math.ceil(lease.deliveredChars / CHARS_PER_TOKEN) };

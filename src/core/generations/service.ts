@@ -10,7 +10,7 @@ import type { CommandInput, CommandInputs, GenerateCommand } from '../catalog/co
 import type { NormalizedParams } from '../catalog/params';
 import { quoteGeneration } from '../catalog/pricing';
 import { normalizeSttOptions, resolveSttModel } from '../catalog/stt-options';
-import { requireModel } from '../catalog/catalog';
+import { modelOfRecord } from '../catalog/lifecycle';
 import { ModelDefinition } from '../catalog/types';
 import { RateDecision, RateLimiter } from '../limits/rate-limiter';
 import { newResultKey, ResultStorage, readStoredObject } from '../media/storage';
@@ -47,6 +47,8 @@ export interface RequestContext {
 export interface GenerationOutcome {
   generation: GenerationEntity;
   rate: RateDecision;
+  /** The retired model the request named, when its replacement ran it (the door says so in a header). */
+  replaced?: { from: string };
 }
 
 export interface GenerationServiceDeps {
@@ -147,7 +149,7 @@ export class GenerationService {
     const cost = quoteGeneration(model, params);
     const rate = await this.admit(actor, model, replaced?.from);
     const generation = await this.run(actor, model, params, { images: [], audio: input.audio }, cost, ctx);
-    return { generation, rate };
+    return replaced ? { generation, rate, replaced: { from: replaced.from } } : { generation, rate };
   }
 
   async get(userId: number, id: number): Promise<GenerationEntity> {
@@ -286,7 +288,7 @@ export class GenerationService {
   async advance(id: number): Promise<number | null> {
     const gen = await this.deps.ds.getRepository(GenerationEntity).findOneBy({ id });
     if (!gen || gen.status !== 'pending') return null;
-    const model = requireModel(gen.modelSlug);
+    const model = modelOfRecord(gen.modelSlug);
     if (gen.deadlineAt && gen.deadlineAt.getTime() < Date.now()) {
       await this.deps.runner.fail(gen, model, new ProviderError('timeout', 'deadline passed', model.provider));
       return null;
@@ -340,7 +342,7 @@ export class GenerationService {
     for (const { id } of rows) {
       const gen = await this.deps.ds.getRepository(GenerationEntity).findOneBy({ id });
       if (!gen) continue;
-      const model = requireModel(gen.modelSlug);
+      const model = modelOfRecord(gen.modelSlug);
       await this.deps.runner.fail(gen, model, new ProviderError('timeout', 'deadline passed', model.provider));
     }
     return rows.length;
