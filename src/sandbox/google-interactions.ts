@@ -29,6 +29,7 @@ interface Job {
   failure?: Failure;
   seconds: number;
   created: string;
+  fileId?: string;
 }
 
 type ErrorReply = (res: ServerResponse, code: number, message: string) => void;
@@ -116,7 +117,8 @@ export function createInteractions(options: { pendingPolls: number; files: Map<s
         ],
       });
     }
-    const fileId = `omni${id.replace(/[^A-Za-z0-9]/g, '')}`;
+    // Gemini API file names are lowercase letters and digits (the SDK's download reads them so).
+    const fileId = job.fileId ?? (job.fileId = `omni${randomBytes(6).toString('hex')}`);
     files.set(fileId, `${job.model} ${job.seconds}s`);
     return view(id, job, 'completed', {
       steps: [

@@ -9,18 +9,17 @@ import { createInteractions } from './google-interactions';
 
 /**
  * In-process fake of the Gemini API under /v1beta: generateContent, streamGenerateContent (?alt=sse, or a JSON
- * array without it), Gemini TTS (google-speech.ts), Imagen `:predict`, Veo `:predictLongRunning` + operation
- * polling, Gemini Omni on the Interactions API (google-interactions.ts), and the file download the finished
- * operation or interaction points at. Models past their shutdown date answer 404 NOT_FOUND. Markers in the prompt / last user message fail like the real API:
- * [[fail:overloaded]] 503 UNAVAILABLE (429 RESOURCE_EXHAUSTED for Imagen/Veo), [[fail:policy]] a safety block
- * (promptFeedback, IMAGE_SAFETY, the Imagen 400, a Veo RAI-filtered operation), [[fail:timeout]] never answers,
- * [[fail:midstream]] drops a stream after two chunks, [[fail:upstream]] 500 INTERNAL (a failed operation for Veo).
+ * array without it), Gemini TTS (google-speech.ts), Gemini Omni on the Interactions API (google-interactions.ts),
+ * and the file download a finished interaction points at. Markers in the prompt / last user message fail like the
+ * real API: [[fail:overloaded]] 503 UNAVAILABLE (429 RESOURCE_EXHAUSTED for Omni), [[fail:policy]] a safety block
+ * (promptFeedback, IMAGE_SAFETY, a failed interaction), [[fail:timeout]] never answers, [[fail:midstream]] drops a
+ * stream after two chunks, [[fail:upstream]] 500 INTERNAL (a failed interaction for Omni).
  */
 
 export interface GoogleSandboxOptions {
   /** Pause between two SSE chunks, so streaming is observable. */
   streamDelayMs?: number;
-  /** How many polls of a Veo operation answer "not done" before it finishes. */
+  /** How many polls of an Omni interaction answer "in_progress" before it finishes. */
   pendingPolls?: number;
 }
 
@@ -51,31 +50,19 @@ const GEMINI_IMAGE_SIZES: Record<string, [number, number]> = {
   '16:9': [1344, 768],
   '21:9': [1536, 672],
 };
-const IMAGEN_SIZES: Record<string, [number, number]> = {
-  '1:1': [1024, 1024],
-  '3:4': [896, 1280],
-  '4:3': [1280, 896],
-  '9:16': [768, 1408],
-  '16:9': [1408, 768],
-};
-const VEO_RATIOS = ['16:9', '9:16'];
 
-/** Shutdown dates on the Gemini API deprecations page and release notes, for models the catalog used. */
+/**
+ * Shutdown dates on the Gemini API deprecations page and release notes, for generateContent models the catalog used
+ * (Imagen's `:predict` and Veo's `:predictLongRunning` models are all shut down, so the fake no longer serves them).
+ */
 const SHUTDOWN_DATES: Record<string, string> = {
-  'veo-3.0-generate-001': '2026-06-30',
-  'veo-3.0-fast-generate-001': '2026-06-30',
-  'imagen-4.0-generate-001': '2026-08-17',
   'gemini-2.5-flash-image': '2026-10-02',
-  'veo-3.1-generate-preview': '2026-10-22',
-  'veo-3.1-fast-generate-preview': '2026-10-22',
-  'veo-3.1-lite-generate-preview': '2026-10-22',
 };
 
 function isShutDown(model: string, now = new Date()): boolean {
   const day = SHUTDOWN_DATES[model];
   return day !== undefined && now.toISOString().slice(0, 10) >= day;
 }
-const VEO_SECONDS = [4, 6, 8];
 
 const STATUS_NAMES: Record<number, string> = {
   400: 'INVALID_ARGUMENT',
@@ -93,7 +80,6 @@ function error(res: ServerResponse, code: number, message: string): void {
 }
 
 const overloaded = (res: ServerResponse) => error(res, 503, 'The model is overloaded. Please try again later.');
-const exhausted = (res: ServerResponse) => error(res, 429, 'Resource has been exhausted (e.g. check quota).');
 const internal = (res: ServerResponse) =>
   error(res, 500, 'An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting');
 
@@ -226,18 +212,9 @@ function checkFunctionResponses(contents: Content[]): string | undefined {
   return undefined;
 }
 
-interface VeoJob {
-  model: string;
-  polls: number;
-  failure?: Failure;
-  aspectRatio: string;
-  durationSeconds: number;
-}
-
 export function createGoogleSandbox(options: GoogleSandboxOptions = {}): SandboxHandler {
   const delayMs = options.streamDelayMs ?? 5;
   const pendingPolls = options.pendingPolls ?? 1;
-  const jobs = new Map<string, VeoJob>();
   const files = new Map<string, string>(); // file id -> label
   const interactions = createInteractions({ pendingPolls, files, error });
 
@@ -276,7 +253,8 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
     const promptTokenCount =
       tokens(contents.map((c) => textOf(partsOf(c))).join(' ') + systemText) + contents.reduce((n, c) => n + imagesIn(partsOf(c)) * 258, 0);
 
-    if (isTtsModel(model)) return speechAnswer(model, said, promptTokenCount, stream, res);
+    // A blocked TTS prompt answers like a blocked text prompt (promptFeedback, no candidates).
+    if (isTtsModel(model) && failure !== 'policy') return speechAnswer(model, said, promptTokenCount, stream, res);
     if (model.includes('image')) return imageContent(model, config, lastUser, said, failure, promptTokenCount, res);
 
     if (failure === 'policy') {
@@ -441,102 +419,6 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
     });
   }
 
-  async function predict(model: string, req: SandboxRequest, res: ServerResponse): Promise<void> {
-    const body = readJson(req, res);
-    if (!body) return;
-    const instance = (Array.isArray(body.instances) ? body.instances[0] : undefined) as { prompt?: unknown } | undefined;
-    if (typeof instance?.prompt !== 'string' || instance.prompt === '') return error(res, 400, 'prompt is required');
-    const failure = failureIn(instance.prompt);
-    if (failure === 'overloaded') return exhausted(res);
-    if (failure === 'upstream') return internal(res);
-    if (failure === 'timeout') return hangUntilClosed(res);
-    if (failure === 'policy') {
-      return error(
-        res,
-        400,
-        'Image generation failed with the following error: The prompt could not be submitted. Your current safety filter threshold prohibited one or more words in this prompt. If you think this was an error, send feedback. Support codes: 61493863',
-      );
-    }
-    const parameters = (body.parameters ?? {}) as Record<string, unknown>;
-    const count = parameters.sampleCount ?? 4;
-    if (!Number.isInteger(count) || (count as number) < 1 || (count as number) > 4) {
-      return error(res, 400, 'sampleCount must be between 1 and 4');
-    }
-    const ratio = (parameters.aspectRatio ?? '1:1') as string;
-    const size = IMAGEN_SIZES[ratio];
-    if (!size) return error(res, 400, `Unsupported aspect ratio: ${String(ratio)}`);
-    const png = await syntheticImage(size[0], size[1], `${model} ${ratio}: ${snippet(instance.prompt, 40)}`);
-    sendJson(res, 200, {
-      predictions: Array.from({ length: count as number }, () => ({ mimeType: 'image/png', bytesBase64Encoded: png.toString('base64') })),
-    });
-  }
-
-  function predictLongRunning(model: string, req: SandboxRequest, res: ServerResponse): Promise<void> | void {
-    const body = readJson(req, res);
-    if (!body) return;
-    const instance = (Array.isArray(body.instances) ? body.instances[0] : undefined) as { prompt?: unknown } | undefined;
-    if (typeof instance?.prompt !== 'string' || instance.prompt === '') return error(res, 400, 'prompt is required');
-    const failure = failureIn(instance.prompt);
-    if (failure === 'overloaded') return exhausted(res);
-    if (failure === 'timeout') return hangUntilClosed(res);
-    const parameters = (body.parameters ?? {}) as Record<string, unknown>;
-    const aspectRatio = (parameters.aspectRatio ?? '16:9') as string;
-    if (!VEO_RATIOS.includes(aspectRatio)) return error(res, 400, `Unsupported aspect ratio: ${String(aspectRatio)}`);
-    const durationSeconds = parameters.durationSeconds ?? 8;
-    if (!VEO_SECONDS.includes(durationSeconds as number)) {
-      return error(res, 400, `durationSeconds must be one of ${VEO_SECONDS.join(', ')}; got ${JSON.stringify(durationSeconds)}.`);
-    }
-    if (parameters.negativePrompt !== undefined && typeof parameters.negativePrompt !== 'string') {
-      return error(res, 400, "Invalid value at 'parameters.negativePrompt' (TYPE_STRING).");
-    }
-    const image = (instance as { image?: { bytesBase64Encoded?: unknown; mimeType?: unknown } }).image;
-    if (image !== undefined && (typeof image.bytesBase64Encoded !== 'string' || typeof image.mimeType !== 'string')) {
-      return error(res, 400, 'instances[0].image needs bytesBase64Encoded and mimeType.');
-    }
-    const id = randomBytes(8).toString('hex');
-    jobs.set(id, { model, polls: 0, failure, aspectRatio, durationSeconds: durationSeconds as number });
-    sendJson(res, 200, { name: `models/${model}/operations/${id}` });
-  }
-
-  function operation(model: string, id: string, req: SandboxRequest, res: ServerResponse): void {
-    const job = jobs.get(id);
-    const name = `models/${model}/operations/${id}`;
-    if (!job || job.model !== model) return error(res, 404, `Operation ${name} not found.`);
-    job.polls += 1;
-    if (job.polls <= pendingPolls) return sendJson(res, 200, { name });
-    if (job.failure === 'upstream') {
-      return sendJson(res, 200, { name, done: true, error: { code: 13, message: 'Internal error encountered.' } });
-    }
-    const type = 'type.googleapis.com/google.ai.generativelanguage.v1beta.PredictLongRunningResponse';
-    if (job.failure === 'policy') {
-      return sendJson(res, 200, {
-        name,
-        done: true,
-        response: {
-          '@type': type,
-          generateVideoResponse: {
-            raiMediaFilteredCount: 1,
-            raiMediaFilteredReasons: [
-              "We encountered an issue with the audio for your prompt. You weren't charged for this request. (sandbox)",
-            ],
-          },
-        },
-      });
-    }
-    const fileId = `sandbox${id}`;
-    files.set(fileId, `${job.model} ${job.aspectRatio} ${job.durationSeconds}s`);
-    sendJson(res, 200, {
-      name,
-      done: true,
-      response: {
-        '@type': type,
-        generateVideoResponse: {
-          generatedSamples: [{ video: { uri: `${req.mountUrl}/v1beta/files/${fileId}:download?alt=media` } }],
-        },
-      },
-    });
-  }
-
   return async (req, res) => {
     // Where a download redirects: a signed storage URL that needs no key (Google's lives on another host).
     const stored = /^\/sandbox-storage\/([^/]+)$/.exec(req.path);
@@ -555,13 +437,11 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
     const method = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent|predict|predictLongRunning)$/.exec(req.path);
     if (method && req.method === 'POST') {
       const [, model, verb] = method;
-      if (isShutDown(model)) {
+      // No model the Gemini API still serves takes :predict or :predictLongRunning (Imagen 4 and Veo are shut down).
+      if (isShutDown(model) || verb === 'predict' || verb === 'predictLongRunning') {
         return error(res, 404, `models/${model} is not found for API version v1beta, or is not supported for ${verb}.`);
       }
-      if (verb === 'generateContent') return generateContent(model, false, req, res);
-      if (verb === 'streamGenerateContent') return generateContent(model, true, req, res);
-      if (verb === 'predict') return predict(model, req, res);
-      return predictLongRunning(model, req, res);
+      return generateContent(model, verb === 'streamGenerateContent', req, res);
     }
     if (req.path === '/v1beta/interactions' && req.method === 'POST') {
       const body = readJson(req, res);
@@ -569,8 +449,6 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
     }
     const interaction = /^\/v1beta\/interactions\/([A-Za-z0-9_-]+)$/.exec(req.path);
     if (interaction && req.method === 'GET') return interactions.get(interaction[1], req, res);
-    const op = /^\/v1beta\/models\/([^/:]+)\/operations\/([^/]+)$/.exec(req.path);
-    if (op && req.method === 'GET') return operation(op[1], op[2], req, res);
     const file = /^\/v1beta\/files\/([^/:]+):download$/.exec(req.path);
     if (file && req.method === 'GET') {
       if (!files.has(file[1])) return error(res, 404, `File files/${file[1]} not found.`);

@@ -125,7 +125,7 @@ function gemini(req: SandboxRequest, res: ServerResponse): void {
     description: `${id} (sandbox)`,
     inputTokenLimit: 1_048_576,
     outputTokenLimit: 65_536,
-    supportedGenerationMethods: id.startsWith('veo') ? ['predictLongRunning'] : ['generateContent', 'countTokens'],
+    supportedGenerationMethods: id.startsWith('gemini-omni') ? ['createInteraction'] : ['generateContent', 'countTokens'],
   }));
   const next = start + size < all.length ? Buffer.from(String(start + size)).toString('base64url') : undefined;
   sendJson(res, 200, next ? { models, nextPageToken: next } : { models });

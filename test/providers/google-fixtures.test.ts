@@ -13,7 +13,7 @@ const stub = (reply: Reply) => stubConnection(googleAdapter, reply, { apiKey: 'A
 const json = (status: number, body: string) => replyWith(body, status, 'application/json; charset=UTF-8');
 const sse = (body: string) => replyWithSse(body, 11);
 
-const req: ChatRequest = { upstreamModel: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'Explain AI' }], maxTokens: 1024 };
+const req: ChatRequest = { upstreamModel: 'gemini-3.5-flash', messages: [{ role: 'user', content: 'Explain AI' }], maxTokens: 1024 };
 const headerOf = (call: StubCall, name: string) => (call.init.headers as Record<string, string> | undefined)?.[name];
 
 describe('gemini text', () => {
@@ -25,7 +25,7 @@ describe('gemini text', () => {
       finishReason: 'stop',
       usage: { promptTokens: 8, completionTokens: 17 + 627 },
     });
-    expect(calls[0].url).toBe('https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent');
+    expect(calls[0].url).toBe('https://generativelanguage.googleapis.com/v1beta/models/gemini-3.5-flash:generateContent');
     expect(headerOf(calls[0], 'x-goog-api-key')).toBe('AIza-test');
     expect(calls[0].url).not.toContain('key=');
   });
@@ -51,7 +51,7 @@ describe('gemini text', () => {
       { type: 'usage', usage: { promptTokens: 399, completionTokens: 7 + 34 } },
       { type: 'finish', finishReason: 'stop' },
     ]);
-    expect(calls[0].url).toBe(`${BASE}/models/gemini-2.5-flash:streamGenerateContent?alt=sse`);
+    expect(calls[0].url).toBe(`${BASE}/models/gemini-3.5-flash:streamGenerateContent?alt=sse`);
   });
 
   test('a stream that stops before the chunk with finishReason is an upstream failure', async () => {
@@ -92,19 +92,11 @@ describe('gemini text', () => {
 describe('images', () => {
   const flash: MediaRequest = {
     category: 'image',
-    slug: 'gemini-2.5-flash-image',
-    upstreamModel: 'gemini-2.5-flash-image',
+    slug: 'gemini-3.1-flash-image',
+    upstreamModel: 'gemini-3.1-flash-image',
     prompt: 'nano banana',
     size: '16:9',
   };
-  const imagen: MediaRequest = {
-    category: 'image',
-    slug: 'imagen-4',
-    upstreamModel: 'imagen-4.0-generate-001',
-    prompt: 'robot',
-    size: '9:16',
-  };
-
   test('flash image answer → the inlineData part as bytes; request asks for IMAGE with the aspect ratio', async () => {
     const { conn, calls } = stub(json(200, fixture('flash-image.json')));
     const start = await media.start(flash, conn);
@@ -112,7 +104,7 @@ describe('images', () => {
       JSON.parse(fixture('flash-image.json')) as { candidates: { content: { parts: { inlineData?: { data: string } }[] } }[] }
     ).candidates[0].content.parts[1].inlineData!.data;
     expect(start).toEqual({ state: 'completed', output: { files: [{ data: Buffer.from(expected, 'base64'), mime: 'image/png' }] } });
-    expect(calls[0].url).toBe(`${BASE}/models/gemini-2.5-flash-image:generateContent`);
+    expect(calls[0].url).toBe(`${BASE}/models/gemini-3.1-flash-image:generateContent`);
     const body = JSON.parse(calls[0].init.body as string) as { generationConfig: Record<string, unknown> };
     expect(body.generationConfig).toEqual({ responseModalities: ['TEXT', 'IMAGE'], imageConfig: { aspectRatio: '16:9' } });
   });
@@ -128,84 +120,101 @@ describe('images', () => {
     expect(err.kind).toBe('upstream');
     expect(err.message).toContain('nano banana dish');
   });
+});
 
-  test('imagen predict answer → bytes of predictions[0]', async () => {
-    const { conn, calls } = stub(json(200, fixture('imagen-predict.json')));
-    const start = await media.start(imagen, conn);
-    const b64 = (JSON.parse(fixture('imagen-predict.json')) as { predictions: { bytesBase64Encoded: string }[] }).predictions[0]
-      .bytesBase64Encoded;
-    expect(start).toEqual({ state: 'completed', output: { files: [{ data: Buffer.from(b64, 'base64'), mime: 'image/png' }] } });
-    expect(calls[0].url).toBe(`${BASE}/models/imagen-4.0-generate-001:predict`);
+describe('gemini tts', () => {
+  const speak: MediaRequest = { category: 'tts', slug: 'gemini-3.8-flash-tts', upstreamModel: 'gemini-3.8-flash-tts', prompt: 'Hello there' };
+
+  test('audio/L16 inline data → a 24 kHz mono WAV around the same PCM; the body asks for AUDIO and one voice', async () => {
+    const { conn, calls } = stub(json(200, fixture('tts.json')));
+    const start = await media.start({ ...speak, voiceId: 'Charon' }, conn);
+    expect(calls[0].url).toBe(`${BASE}/models/gemini-3.8-flash-tts:generateContent`);
     expect(JSON.parse(calls[0].init.body as string)).toEqual({
-      instances: [{ prompt: 'robot' }],
-      parameters: { sampleCount: 1, aspectRatio: '9:16' },
+      contents: [{ role: 'user', parts: [{ text: 'Hello there' }] }],
+      generationConfig: { responseModalities: ['AUDIO'], speechConfig: { voiceConfig: { prebuiltVoiceConfig: { voiceName: 'Charon' } } } },
     });
+    if (start.state !== 'completed') throw new Error('expected completed');
+    const pcm = Buffer.from(
+      (JSON.parse(fixture('tts.json')) as { candidates: { content: { parts: { inlineData: { data: string } }[] } }[] }).candidates[0].content
+        .parts[0].inlineData.data,
+      'base64',
+    );
+    const [file] = start.output.files;
+    expect(file.mime).toBe('audio/wav');
+    expect(file.data.readUInt32LE(24)).toBe(24000);
+    expect(file.data.readUInt16LE(22)).toBe(1);
+    expect(file.data.subarray(44).equals(pcm)).toBe(true);
   });
 
-  test('imagen output filtered (raiFilteredReason) and prompt refused (400) → content_policy', async () => {
-    const filtered = await failure(media.start(imagen, stub(json(200, fixture('imagen-filtered.json'))).conn));
-    expect(filtered.kind).toBe('content_policy');
-    expect(filtered.message).toContain('safety filter threshold filtered out');
-    const refused = await failure(media.start(imagen, stub(json(400, fixture('imagen-prompt-blocked.json'))).conn));
-    expect(refused.kind).toBe('content_policy');
+  test('a blocked prompt (promptFeedback, no candidates) → content_policy; an answer without audio → upstream', async () => {
+    expect((await failure(media.start(speak, stub(json(200, fixture('blocked-prompt.json'))).conn))).kind).toBe('content_policy');
+    expect((await failure(media.start(speak, stub(json(200, fixture('generate-content.json'))).conn))).kind).toBe('upstream');
   });
 });
 
-describe('veo operations', () => {
-  const veo: MediaRequest = { category: 'video', slug: 'veo-3', upstreamModel: 'veo-3.0-generate-001', prompt: 'a cat', size: '16:9' };
+describe('gemini omni interactions', () => {
+  const omni: MediaRequest = { category: 'video', slug: 'gemini-omni-1.1-flash', upstreamModel: 'gemini-omni-1.1-flash', prompt: 'a cat', size: '16:9' };
   const mp4 = Buffer.from('000000206674797069736f6d', 'hex');
-  const OP = 'models/veo-3.0-generate-001/operations/zcyolh5ql9w4';
+  const ID = (JSON.parse(fixture('omni-start.json')) as { id: string }).id;
 
-  test('submit answer → pending with the operation name as job id', async () => {
-    const { conn, calls } = stub(json(200, fixture('veo-start.json')));
-    const start = await media.start(veo, conn);
-    expect(start).toEqual({ state: 'pending', upstreamJobId: OP, etaSeconds: expect.any(Number) });
-    expect(calls[0].url).toBe(`${BASE}/models/veo-3.0-generate-001:predictLongRunning`);
+  test('create answer (background, in_progress) → pending with the interaction id as job id', async () => {
+    const { conn, calls } = stub(json(200, fixture('omni-start.json')));
+    const start = await media.start(omni, conn);
+    expect(start).toEqual({ state: 'pending', upstreamJobId: ID, etaSeconds: expect.any(Number) });
+    expect(calls[0].url).toBe(`${BASE}/interactions`);
+    expect(headerOf(calls[0], 'x-goog-api-key')).toBe('AIza-test');
+    expect(JSON.parse(calls[0].init.body as string)).toEqual({
+      model: 'gemini-omni-1.1-flash',
+      input: 'a cat',
+      response_format: { type: 'video', duration: '8s', delivery: 'uri', aspect_ratio: '16:9' },
+      background: true,
+    });
   });
 
-  test('running operation (no `done`) → pending; done → video downloaded from the URI with the API key', async () => {
-    expect(await media.poll(OP, veo, stub(json(200, fixture('veo-running.json'))).conn)).toEqual({ state: 'pending' });
+  test('in_progress → pending; completed → the model_output video downloaded from its URI with the API key', async () => {
+    expect(await media.poll(ID, omni, stub(json(200, fixture('omni-start.json'))).conn)).toEqual({ state: 'pending' });
 
     const { conn, calls } = stub(({ url }) =>
       url.includes('/files/')
         ? new Response(mp4, { status: 200, headers: { 'content-type': 'video/mp4' } })
-        : json(200, fixture('veo-done.json'))(),
+        : json(200, fixture('omni-done.json'))(),
     );
-    const done = await media.poll(OP, veo, conn);
+    const done = await media.poll(ID, omni, conn);
     expect(done).toEqual({ state: 'completed', output: { files: [{ data: mp4, mime: 'video/mp4' }], durationSeconds: 8 } });
     expect(calls.map((c) => c.url)).toEqual([
-      `${BASE}/${OP}`,
-      'https://generativelanguage.googleapis.com/v1beta/files/3wixbs2zd1zs:download?alt=media',
+      `${BASE}/interactions/${ID}`,
+      'https://generativelanguage.googleapis.com/v1beta/files/omni8x2k4qv1tz0:download?alt=media',
     ]);
     expect(headerOf(calls[1], 'x-goog-api-key')).toBe('AIza-test');
   });
 
+  test('a video delivered inline (base64 data) needs no download', async () => {
+    const { conn, calls } = stub(json(200, fixture('omni-done-inline.json')));
+    const done = await media.poll(ID, omni, conn);
+    expect(done).toEqual({ state: 'completed', output: { files: [{ data: mp4, mime: 'video/mp4' }], durationSeconds: 8 } });
+    expect(calls).toHaveLength(1);
+  });
+
   test('a video URI on another origin is downloaded without our key', async () => {
-    const body = fixture('veo-done.json').replace(
-      'https://generativelanguage.googleapis.com/v1beta/files',
-      'https://storage.example.com/v',
-    );
-    const { conn, calls } = stub(({ url }) =>
-      url.includes('storage.example.com') ? new Response(mp4, { status: 200 }) : json(200, body)(),
-    );
-    const done = await media.poll(OP, veo, conn);
+    const body = fixture('omni-done.json').replace('https://generativelanguage.googleapis.com/v1beta/files', 'https://storage.example.com/v');
+    const { conn, calls } = stub(({ url }) => (url.includes('storage.example.com') ? new Response(mp4, { status: 200 }) : json(200, body)()));
+    const done = await media.poll(ID, omni, conn);
     expect(done.state).toBe('completed');
     expect(headerOf(calls[1], 'x-goog-api-key')).toBeUndefined();
   });
 
-  test('RAI-filtered operation → failed content_policy; operation error → failed, kind from the rpc code', async () => {
-    const filtered = await media.poll(OP, veo, stub(json(200, fixture('veo-filtered.json'))).conn);
+  test('failed with a safety step error → content_policy; failed with errors[] → upstream; completed without a video → upstream', async () => {
+    const filtered = await media.poll(ID, omni, stub(json(200, fixture('omni-filtered.json'))).conn);
     expect(filtered.state === 'failed' && filtered.error.kind).toBe('content_policy');
-    const failed = await media.poll(OP, veo, stub(json(200, fixture('veo-error.json'))).conn);
+    const failed = await media.poll(ID, omni, stub(json(200, fixture('omni-failed.json'))).conn);
     expect(failed.state === 'failed' && failed.error.kind).toBe('upstream');
-    const exhausted = fixture('veo-error.json').replace('"code": 13', '"code": 8');
-    const busy = await media.poll(OP, veo, stub(json(200, exhausted)).conn);
-    expect(busy.state === 'failed' && busy.error.kind).toBe('rate_limited');
+    const empty = await media.poll(ID, omni, stub(json(200, fixture('omni-completed-empty.json'))).conn);
+    expect(empty.state === 'failed' && empty.error.message).toMatch(/without a video/);
   });
 
   test('a retryable HTTP failure while polling is thrown (poll again later); a refused key fails the job', async () => {
-    expect((await failure(media.poll(OP, veo, stub(json(503, fixture('error-overloaded.json'))).conn))).kind).toBe('overloaded');
-    const refused = await media.poll(OP, veo, stub(json(400, fixture('error-api-key-invalid.json'))).conn);
+    expect((await failure(media.poll(ID, omni, stub(json(503, fixture('error-overloaded.json'))).conn))).kind).toBe('overloaded');
+    const refused = await media.poll(ID, omni, stub(json(400, fixture('error-api-key-invalid.json'))).conn);
     expect(refused.state === 'failed' && refused.error.kind).toBe('auth');
   });
 });

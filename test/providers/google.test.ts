@@ -13,15 +13,15 @@ const media = googleAdapter.media!;
 const { received, cutShort, conn } = useVendorSandbox(googleAdapter, createGoogleSandbox({ streamDelayMs: DELAY_MS, pendingPolls: 1 }));
 
 function ask(text: string, extra: Partial<ChatRequest> = {}): ChatRequest {
-  return { upstreamModel: 'gemini-2.5-flash', messages: [{ role: 'user', content: text }], maxTokens: 200, ...extra };
+  return { upstreamModel: 'gemini-3.5-flash', messages: [{ role: 'user', content: text }], maxTokens: 200, ...extra };
 }
 
 function image(prompt: string, extra: Partial<MediaRequest> = {}): MediaRequest {
-  return { category: 'image', slug: 'gemini-2.5-flash-image', upstreamModel: 'gemini-2.5-flash-image', prompt, ...extra };
+  return { category: 'image', slug: 'gemini-3.1-flash-image', upstreamModel: 'gemini-3.1-flash-image', prompt, ...extra };
 }
 
 function video(prompt: string, extra: Partial<MediaRequest> = {}): MediaRequest {
-  return { category: 'video', slug: 'veo-3-fast', upstreamModel: 'veo-3.0-fast-generate-001', prompt, ...extra };
+  return { category: 'video', slug: 'gemini-omni-1.1-flash', upstreamModel: 'gemini-omni-1.1-flash', prompt, ...extra };
 }
 
 describe('gemini text against the sandbox', () => {
@@ -29,7 +29,7 @@ describe('gemini text against the sandbox', () => {
     const png = Buffer.from('89504e470d0a1a0a', 'hex');
     await chat.chat(
       {
-        upstreamModel: 'gemini-2.5-pro',
+        upstreamModel: 'gemini-3.1-pro-preview',
         maxTokens: 77,
         temperature: 1.3,
         messages: [
@@ -49,7 +49,7 @@ describe('gemini text against the sandbox', () => {
     );
     const req = received[0];
     expect(req.method).toBe('POST');
-    expect(req.path).toBe('/v1beta/models/gemini-2.5-pro:generateContent');
+    expect(req.path).toBe('/v1beta/models/gemini-3.1-pro-preview:generateContent');
     expect(req.headers['x-goog-api-key']).toBe('test-key');
     expect(req.query.get('key')).toBeNull();
     expect(bodyOf(req)).toEqual({
@@ -65,7 +65,7 @@ describe('gemini text against the sandbox', () => {
 
   test('maps the response: text, STOP → stop, usage', async () => {
     const result = await chat.chat(ask('why is the sky blue'), conn());
-    expect(result.text).toContain('Sandbox reply from gemini-2.5-flash');
+    expect(result.text).toContain('Sandbox reply from gemini-3.5-flash');
     expect(result.text).toContain('why is the sky blue');
     expect(result.finishReason).toBe('stop');
     expect(result.usage.completionTokens).toBe(result.text.match(/\S+\s*/g)!.length);
@@ -87,7 +87,7 @@ describe('gemini text against the sandbox', () => {
       times.push(Date.now());
     }
     const req = received[1];
-    expect(req.path).toBe('/v1beta/models/gemini-2.5-flash:streamGenerateContent');
+    expect(req.path).toBe('/v1beta/models/gemini-3.5-flash:streamGenerateContent');
     expect(req.query.get('alt')).toBe('sse');
     const deltas = events.filter((e): e is { type: 'delta'; text: string } => e.type === 'delta');
     expect(deltas.length).toBeGreaterThan(3);
@@ -152,13 +152,13 @@ describe('gemini text against the sandbox', () => {
   });
 });
 
-describe('gemini-2.5-flash-image against the sandbox', () => {
+describe('gemini-3.1-flash-image against the sandbox', () => {
   test('asks for the IMAGE modality with imageConfig.aspectRatio and returns the inline PNG', async () => {
     const start = await media.start(image('a red bicycle', { size: '2:3', seed: 42 }), conn());
     expect(start.state).toBe('completed');
     if (start.state !== 'completed') return;
     const req = received[0];
-    expect(req.path).toBe('/v1beta/models/gemini-2.5-flash-image:generateContent');
+    expect(req.path).toBe('/v1beta/models/gemini-3.1-flash-image:generateContent');
     expect(req.headers['x-goog-api-key']).toBe('test-key');
     expect(bodyOf(req)).toEqual({
       contents: [{ role: 'user', parts: [{ text: 'a red bicycle' }] }],
@@ -185,52 +185,80 @@ describe('gemini-2.5-flash-image against the sandbox', () => {
     expect((await failure(media.start(image('x [[fail:policy]]'), conn()))).kind).toBe('content_policy');
     expect((await failure(media.start(image('x [[fail:overloaded]]'), conn()))).kind).toBe('overloaded');
   });
+
+  test('a model past its shutdown (the old gemini-2.5-flash-image) answers 404', async () => {
+    const err = await failure(media.start(image('a cat', { upstreamModel: 'gemini-2.5-flash-image' }), conn()));
+    expect(err.upstreamStatus).toBe(404);
+  });
 });
 
-describe('imagen-4 against the sandbox', () => {
-  const imagen = (prompt: string, extra: Partial<MediaRequest> = {}) =>
-    image(prompt, { slug: 'imagen-4', upstreamModel: 'imagen-4.0-generate-001', ...extra });
+describe('gemini tts against the sandbox', () => {
+  const speak = (prompt: string, extra: Partial<MediaRequest> = {}): MediaRequest => ({
+    category: 'tts',
+    slug: 'gemini-3.8-flash-tts',
+    upstreamModel: 'gemini-3.8-flash-tts',
+    prompt,
+    ...extra,
+  });
 
-  test('POSTs :predict with one instance; 2:3 maps to the nearest Imagen ratio 3:4; no negative prompt', async () => {
-    const start = await media.start(imagen('a lighthouse', { size: '2:3', negativePrompt: 'fog' }), conn());
+  test('generateContent with the AUDIO modality and a prebuilt voice; the 24 kHz PCM comes back as WAV', async () => {
+    const start = await media.start(speak('Say cheerfully: have a wonderful day!', { voiceId: 'Puck' }), conn());
     const req = received[0];
-    expect(req.path).toBe('/v1beta/models/imagen-4.0-generate-001:predict');
+    expect(req.path).toBe('/v1beta/models/gemini-3.8-flash-tts:generateContent');
     expect(req.headers['x-goog-api-key']).toBe('test-key');
-    expect(bodyOf(req)).toEqual({ instances: [{ prompt: 'a lighthouse' }], parameters: { sampleCount: 1, aspectRatio: '3:4' } });
+    expect(bodyOf(req)).toEqual({
+      contents: [{ role: 'user', parts: [{ text: 'Say cheerfully: have a wonderful day!' }] }],
+      generationConfig: {
+        responseModalities: ['AUDIO'],
+        speechConfig: { voiceConfig: { prebuiltVoiceConfig: { voiceName: 'Puck' } } },
+      },
+    });
     expect(start.state).toBe('completed');
     if (start.state !== 'completed') return;
-    expect(start.output.files).toHaveLength(1);
-    const meta = await sharp(start.output.files[0].data).metadata();
-    expect([meta.width, meta.height]).toEqual([896, 1280]);
+    const [file] = start.output.files;
+    expect(file.mime).toBe('audio/wav');
+    expect(file.data.subarray(0, 4).toString('ascii')).toBe('RIFF');
+    expect(file.data.readUInt32LE(24)).toBe(24000);
+    expect(start.output.usage).toEqual({ characters: 'Say cheerfully: have a wonderful day!'.length });
   });
 
-  test('[[fail:policy]] → the 400 safety-filter answer → content_policy; [[fail:overloaded]] → 429 → rate_limited', async () => {
-    const policy = await failure(media.start(imagen('x [[fail:policy]]'), conn()));
-    expect(policy.kind).toBe('content_policy');
-    expect(policy.upstreamStatus).toBe(400);
-    const busy = await failure(media.start(imagen('x [[fail:overloaded]]'), conn()));
-    expect(busy.kind).toBe('rate_limited');
-    expect(busy.upstreamStatus).toBe(429);
+  test('no voice named → Kore; a voice the model does not have → 400 → bad_request', async () => {
+    await media.start(speak('hello', { upstreamModel: 'gemini-3.8-flash-lite-tts' }), conn());
+    expect(received[0].path).toBe('/v1beta/models/gemini-3.8-flash-lite-tts:generateContent');
+    expect(bodyOf(received[0])).toMatchObject({
+      generationConfig: { speechConfig: { voiceConfig: { prebuiltVoiceConfig: { voiceName: 'Kore' } } } },
+    });
+    const err = await failure(media.start(speak('hello', { voiceId: 'alloy' }), conn()));
+    expect(err.kind).toBe('bad_request');
+    expect(err.upstreamStatus).toBe(400);
+  });
+
+  test('[[fail:policy]] → promptFeedback block → content_policy; [[fail:overloaded]] → overloaded', async () => {
+    expect((await failure(media.start(speak('x [[fail:policy]]'), conn()))).kind).toBe('content_policy');
+    expect((await failure(media.start(speak('x [[fail:overloaded]]'), conn()))).kind).toBe('overloaded');
   });
 });
 
-describe('veo against the sandbox (async operation)', () => {
-  test('start → pending with the operation name; first poll pending; then completed with the MP4 its download redirects to', async () => {
+describe('gemini omni video against the sandbox (interactions)', () => {
+  test('start → pending with the interaction id; first poll in_progress; then completed with the MP4 its download redirects to', async () => {
     const req = video('waves at dusk', { size: '9:16', negativePrompt: 'people', durationSeconds: 4 });
     const start = await media.start(req, conn());
     expect(start.state).toBe('pending');
     if (start.state !== 'pending') return;
-    expect(start.upstreamJobId).toMatch(/^models\/veo-3\.0-fast-generate-001\/operations\/[0-9a-f]+$/);
+    expect(start.upstreamJobId).toMatch(/^v1_[A-Za-z0-9_]+$/);
     expect(start.etaSeconds).toBeGreaterThan(0);
-    expect(received[0].path).toBe('/v1beta/models/veo-3.0-fast-generate-001:predictLongRunning');
+    expect(received[0].path).toBe('/v1beta/interactions');
+    expect(received[0].headers['x-goog-api-key']).toBe('test-key');
     expect(bodyOf(received[0])).toEqual({
-      instances: [{ prompt: 'waves at dusk' }],
-      parameters: { aspectRatio: '9:16', negativePrompt: 'people', durationSeconds: 4 },
+      model: 'gemini-omni-1.1-flash',
+      input: 'waves at dusk',
+      response_format: { type: 'video', duration: '4s', delivery: 'uri', aspect_ratio: '9:16' },
+      background: true,
     });
 
     expect(await media.poll(start.upstreamJobId, req, conn())).toEqual({ state: 'pending' });
     expect(received[1].method).toBe('GET');
-    expect(received[1].path).toBe(`/v1beta/${start.upstreamJobId}`);
+    expect(received[1].path).toBe(`/v1beta/interactions/${start.upstreamJobId}`);
 
     const done = await media.poll(start.upstreamJobId, req, conn());
     expect(done.state).toBe('completed');
@@ -246,13 +274,25 @@ describe('veo against the sandbox (async operation)', () => {
     expect(received).toHaveLength(5);
   });
 
-  test('the default duration is sent as 8 s; an input image goes as bytesBase64Encoded + mimeType', async () => {
+  test('the default duration is sent as 8s; an input image goes after the prompt as data + mime_type', async () => {
     const png = Buffer.from('89504e470d0a1a0a', 'hex');
     await media.start(video('a cat', { images: [{ data: png, mime: 'image/png' }] }), conn());
     expect(bodyOf(received[0])).toEqual({
-      instances: [{ prompt: 'a cat', image: { bytesBase64Encoded: png.toString('base64'), mimeType: 'image/png' } }],
-      parameters: { durationSeconds: 8 },
+      model: 'gemini-omni-1.1-flash',
+      input: [
+        { type: 'text', text: 'a cat' },
+        { type: 'image', data: png.toString('base64'), mime_type: 'image/png' },
+      ],
+      response_format: { type: 'video', duration: '8s', delivery: 'uri' },
+      background: true,
     });
+  });
+
+  test('gemini-omni-1.2-flash takes 15 s clips; 1.1 refuses them with a 400 → bad_request', async () => {
+    const start = await media.start(video('a long take', { upstreamModel: 'gemini-omni-1.2-flash', durationSeconds: 15 }), conn());
+    expect(start.state).toBe('pending');
+    const err = await failure(media.start(video('a long take', { durationSeconds: 15 }), conn()));
+    expect(err.kind).toBe('bad_request');
   });
 
   test('a download that keeps failing ends the job as failed instead of polling forever', async () => {
@@ -260,13 +300,13 @@ describe('veo against the sandbox (async operation)', () => {
     const start = await media.start(req, conn());
     if (start.state !== 'pending') throw new Error('expected pending');
     await media.poll(start.upstreamJobId, req, conn());
-    // A body over the cap is refused by the client: the finished operation's video cannot be fetched.
+    // A body over the cap is refused by the client: the finished interaction's video cannot be fetched.
     const end = await media.poll(start.upstreamJobId, req, conn({ maxResponseBytes: 2000 }));
     expect(end.state).toBe('failed');
     if (end.state === 'failed') expect(end.error.message).toMatch(/download failed/);
   });
 
-  test('[[fail:policy]] → the operation finishes RAI-filtered → failed content_policy', async () => {
+  test('[[fail:policy]] → the interaction fails with an INVALID_ARGUMENT step error naming the safety filters → failed content_policy', async () => {
     const req = video('x [[fail:policy]]');
     const start = await media.start(req, conn());
     if (start.state !== 'pending') throw new Error('expected pending');
@@ -276,7 +316,7 @@ describe('veo against the sandbox (async operation)', () => {
     if (end.state === 'failed') expect(end.error.kind).toBe('content_policy');
   });
 
-  test('[[fail:upstream]] → an error inside the operation → failed upstream', async () => {
+  test('[[fail:upstream]] → the interaction fails with errors[] → failed upstream', async () => {
     const req = video('x [[fail:upstream]]');
     const start = await media.start(req, conn());
     if (start.state !== 'pending') throw new Error('expected pending');
@@ -285,7 +325,7 @@ describe('veo against the sandbox (async operation)', () => {
     expect(end.state).toBe('failed');
     if (end.state === 'failed') {
       expect(end.error.kind).toBe('upstream');
-      expect(end.error.message).toBe('Internal error encountered.');
+      expect(end.error.message).toContain('Internal error encountered.');
     }
   });
 
@@ -294,23 +334,37 @@ describe('veo against the sandbox (async operation)', () => {
     expect(received.length).toBe(3);
   });
 
-  test('an unknown operation (404) or a malformed name ends the job as failed bad_request', async () => {
-    const unknown = await media.poll('models/veo-3.0-fast-generate-001/operations/nope', video('x'), conn());
+  test('an unknown interaction (404) or a malformed id ends the job as failed bad_request', async () => {
+    const unknown = await media.poll('v1_nope', video('x'), conn());
     expect(unknown.state === 'failed' && unknown.error.kind).toBe('bad_request');
     const sneaky = await media.poll('../../openai/v1/files', video('x'), conn());
     expect(sneaky.state === 'failed' && sneaky.error.kind).toBe('bad_request');
     expect(received).toHaveLength(1);
   });
 
+  test('the shut-down Veo and Imagen endpoints answer 404', async () => {
+    for (const [model, verb] of [
+      ['veo-3.1-generate-preview', 'predictLongRunning'],
+      ['imagen-4.0-generate-001', 'predict'],
+    ]) {
+      const res = await fetch(`${conn().baseUrl}/models/${model}:${verb}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-goog-api-key': 'k' },
+        body: JSON.stringify({ instances: [{ prompt: 'a cat' }] }),
+      });
+      expect(res.status).toBe(404);
+    }
+  });
+
   test('categories google does not serve are refused', async () => {
-    const err = await failure(media.start({ category: 'tts', slug: 'x', upstreamModel: 'x', prompt: 'hi' }, conn()));
+    const err = await failure(media.start({ category: 'stt', slug: 'x', upstreamModel: 'x' }, conn()));
     expect(err.kind).toBe('bad_request');
   });
 });
 
 describe('google sandbox speaks the documented protocol', () => {
   test('the key is also accepted as ?key=, and streamGenerateContent without alt=sse answers a JSON array', async () => {
-    const res = await fetch(`${conn().baseUrl}/models/gemini-2.5-flash:streamGenerateContent?key=k`, {
+    const res = await fetch(`${conn().baseUrl}/models/gemini-3.5-flash:streamGenerateContent?key=k`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hello there' }] }] }),
@@ -324,7 +378,7 @@ describe('google sandbox speaks the documented protocol', () => {
   });
 
   test('an invalid role is refused with the google.rpc error shape', async () => {
-    const res = await fetch(`${conn().baseUrl}/models/gemini-2.5-flash:generateContent`, {
+    const res = await fetch(`${conn().baseUrl}/models/gemini-3.5-flash:generateContent`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-goog-api-key': 'k' },
       body: JSON.stringify({ contents: [{ role: 'assistant', parts: [{ text: 'hi' }] }] }),

@@ -1,7 +1,6 @@
 /** Aspect ratios each Google image/video model accepts, as documented. */
 export const GEMINI_IMAGE_RATIOS = ['1:1', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', '21:9'];
-export const IMAGEN_RATIOS = ['1:1', '3:4', '4:3', '9:16', '16:9'];
-export const VEO_RATIOS = ['16:9', '9:16'];
+export const VIDEO_RATIOS = ['16:9', '9:16'];
 
 function ratioValue(size: string): number | undefined {
   const m = /^(\d+)\s*[:x]\s*(\d+)$/.exec(size.trim());
@@ -12,8 +11,8 @@ function ratioValue(size: string): number | undefined {
 }
 
 /**
- * Our `size` (an aspect ratio such as `2:3`, or `WxH`) as the closest ratio the model accepts. Imagen has no
- * 2:3 / 3:2, so those become 3:4 / 4:3 and the media post-processing crops to the requested shape.
+ * Our `size` (an aspect ratio such as `2:3`, or `WxH`) as the closest ratio the model accepts; the media
+ * post-processing crops to the requested shape.
  */
 export function nearestRatio(size: string | undefined, supported: string[]): string | undefined {
   if (!size) return undefined;

@@ -1,9 +1,9 @@
 import { upstreamJson } from '../http';
 import { MediaOutput, ImageRequest, ProviderConnection, ProviderError } from '../types';
-import { GEMINI_IMAGE_RATIOS, IMAGEN_RATIOS, nearestRatio } from './aspect';
+import { GEMINI_IMAGE_RATIOS, nearestRatio } from './aspect';
 import { googleHeaders, modelPath } from './auth';
 import { blockedError, isPolicyFinish } from './errors';
-import { GeminiPart, generateContentResponse, imagenPredictResponse } from './wire';
+import { GeminiPart, generateContentResponse } from './wire';
 
 function post(conn: ProviderConnection, path: string, body: unknown, signal?: AbortSignal): Promise<unknown> {
   return upstreamJson<unknown>('google', conn, { path, headers: googleHeaders(conn), body, signal });
@@ -53,27 +53,4 @@ export async function geminiImage(req: ImageRequest, conn: ProviderConnection, s
     `google returned no image (finishReason ${candidate?.finishReason ?? 'none'})${said ? `: ${said}` : ''}`,
     'google',
   );
-}
-
-/** Imagen: `:predict` with one instance; images come back base64 in `predictions[]`. No negative prompt. */
-export async function imagenImage(req: ImageRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<MediaOutput> {
-  const parameters: Record<string, unknown> = { sampleCount: 1 };
-  const aspectRatio = nearestRatio(req.size, IMAGEN_RATIOS);
-  if (aspectRatio) parameters.aspectRatio = aspectRatio;
-  const raw = await post(
-    conn,
-    `${modelPath(req.upstreamModel)}:predict`,
-    { instances: [{ prompt: requirePrompt(req) }], parameters },
-    signal,
-  );
-  const parsed = imagenPredictResponse.safeParse(raw);
-  if (!parsed.success) throw new ProviderError('upstream', 'google answered with an unexpected predict shape', 'google');
-  const predictions = parsed.data.predictions ?? [];
-  const files = predictions.flatMap((p) =>
-    p.bytesBase64Encoded ? [{ data: Buffer.from(p.bytesBase64Encoded, 'base64'), mime: p.mimeType ?? 'image/png' }] : [],
-  );
-  if (files.length > 0) return { files };
-  // Imagen drops filtered images from `predictions` (with a reason when asked to include one).
-  const reason = predictions.find((p) => p.raiFilteredReason)?.raiFilteredReason;
-  throw new ProviderError('content_policy', reason ?? 'google filtered every generated image', 'google');
 }

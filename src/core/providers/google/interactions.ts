@@ -1,6 +1,6 @@
 import { upstreamBytes, upstreamJson } from '../http';
 import { MediaPoll, MediaStart, ProviderConnection, ProviderError, VideoRequest } from '../types';
-import { nearestRatio, VEO_RATIOS } from './aspect';
+import { nearestRatio, VIDEO_RATIOS } from './aspect';
 import { googleHeaders } from './auth';
 import { statusError } from './errors';
 import { googleFaultKind } from '../faults/google';
@@ -33,7 +33,7 @@ export function buildOmniBody(req: VideoRequest): Record<string, unknown> {
     duration: `${req.durationSeconds ?? DEFAULT_SECONDS}s`,
     delivery: 'uri',
   };
-  const aspectRatio = nearestRatio(req.size, VEO_RATIOS);
+  const aspectRatio = nearestRatio(req.size, VIDEO_RATIOS);
   if (aspectRatio) format.aspect_ratio = aspectRatio;
   return { model: req.upstreamModel, input, response_format: format, background: true };
 }

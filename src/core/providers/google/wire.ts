@@ -38,37 +38,6 @@ export const generateContentResponse = z.object({
 });
 export type GenerateContentResponse = z.infer<typeof generateContentResponse>;
 
-export const imagenPredictResponse = z.object({
-  predictions: z
-    .array(
-      z.object({
-        bytesBase64Encoded: z.string().optional(),
-        mimeType: z.string().optional(),
-        raiFilteredReason: z.string().optional(),
-      }),
-    )
-    .optional(),
-});
-
-export const veoOperation = z.object({
-  name: z.string(),
-  /** Omitted (proto3 default false) while the operation runs. */
-  done: z.boolean().optional(),
-  error: googleStatus.optional(),
-  response: z
-    .object({
-      generateVideoResponse: z
-        .object({
-          generatedSamples: z.array(z.object({ video: z.object({ uri: z.string().optional() }).optional() })).optional(),
-          raiMediaFilteredCount: z.number().optional(),
-          raiMediaFilteredReasons: z.array(z.string()).optional(),
-        })
-        .optional(),
-    })
-    .optional(),
-});
-export type VeoOperation = z.infer<typeof veoOperation>;
-
 export type GeminiPart =
   | { text: string }
   | { inline_data: { mime_type: string; data: string } }
