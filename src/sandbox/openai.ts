@@ -125,9 +125,9 @@ export function shutDownModel(model: string, now = new Date()): ErrorReply | und
 }
 
 /** OpenAI's refusals for reasoning models, worded as the API words them. */
-function validateChat(body: Record<string, unknown>): ErrorReply | undefined {
+function validateChat(body: Record<string, unknown>, now: Date): ErrorReply | undefined {
   const model = String(body.model);
-  const gone = shutDownModel(model);
+  const gone = shutDownModel(model, now);
   if (gone) return gone;
   const labels = labelProblem(body);
   if (labels) return labels;
@@ -288,14 +288,14 @@ function policyRefusal(model: string): ErrorReply {
       );
 }
 
-async function handleImages(req: SandboxRequest, res: ServerResponse): Promise<void> {
+async function handleImages(req: SandboxRequest, res: ServerResponse, now: Date): Promise<void> {
   const body = parseJsonObject(req.body);
   if (!body) return sendError(res, openAiErrors.badRequest('We could not parse the JSON body of your request.'));
   if (typeof body.prompt !== 'string' || !body.prompt) {
     return sendError(res, openAiErrors.badRequest("Missing required parameter: 'prompt'.", 'prompt', 'missing_required_parameter'));
   }
   const model = typeof body.model === 'string' ? body.model : 'dall-e-2';
-  const gone = shutDownModel(model);
+  const gone = shutDownModel(model, now);
   if (gone) return sendError(res, gone);
   const invalid = imageRequestError(model, body);
   if (invalid) return sendError(res, invalid);
@@ -341,7 +341,7 @@ async function handleImages(req: SandboxRequest, res: ServerResponse): Promise<v
 const VOICES = ['alloy', 'ash', 'ballad', 'coral', 'echo', 'fable', 'onyx', 'nova', 'sage', 'shimmer', 'verse', 'marin', 'cedar'];
 const SPEECH_FORMATS = ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'];
 
-function handleSpeech(req: SandboxRequest, res: ServerResponse): Promise<void> | void {
+function handleSpeech(req: SandboxRequest, res: ServerResponse, now: Date): Promise<void> | void {
   const body = parseJsonObject(req.body);
   if (!body) return sendError(res, openAiErrors.badRequest('We could not parse the JSON body of your request.'));
   for (const field of ['model', 'input', 'voice']) {
@@ -350,7 +350,7 @@ function handleSpeech(req: SandboxRequest, res: ServerResponse): Promise<void> |
     }
   }
   const { model, input, voice } = body as { model: string; input: string; voice: string };
-  const gone = shutDownModel(model);
+  const gone = shutDownModel(model, now);
   if (gone) return sendError(res, gone);
   if (!VOICES.includes(voice)) return sendError(res, unsupportedValue('voice', voice, VOICES));
   const format = body.response_format === undefined ? 'mp3' : String(body.response_format);
@@ -407,7 +407,7 @@ function audioSeconds(data: Buffer): number {
   return Math.max(1, Math.round(data.length / 16000));
 }
 
-async function handleTranscriptions(req: SandboxRequest, res: ServerResponse): Promise<void> {
+async function handleTranscriptions(req: SandboxRequest, res: ServerResponse, now: Date): Promise<void> {
   const form = await readForm(req);
   if (!form) {
     return sendError(
@@ -427,7 +427,7 @@ async function handleTranscriptions(req: SandboxRequest, res: ServerResponse): P
       openAiErrors.badRequest(`Invalid file format. Supported formats: [${AUDIO_EXTENSIONS.map((e) => `'${e}'`).join(', ')}]`, 'file'),
     );
   }
-  const gone = shutDownModel(model);
+  const gone = shutDownModel(model, now);
   if (gone) return sendError(res, gone);
   const format = String(form.get('response_format') ?? 'json');
   const gpt4o = model.startsWith('gpt-4o');
@@ -478,9 +478,12 @@ async function handleTranscriptions(req: SandboxRequest, res: ServerResponse): P
 export interface OpenAiSandboxOptions {
   /** Pause between stream chunks in ms (default 5, or SANDBOX_CHUNK_DELAY_MS). */
   chunkDelayMs?: number;
+  /** The day the fake believes it is, for the shutdown dates (default: the clock). */
+  now?: () => Date;
 }
 
 export function createOpenAiSandbox(options: OpenAiSandboxOptions = {}): SandboxHandler {
+  const now = options.now ?? (() => new Date());
   const chatProfile: ChatFakeProfile = {
     vendor: 'openai',
     errors: openAiErrors,
@@ -488,7 +491,7 @@ export function createOpenAiSandbox(options: OpenAiSandboxOptions = {}): Sandbox
     reasoning: (model, body) => (reasoningFamily(model) && body.reasoning_effort !== 'none' ? 'hidden' : undefined),
     acceptsFiles: true,
     reasoningTokensOutsideCompletion: false,
-    validate: validateChat,
+    validate: (body) => validateChat(body, now()),
     // Reasoning models refuse flagged prompts with a 400 invalid_prompt; other models end with content_filter.
     policyError: (model) =>
       reasoningFamily(model)
@@ -507,9 +510,9 @@ export function createOpenAiSandbox(options: OpenAiSandboxOptions = {}): Sandbox
     openAiErrors,
     new Map<string, SandboxHandler>([
       ['/v1/chat/completions', (r, s) => handleChatCompletions(chatProfile, r, s)],
-      ['/v1/images/generations', handleImages],
-      ['/v1/audio/speech', handleSpeech],
-      ['/v1/audio/transcriptions', handleTranscriptions],
+      ['/v1/images/generations', (r, s) => handleImages(r, s, now())],
+      ['/v1/audio/speech', (r, s) => handleSpeech(r, s, now())],
+      ['/v1/audio/transcriptions', (r, s) => handleTranscriptions(r, s, now())],
     ]),
   );
 }

@@ -40,8 +40,11 @@ export const xaiErrors: VendorErrors = {
   notFound: (method, path) => xaiError(404, 'Some requested entity was not found', `No handler for ${method} ${path}`),
 };
 
-// Only grok-3-mini returns reasoning_content; grok-4 reasons too but reports only the token count.
+// Only grok-3-mini returns reasoning_content; grok-4 reasons too (except its -non-reasoning variants) but reports only
+// the token count.
 function reasoning(model: string): 'hidden' | 'visible' | undefined {
+  // The `-non-reasoning` variants (grok-4.20-non-reasoning) answer directly, like a non-reasoning model.
+  if (model.includes('non-reasoning')) return undefined;
   if (model.startsWith('grok-3-mini')) return 'visible';
   if (model.startsWith('grok-4')) return 'hidden';
   return undefined;

@@ -150,12 +150,12 @@ describe('reasoning_effort', () => {
   };
 
   test.each([
-    ['gpt-5', 'minimal', 'high'],
-    ['o4-mini', 'minimal', 'high'],
+    ['gpt-6.1-sol', 'minimal', 'high'],
+    ['gpt-5.6-terra', 'minimal', 'high'],
     ['gemini-3.5-flash', 'low', 'high'],
     ['gemini-3.1-pro', 'low', 'high'],
-    ['deepseek-reasoner', 'low', 'high'],
-    ['deepseek-chat', undefined, 'high'],
+    ['deepseek-v4-pro', 'low', 'high'],
+    ['deepseek-v4-flash', undefined, 'high'],
     ['claude-sonnet-4-6', undefined, 'low'],
     ['grok-3-mini', 'low', 'high'],
     ['grok-4.3', 'low', 'high'],
@@ -168,14 +168,16 @@ describe('reasoning_effort', () => {
   });
 
   test('ignored, and named, where the model has no reasoning control or cannot apply it', async () => {
-    expect((await completion('gpt-4o', { reasoning_effort: 'high' })).ignored).toBe('reasoning_effort');
     expect((await completion('grok-4.20', { reasoning_effort: 'high' })).ignored).toBe('reasoning_effort');
+    // gpt-6-luna calls functions on Chat Completions only with reasoning off: the tools win over the effort.
+    const tools = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: {} } } }];
+    expect((await completion('gpt-6-luna', { reasoning_effort: 'high', tools })).ignored).toBe('reasoning_effort');
     // Claude's extended thinking takes only the default temperature: the explicit temperature wins.
     expect((await completion('claude-sonnet-4-6', { reasoning_effort: 'high', temperature: 0.3 })).ignored).toBe('reasoning_effort');
   });
 
   test('an unknown effort is refused by name', async () => {
-    const err = await completion('gpt-5', { reasoning_effort: 'extreme' }).catch((e) => e);
+    const err = await completion('gpt-6.1-sol', { reasoning_effort: 'extreme' }).catch((e) => e);
     expect([err.status, err.error?.param]).toEqual([400, 'reasoning_effort']);
   });
 });
@@ -209,7 +211,7 @@ describe('labels', () => {
   test('accepted everywhere else, the ones a vendor lacks named in X-Ignored-Parameters', async () => {
     expect(await ignoredOn(textModel('anthropic').slug)).toBe('seed, metadata, service_tier, store, prompt_cache_key, safety_identifier');
     expect(await ignoredOn(textModel('google').slug)).toBe('user, metadata, service_tier, store, prompt_cache_key, safety_identifier');
-    expect(await ignoredOn('deepseek-chat')).toBe('seed, user, metadata, service_tier, store, prompt_cache_key, safety_identifier');
+    expect(await ignoredOn('deepseek-v4-flash')).toBe('seed, user, metadata, service_tier, store, prompt_cache_key, safety_identifier');
     expect(await ignoredOn('grok-4.20')).toBe('metadata, service_tier, store, prompt_cache_key, safety_identifier');
   });
 });
@@ -224,25 +226,25 @@ describe('PDF documents as file parts', () => {
     });
   const pdf = { file_data: `data:application/pdf;base64,${PDF.toString('base64')}`, filename: 'report.pdf' };
 
-  test.each(['gpt-4o', 'claude-haiku-4-5', 'gemini-3.5-flash'])('%s reads the PDF', async (model) => {
+  test.each(['gpt-6.1-sol', 'claude-haiku-4-5', 'gemini-3.5-flash'])('%s reads the PDF', async (model) => {
     const res = await withPdf(model, pdf);
     expect(res.choices[0].message.content).toMatch(/1 document/);
   });
 
   test('a vendor without documents answers 400 naming the part and its type', async () => {
-    const err = await withPdf('deepseek-chat', pdf).catch((e) => e);
+    const err = await withPdf('deepseek-v4-flash', pdf).catch((e) => e);
     expect([err.status, err.error?.param]).toEqual([400, 'messages.0.content.0']);
     expect(err.message).toMatch(/"file"/);
   });
 
   test('a file that is not a base64 PDF, a file_id, an unknown part type: 400 naming the exact field', async () => {
-    const notPdf = await withPdf('gpt-4o', { file_data: 'data:text/plain;base64,aGVsbG8=', filename: 'a.txt' }).catch((e) => e);
+    const notPdf = await withPdf('gpt-6.1-sol', { file_data: 'data:text/plain;base64,aGVsbG8=', filename: 'a.txt' }).catch((e) => e);
     expect([notPdf.status, notPdf.error?.param]).toEqual([400, 'messages.0.content.0.file.file_data']);
-    const byId = await withPdf('gpt-4o', { file_id: 'file-abc' }).catch((e) => e);
+    const byId = await withPdf('gpt-6.1-sol', { file_id: 'file-abc' }).catch((e) => e);
     expect([byId.status, byId.error?.param]).toEqual([400, 'messages.0.content.0.file']);
     const audio = await openai()
       .chat.completions.create({
-        model: 'gpt-4o',
+        model: 'gpt-6.1-sol',
         messages: [
           {
             role: 'user',

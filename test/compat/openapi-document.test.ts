@@ -54,19 +54,19 @@ test('the /v1 routes are in the document with the compatible error shape', () =>
 test('the check fails an answer that does not match, and a 2xx JSON answer the document does not describe', () => {
   const check = new OpenApiConformance(doc);
   expect(
-    check.problem('GET', '/v1/models/gpt-4o', 200, 'application/json', {
-      id: 'gpt-4o',
+    check.problem('GET', '/v1/models/gpt-6.1-sol', 200, 'application/json', {
+      id: 'gpt-6.1-sol',
       object: 'model',
       created: 1,
       owned_by: 'openai',
       category: 'text',
-      upstream_id: 'gpt-4o',
+      upstream_id: 'gpt-6.1-sol',
       deprecated_at: null,
       shutdown_at: null,
       replacement: null,
     }),
   ).toBeUndefined();
-  expect(check.problem('GET', '/v1/models/gpt-4o', 200, 'application/json', { id: 7 })).toMatch(/does not match/);
+  expect(check.problem('GET', '/v1/models/gpt-6.1-sol', 200, 'application/json', { id: 7 })).toMatch(/does not match/);
   const stripped = JSON.parse(JSON.stringify(doc));
   delete stripped.paths['/api/v2/generate'].post.responses['200'].content;
   expect(new OpenApiConformance(stripped).problem('POST', '/api/v2/generate', 200, 'application/json', { id: 1 })).toMatch(
@@ -84,7 +84,7 @@ test('real answers of the /v1 routes and the generation routes match the documen
     return res;
   };
   await call('GET', '/v1/models');
-  await call('GET', '/v1/models/gpt-4o-mini');
+  await call('GET', '/v1/models/gpt-6-luna');
   expect((await call('GET', '/v1/models/no-such-model')).status).toBe(404);
   await call('POST', '/v1/chat/completions', { model: textModel('anthropic').slug, messages: [{ role: 'user', content: 'hi' }] });
   const tools = await call('POST', '/v1/chat/completions', {
@@ -94,7 +94,7 @@ test('real answers of the /v1 routes and the generation routes match the documen
   });
   expect(tools.body.choices[0].message.content).toBeNull();
   expect(
-    (await call('POST', '/v1/chat/completions', { model: 'gpt-4o-mini', n: 3, messages: [{ role: 'user', content: 'hi' }] })).status,
+    (await call('POST', '/v1/chat/completions', { model: 'gpt-6-luna', n: 3, messages: [{ role: 'user', content: 'hi' }] })).status,
   ).toBe(400);
   const gen = await call('POST', '/api/v2/generate', { model: 'flux-dev', prompt: 'a lighthouse' });
   await call('GET', `/api/v2/generate/${gen.body.id}`);

@@ -1,3 +1,4 @@
 import { describeChatCompletionsTools } from './chat-completions-tools';
 
-describeChatCompletionsTools('openai', '/v1', 'gpt-4o-mini', { vision: true });
+// gpt-5.6-luna takes function tools at any reasoning effort (gpt-6-luna only with reasoning_effort "none").
+describeChatCompletionsTools('openai', '/v1', 'gpt-5.6-luna', { vision: true });

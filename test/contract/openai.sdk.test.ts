@@ -10,9 +10,9 @@ const client = (apiKey = 'sk-contract') => new OpenAI({ apiKey, baseURL: `${fake
 
 test('chat completion: parsed by the SDK, with content, finish_reason and usage', async () => {
   const r = await client().chat.completions.create({
-    model: 'gpt-4o-mini',
+    model: 'gpt-6-luna',
     messages: [{ role: 'user', content: 'Say hi' }],
-    max_tokens: 50,
+    max_completion_tokens: 50,
   });
   expect(r.object).toBe('chat.completion');
   expect(typeof r.choices[0].message.content).toBe('string');
@@ -22,7 +22,7 @@ test('chat completion: parsed by the SDK, with content, finish_reason and usage'
 
 test('streamed chat completion: chunks, a finish reason and the usage chunk (stream_options.include_usage)', async () => {
   const stream = await client().chat.completions.create({
-    model: 'gpt-5-mini',
+    model: 'gpt-6.1-terra',
     messages: [{ role: 'user', content: 'Count to three' }],
     max_completion_tokens: 100,
     stream: true,
@@ -43,14 +43,14 @@ test('streamed chat completion: chunks, a finish reason and the usage chunk (str
 });
 
 test('images: gpt-image models answer b64_json with usage', async () => {
-  const r = await client().images.generate({ model: 'gpt-image-1-mini', prompt: 'a red fox', size: '1536x1024', quality: 'medium', n: 1 });
+  const r = await client().images.generate({ model: 'gpt-image-2.6-flare', prompt: 'a red fox', size: '1536x1024', quality: 'medium', n: 1 });
   const png = Buffer.from(r.data![0].b64_json!, 'base64');
   expect(png.subarray(1, 4).toString()).toBe('PNG');
 });
 
 test('speech: audio bytes of the requested format', async () => {
   const res = await client().audio.speech.create({
-    model: 'gpt-4o-mini-tts',
+    model: 'gemini-3.8-flash-tts',
     voice: 'alloy',
     input: 'Hello there',
     response_format: 'wav',
@@ -69,30 +69,30 @@ test('transcription: multipart upload answered as json text', async () => {
 
 test('error answers map to the SDK error classes with the documented type and code', async () => {
   const auth = await client('invalid-key')
-    .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] })
+    .chat.completions.create({ model: 'gpt-6-luna', messages: [{ role: 'user', content: 'x' }] })
     .catch((e: unknown) => e);
   expect(auth).toBeInstanceOf(OpenAI.AuthenticationError);
   expect((auth as InstanceType<typeof OpenAI.APIError>).code).toBe('invalid_api_key');
 
   const quota = await client()
-    .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: '[[fail:balance]]' }] })
+    .chat.completions.create({ model: 'gpt-6-luna', messages: [{ role: 'user', content: '[[fail:balance]]' }] })
     .catch((e: unknown) => e);
   expect(quota).toBeInstanceOf(OpenAI.RateLimitError);
   expect(quota).toMatchObject({ status: 429, code: 'insufficient_quota', type: 'insufficient_quota' });
 
   const limited = await client()
-    .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: '[[fail:rate_limit]]' }] })
+    .chat.completions.create({ model: 'gpt-6-luna', messages: [{ role: 'user', content: '[[fail:rate_limit]]' }] })
     .catch((e: unknown) => e);
   expect(limited).toMatchObject({ status: 429, code: 'rate_limit_exceeded' });
 
   const busy = await client()
-    .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: '[[fail:overloaded]]' }] })
+    .chat.completions.create({ model: 'gpt-6-luna', messages: [{ role: 'user', content: '[[fail:overloaded]]' }] })
     .catch((e: unknown) => e);
   expect(busy).toBeInstanceOf(OpenAI.InternalServerError);
   expect((busy as InstanceType<typeof OpenAI.APIError>).status).toBe(503);
 
   const policy = await client()
-    .images.generate({ model: 'gpt-image-1', prompt: 'x [[fail:policy]]' })
+    .images.generate({ model: 'gpt-image-2.6-sunburst', prompt: 'x [[fail:policy]]' })
     .catch((e: unknown) => e);
   expect(policy).toBeInstanceOf(OpenAI.BadRequestError);
 });

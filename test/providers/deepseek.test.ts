@@ -13,7 +13,7 @@ function conn(overrides: Partial<ProviderConnection> = {}): ProviderConnection {
   return deepseek.conn({ baseUrl: deepseek.mountUrl(), ...overrides });
 }
 
-const ask = (text: string, model = 'deepseek-chat', extra: Partial<ChatRequest> = {}): ChatRequest => ({
+const ask = (text: string, model = 'deepseek-v4-flash', extra: Partial<ChatRequest> = {}): ChatRequest => ({
   upstreamModel: model,
   messages: [
     { role: 'system', content: 'You are helpful.' },
@@ -24,21 +24,22 @@ const ask = (text: string, model = 'deepseek-chat', extra: Partial<ChatRequest> 
 });
 
 describe('deepseek chat (against the sandbox)', () => {
-  test('posts to /chat/completions under the bare base URL with bearer auth', async () => {
-    const result = await chat.chat(ask('Hello DeepSeek', 'deepseek-chat', { temperature: 1.3 }), conn());
+  test('posts to /chat/completions under the bare base URL with bearer auth; v4-flash runs with thinking disabled', async () => {
+    const result = await chat.chat(ask('Hello DeepSeek', 'deepseek-v4-flash', { temperature: 1.3 }), conn());
     expect(deepseekAdapter.defaultBaseUrl).toBe('https://api.deepseek.com');
     expect(seen[0].path).toBe('/chat/completions');
     expect(seen[0].headers.authorization).toBe('Bearer test-key');
     expect(bodyOf(seen[0])).toEqual({
-      model: 'deepseek-chat',
+      model: 'deepseek-v4-flash',
       messages: [
         { role: 'system', content: 'You are helpful.' },
         { role: 'user', content: 'Hello DeepSeek' },
       ],
       max_tokens: 500,
       temperature: 1.3,
+      thinking: { type: 'disabled' },
     });
-    expect(result.text).toContain('Sandbox reply from deepseek-chat');
+    expect(result.text).toContain('Sandbox reply from deepseek-v4-flash');
   });
 
   test('a base URL with a trailing slash still reaches the endpoint', async () => {
@@ -46,20 +47,31 @@ describe('deepseek chat (against the sandbox)', () => {
     expect(result.finishReason).toBe('stop');
   });
 
-  test('maxTokens above the model ceiling is clamped (deepseek-chat writes at most 8K)', async () => {
-    await chat.chat(ask('hi', 'deepseek-chat', { maxTokens: 20000 }), conn());
-    expect(bodyOf(seen[0]).max_tokens).toBe(8192);
+  test('maxTokens above the model ceiling is clamped (the V4 models write at most 384K)', async () => {
+    await chat.chat(ask('hi', 'deepseek-v4-flash', { maxTokens: 500000 }), conn());
+    expect(bodyOf(seen[0]).max_tokens).toBe(384000);
   });
 
-  test('deepseek-reasoner: no temperature, and reasoning_content never becomes answer text', async () => {
-    const result = await chat.chat(ask('9.11 or 9.8?', 'deepseek-reasoner', { temperature: 0.2 }), conn());
+  test('deepseek-v4-flash with a reasoning effort switches thinking on (low/high as DeepSeek names them)', async () => {
+    const result = await chat.chat(ask('9.11 or 9.8?', 'deepseek-v4-flash', { reasoningEffort: 'medium' }), conn());
+    expect(bodyOf(seen[0])).toMatchObject({ thinking: { type: 'enabled' }, reasoning_effort: 'high' });
+    expect(result.text).not.toContain('Sandbox reasoning');
+  });
+
+  test('the retired deepseek-chat id is gone at DeepSeek (404 → bad_request)', async () => {
+    const err = await failure(chat.chat(ask('hi', 'deepseek-chat'), conn()));
+    expect(err.kind).toBe('bad_request');
+  });
+
+  test('deepseek-v4-pro: no temperature, and reasoning_content never becomes answer text', async () => {
+    const result = await chat.chat(ask('9.11 or 9.8?', 'deepseek-v4-pro', { temperature: 0.2 }), conn());
     expect(bodyOf(seen[0])).not.toHaveProperty('temperature');
-    expect(result.text).toMatch(/^Sandbox reply from deepseek-reasoner/);
+    expect(result.text).toMatch(/^Sandbox reply from deepseek-v4-pro/);
     expect(result.text).not.toContain('Sandbox reasoning');
     // DeepSeek counts reasoning inside completion_tokens.
     expect(result.usage.completionTokens).toBeGreaterThan(result.text.match(/\S+\s*/g)!.length);
 
-    const events = await collect(chat.chatStream(ask('9.11 or 9.8?', 'deepseek-reasoner'), conn()));
+    const events = await collect(chat.chatStream(ask('9.11 or 9.8?', 'deepseek-v4-pro'), conn()));
     const deltas = events.filter((e) => e.type === 'delta');
     expect(deltas.map((e) => (e.type === 'delta' ? e.text : '')).join('')).toBe(result.text);
     expect(events.slice(-2)).toEqual([
@@ -72,7 +84,7 @@ describe('deepseek chat (against the sandbox)', () => {
     const err = await failure(
       chat.chat(
         {
-          upstreamModel: 'deepseek-chat',
+          upstreamModel: 'deepseek-v4-flash',
           messages: [{ role: 'user', content: [{ type: 'image', mime: 'image/png', data: Buffer.from('png') }] }],
           maxTokens: 10,
         },
@@ -106,7 +118,7 @@ describe('deepseek adapter replaying documented payloads', () => {
     stubConnection(deepseekAdapter, replyWith(fixture(name), status, type), { apiKey: 'sk-test' });
   const stubbed = (name: string, status = 200, type = 'application/json') => stub(name, status, type).conn;
 
-  test('recorded deepseek-chat response', async () => {
+  test('recorded deepseek-v4-flash response', async () => {
     const { conn: stubConn, calls } = stub('chat-completion.json');
     const result = await chat.chat(ask('hi'), stubConn);
     expect(calls[calls.length - 1].url).toBe('https://api.deepseek.com/chat/completions');
@@ -118,7 +130,7 @@ describe('deepseek adapter replaying documented payloads', () => {
   });
 
   test('reasoner response: the answer without the chain of thought', async () => {
-    const result = await chat.chat(ask('9.11 and 9.8, which is greater?', 'deepseek-reasoner'), stubbed('chat-completion-reasoner.json'));
+    const result = await chat.chat(ask('9.11 and 9.8, which is greater?', 'deepseek-v4-pro'), stubbed('chat-completion-reasoner.json'));
     expect(result.text).toBe('9.8 is greater than 9.11.');
     expect(result.usage).toEqual({ promptTokens: 20, completionTokens: 58 });
   });
@@ -126,7 +138,7 @@ describe('deepseek adapter replaying documented payloads', () => {
   test('reasoner stream with a keep-alive comment: only content deltas are yielded', async () => {
     const events = await collect(
       chat.chatStream(
-        ask('9.11 and 9.8, which is greater?', 'deepseek-reasoner'),
+        ask('9.11 and 9.8, which is greater?', 'deepseek-v4-pro'),
         stubbed('chat-stream-reasoner.txt', 200, 'text/event-stream'),
       ),
     );

@@ -8,7 +8,12 @@ import { bodyOf, failure, useVendorSandbox } from '../support/vendor-sandbox';
 
 const media = openaiAdapter.media!;
 
-const openai = useVendorSandbox(openaiAdapter, createOpenAiSandbox({ chunkDelayMs: 0 }));
+// The speech tests use tts-1 and gpt-4o-mini-tts, which OpenAI shuts down on 2027-01-06 (the catalog serves their
+// slugs with Gemini TTS now): the fake is pinned to the day of the catalog refresh so the adapter path stays tested.
+const openai = useVendorSandbox(
+  openaiAdapter,
+  createOpenAiSandbox({ chunkDelayMs: 0, now: () => new Date('2026-11-27T12:00:00Z') }),
+);
 const seen = openai.received;
 const conn = (overrides: Partial<ProviderConnection> = {}) => openai.conn({ timeoutMs: 10000, ...overrides });
 
@@ -50,25 +55,25 @@ describe('openai images', () => {
     expect(bodyOf(seen[0])).toMatchObject({ size: '1024x1792', quality: 'standard' });
   });
 
-  test('gpt-image-1: quality maps to high/medium, size to the nearest, no response_format or style', async () => {
+  test('gpt-image-2.6-sunburst: quality maps to high/medium, size to the nearest, no response_format or style', async () => {
     const output = await run({
       category: 'image',
-      upstreamModel: 'gpt-image-1',
+      upstreamModel: 'gpt-image-2.6-sunburst',
       prompt: 'a portrait of a cat',
       size: '768x1344',
       quality: 'hd',
       style: 'vivid',
     });
     const body = bodyOf(seen[0]);
-    expect(body).toEqual({ model: 'gpt-image-1', prompt: 'a portrait of a cat', n: 1, size: '1024x1536', quality: 'high' });
+    expect(body).toEqual({ model: 'gpt-image-2.6-sunburst', prompt: 'a portrait of a cat', n: 1, size: '1024x1536', quality: 'high' });
     const meta = await sharp(output.files[0].data).metadata();
     expect([meta.width, meta.height]).toEqual([1024, 1536]);
 
-    await run({ category: 'image', upstreamModel: 'gpt-image-1', prompt: 'x', size: '1344x768', quality: 'standard' });
+    await run({ category: 'image', upstreamModel: 'gpt-image-2.6-sunburst', prompt: 'x', size: '1344x768', quality: 'standard' });
     expect(bodyOf(seen[1])).toMatchObject({ size: '1536x1024', quality: 'medium' });
   });
 
-  test.each(['dall-e-3', 'gpt-image-1'])('%s: a safety refusal becomes content_policy', async (model) => {
+  test.each(['dall-e-3', 'gpt-image-2.6-sunburst'])('%s: a safety refusal becomes content_policy', async (model) => {
     const err = await failure(run({ category: 'image', upstreamModel: model, prompt: '[[fail:policy]] forbidden' }));
     expect(err).toMatchObject({ kind: 'content_policy', upstreamStatus: 400 });
   });
@@ -201,11 +206,11 @@ describe('openai media dispatch', () => {
 
 describe('options the vendor does not take', () => {
   test('a seed given to a GPT Image model is left out of the body and reported as a warning', async () => {
-    const req = { category: 'image', upstreamModel: 'gpt-image-1-mini', slug: 'gpt-image-1-mini', prompt: 'a fox' } as const;
+    const req = { category: 'image', upstreamModel: 'gpt-image-2.6-flare', slug: 'gpt-image-2.6-flare', prompt: 'a fox' } as const;
     const withSeed = await run({ ...req, seed: 42 });
     expect(bodyOf(seen[seen.length - 1])).not.toHaveProperty('seed');
     expect(withSeed.warnings).toEqual([
-      { type: 'unsupported-setting', setting: 'seed', message: 'seed is not used by gpt-image-1-mini and was left out' },
+      { type: 'unsupported-setting', setting: 'seed', message: 'seed is not used by gpt-image-2.6-flare and was left out' },
     ]);
     const without = await run(req);
     expect(without.warnings).toBeUndefined();

@@ -133,6 +133,7 @@ export function createChatCompletionsChat(profile: ChatCompletionsProfile): Chat
   return {
     chat: (req, conn, signal) => chat(profile, req, conn, signal),
     chatStream: (req, conn, signal) => chatStream(profile, req, conn, signal),
-    supports: (option, model) => (option === 'temperature' ? profile.acceptsTemperature(model) : profile.supports(option, model)),
+    supports: (option, model, traits) =>
+      option === 'temperature' ? profile.acceptsTemperature(model) : profile.supports(option, model, traits),
   };
 }
