@@ -52,7 +52,7 @@ const label = (c: Case) =>
 function generation(userId: number): NewGeneration {
   return {
     userId,
-    modelSlug: 'gpt-4o-mini',
+    modelSlug: 'gpt-6-luna',
     category: 'text',
     source: 'api',
     prompt: 'Say hello',

@@ -397,7 +397,7 @@ async function main(): Promise<void> {
         `${SETTINGS.warmupRequests} warm-up requests at concurrency 1 and ${SETTINGS.warmupRequests * 4} at concurrency ${SETTINGS.concurrency}; ` +
         `throughput: ${SETTINGS.throughputSeconds} s per target and mode at concurrency ${SETTINGS.concurrency} in ${THROUGHPUT_ROUNDS} rotating rounds (req/s: median of the rounds), ` +
         `with one account and with ${SETTINGS.accounts} accounts (each its own key, the connections spread over them); keep-alive node:http client; ` +
-        `model gpt-4o-mini, max_tokens 32, streaming with stream_options.include_usage; service with NODE_ENV=production, LOG_LEVEL=warn`,
+        `model gpt-6-luna, max_tokens 32, streaming with stream_options.include_usage; service with NODE_ENV=production, LOG_LEVEL=warn`,
       targets,
       billing: await checkBilling(db, elite.id, serviceEntry.okByTarget[0]),
       manyBilling: manyChecks,

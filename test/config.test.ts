@@ -77,7 +77,7 @@ describe('provider connections', () => {
   test('without credentials outside production a provider uses the sandbox, under the vendor path', () => {
     const c = new ProviderConnections(loadConfig({}), defaultBaseUrls, mount);
     expect(c.info('openai')).toMatchObject({ mode: 'sandbox', baseUrl: 'http://127.0.0.1:9/openai/v1' });
-    expect(c.connection('openai', 'gpt-4o-mini').sandbox).toBe(true);
+    expect(c.connection('openai', 'gpt-6-luna').sandbox).toBe(true);
   });
 
   test('with credentials a provider is live, at <P>_BASE_URL when set', () => {
@@ -86,7 +86,7 @@ describe('provider connections', () => {
       defaultBaseUrls,
       mount,
     );
-    expect(c.connection('openai', 'gpt-4o-mini')).toMatchObject({ apiKey: 'sk-1', baseUrl: 'https://llm.internal/v1', sandbox: false });
+    expect(c.connection('openai', 'gpt-6-luna')).toMatchObject({ apiKey: 'sk-1', baseUrl: 'https://llm.internal/v1', sandbox: false });
     const d = new ProviderConnections(loadConfig({ ANTHROPIC_API_KEY: 'k' }), defaultBaseUrls, mount);
     expect(d.info('anthropic')).toMatchObject({ mode: 'live', baseUrl: 'https://api.anthropic.com/v1' });
   });

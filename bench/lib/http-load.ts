@@ -26,20 +26,20 @@ const REQUEST_TIMEOUT_MS = 10_000;
 
 const PROMPT = 'Say hello in one short sentence.';
 
-/** The same request (gpt-4o-mini, at most 32 tokens) in each surface's own shape. */
+/** The same request (gpt-6-luna, at most 32 tokens) in each surface's own shape. */
 export function requestBody(surface: Surface, stream: boolean): Buffer {
   if (surface === 'chat') return chatBody(stream);
   const body: Record<string, unknown> =
     surface === 'messages'
-      ? { model: 'gpt-4o-mini', max_tokens: 32, messages: [{ role: 'user', content: PROMPT }] }
-      : { model: 'gpt-4o-mini', max_output_tokens: 32, input: PROMPT };
+      ? { model: 'gpt-6-luna', max_tokens: 32, messages: [{ role: 'user', content: PROMPT }] }
+      : { model: 'gpt-6-luna', max_output_tokens: 32, input: PROMPT };
   if (stream) body.stream = true;
   return Buffer.from(JSON.stringify(body));
 }
 
 export function chatBody(stream: boolean): Buffer {
   const body: Record<string, unknown> = {
-    model: 'gpt-4o-mini',
+    model: 'gpt-6-luna',
     messages: [{ role: 'user', content: PROMPT }],
     max_tokens: 32,
   };

@@ -48,7 +48,7 @@ export async function measureVendorClient(mockUrl: string, opts: { calls: number
   });
   const conn: ProviderConnection = { apiKey: 'x', baseUrl: `${mockUrl}/v1`, sandbox: false, fetch: vendorFetch, timeoutMs: 30_000 };
   const chatRequest: ChatRequest = {
-    upstreamModel: 'gpt-4o-mini',
+    upstreamModel: 'gpt-6-luna',
     messages: [{ role: 'user', content: 'Say hello in one short sentence.' }],
     maxTokens: 32,
   };

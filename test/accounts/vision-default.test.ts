@@ -8,6 +8,6 @@ test('every plan has a default vision model that sees images and that the plan m
     expect({ plan, vision: model.config.supports_vision, usable: canUseModel(plan, model) }).toEqual({ plan, vision: true, usable: true });
   }
   // The inexpensive all-rounder on Starter, the flagship vision model once the plan opens it.
-  expect(defaultVisionModel('free').slug).toBe('gpt-4o-mini');
-  expect(defaultVisionModel('basic').slug).toBe('gpt-4o');
+  expect(defaultVisionModel('free').slug).toBe('gpt-6-luna');
+  expect(defaultVisionModel('basic').slug).toBe('gpt-6.1-sol');
 });

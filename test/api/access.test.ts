@@ -156,7 +156,7 @@ describe('rate-limit headers', () => {
     const run = () =>
       api.request('POST', '/v1/chat/completions', {
         token: key,
-        body: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: 8 },
+        body: { model: 'gpt-6-luna', messages: [{ role: 'user', content: 'hi' }], max_tokens: 8 },
       });
     const first = await run();
     expect(first.status).toBe(200);
@@ -198,7 +198,7 @@ describe('exported middleware (what the generation routes use)', () => {
     });
     const errors: Record<string, () => Error> = {
       tokens: () => new InsufficientTokensError(12, 3),
-      plan: () => new PlanTooLowError('basic', 'Insufficient plan: gpt-4o needs the Basic plan or higher (yours: Starter).'),
+      plan: () => new PlanTooLowError('basic', 'Insufficient plan: gpt-6.1-sol needs the Basic plan or higher (yours: Starter).'),
       model: () => new UnknownModelError('nope'),
       param: () => new ParamError('size', 'size "1x1" is not available'),
       missing: () => new NotFoundError('Generation'),

@@ -119,7 +119,7 @@ test('delete account: the password is checked, the data is gone, the ledger rows
   const key = await api.apiKey(account);
   const chat = await api.request('POST', '/v1/chat/completions', {
     token: key,
-    body: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: 20 },
+    body: { model: 'gpt-6-luna', messages: [{ role: 'user', content: 'hi' }], max_tokens: 20 },
   });
   expect(chat.status).toBe(200);
   const { ds } = api.services;

@@ -26,7 +26,7 @@ describe('assistants', () => {
       id: expect.any(Number),
       name: 'General assistant',
       description: 'Helpful answers on any topic.',
-      model_slug: 'gpt-4o-mini',
+      model_slug: 'gpt-6-luna',
       is_public: true,
     });
   });
@@ -56,9 +56,9 @@ describe('assistants', () => {
 
     const updated = await api.request('PATCH', `/api/v2/assistants/${id}`, {
       token,
-      body: { description: 'Writes sonnets', model_slug: 'gpt-4o' },
+      body: { description: 'Writes sonnets', model_slug: 'gpt-6.1-sol' },
     });
-    expect(updated.body).toMatchObject({ id, name: 'Poet', description: 'Writes sonnets', model_slug: 'gpt-4o', is_public: false });
+    expect(updated.body).toMatchObject({ id, name: 'Poet', description: 'Writes sonnets', model_slug: 'gpt-6.1-sol', is_public: false });
 
     const published = await api.request('POST', `/api/v2/assistants/${id}/publish`, { token });
     expect(published.status).toBe(200);
@@ -66,7 +66,7 @@ describe('assistants', () => {
     const listed = await api.request('GET', '/api/v2/assistants/marketplace', { token });
     const entry = listed.body.find((a: { id: number }) => a.id === id);
     // Others see the public fields, never the instructions.
-    expect(entry).toEqual({ id, name: 'Poet', description: 'Writes sonnets', model_slug: 'gpt-4o', is_public: true });
+    expect(entry).toEqual({ id, name: 'Poet', description: 'Writes sonnets', model_slug: 'gpt-6.1-sol', is_public: true });
     const systemIds = (await api.request('GET', '/api/v2/assistants/system', { token })).body.map((a: { id: number }) => a.id);
     expect(listed.body.map((a: { id: number }) => a.id).filter((x: number) => systemIds.includes(x))).toEqual([]);
 
@@ -91,7 +91,7 @@ describe('assistants', () => {
     const intruder = await signIn();
     const created = await api.request('POST', '/api/v2/assistants', {
       token: owner.token,
-      body: { name: 'Mine', model_slug: 'gpt-4o-mini' },
+      body: { name: 'Mine', model_slug: 'gpt-6-luna' },
     });
     const id = created.body.id;
     const systemId = (await api.request('GET', '/api/v2/assistants/system', { token: intruder.token })).body[0].id;

@@ -64,7 +64,7 @@ test('JSON over 1 KB is compressed, a small answer is not, an event stream never
   const stream = await get('/api/v2/generate/stream', 'br, gzip', {
     method: 'POST',
     token,
-    body: { model: 'gpt-4o-mini', prompt: 'tell me a long story' },
+    body: { model: 'gpt-6-luna', prompt: 'tell me a long story' },
   });
   expect(stream.status).toBe(200);
   expect(stream.encoding).toBeUndefined();

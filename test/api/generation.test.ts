@@ -43,14 +43,14 @@ test('POST /generate: a synchronous image is completed in the first answer, with
   const token = await api.accessToken(acc);
   const res = await api.request('POST', '/api/v2/generate', {
     token,
-    body: { model: 'gpt-image-1-mini', prompt: 'a lighthouse', size: '1536x1024', format: 'png', quality: 'hd' },
+    body: { model: 'gpt-image-2.6-flare', prompt: 'a lighthouse', size: '1536x1024', format: 'png', quality: 'hd' },
   });
   expect(res.status).toBe(200);
   const g = res.body;
-  const cost = quoteGeneration(requireModel('gpt-image-1-mini'), { size: '1536x1024', quality: 'hd' });
+  const cost = quoteGeneration(requireModel('gpt-image-2.6-flare'), { size: '1536x1024', quality: 'hd' });
   expect(g).toMatchObject({
     status: 'completed',
-    model_slug: 'gpt-image-1-mini',
+    model_slug: 'gpt-image-2.6-flare',
     error: null,
     result_text: null,
     tokens_spent: cost,
@@ -131,10 +131,10 @@ test('tools answer completed at once; text-ocr in result_text', async () => {
 
 test('documented errors: 402, 403 naming the plan, 400 naming the field, 404 unknown model', async () => {
   const poor = await api.accessToken(await api.account('basic', { planTokens: 0, bonusTokens: 0 }));
-  const r402 = await api.request('POST', '/api/v2/generate', { token: poor, body: { model: 'gpt-image-1-mini', prompt: 'x' } });
+  const r402 = await api.request('POST', '/api/v2/generate', { token: poor, body: { model: 'gpt-image-2.6-flare', prompt: 'x' } });
   expectErrorShape(r402, 402, 'insufficient_tokens');
   const starter = await api.accessToken(await api.account('free'));
-  const r403 = await api.request('POST', '/api/v2/generate', { token: starter, body: { model: 'gpt-image-1-mini', prompt: 'x' } });
+  const r403 = await api.request('POST', '/api/v2/generate', { token: starter, body: { model: 'gpt-image-2.6-flare', prompt: 'x' } });
   expectErrorShape(r403, 403, 'insufficient_plan');
   expect(r403.body.message).toMatch(/Insufficient plan/);
   expect(r403.body.message).toMatch(/Basic/);
@@ -191,7 +191,7 @@ test('Idempotency-Key: 20 parallel identical requests charge once; a different b
   expect((await getBalance(api.db.dataSource, acc.user.id)).total).toBe(100 - cost);
 });
 
-test('POST /stt: multipart audio is transcribed; diarization only on vendor-scribe; wrong types refused', async () => {
+test('POST /stt: multipart audio is transcribed; diarization only on vendor-scribe-v2; wrong types refused', async () => {
   const acc = await api.account('basic', { planTokens: 50 });
   const token = await api.accessToken(acc);
   const form = multipart([{ name: 'audio', value: syntheticWav(1), filename: 'a.wav', type: 'audio/wav' }]);
@@ -203,7 +203,7 @@ test('POST /stt: multipart audio is transcribed; diarization only on vendor-scri
 
   const diar = multipart([
     { name: 'audio', value: syntheticWav(1), filename: 'a.wav', type: 'audio/wav' },
-    { name: 'model', value: 'vendor-scribe' },
+    { name: 'model', value: 'vendor-scribe-v2' },
     { name: 'diarize', value: 'true' },
   ]);
   const d = await api.request('POST', '/api/v2/stt', { token, raw: diar.body, headers: { 'Content-Type': diar.type } });
@@ -307,7 +307,7 @@ test('POST /generate/stream: generation_start, content_delta..., generation_end 
   const res = await fetch(`${api.baseUrl}/api/v2/generate/stream`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ model: 'gpt-4o-mini', prompt: 'Tell me a short story about a fox' }),
+    body: JSON.stringify({ model: 'gpt-6-luna', prompt: 'Tell me a short story about a fox' }),
   });
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);

@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-const chat = (key: string, i: number, model = 'gpt-4o-mini') =>
+const chat = (key: string, i: number, model = 'gpt-6-luna') =>
   api.request('POST', '/v1/chat/completions', {
     token: key,
     body: { model, messages: [{ role: 'user', content: `hello ${i}` }], max_tokens: 50, stream: i % 2 === 1 },
@@ -33,7 +33,7 @@ test('create and edit a key with limits; the list shows them with spent and last
   const token = await api.accessToken(account);
   const created = await api.request('POST', '/api/v2/keys', {
     token,
-    body: { name: 'svc', token_budget: 5000, budget_period: 'day', models: ['gpt-4o-mini'], expires_at: '2099-01-01T00:00:00Z' },
+    body: { name: 'svc', token_budget: 5000, budget_period: 'day', models: ['gpt-6-luna'], expires_at: '2099-01-01T00:00:00Z' },
   });
   expect(created.status).toBe(201);
   expect(created.body).toMatchObject({
@@ -41,7 +41,7 @@ test('create and edit a key with limits; the list shows them with spent and last
     token_budget: 5000,
     budget_period: 'day',
     spent: 0,
-    models: ['gpt-4o-mini'],
+    models: ['gpt-6-luna'],
     expires_at: '2099-01-01T00:00:00.000Z',
     expired: false,
   });
@@ -113,7 +113,7 @@ test('30 parallel requests on a key with a budget: no overshoot, the rest 402 ke
   // /api/v2 is held to the same budget.
   const res = await api.request('POST', '/api/v2/generate/stream', {
     token: limited.body.key,
-    body: { model: 'gpt-4o-mini', prompt: 'hi' },
+    body: { model: 'gpt-6-luna', prompt: 'hi' },
   });
   expectErrorShape(res, 402, 'key_budget_exceeded');
 });
@@ -121,14 +121,14 @@ test('30 parallel requests on a key with a budget: no overshoot, the rest 402 ke
 test('a model outside the key’s list is 403 model_not_allowed; an expired key is 401', async () => {
   const account = await api.account('vip', { planTokens: 100_000 });
   const token = await api.accessToken(account);
-  const only = await api.request('POST', '/api/v2/keys', { token, body: { name: 'only', models: ['gpt-4o-mini'] } });
+  const only = await api.request('POST', '/api/v2/keys', { token, body: { name: 'only', models: ['gpt-6-luna'] } });
   expect((await chat(only.body.key, 0)).status).toBe(200);
   const refused = await chat(only.body.key, 0, 'claude-haiku-4-5');
   expect(refused.status).toBe(403);
   expect(refused.body.error).toMatchObject({ code: 'model_not_allowed', type: 'permission_error' });
   const image = await api.request('POST', '/api/v2/generate', {
     token: only.body.key,
-    body: { model: 'gpt-image-1-mini', prompt: 'a cat' },
+    body: { model: 'gpt-image-2.6-flare', prompt: 'a cat' },
   });
   expectErrorShape(image, 403, 'model_not_allowed');
 

@@ -53,7 +53,7 @@ test('a key deleted through instance A is refused by instance B on the next requ
   expectErrorShape(
     await b.request('POST', '/v1/chat/completions', {
       token: created.body.key,
-      body: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] },
+      body: { model: 'gpt-6-luna', messages: [{ role: 'user', content: 'hi' }] },
     }),
     401,
   );
@@ -139,7 +139,7 @@ test('a key revoked behind both caches is refused by the next model request on e
       expectErrorShape(
         await api.request('POST', '/v1/chat/completions', {
           token: key,
-          body: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: 8, stream },
+          body: { model: 'gpt-6-luna', messages: [{ role: 'user', content: 'hi' }], max_tokens: 8, stream },
         }),
         401,
         'invalid_token',
@@ -151,7 +151,7 @@ test('a key revoked behind both caches is refused by the next model request on e
     Array.from({ length: 6 }, () =>
       b.request('POST', '/v1/chat/completions', {
         token: key,
-        body: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], max_tokens: 8 },
+        body: { model: 'gpt-6-luna', messages: [{ role: 'user', content: 'hi' }], max_tokens: 8 },
       }),
     ),
   );

@@ -25,7 +25,7 @@ beforeAll(async () => {
   token = await api.accessToken(account);
   // Real objects for the {id} routes, so requests get past the lookup where they can.
   const key = await api.request('POST', '/api/v2/keys', { token, body: { name: 'sweep' } });
-  const assistant = await api.request('POST', '/api/v2/assistants', { token, body: { name: 'Sweep', model_slug: 'gpt-4o-mini' } });
+  const assistant = await api.request('POST', '/api/v2/assistants', { token, body: { name: 'Sweep', model_slug: 'gpt-6-luna' } });
   const schedule = await api.request('POST', '/api/v2/schedules', {
     token,
     body: { name: 'Sweep', request: { model: 'flux-dev', prompt: 'x' }, interval_minutes: 60 },

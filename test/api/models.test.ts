@@ -73,9 +73,9 @@ describe('GET /models', () => {
 
 describe('GET /models/{slug}/avg-time', () => {
   test('with no samples: the catalog estimate and samples 0', async () => {
-    const res = await api.request('GET', '/api/v2/models/veo-3/avg-time', { token });
+    const res = await api.request('GET', '/api/v2/models/gemini-omni-1.2-flash/avg-time', { token });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ model_slug: 'veo-3', avg_time_ms: requireModel('veo-3').etaSeconds * 1000, samples: 0 });
+    expect(res.body).toEqual({ model_slug: 'gemini-omni-1.2-flash', avg_time_ms: requireModel('gemini-omni-1.2-flash').etaSeconds * 1000, samples: 0 });
   });
 
   test('the average of recent completed generations of that model only', async () => {
@@ -111,26 +111,26 @@ describe('POST /models/{slug}/calculate-price', () => {
       min_token_cost: priceRange(flux).min,
       max_token_cost: priceRange(flux).max,
     });
-    const dalle = requireModel('gpt-image-1-mini');
-    const hdWide = await price('gpt-image-1-mini', { prompt: 'a fox', size: '1536x1024', quality: 'hd' });
+    const dalle = requireModel('gpt-image-2.6-flare');
+    const hdWide = await price('gpt-image-2.6-flare', { prompt: 'a fox', size: '1536x1024', quality: 'hd' });
     expect(hdWide.body.tokens).toBe(quoteGeneration(dalle, { size: '1536x1024', quality: 'hd' }));
-    expect(hdWide.body.tokens).toBeGreaterThan((await price('gpt-image-1-mini', { prompt: 'a fox' })).body.tokens);
+    expect(hdWide.body.tokens).toBeGreaterThan((await price('gpt-image-2.6-flare', { prompt: 'a fox' })).body.tokens);
   });
 
   test('video duration, tools, music and speech-to-text', async () => {
-    expect((await price('veo-3-fast', { prompt: 'waves', duration: 4 })).body.tokens).toBe(
-      quoteGeneration(requireModel('veo-3-fast'), { durationSeconds: 4 }),
+    expect((await price('gemini-omni-1.1-flash', { prompt: 'waves', duration: 4 })).body.tokens).toBe(
+      quoteGeneration(requireModel('gemini-omni-1.1-flash'), { durationSeconds: 4 }),
     );
     expect((await price('upscale', { params: { image_url: 'https://example.com/a.png', scale: 4 } })).body.tokens).toBe(1);
     expect((await price('inpaint', { prompt: 'a hat', params: { image_url: 'https://example.com/a.png' } })).body.tokens).toBe(3);
     expect((await price('musicgen', { prompt: 'calm piano', duration: 60 })).body.tokens).toBe(9);
-    expect((await price('vendor-scribe', {})).body.tokens).toBe(2);
+    expect((await price('vendor-scribe-v2', {})).body.tokens).toBe(2);
   });
 
   test('text models: the reservation for the prompt and max_tokens', async () => {
-    const model = requireModel('gpt-4o');
+    const model = requireModel('gpt-6.1-sol');
     const prompt = 'Write a haiku about autumn. '.repeat(20);
-    const res = await price('gpt-4o', { prompt, max_tokens: 500 });
+    const res = await price('gpt-6.1-sol', { prompt, max_tokens: 500 });
     expect(res.status).toBe(200);
     const expected = estimateChatReservation(
       model,
@@ -138,9 +138,9 @@ describe('POST /models/{slug}/calculate-price', () => {
       resolveMaxTokens(model, 500),
     );
     expect(res.body.tokens).toBe(expected);
-    const bigger = await price('gpt-4o', { prompt, max_tokens: 8000 });
+    const bigger = await price('gpt-6.1-sol', { prompt, max_tokens: 8000 });
     expect(bigger.body.tokens).toBeGreaterThan(expected);
-    const defaults = await price('gpt-4o', {});
+    const defaults = await price('gpt-6.1-sol', {});
     expect(defaults.body.tokens).toBe(
       estimateChatReservation(model, estimatePromptTokens([{ role: 'user', content: '' }]), resolveMaxTokens(model)),
     );
@@ -152,13 +152,13 @@ describe('POST /models/{slug}/calculate-price', () => {
       ['flux-dev', {}, 'prompt'],
       ['flux-dev', { prompt: 'a fox', max_tokens: 10 }, 'max_tokens'],
       ['flux-dev', { prompt: 'a fox', quality: 'ultra' }, 'quality'],
-      ['flux-dev', { prompt: 'a fox', model: 'gpt-image-1-mini' }, 'model'],
-      ['gpt-4o', { prompt: 'hi', size: '1024x1024' }, 'size'],
-      ['gpt-4o', { prompt: 'hi', max_tokens: 0 }, 'max_tokens'],
+      ['flux-dev', { prompt: 'a fox', model: 'gpt-image-2.6-flare' }, 'model'],
+      ['gpt-6.1-sol', { prompt: 'hi', size: '1024x1024' }, 'size'],
+      ['gpt-6.1-sol', { prompt: 'hi', max_tokens: 0 }, 'max_tokens'],
       ['upscale', {}, 'params.image_url'],
       ['upscale', { params: { image_url: 'https://example.com/a.png', scale: 3 } }, 'params.scale'],
       ['musicgen', { prompt: 'x', duration: 500 }, 'duration'],
-      ['veo-3-fast', { prompt: 'x', duration: 7 }, 'duration'],
+      ['gemini-omni-1.1-flash', { prompt: 'x', duration: 7 }, 'duration'],
     ] as const) {
       const res = await price(slug, body);
       expectErrorShape(res, 400, 'validation_error');

@@ -49,7 +49,7 @@ test('a schedule is validated like generate: unknown model, plan tier, interval 
   expectErrorShape(
     await api.request('POST', '/api/v2/schedules', {
       token,
-      body: { name: 'x', request: { model: 'gpt-image-1-mini', prompt: 'x' }, interval_minutes: 60 },
+      body: { name: 'x', request: { model: 'gpt-image-2.6-flare', prompt: 'x' }, interval_minutes: 60 },
     }),
     403,
   );

@@ -36,7 +36,7 @@ test('a JSON body with invalid UTF-8 is 400 invalid_input and changes nothing (/
     expect(patched.body.field).toBe('body');
     const created = await api.request('POST', '/api/v2/assistants', {
       token,
-      raw: bodyWith('name', bytes, { model_slug: 'gpt-4o-mini' }),
+      raw: bodyWith('name', bytes, { model_slug: 'gpt-6-luna' }),
       headers: json,
     });
     expectErrorShape(created, 400, 'invalid_input');
@@ -59,7 +59,7 @@ test('invalid UTF-8 in a key, and on the public sign-in routes, is refused the s
 
 test('on /v1 the answer has the OpenAI error shape, and no generation is started', async () => {
   const raw = Buffer.concat([
-    Buffer.from('{"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "hi '),
+    Buffer.from('{"model": "gpt-6-luna", "messages": [{"role": "user", "content": "hi '),
     Buffer.from([0xed, 0xa0, 0x80]),
     Buffer.from('"}]}'),
   ]);

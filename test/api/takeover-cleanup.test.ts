@@ -47,7 +47,7 @@ test('the takeover removes webhooks (and pending deliveries), schedules, own ass
     body: { name: 'drain', request: { model: 'flux-dev', prompt: 'x' }, interval_minutes: 15 },
   });
   expect(schedule.status).toBe(201);
-  const assistant = await api.request('POST', '/api/v2/assistants', { token, body: { name: 'Spy', model_slug: 'gpt-4o-mini' } });
+  const assistant = await api.request('POST', '/api/v2/assistants', { token, body: { name: 'Spy', model_slug: 'gpt-6-luna' } });
   expect(assistant.status).toBe(201);
   expect((await api.request('PATCH', '/api/v2/user/settings', { token, body: { language: 'ru', image_format: 'png' } })).status).toBe(200);
   await api.db.dataSource.query(

@@ -17,7 +17,7 @@ test('GET /user/usage: completed generations per UTC day and category, every day
   const at = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY);
   await insertGeneration(ds, account.user.id, { createdAt: at(0), tokensSpent: 3 });
   await insertGeneration(ds, account.user.id, { createdAt: at(0), tokensSpent: 4 });
-  await insertGeneration(ds, account.user.id, { createdAt: at(2), category: 'text', modelSlug: 'gpt-4o-mini', tokensSpent: 1 });
+  await insertGeneration(ds, account.user.id, { createdAt: at(2), category: 'text', modelSlug: 'gpt-6-luna', tokensSpent: 1 });
   await insertGeneration(ds, account.user.id, { createdAt: at(2), status: 'failed' });
   await insertGeneration(ds, account.user.id, { createdAt: at(40), tokensSpent: 9 });
   await insertGeneration(ds, other.user.id, { createdAt: at(0), tokensSpent: 50 });
@@ -55,9 +55,9 @@ test('GET /user/usage with from, to and group_by: the groups add up to the range
     insertGeneration(ds, account.user.id, { createdAt: day(iso), ...values });
   await gen('2026-03-01', { modelSlug: 'flux-dev', tokensSpent: 5, apiKeyId: keyA.id });
   await gen('2026-03-01', { modelSlug: 'flux-dev', tokensSpent: 7 });
-  await gen('2026-03-02', { modelSlug: 'gpt-4o-mini', category: 'text', tokensSpent: 2, apiKeyId: keyB.id });
-  await gen('2026-03-03', { modelSlug: 'gpt-4o-mini', category: 'text', tokensSpent: 3, apiKeyId: keyA.id });
-  await gen('2026-03-03', { modelSlug: 'gpt-4o-mini', category: 'text', status: 'failed', apiKeyId: keyA.id });
+  await gen('2026-03-02', { modelSlug: 'gpt-6-luna', category: 'text', tokensSpent: 2, apiKeyId: keyB.id });
+  await gen('2026-03-03', { modelSlug: 'gpt-6-luna', category: 'text', tokensSpent: 3, apiKeyId: keyA.id });
+  await gen('2026-03-03', { modelSlug: 'gpt-6-luna', category: 'text', status: 'failed', apiKeyId: keyA.id });
   await gen('2026-03-04', { modelSlug: 'flux-dev', tokensSpent: 100 });
   await insertGeneration(ds, account.user.id, { createdAt: new Date('2026-02-28T23:59:59Z'), tokensSpent: 100 });
   const token = await api.accessToken(account);
@@ -71,7 +71,7 @@ test('GET /user/usage with from, to and group_by: the groups add up to the range
   const byModel = await api.request('GET', '/api/v2/user/usage?from=2026-03-01&to=2026-03-03&group_by=model', { token });
   expect(byModel.body.groups).toEqual([
     { id: 'flux-dev', name: 'flux-dev', count: 2, tokens: 12 },
-    { id: 'gpt-4o-mini', name: 'gpt-4o-mini', count: 2, tokens: 5 },
+    { id: 'gpt-6-luna', name: 'gpt-6-luna', count: 2, tokens: 5 },
   ]);
   const byKey = await api.request('GET', '/api/v2/user/usage?from=2026-03-01&to=2026-03-03&group_by=key', { token });
   expect(byKey.body.groups).toEqual([

@@ -105,18 +105,18 @@ test('GET /user/stats: completed generations by bucket, and the last 30 days', a
   const uid = account.user.id;
   const add = (category: string, modelSlug: string, tokensSpent: number, extra = {}) =>
     insertGeneration(ds, uid, { category, modelSlug, tokensSpent, ...extra });
-  await add('text', 'gpt-4o-mini', 2);
+  await add('text', 'gpt-6-luna', 2);
   await add('image', 'flux-dev', 3);
   await add('image', 'flux-dev', 3, { createdAt: daysAgo(45) });
-  await add('video', 'veo-3-fast', 32, { createdAt: daysAgo(40) });
+  await add('video', 'gemini-omni-1.1-flash', 32, { createdAt: daysAgo(40) });
   await add('tts', 'vendor-v2', 4);
-  await add('stt', 'vendor-scribe', 2);
+  await add('stt', 'vendor-scribe-v2', 2);
   await add('music', 'musicgen', 9);
   await add('tool', 'upscale', 1);
   await add('tool', 'inpaint', 3);
   // Neither failed nor pending work counts.
   await add('image', 'flux-dev', 0, { status: 'failed' });
-  await add('video', 'veo-3-fast', 0, { status: 'pending' });
+  await add('video', 'gemini-omni-1.1-flash', 0, { status: 'pending' });
   // Another account's work is not ours.
   const other = await api.account();
   await insertGeneration(ds, other.user.id, { category: 'image', tokensSpent: 100 });
@@ -203,7 +203,7 @@ describe('GET /user/history', () => {
     });
     const pending = await insertGeneration(api.db.dataSource, account.user.id, {
       category: 'video',
-      modelSlug: 'veo-3-fast',
+      modelSlug: 'gemini-omni-1.1-flash',
       status: 'pending',
       etaSeconds: 60,
     });
@@ -251,7 +251,7 @@ describe('GET /user/history', () => {
     const uid = account.user.id;
     const old = await insertGeneration(ds, uid, { createdAt: daysAgo(10) });
     const failed = await insertGeneration(ds, uid, { status: 'failed', error: 'The model flux-dev is overloaded', createdAt: daysAgo(5) });
-    const video = await insertGeneration(ds, uid, { category: 'video', modelSlug: 'veo-3-fast', createdAt: daysAgo(1) });
+    const video = await insertGeneration(ds, uid, { category: 'video', modelSlug: 'gemini-omni-1.1-flash', createdAt: daysAgo(1) });
     const ids = async (query: string) =>
       (await api.request('GET', `/api/v2/user/history?${query}`, { token })).body.items.map((g: { id: number }) => g.id);
 
@@ -264,7 +264,7 @@ describe('GET /user/history', () => {
     expect(await ids(`from=${encodeURIComponent(daysAgo(7).toISOString())}&to=${encodeURIComponent(daysAgo(3).toISOString())}`)).toEqual([
       failed.id,
     ]);
-    expect(await ids('model=gpt-4o')).toEqual([]);
+    expect(await ids('model=gpt-6.1-sol')).toEqual([]);
   });
 
   test('the request log: each entry names its door and key; door and key filter it', async () => {

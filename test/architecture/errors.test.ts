@@ -71,7 +71,7 @@ const SAMPLES: Record<CoreErrorCode, DomainError> = {
   mail_failed: new SmtpError('refused'),
   insufficient_tokens: new InsufficientTokensError(10, 2),
   key_budget_exceeded: new KeyBudgetExceededError(10, 2),
-  model_not_allowed: new ModelNotAllowedError('gpt-4o'),
+  model_not_allowed: new ModelNotAllowedError('gpt-6.1-sol'),
   validation_error: new ParamError('size', 'bad size'),
   model_not_found: new UnknownModelError('nope'),
   model_retired: new ModelRetiredError('old-model', '2026-10-23'),

@@ -50,7 +50,7 @@ async function userWith(planTokens: number, bonusTokens: number): Promise<number
 function generation(userId: number, tokensReserved: number, prompt = 'hi'): NewGeneration {
   return {
     userId,
-    modelSlug: 'gpt-4o-mini',
+    modelSlug: 'gpt-6-luna',
     category: 'text',
     source: 'api',
     prompt,

@@ -99,7 +99,7 @@ test('stats and a paged history of results; a result can be sent again', async (
   expect(String(first.payload.text).match(/#\d+/g)).toHaveLength(2);
   expect(first.payload.text).toContain('Colorize');
   // Entries are labelled with the start of what was asked; a prompt-less tool's button names the tool.
-  expect(first.payload.text).toMatch(/#\d+ GPT-4o mini · \d+ tkn · .+\n“three”/);
+  expect(first.payload.text).toMatch(/#\d+ GPT-6 Luna · \d+ tkn · .+\n“three”/);
   const resend = buttonsOf(first).find((b) => b.callback_data.startsWith('res:'))!;
   expect(resend.text).toMatch(/^📎 #\d+ Colorize$/);
   await press(h, user, /^hist:(?!first)/);

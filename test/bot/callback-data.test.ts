@@ -26,7 +26,7 @@ test('every kind fits Telegram’s 64-byte limit at its longest payload, and no 
 test('the data of one kind is matched by no other kind’s filter', () => {
   const samples = [
     MENU.data('main'),
-    CHAT_MODEL.data('gpt-4o'),
+    CHAT_MODEL.data('gpt-6.1-sol'),
     STT_MODEL.data('whisper-1'),
     PAY.data('tokens-100'),
     HISTORY_PAGE.data(null),

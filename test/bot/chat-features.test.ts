@@ -49,7 +49,7 @@ test('a photo with a question goes to a vision model with the image and the ques
   await h.send(user.photo(file, 'what is in this picture?'));
 
   const call = upstream.slice(before).pop()!;
-  expect(call.model).toBe('gpt-4o-mini');
+  expect(call.model).toBe('gpt-6-luna');
   const content = lastUserContent(call) as { type: string; text?: string; image_url?: { url: string } }[];
   expect(content.find((p) => p.type === 'text')?.text).toBe('what is in this picture?');
   expect(content.find((p) => p.type === 'image_url')?.image_url?.url).toMatch(/^data:image\/(jpeg|png|webp);base64,/);
@@ -58,13 +58,13 @@ test('a photo with a question goes to a vision model with the image and the ques
   expect(gen).toMatchObject({
     status: 'completed',
     category: 'text',
-    modelSlug: 'gpt-4o-mini',
+    modelSlug: 'gpt-6-luna',
     source: 'bot',
     prompt: 'what is in this picture?',
   });
   const answer = lastMessageText(user.id);
   expect(answer).toContain('I received 1 image.');
-  expect(answer).toContain(`— GPT-4o mini · ${gen.tokensSpent} tkn · balance ${50 - gen.tokensSpent}`);
+  expect(answer).toContain(`— GPT-6 Luna · ${gen.tokensSpent} tkn · balance ${50 - gen.tokensSpent}`);
   expect(h.telegram.callsOf('getFile').map((c) => c.payload.file_id)).toContain(file.file_id);
   await expectBooksBalanced(gen.userId);
 });
@@ -72,15 +72,15 @@ test('a photo with a question goes to a vision model with the image and the ques
 test('a chat model without vision hands the photo to the plan default vision model, and the footer names it', async () => {
   const user = h.user(4_900_002, { languageCode: 'en' });
   await h.send(user.text('/chat'));
-  await press(h, user, /^chat:m:deepseek-chat$/);
+  await press(h, user, /^chat:m:deepseek-v4-flash$/);
   const file = h.telegram.addFile(await syntheticImage(200, 200, 'cat'), 'photos', 'jpg');
   await h.send(user.photo(file, 'Which animal is this?'));
   const [gen] = await generationsOf(h, user.id);
-  expect(gen.modelSlug).toBe('gpt-4o-mini');
-  expect(lastMessageText(user.id)).toContain('— GPT-4o mini ·');
+  expect(gen.modelSlug).toBe('gpt-6-luna');
+  expect(lastMessageText(user.id)).toContain('— GPT-6 Luna ·');
   // Text questions still go to the chosen model.
   await h.send(user.text('and now without a picture'));
-  expect((await generationsOf(h, user.id)).pop()!.modelSlug).toBe('deepseek-chat');
+  expect((await generationsOf(h, user.id)).pop()!.modelSlug).toBe('deepseek-v4-flash');
 });
 
 test('a reply to a photo with a question is a vision question, even while the tool picker for that photo is open', async () => {
@@ -98,7 +98,7 @@ test('a reply to a photo with a question is a vision question, even while the to
   expect(lastMessageText(user.id)).toContain('I received 1 image.');
   // The caption keywords keep working on a reply too.
   await h.send(user.replyText('colorize', photo.message!));
-  expect((await generationsOf(h, user.id)).map((g) => g.modelSlug)).toEqual(['gpt-4o-mini', 'colorize']);
+  expect((await generationsOf(h, user.id)).map((g) => g.modelSlug)).toEqual(['gpt-6-luna', 'colorize']);
 });
 
 test('voice messages in "answer" mode: transcribed (billed as STT), the chat model answers the transcript (billed as chat)', async () => {
@@ -118,14 +118,14 @@ test('voice messages in "answer" mode: transcribed (billed as STT), the chat mod
 
   const [stt, chat] = await generationsOf(h, user.id);
   expect(stt).toMatchObject({ status: 'completed', category: 'stt', modelSlug: 'whisper-1' });
-  expect(chat).toMatchObject({ status: 'completed', category: 'text', modelSlug: 'gpt-4o-mini' });
+  expect(chat).toMatchObject({ status: 'completed', category: 'text', modelSlug: 'gpt-6-luna' });
   const transcript = stt.resultText!.trim();
   expect(lastUserContent(upstream.slice(before).pop()!)).toBe(transcript);
   expect(chat.prompt).toBe(transcript);
   const texts = h.telegram.sentTexts(user.id);
   expect(texts).toContain(`🎙 ${transcript}\n— Whisper · ${stt.tokensSpent} tkn`);
   expect(lastMessageText(user.id)).toContain(
-    `— GPT-4o mini · ${chat.tokensSpent} tkn · balance ${50 - stt.tokensSpent - chat.tokensSpent}`,
+    `— GPT-6 Luna · ${chat.tokensSpent} tkn · balance ${50 - stt.tokensSpent - chat.tokensSpent}`,
   );
   expect((await getBalance(h.engine.db.dataSource, account.id)).total).toBe(50 - stt.tokensSpent - chat.tokensSpent);
   await expectBooksBalanced(account.id);
@@ -144,13 +144,13 @@ test('/mode lists the built-in and own assistants; the chosen one sets the syste
   const own = await h.engine.services.assistants.create(account.id, {
     name: 'Pirate',
     description: 'Answers like a pirate.',
-    modelSlug: 'gpt-4o-mini',
+    modelSlug: 'gpt-6-luna',
     systemPrompt: 'Talk like a pirate.',
   });
   await h.engine.services.assistants.create(account.id, {
     name: 'Poet',
     description: 'Answers in verse.',
-    modelSlug: 'gpt-5',
+    modelSlug: 'gpt-6.1-sol',
     systemPrompt: 'Answer in verse.',
   });
   await h.send(user.text('/mode'));
@@ -160,7 +160,7 @@ test('/mode lists the built-in and own assistants; the chosen one sets the syste
   expect(list.payload.text).toContain('👤 Pirate — Answers like a pirate.');
 
   await press(h, user, (b) => b.text === '🎭 General assistant');
-  expect(h.telegram.sentTexts(user.id).pop()).toBe('🎭 Persona: General assistant, model: GPT-4o mini. A new conversation has started.');
+  expect(h.telegram.sentTexts(user.id).pop()).toBe('🎭 Persona: General assistant, model: GPT-6 Luna. A new conversation has started.');
   let before = upstream.length;
   await h.send(user.text('hello'));
   await h.send(user.text('and again'));
@@ -187,13 +187,13 @@ test('/mode lists the built-in and own assistants; the chosen one sets the syste
   await h.send(user.text('/mode'));
   await press(h, user, (b) => b.text === '👤 Poet');
   expect(h.telegram.sentTexts(user.id).pop()).toMatch(
-    /^🎭 Persona: Poet\. Its model, GPT-5, is not available to you, so DeepSeek.* answers\./,
+    /^🎭 Persona: Poet\. Its model, GPT-6.1 Sol, is not available to you, so DeepSeek.* answers\./,
   );
 
   await h.send(user.text('/mode'));
   await press(h, user, /^mode:set:off$/);
   await h.send(user.text('/chat'));
-  await press(h, user, /^chat:m:gpt-4o-mini$/);
+  await press(h, user, /^chat:m:gpt-6-luna$/);
   before = upstream.length;
   await h.send(user.text('plain again'));
   expect(upstream.slice(before).pop()!.messages).toEqual([{ role: 'user', content: 'plain again' }]);
@@ -207,7 +207,7 @@ test('the retry button asks the last question again, says it is billed again, an
   expect(retry.text).toBe('🔄 Ask again · ≈1 tkn');
   // The button comes with the final text (one write), under the answer with its footer.
   expect(answer.method).toBe('editMessageText');
-  expect(h.telegram.textOf(user.id, Number(answer.payload.message_id))).toMatch(/— GPT-4o mini · \d+ tkn · balance \d+$/);
+  expect(h.telegram.textOf(user.id, Number(answer.payload.message_id))).toMatch(/— GPT-6 Luna · \d+ tkn · balance \d+$/);
 
   const before = upstream.length;
   await press(h, user, /^chat:again:/);

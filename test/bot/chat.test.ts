@@ -33,13 +33,13 @@ test('a chat message streams through edits of one message and is charged once, a
   const gens = await h.engine.db.dataSource.getRepository(GenerationEntity).findBy({ userId: account.id });
   expect(gens).toHaveLength(1);
   const gen = gens[0];
-  expect(gen).toMatchObject({ status: 'completed', source: 'bot', category: 'text', modelSlug: 'gpt-4o-mini' });
+  expect(gen).toMatchObject({ status: 'completed', source: 'bot', category: 'text', modelSlug: 'gpt-6-luna' });
   expect(gen.tokensSpent).toBeGreaterThanOrEqual(1);
 
   const final = h.telegram.textOf(user.id, replyId)!;
   expect(final.startsWith(`Sandbox reply from`)).toBe(true);
   expect(final).toContain('Tell me about foxes');
-  expect(final).toContain(`— GPT-4o mini · ${gen.tokensSpent} tkn · balance ${50 - gen.tokensSpent}`);
+  expect(final).toContain(`— GPT-6 Luna · ${gen.tokensSpent} tkn · balance ${50 - gen.tokensSpent}`);
 
   // Charged once: one reservation, one settlement, and the books balance.
   const ledger = await h.engine.db.dataSource.query<{ kind: string }[]>(
@@ -73,21 +73,21 @@ test('the chat model picker shows prices, locks Basic models for Starter, and sw
     .filter((c) => Number(c.payload.chat_id) === user.id)
     .pop()!;
   const buttons = buttonsOf(picker);
-  expect(buttons.find((b) => b.callback_data === 'chat:m:gpt-4o-mini')?.text).toBe('✓ GPT-4o mini · ≈1 tkn');
-  expect(buttons.find((b) => b.callback_data === 'chat:m:gpt-4o')?.text).toBe('🔒 GPT-4o · Basic');
+  expect(buttons.find((b) => b.callback_data === 'chat:m:gpt-6-luna')?.text).toBe('✓ GPT-6 Luna · ≈1 tkn');
+  expect(buttons.find((b) => b.callback_data === 'chat:m:gpt-6.1-sol')?.text).toBe('🔒 GPT-6.1 Sol · Basic');
 
-  await press(h, user, /^chat:m:gpt-4o$/);
+  await press(h, user, /^chat:m:gpt-6.1-sol$/);
   const locked = h.telegram.callsOf('answerCallbackQuery').pop()!;
   expect(locked.payload).toMatchObject({ show_alert: true });
   expect(String(locked.payload.text)).toContain('Basic');
 
-  await press(h, user, /^chat:m:deepseek-chat$/);
+  await press(h, user, /^chat:m:deepseek-v4-flash$/);
   await h.send(user.text('hello'));
   const account = await accountOf(h, user.id);
   const last = await h.engine.db.dataSource
     .getRepository(GenerationEntity)
     .findOneOrFail({ where: { userId: account.id }, order: { id: 'DESC' } });
-  expect(last.modelSlug).toBe('deepseek-chat');
+  expect(last.modelSlug).toBe('deepseek-v4-flash');
 });
 
 test('a stream broken mid-answer keeps the text so far, says so, and charges nothing', async () => {
@@ -131,6 +131,6 @@ test('an overloaded model says so by name (wait or switch), and charges nothing'
     (c) => Number(c.payload.chat_id) === user.id && (c.method === 'editMessageText' || c.method === 'sendMessage'),
   );
   const last = String(replies[replies.length - 1].payload.text);
-  expect(last).toContain('GPT-4o mini');
+  expect(last).toContain('GPT-6 Luna');
   expect(last).toMatch(/overloaded/i);
 });

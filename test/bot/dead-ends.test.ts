@@ -113,7 +113,7 @@ test('the price is checked against the balance again at the confirmation, before
   await createUser(h.engine.db.dataSource, h.engine.services.plans, { name: 'Some', telegramId, bonusTokens: 20 });
   const user = h.user(telegramId, { languageCode: 'en' });
   await h.send(user.text('/video'));
-  await press(h, user, /:m:veo-3-fast$/);
+  await press(h, user, /:m:gemini-omni-1.1-flash$/);
   await press(h, user, /:o:16:9$/);
   await press(h, user, /:o:8$/);
   await press(h, user, /:skip$/);
@@ -121,7 +121,7 @@ test('the price is checked against the balance again at the confirmation, before
   expect(lastShown(user).payload.text).toBe(
     '💳 Not enough tokens: this needs 32 tkn, your balance is 20. Top up or choose a plan to continue.',
   );
-  expect(h.telegram.sentTexts(user.id).some((t) => t.startsWith('Veo 3.1 Fast\n'))).toBe(false);
+  expect(h.telegram.sentTexts(user.id).some((t) => t.startsWith('Gemini Omni 1.1 Flash\n'))).toBe(false);
   expect(progressMessages(user)).toEqual([]);
   expect(await generationsOf(h, user.id)).toHaveLength(0);
 });

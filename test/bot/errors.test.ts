@@ -122,9 +122,9 @@ describe('every error the core raises reads well in both languages', () => {
     ['403', new PlanTooLowError('basic', 'Insufficient plan'), /needs the Basic plan/, /нужен тариф Basic/],
     [
       '503',
-      new ProviderUnavailableError('openai', 'gpt-4o', 'overloaded', 30),
-      /GPT-4o is overloaded.*about 30 s/,
-      /GPT-4o сейчас перегружена.*около 30 с/,
+      new ProviderUnavailableError('openai', 'gpt-6.1-sol', 'overloaded', 30),
+      /GPT-6.1 Sol is overloaded.*about 30 s/,
+      /GPT-6.1 Sol сейчас перегружена.*около 30 с/,
     ],
   ];
   test.each(cases)('%s', async (_name, err, en, ru) => {

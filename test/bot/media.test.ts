@@ -9,6 +9,7 @@ import { createUser } from '../../src/core/accounts/users';
 import { BOT_INFO } from './fake-telegram';
 import { BotHarness, buttonsOf, lastKeyboard, press, startBotHarness, TEST_SETTINGS, TOKEN, accountOf } from './harness';
 import type { RecordedCall } from './fake-telegram';
+import { waitUntil } from '../support/wait';
 
 let h: BotHarness;
 
@@ -36,10 +37,10 @@ test('an image conversation end to end: model, size, prompt, price, confirm, pho
   expect(picker.payload.text).toContain('Choose an image model');
   const labels = buttonsOf(picker).map((b) => b.text);
   expect(labels).toContain('FLUX.1 [dev] · 3 tkn');
-  expect(labels).toContain('🔒 GPT Image 1 mini · Basic');
+  expect(labels).toContain('🔒 GPT Image 2.6 Flare · Basic');
 
   // A locked model explains which plan opens it, and the wizard stays on the picker.
-  await press(h, user, /:m:gpt-image-1-mini$/);
+  await press(h, user, /:m:gpt-image-2.6-flare$/);
   const alert = h.telegram.callsOf('answerCallbackQuery').pop()!;
   expect(alert.payload).toMatchObject({ show_alert: true });
   expect(String(alert.payload.text)).toContain('Basic');
@@ -116,10 +117,10 @@ test('a conversation survives a restart: a new bot process continues at the same
 test('a pending video shows its ETA, is refreshed while it runs, and is delivered when the worker finishes it', async () => {
   const user = h.user(4_300_004);
   await h.send(user.text('/video'));
-  await press(h, user, /:m:veo-3-fast$/);
+  await press(h, user, /:m:gemini-omni-1.1-flash$/);
   await press(h, user, /:o:9:16$/);
   const durations = lastKeyboard(h.telegram, user.id);
-  expect(buttonsOf(durations).map((b) => b.text)).toEqual(['4 s · 16 tkn', '6 s · 24 tkn', '8 s · 32 tkn', '✖ Cancel']);
+  expect(buttonsOf(durations).map((b) => b.text)).toEqual(['4 s · 16 tkn', '6 s · 24 tkn', '8 s · 32 tkn', '10 s · 40 tkn', '✖ Cancel']);
   await press(h, user, /:o:4$/);
   await press(h, user, /:skip$/);
   await h.send(user.text('waves at sunset'));
@@ -129,46 +130,48 @@ test('a pending video shows its ETA, is refreshed while it runs, and is delivere
   const gen = await h.engine.db.dataSource.getRepository(GenerationEntity).findOneByOrFail({ userId: account.id });
   expect(gen.status).toBe('pending');
   expect((await getBalance(h.engine.db.dataSource, account.id)).total).toBe(50 - 16);
-  const progress = to(user.id, 'sendMessage').find((c) => String(c.payload.text).startsWith('⏳ Veo 3.1 Fast'))!;
+  const progress = to(user.id, 'sendMessage').find((c) => String(c.payload.text).startsWith('⏳ Gemini Omni 1.1 Flash'))!;
   const progressId = (progress.result as { message_id: number }).message_id;
-  expect(progress.payload.text).toBe('⏳ Veo 3.1 Fast is working on it… about 60 s.');
+  expect(progress.payload.text).toBe('⏳ Gemini Omni 1.1 Flash is working on it… about 90 s.');
 
-  // One ETA source: the refresh counts down from the same 60 s (the vendor's own guess for Veo Fast is 45 s).
+  // One ETA source: the refresh counts down from the same 90 s.
   await h.app.deps.delivery.tick();
-  const refreshed = /^⏳ Veo 3.1 Fast: (\d+) s so far, about (\d+) s left\.$/.exec(h.telegram.textOf(user.id, progressId) ?? '');
+  const refreshed = /^⏳ Gemini Omni 1.1 Flash: (\d+) s so far, about (\d+) s left\.$/.exec(h.telegram.textOf(user.id, progressId) ?? '');
   expect(refreshed).not.toBeNull();
-  expect(Number(refreshed![1]) + Number(refreshed![2])).toBe(60);
+  expect(Number(refreshed![1]) + Number(refreshed![2])).toBe(90);
 
   const video = await h.telegram.waitForCall((c) => c.method === 'sendVideo' && Number(c.payload.chat_id) === user.id);
   expect(video.files.video.data.subarray(4, 8).toString('latin1')).toBe('ftyp');
-  expect(video.payload.caption).toContain('Veo 3.1 Fast · 16 tkn · balance 34');
+  expect(video.payload.caption).toContain('Gemini Omni 1.1 Flash · 16 tkn · balance 34');
   expect(to(user.id, 'sendChatAction').some((c) => c.payload.action === 'upload_video' && c.at <= video.at)).toBe(true);
-  expect(h.telegram.isDeleted(user.id, progressId)).toBe(true);
+  // The progress message goes once the video is out (a separate call, so wait for it rather than race it).
+  await waitUntil(() => h.telegram.isDeleted(user.id, progressId), 5000, 'the progress message deleted');
   const done = await h.engine.db.dataSource.getRepository(GenerationEntity).findOneByOrFail({ id: gen.id });
   expect(done).toMatchObject({ status: 'completed', tokensSpent: 16 });
   await expectBooksBalanced(account.id);
 });
 
-test('speech on a Basic account: voice, text, price, then an mp3 arrives as audio', async () => {
+test('speech on a Basic account: voice, text, price, then a wav arrives as a document (sendAudio takes MP3/M4A only)', async () => {
   const telegramId = 4_300_006;
   await createUser(h.engine.db.dataSource, h.engine.services.plans, { name: 'Paid', telegramId, plan: 'basic', planTokens: 100 });
   const user = h.user(telegramId);
   await h.send(user.text('/speech'));
   const picker = lastKeyboard(h.telegram, user.id);
   expect(buttonsOf(picker).some((b) => b.text.startsWith('🔒'))).toBe(false);
-  await press(h, user, /:m:tts-1$/);
+  await press(h, user, /:m:gemini-3.8-flash-lite-tts$/);
   const voices = lastKeyboard(h.telegram, user.id);
-  expect(buttonsOf(voices).map((b) => b.text)).toEqual(expect.arrayContaining(['alloy', 'nova', 'shimmer']));
-  await press(h, user, /:o:nova$/);
+  expect(buttonsOf(voices).map((b) => b.text)).toEqual(expect.arrayContaining(['Kore', 'Puck', 'Charon']));
+  await press(h, user, /:o:Puck$/);
   await h.send(user.text('Hello from the bot.'));
-  expect(lastKeyboard(h.telegram, user.id).payload.text).toContain('Voice: nova');
+  expect(lastKeyboard(h.telegram, user.id).payload.text).toContain('Voice: Puck');
   await press(h, user, /:ok$/);
-  const audio = to(user.id, 'sendAudio').pop()!;
-  expect(audio.files.audio.name).toMatch(/\.mp3$/);
-  expect(audio.payload.caption).toContain('OpenAI TTS-1 · 1 tkn · balance 99');
+  expect(to(user.id, 'sendAudio')).toEqual([]);
+  const audio = to(user.id, 'sendDocument').pop()!;
+  expect(audio.files.document.name).toMatch(/\.wav$/);
+  expect(audio.payload.caption).toContain('Gemini 3.8 Flash-Lite TTS · 1 tkn · balance 99');
   const account = await accountOf(h, user.id);
   const gen = await h.engine.db.dataSource.getRepository(GenerationEntity).findOneByOrFail({ userId: account.id });
-  expect(gen.params).toMatchObject({ voiceId: 'nova' });
+  expect(gen.params).toMatchObject({ voiceId: 'Puck' });
 });
 
 // Last: it replaces the engine's services, as a restarted process would.

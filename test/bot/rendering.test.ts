@@ -100,7 +100,7 @@ describe('Markdown to Telegram HTML', () => {
   test('a long code block is split into messages of at most 4096 characters, each a closed code block of the same language', () => {
     const lines = Array.from({ length: 400 }, (_, i) => `    value_${i} = compute(${i}) if ${i} < limit and flag & mask else None`);
     const source = `Here is the script:\n\n\`\`\`python\n${lines.join('\n')}\n\`\`\`\n\nDone **now**.`;
-    const pieces = renderAnswer(source, { footer: '— GPT-4o mini', maxLength: 4096 });
+    const pieces = renderAnswer(source, { footer: '— GPT-6 Luna', maxLength: 4096 });
     expect(pieces.length).toBeGreaterThanOrEqual(5);
     const parsed = pieces.map((p) => parseTelegramHtml(p.html));
     for (const p of parsed) expect(p.text.length).toBeLessThanOrEqual(4096);
@@ -116,7 +116,7 @@ describe('Markdown to Telegram HTML', () => {
     code[code.length - 1] = code[code.length - 1].split('\n\nDone now.')[0];
     // Indentation survives the cut: Telegram keeps leading spaces of a message that starts with a code block.
     expect(code.join('\n')).toBe(lines.join('\n'));
-    expect(parsed[parsed.length - 1].text.endsWith('Done now.\n\n— GPT-4o mini')).toBe(true);
+    expect(parsed[parsed.length - 1].text.endsWith('Done now.\n\n— GPT-6 Luna')).toBe(true);
   });
 
   test('pieces already complete stay the same while the answer grows', () => {
@@ -169,7 +169,7 @@ describe('answers through the bot', () => {
     expect(writes.every((w) => w.result !== undefined)).toBe(true);
     const text = h.telegram.textOf(user.id, id)!;
     expect(text.startsWith('Sorting in TypeScript\n\nUse Array.prototype.sort with a comparator')).toBe(true);
-    expect(text).toMatch(/— GPT-4o mini · \d+ tkn · balance \d+$/);
+    expect(text).toMatch(/— GPT-6 Luna · \d+ tkn · balance \d+$/);
     const entities = h.telegram.entitiesOf(user.id, id);
     expect(entities.filter((e) => e.type === 'pre').map((e) => e.language)).toEqual([undefined, 'ts']);
     expect(entities.some((e) => e.type === 'bold')).toBe(true);
@@ -194,7 +194,7 @@ describe('answers through the bot', () => {
     const upstreamDone = upstream.finishedAt[finishes];
     const { placeholder, id, writes } = replyOf(user.id, mark);
     const final = writes[writes.length - 1];
-    expect(h.telegram.textOf(user.id, id)).toMatch(/^Yes — 42\.\n\n— GPT-4o mini/);
+    expect(h.telegram.textOf(user.id, id)).toMatch(/^Yes — 42\.\n\n— GPT-6 Luna/);
     expect(final.at - upstreamDone).toBeLessThan(1_500);
     // The final text did not wait for the 1 s pace of streaming edits.
     expect(final.at - placeholder.at).toBeLessThan(DEFAULT_BOT_SETTINGS.streamEditIntervalMs);

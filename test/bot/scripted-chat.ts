@@ -42,7 +42,7 @@ export class ScriptedChat {
 
   private async stream(answer: string, res: ServerResponse): Promise<void> {
     const size = this.options.chunkChars ?? 16;
-    const base = { id: `chatcmpl-scripted${this.finishedAt.length}`, object: 'chat.completion.chunk', created: 0, model: 'gpt-4o-mini' };
+    const base = { id: `chatcmpl-scripted${this.finishedAt.length}`, object: 'chat.completion.chunk', created: 0, model: 'gpt-6-luna' };
     const frame = (delta: Record<string, unknown>, finish: string | null) =>
       `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish }], usage: null })}\n\n`;
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });

@@ -374,7 +374,7 @@ test('output_config.format: messages.parse with a zod schema returns the parsed 
 test('a refused parameter is named as the Messages API calls it', async () => {
   const { anthropic } = await client(500);
   const err = await anthropic.messages
-    .create({ model: 'o4-mini', max_tokens: 50, stop_sequences: ['END'], messages: [{ role: 'user', content: 'hi' }] })
+    .create({ model: 'gpt-5.6-terra', max_tokens: 50, stop_sequences: ['END'], messages: [{ role: 'user', content: 'hi' }] })
     .catch((e) => e);
   expect(err).toBeInstanceOf(Anthropic.BadRequestError);
   expect(err.error.error.message).toMatch(/^stop_sequences /);

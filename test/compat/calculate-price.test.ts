@@ -20,7 +20,7 @@ async function settled(id: number): Promise<{ status: string; tokens_spent: numb
 }
 
 test.each([
-  { model: 'gpt-image-1-mini', prompt: 'a fox in snow', size: '1536x1024', quality: 'hd' },
+  { model: 'gpt-image-2.6-flare', prompt: 'a fox in snow', size: '1536x1024', quality: 'hd' },
   { model: 'flux-dev', prompt: 'a lighthouse at dusk', size: '768x1344' },
 ])('the /generate body of $model is accepted and priced at what generate charges', async (body) => {
   const quote = await api.request('POST', `/api/v2/models/${body.model}/calculate-price`, { token, body });
@@ -41,7 +41,7 @@ test.each([
 test('a model field that differs from the slug is a 400 naming model', async () => {
   const res = await api.request('POST', '/api/v2/models/flux-dev/calculate-price', {
     token,
-    body: { model: 'gpt-image-1-mini', prompt: 'x' },
+    body: { model: 'gpt-image-2.6-flare', prompt: 'x' },
   });
   expect(res.status).toBe(400);
   expect(res.body).toMatchObject({ field: 'model' });

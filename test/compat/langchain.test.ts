@@ -24,16 +24,16 @@ function chat(model: string): ChatOpenAI {
   return new ChatOpenAI({ model, apiKey, configuration: { baseURL: `${api.baseUrl}/v1`, fetch: recordingFetch }, maxRetries: 0 });
 }
 
-test('invoke on o4-mini with a system prompt (sent as developer)', async () => {
-  const reply = await chat('o4-mini').invoke([new SystemMessage('You are terse.'), new HumanMessage('Name three rivers')]);
+test('invoke on gpt-5.6-terra with a system prompt (sent as developer)', async () => {
+  const reply = await chat('gpt-5.6-terra').invoke([new SystemMessage('You are terse.'), new HumanMessage('Name three rivers')]);
   expect(sent[sent.length - 1].messages[0].role).toBe('developer');
   expect(String(reply.content)).toMatch(/Name three rivers/);
   expect(reply.usage_metadata?.output_tokens).toBeGreaterThan(0);
 });
 
-test('stream on o4-mini', async () => {
+test('stream on gpt-5.6-terra', async () => {
   const pieces: string[] = [];
-  for await (const chunk of await chat('o4-mini').stream([new SystemMessage('Be brief.'), new HumanMessage('Describe the sea')])) {
+  for await (const chunk of await chat('gpt-5.6-terra').stream([new SystemMessage('Be brief.'), new HumanMessage('Describe the sea')])) {
     pieces.push(String(chunk.content));
   }
   expect(pieces.filter(Boolean).length).toBeGreaterThan(2);

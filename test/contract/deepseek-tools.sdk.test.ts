@@ -1,3 +1,3 @@
 import { describeChatCompletionsTools } from './chat-completions-tools';
 
-describeChatCompletionsTools('deepseek', '', 'deepseek-chat', { vision: false });
+describeChatCompletionsTools('deepseek', '', 'deepseek-v4-flash', { vision: false });

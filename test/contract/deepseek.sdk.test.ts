@@ -8,11 +8,11 @@ import { useFake } from './sandbox';
 const fake = useFake('deepseek', createDeepSeekSandbox({ chunkDelayMs: 0 }));
 const client = () => new OpenAI({ apiKey: 'sk-contract', baseURL: fake.mount(), maxRetries: 0 });
 
-test('deepseek-chat, and deepseek-reasoner with reasoning_content beside the answer', async () => {
-  const chat = await client().chat.completions.create({ model: 'deepseek-chat', messages: [{ role: 'user', content: 'hi' }] });
+test('deepseek-v4-flash, and deepseek-v4-pro with reasoning_content beside the answer', async () => {
+  const chat = await client().chat.completions.create({ model: 'deepseek-v4-flash', messages: [{ role: 'user', content: 'hi' }] });
   expect(chat.choices[0].message.content!.length).toBeGreaterThan(0);
   const reasoner = await client().chat.completions.create({
-    model: 'deepseek-reasoner',
+    model: 'deepseek-v4-pro',
     messages: [{ role: 'user', content: '9.11 or 9.8?' }],
   });
   const message = reasoner.choices[0].message as { content: string; reasoning_content?: string };
@@ -24,7 +24,7 @@ test('a stream ends with a finish reason and usage', async () => {
   let finish: string | null = null;
   let usage: OpenAI.CompletionUsage | undefined;
   const stream = await client().chat.completions.create({
-    model: 'deepseek-chat',
+    model: 'deepseek-v4-flash',
     messages: [{ role: 'user', content: 'hi' }],
     stream: true,
     stream_options: { include_usage: true },
@@ -40,7 +40,7 @@ test('a stream ends with a finish reason and usage', async () => {
 test('402 insufficient balance, 429 rate limit and 503 overload reach the SDK with their statuses', async () => {
   const ask = (content: string) =>
     client()
-      .chat.completions.create({ model: 'deepseek-chat', messages: [{ role: 'user', content }] })
+      .chat.completions.create({ model: 'deepseek-v4-flash', messages: [{ role: 'user', content }] })
       .catch((e: unknown) => e);
   expect(await ask('[[fail:balance]]')).toMatchObject({ status: 402 });
   expect(await ask('[[fail:rate_limit]]')).toBeInstanceOf(OpenAI.RateLimitError);

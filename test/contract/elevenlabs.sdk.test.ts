@@ -26,7 +26,7 @@ test('text-to-speech: audio bytes for a voice and model', async () => {
 
 test('Scribe speech-to-text with diarization: words with speaker ids and logprob, parsed by the SDK', async () => {
   const file = new Blob([new Uint8Array(syntheticWav(3))], { type: 'audio/wav' });
-  const r = await client().speechToText.convert({ file, modelId: 'scribe_v1', diarize: true, languageCode: 'en' });
+  const r = await client().speechToText.convert({ file, modelId: 'scribe_v2', diarize: true, languageCode: 'en' });
   const result = r as { text: string; languageCode: string; words: { text: string; type: string; speakerId?: string; logprob: number }[] };
   expect(result.text.length).toBeGreaterThan(0);
   expect(result.languageCode).toBe('en');

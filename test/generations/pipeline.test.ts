@@ -63,12 +63,12 @@ test('an async video answers pending, is finished by the durable worker, and is 
   const actor = await engine.actor('basic', { plan: 500, bonus: 0 });
   const { generation: g } = await engine.services.generations.generate(
     actor,
-    parseGenerateCommand({ model: 'veo-3-fast', prompt: 'waves' }),
+    parseGenerateCommand({ model: 'gemini-omni-1.1-flash', prompt: 'waves' }),
     ctx,
   );
   expect(g.status).toBe('pending');
   expect(g.etaSeconds).toBeGreaterThan(0);
-  const cost = quoteGeneration(requireModel('veo-3-fast'), {});
+  const cost = quoteGeneration(requireModel('gemini-omni-1.1-flash'), {});
   expect((await getBalance(engine.db.dataSource, actor.user.id)).total).toBe(500 - cost);
   const done = await waitFor(g.id);
   expect(done).toMatchObject({ status: 'completed', tokensSpent: cost, resultMime: 'video/mp4' });
@@ -76,13 +76,13 @@ test('an async video answers pending, is finished by the durable worker, and is 
   await expectBooksBalanced(actor.user.id);
 });
 
-test('a Veo job whose download redirects completes and is billed for the duration asked (4 s, not 8)', async () => {
+test('an Omni job whose download redirects completes and is billed for the duration asked (4 s, not 8)', async () => {
   await engine.startWorkers();
   const actor = await engine.actor('basic', { plan: 500, bonus: 0 });
-  const body = { model: 'veo-3-fast', prompt: 'waves on rocks', duration: 4 };
+  const body = { model: 'gemini-omni-1.1-flash', prompt: 'waves on rocks', duration: 4 };
   const { generation: g } = await engine.services.generations.generate(actor, parseGenerateCommand(body), ctx);
-  const cost = quoteGeneration(requireModel('veo-3-fast'), { durationSeconds: 4 });
-  expect(cost).toBeLessThan(quoteGeneration(requireModel('veo-3-fast'), { durationSeconds: 8 }));
+  const cost = quoteGeneration(requireModel('gemini-omni-1.1-flash'), { durationSeconds: 4 });
+  expect(cost).toBeLessThan(quoteGeneration(requireModel('gemini-omni-1.1-flash'), { durationSeconds: 8 }));
   // The sandbox answers the video URI with a 302 to another path, as Google does.
   const done = await waitFor(g.id);
   expect(done).toMatchObject({ status: 'completed', tokensSpent: cost, durationSeconds: 4, resultMime: 'video/mp4' });
@@ -111,7 +111,7 @@ test('a failing upstream ends failed with a clear error and charges nothing', as
   const actor = await engine.actor('basic', { plan: 50, bonus: 5 });
   const { generation: g } = await engine.services.generations.generate(
     actor,
-    parseGenerateCommand({ model: 'gpt-image-1-mini', prompt: 'a cat [[fail:policy]]' }),
+    parseGenerateCommand({ model: 'gpt-image-2.6-flare', prompt: 'a cat [[fail:policy]]' }),
     ctx,
   );
   expect(g).toMatchObject({ status: 'failed', tokensSpent: 0, errorKind: 'content_policy' });
@@ -123,7 +123,7 @@ test('a failing upstream ends failed with a clear error and charges nothing', as
 test('402: a short balance refuses before anything is stored or charged', async () => {
   const actor = await engine.actor('basic', { plan: 1, bonus: 0 });
   await expect(
-    engine.services.generations.generate(actor, parseGenerateCommand({ model: 'gpt-image-1-mini', prompt: 'x' }), ctx),
+    engine.services.generations.generate(actor, parseGenerateCommand({ model: 'gpt-image-2.6-flare', prompt: 'x' }), ctx),
   ).rejects.toBeInstanceOf(InsufficientTokensError);
   const rows = await engine.db.dataSource.getRepository(GenerationEntity).countBy({ userId: actor.user.id });
   expect(rows).toBe(0);
@@ -133,7 +133,7 @@ test('402: a short balance refuses before anything is stored or charged', async 
 test('403: a Starter account cannot run a Basic+ model, and learns which plan opens it', async () => {
   const actor = await engine.actor('free');
   await expect(
-    engine.services.generations.generate(actor, parseGenerateCommand({ model: 'gpt-image-1-mini', prompt: 'x' }), ctx),
+    engine.services.generations.generate(actor, parseGenerateCommand({ model: 'gpt-image-2.6-flare', prompt: 'x' }), ctx),
   ).rejects.toMatchObject({
     constructor: PlanTooLowError,
     requiredPlan: 'basic',
@@ -187,14 +187,14 @@ test('tools chain on our own result URLs; text-ocr answers result_text', async (
   expect(chained.generation.status).toBe('completed');
 }, 60_000);
 
-test('speech-to-text with the default model, and diarization only on vendor-scribe', async () => {
+test('speech-to-text with the default model, and diarization only on vendor-scribe-v2', async () => {
   const actor = await engine.actor('basic', { plan: 100 });
   const audio = { data: syntheticWav(1), mime: 'audio/wav', filename: 'a.wav' };
   const { generation: g } = await engine.services.generations.transcribe(actor, { audio }, ctx);
   expect(g).toMatchObject({ status: 'completed', modelSlug: 'whisper-1', tokensSpent: 2 });
   expect(typeof g.resultText).toBe('string');
   await expect(engine.services.generations.transcribe(actor, { audio, diarize: true }, ctx)).rejects.toMatchObject({ field: 'diarize' });
-  const d = await engine.services.generations.transcribe(actor, { audio, model: 'vendor-scribe', diarize: true }, ctx);
+  const d = await engine.services.generations.transcribe(actor, { audio, model: 'vendor-scribe-v2', diarize: true }, ctx);
   expect(d.generation.resultText).toMatch(/^\[Speaker 1\]: /m);
 });
 

@@ -71,7 +71,7 @@ test('after kill -9 mid-stream, mid-call and mid-step, a restart resolves every 
   const filmer = await login(first.baseUrl, 'basic', 500);
 
   // A stream of ~30 pieces at 250 ms: cut at about 3 s, after at least one progress heartbeat.
-  const stream = post(first.baseUrl, streamer.token, '/api/v2/generate/stream', { model: 'gpt-4o-mini', prompt: 'Tell me about tides' })
+  const stream = post(first.baseUrl, streamer.token, '/api/v2/generate/stream', { model: 'gpt-6-luna', prompt: 'Tell me about tides' })
     .then((r) => r.text())
     .catch(() => 'cut');
   // An inline image call the fake vendor never answers, and a video job whose submission step never returns.

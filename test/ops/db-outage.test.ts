@@ -34,7 +34,7 @@ test('streams open during an outage all end, the probes answer 503 with Retry-Af
     fetch(`${app.baseUrl}/api/v2/generate/stream`, {
       method: 'POST',
       headers: { authorization: `Bearer ${u.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'gpt-4o-mini', prompt: `Tell me about tides, number ${i}` }),
+      body: JSON.stringify({ model: 'gpt-6-luna', prompt: `Tell me about tides, number ${i}` }),
     }).then(readSse),
   );
   await new Promise((r) => setTimeout(r, 1500));

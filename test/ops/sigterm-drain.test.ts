@@ -55,7 +55,7 @@ test('SIGTERM: not ready at once, open streams drained then cut and billed, a qu
   const stream = fetch(`${base}/api/v2/generate/stream`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ model: 'gpt-4o-mini', prompt: 'Tell me a long story about tides' }),
+    body: JSON.stringify({ model: 'gpt-6-luna', prompt: 'Tell me a long story about tides' }),
   }).then(readSse);
   await new Promise((r) => setTimeout(r, 1000));
   const signalledAt = Date.now();

@@ -31,7 +31,7 @@ test('a client disconnect on /v1/chat/completions aborts the upstream request an
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     // The fake vendor never answers this one: only an abort ends it.
-    body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hello [[fail:timeout]]' }] }),
+    body: JSON.stringify({ model: 'gpt-6-luna', messages: [{ role: 'user', content: 'hello [[fail:timeout]]' }] }),
     signal: leave.signal,
   }).catch((err: Error) => err);
   const deadline = Date.now() + 5000;

@@ -70,8 +70,8 @@ describe('elevenlabs text-to-speech', () => {
 describe('elevenlabs speech-to-text', () => {
   const stt = (over: Partial<MediaRequest> = {}): MediaRequest => ({
     category: 'stt',
-    slug: 'vendor-scribe',
-    upstreamModel: 'scribe_v1',
+    slug: 'vendor-scribe-v2',
+    upstreamModel: 'scribe_v2',
     audio: { data: syntheticWav(2), mime: 'audio/wav', filename: 'meeting.wav' },
     ...over,
   });
@@ -81,7 +81,7 @@ describe('elevenlabs speech-to-text', () => {
     expect(new URL(sent[0].url).pathname).toBe('/elevenlabs/v1/speech-to-text');
     expect(sent[0].headers['xi-api-key']).toBe('test-key');
     expect(sent[0].form).toMatchObject({
-      model_id: 'scribe_v1',
+      model_id: 'scribe_v2',
       language_code: 'en',
       diarize: 'true',
       file: { name: 'meeting.wav', type: 'audio/wav', size: syntheticWav(2).length },
@@ -189,8 +189,8 @@ describe('elevenlabs replaying documented payloads', () => {
   });
   const stt = (diarize: boolean): MediaRequest => ({
     category: 'stt',
-    slug: 'vendor-scribe',
-    upstreamModel: 'scribe_v1',
+    slug: 'vendor-scribe-v2',
+    upstreamModel: 'scribe_v2',
     diarize,
     audio: { data: Buffer.from('ID3'), mime: 'audio/mpeg', filename: 'a.mp3' },
   });

@@ -43,7 +43,7 @@ const OPENAI_503 = {
   error: { message: 'The engine is currently overloaded, please try again later.', type: 'server_error', param: null, code: null },
 };
 const ask = { upstreamModel: 'claude-haiku-4-5', messages: [{ role: 'user' as const, content: 'hi' }], maxTokens: 50 };
-const image = { category: 'image' as const, slug: 'gpt-image-1', upstreamModel: 'gpt-image-1', prompt: 'a red fox' };
+const image = { category: 'image' as const, slug: 'gpt-image-2.6-sunburst', upstreamModel: 'gpt-image-2.6-sunburst', prompt: 'a red fox' };
 
 describe('transient failures are retried within the deadline', () => {
   test('two 529 overloaded_error answers, then the message: the chat succeeds on the third attempt', async () => {
@@ -126,7 +126,7 @@ describe('quota: the account has no credit', () => {
     const quota = new ProviderError('quota', 'You exceeded your current quota', 'openai', 429);
     await expect(gate.run('openai', async () => Promise.reject(quota))).rejects.toBe(quota);
     expect(events).toEqual([expect.objectContaining({ provider: 'openai', state: 'open', cause: 'quota' })]);
-    expect(() => gate.assertAvailable('openai', 'gpt-4o')).toThrow(/wait about 600 s/);
+    expect(() => gate.assertAvailable('openai', 'gpt-6.1-sol')).toThrow(/wait about 600 s/);
     expect(gate.isOpen('anthropic')).toBe(false);
 
     // Another failure meanwhile says nothing about the credit: still paused. After the pause, a trial success lifts it.

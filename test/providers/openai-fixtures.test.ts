@@ -10,7 +10,7 @@ const stub = (reply: Reply) => stubConnection(openaiAdapter, reply, { apiKey: 's
 const json = (name: string, status = 200) => replyWith(fixture(name), status);
 
 const request = {
-  upstreamModel: 'gpt-4.1',
+  upstreamModel: 'gpt-6.1-terra',
   messages: [{ role: 'user' as const, content: 'Hello!' }],
   maxTokens: 100,
 };
@@ -50,10 +50,10 @@ describe('openai adapter replaying documented payloads', () => {
     expect(await failure(run)).toMatchObject({ kind: 'upstream' });
   });
 
-  test('gpt-image-1 base64 example', async () => {
+  test('gpt-image-2.6-sunburst base64 example', async () => {
     const { conn, calls } = stub(json('image-gpt-image-1.json'));
     const started = await openaiAdapter.media!.start(
-      { category: 'image', slug: 'gpt-image-1', upstreamModel: 'gpt-image-1', prompt: 'otter', size: '1024x1024' },
+      { category: 'image', slug: 'gpt-image-2.6-sunburst', upstreamModel: 'gpt-image-2.6-sunburst', prompt: 'otter', size: '1024x1024' },
       conn,
     );
     expect(calls[0].url).toBe('https://api.openai.com/v1/images/generations');

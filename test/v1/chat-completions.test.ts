@@ -71,7 +71,7 @@ test('streaming: chunks arrive as produced, the final chunk carries the service 
   const { key, userId } = await vipKey(200);
   const { data: stream, response } = await client(key)
     .chat.completions.create({
-      model: 'gpt-4o-mini',
+      model: 'gpt-6-luna',
       messages: [{ role: 'user', content: 'Tell me a long story about seven foxes in a forest at night' }],
       stream: true,
     })
@@ -100,13 +100,13 @@ test('streaming: chunks arrive as produced, the final chunk carries the service 
 
 test('errors come in the compatible shape and as the SDK typed errors', async () => {
   await expect(
-    client('nb_' + 'x'.repeat(45)).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+    client('nb_' + 'x'.repeat(45)).chat.completions.create({ model: 'gpt-6-luna', messages: [{ role: 'user', content: 'hi' }] }),
   ).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
 
   const basic = await api.account('basic', { planTokens: 100 });
   const basicKey = await api.apiKey(basic);
   const denied = await client(basicKey)
-    .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })
+    .chat.completions.create({ model: 'gpt-6-luna', messages: [{ role: 'user', content: 'hi' }] })
     .catch((e) => e);
   expect(denied).toBeInstanceOf(OpenAI.PermissionDeniedError);
   expect(denied.message).toMatch(/VIP/);
@@ -117,20 +117,20 @@ test('errors come in the compatible shape and as the SDK typed errors', async ()
     client(key).chat.completions.create({ model: 'no-such-model', messages: [{ role: 'user', content: 'hi' }] }),
   ).rejects.toBeInstanceOf(OpenAI.NotFoundError);
   const bad = await client(key)
-    .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'assistant', content: 'hi' }] })
+    .chat.completions.create({ model: 'gpt-6-luna', messages: [{ role: 'assistant', content: 'hi' }] })
     .catch((e) => e);
   expect(bad).toBeInstanceOf(OpenAI.BadRequestError);
   expect(bad.message).toMatch(/final message/);
 
   const broke = await vipKey(0);
   const poor = await client(broke.key)
-    .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })
+    .chat.completions.create({ model: 'gpt-6-luna', messages: [{ role: 'user', content: 'hi' }] })
     .catch((e) => e);
   expect(poor).toBeInstanceOf(OpenAI.APIError);
   expect(poor.status).toBe(402);
 
   const overloaded = await client(key)
-    .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi [[fail:overloaded]]' }] })
+    .chat.completions.create({ model: 'gpt-6-luna', messages: [{ role: 'user', content: 'hi [[fail:overloaded]]' }] })
     .catch((e) => e);
   expect(overloaded).toBeInstanceOf(OpenAI.InternalServerError);
   expect(overloaded.status).toBe(503);
@@ -144,9 +144,9 @@ test('429 in the compatible shape once the hourly limit is reached', async () =>
   api.services.plans.invalidate();
   try {
     const c = client(key);
-    const r1 = await c.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'a' }] }).catch((e) => e);
-    const r2 = await c.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'b' }] }).catch((e) => e);
-    const r3 = await c.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'c' }] }).catch((e) => e);
+    const r1 = await c.chat.completions.create({ model: 'gpt-6-luna', messages: [{ role: 'user', content: 'a' }] }).catch((e) => e);
+    const r2 = await c.chat.completions.create({ model: 'gpt-6-luna', messages: [{ role: 'user', content: 'b' }] }).catch((e) => e);
+    const r3 = await c.chat.completions.create({ model: 'gpt-6-luna', messages: [{ role: 'user', content: 'c' }] }).catch((e) => e);
     const limited = [r1, r2, r3].filter((r) => r instanceof OpenAI.RateLimitError);
     expect(limited.length).toBeGreaterThanOrEqual(1);
   } finally {
@@ -158,7 +158,7 @@ test('429 in the compatible shape once the hourly limit is reached', async () =>
 test('an upstream failure mid-stream raises in the client and charges nothing', async () => {
   const { key, userId } = await vipKey(100);
   const stream = await client(key).chat.completions.create({
-    model: 'gpt-4o-mini',
+    model: 'gpt-6-luna',
     messages: [{ role: 'user', content: 'a long answer please [[fail:midstream]]' }],
     stream: true,
   });
@@ -183,7 +183,7 @@ test('a client that disconnects mid-stream aborts the upstream and is charged fo
   const controller = new AbortController();
   const stream = await client(key).chat.completions.create(
     {
-      model: 'gpt-4o-mini',
+      model: 'gpt-6-luna',
       messages: [{ role: 'user', content: 'Tell me a very long story about the sea and the wind and the stars' }],
       stream: true,
     },
@@ -219,7 +219,7 @@ test('GET /v1/models lists the catalog in the compatible format, without prices'
   const list = await client(key).models.list();
   const ids = list.data.map((m) => m.id);
   expect(ids).toHaveLength(CATALOG_SHAPE.models);
-  expect(ids).toContain('gpt-4o-mini');
+  expect(ids).toContain('gpt-6-luna');
   for (const m of list.data) {
     expect(m.object).toBe('model');
     expect(Object.keys(m).some((k) => /cost|price/.test(k))).toBe(false);
@@ -229,9 +229,9 @@ test('GET /v1/models lists the catalog in the compatible format, without prices'
 test('a web access token works on /v1 for a Starter account, within its model tier', async () => {
   const acc = await api.account('free');
   const token = await api.accessToken(acc);
-  const ok = await client(token).chat.completions.create({ model: 'deepseek-chat', messages: [{ role: 'user', content: 'hi' }] });
+  const ok = await client(token).chat.completions.create({ model: 'deepseek-v4-flash', messages: [{ role: 'user', content: 'hi' }] });
   expect(ok.choices[0].message.content).toBeTruthy();
   await expect(
-    client(token).chat.completions.create({ model: 'gpt-5', messages: [{ role: 'user', content: 'hi' }] }),
+    client(token).chat.completions.create({ model: 'gpt-6.1-sol', messages: [{ role: 'user', content: 'hi' }] }),
   ).rejects.toBeInstanceOf(OpenAI.PermissionDeniedError);
 });

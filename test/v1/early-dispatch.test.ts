@@ -40,7 +40,7 @@ const ask = (token: string, content: string, stream = false) =>
   fetch(`${app.baseUrl}/v1/chat/completions`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }], max_tokens: 16, stream }),
+    body: JSON.stringify({ model: 'gpt-6-luna', messages: [{ role: 'user', content }], max_tokens: 16, stream }),
   });
 
 /** Holds the user's balance row locked; `empty()` then takes every token away (with its ledger row) and commits. */

@@ -31,7 +31,7 @@ test('a VIP over its limit in parallel: exactly the limit answered, the rest 429
     Array.from({ length: sent }, (_, i) =>
       api.request('POST', '/v1/chat/completions', {
         token: key,
-        body: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: `hello ${i}` }], max_tokens: 50, stream: i % 2 === 1 },
+        body: { model: 'gpt-6-luna', messages: [{ role: 'user', content: `hello ${i}` }], max_tokens: 50, stream: i % 2 === 1 },
       }),
     ),
   );

@@ -51,10 +51,10 @@ async function open(options: { phone?: boolean } = {}): Promise<Page> {
 /** A month of varied past generations, so the usage chart has something to draw. */
 async function seedUsage(userId: number): Promise<void> {
   const kinds = [
-    { category: 'text', modelSlug: 'gpt-4o-mini', tokensSpent: 2 },
+    { category: 'text', modelSlug: 'gpt-6-luna', tokensSpent: 2 },
     { category: 'image', modelSlug: 'flux-dev', tokensSpent: 6 },
-    { category: 'tts', modelSlug: 'tts-1', tokensSpent: 3 },
-    { category: 'video', modelSlug: 'veo-3-fast', tokensSpent: 20 },
+    { category: 'tts', modelSlug: 'gemini-3.8-flash-lite-tts', tokensSpent: 3 },
+    { category: 'video', modelSlug: 'gemini-omni-1.1-flash', tokensSpent: 20 },
   ];
   for (let day = 0; day < 30; day += 1 + (day % 3)) {
     for (const [i, kind] of kinds.entries()) {
@@ -353,7 +353,7 @@ describe('playground, history, billing, settings', () => {
     await page.getByRole('heading', { name: 'Playground' }).waitFor();
 
     // Chat: the answer grows on the page while the events arrive.
-    await page.getByLabel('Model').selectOption('gpt-4o-mini');
+    await page.getByLabel('Model').selectOption('gpt-6-luna');
     await page.evaluate(`(() => {
       window.__chatStates = [];
       new MutationObserver(() => {

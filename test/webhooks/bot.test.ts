@@ -30,7 +30,7 @@ test('a chat in the bot fires generation.completed for the account; a failing en
   await h.send(user.text('Tell me about otters'));
   const [got] = await receiver.waitFor(1);
   const body = new Webhook(endpoint.secret).verify(got.body, got.headers) as Record<string, unknown>;
-  expect(body).toMatchObject({ event: 'generation.completed', status: 'completed', model_slug: 'gpt-4o-mini', result_url: null });
+  expect(body).toMatchObject({ event: 'generation.completed', status: 'completed', model_slug: 'gpt-6-luna', result_url: null });
   expect(String(body.result_text)).toContain('Tell me about otters');
 
   receiver.respond = () => 500;

@@ -32,12 +32,12 @@ test('completed and failed generations arrive signed; standardwebhooks verifies 
 
   const ok = await api.request('POST', '/api/v2/generate', {
     token,
-    body: { model: 'gpt-image-1-mini', prompt: 'a lighthouse', size: '1024x1024' },
+    body: { model: 'gpt-image-2.6-flare', prompt: 'a lighthouse', size: '1024x1024' },
   });
   expect(ok.body.status).toBe('completed');
   const bad = await api.request('POST', '/api/v2/generate', {
     token,
-    body: { model: 'gpt-image-1-mini', prompt: 'a lighthouse [[fail:policy]]', size: '1024x1024' },
+    body: { model: 'gpt-image-2.6-flare', prompt: 'a lighthouse [[fail:policy]]', size: '1024x1024' },
   });
   expect(bad.body.status).toBe('failed');
   const failedId = bad.body.id as number;
@@ -49,7 +49,7 @@ test('completed and failed generations arrive signed; standardwebhooks verifies 
     event: 'generation.completed',
     generation_id: ok.body.id,
     status: 'completed',
-    model_slug: 'gpt-image-1-mini',
+    model_slug: 'gpt-image-2.6-flare',
     result_url: ok.body.result_url,
     result_text: null,
     tokens_spent: ok.body.tokens_spent,
@@ -61,7 +61,7 @@ test('completed and failed generations arrive signed; standardwebhooks verifies 
   expect(failed).toMatchObject({
     generation_id: failedId,
     status: 'failed',
-    model_slug: 'gpt-image-1-mini',
+    model_slug: 'gpt-image-2.6-flare',
     result_url: null,
     tokens_spent: 0,
   });
@@ -73,7 +73,7 @@ test('completed and failed generations arrive signed; standardwebhooks verifies 
     expect(Math.abs(Number(r.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(30);
   }
   // A forged body does not verify.
-  expect(() => verifier.verify(got[0].body.replace('gpt-image-1-mini', 'dall-e-2'), got[0].headers)).toThrow();
+  expect(() => verifier.verify(got[0].body.replace('gpt-image-2.6-flare', 'dall-e-2'), got[0].headers)).toThrow();
 
   // Each attempt is recorded.
   const deliveries = await eventually(async () => {
@@ -95,26 +95,26 @@ test('generations from /v1 chat, a tool and a worker-finished video all reach th
 
   const chat = await api.request('POST', '/v1/chat/completions', {
     token,
-    body: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] },
+    body: { model: 'gpt-6-luna', messages: [{ role: 'user', content: 'hi' }] },
   });
   expect(chat.status).toBe(200);
   const image = await api.request('POST', '/api/v2/generate', {
     token,
-    body: { model: 'gpt-image-1-mini', prompt: 'a fox', size: '1024x1024', format: 'png' },
+    body: { model: 'gpt-image-2.6-flare', prompt: 'a fox', size: '1024x1024', format: 'png' },
   });
   const tool = await api.request('POST', '/api/v2/generate', {
     token,
     body: { model: 'upscale', params: { image_url: image.body.result_url.replace('https://gen.example.com', api.baseUrl), scale: 2 } },
   });
   expect(tool.body.status).toBe('completed');
-  const video = await api.request('POST', '/api/v2/generate', { token, body: { model: 'veo-3-fast', prompt: 'waves' } });
+  const video = await api.request('POST', '/api/v2/generate', { token, body: { model: 'gemini-omni-1.1-flash', prompt: 'waves' } });
   expect(video.body.status).toBe('pending');
 
   const got = await receiver.waitFor(4, undefined, 30_000);
   const bodies = got.map((r) => verifier.verify(r.body, r.headers) as Record<string, any>);
   expect(bodies.every((b) => b.event === 'generation.completed')).toBe(true);
-  expect(bodies.map((b) => b.model_slug).sort()).toEqual(['gpt-4o-mini', 'gpt-image-1-mini', 'upscale', 'veo-3-fast']);
-  const text = bodies.find((b) => b.model_slug === 'gpt-4o-mini')!;
+  expect(bodies.map((b) => b.model_slug).sort()).toEqual(['gemini-omni-1.1-flash', 'gpt-6-luna', 'gpt-image-2.6-flare', 'upscale']);
+  const text = bodies.find((b) => b.model_slug === 'gpt-6-luna')!;
   expect(text.result_text).toBe(chat.body.choices[0].message.content);
   expect(text.tokens_spent).toBe(chat.body.service.tokens_spent);
 });
@@ -210,7 +210,7 @@ test('balance.low fires once per period when the balance drops below 10 % of the
   for (let i = 0; i < 2; i++) {
     const res = await api.request('POST', '/api/v2/generate', {
       token,
-      body: { model: 'gpt-image-1-mini', prompt: `a fox ${i}`, size: '1024x1024' },
+      body: { model: 'gpt-image-2.6-flare', prompt: `a fox ${i}`, size: '1024x1024' },
     });
     expect(res.body.status).toBe('completed');
   }

@@ -63,7 +63,7 @@ test('410 Gone disables the endpoint at once: its pending retry is dropped, late
 
   const gen = await api.request('POST', '/api/v2/generate', {
     token,
-    body: { model: 'gpt-image-1-mini', prompt: 'a lighthouse', size: '1024x1024' },
+    body: { model: 'gpt-image-2.6-flare', prompt: 'a lighthouse', size: '1024x1024' },
   });
   expect(gen.body.status).toBe('completed');
   await receiver.waitFor(2);
@@ -73,7 +73,7 @@ test('410 Gone disables the endpoint at once: its pending retry is dropped, late
   // New events after that: nothing is queued for the endpoint.
   const more = await api.request('POST', '/api/v2/generate', {
     token,
-    body: { model: 'gpt-image-1-mini', prompt: 'a boat', size: '1024x1024' },
+    body: { model: 'gpt-image-2.6-flare', prompt: 'a boat', size: '1024x1024' },
   });
   expect(more.body.status).toBe('completed');
   await api.request('POST', `/api/v2/webhooks/${hook.id}/test`, { token });

@@ -29,7 +29,7 @@ afterAll(async () => {
 async function chatOn(api: ApiHarness, key: string): Promise<number> {
   const res = await api.request('POST', '/v1/chat/completions', {
     token: key,
-    body: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hello' }], max_tokens: 20 },
+    body: { model: 'gpt-6-luna', messages: [{ role: 'user', content: 'hello' }], max_tokens: 20 },
   });
   expect(res.status).toBe(200);
   const rows: { id: number }[] = await a.db.dataSource.query('SELECT max(id) AS id FROM generations');
