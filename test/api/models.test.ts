@@ -75,7 +75,11 @@ describe('GET /models/{slug}/avg-time', () => {
   test('with no samples: the catalog estimate and samples 0', async () => {
     const res = await api.request('GET', '/api/v2/models/gemini-omni-1.2-flash/avg-time', { token });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ model_slug: 'gemini-omni-1.2-flash', avg_time_ms: requireModel('gemini-omni-1.2-flash').etaSeconds * 1000, samples: 0 });
+    expect(res.body).toEqual({
+      model_slug: 'gemini-omni-1.2-flash',
+      avg_time_ms: requireModel('gemini-omni-1.2-flash').etaSeconds * 1000,
+      samples: 0,
+    });
   });
 
   test('the average of recent completed generations of that model only', async () => {

@@ -124,9 +124,7 @@ test('voice messages in "answer" mode: transcribed (billed as STT), the chat mod
   expect(chat.prompt).toBe(transcript);
   const texts = h.telegram.sentTexts(user.id);
   expect(texts).toContain(`🎙 ${transcript}\n— Whisper · ${stt.tokensSpent} tkn`);
-  expect(lastMessageText(user.id)).toContain(
-    `— GPT-6 Luna · ${chat.tokensSpent} tkn · balance ${50 - stt.tokensSpent - chat.tokensSpent}`,
-  );
+  expect(lastMessageText(user.id)).toContain(`— GPT-6 Luna · ${chat.tokensSpent} tkn · balance ${50 - stt.tokensSpent - chat.tokensSpent}`);
   expect((await getBalance(h.engine.db.dataSource, account.id)).total).toBe(50 - stt.tokensSpent - chat.tokensSpent);
   await expectBooksBalanced(account.id);
 

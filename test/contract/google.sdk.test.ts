@@ -100,7 +100,12 @@ test('Gemini Omni: interactions.create in the background, polled with interactio
 
 test('an Omni duration past the model limit is refused as Google refuses it (400 INVALID_ARGUMENT)', async () => {
   const err = await ai()
-    .interactions.create({ model: 'gemini-omni-1.1-flash', input: 'x', response_format: { type: 'video', duration: '15s' }, background: true })
+    .interactions.create({
+      model: 'gemini-omni-1.1-flash',
+      input: 'x',
+      response_format: { type: 'video', duration: '15s' },
+      background: true,
+    })
     .catch((e: unknown) => e);
   expect(err).toMatchObject({ status: 400 });
 });

@@ -43,7 +43,13 @@ test('streamed chat completion: chunks, a finish reason and the usage chunk (str
 });
 
 test('images: gpt-image models answer b64_json with usage', async () => {
-  const r = await client().images.generate({ model: 'gpt-image-2.6-flare', prompt: 'a red fox', size: '1536x1024', quality: 'medium', n: 1 });
+  const r = await client().images.generate({
+    model: 'gpt-image-2.6-flare',
+    prompt: 'a red fox',
+    size: '1536x1024',
+    quality: 'medium',
+    n: 1,
+  });
   const png = Buffer.from(r.data![0].b64_json!, 'base64');
   expect(png.subarray(1, 4).toString()).toBe('PNG');
 });

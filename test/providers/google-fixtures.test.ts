@@ -123,7 +123,12 @@ describe('images', () => {
 });
 
 describe('gemini tts', () => {
-  const speak: MediaRequest = { category: 'tts', slug: 'gemini-3.8-flash-tts', upstreamModel: 'gemini-3.8-flash-tts', prompt: 'Hello there' };
+  const speak: MediaRequest = {
+    category: 'tts',
+    slug: 'gemini-3.8-flash-tts',
+    upstreamModel: 'gemini-3.8-flash-tts',
+    prompt: 'Hello there',
+  };
 
   test('audio/L16 inline data → a 24 kHz mono WAV around the same PCM; the body asks for AUDIO and one voice', async () => {
     const { conn, calls } = stub(json(200, fixture('tts.json')));
@@ -135,8 +140,8 @@ describe('gemini tts', () => {
     });
     if (start.state !== 'completed') throw new Error('expected completed');
     const pcm = Buffer.from(
-      (JSON.parse(fixture('tts.json')) as { candidates: { content: { parts: { inlineData: { data: string } }[] } }[] }).candidates[0].content
-        .parts[0].inlineData.data,
+      (JSON.parse(fixture('tts.json')) as { candidates: { content: { parts: { inlineData: { data: string } }[] } }[] }).candidates[0]
+        .content.parts[0].inlineData.data,
       'base64',
     );
     const [file] = start.output.files;
@@ -153,7 +158,13 @@ describe('gemini tts', () => {
 });
 
 describe('gemini omni interactions', () => {
-  const omni: MediaRequest = { category: 'video', slug: 'gemini-omni-1.1-flash', upstreamModel: 'gemini-omni-1.1-flash', prompt: 'a cat', size: '16:9' };
+  const omni: MediaRequest = {
+    category: 'video',
+    slug: 'gemini-omni-1.1-flash',
+    upstreamModel: 'gemini-omni-1.1-flash',
+    prompt: 'a cat',
+    size: '16:9',
+  };
   const mp4 = Buffer.from('000000206674797069736f6d', 'hex');
   const ID = (JSON.parse(fixture('omni-start.json')) as { id: string }).id;
 
@@ -196,8 +207,13 @@ describe('gemini omni interactions', () => {
   });
 
   test('a video URI on another origin is downloaded without our key', async () => {
-    const body = fixture('omni-done.json').replace('https://generativelanguage.googleapis.com/v1beta/files', 'https://storage.example.com/v');
-    const { conn, calls } = stub(({ url }) => (url.includes('storage.example.com') ? new Response(mp4, { status: 200 }) : json(200, body)()));
+    const body = fixture('omni-done.json').replace(
+      'https://generativelanguage.googleapis.com/v1beta/files',
+      'https://storage.example.com/v',
+    );
+    const { conn, calls } = stub(({ url }) =>
+      url.includes('storage.example.com') ? new Response(mp4, { status: 200 }) : json(200, body)(),
+    );
     const done = await media.poll(ID, omni, conn);
     expect(done.state).toBe('completed');
     expect(headerOf(calls[1], 'x-goog-api-key')).toBeUndefined();

@@ -10,10 +10,7 @@ const media = openaiAdapter.media!;
 
 // The speech tests use tts-1 and gpt-4o-mini-tts, which OpenAI shuts down on 2027-01-06 (the catalog serves their
 // slugs with Gemini TTS now): the fake is pinned to the day of the catalog refresh so the adapter path stays tested.
-const openai = useVendorSandbox(
-  openaiAdapter,
-  createOpenAiSandbox({ chunkDelayMs: 0, now: () => new Date('2026-11-27T12:00:00Z') }),
-);
+const openai = useVendorSandbox(openaiAdapter, createOpenAiSandbox({ chunkDelayMs: 0, now: () => new Date('2026-11-27T12:00:00Z') }));
 const seen = openai.received;
 const conn = (overrides: Partial<ProviderConnection> = {}) => openai.conn({ timeoutMs: 10000, ...overrides });
 

@@ -128,7 +128,11 @@ describe('openai sandbox wire format', () => {
     const form = new FormData();
     form.set('model', 'whisper-1');
     form.set('file', new File([new Uint8Array(syntheticWav(1))], 'clip.wav', { type: 'audio/wav' }));
-    const stt = await fetch(`${base}/audio/transcriptions`, { method: 'POST', headers: { authorization: 'Bearer sk-sandbox' }, body: form });
+    const stt = await fetch(`${base}/audio/transcriptions`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer sk-sandbox' },
+      body: form,
+    });
     expect(stt.status).toBe(404);
     // The successors answer.
     expect((await post('/chat/completions', { model: 'gpt-6-luna', messages: [{ role: 'user', content: 'hi' }] })).status).toBe(200);
@@ -170,9 +174,9 @@ describe('openai sandbox through the official SDK', () => {
 
   test('the SDK surfaces the fake errors with their status and code', async () => {
     const client = new OpenAI({ apiKey: 'invalid-key', baseURL: base, maxRetries: 0 });
-    await expect(
-      client.chat.completions.create({ model: 'gpt-6-luna', messages: [{ role: 'user', content: 'x' }] }),
-    ).rejects.toMatchObject({ status: 401, code: 'invalid_api_key' });
+    await expect(client.chat.completions.create({ model: 'gpt-6-luna', messages: [{ role: 'user', content: 'x' }] })).rejects.toMatchObject(
+      { status: 401, code: 'invalid_api_key' },
+    );
   });
 
   test('images, speech and transcriptions', async () => {
