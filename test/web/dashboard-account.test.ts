@@ -7,6 +7,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { ApiHarness, insertGeneration, startApi, TestAccount } from '../api/harness';
 import { sandboxHandlers } from '../../src/sandbox/handlers';
+import type { SandboxHandler } from '../../src/sandbox/types';
 import { seriousAxeFindings } from './support/axe';
 import { ensureWebBuild, launchBrowser, openDashboard, screenshot, type WatchedPage } from './support/browser';
 
@@ -16,20 +17,21 @@ let api: ApiHarness;
 let browser: Browser;
 let origin: string;
 const opened: WatchedPage[] = [];
-/** Chat bodies the OpenAI fake received. */
+/** Chat bodies the OpenAI and xAI fakes received. */
 const vendorBodies: Record<string, unknown>[] = [];
+const recordingChat =
+  (vendor: 'openai' | 'xai'): SandboxHandler =>
+  (req, res) => {
+    if (req.path.endsWith('/chat/completions')) vendorBodies.push(JSON.parse(req.body.toString('utf8')) as Record<string, unknown>);
+    return sandboxHandlers[vendor](req, res);
+  };
 
 beforeAll(async () => {
   ensureWebBuild();
   api = await startApi(
     {},
     {
-      handlers: {
-        openai: (req, res) => {
-          if (req.path.endsWith('/chat/completions')) vendorBodies.push(JSON.parse(req.body.toString('utf8')) as Record<string, unknown>);
-          return sandboxHandlers.openai(req, res);
-        },
-      },
+      handlers: { openai: recordingChat('openai'), xai: recordingChat('xai') },
     },
   );
   origin = api.baseUrl.replace('127.0.0.1', 'localhost');
@@ -105,14 +107,14 @@ describe('API keys with their own limits', () => {
     await dialog.getByLabel('Tokens').fill('1');
     await dialog.getByLabel('Period').selectOption('day');
     await dialog.getByLabel('Only the models I choose').check();
-    await dialog.getByPlaceholder('Search models').fill('4o-mini');
-    await dialog.getByLabel('GPT-4o mini gpt-4o-mini').check();
+    await dialog.getByPlaceholder('Search models').fill('6-luna');
+    await dialog.getByLabel('GPT-6 Luna gpt-6-luna').check();
     await dialog.getByLabel('Valid until').fill('2099-12-31');
     await dialog.getByRole('button', { name: 'Create key' }).click();
     const key = (await page.getByTestId('new-key').innerText()).trim();
     const token = await api.accessToken(account);
     const [listed] = (await api.request('GET', '/api/v2/keys', { token })).body.keys;
-    expect(listed).toMatchObject({ name: 'Budgeted', token_budget: 1, budget_period: 'day', models: ['gpt-4o-mini'], expired: false });
+    expect(listed).toMatchObject({ name: 'Budgeted', token_budget: 1, budget_period: 'day', models: ['gpt-6-luna'], expired: false });
     expect(listed.expires_at).toMatch(/^2099-12-31T23:59:59/);
     const row = page.getByTestId('key-row').filter({ hasText: 'Budgeted' });
     await row.getByTestId('key-budget').filter({ hasText: '0 of 1 token today' }).waitFor();
@@ -121,12 +123,14 @@ describe('API keys with their own limits', () => {
     // Its model list holds: another model answers 403 with words.
     await page.goto('/playground');
     await page.getByLabel('API key (optional)').fill(key);
-    await page.getByLabel('Model').selectOption('gpt-4.1-nano');
+    await page.getByLabel('Model').selectOption('gpt-5.6-luna');
     await send(page, 'hello');
     await page.getByRole('alert').filter({ hasText: 'This API key may not use this model.' }).waitFor();
 
     // Its budget holds: within two requests the key is refused with 402 and the page says why.
-    await page.getByLabel('Model').selectOption('gpt-4o-mini');
+    await page.getByLabel('Model').selectOption('gpt-6-luna');
+    // A small answer cap keeps the hold within the 1-token budget (gpt-6-luna may write 128K tokens otherwise).
+    await page.getByLabel('Max tokens').fill('100');
     const refused = page.getByRole('alert').filter({ hasText: /^This API key has spent its token budget for the period/ });
     const statuses: number[] = [];
     page.on('response', (r) => r.url().endsWith('/v1/chat/completions') && statuses.push(r.status()));
@@ -169,7 +173,7 @@ describe('usage', () => {
     for (let day = 0; day < 20; day++) {
       await insertGeneration(ds, uid, {
         category: 'text',
-        modelSlug: 'gpt-4o-mini',
+        modelSlug: 'gpt-6-luna',
         tokensSpent: 2 + day,
         createdAt: new Date(Date.now() - day * 86_400_000),
       });
@@ -226,7 +230,7 @@ describe('usage', () => {
       source: 'v1',
       apiKeyId: key.id,
       category: 'text',
-      modelSlug: 'gpt-4o-mini',
+      modelSlug: 'gpt-6-luna',
       processingMs: 640,
     });
     await insertGeneration(ds, uid, { source: 'bot', status: 'failed', error: 'The model flux-dev is overloaded' });
@@ -236,7 +240,7 @@ describe('usage', () => {
     await page.getByTestId('log-row').nth(24).waitFor();
     expect(await page.getByTestId('log-row').count()).toBe(25);
     const second = page.getByTestId('log-row').nth(1);
-    expect(await second.innerText()).toMatch(/API\s+ci\s+gpt-4o-mini\s+Completed\s+3\s+640 ms/);
+    expect(await second.innerText()).toMatch(/API\s+ci\s+gpt-6-luna\s+Completed\s+3\s+640 ms/);
     expect(await page.getByTestId('log-row').first().innerText()).toMatch(/Bot\s+—\s+flux-dev\s+Failed/);
     await screenshot(page, 'request-log');
 
@@ -269,7 +273,8 @@ describe('playground', () => {
     const account = await api.account('pro', { planTokens: 500 });
     const page = await signedIn(account);
     await page.goto('/playground');
-    await page.getByLabel('Model').selectOption('gpt-4o-mini');
+    // A model that takes a temperature (every OpenAI model of the catalog reasons and refuses one).
+    await page.getByLabel('Model').selectOption('grok-4.20');
     // Each number field is wide enough for its placeholder ("Model default"), the spin buttons beside it.
     for (const id of ['chat-temperature', 'chat-max-tokens']) {
       const room = await page.evaluate<number>(`(() => {
@@ -309,7 +314,7 @@ describe('playground', () => {
     const account = await api.account('pro', { planTokens: 500 });
     const page = await signedIn(account);
     await page.goto('/playground');
-    await page.getByLabel('Model').selectOption('gpt-4o-mini');
+    await page.getByLabel('Model').selectOption('gpt-6-luna');
     const hills =
       '<svg xmlns="http://www.w3.org/2000/svg" width="160" height="120"><rect width="160" height="120" fill="#7dd3fc"/>' +
       '<circle cx="120" cy="32" r="16" fill="#facc15"/><path d="M0 120 L50 50 L85 95 L110 70 L160 120 Z" fill="#15803d"/></svg>';
@@ -341,7 +346,7 @@ describe('playground', () => {
     const account = await api.account('vip', { planTokens: 500 });
     const page = await signedIn(account);
     await page.goto('/playground');
-    await page.getByLabel('Model').selectOption('gpt-4o-mini');
+    await page.getByLabel('Model').selectOption('grok-4.20');
     await page.getByLabel('System prompt').fill('Speak like a sailor.');
     await page.getByLabel('Temperature (0–2)').fill('0.7');
     await page.getByLabel('Message').fill('Where is the harbour?');
@@ -352,7 +357,7 @@ describe('playground', () => {
     expect(curl).toContain('Authorization: Bearer $NEBULA_API_KEY');
     const json = JSON.parse(/-d '([\s\S]*)'$/.exec(curl)![1]!) as Record<string, unknown>;
     expect(json).toEqual({
-      model: 'gpt-4o-mini',
+      model: 'grok-4.20',
       messages: [
         { role: 'system', content: 'Speak like a sailor.' },
         { role: 'user', content: 'Where is the harbour?' },
@@ -457,7 +462,7 @@ describe('models', () => {
     expect(await page.getByTestId('model-row').count()).toBe(catalog.total);
     const locked = catalog.models.filter((m: { min_plan: string }) => m.min_plan !== 'free').length;
     expect(await page.locator('[data-testid="model-row"][data-locked="true"]').count()).toBe(locked);
-    const mini = page.locator('[data-slug="gpt-4o-mini"]');
+    const mini = page.locator('[data-slug="gpt-6-luna"]');
     expect(await mini.innerText()).toMatch(/Vision/);
     expect(await mini.innerText()).toMatch(/Tools/);
     await screenshot(page, 'models');
@@ -483,7 +488,7 @@ describe('every page', () => {
       resultKey: null,
       resultMime: null,
       category: 'text',
-      modelSlug: 'gpt-4o-mini',
+      modelSlug: 'gpt-6-luna',
       resultText: 'Hi',
     });
     const page = await signedIn(account, { phone: true });
@@ -506,7 +511,7 @@ describe('every page', () => {
       resultKey: null,
       resultMime: null,
       category: 'text',
-      modelSlug: 'gpt-4o-mini',
+      modelSlug: 'gpt-6-luna',
       resultText: 'Hi',
     });
     await api.services.apiKeys.create(account.user.id, 'axe key');
