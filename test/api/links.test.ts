@@ -47,7 +47,7 @@ test('one generation has one result_url: the API answer, its webhook, later read
 
   const image = await api.request('POST', '/api/v2/generate', {
     token,
-    body: { model: 'gpt-image-1-mini', prompt: 'a lighthouse', size: '1024x1024' },
+    body: { model: 'gpt-image-2.6-flare', prompt: 'a lighthouse', size: '1024x1024' },
   });
   expect(image.body.status).toBe('completed');
   const url: string = image.body.result_url;
@@ -65,7 +65,7 @@ test('one generation has one result_url: the API answer, its webhook, later read
   expect((await fetch(url)).status).toBe(200);
 
   // A generation the workers finish (no request around then) keeps the origin of the request that started it.
-  const video = await api.request('POST', '/api/v2/generate', { token, body: { model: 'veo-3-fast', prompt: 'waves' } });
+  const video = await api.request('POST', '/api/v2/generate', { token, body: { model: 'gemini-omni-1.1-flash', prompt: 'waves' } });
   expect(video.body.status).toBe('pending');
   const [done] = await receiver.waitFor(1, (r) => JSON.parse(r.body).generation_id === video.body.id, 30_000);
   const videoUrl: string = JSON.parse(done.body).result_url;
