@@ -17,7 +17,9 @@ const MOVED: ReadonlyArray<[retired: string, replacement: string]> = [
  * The built-in General assistant was seeded with `gpt-4o-mini` and the Code helper with `deepseek-chat`, which the
  * refresh retired: the untouched seed rows move to their replacements (an operator's edit stays). A user's saved chat
  * model moves too (a retired slug is no catalog model, so chat would silently fall back to the plan default), and an
- * API key allowed a retired slug is also allowed its replacement.
+ * API key allowed a retired slug is also allowed its replacement. A voice-answer model picked among the retired
+ * OpenAI speech models is cleared: their successors speak WAV, which Telegram shows as a file, so the plan's default
+ * (a model Telegram plays) takes over.
  */
 export class CatalogRefreshModels1764230000000 implements MigrationInterface {
   name = 'CatalogRefreshModels1764230000000';
@@ -32,6 +34,7 @@ export class CatalogRefreshModels1764230000000 implements MigrationInterface {
         replacement,
       ]);
     }
+    await q.query(`UPDATE user_settings SET tts_model = NULL WHERE tts_model IN ('tts-1', 'gpt-4o-mini-tts')`);
   }
 
   async down(q: QueryRunner): Promise<void> {

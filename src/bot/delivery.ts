@@ -153,8 +153,8 @@ export class ResultDelivery implements GenerationNotifier {
   }
 
   /**
-   * A voice answer: a voice message when the speech is OGG/Opus (what Telegram plays as voice), else a track in the
-   * music player (MP3 from a vendor without Opus).
+   * A voice answer: a voice message when the speech is OGG/Opus (what Telegram plays as voice), a track in the music
+   * player when it is MP3 or M4A (sendAudio takes nothing else), else a file (WAV).
    */
   private async sendSpeech(
     api: Api,
@@ -170,7 +170,11 @@ export class ResultDelivery implements GenerationNotifier {
       await api.sendVoice(chatId, file, { ...options, caption, ...(gen.durationSeconds ? { duration: gen.durationSeconds } : {}) });
       return;
     }
-    await api.sendAudio(chatId, file, { ...options, caption, performer: findModel(gen.modelSlug)?.name ?? gen.modelSlug });
+    if (kind?.ext === 'mp3' || kind?.ext === 'm4a') {
+      await api.sendAudio(chatId, file, { ...options, caption, performer: findModel(gen.modelSlug)?.name ?? gen.modelSlug });
+      return;
+    }
+    await api.sendDocument(chatId, file, { ...options, caption });
   }
 
   private async sendFile(

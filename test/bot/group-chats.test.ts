@@ -109,8 +109,8 @@ test('a mention in a supergroup is answered by the model and billed to the askin
   const answerId = (placeholder.result as { message_id: number }).message_id;
   const answer = h.telegram.textOf(GROUP.id, answerId)!;
   // The mention is taken out: the model is asked the question itself.
-  expect(answer).toContain('Sandbox reply from gpt-4o-mini: you said "what is 2+2?"');
-  expect(answer).toMatch(/— GPT-4o mini · \d+ tkn$/);
+  expect(answer).toContain('Sandbox reply from gpt-6-luna: you said "what is 2+2?"');
+  expect(answer).toMatch(/— GPT-6 Luna · \d+ tkn$/);
   expect(answer).not.toMatch(/balance|4242/i);
 
   const gens = await h.engine.db.dataSource.getRepository(GenerationEntity).find({ where: { userId: account.id }, order: { id: 'ASC' } });

@@ -27,30 +27,31 @@ async function turnVoiceAnswersOn(user: ReturnType<BotHarness['user']>) {
   await h.send(user.text('/settings'));
   expect(String(lastKeyboard(h.telegram, user.id).payload.text)).toContain('Voice answers: off');
   await press(h, user, /^set:va:on$/);
-  expect(String(lastKeyboard(h.telegram, user.id).payload.text)).toContain('Voice answers: on (OpenAI TTS-1)');
+  expect(String(lastKeyboard(h.telegram, user.id).payload.text)).toContain('Voice answers: on (Multilingual v2)');
 }
 
-test('voice answers on: the answer arrives as text and as a voice message, billed as a TTS generation', async () => {
+test('voice answers on: the answer arrives as text and as an MP3 track (no speech model speaks Opus), billed as a TTS generation', async () => {
   const user = h.user(4_900_001);
   const account = await basicAccount(user.id, 1000);
   await turnVoiceAnswersOn(user);
 
   await h.send(user.text('Tell me about the sea.'));
-  const voice = await h.telegram.waitForCall((c) => c.method === 'sendVoice' && Number(c.payload.chat_id) === user.id);
+  // The plan's default is the first speech model whose format Telegram plays (Gemini TTS speaks WAV only).
+  const voice = await h.telegram.waitForCall((c) => c.method === 'sendAudio' && Number(c.payload.chat_id) === user.id);
   // The text answer is there, complete, and the voice message answers it.
   const answer = sentTo(user.id, 'sendMessage').find((c) => String(c.payload.text).startsWith('✍️'))!;
   const answerId = (answer.result as { message_id: number }).message_id;
   expect(h.telegram.textOf(user.id, answerId)).toContain('Sandbox reply from');
   expect(voice.payload.reply_parameters).toMatchObject({ message_id: answerId });
-  expect(voice.files.voice.data.subarray(0, 4).toString('latin1')).toBe('OggS');
-  expect(voice.result).toMatchObject({ voice: { mime_type: 'audio/ogg' } });
+  expect(voice.result).toMatchObject({ audio: { mime_type: 'audio/mpeg', performer: 'Multilingual v2' } });
+  expect(sentTo(user.id, 'sendVoice')).toEqual([]);
 
   const gens = await generationsOf(h, user.id);
   const tts = gens.find((g) => g.category === 'tts')!;
-  expect(tts).toMatchObject({ status: 'completed', modelSlug: 'tts-1', source: 'bot' });
+  expect(tts).toMatchObject({ status: 'completed', modelSlug: 'vendor-v2', source: 'bot' });
   expect(tts.tokensSpent).toBeGreaterThanOrEqual(1);
   expect(tts.prompt).toContain('Sandbox reply from');
-  expect(String(voice.payload.caption)).toContain(`OpenAI TTS-1 · ${tts.tokensSpent} tkn`);
+  expect(String(voice.payload.caption)).toContain(`Multilingual v2 · ${tts.tokensSpent} tkn`);
   const rows: { delta: number }[] = await h.engine.db.dataSource.query(
     `SELECT (plan_delta + bonus_delta)::int AS delta FROM ledger_entries WHERE user_id = $1 AND reference = $2`,
     [account.id, `gen:${tts.id}`],
@@ -66,10 +67,10 @@ test('too little balance for the voice: the text arrives, the voice is refused p
   const user = h.user(4_900_002);
   const account = await basicAccount(user.id, 1000);
   await turnVoiceAnswersOn(user);
-  // Enough for the chat answer (1 tkn), nothing left for speaking it (at least 1 tkn).
-  await h.engine.db.dataSource.query(`UPDATE balances SET plan_tokens = 1 WHERE user_id = $1`, [account.id]);
+  // Enough for the chat answer (a 2-token hold, 1 tkn spent), not for speaking it (at least 2 tkn on Multilingual v2).
+  await h.engine.db.dataSource.query(`UPDATE balances SET plan_tokens = 2 WHERE user_id = $1`, [account.id]);
   await h.engine.db.dataSource.query(
-    `INSERT INTO ledger_entries (user_id, kind, plan_delta, bonus_delta, note) VALUES ($1, 'adjust', -999, 0, 'test: low balance')`,
+    `INSERT INTO ledger_entries (user_id, kind, plan_delta, bonus_delta, note) VALUES ($1, 'adjust', -998, 0, 'test: low balance')`,
     [account.id],
   );
 
@@ -85,7 +86,7 @@ test('too little balance for the voice: the text arrives, the voice is refused p
   expect(h.telegram.textOf(user.id, (answerCall.result as { message_id: number }).message_id)).toContain('Tell me about the waves.');
   const balance = await getBalance(h.engine.db.dataSource, account.id);
   expect(gens[0].tokensSpent).toBe(1);
-  expect(balance.total).toBe(0);
+  expect(balance.total).toBe(1);
   expect(await ledgerTotals(h.engine.db.dataSource, account.id)).toEqual({ plan: balance.planTokens, bonus: balance.bonusTokens });
 });
 
@@ -103,21 +104,22 @@ test('a Starter account is told voice answers need a speech plan; the answer is 
   expect(await h.engine.db.dataSource.getRepository(GenerationEntity).countBy({ userId: account.id, category: 'tts' })).toBe(0);
 });
 
-test('a speech model picked in /settings speaks; one without Opus (ElevenLabs) is sent as audio', async () => {
+test('a speech model picked in /settings speaks; Gemini TTS (WAV, which sendAudio does not take) arrives as a file', async () => {
   const user = h.user(4_900_004);
   await basicAccount(user.id, 1000);
   await turnVoiceAnswersOn(user);
   await press(h, user, /^tts:list$/);
-  await press(h, user, /^tts:m:vendor-flash-v2-5$/);
-  expect(String(lastKeyboard(h.telegram, user.id).payload.text)).toContain('Voice answers: on (Flash v2.5)');
+  await press(h, user, /^tts:m:gemini-3.8-flash-lite-tts$/);
+  expect(String(lastKeyboard(h.telegram, user.id).payload.text)).toContain('Voice answers: on (Gemini 3.8 Flash-Lite TTS)');
 
   await h.send(user.text('Say hello.'));
-  const audio = await h.telegram.waitForCall((c) => c.method === 'sendAudio' && Number(c.payload.chat_id) === user.id);
-  expect(audio.result).toMatchObject({ audio: { mime_type: 'audio/mpeg', performer: 'Flash v2.5' } });
+  const file = await h.telegram.waitForCall((c) => c.method === 'sendDocument' && Number(c.payload.chat_id) === user.id);
+  expect(file.files.document.name).toMatch(/\.wav$/);
   expect(sentTo(user.id, 'sendVoice')).toEqual([]);
+  expect(sentTo(user.id, 'sendAudio')).toEqual([]);
   const tts = (await generationsOf(h, user.id)).find((g) => g.category === 'tts')!;
-  expect(tts).toMatchObject({ status: 'completed', modelSlug: 'vendor-flash-v2-5' });
-  expect(String(audio.payload.caption)).toContain(`Flash v2.5 · ${tts.tokensSpent} tkn`);
+  expect(tts).toMatchObject({ status: 'completed', modelSlug: 'gemini-3.8-flash-lite-tts' });
+  expect(String(file.payload.caption)).toContain(`Gemini 3.8 Flash-Lite TTS · ${tts.tokensSpent} tkn`);
 });
 
 test('a long answer is spoken up to the last sentence that fits', () => {

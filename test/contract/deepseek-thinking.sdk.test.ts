@@ -15,30 +15,36 @@ const ask = async (body: Record<string, unknown>) =>
     ...body,
   } as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming)) as Reply;
 
-test('deepseek-chat thinks only with thinking enabled: reasoning_content beside the answer', async () => {
-  const plain = await ask({ model: 'deepseek-chat' });
-  expect(plain.choices[0].message.reasoning_content ?? null).toBeNull();
-  const thinking = await ask({ model: 'deepseek-chat', thinking: { type: 'enabled' } });
+test('deepseek-v4-flash thinks by default (reasoning_content beside the answer) and answers directly with thinking disabled', async () => {
+  const plain = await ask({ model: 'deepseek-v4-flash' });
+  expect(plain.choices[0].message.reasoning_content!.length).toBeGreaterThan(0);
+  expect(plain.usage!.completion_tokens_details!.reasoning_tokens).toBeGreaterThan(0);
+  const thinking = await ask({ model: 'deepseek-v4-flash', thinking: { type: 'enabled' } });
   expect(thinking.choices[0].message.reasoning_content!.length).toBeGreaterThan(0);
-  expect(thinking.usage!.completion_tokens_details!.reasoning_tokens).toBeGreaterThan(0);
-  const off = await ask({ model: 'deepseek-chat', thinking: { type: 'disabled' } });
+  const off = await ask({ model: 'deepseek-v4-flash', thinking: { type: 'disabled' } });
   expect(off.choices[0].message.reasoning_content ?? null).toBeNull();
+});
+
+test('the retired deepseek-chat and deepseek-reasoner names are gone', async () => {
+  for (const model of ['deepseek-chat', 'deepseek-reasoner']) {
+    expect(await ask({ model }).catch((e: unknown) => e)).toBeInstanceOf(OpenAI.APIError);
+  }
 });
 
 test('reasoning_effort: the documented values are taken, more effort reasons longer', async () => {
   const tokens = async (effort: string) =>
-    (await ask({ model: 'deepseek-reasoner', reasoning_effort: effort })).usage!.completion_tokens_details!.reasoning_tokens!;
+    (await ask({ model: 'deepseek-v4-pro', reasoning_effort: effort })).usage!.completion_tokens_details!.reasoning_tokens!;
   expect(await tokens('high')).toBeGreaterThan(await tokens('low'));
   for (const effort of ['minimal', 'medium', 'xhigh', 'max', 'ultra']) {
-    expect((await ask({ model: 'deepseek-reasoner', reasoning_effort: effort })).choices[0].message.content!.length).toBeGreaterThan(0);
+    expect((await ask({ model: 'deepseek-v4-pro', reasoning_effort: effort })).choices[0].message.content!.length).toBeGreaterThan(0);
   }
 });
 
 test('an unknown thinking type is a 422 and an unknown effort a 400, as DeepSeek answers them', async () => {
-  const type = await ask({ model: 'deepseek-chat', thinking: { type: 'auto' } }).catch((e: unknown) => e);
+  const type = await ask({ model: 'deepseek-v4-flash', thinking: { type: 'auto' } }).catch((e: unknown) => e);
   expect(type).toBeInstanceOf(OpenAI.UnprocessableEntityError);
   expect((type as Error).message).toMatch(/expected `enabled` or `disabled`/);
-  const effort = await ask({ model: 'deepseek-reasoner', reasoning_effort: 'extreme' }).catch((e: unknown) => e);
+  const effort = await ask({ model: 'deepseek-v4-pro', reasoning_effort: 'extreme' }).catch((e: unknown) => e);
   expect(effort).toBeInstanceOf(OpenAI.BadRequestError);
   expect((effort as Error).message).toMatch(/Invalid reasoning_effort value: extreme/);
 });

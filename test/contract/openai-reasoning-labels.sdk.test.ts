@@ -5,7 +5,9 @@ import { useFake } from './sandbox';
 // The official `openai` SDK as the client of the OpenAI fake, for what wave 3 taught it (issue 26):
 // reasoning_effort per model, the labels and their documented limits, and PDF documents as `file` parts.
 
-const fake = useFake('openai', createOpenAiSandbox({ chunkDelayMs: 0 }));
+// gpt-4o (the one model here without reasoning) answers until its shutdown, 2027-01-14: the fake is pinned to the day
+// of the catalog refresh.
+const fake = useFake('openai', createOpenAiSandbox({ chunkDelayMs: 0, now: () => new Date('2026-11-27T12:00:00Z') }));
 const client = () => new OpenAI({ apiKey: 'sk-contract', baseURL: `${fake.mount()}/v1`, maxRetries: 0 });
 const ask = (extra: Partial<OpenAI.ChatCompletionCreateParamsNonStreaming> & { model: string }) =>
   client().chat.completions.create({ messages: [{ role: 'user', content: 'Why is the sky blue?' }], ...extra });
@@ -16,27 +18,31 @@ async function refusal(promise: Promise<unknown>): Promise<InstanceType<typeof O
   return err as InstanceType<typeof OpenAI.APIError>;
 }
 
-test('reasoning_effort: more effort, more reasoning tokens in completion_tokens_details; minimal on gpt-5 thinks not at all', async () => {
-  const tokens = async (model: string, effort: OpenAI.ReasoningEffort) =>
-    (await ask({ model, reasoning_effort: effort })).usage!.completion_tokens_details!.reasoning_tokens!;
-  const [minimal, low, high] = [await tokens('gpt-5', 'minimal'), await tokens('gpt-5', 'low'), await tokens('gpt-5', 'high')];
-  expect(minimal).toBe(0);
+test('reasoning_effort: more effort, more reasoning tokens in completion_tokens_details; none on gpt-5.6-luna thinks not at all', async () => {
+  const tokens = async (model: string, effort: string) =>
+    (await ask({ model, reasoning_effort: effort as OpenAI.ReasoningEffort })).usage!.completion_tokens_details!.reasoning_tokens!;
+  const [none, low, high] = [
+    await tokens('gpt-5.6-luna', 'none'),
+    await tokens('gpt-5.6-luna', 'low'),
+    await tokens('gpt-5.6-luna', 'high'),
+  ];
+  expect(none).toBe(0);
   expect(low).toBeGreaterThan(0);
   expect(high).toBeGreaterThan(low);
-  expect(await tokens('o4-mini', 'high')).toBeGreaterThan(await tokens('o4-mini', 'low'));
+  expect(await tokens('gpt-6.1-sol', 'high')).toBeGreaterThan(await tokens('gpt-6.1-sol', 'low'));
 });
 
 test('reasoning_effort: a value the model lacks and a model without reasoning are refused as the API refuses them', async () => {
-  const minimal = await refusal(ask({ model: 'o4-mini', reasoning_effort: 'minimal' }));
-  expect([minimal.param, minimal.code]).toEqual(['reasoning_effort', 'unsupported_value']);
-  expect(minimal.message).toMatch(/Supported values are: 'low', 'medium', 'high'/);
+  const none = await refusal(ask({ model: 'gpt-6.1-sol', reasoning_effort: 'none' as OpenAI.ReasoningEffort }));
+  expect([none.param, none.code]).toEqual(['reasoning_effort', 'unsupported_value']);
+  expect(none.message).toMatch(/Supported values are: 'low', 'medium', 'high', 'xhigh', 'max'/);
   const plain = await refusal(ask({ model: 'gpt-4o', reasoning_effort: 'low' }));
   expect([plain.param, plain.code]).toEqual(['reasoning_effort', 'unsupported_parameter']);
 });
 
 test('labels: metadata, service_tier, store, user, prompt_cache_key and safety_identifier are taken', async () => {
   const res = await ask({
-    model: 'gpt-4o-mini',
+    model: 'gpt-6-luna',
     metadata: { team: 'search', run: '7' },
     service_tier: 'auto',
     store: false,
@@ -49,14 +55,14 @@ test('labels: metadata, service_tier, store, user, prompt_cache_key and safety_i
 
 test('labels: the documented limits are enforced (16 metadata pairs of strings, the service tiers, string labels)', async () => {
   const pairs = Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, 'v']));
-  const tooMany = await refusal(ask({ model: 'gpt-4o-mini', metadata: pairs }));
+  const tooMany = await refusal(ask({ model: 'gpt-6-luna', metadata: pairs }));
   expect([tooMany.param, tooMany.code]).toEqual(['metadata', 'invalid_value']);
-  const notString = await refusal(ask({ model: 'gpt-4o-mini', metadata: { n: 1 } as unknown as Record<string, string> }));
+  const notString = await refusal(ask({ model: 'gpt-6-luna', metadata: { n: 1 } as unknown as Record<string, string> }));
   expect(notString.param).toBe('metadata');
-  const tier = await refusal(ask({ model: 'gpt-4o-mini', service_tier: 'gold' as OpenAI.ChatCompletionCreateParams['service_tier'] }));
+  const tier = await refusal(ask({ model: 'gpt-6-luna', service_tier: 'gold' as OpenAI.ChatCompletionCreateParams['service_tier'] }));
   expect([tier.param, tier.code]).toEqual(['service_tier', 'invalid_value']);
   expect(tier.message).toMatch(/Supported values are: 'auto', 'default', 'flex', 'scale', 'priority'/);
-  const user = await refusal(ask({ model: 'gpt-4o-mini', user: 7 as unknown as string }));
+  const user = await refusal(ask({ model: 'gpt-6-luna', user: 7 as unknown as string }));
   expect([user.param, user.code]).toEqual(['user', 'invalid_type']);
 });
 
@@ -64,7 +70,7 @@ test('file parts: a base64 PDF is read; other bytes, a file_id and a missing fil
   const pdf = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n').toString('base64');
   const withFile = (file: OpenAI.ChatCompletionContentPart.File.File) =>
     client().chat.completions.create({
-      model: 'gpt-4o',
+      model: 'gpt-6-luna',
       messages: [
         {
           role: 'user',

@@ -12,9 +12,20 @@ export interface VoiceAnswers {
   chosen: boolean;
 }
 
-/** The speech model of a plan that has not picked one: the catalog's first the plan may use, or null (Starter). */
+/** Speech formats Telegram plays in the chat: Opus as a voice message, MP3 in the music player. */
+const PLAYED_IN_CHAT = ['opus', 'mp3'] as const;
+
+/**
+ * The speech model of a plan that has not picked one, or null (Starter): the catalog's first the plan may use that
+ * speaks Opus, else MP3 (Gemini TTS speaks WAV only, which Telegram shows as a file), else the first at all.
+ */
 export function defaultTtsModel(plan: PlanSlug): TtsModel | null {
-  return listModels({ category: 'tts', minPlan: plan }).find((m): m is TtsModel => m.category === 'tts') ?? null;
+  const usable = listModels({ category: 'tts', minPlan: plan }).filter((m): m is TtsModel => m.category === 'tts');
+  for (const format of PLAYED_IN_CHAT) {
+    const model = usable.find((m) => m.config.audio_formats.includes(format));
+    if (model) return model;
+  }
+  return usable[0] ?? null;
 }
 
 /** user_settings.voice_answers and tts_model; a picked model the plan lost (or a retired one) gives way to the default. */

@@ -3,12 +3,13 @@ import type { TtsModel } from './types';
 
 /**
  * The longest text each vendor's speech model takes in one request, in characters, as its vendor documents it
- * (OpenAI `/audio/speech` input: 4,096; ElevenLabs: 10,000 for Multilingual v2, 40,000 for Flash v2.5, 5,000 for
- * v3). Not published in the model's `config`: callers ask speechInputLimit.
+ * (Gemini TTS: 8,192 input tokens, counted as as many characters, since a token is rarely shorter than one;
+ * ElevenLabs: 10,000 for Multilingual v2, 40,000 for Flash v2.5, 5,000 for v3). Not published in the model's
+ * `config`: callers ask speechInputLimit.
  */
 const VENDOR_MAX_INPUT: Readonly<Record<string, number>> = {
-  'tts-1': 4096,
-  'gpt-4o-mini-tts': 4096,
+  'gemini-3.8-flash-lite-tts': 8192,
+  'gemini-3.8-flash-tts': 8192,
   eleven_multilingual_v2: 10_000,
   eleven_flash_v2_5: 40_000,
   eleven_v3: 5_000,
