@@ -173,7 +173,8 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
   const counters: CounterStore = failover ?? pgCounters;
   setGaugeSource(GAUGES.redisFallback, () => (failover?.onFallback ? 1 : 0));
   const sql = FastSql.of(ds);
-  const holds = FastSql.asyncCommitPool(options.databaseUrl);
+  // Lease heartbeats (and the opt-in BILLING_SETTLE_COMMIT=async) do not wait for the WAL flush; holds do.
+  const asyncCommit = FastSql.asyncCommitPool(options.databaseUrl);
   const plans = new PlanDirectory(ds);
   const changeFeed = new PgAccountChangeFeed(options.databaseUrl, log);
   const catalog = new LiveCatalog(new CatalogStore(ds), log);
@@ -240,12 +241,11 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     log,
   );
   outbox.start(5000);
-  const leases = new GenerationLeases(holds.sql, resolveInstanceId(config.dataDir, config.instanceId));
+  const leases = new GenerationLeases(asyncCommit.sql, resolveInstanceId(config.dataDir, config.instanceId));
   const generations = new GenerationService({
     leases,
     ds,
     sql,
-    holdSql: holds.sql,
     limiter,
     connections,
     gate,
@@ -280,9 +280,9 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
   const chat = new ChatService({
     ds,
     billing: new GenerationBilling({
-      holdSql: holds.sql,
+      holdSql: sql,
       // BILLING_SETTLE_COMMIT=async (opt-in) settles on the pool that does not wait for the WAL flush.
-      sql: config.billingSettleCommit === 'async' ? holds.sql : sql,
+      sql: config.billingSettleCommit === 'async' ? asyncCommit.sql : sql,
       batch: config.billingBatch,
     }),
     limiter,
@@ -347,7 +347,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
       idempotency.stop();
       jobQueue.quiet();
       await boss.stop({ graceful: true, timeout: 5000 }).catch(() => undefined);
-      await holds.close().catch(() => undefined);
+      await asyncCommit.close().catch(() => undefined);
       await accountChanges.close();
       failover?.stop();
       redis?.disconnect();

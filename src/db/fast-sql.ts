@@ -18,13 +18,13 @@ export class FastSql implements Queryable {
   }
 
   /**
-   * A pool whose commits do not wait for the WAL flush. Only for holding tokens before work starts: a hold lost
-   * in a database crash is a request that was never answered (its generation row is lost with it), and the
-   * synchronous commit that settles it flushes the hold too, since the WAL is written in order. The row lock on
-   * the balance is then released without waiting for the disk, which is what bounds a busy account.
+   * A pool whose commits do not wait for the WAL flush: only for writes whose loss in a database crash costs
+   * nothing that was promised (lease heartbeats; settlements under the opt-in BILLING_SETTLE_COMMIT=async).
+   * Never for holds: a hold lost in a crash while its answer was already streaming leaves that answer with no
+   * generation to bill, and the crash can hand its id to another generation.
    */
   static asyncCommitPool(url: string, max = 10): { sql: FastSql; close: () => Promise<void> } {
-    const pool = new Pool({ connectionString: url, max, options: '-c synchronous_commit=off', application_name: 'nebula-gen-holds' });
+    const pool = new Pool({ connectionString: url, max, options: '-c synchronous_commit=off', application_name: 'nebula-gen-async' });
     pool.on('error', () => undefined);
     return { sql: new FastSql(pool), close: () => pool.end() };
   }

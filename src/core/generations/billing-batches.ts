@@ -6,7 +6,10 @@ import { createPendingGeneration, NewGeneration, NewLease, PendingGeneration, Tr
 import { createPendingGenerations, finishGenerations, GenerationToOpen } from './lifecycle-batch';
 
 export interface GenerationBillingOptions {
-  /** Runs the holds: commits that do not wait for the WAL flush (see FastSql.asyncCommitPool). */
+  /**
+   * Runs the holds, with synchronous commit: a hold (and its generation's id) is on disk before the vendor is
+   * called, so an answer delivered while PostgreSQL then crashes still has its generation to be billed on.
+   */
   holdSql: Queryable;
   /** Runs the settlements with synchronous commit: a charge is on disk before anyone is told about it. */
   sql: Queryable;

@@ -55,8 +55,6 @@ export interface GenerationServiceDeps {
   ds: DataSource;
   /** The hot-path SQL runner (prepared statements on the pool). */
   sql: Queryable;
-  /** Runs the token holds (see FastSql.asyncCommitPool). */
-  holdSql: Queryable;
   limiter: RateLimiter;
   connections: ProviderConnections;
   gate: ProviderGate;
@@ -191,7 +189,7 @@ export class GenerationService {
       apiKeyId: actor.key?.id ?? null,
       linkOrigin: ctx.linkOrigin ?? null,
     };
-    const { id, createdAt } = await createPendingGeneration(this.deps.holdSql, row);
+    const { id, createdAt } = await createPendingGeneration(this.deps.sql, row);
     const gen = this.deps.ds.getRepository(GenerationEntity).create({ ...row, id, createdAt, status: 'pending' });
     if (model.execution === 'async') {
       await this.handOff(gen, params, inputs);

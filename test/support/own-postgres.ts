@@ -1,0 +1,149 @@
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+
+/**
+ * A PostgreSQL cluster of the test's own (initdb in a temporary directory with the machine's binaries), which the
+ * test may kill -9 and start again on the same port: never the machine's server. As root, the server runs as the
+ * `postgres` system user, which initdb and postgres require.
+ */
+export interface OwnPostgres {
+  /** `postgres://postgres@127.0.0.1:<port>/postgres` */
+  adminUrl: string;
+  /** A URL of a database of this cluster. */
+  urlOf(database: string): string;
+  /** kill -9 of the postmaster and every server process: what was not flushed to disk is lost, as in a crash. */
+  crash(): Promise<void>;
+  /** Starts the server again on the same port and directory (crash recovery runs first). */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function binDir(): string {
+  const fromPath = execFileSync('sh', ['-c', 'command -v initdb || true']).toString().trim();
+  if (fromPath) return path.dirname(fs.realpathSync(fromPath));
+  const versions = fs.existsSync('/usr/lib/postgresql') ? fs.readdirSync('/usr/lib/postgresql').sort() : [];
+  if (versions.length === 0) throw new Error('no PostgreSQL binaries (initdb) on this machine');
+  return path.join('/usr/lib/postgresql', versions[versions.length - 1], 'bin');
+}
+
+const asRoot = process.getuid?.() === 0;
+
+/** The command line run as the `postgres` user when this process is root. */
+function asServerUser(file: string, args: string[]): [string, string[]] {
+  return asRoot ? ['runuser', ['-u', 'postgres', '--', file, ...args]] : [file, args];
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The postmaster and its children (backends, WAL writer, checkpointer...). */
+function serverPids(dataDir: string): number[] {
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  if (!fs.existsSync(pidFile)) return [];
+  const postmaster = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (!postmaster || !alive(postmaster)) return [];
+  const children = execFileSync('sh', ['-c', `pgrep -P ${postmaster} || true`])
+    .toString()
+    .split('\n')
+    .map(Number)
+    .filter(Boolean);
+  return [postmaster, ...children];
+}
+
+export async function startOwnPostgres(): Promise<OwnPostgres> {
+  const bin = binDir();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ng-own-pg-'));
+  if (asRoot) execFileSync('chown', ['postgres:postgres', dataDir]);
+  const [initdb, initArgs] = asServerUser(path.join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8']);
+  execFileSync(initdb, initArgs, { stdio: 'ignore' });
+  const port = await freePort();
+  const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  let child: ChildProcess | undefined;
+
+  const answers = async () => {
+    const c = new Client({ connectionString: adminUrl, connectionTimeoutMillis: 1000 });
+    try {
+      await c.connect();
+      await c.query('SELECT 1');
+      return true;
+    } catch {
+      return false;
+    } finally {
+      await c.end().catch(() => undefined);
+    }
+  };
+
+  const start = async () => {
+    const [file, args] = asServerUser(path.join(bin, 'postgres'), [
+      '-D',
+      dataDir,
+      '-p',
+      String(port),
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'max_connections=200',
+      '-c',
+      'fsync=on',
+    ]);
+    child = spawn(file, args, { stdio: 'ignore' });
+    const deadline = Date.now() + 30_000;
+    while (!(await answers())) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error('the own PostgreSQL did not start');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+
+  const crash = async () => {
+    const pids = serverPids(dataDir);
+    for (const pid of pids) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    const deadline = Date.now() + 10_000;
+    while (pids.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  };
+
+  await start();
+  return {
+    adminUrl,
+    urlOf: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,
+    crash,
+    start,
+    stop: async () => {
+      const pids = serverPids(dataDir);
+      if (pids.length > 0) process.kill(pids[0], 'SIGINT'); // fast shutdown
+      const deadline = Date.now() + 10_000;
+      while (pids.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await crash();
+      child?.kill('SIGKILL');
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
