@@ -1,8 +1,6 @@
 import type { ParameterizedContext } from 'koa';
 
 export interface SseChannel {
-  /** Aborted when the client goes away. */
-  signal: AbortSignal;
   /** Writes one frame and flushes it; false once the client is gone. */
   write(frame: string): boolean;
   event(name: string, data: unknown): boolean;
@@ -12,12 +10,11 @@ export interface SseChannel {
 
 /**
  * Takes over the response for server-sent events: headers already set on ctx (rate limits, request id) are sent,
- * Nagle is off so each frame leaves at once, and a client disconnect aborts `signal`.
+ * and Nagle is off so each frame leaves at once. A client leaving is seen through `clientSignal`.
  */
 export function openSse(ctx: ParameterizedContext, heartbeat?: { everyMs: number; frame: string }): SseChannel {
   ctx.respond = false;
   const res = ctx.res;
-  const controller = new AbortController();
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(ctx.response.headers)) if (v !== undefined) headers[k] = String(v);
   res.writeHead(200, {
@@ -29,10 +26,6 @@ export function openSse(ctx: ParameterizedContext, heartbeat?: { everyMs: number
   });
   ctx.req.socket.setNoDelay(true);
   res.flushHeaders();
-  const onClose = () => {
-    if (!res.writableFinished) controller.abort();
-  };
-  res.on('close', onClose);
   const timer = heartbeat ? setInterval(() => write(heartbeat.frame), heartbeat.everyMs) : undefined;
   timer?.unref();
   function write(frame: string): boolean {
@@ -41,13 +34,11 @@ export function openSse(ctx: ParameterizedContext, heartbeat?: { everyMs: number
     return true;
   }
   return {
-    signal: controller.signal,
     write,
     event: (name, data) => write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`),
     data: (data) => write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`),
     close: () => {
       if (timer) clearInterval(timer);
-      res.off('close', onClose);
       if (!res.writableEnded) res.end();
     },
   };

@@ -150,6 +150,7 @@ const BOT_ERRORS: ErrorTable<BotRendering> & Record<TelegramFileError['code'], (
   receipt_contact_required: () => internal,
   payment_provider_unavailable: () => internal,
   payment_provider_rejected: () => internal,
+  client_closed_request: () => internal,
   idempotency_conflict: () => internal,
   idempotency_key_reused: () => internal,
   mail_failed: () => internal,

@@ -15,7 +15,13 @@ import { KeyBudgetExceededError, ModelNotAllowedError } from './accounts/key-lim
 import { InsufficientTokensError } from './billing/errors';
 import { ModelRetiredError, ParamError, UnknownModelError } from './catalog/errors';
 import { DomainError } from './errors';
-import { GenerationFailedError, IdempotencyConflictError, InputError, ProviderUnavailableError } from './generations/errors';
+import {
+  ClientGoneError,
+  GenerationFailedError,
+  IdempotencyConflictError,
+  InputError,
+  ProviderUnavailableError,
+} from './generations/errors';
 import { RateLimitedError } from './limits/rate-limiter';
 import { ImageValidationError, InvalidSizeError } from './media/image';
 import { InvalidStorageKeyError, RangeNotSatisfiableError } from './media/storage';
@@ -59,6 +65,7 @@ export const CORE_ERROR_CLASSES = [
   UnknownModelError,
   ModelRetiredError,
   GenerationFailedError,
+  ClientGoneError,
   IdempotencyConflictError,
   InputError,
   ProviderUnavailableError,

@@ -103,21 +103,20 @@ test('a stream broken mid-answer keeps the text so far, says so, and charges not
   expect(String(replies[replies.length - 1].payload.text)).toContain('Nothing was charged');
 });
 
-test('when Telegram refuses the reply (bot blocked), the stream is stopped and settled, never left reserved', async () => {
+test('when Telegram refuses the reply (bot blocked) before the stream is read, the model is not called and nothing is held', async () => {
   const user = h.user(4_200_005);
   await h.send(user.text('/start'));
   h.telegram.failNext('sendMessage', telegramError('error-403-bot-blocked'));
   await h.send(user.text('are you there?'));
   const account = await accountOf(h, user.id);
-  const gen = await h.engine.db.dataSource.getRepository(GenerationEntity).findOneByOrFail({ userId: account.id });
-  expect(gen.status).not.toBe('pending');
-  const open = await h.engine.db.dataSource.query<{ n: number }[]>(
-    `SELECT count(*)::int AS n FROM token_reservations WHERE reference = $1 AND status = 'reserved'`,
-    [`gen:${gen.id}`],
-  );
-  expect(open[0].n).toBe(0);
+  // The hold was withdrawn before the vendor call: no generation left, its reservation released in full.
+  expect(await h.engine.db.dataSource.getRepository(GenerationEntity).findBy({ userId: account.id })).toEqual([]);
+  const holds = await h.engine.db.dataSource.query<{ status: string }[]>(`SELECT status FROM token_reservations WHERE user_id = $1`, [
+    account.id,
+  ]);
+  expect(holds).toEqual([{ status: 'released' }]);
   const balance = await getBalance(h.engine.db.dataSource, account.id);
-  expect(balance.total).toBe(50 - gen.tokensSpent);
+  expect(balance.total).toBe(50);
   expect(await ledgerTotals(h.engine.db.dataSource, account.id)).toEqual({ plan: balance.planTokens, bonus: balance.bonusTokens });
 });
 

@@ -28,6 +28,8 @@ export interface Instance {
   dataDir: string;
   logs: string[];
   sandbox: SandboxServer;
+  /** Client connections the HTTP server holds open now. */
+  connections(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -81,6 +83,7 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
     dataDir,
     logs,
     sandbox,
+    connections: () => new Promise((resolve, reject) => server.getConnections((err, n) => (err ? reject(err) : resolve(n)))),
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,5 +1,5 @@
 import type { Middleware, ParameterizedContext } from 'koa';
-import { ErrorTable, renderByCode } from '../../core/error-registry';
+import { ErrorTable, hasErrorCode, renderByCode } from '../../core/error-registry';
 import { failureMessage } from '../../core/generations/errors';
 import { RateDecision } from '../../core/limits/rate-limiter';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../core/ops/availability';
@@ -168,6 +168,8 @@ const API_ERRORS: ErrorTable<Rendering> = {
   unsafe_url: () => ({ status: 400, code: 'invalid_input' }),
   fetch_failed: () => ({ status: 422, code: 'invalid_input' }),
   image_rejected: (err) => ({ status: err.reason === 'too_large' ? 413 : 422, code: 'invalid_input' }),
+  // nginx's "client closed request": only the request log sees it, the client is gone.
+  client_closed_request: () => ({ status: 499 }),
   idempotency_conflict: () => ({ status: 409 }),
   idempotency_key_reused: () => ({ status: 422 }),
   model_unavailable: (err) => ({
@@ -298,7 +300,8 @@ export function errorHandler(): Middleware {
       await next();
     } catch (err) {
       if (ctx.headerSent || !ctx.writable) {
-        requestLog(ctx).warn({ err }, 'error after the response started');
+        if (hasErrorCode(err, 'client_closed_request')) ctx.status = 499;
+        else requestLog(ctx).warn({ err }, 'error after the response started');
         return;
       }
       renderError(ctx, err);

@@ -2,6 +2,7 @@ import type { ParameterizedContext } from 'koa';
 import type { ChatInput, ChatOutcome, ChatStream } from '../../core/generations/chat';
 import type { RateDecision } from '../../core/limits/rate-limiter';
 import type { ApiServices } from '../api-services';
+import { clientSignal } from '../client-signal';
 import { actorOf } from '../middleware/auth';
 import { announceReplacement } from '../model-replaced';
 import { applyRateLimitHeaders } from '../middleware/rate-limit-headers';
@@ -29,13 +30,8 @@ function setIgnoredParameters(ctx: ParameterizedContext, ignored: readonly strin
 
 /** A whole answer; sets the rate headers, X-Token-Balance and (a retired model's replacement answered) X-Model-Replaced. */
 export async function completeChat(ctx: ParameterizedContext, services: ChatRunServices, input: ChatInput): Promise<ChatOutcome> {
-  // The client leaving closes the response before it finished (on Node 20 the request's own 'close' has already
-  // fired once the body was read, so it cannot tell): the upstream call is aborted and nothing is charged.
-  const abort = new AbortController();
-  ctx.res.once('close', () => {
-    if (!ctx.res.writableFinished) abort.abort();
-  });
-  const out = await services.chat.complete(actorOf(ctx), input, requestContext(ctx, services), abort.signal);
+  // The client leaving before the vendor call means no call and no charge; after it, the call is aborted.
+  const out = await services.chat.complete(actorOf(ctx), input, requestContext(ctx, services), clientSignal(ctx));
   announceReplacement(ctx, out.replaced, out.model.slug);
   applyRate(ctx, out.rate);
   setIgnoredParameters(ctx, out.ignored);
@@ -45,21 +41,19 @@ export async function completeChat(ctx: ParameterizedContext, services: ChatRunS
 
 /**
  * A streamed answer: refusals (limits, balance, bad input) are thrown before the event stream opens, so they go
- * out as ordinary error answers; afterwards the client leaving aborts the upstream request.
+ * out as ordinary error answers. The client leaving before the vendor call means no call and no charge; after it,
+ * the upstream request is aborted.
  */
 export async function streamChat(
   ctx: ParameterizedContext,
   services: ChatRunServices,
   input: ChatInput,
 ): Promise<{ stream: ChatStream; sse: SseChannel }> {
-  const abort = new AbortController();
-  const stream = await services.chat.stream(actorOf(ctx), input, requestContext(ctx, services), abort.signal);
+  const stream = await services.chat.stream(actorOf(ctx), input, requestContext(ctx, services), clientSignal(ctx));
   announceReplacement(ctx, stream.replaced, stream.model.slug);
   applyRate(ctx, stream.rate);
   setIgnoredParameters(ctx, stream.ignored);
-  const sse = openSse(ctx);
-  sse.signal.addEventListener('abort', () => abort.abort(), { once: true });
-  return { stream, sse };
+  return { stream, sse: openSse(ctx) };
 }
 
 /** The billing object the /v1 answers carry next to the wire format's own fields. */

@@ -5,6 +5,7 @@ import { ChatMessage } from '../../core/providers/types';
 import type { ApiServices } from '../api-services';
 import { actorOf, authOf } from '../middleware/auth';
 import { applyRateLimitHeaders } from '../middleware/rate-limit-headers';
+import { clientSignal } from '../client-signal';
 import { openSse } from '../sse';
 import { ownOrigins } from './public-url';
 import { addRoute } from './route';
@@ -58,17 +59,16 @@ export function registerStreamRoute(router: Router, services: Pick<ApiServices, 
         ...(body.system ? [{ role: 'system' as const, content: body.system }] : []),
         { role: 'user' as const, content: body.prompt! },
       ];
-      const abort = new AbortController();
+      // Wired before anything starts: a client gone before the vendor call means no call and no charge.
       const stream = await services.chat.stream(
         actorOf(ctx),
         { model: body.model, messages, maxTokens: body.max_tokens, temperature: body.temperature },
         { source: 'api', ownOrigins: ownOrigins(ctx, services.config) },
-        abort.signal,
+        clientSignal(ctx),
       );
       announceReplacement(ctx, stream.replaced, stream.model.slug);
       applyRateLimitHeaders(ctx, stream.rate);
       const sse = openSse(ctx, { everyMs: STREAM_HEARTBEAT_MS, frame: 'event: heartbeat\ndata: {}\n\n' });
-      sse.signal.addEventListener('abort', () => abort.abort(), { once: true });
       sse.event('generation_start', { generation_id: stream.generationId, model_slug: stream.model.slug });
       let finishReason: string | null = null;
       try {

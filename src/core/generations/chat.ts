@@ -29,7 +29,7 @@ import {
   withoutImageRefs,
 } from './chat-request';
 import { ProviderConnections } from './connections';
-import { failureMessage, GenerationFailedError } from './errors';
+import { ClientGoneError, failureMessage, GenerationFailedError } from './errors';
 import { announceFinished } from './announce';
 import { BillingOutbox, DeferredOutcome } from './billing-outbox';
 import { GenerationBilling } from './billing-batches';
@@ -240,7 +240,7 @@ export class ChatService {
    * instance last saw clearly covers the hold (the hold's round trip is then off the answer's path); a refused hold
    * or rate check aborts that call at once, and nothing is charged.
    */
-  private async begin<T>(actor: Actor, input: ChatInput, ctx: RequestContext, early?: EarlyStart<T>) {
+  private async begin<T>(actor: Actor, input: ChatInput, ctx: RequestContext, client: AbortSignal | undefined, early?: EarlyStart<T>) {
     const prepared = this.prepare(actor, input);
     const last = input.messages[input.messages.length - 1];
     const lease: NewLease = { instanceId: this.deps.leases.instanceId, promptTokens: prepared.promptTokens };
@@ -266,7 +266,7 @@ export class ChatService {
     };
     const admitted = this.admit(actor, generation, lease);
     // A key with a budget of its own is checked in the hold: no vendor call before that check has passed.
-    const covered = early && !actor.key?.budgeted && this.balances.covers(actor.user.id, prepared.reserve);
+    const covered = early && !client?.aborted && !actor.key?.budgeted && this.balances.covers(actor.user.id, prepared.reserve);
     const plain = covered ? withoutImageRefs(input.messages) : undefined;
     if (early && plain) {
       const request: ChatRequest = { ...prepared.request, messages: plain };
@@ -284,7 +284,9 @@ export class ChatService {
     const { rate, id, createdAt } = await admitted;
     let messages: ChatRequest['messages'];
     try {
+      this.stillWanted(client, id);
       messages = await resolveImages(input.messages, (field, url) => this.deps.inputs.image(field, url, ctx.ownOrigins));
+      this.stillWanted(client, id);
     } catch (err) {
       await this.withdraw(id);
       throw err;
@@ -308,6 +310,16 @@ export class ChatService {
       throw opened.reason;
     }
     return { rate: rated.value, ...opened.value };
+  }
+
+  /**
+   * Right before the vendor call: a client already gone gets none (the caller withdraws the hold, nothing is
+   * charged). @throws ClientGoneError
+   */
+  private stillWanted(client: AbortSignal | undefined, generationId: number): void {
+    if (!client?.aborted) return;
+    this.deps.log.debug({ generationId }, 'the client left before the vendor call: not called, not charged');
+    throw new ClientGoneError();
   }
 
   /** Takes back a hold whose request was refused before the vendor call; if that fails, the deadline sweeper releases it. */
@@ -428,7 +440,7 @@ export class ChatService {
     const abort = new AbortController();
     const onClientAbort = () => abort.abort();
     signal?.addEventListener('abort', onClientAbort, { once: true });
-    const run = await this.begin(actor, input, ctx, {
+    const run = await this.begin(actor, input, ctx, signal, {
       abort,
       start: ({ chat, request, conn }) => {
         const call = chat.chat(request, conn, abort.signal);
@@ -471,7 +483,7 @@ export class ChatService {
     const upstreamAbort = new AbortController();
     const onClientAbort = () => upstreamAbort.abort();
     signal?.addEventListener('abort', onClientAbort, { once: true });
-    const run = await this.begin(actor, input, ctx, {
+    const run = await this.begin(actor, input, ctx, signal, {
       abort: upstreamAbort,
       start: ({ chat, request, conn }) => startNow(chat.chatStream(request, conn, upstreamAbort.signal)),
     }).catch((err: unknown) => {
@@ -492,6 +504,13 @@ export class ChatService {
       let usage: ChatUsage | undefined;
       let finish: FinishReason | undefined;
       let failure: unknown;
+      if (!started && upstreamAbort.signal.aborted) {
+        // Gone between the hold and the first read of the stream: the vendor is not called, the hold withdrawn.
+        signal?.removeEventListener('abort', onClientAbort);
+        await self.withdraw(run.generationId);
+        resolveBilled({ generationId: run.generationId, tokensSpent: 0, failed: true });
+        return;
+      }
       try {
         for await (const ev of started ?? chat.chatStream(run.request, run.conn, upstreamAbort.signal)) {
           if (ev.type === 'delta') text += ev.text;

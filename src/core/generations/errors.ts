@@ -27,6 +27,17 @@ export class GenerationFailedError extends DomainError {
   }
 }
 
+/**
+ * The client left before its vendor call was dispatched: the hold was withdrawn, nothing is charged and the vendor
+ * was not called. Nobody reads the answer; doors render it for their logs.
+ */
+export class ClientGoneError extends DomainError {
+  readonly code = 'client_closed_request';
+  constructor() {
+    super('The client closed the request before the model was called');
+  }
+}
+
 /** The same Idempotency-Key while the first request still runs, or reused with another body. */
 export class IdempotencyConflictError extends DomainError {
   readonly code: 'idempotency_conflict' | 'idempotency_key_reused';
