@@ -7,6 +7,7 @@ import { createMetrics } from './metrics';
 import { clientAddress } from './middleware/client-address';
 import { compression } from './middleware/compression';
 import { errorHandler } from './middleware/errors';
+import { answerThenDiscard } from './middleware/unread-body';
 import { notFoundFallback } from './middleware/not-found';
 import { requestContext } from './middleware/request-context';
 import { requestGuards } from './middleware/request-guards';
@@ -28,6 +29,8 @@ export function createApiApp(services: ApiServices, options: ApiAppOptions = {})
   app.use(metrics.middleware);
   app.use(requestContext(services));
   app.use(compression());
+  // A refusal sent while the body still arrives: answered, then the rest read and dropped (bounded), then closed.
+  app.use(answerThenDiscard());
   app.use(errorHandler());
   app.use(notFoundFallback());
   app.use(requestGuards());

@@ -2,6 +2,7 @@ import type { ParameterizedContext } from 'koa';
 import { ApiError } from './errors';
 import { JsonDepthScanner, MAX_JSON_DEPTH } from './json-depth';
 import { findUnsafeText } from './text-guard';
+import { refuseUnreadBody } from './unread-body';
 import { decodeUtf8 } from './utf8';
 
 /** Default cap on JSON request bodies (account endpoints need far less; generate may pass a larger one). */
@@ -17,29 +18,33 @@ function tooDeep(): ApiError {
   return new ApiError(400, 'json_too_deep', `Request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
 }
 
-async function readRaw(ctx: ParameterizedContext, limit: number): Promise<Buffer> {
+/**
+ * Reads the body up to `limit` bytes, checking the nesting as the bytes arrive. A refusal leaves the rest of the
+ * body unread (never a destroyed socket: `answerThenDiscard` answers first, then reads the rest).
+ */
+function readRaw(ctx: ParameterizedContext, limit: number): Promise<Buffer> {
   const declared = Number(ctx.get('Content-Length') || NaN);
-  if (Number.isFinite(declared) && declared > limit) {
-    // Answer without reading a body we will refuse anyway; the connection is not reused.
-    ctx.set('Connection', 'close');
-    throw tooLarge(limit);
-  }
-  const chunks: Buffer[] = [];
-  const depth = new JsonDepthScanner();
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) {
-      ctx.set('Connection', 'close');
-      throw tooLarge(limit);
-    }
-    if (!depth.feed(chunk)) {
-      ctx.set('Connection', 'close');
-      throw tooDeep();
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(refuseUnreadBody(ctx, tooLarge(limit)));
+  const req = ctx.req;
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const depth = new JsonDepthScanner();
+    let size = 0;
+    const finish = (err?: unknown) => {
+      req.off('data', onData).off('end', onEnd).off('error', finish).off('close', onClose);
+      if (err) reject(err);
+      else resolve(Buffer.concat(chunks));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) return finish(refuseUnreadBody(ctx, tooLarge(limit)));
+      if (!depth.feed(chunk)) return finish(refuseUnreadBody(ctx, tooDeep()));
+      chunks.push(chunk);
+    };
+    const onEnd = () => finish();
+    const onClose = () => finish(new ApiError(400, 'request_aborted', 'The request body was interrupted'));
+    req.on('data', onData).once('end', onEnd).once('error', finish).once('close', onClose);
+  });
 }
 
 /**
@@ -59,10 +64,10 @@ export async function readJsonBody(
   if (ctx.request.length !== 0 && (ctx.request.length !== undefined || ctx.get('Transfer-Encoding'))) {
     const encoding = ctx.get('Content-Encoding').toLowerCase();
     if (encoding && encoding !== 'identity') {
-      throw new ApiError(415, 'unsupported_media_type', 'Compressed request bodies are not accepted');
+      throw refuseUnreadBody(ctx, new ApiError(415, 'unsupported_media_type', 'Compressed request bodies are not accepted'));
     }
     if (!ctx.is('application/json', '+json')) {
-      throw new ApiError(415, 'unsupported_media_type', 'Content-Type must be application/json');
+      throw refuseUnreadBody(ctx, new ApiError(415, 'unsupported_media_type', 'Content-Type must be application/json'));
     }
     const bytes = await readRaw(ctx, limit);
     // Telegram's updates are taken as they come (allowUnsafeText); every other body must be UTF-8, not patched up.

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { ParameterizedContext } from 'koa';
 import { ApiError } from './errors';
 import { isUnsafeText } from './text-guard';
+import { refuseUnreadBody } from './unread-body';
 import { decodeUtf8 } from './utf8';
 
 export interface UploadedFile {
@@ -71,12 +72,11 @@ export async function readMultipart(
   opts: { maxFileBytes: number; fileFields: string[] },
 ): Promise<MultipartForm> {
   if (!ctx.is('multipart/form-data')) {
-    throw new ApiError(415, 'unsupported_media_type', 'Send this request as multipart/form-data');
+    throw refuseUnreadBody(ctx, new ApiError(415, 'unsupported_media_type', 'Send this request as multipart/form-data'));
   }
   const declared = Number(ctx.get('Content-Length') || NaN);
   if (Number.isFinite(declared) && declared > opts.maxFileBytes * opts.fileFields.length + 1024 * 1024) {
-    ctx.set('Connection', 'close');
-    throw tooLarge(opts.maxFileBytes);
+    throw refuseUnreadBody(ctx, tooLarge(opts.maxFileBytes));
   }
   // Each request writes into its own folder, removed on every way out: success, refusal, overflow, abort.
   const uploadDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ng-upload-'));
@@ -125,9 +125,8 @@ async function parseInto(
   try {
     [rawFields, rawFiles] = await form.parse(ctx.req);
   } catch (err) {
-    const failure = multipartError(err as Error & { code?: unknown }, opts.maxFileBytes, opts.fileFields);
-    if (failure.status === 413) ctx.set('Connection', 'close');
-    throw failure;
+    // The client may still be sending (a file over the cap): it gets the answer, then the rest is read and dropped.
+    throw refuseUnreadBody(ctx, multipartError(err as Error & { code?: unknown }, opts.maxFileBytes, opts.fileFields));
   }
   const files: Record<string, UploadedFile> = {};
   for (const [name, value] of Object.entries(rawFiles)) {
