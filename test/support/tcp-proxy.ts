@@ -1,19 +1,24 @@
 import net from 'node:net';
 
-/** A TCP proxy a test can cut (every connection reset, new ones refused) and restore: a database outage on demand. */
+/**
+ * A TCP proxy a test can cut (every connection reset, new ones refused) and restore: a database outage on demand.
+ * `retarget` sends new connections to another server behind the same address (a failover).
+ */
 export interface TcpProxy {
   port: number;
   cut(): void;
   restore(): Promise<void>;
+  retarget(host: string, port: number): void;
   close(): Promise<void>;
 }
 
 export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
+  let target = { host: targetHost, port: targetPort };
   const sockets = new Set<net.Socket>();
   const listen = (port: number) =>
     new Promise<net.Server>((resolve, reject) => {
       const server = net.createServer((client) => {
-        const upstream = net.connect(targetPort, targetHost);
+        const upstream = net.connect(target.port, target.host);
         sockets.add(client).add(upstream);
         const drop = () => {
           client.destroy();
@@ -43,6 +48,9 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     cut: () => void stop(),
     restore: async () => {
       server ??= await listen(port);
+    },
+    retarget: (host, to) => {
+      target = { host, port: to };
     },
     close: stop,
   };
