@@ -20,6 +20,7 @@ import { GenerationLinkOrigin1764028100000 } from './1764028100000-GenerationLin
 import { VoiceAnswers1764030000000 } from './1764030000000-VoiceAnswers';
 import { BotGroupChats1764030100000 } from './1764030100000-BotGroupChats';
 import { CatalogRefreshModels1764230000000 } from './1764230000000-CatalogRefreshModels';
+import { RateCounterMode1764230100000 } from './1764230100000-RateCounterMode';
 
 /** Every migration in order; the data source lists them explicitly so the compiled build needs no glob. */
 export const migrations = [
@@ -45,4 +46,5 @@ export const migrations = [
   VoiceAnswers1764030000000,
   BotGroupChats1764030100000,
   CatalogRefreshModels1764230000000,
+  RateCounterMode1764230100000,
 ];

@@ -25,6 +25,7 @@ import { PostgresCounterStore } from './core/limits/postgres-store';
 import { RateLimiter } from './core/limits/rate-limiter';
 import { RedisCounterStore } from './core/limits/redis-store';
 import { CounterStore } from './core/limits/types';
+import { CounterModes } from './core/limits/counter-mode';
 import path from 'node:path';
 import PgBoss from 'pg-boss';
 import { ProviderConnections } from './core/generations/connections';
@@ -148,6 +149,9 @@ function connectRedis(url: string, commandTimeoutMs: number, log: Logger): Redis
     // A frozen Redis (alive socket, no answers) fails each command after this, and the counters move to PostgreSQL.
     commandTimeout: commandTimeoutMs,
     retryStrategy: (attempt) => Math.min(attempt * 200, 5000),
+    // A counting command is never sent again on a new connection: the server behind it may be another one, whose
+    // counts are checked (run id, marker) before anything is counted there.
+    autoResendUnfulfilledCommands: false,
   });
   let down = false;
   redis.on('error', (err) => {
@@ -163,16 +167,17 @@ function connectRedis(url: string, commandTimeoutMs: number, log: Logger): Redis
 
 export function createServices(config: AppConfig, log: Logger, ds: DataSource, options: ServiceOptions): Services {
   const redis = config.redisUrl ? connectRedis(config.redisUrl, config.redisCommandTimeoutMs, log) : undefined;
+  const sql = FastSql.of(ds);
   const pgCounters = new PostgresCounterStore(ds);
   const failover = redis
-    ? new FailoverCounterStore(new RedisCounterStore(redis), pgCounters, {
-        onFailover: (err) => log.warn({ err: err.message }, 'rate counters moved to PostgreSQL (Redis failed or timed out)'),
-        onRecovered: () => log.info('rate counters back on Redis (raised to the PostgreSQL counts first)'),
+    ? new FailoverCounterStore(new RedisCounterStore(redis), pgCounters, new CounterModes(ds, sql), {
+        onFailover: (reason) => log.warn({ reason }, 'rate counters moved to PostgreSQL (Redis failed or timed out)'),
+        onRecovered: () => log.info('rate counters back on Redis (restored from the PostgreSQL counts first)'),
+        onRestored: (mode) => log.info({ epoch: mode.epoch }, 'rate counters restored into Redis from PostgreSQL'),
       })
     : undefined;
   const counters: CounterStore = failover ?? pgCounters;
   setGaugeSource(GAUGES.redisFallback, () => (failover?.onFallback ? 1 : 0));
-  const sql = FastSql.of(ds);
   // Lease heartbeats (and the opt-in BILLING_SETTLE_COMMIT=async) do not wait for the WAL flush; holds do.
   const asyncCommit = FastSql.asyncCommitPool(options.databaseUrl);
   const plans = new PlanDirectory(ds);
@@ -349,7 +354,6 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
       await boss.stop({ graceful: true, timeout: 5000 }).catch(() => undefined);
       await asyncCommit.close().catch(() => undefined);
       await accountChanges.close();
-      failover?.stop();
       redis?.disconnect();
     },
   };

@@ -151,6 +151,7 @@ const BOT_ERRORS: ErrorTable<BotRendering> & Record<TelegramFileError['code'], (
   payment_provider_unavailable: () => internal,
   payment_provider_rejected: () => internal,
   client_closed_request: () => internal,
+  rate_counters_unavailable: () => internal,
   idempotency_conflict: () => internal,
   idempotency_key_reused: () => internal,
   mail_failed: () => internal,

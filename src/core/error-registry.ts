@@ -22,6 +22,7 @@ import {
   InputError,
   ProviderUnavailableError,
 } from './generations/errors';
+import { CountersUnavailableError } from './limits/errors';
 import { RateLimitedError } from './limits/rate-limiter';
 import { ImageValidationError, InvalidSizeError } from './media/image';
 import { InvalidStorageKeyError, RangeNotSatisfiableError } from './media/storage';
@@ -70,6 +71,7 @@ export const CORE_ERROR_CLASSES = [
   InputError,
   ProviderUnavailableError,
   RateLimitedError,
+  CountersUnavailableError,
   ImageValidationError,
   InvalidSizeError,
   InvalidStorageKeyError,

@@ -29,6 +29,7 @@ import {
   InputError,
   ProviderUnavailableError,
 } from '../../src/core/generations/errors';
+import { CountersUnavailableError } from '../../src/core/limits/errors';
 import { RateLimitedError } from '../../src/core/limits/rate-limiter';
 import { ImageValidationError, InvalidSizeError } from '../../src/core/media/image';
 import { InvalidStorageKeyError, RangeNotSatisfiableError } from '../../src/core/media/storage';
@@ -88,6 +89,7 @@ const SAMPLES: Record<CoreErrorCode, DomainError> = {
   invalid_input: new InputError('image_url', 'not an image'),
   model_unavailable: new ProviderUnavailableError('bfl', 'flux-dev', 'circuit open', 30),
   rate_limit_exceeded: new RateLimitedError(decision),
+  rate_counters_unavailable: new CountersUnavailableError(),
   image_rejected: new ImageValidationError('not_an_image', 'not an image'),
   invalid_size: new InvalidSizeError('not a size'),
   invalid_storage_key: new InvalidStorageKeyError('bad key'),

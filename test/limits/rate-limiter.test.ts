@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import Redis from 'ioredis';
+import { CounterModes } from '../../src/core/limits/counter-mode';
 import { FailoverCounterStore } from '../../src/core/limits/failover-store';
 import { PostgresCounterStore } from '../../src/core/limits/postgres-store';
 import { RateLimiter } from '../../src/core/limits/rate-limiter';
@@ -31,7 +32,17 @@ function uniqueUser(): number {
 
 const stores: [string, () => CounterStore | undefined][] = [
   ['postgres', () => new PostgresCounterStore(db.dataSource)],
-  ['redis', () => (redis ? new RedisCounterStore(redis, `test:${crypto.randomUUID()}:`) : undefined)],
+  [
+    'redis',
+    () =>
+      redis
+        ? new FailoverCounterStore(
+            new RedisCounterStore(redis, `test:${crypto.randomUUID()}:`),
+            new PostgresCounterStore(db.dataSource),
+            new CounterModes(db.dataSource, db.dataSource),
+          )
+        : undefined,
+  ],
 ];
 
 describe.each(stores)('%s counters', (_name, makeStore) => {
@@ -93,9 +104,12 @@ test('when Redis fails mid-flight the requests are counted in PostgreSQL, and th
     enableOfflineQueue: false,
     retryStrategy: () => null,
   });
-  const failures: Error[] = [];
+  const failures: string[] = [];
   const pg = new PostgresCounterStore(db.dataSource);
-  const store = new FailoverCounterStore(new RedisCounterStore(broken), pg, { onFailover: (e) => failures.push(e) });
+  const store = new FailoverCounterStore(new RedisCounterStore(broken), pg, new CounterModes(db.dataSource, db.dataSource), {
+    connectWaitMs: 0,
+    onFailover: (reason) => failures.push(reason),
+  });
   const limiter = new RateLimiter(store, () => fixedNow);
   const user = uniqueUser();
   const results = await Promise.all(Array.from({ length: 8 }, () => limiter.consume(user, plan)));
@@ -103,6 +117,5 @@ test('when Redis fails mid-flight the requests are counted in PostgreSQL, and th
   expect(failures.length).toBeGreaterThan(0);
   // The PostgreSQL store saw the five admitted requests.
   expect((await new RateLimiter(pg, () => fixedNow).peek(user, plan)).remainingHour).toBe(0);
-  store.stop();
   broken.disconnect();
 });

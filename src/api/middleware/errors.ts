@@ -125,6 +125,7 @@ const internal = (): Rendering => ({ status: 500, code: 'internal_error', messag
  */
 const API_ERRORS: ErrorTable<Rendering> = {
   rate_limit_exceeded: (err) => rateLimited(err.decision),
+  rate_counters_unavailable: () => ({ status: 503, headers: { 'Retry-After': '1' } }),
   insufficient_tokens: (err) => ({ status: 402, details: { required: err.required, available: err.available } }),
   insufficient_plan: (err) => ({ status: 403, details: { required_plan: err.requiredPlan } }),
   key_budget_exceeded: (err) => ({ status: 402, details: { required: err.required, remaining: err.remaining } }),

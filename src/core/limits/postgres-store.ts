@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { lockModeShared, modeChanged } from './counter-mode';
 import { CounterStore, HitResult, isOver, RateWindow, windowStart } from './types';
 
 class RefusedError extends Error {}
@@ -11,16 +12,28 @@ export interface CounterEntry {
   expiresAt: number;
 }
 
-/** Counters in the `rate_counters` table; used without Redis, or when Redis fails. */
+/**
+ * Counters in the `rate_counters` table: they count without Redis, or while Redis is down; with Redis they also
+ * hold every count Redis admitted (written through, see counter-mode.ts), so Redis can be restored from them.
+ */
 export class PostgresCounterStore implements CounterStore {
   readonly kind = 'postgres' as const;
 
   constructor(private readonly ds: DataSource) {}
 
-  async hit(key: string, windows: RateWindow[], nowMs: number): Promise<HitResult> {
+  /**
+   * Counts one request in every window, or none when one is full. With `epoch` (Redis is configured, and the
+   * counters are on PostgreSQL under that epoch), the mode is locked shared first and checked.
+   * @throws CounterModeChanged when the mode is no longer `postgres` under `epoch` (nothing counted)
+   */
+  async hit(key: string, windows: RateWindow[], nowMs: number, epoch?: string): Promise<HitResult> {
     const starts = windows.map((w) => windowStart(nowMs, w.seconds));
     try {
       const counts = await this.ds.transaction(async (em) => {
+        if (epoch !== undefined) {
+          const mode = await lockModeShared(em);
+          if (mode.mode !== 'postgres' || mode.epoch !== epoch) throw modeChanged(mode);
+        }
         const out: number[] = [];
         for (const [i, w] of windows.entries()) {
           // The guarded upsert increments only below the limit; its row lock serialises parallel requests.
@@ -62,25 +75,6 @@ export class PostgresCounterStore implements CounterStore {
       resetAt: starts[i] + w.seconds,
     }));
     return { allowed: !states.some((s) => isOver(s.count, s.limit)), windows: states };
-  }
-
-  /** Raises counters to at least the given counts (never lowers one): the copy of Redis's counts. */
-  async raiseTo(entries: CounterEntry[]): Promise<void> {
-    if (entries.length === 0) return;
-    await this.ds.query(
-      `INSERT INTO rate_counters (key, window_start, count, expires_at)
-       SELECT k, s, c, to_timestamp(e) FROM unnest($1::text[], $2::bigint[], $3::int[], $4::bigint[]) AS t(k, s, c, e)
-       ON CONFLICT (key, window_start) DO UPDATE SET count = GREATEST(rate_counters.count, EXCLUDED.count)`,
-      [entries.map((e) => e.key), entries.map((e) => e.windowStart), entries.map((e) => e.count), entries.map((e) => e.expiresAt)],
-    );
-  }
-
-  /** Every window still running (to raise Redis's counts after an outage). */
-  async liveWindows(): Promise<CounterEntry[]> {
-    const rows = await this.ds.query<{ key: string; window_start: string; count: number; expires_at: string }[]>(
-      `SELECT key, window_start, count, extract(epoch FROM expires_at)::bigint AS expires_at FROM rate_counters WHERE expires_at > now()`,
-    );
-    return rows.map((r) => ({ key: r.key, windowStart: Number(r.window_start), count: r.count, expiresAt: Number(r.expires_at) }));
   }
 
   /** Deletes expired windows (run by a periodic job). */

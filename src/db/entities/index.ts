@@ -15,6 +15,7 @@ import { PasswordResetEntity } from './password-reset.entity';
 import { PaymentOrderEntity } from './payment-order.entity';
 import { PlanEntity } from './plan.entity';
 import { RateCounterEntity } from './rate-counter.entity';
+import { RateCounterStateEntity } from './rate-counter-state.entity';
 import { RefreshTokenEntity } from './refresh-token.entity';
 import { ReservationEntity } from './reservation.entity';
 import { SavedPaymentMethodEntity } from './saved-payment-method.entity';
@@ -47,6 +48,7 @@ export const entities = [
   PaymentOrderEntity,
   PlanEntity,
   RateCounterEntity,
+  RateCounterStateEntity,
   RefreshTokenEntity,
   ReservationEntity,
   SavedPaymentMethodEntity,
@@ -79,6 +81,7 @@ export * from './password-reset.entity';
 export * from './payment-order.entity';
 export * from './plan.entity';
 export * from './rate-counter.entity';
+export * from './rate-counter-state.entity';
 export * from './refresh-token.entity';
 export * from './reservation.entity';
 export * from './saved-payment-method.entity';
