@@ -17,6 +17,8 @@ export interface OwnPostgres {
   urlOf(database: string): string;
   /** kill -9 of the postmaster and every server process: what was not flushed to disk is lost, as in a crash. */
   crash(): Promise<void>;
+  /** A fast shutdown (SIGINT: sessions are terminated, the data is kept), as an operator stops it. */
+  halt(): Promise<void>;
   /** Starts the server again on the same port and directory (crash recovery runs first). */
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -130,17 +132,22 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
     while (pids.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   };
 
+  const halt = async () => {
+    const pids = serverPids(dataDir);
+    if (pids.length > 0) process.kill(pids[0], 'SIGINT');
+    const deadline = Date.now() + 10_000;
+    while (pids.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  };
+
   await start();
   return {
     adminUrl,
     urlOf: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,
     crash,
+    halt,
     start,
     stop: async () => {
-      const pids = serverPids(dataDir);
-      if (pids.length > 0) process.kill(pids[0], 'SIGINT'); // fast shutdown
-      const deadline = Date.now() + 10_000;
-      while (pids.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await halt();
       await crash();
       child?.kill('SIGKILL');
       fs.rmSync(dataDir, { recursive: true, force: true });
