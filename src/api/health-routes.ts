@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { ApiError } from './middleware/errors';
+import { refuseUnreadBody } from './middleware/unread-body';
 import type { ApiServices } from './api-services';
 
 /**
@@ -32,6 +33,10 @@ export function refuseWhileDraining(services: Pick<ApiServices, 'readiness'>): M
   return async (ctx, next) => {
     if (services.readiness.phase !== 'draining' || ctx.path.startsWith('/health')) return next();
     ctx.set('Connection', 'close');
-    throw new ApiError(503, 'service_unavailable', 'This instance is shutting down; retry shortly', {}, { 'Retry-After': '5' });
+    // A client still sending its body gets the 503 first, not a reset.
+    throw refuseUnreadBody(
+      ctx,
+      new ApiError(503, 'service_unavailable', 'This instance is shutting down; retry shortly', {}, { 'Retry-After': '5' }),
+    );
   };
 }
