@@ -15,6 +15,7 @@ import { SignInLockoutPerIdentifier1764024000000 } from './1764024000000-SignInL
 import { UsedIdTokens1764024001000 } from './1764024001000-UsedIdTokens';
 import { LivingCatalog1764025000000 } from './1764025000000-LivingCatalog';
 import { ApiKeyLimits1764027000000 } from './1764027000000-ApiKeyLimits';
+import { ScheduledCommands1764240000000 } from './1764240000000-ScheduledCommands';
 import { IdempotencyAttemptOwner1764023000000 } from './1764023000000-IdempotencyAttemptOwner';
 import { GenerationLinkOrigin1764028100000 } from './1764028100000-GenerationLinkOrigin';
 import { VoiceAnswers1764030000000 } from './1764030000000-VoiceAnswers';
@@ -47,4 +48,5 @@ export const migrations = [
   BotGroupChats1764030100000,
   CatalogRefreshModels1764230000000,
   RateCounterMode1764230100000,
+  ScheduledCommands1764240000000,
 ];

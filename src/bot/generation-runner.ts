@@ -1,6 +1,7 @@
 import { findModel } from '../core/catalog/catalog';
 import { loadCommandFiles, type GenerateCommand, type ImageField } from '../core/catalog/command';
-import { parseGenerateCommand } from '../core/catalog/params';
+import { commandFromRequest, type GenerateRequest } from '../core/catalog/params';
+import { IMAGE_FORMATS, type ImageFormat } from '../core/catalog/types';
 import { sniffAudio } from '../core/media/sniff';
 import type { Actor, GenerationOutcome, RequestContext } from '../core/generations/service';
 import { actionForCategory, withChatAction } from './chat-action';
@@ -11,7 +12,7 @@ import type { Locale } from './i18n';
 import { expectedSeconds } from './progress';
 import { downloadTelegramFile } from './telegram-files';
 
-/** A Telegram photo or image document standing for one of the generate body's image fields. */
+/** A Telegram photo or image document standing for one of the request's image fields. */
 export interface ImageInputRef {
   field: ImageField;
   fileId: string;
@@ -20,17 +21,28 @@ export interface ImageInputRef {
   mime?: string;
 }
 
+/** What a wizard or a caption asks for, its photos apart. */
+export type BotRequest = Omit<GenerateRequest, 'images'>;
+
 /**
- * The generate body with its photos as the command (parsed and checked by the catalog's rules, before any
- * download). @throws ParamError, UnknownModelError
+ * The request with its photos as the command (checked by the catalog's rules, before any download).
+ * @throws ParamError, UnknownModelError, ModelRetiredError
  */
-export function photoCommand(body: Record<string, unknown>, images: readonly ImageInputRef[] = []): GenerateCommand<ImageInputRef> {
-  return parseGenerateCommand(body, Object.fromEntries(images.map((image) => [image.field, image])));
+export function photoCommand(request: BotRequest, images: readonly ImageInputRef[] = []): GenerateCommand<ImageInputRef> {
+  return commandFromRequest<ImageInputRef>({
+    ...request,
+    images: Object.fromEntries(images.map((image) => [image.field, { file: image }])),
+  });
 }
 
-/** What to run: the POST /api/v2/generate body with its photos as Telegram files, or a transcription. */
+/** The account's image format setting, when it is one the models produce. */
+export function imageFormatSetting(value: string | undefined): ImageFormat | undefined {
+  return IMAGE_FORMATS.find((format) => format === value);
+}
+
+/** What to run: a generate request with its photos as Telegram files, or a transcription. */
 export type GenerationInput =
-  | { kind: 'generate'; body: Record<string, unknown>; images?: ImageInputRef[] }
+  | { kind: 'generate'; request: BotRequest; images?: ImageInputRef[] }
   | { kind: 'transcribe'; fileId: string; fileSize?: number; filename: string; model?: string };
 
 export interface GenerationJob {
@@ -98,7 +110,7 @@ async function run(deps: BotDeps, job: GenerationJob, ctx: RequestContext): Prom
     return deps.services.generations.transcribe(job.actor, { audio, model: input.model }, ctx);
   }
   // Photos travel as files: downloaded once, checked and (for a queued job) stored by the core.
-  const command = await loadCommandFiles(photoCommand(input.body, input.images), async (photo) => ({
+  const command = await loadCommandFiles(photoCommand(input.request, input.images), async (photo) => ({
     data: (await downloadTelegramFile(files, photo.fileId, photo.fileSize)).data,
   }));
   return deps.services.generations.generate(job.actor, command, ctx);

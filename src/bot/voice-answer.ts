@@ -6,7 +6,7 @@ import { defaultTtsModel } from '../core/accounts/voice-answers';
 import type { BotContext } from './context';
 import { isExpectedError } from './errors';
 import { planName } from './format';
-import { parseGenerateCommand } from '../core/catalog/params';
+import { commandFromRequest } from '../core/catalog/params';
 import { renderMarkdown } from './render/markdown';
 
 /** Why a voice answer was not made, as the refusal text words it. */
@@ -52,7 +52,7 @@ export async function speakAnswer(ctx: BotContext, answer: string, replyTo: numb
   const text = renderMarkdown(answer).text.trim();
   if (text === '') return;
   const spoken = speakablePart(text, speechInputLimit(model));
-  const command = parseGenerateCommand({ model: model.slug, prompt: spoken.text, params: { format: voiceFormat(model) } });
+  const command = commandFromRequest({ model: model.slug, prompt: spoken.text, audioFormat: voiceFormat(model) });
   const cost = quoteGeneration(command.model, command.params);
   try {
     await services.preflight.check(account, model, cost);

@@ -55,3 +55,50 @@ test('a schedule is validated like generate: unknown model, plan tier, interval 
   );
   expectErrorShape(await api.request('POST', '/api/v2/schedules', { token, body: { name: 'x', request, interval_minutes: 1 } }), 400);
 });
+
+test('a schedule stores a typed, versioned command and shows it as the generate body', async () => {
+  const token = await api.accessToken(await api.account('vip', { bonusTokens: 50 }));
+  const body = {
+    model: 'flux-kontext-pro',
+    prompt: 'a lighthouse',
+    size: ' 2:3 ',
+    negative_prompt: null,
+    seed: 7,
+    image_url: 'https://example.com/in.png',
+  };
+  const created = await api.request('POST', '/api/v2/schedules', { token, body: { name: 'typed', request: body, interval_minutes: 60 } });
+  expect(created.status).toBe(201);
+  const stored = await api.db.dataSource.getRepository(ScheduleEntity).findOneByOrFail({ id: created.body.id });
+  expect(stored.command).toEqual({
+    version: 1,
+    request: {
+      model: 'flux-kontext-pro',
+      prompt: 'a lighthouse',
+      size: '2:3',
+      seed: 7,
+      images: { image_url: { url: 'https://example.com/in.png' } },
+    },
+  });
+  expect(created.body.request).toEqual({
+    model: 'flux-kontext-pro',
+    prompt: 'a lighthouse',
+    size: '2:3',
+    seed: 7,
+    image_url: 'https://example.com/in.png',
+  });
+});
+
+test('a stored command of an unknown version fails clearly when run', async () => {
+  const acc = await api.account('free', { bonusTokens: 50 });
+  const token = await api.accessToken(acc);
+  const created = await api.request('POST', '/api/v2/schedules', { token, body: { name: 'future', request, interval_minutes: 60 } });
+  await api.db.dataSource.query(
+    `UPDATE schedules SET command = jsonb_set(command, '{version}', '2'), next_run_at = now() - interval '1 minute' WHERE id = $1`,
+    [created.body.id],
+  );
+  expect(await api.services.schedules.runDue()).toBe(1);
+  const s = await api.db.dataSource.getRepository(ScheduleEntity).findOneByOrFail({ id: created.body.id });
+  expect(s.lastGenerationId).toBeNull();
+  expect(s.lastError).toBe(`schedule ${created.body.id} stores a command of version 2; this build reads version 1 only`);
+  await expect(api.services.schedules.list(acc.user.id)).rejects.toThrow('stores a command of version 2');
+});

@@ -1,26 +1,26 @@
 import { loadCommandFiles } from '../../src/core/catalog/command';
 import { UnknownModelError, requireModel } from '../../src/core/catalog/catalog';
-import {
-  MAX_PROMPT_LENGTH,
-  ParamError,
-  normalizeGenerateParams,
-  parseGenerateBody,
-  parseGenerateCommand,
-} from '../../src/core/catalog/params';
+import { MAX_PROMPT_LENGTH, ParamError, commandFromRequest, normalizeGenerateParams } from '../../src/core/catalog/params';
+import { bodyFromRequest, parseGenerateBody, parseGenerateCommand, requestFromBody } from '../../src/api/v2/generate-body';
+import { ApiError } from '../../src/api/middleware/errors';
 import { normalizeSttOptions, resolveSttModel } from '../../src/core/catalog/stt-options';
 
 const IMG = 'https://example.com/in.png';
 const IMG2 = 'https://example.com/face.jpg';
 
-/** Runs `fn` and returns the ParamError it throws (fails the test if it throws something else or nothing). */
-function paramError(fn: () => unknown): ParamError {
+/**
+ * Runs `fn` and returns the field and message of the 400 it throws: the door's shape check (ApiError) or the
+ * model's rules (ParamError). Fails the test if it throws something else or nothing.
+ */
+function paramError(fn: () => unknown): { field: unknown; message: string } {
   try {
     fn();
   } catch (e) {
     if (e instanceof ParamError) return e;
+    if (e instanceof ApiError && e.code === 'validation_error') return { field: e.details.field, message: e.message };
     throw e;
   }
-  throw new Error('expected a ParamError');
+  throw new Error('expected a validation error');
 }
 
 const parse = (body: Record<string, unknown>) => parseGenerateCommand(body).params;
@@ -298,9 +298,34 @@ test('a door may give an image field as a file: it passes the same rules as a UR
   ).toMatch(/not both/);
 });
 
-test('normalizeGenerateParams works on a parsed body for a given model', () => {
-  const body = parseGenerateBody({ model: 'sd-3.5-large', prompt: 'x', size: '2:3', negative_prompt: 'text' });
-  expect(normalizeGenerateParams(requireModel('sd-3.5-large'), body)).toMatchObject({ size: '2:3', negativePrompt: 'text' });
+test('normalizeGenerateParams works on a typed request for a given model', () => {
+  const request = { model: 'sd-3.5-large', prompt: 'x', size: '2:3', negativePrompt: 'text' };
+  expect(normalizeGenerateParams(requireModel('sd-3.5-large'), request)).toMatchObject({ size: '2:3', negativePrompt: 'text' });
+});
+
+test('a door-neutral request runs the same rules as the body, without any body', () => {
+  const command = commandFromRequest({ model: 'gemini-3.8-flash-tts', prompt: 'hi', voiceId: 'Puck', audioFormat: 'wav' });
+  expect(command.params).toMatchObject({ voiceId: 'Puck', audioFormat: 'wav' });
+  expect(paramError(() => commandFromRequest({ model: 'gemini-3.8-flash-tts', prompt: 'hi', seed: 3 })).field).toBe('seed');
+  expect(paramError(() => commandFromRequest({ model: 'flux-dev', prompt: 'x', scale: 2 })).field).toBe('params.scale');
+  expect(paramError(() => commandFromRequest({ model: 'flux-dev', prompt: 'x', duration: 5 })).message).toMatch(/only to music and video/);
+});
+
+test('the body and the request translate both ways', () => {
+  const body = {
+    model: 'inpaint',
+    prompt: 'a hat',
+    format: 'png' as const,
+    params: { image_url: IMG, mask_url: IMG2 },
+  };
+  const request = requestFromBody(parseGenerateBody(body));
+  expect(request).toMatchObject({
+    model: 'inpaint',
+    format: 'png',
+    images: { 'params.image_url': { url: IMG }, 'params.mask_url': { url: IMG2 } },
+  });
+  expect(JSON.parse(JSON.stringify(bodyFromRequest(request)))).toEqual(body);
+  expect(JSON.parse(JSON.stringify(bodyFromRequest({ model: 'flux-dev', prompt: 'x' })))).toEqual({ model: 'flux-dev', prompt: 'x' });
 });
 
 describe('speech-to-text options', () => {

@@ -1,7 +1,7 @@
 import { listModels, requireModel } from '../../src/core/catalog/catalog';
 import { ParamError } from '../../src/core/catalog/errors';
 import { MAX_PROMPT_LENGTH } from '../../src/core/catalog/limits';
-import { parseGenerateCommand } from '../../src/core/catalog/params';
+import { parseGenerateCommand } from '../../src/api/v2/generate-body';
 import {
   IMAGE_PART_TOKENS,
   defaultMaxTokens,

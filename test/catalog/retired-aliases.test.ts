@@ -2,7 +2,7 @@ import { findModel, requireModel } from '../../src/core/catalog/catalog';
 import { ModelRetiredError } from '../../src/core/catalog/errors';
 import { applyCatalogState, catalogEntry, isRetired, lifecycleOf, resolveModel } from '../../src/core/catalog/lifecycle';
 import { MODELS, RETIRED_ALIASES } from '../../src/core/catalog/models';
-import { normalizeGenerateParams, parseGenerateBody } from '../../src/core/catalog/params';
+import { normalizeGenerateParams } from '../../src/core/catalog/params';
 import { priceChatUsage, quoteGeneration } from '../../src/core/catalog/pricing';
 import type { ModelDefinition } from '../../src/core/catalog/types';
 import { startWorkers } from '../../src/jobs/workers';
@@ -130,7 +130,7 @@ describe('/v1/chat/completions serves a retired text slug with its replacement, 
 
 /** What the replacement quotes for a request naming only the prompt (its defaults fill the rest). */
 function quoteFor(model: ModelDefinition, prompt: string): number {
-  return quoteGeneration(model, normalizeGenerateParams(model, parseGenerateBody({ model: model.slug, prompt })));
+  return quoteGeneration(model, normalizeGenerateParams(model, { model: model.slug, prompt }));
 }
 
 describe('/api/v2/generate serves a retired media slug with its replacement, at the replacement price', () => {

@@ -7,7 +7,7 @@ import { PlanDirectory } from '../../src/core/accounts/plans';
 import { createUser } from '../../src/core/accounts/users';
 import { requireModel } from '../../src/core/catalog/catalog';
 import { priceChatUsage, quoteGeneration } from '../../src/core/catalog/pricing';
-import { normalizeGenerateParams, parseGenerateBody } from '../../src/core/catalog/params';
+import { normalizeGenerateParams } from '../../src/core/catalog/params';
 import { ApiHarness, expectErrorShape, startApi } from '../api/harness';
 import { CATALOG_SHAPE } from '../fixtures/catalog-shape';
 import { buildOnce, ServiceProcess, startServiceProcess, tempDir } from '../ops/service-process';
@@ -113,7 +113,7 @@ test('/api/v2/generate for a retired image model runs its replacement, billed at
   expect(res.headers.get('x-model-replaced')).toBe('sd-3.5-large->flux-dev');
   expect(res.body).toMatchObject({ status: 'completed', model_slug: 'flux-dev' });
   const quote = (slug: string) =>
-    quoteGeneration(requireModel(slug), normalizeGenerateParams(requireModel(slug), parseGenerateBody({ model: slug, prompt: 'x' })));
+    quoteGeneration(requireModel(slug), normalizeGenerateParams(requireModel(slug), { model: slug, prompt: 'x' }));
   const fluxPrice = quote('flux-dev');
   expect(fluxPrice).not.toBe(quote('sd-3.5-large'));
   expect(res.body.tokens_spent).toBe(fluxPrice);

@@ -4,7 +4,7 @@ import { ModelDefinition } from '../../src/core/catalog/types';
 import { GenerationEntity } from '../../src/db/entities';
 import { syntheticImage, syntheticWav } from '../../src/sandbox/synthetic';
 import { Engine, startEngine } from '../support/engine';
-import { parseGenerateCommand } from '../../src/core/catalog/params';
+import { parseGenerateCommand } from '../../src/api/v2/generate-body';
 import { CATALOG_SHAPE } from '../fixtures/catalog-shape';
 
 // Every model of the catalog runs end to end through its real adapter against the sandbox upstream: what

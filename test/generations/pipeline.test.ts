@@ -11,7 +11,7 @@ import { createPendingGeneration } from '../../src/core/generations/lifecycle';
 import { startWorkers } from '../../src/jobs/workers';
 import { syntheticImage, syntheticWav } from '../../src/sandbox/synthetic';
 import { Engine, startEngine } from '../support/engine';
-import { parseGenerateCommand } from '../../src/core/catalog/params';
+import { parseGenerateCommand } from '../../src/api/v2/generate-body';
 
 let engine: Engine;
 const ctx = { source: 'api' as const, ownOrigins: ['http://service.test'] };

@@ -1,7 +1,7 @@
 import { getBalance } from '../../src/core/billing/ledger';
 import { quoteGeneration } from '../../src/core/catalog/pricing';
 import { requireModel } from '../../src/core/catalog/catalog';
-import { parseGenerateBody } from '../../src/core/catalog/params';
+import { parseGenerateBody } from '../../src/api/v2/generate-body';
 import { fingerprint } from '../../src/core/generations/idempotency';
 import { sandboxHandlers } from '../../src/sandbox/handlers';
 import type { SandboxHandler } from '../../src/sandbox/types';

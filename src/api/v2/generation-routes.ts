@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import { announceReplacement } from '../model-replaced';
-import { buildGenerateCommand, generateBodySchema, parseGenerateBody, parseGenerateCommand } from '../../core/catalog/params';
+import { commandFromRequest } from '../../core/catalog/params';
 import { GenerationFailedError } from '../../core/generations/errors';
 import { fingerprint, IDEMPOTENCY_KEY_PATTERN, StoredResponse } from '../../core/generations/idempotency';
 import { GenerationOutcome, RequestContext } from '../../core/generations/service';
@@ -16,6 +16,7 @@ import { parseInput } from '../middleware/validation';
 import { applyRateLimitHeaders } from '../middleware/rate-limit-headers';
 import { ErrorSchema, GenerationSchema } from '../openapi/components';
 import { documentOperation } from '../openapi/registry';
+import { generateBodySchema, parseGenerateBody, parseGenerateCommand, requestFromBody } from './generate-body';
 import { ownOrigins, requestOrigin } from './public-url';
 import { generationIdParams } from './path-params';
 import { registerStreamRoute } from './stream-route';
@@ -129,7 +130,7 @@ export function registerGenerationRoutes(
     // The idempotency fingerprint covers the validated request, never the raw input.
     const validated = parseGenerateBody(body);
     await idempotent(ctx, services, 'POST /generate', validated, async () => {
-      const command = buildGenerateCommand(validated);
+      const command = commandFromRequest(requestFromBody(validated));
       announceReplacement(ctx, command.replaced, command.model.slug);
       return renderOutcome(ctx, services, await services.generations.generate(actorOf(ctx), command, requestContextOf(ctx, services)));
     });

@@ -1,9 +1,10 @@
 import type Router from '@koa/router';
 import { z } from 'zod';
 import { CATEGORIES, listModels, PLAN_SLUGS, toPublicModel } from '../../core/catalog';
-import { priceCheckBodySchema, quotePrice } from '../../core/payments/price-check';
+import { quotePrice } from '../../core/payments/price-check';
 import type { ApiServices } from '../api-services';
 import { AvgTimeSchema, ErrorSchema, ModelListSchema, PriceQuoteSchema } from '../openapi/components';
+import { priceCheckBodySchema, priceRequestFromBody } from './generate-body';
 import { addRoute } from './route';
 
 const modelsQuery = z.object({
@@ -67,6 +68,6 @@ export function registerModelRoutes(router: Router, services: Pick<ApiServices, 
       body: priceCheckBodySchema,
       responses: { 200: { description: 'The price', schema: PriceQuoteSchema }, 404: unknownModel },
     },
-    async (_ctx, { params, body }) => quotePrice(params.slug, body),
+    async (_ctx, { params, body }) => quotePrice(params.slug, priceRequestFromBody(body)),
   );
 }

@@ -1,9 +1,10 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import { MAX_INTERVAL_MINUTES, MIN_INTERVAL_MINUTES } from '../../core/schedules/schedules';
+import { MAX_INTERVAL_MINUTES, MIN_INTERVAL_MINUTES, type ScheduleView } from '../../core/schedules/schedules';
 import type { ApiServices } from '../api-services';
 import { authOf } from '../middleware/auth';
 import { ErrorSchema, ScheduleListSchema, ScheduleSchema } from '../openapi/components';
+import { bodyFromRequest, parseGenerateBody, requestFromBody } from './generate-body';
 import { idParams } from './path-params';
 import { addRoute } from './route';
 
@@ -15,6 +16,11 @@ const createBody = z.strictObject({
 });
 const tags = ['Schedules'];
 const notFound = { description: 'No such schedule of the caller', schema: ErrorSchema };
+
+/** The schedule with the request it runs as the POST /generate body that asks for it. */
+function toScheduleBody(schedule: ScheduleView) {
+  return { ...schedule, request: bodyFromRequest(schedule.request) };
+}
 
 /** Recurring generations: POST/GET /schedules, PATCH (enable/disable) and DELETE /schedules/{id}. */
 export function registerScheduleRoutes(router: Router, services: Pick<ApiServices, 'schedules'>): void {
@@ -39,15 +45,18 @@ export function registerScheduleRoutes(router: Router, services: Pick<ApiService
     },
     async (ctx, { body }) => {
       const auth = authOf(ctx);
-      return services.schedules.create(
+      // Validated like a POST /generate body, fields named as there.
+      const request = requestFromBody(parseGenerateBody(body.request));
+      const schedule = await services.schedules.create(
         { user: auth.user, plan: auth.plan },
         {
           name: body.name,
-          request: body.request,
+          request,
           intervalMinutes: body.interval_minutes,
           startAt: body.start_at ? new Date(body.start_at) : undefined,
         },
       );
+      return toScheduleBody(schedule);
     },
   );
   addRoute(
@@ -61,7 +70,7 @@ export function registerScheduleRoutes(router: Router, services: Pick<ApiService
       security: 'bearer',
       responses: { 200: { description: 'Own schedules', schema: ScheduleListSchema } },
     },
-    async (ctx) => ({ schedules: await services.schedules.list(authOf(ctx).userId) }),
+    async (ctx) => ({ schedules: (await services.schedules.list(authOf(ctx).userId)).map(toScheduleBody) }),
   );
   addRoute(
     router,
@@ -76,7 +85,7 @@ export function registerScheduleRoutes(router: Router, services: Pick<ApiService
       body: z.strictObject({ enabled: z.boolean() }),
       responses: { 200: { description: 'The schedule', schema: ScheduleSchema }, 404: notFound },
     },
-    async (ctx, { params, body }) => services.schedules.setEnabled(authOf(ctx).userId, params.id, body.enabled),
+    async (ctx, { params, body }) => toScheduleBody(await services.schedules.setEnabled(authOf(ctx).userId, params.id, body.enabled)),
   );
   addRoute(
     router,

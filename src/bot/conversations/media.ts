@@ -6,7 +6,7 @@ import type { ModelDefinition, PlanSlug } from '../../core/catalog/types';
 import type { BotConversation, ConvContext } from '../context';
 import { paramErrorText } from '../errors';
 import { planNames, truncate } from '../format';
-import { photoCommand, startForUpdate, type ImageInputRef } from '../generation-runner';
+import { imageFormatSetting, photoCommand, startForUpdate, type BotRequest, type ImageInputRef } from '../generation-runner';
 import type { I18n, Locale, Translate } from '../i18n';
 import { isGroupChat } from '../group/chats';
 import { modelPickerKeyboard } from '../keyboards/models';
@@ -32,10 +32,10 @@ export interface MediaArgs {
   locale: Locale;
 }
 
-/** A generation being put together: the generate body, the photo inputs and the summary lines. */
+/** A generation being put together: the request, the photo inputs and the summary lines. */
 export interface Draft {
   model: ModelDefinition;
-  body: Record<string, unknown>;
+  request: BotRequest;
   images: ImageInputRef[];
   details: string[];
 }
@@ -137,7 +137,7 @@ function price(t: Translate, tokens: number): string {
 /** Step 2: the model's options (size, quality, duration, voice) and an input photo where the model takes one. */
 async function chooseOptions(w: Wizard, ctx: ConvContext, messageId: number, draft: Draft): Promise<boolean> {
   const { t } = w;
-  const { model, body } = draft;
+  const { model, request } = draft;
   const pick = (text: string, choices: Choice[], perRow?: number) => choose(w, ctx, messageId, text, choices, perRow);
   if (model.category === 'image') {
     const { sizes, qualities } = model.config;
@@ -147,19 +147,19 @@ async function chooseOptions(w: Wizard, ctx: ConvContext, messageId: number, dra
         sizes.map((s) => ({ value: s, label: `${s} · ${price(t, quoteGeneration(model, { size: s }))}` })),
       );
       if (size === null) return false;
-      body.size = size;
+      request.size = size;
     }
     if (qualities.includes('hd')) {
-      const size = typeof body.size === 'string' ? body.size : model.config.default_size;
+      const size = request.size ?? model.config.default_size;
       const quality = await pick(t('media-ask-quality'), [
         { value: 'standard', label: `${t('quality-standard')} · ${price(t, quoteGeneration(model, { size, quality: 'standard' }))}` },
         { value: 'hd', label: `${t('quality-hd')} · ${price(t, quoteGeneration(model, { size, quality: 'hd' }))}` },
       ]);
       if (quality === null) return false;
-      body.quality = quality;
+      request.quality = quality === 'hd' ? 'hd' : 'standard';
     }
-    draft.details.push(t('detail-size', { size: String(body.size ?? model.config.default_size) }));
-    if (body.quality === 'hd') draft.details.push(t('detail-quality-hd'));
+    draft.details.push(t('detail-size', { size: request.size ?? model.config.default_size }));
+    if (request.quality === 'hd') draft.details.push(t('detail-quality-hd'));
   } else if (model.category === 'video') {
     const { sizes, durations } = model.config;
     if (sizes.length > 1) {
@@ -169,7 +169,7 @@ async function chooseOptions(w: Wizard, ctx: ConvContext, messageId: number, dra
         3,
       );
       if (size === null) return false;
-      body.size = size;
+      request.size = size;
       draft.details.push(t('detail-aspect', { size }));
     }
     let seconds = model.config.default_duration;
@@ -185,7 +185,7 @@ async function chooseOptions(w: Wizard, ctx: ConvContext, messageId: number, dra
       if (picked === null) return false;
       seconds = Number(picked);
     }
-    body.duration = seconds;
+    request.duration = seconds;
     draft.details.push(t('detail-duration', { seconds }));
   } else if (model.category === 'tts') {
     const { voices } = model.config;
@@ -196,7 +196,7 @@ async function chooseOptions(w: Wizard, ctx: ConvContext, messageId: number, dra
         3,
       );
       if (voice === null) return false;
-      body.params = { voice_id: voice };
+      request.voiceId = voice;
       draft.details.push(t('detail-voice', { voice }));
     } else {
       draft.details.push(t('detail-voice', { voice: t('voice-default') }));
@@ -210,10 +210,10 @@ async function chooseOptions(w: Wizard, ctx: ConvContext, messageId: number, dra
       4,
     );
     if (picked === null) return false;
-    body.duration = Number(picked);
+    request.duration = Number(picked);
     draft.details.push(t('detail-duration', { seconds: Number(picked) }));
     // MP3 is what Telegram's music player takes (sendAudio): ask the vendor for it.
-    if (model.config.audio_formats.includes('mp3')) body.params = { format: 'mp3' };
+    if (model.config.audio_formats.includes('mp3')) request.audioFormat = 'mp3';
   }
   const imageInput = model.category === 'image' || model.category === 'video' ? model.config.image_input : 'none';
   if (imageInput !== 'none') {
@@ -240,9 +240,9 @@ export async function askPrompt(w: Wizard, ctx: ConvContext, messageId: number, 
   for (;;) {
     const answer = await waitText(w, question);
     if (answer === null) return null;
-    draft.body.prompt = answer.text;
+    draft.request.prompt = answer.text;
     try {
-      const { model, params } = photoCommand(draft.body, draft.images);
+      const { model, params } = photoCommand(draft.request, draft.images);
       return quoteGeneration(model, params);
     } catch (err) {
       if (!hasErrorCode(err, 'validation_error')) throw err;
@@ -253,7 +253,7 @@ export async function askPrompt(w: Wizard, ctx: ConvContext, messageId: number, 
 
 /** The confirmation text: only the lines the model uses (no empty "—" placeholders); no balance in a group. */
 export function confirmationText(t: Translate, draft: Draft, cost: number, balance: number | undefined): string {
-  const prompt = typeof draft.body.prompt === 'string' && draft.body.prompt !== '' ? truncate(draft.body.prompt, 300) : undefined;
+  const prompt = draft.request.prompt ? truncate(draft.request.prompt, 300) : undefined;
   return [
     [draft.model.name, ...draft.details, ...(prompt ? [t('media-confirm-prompt', { prompt })] : [])].join('\n'),
     balance === undefined ? t('media-confirm-price-group', { price: cost }) : t('media-confirm-price', { price: cost, balance }),
@@ -288,7 +288,7 @@ export async function confirmAndStart(w: Wizard, ctx: ConvContext, draft: Draft,
     if (value !== 'ok') continue;
     await pressed.api.editMessageText(pressed.chat!.id, sent.message_id, summary).catch(() => undefined);
     await conversation.external((octx) =>
-      startForUpdate(octx, draft.model.slug, { kind: 'generate', body: draft.body, images: draft.images }, undefined, cost),
+      startForUpdate(octx, draft.model.slug, { kind: 'generate', request: draft.request, images: draft.images }, undefined, cost),
     );
     return;
   }
@@ -331,8 +331,8 @@ export function createMediaConversation(i18n: I18n) {
     const me = await loadWizardAccount(conversation);
     const picked = await pickModel(w, ctx, me, models, pickQuestion(t, args.category));
     if (!picked) return;
-    const draft: Draft = { model: picked.model, body: { model: picked.model.slug }, images: [], details: [] };
-    if (picked.model.category === 'image') draft.body.format = me.imageFormat;
+    const draft: Draft = { model: picked.model, request: { model: picked.model.slug }, images: [], details: [] };
+    if (picked.model.category === 'image') draft.request.format = imageFormatSetting(me.imageFormat);
     if (!(await chooseOptions(w, picked.ctx, picked.messageId, draft))) {
       await finishCancelled(w, picked.ctx, picked.messageId);
       return;

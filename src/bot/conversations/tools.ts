@@ -6,7 +6,7 @@ import type { ToolSlug } from '../../core/catalog/models';
 import type { ImageField, ToolModel } from '../../core/catalog/types';
 import type { BotConversation, ConvContext } from '../context';
 import type { I18n, Locale, Translate } from '../i18n';
-import { photoCommand } from '../generation-runner';
+import { imageFormatSetting, photoCommand } from '../generation-runner';
 import { askPrompt, choose, confirmAndStart, loadWizardAccount, pickModel, type Draft } from './media';
 import { paramErrorText } from '../errors';
 import { telegramImageHasTransparency } from '../image-transparency';
@@ -81,9 +81,8 @@ export function createToolsConversation(i18n: I18n) {
       c = picked.ctx;
     }
     const cancelled = () => finishCancelled(w, c, messageId);
-    const params: Record<string, unknown> = {};
-    const draft: Draft = { model: tool, body: { model: tool.slug, params }, images: [], details: [] };
-    if (tool.config.result === 'image') draft.body.format = me.imageFormat;
+    const draft: Draft = { model: tool, request: { model: tool.slug }, images: [], details: [] };
+    if (tool.config.result === 'image') draft.request.format = imageFormatSetting(me.imageFormat);
     let prompt = args.prompt;
 
     // The tool's input images in the catalog's order; a photo already sent is the first.
@@ -121,7 +120,7 @@ export function createToolsConversation(i18n: I18n) {
         tool.config.scales.map((s) => ({ value: String(s), label: `${s}×` })),
       );
       if (scale === null) return cancelled();
-      params.scale = Number(scale);
+      draft.request.scale = Number(scale);
       draft.details.push(t('detail-scale', { scale: Number(scale) }));
     }
     let cost: number | null;
@@ -130,9 +129,9 @@ export function createToolsConversation(i18n: I18n) {
       cost = await askPrompt(w, c, messageId, draft, question);
       if (cost === null) return cancelled();
     } else {
-      if (prompt && tool.config.requires_prompt) draft.body.prompt = prompt;
+      if (prompt && tool.config.requires_prompt) draft.request.prompt = prompt;
       try {
-        const parsed = photoCommand(draft.body, draft.images);
+        const parsed = photoCommand(draft.request, draft.images);
         cost = quoteGeneration(parsed.model, parsed.params);
       } catch (err) {
         if (!hasErrorCode(err, 'validation_error')) throw err;

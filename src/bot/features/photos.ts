@@ -4,7 +4,7 @@ import type { ToolSlug } from '../../core/catalog/models';
 import type { BotContext } from '../context';
 import type { ToolsArgs } from '../conversations/tools';
 import { imageOf, type ImageRef } from '../conversations/wizard';
-import { startForUpdate } from '../generation-runner';
+import { imageFormatSetting, startForUpdate, type BotRequest } from '../generation-runner';
 import { chatTurn } from '../chat-turn';
 
 /** What a photo caption asks for. */
@@ -68,16 +68,15 @@ function runsDirectly(intent: CaptionIntent): boolean {
 export async function photoRequest(ctx: BotContext, photo: ImageRef, words: string | undefined): Promise<void> {
   const intent = toolFromCaption(words);
   if (intent && runsDirectly(intent)) {
-    const params: Record<string, unknown> = {};
-    if (intent.scale) params.scale = intent.scale;
     const tool = toolModel(intent.tool);
-    const body: Record<string, unknown> = { model: tool.slug, params };
-    if (intent.prompt) body.prompt = intent.prompt;
-    if (tool.config.result === 'image') body.format = ctx.account?.settings.image_format;
+    const request: BotRequest = { model: tool.slug };
+    if (intent.scale) request.scale = intent.scale;
+    if (intent.prompt) request.prompt = intent.prompt;
+    if (tool.config.result === 'image') request.format = imageFormatSetting(ctx.account?.settings.image_format);
     await startForUpdate(
       ctx,
       intent.tool,
-      { kind: 'generate', body, images: [{ field: tool.rules.inputFields[0], ...photo }] },
+      { kind: 'generate', request, images: [{ field: tool.rules.inputFields[0], ...photo }] },
       ctx.message?.message_id,
     );
     return;

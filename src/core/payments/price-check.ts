@@ -1,9 +1,8 @@
-import { z } from 'zod';
 import {
   estimateChatReservation,
   estimatePromptTokens,
-  generateBodySchema,
-  type GenerateBody,
+  type GenerateRequest,
+  IMAGE_FIELDS,
   type ModelDefinition,
   normalizeGenerateParams,
   ParamError,
@@ -12,17 +11,10 @@ import {
   requireModel,
   resolveMaxTokens,
 } from '../catalog';
+import { rejectOptionsOtherThan, unsupported } from '../catalog/normalize/common';
 
-/**
- * POST /models/{slug}/calculate-price: the generate body (its `model`, when given, must be the slug), plus
- * `max_tokens` for text models.
- */
-export const priceCheckBodySchema = generateBodySchema.extend({
-  model: z.string().trim().min(1).optional().describe('optional; when given it must equal the slug in the path'),
-  max_tokens: z.number().int().min(1).max(10_000_000).nullish(),
-});
-
-export type PriceCheckBody = z.infer<typeof priceCheckBodySchema>;
+/** A generate request whose `model`, when given, must be the priced model, plus `maxTokens` for text models. */
+export type PriceRequest = Omit<GenerateRequest, 'model'> & { model?: string; maxTokens?: number };
 
 export interface PriceQuoteView {
   model_slug: string;
@@ -32,12 +24,12 @@ export interface PriceQuoteView {
   max_token_cost: number;
 }
 
-const MEDIA_FIELDS = ['negative_prompt', 'size', 'quality', 'style', 'seed', 'image_url', 'duration', 'params'] as const;
-
-function rejectMediaFields(model: ModelDefinition, body: PriceCheckBody): void {
-  for (const field of MEDIA_FIELDS) {
-    if (body[field] !== undefined && body[field] !== null) throw new ParamError(field, `${field} is not supported by ${model.slug}`);
-  }
+/** Text and speech-to-text models take none of the media options. @throws ParamError */
+function rejectMediaOptions(model: ModelDefinition, request: PriceRequest): void {
+  rejectOptionsOtherThan(model, request, []);
+  if (request.quality !== undefined) throw unsupported('quality', model);
+  const image = IMAGE_FIELDS.find((field) => request.images?.[field] !== undefined);
+  if (image !== undefined) throw unsupported(image, model);
 }
 
 /**
@@ -45,27 +37,25 @@ function rejectMediaFields(model: ModelDefinition, body: PriceCheckBody): void {
  * for the prompt and `max_tokens` (the charge settles to real usage, never above it).
  * @throws UnknownModelError, ParamError
  */
-export function quotePrice(slug: string, body: PriceCheckBody): PriceQuoteView {
+export function quotePrice(slug: string, request: PriceRequest): PriceQuoteView {
   const model = requireModel(slug);
-  if (body.model !== undefined && body.model !== model.slug) {
-    throw new ParamError('model', `model is ${body.model} but the path names ${model.slug}: they must be the same`);
+  if (request.model !== undefined && request.model !== model.slug) {
+    throw new ParamError('model', `model is ${request.model} but the path names ${model.slug}: they must be the same`);
   }
   let tokens: number;
   if (model.category === 'text') {
-    rejectMediaFields(model, body);
-    const promptTokens = estimatePromptTokens([{ role: 'user', content: body.prompt ?? '' }]);
-    tokens = estimateChatReservation(model, promptTokens, resolveMaxTokens(model, body.max_tokens));
+    rejectMediaOptions(model, request);
+    const promptTokens = estimatePromptTokens([{ role: 'user', content: request.prompt ?? '' }]);
+    tokens = estimateChatReservation(model, promptTokens, resolveMaxTokens(model, request.maxTokens));
   } else if (model.category === 'stt') {
-    rejectMediaFields(model, body);
-    if (body.prompt) throw new ParamError('prompt', `prompt is not used by ${model.slug}`);
+    rejectMediaOptions(model, request);
+    if (request.prompt) throw new ParamError('prompt', `prompt is not used by ${model.slug}`);
     tokens = quoteGeneration(model);
   } else {
-    if (body.max_tokens !== undefined && body.max_tokens !== null) {
+    if (request.maxTokens !== undefined) {
       throw new ParamError('max_tokens', `max_tokens applies only to text models, not ${model.slug}`);
     }
-    const { max_tokens: _unused, model: _slug, ...rest } = body;
-    const generateBody: GenerateBody = { ...rest, model: model.slug };
-    tokens = quoteGeneration(model, normalizeGenerateParams(model, generateBody));
+    tokens = quoteGeneration(model, normalizeGenerateParams(model, { ...request, model: model.slug }));
   }
   const range = priceRange(model);
   return { model_slug: model.slug, tokens, min_token_cost: range.min, max_token_cost: range.max };

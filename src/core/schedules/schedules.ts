@@ -4,9 +4,10 @@ import type { Logger } from '../../logger';
 import { NotFoundError, QuotaExceededError } from '../accounts/errors';
 import { withAccountLock } from '../accounts/per-account-limit';
 import { PlanDirectory } from '../accounts/plans';
-import { parseGenerateCommand } from '../catalog/params';
+import { commandFromRequest, type GenerateRequest } from '../catalog/params';
 import { assertCanUseModel } from '../generations/access';
 import { Actor, GenerationService } from '../generations/service';
+import { readStoredCommand, toStoredCommand } from './scheduled-command';
 
 export const MIN_INTERVAL_MINUTES = 15;
 export const MAX_INTERVAL_MINUTES = 7 * 24 * 60;
@@ -15,7 +16,8 @@ export const MAX_SCHEDULES_PER_USER = 20;
 export interface ScheduleView {
   id: number;
   name: string;
-  request: Record<string, unknown>;
+  /** The request run each time. */
+  request: GenerateRequest;
   interval_minutes: number;
   enabled: boolean;
   next_run_at: string;
@@ -29,7 +31,7 @@ export function toScheduleView(s: ScheduleEntity): ScheduleView {
   return {
     id: s.id,
     name: s.name,
-    request: s.request,
+    request: readStoredCommand(s.id, s.command),
     interval_minutes: s.intervalMinutes,
     enabled: s.enabled,
     next_run_at: s.nextRunAt.toISOString(),
@@ -40,7 +42,7 @@ export function toScheduleView(s: ScheduleEntity): ScheduleView {
   };
 }
 
-/** Recurring generations: the same POST /generate body run every `interval_minutes`, billed like any other. */
+/** Recurring generations: the same generate request run every `interval_minutes`, billed like any other. */
 export class ScheduleService {
   constructor(
     private readonly ds: DataSource,
@@ -53,12 +55,12 @@ export class ScheduleService {
     return this.ds.getRepository(ScheduleEntity);
   }
 
-  /** Validates the request as generate would (shape, model, plan) before storing it. */
+  /** Validates the request as generate would (model, its rules, plan) before storing it. */
   async create(
     actor: Actor,
-    input: { name: string; request: Record<string, unknown>; intervalMinutes: number; startAt?: Date },
+    input: { name: string; request: GenerateRequest; intervalMinutes: number; startAt?: Date },
   ): Promise<ScheduleView> {
-    const { model } = parseGenerateCommand(input.request);
+    const { model } = commandFromRequest(input.request);
     assertCanUseModel(actor.plan, model);
     // The count and the insert hold the account's lock: parallel creations never pass the cap.
     const saved = await withAccountLock(this.ds, actor.user.id, async (em) => {
@@ -70,7 +72,7 @@ export class ScheduleService {
         repo.create({
           userId: actor.user.id,
           name: input.name,
-          request: input.request,
+          command: toStoredCommand(input.request),
           intervalMinutes: input.intervalMinutes,
           nextRunAt: input.startAt ?? new Date(Date.now() + input.intervalMinutes * 60_000),
         }),
@@ -113,7 +115,7 @@ export class ScheduleService {
       if (!user || user.isBlocked) continue;
       try {
         const actor = { user, plan: await this.plans.get(user.planSlug) };
-        const { generation } = await this.generations.generate(actor, parseGenerateCommand(s.request), {
+        const { generation } = await this.generations.generate(actor, commandFromRequest(readStoredCommand(s.id, s.command)), {
           source: 'schedule',
           ownOrigins: [],
         });

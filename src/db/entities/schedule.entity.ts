@@ -18,8 +18,9 @@ export class ScheduleEntity {
   @Column({ type: 'text' })
   name: string;
 
+  /** The versioned command it runs (core/schedules/scheduled-command.ts reads it). */
   @Column({ type: 'jsonb' })
-  request: Record<string, unknown>;
+  command: { version: number; request: unknown };
 
   @Column({ name: 'interval_minutes', type: 'integer' })
   intervalMinutes: number;
