@@ -1,2 +1,39 @@
-// The stored shapes the doors read (a signed-in user, a generation): types only, so a door never reaches the database.
-export type { GenerationEntity as GenerationRecord, UserEntity as UserRecord } from '../db/entities';
+// What the doors read of a signed-in user and of a generation: plain views, so a door never sees an entity (and
+// never reaches the database through one). The core's entities satisfy them structurally; the core maps nothing
+// by hand, and a field the doors need is added here on purpose.
+import type { GenerationSource, GenerationStatus } from '../db/entities';
+
+export interface UserRecord {
+  readonly id: number;
+  readonly name: string;
+  readonly email: string | null;
+  readonly emailVerifiedAt: Date | null;
+  readonly telegramId: string | null;
+  readonly messengerUsername: string | null;
+  readonly planSlug: string;
+  readonly planExpiresAt: Date | null;
+  readonly nextRefillAt: Date;
+  readonly isBlocked: boolean;
+  readonly createdAt: Date;
+}
+
+export interface GenerationRecord {
+  readonly id: number;
+  readonly userId: number;
+  readonly modelSlug: string;
+  readonly prompt: string | null;
+  readonly status: GenerationStatus;
+  readonly source: GenerationSource;
+  readonly resultKey: string | null;
+  /** The origin the request came in through, for the result's link. */
+  readonly linkOrigin: string | null;
+  readonly resultText: string | null;
+  readonly errorKind: string | null;
+  readonly tokensSpent: number;
+  /** Seconds of music or video, as generated. */
+  readonly durationSeconds: number | null;
+  readonly sandbox: boolean;
+  /** Where a bot result goes (core/generations/delivery-outbox.ts reads it). */
+  readonly delivery: Readonly<Record<string, unknown>> | null;
+  readonly createdAt: Date;
+}

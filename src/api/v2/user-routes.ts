@@ -69,8 +69,8 @@ export function registerUserRoutes(router: Router, services: Pick<ApiServices, '
       responses: { 200: { description: 'The User object', schema: UserSchema } },
     },
     async (ctx) => {
-      const { user, plan } = authOf(ctx);
-      return profiles.describe(user, plan);
+      const { userId, plan } = authOf(ctx);
+      return profiles.describe(userId, plan);
     },
   );
 

@@ -1,28 +1,29 @@
 import { DataSource } from 'typeorm';
-import { UserEntity } from '../../db/entities';
 import { getBalance } from '../billing/ledger';
+import type { UserRecord } from '../records';
 import { Plan } from './plans';
 import { findUserById } from './users';
-import { describeBalance, describeUser, ProfilePatch, updateProfile } from './profile';
-import { BalanceView, UserView } from './views';
+import { describeBalance, loadAndDescribeUser, ProfilePatch, updateProfile } from './profile';
+import { BalanceOwner, BalanceView, UserView } from './views';
 
 /** The account's profile and balance views, for the doors. */
 export class ProfileService {
   constructor(private readonly ds: DataSource) {}
 
-  describe(user: UserEntity, plan: Plan): Promise<UserView> {
-    return describeUser(this.ds, user, plan);
+  /** The User object of an account, read afresh (it shows what the door's record does not carry). */
+  describe(userId: number, plan: Plan): Promise<UserView> {
+    return loadAndDescribeUser(this.ds, userId, plan);
   }
 
   update(userId: number, plan: Plan, patch: ProfilePatch): Promise<UserView> {
     return updateProfile(this.ds, userId, plan, patch);
   }
 
-  balance(user: UserEntity): Promise<BalanceView> {
+  balance(user: BalanceOwner): Promise<BalanceView> {
     return describeBalance(this.ds, user);
   }
 
-  user(userId: number): Promise<UserEntity | null> {
+  user(userId: number): Promise<UserRecord | null> {
     return findUserById(this.ds, userId);
   }
 

@@ -3,7 +3,7 @@ import { UserEntity } from '../../db/entities';
 import { getBalance } from '../billing/ledger';
 import { NotFoundError } from './errors';
 import { Plan } from './plans';
-import { BalanceView, toBalanceView, toUserView, UserView } from './views';
+import { BalanceOwner, BalanceView, toBalanceView, toUserView, UserView } from './views';
 
 export interface ProfilePatch {
   name?: string;
@@ -15,7 +15,7 @@ export async function describeUser(ds: DataSource, user: UserEntity, plan: Plan)
   return toUserView(user, plan, await getBalance(ds, user.id));
 }
 
-export async function describeBalance(ds: DataSource, user: UserEntity): Promise<BalanceView> {
+export async function describeBalance(ds: DataSource, user: BalanceOwner): Promise<BalanceView> {
   return toBalanceView(user, await getBalance(ds, user.id));
 }
 
@@ -26,7 +26,11 @@ export async function updateProfile(ds: DataSource, userId: number, plan: Plan, 
   if (patch.name !== undefined) changes.name = patch.name;
   if (patch.avatarUrl !== undefined) changes.avatarUrl = patch.avatarUrl;
   if (Object.keys(changes).length > 0) await repo.update({ id: userId }, changes);
-  const user = await repo.findOneBy({ id: userId });
+  return loadAndDescribeUser(ds, userId, plan);
+}
+
+export async function loadAndDescribeUser(ds: DataSource, userId: number, plan: Plan): Promise<UserView> {
+  const user = await ds.getRepository(UserEntity).findOneBy({ id: userId });
   if (!user) throw new NotFoundError('User');
   return describeUser(ds, user, plan);
 }

@@ -54,7 +54,10 @@ export interface BalanceView {
   next_refill_at: string;
 }
 
-export function toBalanceView(user: UserEntity, balance: Balance): BalanceView {
+/** What a balance view shows of its account. */
+export type BalanceOwner = Pick<UserEntity, 'id' | 'planSlug' | 'planExpiresAt' | 'nextRefillAt'>;
+
+export function toBalanceView(user: BalanceOwner, balance: Balance): BalanceView {
   return {
     plan: user.planSlug,
     token_balance: balance.total,

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { z } from 'zod';
 import { GenerationEntity } from '../../db/entities';
+import type { GenerationRecord } from '../records';
 
 /** Where a messenger result goes (`generations.delivery`), so any process can deliver it later. */
 export const deliveryTargetSchema = z.object({
@@ -20,7 +21,7 @@ export const deliveryTargetSchema = z.object({
 export type DeliveryTarget = z.infer<typeof deliveryTargetSchema>;
 
 /** The delivery target of a messenger generation, or undefined (not the bot's, or not readable). */
-export function deliveryTargetOf(gen: GenerationEntity): DeliveryTarget | undefined {
+export function deliveryTargetOf(gen: Pick<GenerationRecord, 'source' | 'delivery'>): DeliveryTarget | undefined {
   if (gen.source !== 'bot' || !gen.delivery) return undefined;
   const parsed = deliveryTargetSchema.safeParse(gen.delivery);
   return parsed.success ? parsed.data : undefined;
@@ -59,7 +60,7 @@ export class DeliveryOutbox {
   }
 
   /** Pending messenger generations of the last day that have a progress message to refresh. */
-  pendingWithProgress(limit = 200): Promise<GenerationEntity[]> {
+  pendingWithProgress(limit = 200): Promise<GenerationRecord[]> {
     return this.ds
       .getRepository(GenerationEntity)
       .createQueryBuilder('g')
@@ -71,7 +72,7 @@ export class DeliveryOutbox {
   }
 
   /** Finished messenger generations of the last day that nobody delivered (and that have attempts left). */
-  undelivered(limit = 50): Promise<GenerationEntity[]> {
+  undelivered(limit = 50): Promise<GenerationRecord[]> {
     return this.ds
       .getRepository(GenerationEntity)
       .createQueryBuilder('g')

@@ -1,4 +1,4 @@
-import { GenerationEntity } from '../../db/entities';
+import type { GenerationRecord } from '../records';
 
 /** Durable work queue for pending generations (implemented with pg-boss in src/jobs). */
 export interface GenerationQueue {
@@ -8,7 +8,7 @@ export interface GenerationQueue {
 
 /** How the core announces finished generations: the bot delivers results, admins hear of outages. */
 export interface GenerationNotifier {
-  generationFinished(generation: GenerationEntity): Promise<void>;
+  generationFinished(generation: GenerationRecord): Promise<void>;
 }
 
 export class NotifierHub implements GenerationNotifier {
@@ -18,7 +18,7 @@ export class NotifierHub implements GenerationNotifier {
     this.listeners.push(listener);
   }
 
-  async generationFinished(generation: GenerationEntity): Promise<void> {
+  async generationFinished(generation: GenerationRecord): Promise<void> {
     await Promise.allSettled(this.listeners.map((l) => l.generationFinished(generation)));
   }
 }

@@ -1,5 +1,6 @@
+import type { UserRecord } from '../records';
 import { DataSource } from 'typeorm';
-import { GenerationEntity, UserEntity } from '../../db/entities';
+import { GenerationEntity } from '../../db/entities';
 import type { GenerationSource } from '../../db/entities/generation.entity';
 import type { Logger } from '../../logger';
 import { NotFoundError } from '../accounts/errors';
@@ -28,7 +29,7 @@ import { GenerationQueue } from './ports';
 import { ProviderGate } from './provider-gate';
 
 export interface Actor {
-  user: UserEntity;
+  user: UserRecord;
   plan: Plan;
   /** The API key the request came with: its model list is checked here, its budget in the token hold. */
   key?: KeyScope;
