@@ -1,17 +1,8 @@
 import { ParamError } from '../catalog/errors';
 import { TextModel } from '../catalog/types';
-import {
-  ChatCapability,
-  ChatContentPart,
-  ChatMessage,
-  ChatOption,
-  ChatRequestTraits,
-  ChatResponseFormat,
-  ChatTool,
-  ChatToolCall,
-  ChatToolChoice,
-  ReasoningEffort,
-} from '../providers/types';
+import { ChatCapability, ChatContentPart, ChatMessage, ChatOption, ChatOptions, ChatRequestTraits, ChatToolCall } from '../providers/types';
+
+export type { ChatOptions } from '../providers/types';
 
 /** An image given by reference (https or `data:`), fetched through the SSRF policy before the vendor call. */
 export interface ChatImageRef {
@@ -28,26 +19,6 @@ export interface ChatInputMessage {
   content: string | ChatInputPart[];
   toolCalls?: ChatToolCall[];
   toolCallId?: string;
-}
-
-/** The optional parameters of a chat request, named as the core knows them. */
-export interface ChatOptions {
-  tools?: ChatTool[];
-  toolChoice?: ChatToolChoice;
-  parallelToolCalls?: boolean;
-  responseFormat?: ChatResponseFormat;
-  stop?: string[];
-  topP?: number;
-  seed?: number;
-  presencePenalty?: number;
-  frequencyPenalty?: number;
-  user?: string;
-  reasoningEffort?: ReasoningEffort;
-  metadata?: Record<string, string>;
-  serviceTier?: string;
-  store?: boolean;
-  promptCacheKey?: string;
-  safetyIdentifier?: string;
 }
 
 /**

@@ -142,11 +142,8 @@ export interface ChatRequestTraits {
   topP?: number;
 }
 
-export interface ChatRequest {
-  upstreamModel: string;
-  messages: ChatMessage[];
-  temperature?: number;
-  maxTokens: number;
+/** The optional parameters of a chat request, named as the core knows them (one type from the door to the vendor). */
+export interface ChatOptions {
   tools?: ChatTool[];
   toolChoice?: ChatToolChoice;
   parallelToolCalls?: boolean;
@@ -165,6 +162,13 @@ export interface ChatRequest {
   store?: boolean;
   promptCacheKey?: string;
   safetyIdentifier?: string;
+}
+
+export interface ChatRequest extends ChatOptions {
+  upstreamModel: string;
+  messages: ChatMessage[];
+  temperature?: number;
+  maxTokens: number;
 }
 
 export type FinishReason = 'stop' | 'length' | 'content_filter' | 'tool_calls';
