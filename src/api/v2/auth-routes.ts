@@ -3,25 +3,14 @@ import type { ParameterizedContext } from 'koa';
 import { z } from 'zod';
 import type { SignInResult } from '../../core/accounts/auth-service';
 import { emailSchema, phoneSchema } from '../../core/accounts/identifiers';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../core/accounts/passwords';
 import type { ApiServices } from '../api-services';
-import { bearerToken } from '../middleware/auth';
-import { ApiError, NOT_AUTHENTICATED } from '../middleware/errors';
-import { limitPerEmail, limitPerIp, SIGN_IN_LIMITS } from '../middleware/ip-limit';
-import {
-  IpRateLimitErrorSchema,
-  PasswordSignInLimitErrorSchema,
-  RefreshedSchema,
-  SessionSchema,
-  StatusMessageSchema,
-  ErrorSchema,
-} from '../openapi/components';
-import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from './refresh-cookie';
+import { ErrorSchema, SessionSchema } from '../openapi/components';
+import { AUTH_TAGS as tags, BLOCKED, newPassword, password, PASSWORD_SIGN_IN_ERRORS, SIGN_IN_ERRORS } from './auth-shared';
+import { limitPerIp, SIGN_IN_LIMITS } from '../middleware/ip-limit';
+import { ApiError } from '../middleware/errors';
+import { setRefreshCookie } from './refresh-cookie';
 import { mailLinkBase } from './public-url';
 import { addRoute } from './route';
-
-const password = z.string().min(1, 'password is required').max(MAX_PASSWORD_LENGTH);
-const newPassword = z.string().min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`).max(MAX_PASSWORD_LENGTH);
 
 const messengerBody = z
   .object({
@@ -49,19 +38,6 @@ const registerBody = z.strictObject({
   password: newPassword,
   name: z.string().trim().min(1).max(100).optional().describe('display name (default: the part of the email before @)'),
 });
-const refreshBody = z.strictObject({
-  refresh_token: z.string().max(512).optional().describe('for clients without cookies; the cookie is preferred'),
-});
-const forgotBody = z.strictObject({ email: emailSchema });
-const resetBody = z.strictObject({
-  token: z.string().min(1).max(512),
-  password: newPassword,
-  revoke_api_keys: z
-    .boolean()
-    .default(false)
-    .describe('also delete every API key of the account (default false: keys keep working; refresh sessions always end)'),
-});
-const verifyEmailBody = z.strictObject({ token: z.string().min(1).max(512).describe('the token from the verification mail') });
 
 function sessionBody(result: SignInResult, opts: { refreshInBody: boolean; newUserFlag: boolean }) {
   return {
@@ -79,32 +55,9 @@ function signedIn(ctx: ParameterizedContext, result: SignInResult, opts: { refre
   return sessionBody(result, opts);
 }
 
-const BLOCKED = { description: 'The account is blocked (`account_blocked`)', schema: ErrorSchema };
-
-const SIGN_IN_ERRORS = {
-  401: { description: 'Wrong credentials (`invalid_credentials`)', schema: ErrorSchema },
-  403: BLOCKED,
-  429: {
-    description: 'Too many attempts from this address',
-    schema: IpRateLimitErrorSchema,
-    headers: { 'Retry-After': 'seconds until the limit resets' },
-  },
-};
-
-const PASSWORD_SIGN_IN_ERRORS = {
-  ...SIGN_IN_ERRORS,
-  429: {
-    description:
-      'Too many attempts from this address (`rate_limit_exceeded`), or password sign-in with this email or phone is locked after 10 failures within 15 minutes, whether or not an account has it (`account_locked`, for 15 minutes; the message says how long)',
-    schema: PasswordSignInLimitErrorSchema,
-    headers: { 'Retry-After': 'seconds until the limit or the lock ends' },
-  },
-};
-
-/** Sign-in, sessions and password recovery: public routes (no bearer credential). */
+/** Sign-in and registration: public routes (no bearer credential) that start a session. */
 export function registerAuthRoutes(router: Router, services: Pick<ApiServices, 'config' | 'auth'>): void {
   const { auth } = services;
-  const tags = ['Authentication'];
 
   addRoute(
     router,
@@ -231,148 +184,5 @@ export function registerAuthRoutes(router: Router, services: Pick<ApiServices, '
         refreshInBody: true,
         newUserFlag: false,
       }),
-  );
-
-  addRoute(
-    router,
-    {
-      method: 'post',
-      path: '/auth/refresh',
-      operationId: 'refreshSession',
-      summary: 'New access token from the refresh cookie; the refresh token is rotated',
-      description:
-        'Every refresh replaces the refresh token (new cookie). Presenting a replaced token again ends the whole session (reuse detection, RFC 9700).',
-      tags,
-      security: 'refresh_cookie',
-      body: refreshBody,
-      responses: {
-        200: { description: 'A new access token; the rotated refresh cookie is set', schema: RefreshedSchema },
-        401: { description: 'No, an unknown, an expired or a reused refresh token', schema: ErrorSchema },
-        403: BLOCKED,
-      },
-    },
-    async (ctx, { body }) => {
-      const fromCookie = readRefreshCookie(ctx);
-      const token = fromCookie ?? body.refresh_token;
-      if (!token) throw new ApiError(401, 'not_authenticated', NOT_AUTHENTICATED);
-      try {
-        const next = await auth.refresh(token);
-        setRefreshCookie(ctx, next.refreshToken, next.refreshExpiresAt);
-        return {
-          access_token: next.accessToken,
-          token_type: 'bearer',
-          expires_in: next.expiresIn,
-          ...(fromCookie ? {} : { refresh_token: next.refreshToken }),
-        };
-      } catch (err) {
-        clearRefreshCookie(ctx);
-        throw err;
-      }
-    },
-  );
-
-  addRoute(
-    router,
-    {
-      method: 'post',
-      path: '/auth/logout',
-      operationId: 'logout',
-      summary: 'End the session: revokes the refresh token family and clears the cookie',
-      tags,
-      security: 'refresh_cookie',
-      body: refreshBody,
-      responses: { 204: { description: 'Signed out (also when there was no session)' } },
-    },
-    async (ctx, { body }) => {
-      const bearer = bearerToken(ctx);
-      let sessionId: string | undefined;
-      if (bearer && !bearer.startsWith('nb_')) {
-        sessionId = await auth.resolveBearer(bearer).then(
-          (p) => p.sessionId,
-          () => undefined,
-        );
-      }
-      await auth.logout(readRefreshCookie(ctx) ?? body.refresh_token, sessionId);
-      clearRefreshCookie(ctx);
-      return undefined;
-    },
-  );
-
-  addRoute(
-    router,
-    {
-      method: 'post',
-      path: '/auth/forgot-password',
-      operationId: 'forgotPassword',
-      summary: 'Mail a one-time password-reset link (valid 1 hour)',
-      tags,
-      security: 'none',
-      body: forgotBody,
-      status: 202,
-      description:
-        'The answer is the same whether or not an account exists for the email. Limited to 3 an hour per address and 3 an hour per email.',
-      before: [
-        limitPerIp('forgot-password', SIGN_IN_LIMITS.forgotPassword),
-        limitPerEmail('forgot-password', SIGN_IN_LIMITS.forgotPasswordPerEmail),
-      ],
-      responses: {
-        202: { description: 'Accepted', schema: StatusMessageSchema },
-        429: SIGN_IN_ERRORS[429],
-      },
-    },
-    async (ctx, { body }) => {
-      await auth.requestPasswordReset(body.email, `${mailLinkBase(ctx, services.config)}/reset-password`);
-      return { status: 'ok', message: 'If an account with this email exists, a password-reset link has been sent to it.' };
-    },
-  );
-
-  addRoute(
-    router,
-    {
-      method: 'post',
-      path: '/auth/reset-password',
-      operationId: 'resetPassword',
-      summary: 'Set a new password with the token from the reset mail; ends every session',
-      description:
-        'Every refresh session of the account ends. API keys keep working unless `revoke_api_keys` is true (then every key of the account is deleted); the answer says how many were revoked.',
-      tags,
-      security: 'none',
-      body: resetBody,
-      before: [limitPerIp('reset-password', SIGN_IN_LIMITS.resetPassword)],
-      responses: {
-        200: { description: 'Password changed', schema: StatusMessageSchema },
-        400: { description: 'Invalid, used or expired token (`invalid_reset_token`), or a weak password', schema: ErrorSchema },
-        429: SIGN_IN_ERRORS[429],
-      },
-    },
-    async (_ctx, { body }) => {
-      const { apiKeysRevoked } = await auth.resetPassword(body.token, body.password, { revokeApiKeys: body.revoke_api_keys });
-      const keys = body.revoke_api_keys ? ` ${apiKeysRevoked} API key${apiKeysRevoked === 1 ? ' was' : 's were'} revoked.` : '';
-      return { status: 'ok', message: `Password changed. Sign in with the new password.${keys}` };
-    },
-  );
-
-  addRoute(
-    router,
-    {
-      method: 'post',
-      path: '/auth/verify-email',
-      operationId: 'verifyEmail',
-      summary: 'Confirm the account email with the token from the verification mail',
-      description: 'The token works once, for 48 hours, and only while the account still has the email it was sent to.',
-      tags,
-      security: 'none',
-      body: verifyEmailBody,
-      before: [limitPerIp('verify-email', SIGN_IN_LIMITS.verifyEmail)],
-      responses: {
-        200: { description: 'Email verified', schema: StatusMessageSchema },
-        400: { description: 'Invalid, used or expired token (`invalid_verification_token`)', schema: ErrorSchema },
-        429: SIGN_IN_ERRORS[429],
-      },
-    },
-    async (_ctx, { body }) => {
-      await auth.verifyEmail(body.token);
-      return { status: 'ok', message: 'Email verified.' };
-    },
   );
 }

@@ -5,6 +5,8 @@ import { attachOpenApi, OpenApiRegistry } from '../openapi/registry';
 import { noteSessionClients, registerAccountRoutes } from './account-routes';
 import { registerAssistantRoutes } from './assistant-routes';
 import { registerAuthRoutes } from './auth-routes';
+import { registerRecoveryRoutes } from './recovery-routes';
+import { registerSessionRoutes } from './session-routes';
 import { registerGenerationRoutes } from './generation-routes';
 import { registerKeyRoutes } from './key-routes';
 import { registerModelRoutes } from './model-routes';
@@ -33,6 +35,8 @@ export function createV2Routers(services: ApiServices): V2Routers {
   attachOpenApi(publicRouter, registry);
   publicRouter.use(noteSessionClients(services));
   registerAuthRoutes(publicRouter, services);
+  registerSessionRoutes(publicRouter, services);
+  registerRecoveryRoutes(publicRouter, services);
   registerOpenApiRoute(publicRouter, registry, services);
   registerWebConfigRoute(publicRouter, services);
   registerPublicPaymentRoutes(publicRouter, services);
