@@ -10,11 +10,27 @@ import { BOT_INFO } from './fake-telegram';
 import { BotHarness, buttonsOf, lastKeyboard, press, startBotHarness, TEST_SETTINGS, TOKEN, accountOf } from './harness';
 import type { RecordedCall } from './fake-telegram';
 import { waitUntil } from '../support/wait';
+import { createGoogleSandbox } from '../../src/sandbox/google';
+import { sendJson, type SandboxHandler } from '../../src/sandbox/types';
 
 let h: BotHarness;
 
+/**
+ * Google video operations run until the test lets them finish. Counting polls made the pending window a matter of timing:
+ * under load the chain of job steps outlived the wait for the video, and the assertions on the pending state raced
+ * the worker. While held, an operation answers as Google's does for one still running: its name, without `done`.
+ */
+const veo = { held: true };
+function heldVeo(google: SandboxHandler): SandboxHandler {
+  return (req, res) => {
+    const op = /^\/v1beta\/(models\/[^/:]+\/operations\/[^/]+)$/.exec(req.path);
+    if (veo.held && op && req.method === 'GET') return sendJson(res, 200, { name: op[1] });
+    return google(req, res);
+  };
+}
+
 beforeAll(async () => {
-  h = await startBotHarness();
+  h = await startBotHarness({ handlers: { google: heldVeo(createGoogleSandbox({ pendingPolls: 0 })) } });
   // The job workers run in this process too (as with `npm start`): pending generations advance on their own.
   await h.engine.startWorkers();
 });
@@ -140,6 +156,8 @@ test('a pending video shows its ETA, is refreshed while it runs, and is delivere
   expect(refreshed).not.toBeNull();
   expect(Number(refreshed![1]) + Number(refreshed![2])).toBe(90);
 
+  expect((await h.engine.db.dataSource.getRepository(GenerationEntity).findOneByOrFail({ id: gen.id })).status).toBe('pending');
+  veo.held = false;
   const video = await h.telegram.waitForCall((c) => c.method === 'sendVideo' && Number(c.payload.chat_id) === user.id);
   expect(video.files.video.data.subarray(4, 8).toString('latin1')).toBe('ftyp');
   expect(video.payload.caption).toContain('Gemini Omni 1.1 Flash · 16 tkn · balance 34');
