@@ -3,6 +3,7 @@ import { withChatAction } from '../../src/bot/chat-action';
 import { splitMessage, StreamingReply } from '../../src/bot/streaming-reply';
 import { FakeTelegram, floodWait, telegramError } from './fake-telegram';
 import { messageIdOf } from './harness';
+import { waitUntil } from '../support/wait';
 
 const TOKEN = '42:streaming-reply-test';
 const CHAT = 5_500_001;
@@ -15,6 +16,11 @@ afterAll(() => telegram.close());
 
 function chatCalls(chatId: number) {
   return telegram.calls.filter((c) => Number(c.payload.chat_id) === chatId);
+}
+
+/** The first edit in the chat has had its answer (the refusal a test set up), so what follows comes after it. */
+async function firstEditAnswered(chatId: number): Promise<void> {
+  await telegram.waitForCall((c) => c.method === 'editMessageText' && Number(c.payload.chat_id) === chatId && c.answeredAt !== undefined);
 }
 
 test('splitMessage keeps every piece within the limit, prefers line breaks, and loses nothing', () => {
@@ -67,7 +73,7 @@ test('a 429 from Telegram delays the next edit by retry_after, and the final tex
   await reply.start();
   telegram.failNext('editMessageText', floodWait(1));
   reply.append('Hello');
-  await new Promise((r) => setTimeout(r, 60));
+  await firstEditAnswered(chat);
   reply.append(', world');
   await reply.finish();
   const edits = chatCalls(chat).filter((c) => c.method === 'editMessageText');
@@ -120,7 +126,7 @@ test('when Telegram refuses the formatting, the part is written again as plain t
   await reply.start();
   telegram.failNext('editMessageText', telegramError('error-400-cant-parse-entities'));
   reply.append('The **answer** is `42`, see [the docs](https://example.com/docs).');
-  await new Promise((r) => setTimeout(r, 30));
+  await firstEditAnswered(chat);
   reply.append('\n\nMore *text* later.');
   await reply.finish('— footer');
   const edits = chatCalls(chat).filter((c) => c.method === 'editMessageText');
@@ -185,6 +191,17 @@ test('when the finished text renders shorter than a streamed state, surplus mess
 test('a chat action is repeated while the work lasts and stops with it', async () => {
   const chat = CHAT + 8;
   const api = new Api(TOKEN, { apiRoot: telegram.url });
+  // Every action the bot sends, counted as it leaves and as its answer arrives.
+  const sent = { issued: 0, settled: 0 };
+  api.config.use(async (prev, method, payload, signal) => {
+    if (method !== 'sendChatAction') return prev(method, payload, signal);
+    sent.issued += 1;
+    try {
+      return await prev(method, payload, signal);
+    } finally {
+      sent.settled += 1;
+    }
+  });
   const actions = () => chatCalls(chat).filter((c) => c.method === 'sendChatAction');
   await withChatAction(
     api,
@@ -196,10 +213,11 @@ test('a chat action is repeated while the work lasts and stops with it', async (
     },
     { repeatMs: 10 },
   );
-  await new Promise((r) => setTimeout(r, 30)); // a request already on its way may still land
-  const count = actions().length;
-  await new Promise((r) => setTimeout(r, 60));
-  expect(actions().length).toBe(count);
+  const issuedByTheEnd = sent.issued;
+  // A request already on its way may still land: once each one sent has its answer, none is in flight.
+  await waitUntil(() => sent.settled === sent.issued, 5000, 'the chat actions in flight');
+  expect(sent.issued).toBe(issuedByTheEnd);
+  expect(actions().length).toBe(sent.issued);
   expect(actions().every((c) => c.payload.action === 'upload_photo')).toBe(true);
 });
 
