@@ -6,6 +6,7 @@ import { PlanDirectory } from '../../src/core/accounts/plans';
 import { createUser } from '../../src/core/accounts/users';
 import { syntheticImage } from '../../src/sandbox/synthetic';
 import { createTestDatabase, TestDatabase } from '../support/databases';
+import { eventually } from '../support/wait';
 import { buildOnce, ServiceProcess, startServiceProcess, tempDir } from './service-process';
 
 // kill -9 of a running instance in the middle of a stream, of an inline image call and of a job step; then a
@@ -52,15 +53,7 @@ const post = (baseUrl: string, token: string, path: string, body: unknown) =>
     body: JSON.stringify(body),
   });
 
-async function waitFor<T>(probe: () => Promise<T | undefined>, ms: number): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const waitFor = <T>(probe: () => Promise<T | undefined>, ms: number): Promise<T> => eventually(probe, ms);
 
 test('after kill -9 mid-stream, mid-call and mid-step, a restart resolves every reservation within a minute', async () => {
   const env = { DATABASE_URL: db.url, DATA_DIR: dataDir, SANDBOX_CHUNK_DELAY_MS: '250', UPSTREAM_TIMEOUT_MS: '20000' };
@@ -92,7 +85,17 @@ test('after kill -9 mid-stream, mid-call and mid-step, a restart resolves every 
     );
     return rows.length > 0 ? true : undefined;
   }, 10_000);
-  await new Promise((r) => setTimeout(r, 3000));
+  // Mid-stream and mid-call: the stream's lease has recorded delivered text (a progress heartbeat), and the
+  // inline image call holds its tokens.
+  await waitFor(async () => {
+    const [{ streamed, painting }] = await db.dataSource.query(
+      `SELECT (SELECT count(*)::int FROM generation_leases l JOIN generations g ON g.id = l.generation_id
+                WHERE g.user_id = $1 AND l.delivered_chars > 0) AS streamed,
+              (SELECT count(*)::int FROM token_reservations WHERE user_id = $2 AND status = 'reserved') AS painting`,
+      [streamer.userId, painter.userId],
+    );
+    return streamed > 0 && painting > 0 ? true : undefined;
+  }, 20_000);
 
   first.child.kill('SIGKILL');
   await first.exited;

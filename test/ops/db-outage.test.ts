@@ -2,7 +2,7 @@ import { getBalance, ledgerTotals } from '../../src/core/billing/ledger';
 import { createOpenAiSandbox } from '../../src/sandbox/openai';
 import { createTestDatabase, TestDatabase } from '../support/databases';
 import { startTcpProxy, TcpProxy } from '../support/tcp-proxy';
-import { accountWithToken, Instance, readSse, startInstance } from './instance';
+import { accountWithToken, Instance, startInstance, watchSse } from './instance';
 
 // A database outage while streams are open: every client gets its end at once, and the billing lands once the
 // database is back (from the outbox under DATA_DIR), exactly once.
@@ -30,14 +30,18 @@ afterAll(async () => {
 test('streams open during an outage all end, the probes answer 503 with Retry-After, billing lands afterwards', async () => {
   const users = await Promise.all([0, 1, 2].map(() => accountWithToken(db.dataSource, app)));
   const started = Date.now();
-  const streams = users.map((u, i) =>
-    fetch(`${app.baseUrl}/api/v2/generate/stream`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${u.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'gpt-6-luna', prompt: `Tell me about tides, number ${i}` }),
-    }).then(readSse),
+  const watched = users.map((u, i) =>
+    watchSse(
+      fetch(`${app.baseUrl}/api/v2/generate/stream`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${u.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-6-luna', prompt: `Tell me about tides, number ${i}` }),
+      }),
+    ),
   );
-  await new Promise((r) => setTimeout(r, 1500));
+  // Every stream is under way (its hold taken, text arriving) when the database goes.
+  await Promise.all(watched.map((w) => w.seen('content_delta')));
+  const streams = watched.map((w) => w.events);
   proxy.cut();
 
   const during = await fetch(`${app.baseUrl}/health`);

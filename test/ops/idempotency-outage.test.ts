@@ -8,6 +8,7 @@ import type { SandboxHandler } from '../../src/sandbox/types';
 import { createTestDatabase, TestDatabase } from '../support/databases';
 import { startTcpProxy, TcpProxy } from '../support/tcp-proxy';
 import { accountWithToken, Instance, startInstance } from './instance';
+import { waitUntil } from '../support/wait';
 
 // An Idempotency-Key whose first attempt died with a database outage: once the database is back, an immediate
 // retry runs the request once (not 409 for the rest of the day); a record left "running" by a killed process is
@@ -16,7 +17,11 @@ import { accountWithToken, Instance, startInstance } from './instance';
 let db: TestDatabase;
 let proxy: TcpProxy;
 let app: Instance;
+/** Vendor submissions received: the sign that an attempt is past its hold and waiting on the vendor. */
+let submissions = 0;
 const slowBfl: SandboxHandler = async (req, res) => {
+  if (req.method === 'POST') submissions += 1;
+  // A vendor that answers slowly on purpose: the outage falls inside the call.
   if (req.method === 'POST') await new Promise((r) => setTimeout(r, 2500));
   return sandboxHandlers.bfl!(req, res);
 };
@@ -47,10 +52,24 @@ const generate = (token: string, key: string, prompt = PROMPT) =>
     body: JSON.stringify({ model: 'flux-dev', prompt }),
   });
 
-test('database down 1.5 s into the first attempt, then back: the immediate retry runs once and is charged once', async () => {
+test('database down during the first attempt, then back: the immediate retry runs once and is charged once', async () => {
   const { userId, token } = await accountWithToken(db.dataSource, app, 'basic', 100);
+  const submitted = submissions;
   const first = generate(token, 'outage-1');
-  await new Promise((r) => setTimeout(r, 1500));
+  // The outage falls inside the vendor call: the key is taken and the tokens are held, as they were 1.5 s in.
+  await waitUntil(
+    async () => {
+      if (submissions === submitted) return false;
+      const [{ n }] = await db.dataSource.query(
+        `SELECT (SELECT count(*) FROM idempotency_records WHERE user_id = $1 AND key = 'outage-1' AND state = 'running')
+              + (SELECT count(*) FROM token_reservations WHERE user_id = $1 AND status = 'reserved') AS n`,
+        [userId],
+      );
+      return Number(n) === 2;
+    },
+    10_000,
+    'the first attempt to hold its key and tokens and reach the vendor',
+  );
   proxy.cut();
   const failed = await first;
   expect(failed.status).toBeGreaterThanOrEqual(500);

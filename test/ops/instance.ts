@@ -121,21 +121,73 @@ export async function accountWithToken(
   return { userId: user.id, token: ((await res.json()) as { access_token: string }).access_token };
 }
 
+export interface SseEvent {
+  event: string;
+  data: any;
+}
+
+function parseFrame(frame: string): SseEvent {
+  const event = /^event: (.*)$/m.exec(frame)?.[1] ?? 'message';
+  const data = /^data: (.*)$/m.exec(frame)?.[1] ?? '';
+  let parsed: unknown = data;
+  try {
+    parsed = JSON.parse(data);
+  } catch {
+    // [DONE] and the like
+  }
+  return { event, data: parsed };
+}
+
 /** Reads a server-sent-events response to its end; returns the events by name with their parsed data. */
-export async function readSse(res: Response): Promise<{ event: string; data: any }[]> {
+export async function readSse(res: Response): Promise<SseEvent[]> {
   const text = await res.text();
   return text
     .split('\n\n')
     .filter((f) => f.trim())
-    .map((frame) => {
-      const event = /^event: (.*)$/m.exec(frame)?.[1] ?? 'message';
-      const data = /^data: (.*)$/m.exec(frame)?.[1] ?? '';
-      let parsed: unknown = data;
-      try {
-        parsed = JSON.parse(data);
-      } catch {
-        // [DONE] and the like
+    .map(parseFrame);
+}
+
+export interface WatchedSse {
+  /** Resolves once an event of this name has arrived (a test's sign that the answer is under way). */
+  seen(event: string): Promise<void>;
+  /** Every event, once the response has ended. */
+  events: Promise<SseEvent[]>;
+}
+
+/** Reads a server-sent-events response as it arrives, so a test can wait for a given event before acting. */
+export function watchSse(response: Promise<Response>): WatchedSse {
+  const events: SseEvent[] = [];
+  const waiters: { event: string; resolve: () => void }[] = [];
+  const arrived = (e: SseEvent) => {
+    events.push(e);
+    for (const w of waiters.filter((x) => x.event === e.event)) w.resolve();
+  };
+  const done = (async () => {
+    const res = await response;
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      buffer += decoder.decode(chunk, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const frame = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        if (frame.trim()) arrived(parseFrame(frame));
       }
-      return { event, data: parsed };
-    });
+    }
+    if (buffer.trim()) arrived(parseFrame(buffer));
+    return events;
+  })();
+  return {
+    seen: (event) =>
+      events.some((e) => e.event === event)
+        ? Promise.resolve()
+        : Promise.race([
+            new Promise<void>((resolve) => waiters.push({ event, resolve })),
+            done.then(() => {
+              if (!events.some((e) => e.event === event)) throw new Error(`the stream ended without a ${event} event`);
+            }),
+          ]),
+    events: done,
+  };
 }

@@ -5,7 +5,8 @@ import { PlanDirectory } from '../../src/core/accounts/plans';
 import { createUser } from '../../src/core/accounts/users';
 import { getBalance } from '../../src/core/billing/ledger';
 import { createTestDatabase, TestDatabase } from '../support/databases';
-import { readSse } from './instance';
+import { watchSse } from './instance';
+import { waitUntil } from '../support/wait';
 import { buildOnce, ServiceProcess, startServiceProcess, tempDir } from './service-process';
 
 // SIGTERM: /health/ready answers 503 at once while /health/live still answers; a stream still open at the end of
@@ -52,15 +53,18 @@ test('SIGTERM: not ready at once, open streams drained then cut and billed, a qu
   const { access_token: token } = (await login.json()) as { access_token: string };
 
   // ~30 pieces at 300 ms: about 9 s, longer than the 2 s drain.
-  const stream = fetch(`${base}/api/v2/generate/stream`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ model: 'gpt-6-luna', prompt: 'Tell me a long story about tides' }),
-  }).then(readSse);
-  await new Promise((r) => setTimeout(r, 1000));
+  const stream = watchSse(
+    fetch(`${base}/api/v2/generate/stream`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-6-luna', prompt: 'Tell me a long story about tides' }),
+    }),
+  );
+  await stream.seen('content_delta');
   const signalledAt = Date.now();
   service.child.kill('SIGTERM');
-  await new Promise((r) => setTimeout(r, 200));
+  // The signal is handled: readiness turns at once (no request is refused before it does).
+  await waitUntil(async () => (await fetch(`${base}/health/ready`)).status === 503, 10_000, 'readiness to turn');
 
   const ready = await fetch(`${base}/health/ready`);
   expect(ready.status).toBe(503);
@@ -70,7 +74,7 @@ test('SIGTERM: not ready at once, open streams drained then cut and billed, a qu
   expect(refused.status).toBe(503);
   expect(refused.headers.get('retry-after')).toBe('5');
 
-  const events = await stream;
+  const events = await stream.events;
   const end = events.find((e) => e.event === 'generation_end');
   expect(end?.data).toMatchObject({ status: 'completed' });
   expect(end!.data.tokens_spent).toBeGreaterThan(0);
