@@ -4,7 +4,15 @@ import type { CommandInputs } from '../command';
 import { ParamError } from '../errors';
 import type { GenerateRequest, NormalizedParams } from '../params';
 import type { Category, ModelDefinition } from '../types';
-import { baseParams, checkedNegativePrompt, pickAudioFormat, pickSize, rejectOptionsOtherThan, unsupported } from './common';
+import {
+  baseParams,
+  checkedNegativePrompt,
+  type OptionKey,
+  pickAudioFormat,
+  pickSize,
+  rejectOptionsOtherThan,
+  unsupported,
+} from './common';
 import { modelImageInputs, noImageInputs, toolImageInputs } from './images';
 
 export interface Normalized<F> {
@@ -18,6 +26,18 @@ type Normalizer<C extends Category> = <F>(model: ModelOf<C>, request: GenerateRe
 /** ElevenLabs-style voice ids: letters and digits (with `_`/`-` for custom ids). */
 const VENDOR_VOICE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** What image and video models share: negative prompt, size and seed, besides their own `also` options. */
+function pictureParams(model: ModelOf<'image' | 'video'>, request: GenerateRequest<unknown>, also: OptionKey[]): NormalizedParams {
+  const params = baseParams(model, request);
+  rejectOptionsOtherThan(model, request, ['negativePrompt', 'size', 'seed', ...also]);
+  const negativePrompt = checkedNegativePrompt(model, request, model.config.supports_negative_prompt);
+  if (negativePrompt !== undefined) params.negativePrompt = negativePrompt;
+  const size = pickSize(model, model.config.sizes, model.config.default_size, request.size);
+  if (size !== undefined) params.size = size;
+  if (request.seed !== undefined) params.seed = request.seed;
+  return params;
+}
+
 const NORMALIZERS: { [C in Category]: Normalizer<C> } = {
   text: (model) => {
     throw new ParamError('model', `${model.slug} is a text model: use POST /v1/chat/completions or POST /api/v2/generate/stream`);
@@ -28,28 +48,17 @@ const NORMALIZERS: { [C in Category]: Normalizer<C> } = {
 
   image: (model, request) => {
     const { config } = model;
-    const params = baseParams(model, request);
-    rejectOptionsOtherThan(model, request, ['negativePrompt', 'size', 'style', 'seed']);
-    const negativePrompt = checkedNegativePrompt(model, request, config.supports_negative_prompt);
-    if (negativePrompt !== undefined) params.negativePrompt = negativePrompt;
-    params.size = pickSize(model, config.sizes, config.default_size, request.size);
+    const params = pictureParams(model, request, ['style']);
     if (request.style !== undefined) {
       if (!config.styles.includes(request.style)) throw unsupported('style', model);
       params.style = request.style;
     }
-    if (request.seed !== undefined) params.seed = request.seed;
     return { params, inputs: modelImageInputs(model, request, config.image_input) };
   },
 
   video: (model, request) => {
     const { config } = model;
-    const params = baseParams(model, request);
-    rejectOptionsOtherThan(model, request, ['negativePrompt', 'size', 'seed', 'duration']);
-    const negativePrompt = checkedNegativePrompt(model, request, config.supports_negative_prompt);
-    if (negativePrompt !== undefined) params.negativePrompt = negativePrompt;
-    const size = pickSize(model, config.sizes, config.default_size, request.size);
-    if (size !== undefined) params.size = size;
-    if (request.seed !== undefined) params.seed = request.seed;
+    const params = pictureParams(model, request, ['duration']);
     const seconds = request.duration ?? config.default_duration;
     if (!config.durations.includes(seconds)) {
       throw new ParamError('duration', `duration must be one of: ${config.durations.join(', ')} (seconds) for ${model.slug}`);
