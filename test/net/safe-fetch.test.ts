@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { FetchFailedError, safeFetch, UnsafeUrlError, type HostResolver } from '../../src/core/net/safe-fetch';
+import { waitUntil } from '../support/wait';
 
 type Route = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
@@ -208,6 +209,8 @@ describe('safeFetch DNS handling', () => {
 
 describe('safeFetch against an allow-listed loopback server', () => {
   let server: TestServer;
+  /** Requests to `/hang` the server received (and never answers). */
+  const hangs: string[] = [];
   let forbidden: TestServer;
   let opts: Parameters<typeof safeFetch>[1];
   let closedEarly: Promise<{ bytesWritten: number; finished: boolean }>;
@@ -275,6 +278,7 @@ describe('safeFetch against an allow-listed loopback server', () => {
           return;
         }
         case '/hang':
+          hangs.push(req.url ?? '');
           return; // no response at all
         case '/drip': {
           res.writeHead(200);
@@ -384,8 +388,12 @@ describe('safeFetch against an allow-listed loopback server', () => {
 
   it('honours a caller abort signal', async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort(new Error('client went away')), 100);
-    const err = await failure(safeFetch(`${server.origin}/hang`, { ...opts, signal: controller.signal }));
+    const before = hangs.length;
+    const pending = failure(safeFetch(`${server.origin}/hang`, { ...opts, signal: controller.signal }));
+    // The caller goes away while the request waits on the server.
+    await waitUntil(() => hangs.length > before, 5000, 'the request to reach the server');
+    controller.abort(new Error('client went away'));
+    const err = await pending;
     expect((err as FetchFailedError).kind).toBe('aborted');
   });
 });

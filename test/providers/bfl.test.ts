@@ -4,6 +4,7 @@ import { pollUrl } from '../../src/core/providers/bfl/jobs';
 import { MediaPoll, MediaRequest, ProviderConnection, ProviderError } from '../../src/core/providers/types';
 import { bflSandbox } from '../../src/sandbox/bfl';
 import { fixtureReader, recordingFetch, SentRequest, useVendorSandbox } from '../support/vendor-sandbox';
+import { waitUntil } from '../support/wait';
 
 const media = bflAdapter.media!;
 const bfl = useVendorSandbox(bflAdapter, bflSandbox);
@@ -174,8 +175,11 @@ describe('bfl adapter against the sandbox', () => {
     it('aborting the caller signal aborts the submit', async () => {
       const ctrl = new AbortController();
       const pending = media.start(request({ prompt: '[[fail:timeout]]' }), conn, ctrl.signal);
-      setTimeout(() => ctrl.abort(), 50);
+      // The caller goes away while the submit waits on the vendor.
+      await waitUntil(() => bfl.received.length > 0, 5000, 'the submit to reach the vendor');
+      ctrl.abort();
       await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+      expect(await bfl.whenClosed(0)).toBe(true);
     });
   });
 });
