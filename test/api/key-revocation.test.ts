@@ -1,5 +1,6 @@
 import { getBalance } from '../../src/core/billing/ledger';
 import { ApiHarness, expectErrorShape, startApi } from './harness';
+import { waitUntil } from '../support/wait';
 
 // Two instances of the service on one database, each caching verified API keys in memory. A change on one
 // instance (or by any SQL writer) stops the key everywhere as soon as each instance's listener receives the
@@ -14,10 +15,7 @@ let a: ApiHarness;
 let b: ApiHarness;
 
 /** Polls a condition (startup of the listeners, a connection loss being noticed); never a timing assertion. */
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 25));
-  if (!check()) throw new Error(`${what}: not reached`);
-}
+const until = (check: () => boolean, what: string): Promise<void> => waitUntil(check, 5000, what);
 
 beforeAll(async () => {
   a = await startApi();

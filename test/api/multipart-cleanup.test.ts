@@ -7,6 +7,7 @@ import path from 'node:path';
 import { syntheticImage, syntheticWav } from '../../src/sandbox/synthetic';
 import { multipart } from '../support/multipart';
 import { ApiHarness, expectErrorShape, startApi } from './harness';
+import { waitUntil } from '../support/wait';
 
 let api: ApiHarness;
 let token: string;
@@ -117,7 +118,7 @@ function stream(mb: number, abortAfterMb?: number): Promise<{ status: number; bo
 }
 
 async function eventuallyEmpty(): Promise<void> {
-  for (let i = 0; i < 100 && leftovers().length > 0; i++) await new Promise((r) => setTimeout(r, 50));
+  await waitUntil(() => leftovers().length === 0, 5000, 'no upload left behind').catch(() => undefined);
   expect(leftovers()).toEqual([]);
 }
 

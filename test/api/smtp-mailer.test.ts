@@ -5,6 +5,7 @@ import { MAIL_SEND, QueuedMailer, startMailWorker } from '../../src/jobs/mail';
 import { createBoss } from '../../src/jobs/boss';
 import pino from 'pino';
 import { createTestDatabase } from '../support/databases';
+import { waitUntil } from '../support/wait';
 
 interface Session {
   commands: string[];
@@ -109,8 +110,7 @@ test('mail is a durable job: queued by the request, delivered by the worker', as
     const [job] = await db.dataSource.query(`SELECT state FROM pgboss.job WHERE name = $1`, [MAIL_SEND]);
     expect(job.state).toBe('created');
     await startMailWorker(boss, transport);
-    const deadline = Date.now() + 10_000;
-    while (smtp.sessions.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await waitUntil(() => smtp.sessions.length > 0, 10_000, 'the queued mail to reach the relay');
     expect(smtp.sessions[0]?.commands).toContain('RCPT TO:<queued@example.com>');
   } finally {
     quiet();

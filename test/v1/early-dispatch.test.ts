@@ -6,6 +6,7 @@ import { createOpenAiSandbox } from '../../src/sandbox/openai';
 import type { SandboxHandler } from '../../src/sandbox/types';
 import { accountWithToken, Instance, readSse, startInstance } from '../ops/instance';
 import { createTestDatabase, TestDatabase } from '../support/databases';
+import { waitUntil } from '../support/wait';
 
 // When the balance this instance last saw clearly covers a hold, the vendor call starts while the hold is still
 // committing. Here the hold is kept waiting on the balance row's lock (a transaction of the test holds it) until
@@ -31,10 +32,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 400 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-  if (!check()) throw new Error(`${what}: not reached`);
-}
+const until = (check: () => boolean, what: string): Promise<void> => waitUntil(check, 4000, what);
 
 const ask = (token: string, content: string, stream = false) =>
   fetch(`${app.baseUrl}/v1/chat/completions`, {
