@@ -1,27 +1,15 @@
-import { Client } from 'pg';
 import { findModel } from '../../src/core/catalog/catalog';
 import { createDataSource } from '../../src/db/data-source';
+import { createEmptyDatabase, type EmptyDatabase } from '../support/databases';
 
-const adminUrl = process.env.DATABASE_URL as string;
-const name = `ng_migrate_${process.pid}_${Date.now()}`;
-const url = (() => {
-  const u = new URL(adminUrl);
-  u.pathname = `/${name}`;
-  return u.toString();
-})();
+let empty: EmptyDatabase;
+let url: string;
 
-async function admin(sql: string): Promise<void> {
-  const c = new Client({ connectionString: adminUrl });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
-
-beforeAll(() => admin(`CREATE DATABASE "${name}"`));
-afterAll(() => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+beforeAll(async () => {
+  empty = await createEmptyDatabase('ng_migrate');
+  url = empty.url;
+});
+afterAll(() => empty.drop());
 
 test('migrations run up on an empty database, leave no pending schema change, seed the plans, and run down', async () => {
   const ds = createDataSource(url, { poolSize: 2 });

@@ -1,27 +1,15 @@
-import { Client } from 'pg';
 import { createDataSource } from '../../src/db/data-source';
+import { createEmptyDatabase, type EmptyDatabase } from '../support/databases';
 
-const adminUrl = process.env.DATABASE_URL as string;
-const name = `ng_sched_cmd_${process.pid}_${Date.now()}`;
-const url = (() => {
-  const u = new URL(adminUrl);
-  u.pathname = `/${name}`;
-  return u.toString();
-})();
 const MIGRATION = 'ScheduledCommands1764240000000';
+let empty: EmptyDatabase;
+let url: string;
 
-async function admin(sql: string): Promise<void> {
-  const c = new Client({ connectionString: adminUrl });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
-
-beforeAll(() => admin(`CREATE DATABASE "${name}"`));
-afterAll(() => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+beforeAll(async () => {
+  empty = await createEmptyDatabase('ng_sched_cmd');
+  url = empty.url;
+});
+afterAll(() => empty.drop());
 
 test('stored /generate bodies become version 1 commands, and back down again', async () => {
   const ds = createDataSource(url, { poolSize: 2 });

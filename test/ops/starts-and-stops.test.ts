@@ -1,36 +1,21 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Client } from 'pg';
+import { createEmptyDatabase, type EmptyDatabase } from '../support/databases';
 import { buildOnce, ServiceProcess, spawnServiceProcess, startServiceProcess, tempDir, waitForLine } from './service-process';
 
 // Starts and stops: instances started at the same moment on a fresh database all start (migrations and job-queue
 // setup run under one advisory lock); SIGTERM at once after ready, or while still starting, drains and exits 0;
 // with the embedded PostgreSQL the database stops last, after the drain.
 
-const adminUrl = process.env.DATABASE_URL as string;
 const running: ServiceProcess[] = [];
 const dirs: string[] = [];
-const databases: string[] = [];
-
-async function admin(sql: string): Promise<void> {
-  const c = new Client({ connectionString: adminUrl });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
+const databases: EmptyDatabase[] = [];
 
 /** An empty database (no template): the instances migrate it themselves. */
 async function freshDatabase(): Promise<string> {
-  const name = `ng_fresh_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
-  await admin(`CREATE DATABASE "${name}"`);
-  databases.push(name);
-  const u = new URL(adminUrl);
-  u.pathname = `/${name}`;
-  return u.toString();
+  const db = await createEmptyDatabase('ng_fresh');
+  databases.push(db);
+  return db.url;
 }
 
 function dir(prefix: string): string {
@@ -50,7 +35,7 @@ const errorLines = (p: ServiceProcess) => p.lines.filter((l) => /"level":(50|60)
 beforeAll(() => buildOnce());
 afterAll(async () => {
   for (const p of running) if (p.child.exitCode === null) p.child.kill('SIGKILL');
-  for (const name of databases) await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
+  for (const db of databases) await db.drop().catch(() => undefined);
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 

@@ -88,3 +88,26 @@ export async function attachTestDatabase(shared: TestDatabase): Promise<TestData
   await dataSource.initialize();
   return { url: shared.url, dataSource, drop: () => dataSource.destroy() };
 }
+
+export interface EmptyDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+async function asAdmin(adminUrl: string, sql: string): Promise<void> {
+  const c = new Client({ connectionString: adminUrl });
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+/** An empty database, not migrated (no template), for tests of the migrations and of a first start. */
+export async function createEmptyDatabase(prefix: string, adminUrl = process.env.DATABASE_URL): Promise<EmptyDatabase> {
+  if (!adminUrl) throw new Error('DATABASE_URL is not set (the jest global setup provides one)');
+  const name = `${prefix}_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
+  await asAdmin(adminUrl, `CREATE DATABASE "${name}"`);
+  return { url: withDatabase(adminUrl, name), drop: () => asAdmin(adminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+}
