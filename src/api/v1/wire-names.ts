@@ -1,4 +1,5 @@
 import { ParamError } from '../../core/catalog/errors';
+import { hasErrorCode } from '../../core/error-registry';
 
 /** A surface's names for the core's request parameters (which are the chat-completions names). */
 export type WireNames = Readonly<Record<string, string>>;
@@ -23,7 +24,7 @@ export async function withWireNames<T>(names: WireNames, work: () => Promise<T>)
   try {
     return await work();
   } catch (err) {
-    if (!(err instanceof ParamError)) throw err;
+    if (!hasErrorCode(err, 'validation_error')) throw err;
     const field = wireName(names, err.field);
     if (field === err.field) throw err;
     const head = err.field.split('.')[0];

@@ -1,6 +1,6 @@
 import { Composer } from 'grammy';
 import { isPlanSlug } from '../../core/accounts/plans';
-import { OrderNotRefundableError, UnknownChargeError } from '../../core/payments/errors';
+import { hasErrorCode } from '../../core/error-registry';
 import type { BotContext } from '../context';
 import { formatDate, planName } from '../format';
 
@@ -29,8 +29,8 @@ async function refund(ctx: BotContext, chargeId: string | undefined): Promise<vo
       await ctx.reply(ctx.t('admin-refund-canceled', { order: result.order.reference, reason: result.error ?? '' }));
     else await ctx.reply(ctx.t('admin-refund-failed', { reason: result.error ?? '' }));
   } catch (err) {
-    if (err instanceof UnknownChargeError) await ctx.reply(ctx.t('admin-refund-unknown', { charge: chargeId.slice(0, 80) }));
-    else if (err instanceof OrderNotRefundableError) await ctx.reply(ctx.t('admin-refund-not-refundable', { status: err.status }));
+    if (hasErrorCode(err, 'unknown_charge')) await ctx.reply(ctx.t('admin-refund-unknown', { charge: chargeId.slice(0, 80) }));
+    else if (hasErrorCode(err, 'order_not_refundable')) await ctx.reply(ctx.t('admin-refund-not-refundable', { status: err.status }));
     else throw err;
   }
 }

@@ -1,5 +1,5 @@
 import { Composer, InlineKeyboard } from 'grammy';
-import { UnknownArticleError } from '../../core/payments/errors';
+import { hasErrorCode } from '../../core/error-registry';
 import type { PreCheckoutAnswer } from '../../core/payments/stars';
 import type { BotContext } from '../context';
 import { formatDate, planName } from '../format';
@@ -30,7 +30,7 @@ async function buy(ctx: BotContext, articleId: string): Promise<void> {
   try {
     purchase = await payments.stars.startPurchase(account.user.id, articleId);
   } catch (err) {
-    if (!(err instanceof UnknownArticleError)) throw err;
+    if (!hasErrorCode(err, 'unknown_article')) throw err;
     await ctx.answerCallbackQuery({ text: ctx.t('payment-unknown-article') });
     return;
   }
