@@ -1,3 +1,4 @@
+import { mimeOfExtension } from '../../media/mime';
 import { upstreamBytes } from '../http';
 import { InputFile, ProviderConnection } from '../types';
 
@@ -20,10 +21,8 @@ function filenameFromUrl(url: string): string | undefined {
   }
 }
 
+/** The type the delivery URL's file name implies (from the one MIME table), for an unlabelled download. */
 function mimeFromUrl(url: string): string {
-  const name = filenameFromUrl(url) ?? '';
-  if (/\.png$/i.test(name)) return 'image/png';
-  if (/\.jpe?g$/i.test(name)) return 'image/jpeg';
-  if (/\.webp$/i.test(name)) return 'image/webp';
-  return 'application/octet-stream';
+  const ext = /\.([A-Za-z0-9]+)$/.exec(filenameFromUrl(url) ?? '')?.[1];
+  return (ext && mimeOfExtension(ext)) || 'application/octet-stream';
 }

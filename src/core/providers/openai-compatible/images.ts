@@ -3,19 +3,15 @@ import { upstreamBytes } from '../http';
 import { InputFile, ProviderConnection, ProviderError, ProviderName } from '../types';
 import { bearerPost, readJsonBody } from './transport';
 import { extensionOf } from '../../media/mime';
+import { sniffImage } from '../../media/sniff';
 
 const imagesResponseSchema = z.object({
   data: z.array(z.object({ b64_json: z.string().nullish(), url: z.string().nullish(), revised_prompt: z.string().nullish() })).nullish(),
 });
 
 /** Image type from the file's magic bytes; vendors do not label base64 payloads reliably. */
-export function sniffImageMime(data: Buffer): string | undefined {
-  if (data.length >= 8 && data.readUInt32BE(0) === 0x89504e47) return 'image/png';
-  if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'image/jpeg';
-  if (data.length >= 12 && data.toString('ascii', 0, 4) === 'RIFF' && data.toString('ascii', 8, 12) === 'WEBP') {
-    return 'image/webp';
-  }
-  return undefined;
+function sniffImageMime(data: Buffer): string | undefined {
+  return sniffImage(data)?.mime;
 }
 
 function decodeBase64Image(provider: ProviderName, b64: string, index: number): InputFile {

@@ -1,5 +1,5 @@
 export { createChatCompletionsChat } from './chat';
-export { generateImages, sniffImageMime } from './images';
+export { generateImages } from './images';
 export type { ChatCompletionsProfile } from './profile';
 export { buildChatBody } from './request';
 export { bearerPost, readJsonBody } from './transport';
