@@ -53,8 +53,9 @@ test('410 Gone disables the endpoint at once: its pending retry is dropped, late
   const account = await api.account('basic', { planTokens: 500 });
   const token = await api.accessToken(account);
   const hook = await register(token);
-  // The test event is told to come back in 3 s; the generation event then meets 410.
-  receiver.respond = (_i, req) => (req.body.includes('webhook.test') ? { status: 503, headers: { 'Retry-After': '3' } } : 410);
+  // The test event is told to come back in 10 s, long enough that on a loaded machine its retry cannot overtake the
+  // generation event, which then meets 410 first.
+  receiver.respond = (_i, req) => (req.body.includes('webhook.test') ? { status: 503, headers: { 'Retry-After': '10' } } : 410);
 
   expect((await api.request('POST', `/api/v2/webhooks/${hook.id}/test`, { token })).status).toBe(202);
   await receiver.waitFor(1);
@@ -84,7 +85,7 @@ test('410 Gone disables the endpoint at once: its pending retry is dropped, late
   expect(receiver.received).toHaveLength(2);
   const attempts = await api.db.dataSource.query('SELECT count(*)::int AS n FROM webhook_attempts WHERE endpoint_id = $1', [hook.id]);
   expect(attempts[0].n).toBe(2);
-}, 60_000);
+}, 90_000);
 
 test('Retry-After: 2 on 429 is honoured: the retry comes no sooner than 2 s (the backoff alone would be 0.3 s)', async () => {
   const account = await api.account('basic', { planTokens: 500 });
