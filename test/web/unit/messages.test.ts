@@ -79,7 +79,8 @@ describe('errors in words', () => {
     for (const m of table.matchAll(/code: '([a-z_]+)'/g)) codes.add(m[1]!);
     for (const code of ['not_authenticated', 'session_required', 'payload_too_large', 'service_unavailable', 'internal_error'])
       codes.add(code);
-    // Never shown to a user: the payment provider's own callbacks, operator refunds, internal faults, file ranges.
+    // Never shown to a user: the payment provider's own callbacks, operator refunds, internal faults, file ranges,
+    // and the request log's mark of a client that left before its answer.
     const unseen = [
       'invalid_notification',
       'unknown_payment',
@@ -93,6 +94,7 @@ describe('errors in words', () => {
       'fetch_failed',
       'image_rejected',
       'invalid_size',
+      'client_closed_request',
     ];
     const missing = [...codes].filter((c) => !unseen.includes(c) && !WORDED_CODES.includes(c));
     expect(missing).toEqual([]);

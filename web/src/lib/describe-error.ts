@@ -60,6 +60,7 @@ const WORDING: Record<string, Wording> = {
   unknown_event: () => ['error.webhookEvent'],
   webhook_limit_reached: (b) => ['error.webhookLimit', { limit: num(b.limit) }],
   service_unavailable: () => ['error.unavailable'],
+  rate_counters_unavailable: () => ['error.unavailable'],
   internal_error: () => ['error.internal'],
   server_error: () => ['error.internal'],
 };
