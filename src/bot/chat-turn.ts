@@ -1,7 +1,7 @@
 import { InlineKeyboard } from 'grammy';
 import { baseTokenCost } from '../core/catalog/pricing';
 import type { TextModel } from '../core/catalog/types';
-import type { ChatStream } from '../core/generations/chat';
+import type { ChatStream } from '../core/generations/chat-types';
 import type { ChatInputMessage, ChatInputPart } from '../core/generations/chat-request';
 import { sniffImage } from '../core/media/sniff';
 import type { ChatMessage } from '../core/providers/types';

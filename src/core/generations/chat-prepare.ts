@@ -1,0 +1,102 @@
+import { resolveModel } from '../catalog/lifecycle';
+import { ParamError } from '../catalog/errors';
+import { estimateChatReservation, estimatePromptTokens, resolveMaxTokens } from '../catalog/pricing';
+import { TextModel } from '../catalog/types';
+import { ChatRequest, ProviderAdapter, ProviderName } from '../providers/types';
+import { assertKeyAllowsModel } from '../accounts/key-limits';
+import { assertRunnable } from './access';
+import { ChatInputMessage, checkChatRequest, toolCallsText, withoutIgnored } from './chat-request';
+import type { ChatInput, ModelReplaced } from './chat-types';
+import { ProviderConnections } from './connections';
+import { ProviderGate } from './provider-gate';
+import { Actor } from './service';
+
+export const CHARS_PER_TOKEN = 4;
+
+export interface ChatPrepareDeps {
+  adapters: Readonly<Record<ProviderName, ProviderAdapter>>;
+  connections: ProviderConnections;
+  gate: ProviderGate;
+}
+
+/** The text a generation row keeps as its prompt: the message's text parts, or its tool calls. */
+export function messageText(m: ChatInputMessage): string {
+  const text =
+    typeof m.content === 'string'
+      ? m.content
+      : m.content
+          .filter((p) => p.type === 'text')
+          .map((p) => p.text)
+          .join(' ');
+  return text || toolCallsText(m.toolCalls);
+}
+
+/** The prompt's estimated size: messages, and tool definitions and earlier tool calls, which are prompt text too. */
+export function promptTokensOf(input: ChatInput): number {
+  const chars =
+    (input.tools ? JSON.stringify(input.tools).length : 0) + input.messages.reduce((n, m) => n + toolCallsText(m.toolCalls).length, 0);
+  return estimatePromptTokens(input.messages) + Math.ceil(chars / CHARS_PER_TOKEN);
+}
+
+/** The model that answers a request for `slug`: itself, or its replacement when it is retired. */
+export function textModelFor(slug: string): { model: TextModel; replaced?: ModelReplaced } {
+  const resolved = resolveModel(slug);
+  const model = resolved.model;
+  if (model.category !== 'text') {
+    throw new ParamError('model', `${slug} is not a text model: use POST /api/v2/generate`);
+  }
+  return resolved.replacedFrom !== undefined
+    ? { model, replaced: { from: resolved.replacedFrom, shutdownAt: resolved.shutdownAt ?? null } }
+    : { model };
+}
+
+/**
+ * Everything decided before anything is held or called: the model, the key's and the plan's permission, the
+ * parameters the model does not take, the vendor request without its messages, and the hold's size.
+ * @throws ParamError and the access errors
+ */
+export function prepareChat(deps: ChatPrepareDeps, actor: Actor, input: ChatInput) {
+  const { model, replaced } = textModelFor(input.model);
+  // A key's model list names what its client asks for: a retired model's replacement answers for it.
+  assertKeyAllowsModel(actor.key, replaced?.from ?? model.slug);
+  const maxTokens = resolveMaxTokens(model, input.maxTokens);
+  const ignored = checkChatRequest(model, deps.adapters[model.provider].chat!, input.messages, input.temperature, input, maxTokens);
+  const options = withoutIgnored(input, ignored);
+  const conn = assertRunnable(actor.plan, model, deps.connections, deps.gate);
+  const promptTokens = promptTokensOf(input);
+  if (promptTokens >= model.config.max_context) {
+    throw new ParamError('messages', `the conversation is longer than ${model.slug}'s context of ${model.config.max_context} tokens`);
+  }
+  const request: Omit<ChatRequest, 'messages'> = {
+    upstreamModel: model.upstreamModel,
+    maxTokens,
+    temperature: input.temperature ?? undefined,
+    tools: options.tools,
+    toolChoice: options.toolChoice,
+    parallelToolCalls: options.parallelToolCalls,
+    responseFormat: options.responseFormat,
+    stop: options.stop,
+    topP: options.topP,
+    seed: options.seed,
+    presencePenalty: options.presencePenalty,
+    frequencyPenalty: options.frequencyPenalty,
+    user: options.user,
+    reasoningEffort: options.reasoningEffort,
+    metadata: options.metadata,
+    serviceTier: options.serviceTier,
+    store: options.store,
+    promptCacheKey: options.promptCacheKey,
+    safetyIdentifier: options.safetyIdentifier,
+  };
+  return {
+    model,
+    replaced,
+    conn,
+    request,
+    promptTokens,
+    reserve: estimateChatReservation(model, promptTokens, maxTokens),
+    ignored: ignored.params,
+  };
+}
+
+export type PreparedChat = ReturnType<typeof prepareChat>;
