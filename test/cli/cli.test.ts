@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { isWellFormedApiKey } from '../../src/core/accounts/api-keys';
 import { createTestDatabase, TestDatabase } from '../support/databases';
 import { CATALOG_SHAPE } from '../fixtures/catalog-shape';
+import { buildOnce } from '../ops/service-process';
 
 const run = promisify(execFile);
 const root = path.join(__dirname, '../..');
@@ -11,7 +12,7 @@ let db: TestDatabase;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  await run('npm', ['run', 'build', '--silent'], { cwd: root });
+  buildOnce();
 }, 60_000);
 afterAll(() => db.drop());
 

@@ -4,8 +4,26 @@ import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../..');
 
-/** Compiles src/ into dist/ (swc only, about a second) so the tests run the same files `npm start` runs. */
+/** The newest modification time of the files under `dir`. */
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) newest = Math.max(newest, fs.statSync(path.join(entry.parentPath ?? entry.path, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * Compiles src/ into dist/ (swc only, about a second) so the tests run the same files `npm start` runs; skipped
+ * when dist/ is newer than every source, so test files in parallel workers do not rewrite a build another one is
+ * running (or checking).
+ */
 export function buildOnce(): void {
+  const built = path.join(ROOT, 'dist/src/main.js');
+  if (fs.existsSync(built)) {
+    const sources = Math.max(newestMtime(path.join(ROOT, 'src')), newestMtime(path.join(ROOT, 'migrations')));
+    if (fs.statSync(built).mtimeMs > sources) return;
+  }
   execFileSync(path.join(ROOT, 'node_modules/.bin/swc'), ['src', 'migrations', '-d', 'dist', '--config-file', '.swcrc', '--quiet'], {
     cwd: ROOT,
     stdio: 'inherit',
