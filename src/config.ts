@@ -114,7 +114,7 @@ const envSchema = z
     SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).default(10000),
     INSTANCE_ID: optionalString,
     BILLING_BATCH: z.enum(['on', 'off']).default('on'),
-    BILLING_SETTLE_COMMIT: z.enum(['sync', 'async']).default('sync'),
+    BILLING_SETTLE_COMMIT: z.enum(['sync', 'async']).default('async'),
     ...providerEnvShape,
   })
   .superRefine((env, ctx) => {

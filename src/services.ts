@@ -38,6 +38,7 @@ import { RunPreflight } from './core/generations/preflight';
 import { DEFAULT_INLINE_BUDGET_MS, GenerationService } from './core/generations/service';
 import { ChatService } from './core/generations/chat';
 import { applyDeferredOutcome, BillingOutbox } from './core/generations/billing-outbox';
+import { readWalPosition, SettleJournal } from './core/generations/settle-journal';
 import { GenerationBilling } from './core/generations/billing-batches';
 import { GenerationLeases } from './core/generations/leases';
 import { recoverAbandoned } from './core/generations/recovery';
@@ -178,7 +179,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     : undefined;
   const counters: CounterStore = failover ?? pgCounters;
   setGaugeSource(GAUGES.redisFallback, () => (failover?.onFallback ? 1 : 0));
-  // Lease heartbeats (and the opt-in BILLING_SETTLE_COMMIT=async) do not wait for the WAL flush; holds do.
+  // Lease heartbeats and (by default) settlements do not wait for the WAL flush; holds do.
   const asyncCommit = FastSql.asyncCommitPool(options.databaseUrl);
   const plans = new PlanDirectory(ds);
   const changeFeed = new PgAccountChangeFeed(options.databaseUrl, log);
@@ -246,6 +247,14 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     log,
   );
   outbox.start(5000);
+  // BILLING_SETTLE_COMMIT=async (the default): settlements do not wait for the WAL flush; the journal keeps each
+  // until it is on disk and hands it to the outbox if the server may have lost it.
+  const settleJournal =
+    config.billingSettleCommit === 'async'
+      ? new SettleJournal({ probe: () => readWalPosition(sql), spill: (outcomes) => outbox.addAll(outcomes), log })
+      : undefined;
+  settleJournal?.start();
+  setGaugeSource(GAUGES.settlementsNotOnDisk, () => settleJournal?.waiting ?? 0);
   const leases = new GenerationLeases(asyncCommit.sql, resolveInstanceId(config.dataDir, config.instanceId));
   const generations = new GenerationService({
     leases,
@@ -286,8 +295,8 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     ds,
     billing: new GenerationBilling({
       holdSql: sql,
-      // BILLING_SETTLE_COMMIT=async (opt-in) settles on the pool that does not wait for the WAL flush.
-      sql: config.billingSettleCommit === 'async' ? asyncCommit.sql : sql,
+      sql: settleJournal ? asyncCommit.sql : sql,
+      journal: settleJournal,
       batch: config.billingBatch,
     }),
     limiter,
@@ -348,6 +357,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     recoverAbandoned: (own) => recoverAbandoned({ sql, leases, queue, log }, own),
     webhooks,
     close: async () => {
+      await settleJournal?.close();
       outbox.stop();
       idempotency.stop();
       jobQueue.quiet();

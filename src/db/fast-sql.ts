@@ -19,7 +19,8 @@ export class FastSql implements Queryable {
 
   /**
    * A pool whose commits do not wait for the WAL flush: only for writes whose loss in a database crash costs
-   * nothing that was promised (lease heartbeats; settlements under the opt-in BILLING_SETTLE_COMMIT=async).
+   * nothing that was promised (lease heartbeats), or that are kept until they are on disk (settlements, with
+   * the settle journal).
    * Never for holds: a hold lost in a crash while its answer was already streaming leaves that answer with no
    * generation to bill, and the crash can hand its id to another generation.
    */

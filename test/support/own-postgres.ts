@@ -84,7 +84,8 @@ function serverPids(dataDir: string): number[] {
   return [postmaster, ...children];
 }
 
-export async function startOwnPostgres(): Promise<OwnPostgres> {
+/** `settings`: server settings beyond the defaults here, as `postgres -c name=value`. */
+export async function startOwnPostgres(settings: Record<string, string> = {}): Promise<OwnPostgres> {
   const bin = await binDir();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ng-own-pg-'));
   if (asRoot) {
@@ -124,6 +125,7 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
       'max_connections=200',
       '-c',
       'fsync=on',
+      ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
     ]);
     child = spawn(file, args, { stdio: 'ignore' });
     const deadline = Date.now() + 30_000;

@@ -2,17 +2,24 @@ import { isRefusedStatement } from '../../db/transaction';
 import { GroupCommit } from '../billing/group-commit';
 import { Queryable } from '../billing/queryable';
 import { applyDeferredOutcome, DeferredOutcome } from './billing-outbox';
+import type { SettleJournal } from './settle-journal';
 import { createPendingGeneration, NewGeneration, NewLease, PendingGeneration, Transition, withdrawPendingGeneration } from './lifecycle';
 import { createPendingGenerations, finishGenerations, GenerationToOpen } from './lifecycle-batch';
 
 export interface GenerationBillingOptions {
   /**
-   * Runs the holds, with synchronous commit: a hold (and its generation's id) is on disk before the vendor is
-   * called, so an answer delivered while PostgreSQL then crashes still has its generation to be billed on.
+   * Runs the holds (and withdrawals), with synchronous commit: a hold (and its generation's id) is on disk before
+   * the vendor is called, so an answer delivered while PostgreSQL then crashes still has its generation to be
+   * billed on.
    */
   holdSql: Queryable;
-  /** Runs the settlements with synchronous commit: a charge is on disk before anyone is told about it. */
+  /**
+   * Runs the settlements. With synchronous commit a charge is on disk before anyone is told about it; without,
+   * `journal` must be given: it keeps each settlement until the WAL flush passes it, and hands it to the outbox
+   * if the server may have lost it.
+   */
   sql: Queryable;
+  journal?: SettleJournal;
   /** Group commit on (default); off runs one statement per call (BILLING_BATCH=off, for comparisons). */
   batch?: boolean;
   /** Most items per statement (default 64). */
@@ -24,7 +31,7 @@ export interface GenerationBillingOptions {
 /**
  * The token hold and the final charge of a chat answer, group-committed: holds (and settlements) that arrive
  * together go to PostgreSQL as one statement, so a busy account's balance row is locked once per batch and a
- * batch of settlements waits for one WAL flush. Every call still gets exactly its own outcome.
+ * batch of holds waits for one WAL flush. Every call still gets exactly its own outcome.
  */
 export class GenerationBilling {
   private readonly opens?: GroupCommit<GenerationToOpen, PendingGeneration>;
@@ -54,8 +61,10 @@ export class GenerationBilling {
   }
 
   /** Completes (settles) or fails (releases) a pending generation; null when it was no longer pending. */
-  finish(outcome: DeferredOutcome): Promise<Transition | null> {
-    return this.finishes ? this.finishes.submit(outcome) : applyDeferredOutcome(this.opts.sql, outcome);
+  async finish(outcome: DeferredOutcome): Promise<Transition | null> {
+    const done = await (this.finishes ? this.finishes.submit(outcome) : applyDeferredOutcome(this.opts.sql, outcome));
+    if (done) this.opts.journal?.record(outcome);
+    return done;
   }
 
   /**
@@ -64,6 +73,6 @@ export class GenerationBilling {
    * bring back a hold that the crash recovery would then charge. False when it was no longer pending.
    */
   withdraw(generationId: number): Promise<boolean> {
-    return withdrawPendingGeneration(this.opts.sql, generationId);
+    return withdrawPendingGeneration(this.opts.holdSql, generationId);
   }
 }

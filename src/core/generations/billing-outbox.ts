@@ -48,11 +48,17 @@ export class BillingOutbox {
     this.file = path.join(dir, LOG_FILE);
   }
 
-  async add(outcome: DeferredOutcome): Promise<void> {
+  add(outcome: DeferredOutcome): Promise<void> {
+    return this.addAll([outcome]);
+  }
+
+  /** Appends outcomes with one flush to disk. */
+  async addAll(outcomes: DeferredOutcome[]): Promise<void> {
+    if (outcomes.length === 0) return;
     await fs.mkdir(this.dir, { recursive: true });
     const handle = await fs.open(this.file, 'a');
     try {
-      await handle.write(`${JSON.stringify(outcome)}\n`);
+      await handle.write(outcomes.map((o) => `${JSON.stringify(o)}\n`).join(''));
       await handle.sync();
     } finally {
       await handle.close();
@@ -121,7 +127,7 @@ export class BillingOutbox {
           this.log.debug({ err: (err as Error).message, generationId: outcome.generationId }, 'deferred billing still waits');
         }
       }
-      for (const outcome of failed) await this.add(outcome);
+      await this.addAll(failed);
       await fs.rm(file, { force: true });
     }
     if (applied > 0) this.log.info({ applied }, 'deferred chat billing applied');

@@ -48,6 +48,12 @@ export const deferredBillingTotal = new Counter({
   registers: [metricsRegistry],
 });
 
+export const settleJournalSpilledTotal = new Counter({
+  name: 'nebula_settle_journal_spilled_total',
+  help: 'Settlements committed without the WAL flush that went to the billing outbox because the database may have lost them',
+  registers: [metricsRegistry],
+});
+
 export const chatEarlyDispatchTotal = new Counter({
   name: 'nebula_chat_early_dispatch_total',
   help: 'Chat answers whose vendor call started while their token hold was still committing (the balance last seen covered it)',
@@ -85,12 +91,14 @@ export const GAUGES = {
   queueDepth: 'nebula_job_queue_depth',
   redisFallback: 'nebula_rate_counters_on_postgres',
   openAnswers: 'nebula_chat_answers_open',
+  settlementsNotOnDisk: 'nebula_settlements_not_on_disk',
 } as const;
 
 sourcedGauge(GAUGES.reservationsOpen, 'Token reservations held (generations still running)');
 sourcedGauge(GAUGES.queueDepth, 'Generation steps waiting in the job queue');
 sourcedGauge(GAUGES.redisFallback, '1 while the rate counters run on PostgreSQL because Redis failed, else 0');
 sourcedGauge(GAUGES.openAnswers, 'Chat answers (streams and whole answers) in flight in this process');
+sourcedGauge(GAUGES.settlementsNotOnDisk, 'Settlements committed without the WAL flush and not yet known to be on disk');
 
 /** The latest process to register a source wins (one service set per process in production). */
 export function setGaugeSource(name: (typeof GAUGES)[keyof typeof GAUGES], source: GaugeSource): void {
