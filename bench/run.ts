@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Child, cpuMs, freePort, RssSampler } from './lib/child';
+import { intEnv } from './lib/env';
 import http from 'node:http';
 import { requestBody, runLoad, RunResult, sendOnce, Surface, Target } from './lib/http-load';
 import { BenchReport, Mode, ModeFigures, RateLimitRun, renderMarkdown, TargetFigures } from './lib/report';
@@ -24,10 +25,6 @@ import { measureVendorClient } from './lib/vendor-client';
 // Compiled to dist/bench/run.js, so the repository root is two levels up.
 const ROOT = path.resolve(__dirname, '..', '..');
 
-const intEnv = (name: string, fallback: number) => {
-  const v = Number(process.env[name]);
-  return Number.isInteger(v) && v > 0 ? v : fallback;
-};
 const SETTINGS = {
   latencyRequests: intEnv('BENCH_LATENCY_REQUESTS', 2000),
   warmupRequests: intEnv('BENCH_WARMUP_REQUESTS', 300),
