@@ -14,8 +14,7 @@ import { withStartupLock } from './db/startup-lock';
 import { startWorkers } from './jobs/workers';
 import { createLogger, Logger } from './logger';
 import { endingModels } from './core/catalog/lifecycle';
-import { sandboxHandlers } from './sandbox/handlers';
-import { SandboxServer, startSandbox } from './sandbox/server';
+import type { SandboxServer } from './sandbox/server';
 import { createServices, Services } from './services';
 
 /**
@@ -40,10 +39,18 @@ function readConfig(): AppConfig {
   }
 }
 
-/** Starts the loopback sandbox upstream when at least one provider will use it. */
+/**
+ * Starts the loopback sandbox upstream when at least one provider will use it. The vendor fakes load only then
+ * (memory: a production process without SANDBOX keeps none of their code).
+ */
 async function maybeStartSandbox(config: AppConfig): Promise<SandboxServer | undefined> {
   const needed = PROVIDER_NAMES.some((p) => p !== 'local' && !config.providers[p].apiKey) || !config.yookassa.shopId;
-  return needed && config.sandboxAllowed ? startSandbox(sandboxHandlers) : undefined;
+  if (!needed || !config.sandboxAllowed) return undefined;
+  /* eslint-disable @typescript-eslint/no-require-imports -- deferred loads */
+  const { startSandbox } = require('./sandbox/server') as typeof import('./sandbox/server');
+  const { sandboxHandlers } = require('./sandbox/handlers') as typeof import('./sandbox/handlers');
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  return startSandbox(sandboxHandlers);
 }
 
 function logProviderModes(services: Services, log: Logger): void {
