@@ -10,7 +10,7 @@ import { sandboxHandlers } from '../../src/sandbox/handlers';
 import type { SandboxHandler } from '../../src/sandbox/types';
 import { createTestDatabase, TestDatabase } from '../support/databases';
 import { OwnPostgres, startOwnPostgres } from '../support/own-postgres';
-import { eventually } from '../support/wait';
+import { eventually, waitUntil } from '../support/wait';
 import { Instance, startInstance } from './instance';
 import { buildOnce, ServiceProcess, startServiceProcess, tempDir } from './service-process';
 
@@ -25,7 +25,11 @@ let db: TestDatabase;
 const dirs: string[] = [];
 const processes: ServiceProcess[] = [];
 
+/** Generation calls the fake vendor has received: the attempt is mid-flight once it has one more. */
+let vendorCalls = 0;
 const slowBfl: SandboxHandler = async (req, res) => {
+  if (req.method === 'POST') vendorCalls += 1;
+  // The vendor takes its time, so the database stops while the attempt is running.
   if (req.method === 'POST') await new Promise((r) => setTimeout(r, 2500));
   return sandboxHandlers.bfl!(req, res);
 };
@@ -80,8 +84,10 @@ const generate = (baseUrl: string, token: string, key: string, prompt: string, s
 
 test('PostgreSQL stopped 1.5 s into the first attempt, then started: the immediate retry runs once', async () => {
   const { userId, token } = await userWithKey(ds, app.baseUrl);
+  const callsBefore = vendorCalls;
   const first = generate(app.baseUrl, token, 'stopped-1', 'a lighthouse at dusk');
-  await new Promise((r) => setTimeout(r, 1500));
+  // The issue stopped PostgreSQL 1.5 s in; what that stands for is an attempt already at the vendor.
+  await waitUntil(() => vendorCalls > callsBefore, 10_000, 'the first attempt reached the vendor');
   await pg.halt();
   expect((await first).status).toBeGreaterThanOrEqual(500);
   await pg.start();
