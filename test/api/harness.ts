@@ -245,6 +245,11 @@ export function expectErrorShape(res: ApiResponse, status: number, code?: string
  * Fixed-window counters reset on minute/hour boundaries: a test that fills a window first waits out the last
  * `marginSeconds` before a boundary, so the window cannot turn mid-test.
  */
+/** Seconds until the clock-aligned window of `windowSeconds` ends: what a refusal's Retry-After counts down to. */
+export function secondsLeftInWindow(windowSeconds: number): number {
+  return windowSeconds - (Math.floor(Date.now() / 1000) % windowSeconds);
+}
+
 export async function avoidWindowEdge(windowSeconds = 60, marginSeconds = 5): Promise<void> {
   const intoWindow = (Date.now() / 1000) % windowSeconds;
   const left = windowSeconds - intoWindow;

@@ -8,6 +8,7 @@ import { ProviderUnavailableError } from '../../src/core/generations/errors';
 import { RateLimitedError } from '../../src/core/limits/rate-limiter';
 import { ProviderError } from '../../src/core/providers/types';
 import { GenerationEntity, UserEntity } from '../../src/db/entities';
+import { avoidWindowEdge } from '../api/harness';
 import { BotHarness, buttonsOf, press, startBotHarness, accountOf } from './harness';
 
 let h: BotHarness;
@@ -47,6 +48,7 @@ test('402 in Russian: an empty balance is explained with the price and a way to 
 });
 
 test('429 in English: the hourly limit says when it resets; nothing runs and nothing is charged', async () => {
+  await avoidWindowEdge(3600, 10);
   const user = h.user(4_500_002, { languageCode: 'en' });
   await h.send(user.text('/start'));
   const account = await accountOf(h, user.id);
@@ -63,6 +65,7 @@ test('429 in English: the hourly limit says when it resets; nothing runs and not
 });
 
 test('429 in Russian through a tool request: the progress message becomes the limit notice', async () => {
+  await avoidWindowEdge(3600, 10);
   const user = h.user(4_500_003, { languageCode: 'ru' });
   await h.send(user.text('/start'));
   const account = await accountOf(h, user.id);

@@ -5,7 +5,7 @@ import { getBalance, ledgerTotals } from '../../src/core/billing/ledger';
 import type { ProviderName } from '../../src/core/providers/types';
 import { GenerationEntity } from '../../src/db/entities';
 import { hostFile } from '../../src/sandbox/chat-completions-fake';
-import { ApiHarness, startApi } from '../api/harness';
+import { ApiHarness, avoidWindowEdge, startApi } from '../api/harness';
 import { pngDataUri, textModel } from './models';
 
 // The official `@anthropic-ai/sdk` drives POST /v1/messages unchanged, on a Claude model and on models of other
@@ -178,6 +178,7 @@ describe("errors in Anthropic's shape", () => {
   });
 
   test('429 rate_limit_error once the hourly limit is reached', async () => {
+    await avoidWindowEdge(3600, 10);
     const { anthropic } = await client(500);
     await api.db.dataSource.query(`UPDATE plans SET rate_limit_hourly = 1 WHERE slug = 'vip'`);
     api.services.plans.invalidate();

@@ -1,3 +1,4 @@
+import { avoidWindowEdge } from '../api/harness';
 import sharp from 'sharp';
 import { GenerationEntity } from '../../src/db/entities';
 import { PlanTooLowError } from '../../src/core/accounts/errors';
@@ -141,6 +142,7 @@ test('403: a Starter account cannot run a Basic+ model, and learns which plan op
 });
 
 test('429: requests past the hourly limit are refused and not charged', async () => {
+  await avoidWindowEdge(3600, 10);
   const actor = await engine.actor('free', { bonus: 100 });
   const limited = { ...actor, plan: { ...actor.plan, rateLimitHourly: 2 } };
   const body = {

@@ -3,7 +3,7 @@ import { getBalance, ledgerTotals } from '../../src/core/billing/ledger';
 import { GenerationEntity } from '../../src/db/entities';
 import { createOpenAiSandbox } from '../../src/sandbox/openai';
 import { SandboxHandler } from '../../src/sandbox/types';
-import { ApiHarness, startApi } from '../api/harness';
+import { ApiHarness, avoidWindowEdge, startApi } from '../api/harness';
 import { eventually } from '../support/wait';
 import { CATALOG_SHAPE } from '../fixtures/catalog-shape';
 
@@ -138,6 +138,7 @@ test('errors come in the compatible shape and as the SDK typed errors', async ()
 });
 
 test('429 in the compatible shape once the hourly limit is reached', async () => {
+  await avoidWindowEdge(3600, 10);
   const acc = await api.account('vip', { planTokens: 500 });
   const key = await api.apiKey(acc);
   await api.db.dataSource.query(`UPDATE plans SET rate_limit_hourly = 2 WHERE slug = 'vip'`);
