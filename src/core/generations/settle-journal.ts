@@ -1,6 +1,7 @@
 import type { Logger } from '../../logger';
 import { Queryable } from '../billing/queryable';
 import { settleJournalSpilledTotal } from '../ops/metrics';
+import { withTimeout } from '../ops/with-timeout';
 import { DeferredOutcome } from './billing-outbox';
 
 /** Where PostgreSQL's WAL stands: what is written, what is on disk, and which server run wrote it. */
@@ -35,16 +36,6 @@ export interface SettleJournalOptions {
   tickMs?: number;
   /** A reading that takes longer counts as failed (default 2000 ms): a hung server is treated as a lost one. */
   probeTimeoutMs?: number;
-}
-
-/** The probe's answer, or a rejection once `ms` have passed. */
-function within<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-    timer.unref();
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 interface Entry {
@@ -116,7 +107,7 @@ export class SettleJournal {
     const asked = this.entries.slice();
     let position: WalPosition;
     try {
-      position = await within(this.opts.probe(), this.opts.probeTimeoutMs ?? 2000);
+      position = await withTimeout(this.opts.probe(), this.opts.probeTimeoutMs ?? 2000);
     } catch (err) {
       if (asked.length > 0) await this.spillAll(asked, `the WAL position cannot be read: ${(err as Error).message}`);
       return;

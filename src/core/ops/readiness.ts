@@ -1,3 +1,5 @@
+import { withTimeout } from './with-timeout';
+
 /** Where the process is in its life: only `ready` takes traffic. */
 export type Phase = 'starting' | 'ready' | 'draining';
 
@@ -12,14 +14,6 @@ export interface ReadinessReport {
 }
 
 const CHECK_TIMEOUT_MS = 2000;
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
-}
 
 /**
  * The readiness probe: the phase plus one check per dependency (database, Redis when configured, job queue). A
