@@ -3,6 +3,7 @@
 import sharp from 'sharp';
 import { getBalance } from '../../src/core/billing/ledger';
 import { syntheticImage } from '../../src/sandbox/synthetic';
+import { pngWithHole } from '../support/images';
 import { multipart } from '../support/multipart';
 import { ApiHarness, expectErrorShape, startApi } from './harness';
 
@@ -12,18 +13,6 @@ beforeAll(async () => {
   api = await startApi();
 });
 afterAll(() => api.close());
-
-/** A 256x256 picture whose centre square is fully transparent. */
-async function pngWithHole(): Promise<Buffer> {
-  const hole = await sharp({ create: { width: 64, height: 64, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
-    .png()
-    .toBuffer();
-  return sharp(await syntheticImage(256, 256, 'room'))
-    .ensureAlpha()
-    .composite([{ input: hole, left: 96, top: 96, blend: 'dest-in' }])
-    .png()
-    .toBuffer();
-}
 
 function inpaintForm(image: Buffer, prompt = 'a red chair') {
   return multipart([

@@ -2,6 +2,7 @@
 // opaque image is asked for a mask, with no Skip.
 import sharp from 'sharp';
 import { syntheticImage } from '../../src/sandbox/synthetic';
+import { pngWithHole } from '../support/images';
 import { BotHarness, buttonsOf, generationsOf, lastKeyboard, press, startBotHarness } from './harness';
 
 let h: BotHarness;
@@ -10,17 +11,6 @@ beforeAll(async () => {
   h = await startBotHarness();
 });
 afterAll(() => h.close());
-
-async function pngWithHole(): Promise<Buffer> {
-  const hole = await sharp({ create: { width: 64, height: 64, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
-    .png()
-    .toBuffer();
-  return sharp(await syntheticImage(256, 256, 'room'))
-    .ensureAlpha()
-    .composite([{ input: hole, left: 96, top: 96, blend: 'dest-in' }])
-    .png()
-    .toBuffer();
-}
 
 function sentTo(chatId: number, method: string) {
   return h.telegram.callsOf(method).filter((c) => Number(c.payload.chat_id) === chatId);
