@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { hashPassword } from '../../src/core/accounts/passwords';
 import { PlanDirectory } from '../../src/core/accounts/plans';
@@ -9,7 +8,7 @@ import { createDataSource } from '../../src/db/data-source';
 import { sandboxHandlers } from '../../src/sandbox/handlers';
 import type { SandboxHandler } from '../../src/sandbox/types';
 import { createTestDatabase, TestDatabase } from '../support/databases';
-import { OwnPostgres, startOwnPostgres } from '../support/own-postgres';
+import { migratedDatabase, OwnPostgres, startOwnPostgres } from '../support/own-postgres';
 import { eventually, waitUntil } from '../support/wait';
 import { Instance, startInstance } from './instance';
 import { buildOnce, ServiceProcess, startServiceProcess, tempDir } from './service-process';
@@ -37,13 +36,7 @@ const slowBfl: SandboxHandler = async (req, res) => {
 beforeAll(async () => {
   buildOnce();
   pg = await startOwnPostgres();
-  const admin = new Client({ connectionString: pg.adminUrl });
-  await admin.connect();
-  await admin.query('CREATE DATABASE nebula');
-  await admin.end();
-  ds = createDataSource(pg.urlOf('nebula'), { poolSize: 3 });
-  await ds.initialize();
-  await ds.runMigrations();
+  ds = await migratedDatabase(pg, 'nebula', 3);
   app = await startInstance({ databaseUrl: pg.urlOf('nebula'), handlers: { bfl: slowBfl }, env: { INSTANCE_ID: 'idem-real' } });
   db = await createTestDatabase();
 }, 60_000);

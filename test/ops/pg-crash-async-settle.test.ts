@@ -9,7 +9,7 @@ import { DeferredOutcome } from '../../src/core/generations/billing-outbox';
 import { readWalPosition, SettleJournal } from '../../src/core/generations/settle-journal';
 import { createDataSource } from '../../src/db/data-source';
 import { FastSql } from '../../src/db/fast-sql';
-import { OwnPostgres, startOwnPostgres } from '../support/own-postgres';
+import { migratedDatabase, OwnPostgres, startOwnPostgres } from '../support/own-postgres';
 import { OwnRedis, startOwnRedis } from '../support/own-redis';
 import { waitUntil } from '../support/wait';
 import { Instance, startInstance } from './instance';
@@ -40,14 +40,7 @@ const dbQuery = async <T>(sql: string, params: unknown[] = []): Promise<T[]> => 
 
 beforeAll(async () => {
   pg = await startOwnPostgres({ wal_writer_delay: '10s' });
-  const admin = new Client({ connectionString: pg.adminUrl });
-  await admin.connect();
-  await admin.query('CREATE DATABASE nebula');
-  await admin.end();
-  const ds = createDataSource(pg.urlOf('nebula'), { poolSize: 2 });
-  await ds.initialize();
-  await ds.runMigrations();
-  await ds.destroy();
+  await (await migratedDatabase(pg, 'nebula', 2)).destroy();
   // The counters in Redis: no commit of theirs flushes the WAL beside the settlement.
   redis = await startOwnRedis();
   app = await startInstance({ databaseUrl: pg.urlOf('nebula'), env: { REDIS_URL: redis.url } });

@@ -5,7 +5,7 @@ import { createUser } from '../../src/core/accounts/users';
 import { getBalance, ledgerTotals } from '../../src/core/billing/ledger';
 import { createDataSource } from '../../src/db/data-source';
 import { createOpenAiSandbox } from '../../src/sandbox/openai';
-import { OwnPostgres, startOwnPostgres } from '../support/own-postgres';
+import { migratedDatabase, OwnPostgres, startOwnPostgres } from '../support/own-postgres';
 import { OwnRedis, startOwnRedis } from '../support/own-redis';
 import { eventually } from '../support/wait';
 import { Instance, readSse, startInstance } from './instance';
@@ -21,13 +21,7 @@ let redis: OwnRedis;
 
 beforeAll(async () => {
   pg = await startOwnPostgres();
-  const admin = new Client({ connectionString: pg.adminUrl });
-  await admin.connect();
-  await admin.query('CREATE DATABASE nebula');
-  await admin.end();
-  ds = createDataSource(pg.urlOf('nebula'), { poolSize: 5 });
-  await ds.initialize();
-  await ds.runMigrations();
+  ds = await migratedDatabase(pg, 'nebula', 5);
   // ~30 pieces at 150 ms: every stream is still open when the database dies just after they started.
   // The counters in Redis: no commit of theirs flushes the WAL beside the holds.
   redis = await startOwnRedis();

@@ -4,6 +4,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { createDataSource } from '../../src/db/data-source';
 import { hydrateBinarySymlinks } from '../../src/db/embedded';
 
 /**
@@ -169,4 +171,19 @@ export async function startOwnPostgres(settings: Record<string, string> = {}): P
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Creates `name` in the cluster and migrates it; the open DataSource is the caller's to destroy. */
+export async function migratedDatabase(pg: OwnPostgres, name: string, poolSize: number): Promise<DataSource> {
+  const admin = new Client({ connectionString: pg.adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const ds = createDataSource(pg.urlOf(name), { poolSize });
+  await ds.initialize();
+  await ds.runMigrations();
+  return ds;
 }
