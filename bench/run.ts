@@ -20,6 +20,7 @@ import {
 } from './lib/service-fixture';
 import { median, summarize } from './lib/stats';
 import { measureVendorClient } from './lib/vendor-client';
+import { addSteps, emptyBreakdown, stepsBetween, stepTotals, TimeBreakdown } from './lib/time-breakdown';
 
 // `npm run bench`: the mock upstream, Portkey and this service as child processes, measured side by side in one run.
 // Compiled to dist/bench/run.js, so the repository root is two levels up.
@@ -66,6 +67,8 @@ interface Entry {
   throughput: Partial<Record<Mode, Throughput>>;
   /** Every 200 each target answered, warm-ups included (the service's billing check needs them all). */
   okByTarget: number[];
+  /** Set for the one entry whose concurrency-1 time is broken down by the service's histograms. */
+  breakdown?: Partial<Record<Mode, TimeBreakdown>>;
 }
 
 /** The concurrency-64 rounds of one target and mode, added up (CPU in ms over all rounds). */
@@ -84,6 +87,26 @@ interface Throughput {
 interface Context {
   mock: Child;
   db: BenchDatabase;
+  /** The service's /metrics, for the time breakdown. */
+  metrics: { url: string; token: string };
+}
+
+async function metricsText(m: Context['metrics']): Promise<string> {
+  return (await fetch(m.url, { headers: { authorization: `Bearer ${m.token}` } })).text();
+}
+
+/** A concurrency-1 round of the entry whose time is broken down: the service's step histograms are read around it. */
+async function latencyRound(e: Entry, mode: Mode, ctx: Context, opts: Parameters<typeof runLoad>[1]): Promise<RunResult> {
+  if (!e.breakdown) return measure(e, opts);
+  const before = stepTotals(await metricsText(ctx.metrics));
+  const r = await measure(e, opts);
+  const after = stepTotals(await metricsText(ctx.metrics));
+  const b = (e.breakdown[mode] ??= emptyBreakdown());
+  const ok = r.outcomes.filter((o) => o.ok);
+  b.requests += ok.length;
+  b.serviceMs += ok.reduce((sum, o) => sum + o.totalMs, 0);
+  addSteps(b.steps, stepsBetween(before, after));
+  return r;
 }
 
 function newEntry(name: string, targets: Target[], isGateway: boolean, child?: Child, latencyMeasured = true): Entry {
@@ -124,7 +147,7 @@ async function benchMode(entries: Entry[], mode: Mode, ctx: Context): Promise<vo
   for (let round = 0; round < LATENCY_ROUNDS; round++) {
     for (let i = 0; i < timed.length; i++) {
       const e = timed[(i + round) % timed.length];
-      e.latency[mode].push(await measure(e, { concurrency: 1, maxRequests: perRound, maxMs: 120_000, stream }));
+      e.latency[mode].push(await latencyRound(e, mode, ctx, { concurrency: 1, maxRequests: perRound, maxMs: 120_000, stream }));
     }
   }
   // Throughput in rotating rounds as well; each target gets throughputSeconds in total.
@@ -215,6 +238,16 @@ async function earlyDispatchCounts(url: string, token: string): Promise<{ starte
   } catch {
     return undefined;
   }
+}
+
+/** The mock's own mean time at concurrency 1, per mode, next to the service's breakdown. */
+function withMockMeans(byMode: Entry['breakdown'], direct: Entry): Entry['breakdown'] {
+  for (const mode of MODES) {
+    const b = byMode?.[mode];
+    const ok = direct.latency[mode].flatMap((r) => r.outcomes.filter((o) => o.ok));
+    if (b && ok.length > 0) b.mockMeanMs = ok.reduce((sum, o) => sum + o.totalMs, 0) / ok.length;
+  }
+  return byMode;
 }
 
 function machine(): string {
@@ -360,7 +393,10 @@ async function main(): Promise<void> {
     const sampler = new RssSampler([service, portkey]);
     sampler.start();
     const loadBefore = os.loadavg()[0];
-    for (const mode of MODES) await benchMode(entries, mode, { mock, db });
+    const [directEntry, , serviceEntry, manyEntry] = entries;
+    serviceEntry.breakdown = {};
+    const metrics = { url: `http://127.0.0.1:${servicePort}/metrics`, token: metricsToken };
+    for (const mode of MODES) await benchMode(entries, mode, { mock, db, metrics });
     log('rate-limit run with the vip user');
     const rateLimit = await rateLimitRun(serviceUrl, vip, db);
     sampler.stop();
@@ -378,7 +414,6 @@ async function main(): Promise<void> {
         ? { idleKb: idle.get(e.child)!, sampledPeakKb: sampler.peakKb(e.child), hwmKb: e.child.memoryKb('VmHWM') }
         : undefined,
     }));
-    const [, , serviceEntry, manyEntry] = entries;
     const manyChecks: BillingCheck[] = [];
     for (let i = 0; i < many.length; i++) manyChecks.push(await checkBilling(db, many[i].id, manyEntry.okByTarget[i]));
     const surfaceBilling: BillingCheck[] = [];
@@ -404,6 +439,7 @@ async function main(): Promise<void> {
       redis: redisUrl ? `Redis (${redisUrl})` : 'PostgreSQL (Redis not reachable)',
       vendorClient,
       earlyDispatch: await earlyDispatchCounts(`http://127.0.0.1:${servicePort}/metrics`, metricsToken),
+      timeBreakdown: withMockMeans(serviceEntry.breakdown, directEntry),
     };
     await Promise.all(children.map((c) => c.stop()));
     const markdown = renderMarkdown(report);

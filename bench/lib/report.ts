@@ -2,6 +2,7 @@ import type { Surface } from './http-load';
 import type { BillingCheck } from './service-fixture';
 import type { VendorClientFigures } from './vendor-client';
 import type { LatencySummary } from './stats';
+import { renderBreakdown, TimeBreakdown } from './time-breakdown';
 
 export type Mode = 'sync' | 'stream';
 
@@ -68,6 +69,8 @@ export interface BenchReport {
   vendorClient?: VendorClientFigures;
   /** Vendor calls the service started beside their hold, and those a refused hold then aborted. */
   earlyDispatch?: { started: number; refused: number };
+  /** Where the service's concurrency-1 time goes, per mode. */
+  timeBreakdown?: Partial<Record<Mode, TimeBreakdown>>;
 }
 
 const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : 'n/a');
@@ -251,6 +254,10 @@ export function renderMarkdown(r: BenchReport): string {
       `- ${r.earlyDispatch.started} vendor calls started while their hold was still committing (the balance last seen covered it); ` +
         `${r.earlyDispatch.refused} of them were aborted because the hold or the rate check beside it was refused (nothing charged).`,
     );
+  }
+  if (r.timeBreakdown) {
+    const table = renderBreakdown(r.timeBreakdown);
+    if (table.length > 0) out.push('', ...table);
   }
   out.push('', '## Against the targets of issue 28', '', ...issue28Targets(r), '');
   out.push('## Billing check (SQL on the bench database)', '', `- elite (throughput runs): ${billingLine(r.billing)}`);

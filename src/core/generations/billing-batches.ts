@@ -1,6 +1,7 @@
 import { isRefusedStatement } from '../../db/transaction';
 import { GroupCommit } from '../billing/group-commit';
 import { Queryable } from '../billing/queryable';
+import { billingWaitSeconds } from '../ops/metrics';
 import { applyDeferredOutcome, DeferredOutcome } from './billing-outbox';
 import type { SettleJournal } from './settle-journal';
 import { createPendingGeneration, NewGeneration, NewLease, PendingGeneration, Transition, withdrawPendingGeneration } from './lifecycle';
@@ -57,12 +58,15 @@ export class GenerationBilling {
    * @throws InsufficientTokensError
    */
   open(generation: NewGeneration, lease?: NewLease): Promise<PendingGeneration> {
-    return this.opens ? this.opens.submit({ generation, lease }) : createPendingGeneration(this.opts.holdSql, generation, lease);
+    const timer = billingWaitSeconds.startTimer({ step: 'hold' });
+    const opened = this.opens ? this.opens.submit({ generation, lease }) : createPendingGeneration(this.opts.holdSql, generation, lease);
+    return opened.finally(timer);
   }
 
   /** Completes (settles) or fails (releases) a pending generation; null when it was no longer pending. */
   async finish(outcome: DeferredOutcome): Promise<Transition | null> {
-    const done = await (this.finishes ? this.finishes.submit(outcome) : applyDeferredOutcome(this.opts.sql, outcome));
+    const timer = billingWaitSeconds.startTimer({ step: 'settle' });
+    const done = await (this.finishes ? this.finishes.submit(outcome) : applyDeferredOutcome(this.opts.sql, outcome)).finally(timer);
     if (done) this.opts.journal?.record(outcome);
     return done;
   }

@@ -22,6 +22,15 @@ export const upstreamDuration = new Histogram({
   registers: [metricsRegistry],
 });
 
+/** Measured per answer, so an operator sees what the database adds to each request (a slow WAL disk shows here first). */
+export const billingWaitSeconds = new Histogram({
+  name: 'nebula_billing_wait_seconds',
+  help: 'Time a chat answer waited for its token hold or its settlement, group commit included, by step (hold, settle)',
+  labelNames: ['step'] as const,
+  buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 2],
+  registers: [metricsRegistry],
+});
+
 export const webhookDeliveriesTotal = new Counter({
   name: 'nebula_webhook_deliveries_total',
   help: 'Webhook delivery attempts by outcome (succeeded, retry, gave_up)',
