@@ -71,7 +71,21 @@ function validateChat(body: Record<string, unknown>): ErrorReply | undefined {
   }
   const thinking = thinkingProblem(body);
   if (thinking) return thinking;
-  const messages = body.messages as Array<{ role?: unknown; content?: unknown; tool_calls?: unknown }>;
+  const messages = body.messages as Array<{ role?: unknown; content?: unknown; tool_calls?: unknown; reasoning_content?: unknown }>;
+  // Thinking mode (the default): every earlier assistant turn that called tools must come back with its
+  // reasoning_content, in every later request (DeepSeek's thinking-mode guide, "Tool Calls").
+  const thinks = (body.thinking as { type?: unknown } | undefined)?.type !== 'disabled';
+  const withoutReasoning = messages.some(
+    (m) => m.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.length > 0 && typeof m.reasoning_content !== 'string',
+  );
+  if (thinks && withoutReasoning) {
+    return deepSeekError(
+      400,
+      'The reasoning_content in the thinking mode must be passed back to the API.',
+      'invalid_request_error',
+      'invalid_request_error',
+    );
+  }
   // An assistant turn that only called tools may carry null content.
   const index = messages.findIndex(
     (m) => typeof m.content !== 'string' && !(m.role === 'assistant' && m.content === null && Array.isArray(m.tool_calls)),

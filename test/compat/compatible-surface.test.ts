@@ -182,6 +182,32 @@ describe('reasoning_effort', () => {
   });
 });
 
+describe('DeepSeek thinking mode', () => {
+  test('the retired deepseek-reasoner thinks on its replacement, as DeepSeek maps it; deepseek-chat does not', async () => {
+    const ask = (model: string) =>
+      openai()
+        .chat.completions.create({ model, messages: [{ role: 'user', content: 'Why is the sky blue?' }] })
+        .withResponse();
+    const reasoner = await ask('deepseek-reasoner');
+    const chat = await ask('deepseek-chat');
+    expect(reasoner.response.headers.get('x-model-replaced')).toMatch(/deepseek-reasoner/);
+    expect(reasoner.data.usage!.completion_tokens).toBeGreaterThan(chat.data.usage!.completion_tokens);
+    expect(reasoner.response.headers.get('x-ignored-parameters')).toBeNull();
+  });
+
+  test('a tool loop on deepseek-v4-pro completes: the turn after the tool call goes without thinking', async () => {
+    const tools: OpenAI.ChatCompletionTool[] = [
+      { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } },
+    ];
+    const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: 'What is the weather in Paris?' }];
+    const first = await openai().chat.completions.create({ model: 'deepseek-v4-pro', messages, tools, tool_choice: 'required' });
+    const call = first.choices[0].message.tool_calls![0] as OpenAI.ChatCompletionMessageFunctionToolCall;
+    messages.push(first.choices[0].message, { role: 'tool', tool_call_id: call.id, content: '18°C, clear' });
+    const second = await openai().chat.completions.create({ model: 'deepseek-v4-pro', messages, tools });
+    expect(second.choices[0].message.content!.length).toBeGreaterThan(0);
+  });
+});
+
 describe('labels', () => {
   const labels = {
     metadata: { team: 'search' },

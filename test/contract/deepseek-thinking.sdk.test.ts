@@ -48,3 +48,27 @@ test('an unknown thinking type is a 422 and an unknown effort a 400, as DeepSeek
   expect(effort).toBeInstanceOf(OpenAI.BadRequestError);
   expect((effort as Error).message).toMatch(/Invalid reasoning_effort value: extreme/);
 });
+
+test('in thinking mode a tool-calling turn must come back with its reasoning_content; without thinking it need not', async () => {
+  const weather = {
+    type: 'function' as const,
+    function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+  };
+  const called = {
+    role: 'assistant',
+    content: null,
+    tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+  };
+  const history = (assistant: Record<string, unknown>) => ({
+    model: 'deepseek-v4-pro',
+    tools: [weather],
+    messages: [{ role: 'user', content: 'Weather in Paris?' }, assistant, { role: 'tool', tool_call_id: 'call_1', content: '18°C, clear' }],
+  });
+  const dropped = await ask(history(called)).catch((e: unknown) => e);
+  expect(dropped).toBeInstanceOf(OpenAI.BadRequestError);
+  expect((dropped as Error).message).toMatch(/reasoning_content in the thinking mode must be passed back/);
+  const kept = await ask(history({ ...called, reasoning_content: 'Look the weather up first.' }));
+  expect(kept.choices[0].message.content!.length).toBeGreaterThan(0);
+  const noThinking = await ask({ ...history(called), thinking: { type: 'disabled' } });
+  expect(noThinking.choices[0].message.content!.length).toBeGreaterThan(0);
+});

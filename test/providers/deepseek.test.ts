@@ -58,6 +58,28 @@ describe('deepseek chat (against the sandbox)', () => {
     expect(result.text).not.toContain('Sandbox reasoning');
   });
 
+  test.each([
+    ['deepseek-v4-pro', undefined],
+    ['deepseek-v4-flash', 'high' as const],
+  ])('%s after a tool call runs without thinking (its reasoning_content cannot come back), effort %s', async (model, effort) => {
+    const call = { id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' };
+    const messages: ChatRequest['messages'] = [
+      { role: 'user', content: 'Weather in Paris?' },
+      { role: 'assistant', content: '', toolCalls: [call] },
+      { role: 'tool', content: '18°C, clear', toolCallId: 'call_1' },
+    ];
+    const tools = [{ name: 'get_weather', parameters: { type: 'object', properties: {} } }];
+    const result = await chat.chat({ ...ask('x', model, { reasoningEffort: effort, tools }), messages }, conn());
+    expect(bodyOf(seen[0]).thinking).toEqual({ type: 'disabled' });
+    expect(bodyOf(seen[0])).not.toHaveProperty('reasoning_effort');
+    expect(result.text).toMatch(/^Sandbox reply/);
+  });
+
+  test('deepseek-v4-pro thinks (the vendor default) while no tool call is in the conversation', async () => {
+    await chat.chat(ask('9.11 or 9.8?', 'deepseek-v4-pro'), conn());
+    expect(bodyOf(seen[0])).not.toHaveProperty('thinking');
+  });
+
   test('the retired deepseek-chat id is gone at DeepSeek (404 → bad_request)', async () => {
     const err = await failure(chat.chat(ask('hi', 'deepseek-chat'), conn()));
     expect(err.kind).toBe('bad_request');

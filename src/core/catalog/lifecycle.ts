@@ -67,6 +67,11 @@ export function catalogEntry(slug: string): CatalogEntry | undefined {
   return alias && { slug, name: alias.name, category: alias.category, provider: alias.provider, upstreamModel: alias.upstreamModel };
 }
 
+/** The reasoning effort a retired name implied (its replacement answers with it unless the request names one). */
+export function aliasReasoningEffort(slug: string): RetiredAlias['reasoningEffort'] {
+  return ALIAS_BY_SLUG.get(slug)?.reasoningEffort;
+}
+
 /** @throws UnknownModelError */
 export function requireCatalogEntry(slug: string): CatalogEntry {
   const entry = catalogEntry(slug);

@@ -1,6 +1,6 @@
 // The 52 models of the catalog (fixed list: slugs, providers, upstream ids, tiers, execution) with
 // their capabilities and prices. Order here is the order of GET /api/v2/models.
-import type { ProviderName } from '../providers/types';
+import type { ProviderName, ReasoningEffort } from '../providers/types';
 import type { ToolRules } from './types';
 import {
   IMAGE_FORMATS,
@@ -995,11 +995,12 @@ export const RETIRED_ALIASES: readonly (RetiredAlias & { lifecycle: { replacemen
     shutdownAt: '2026-07-24',
     replacement: 'deepseek-v4-flash',
   }),
-  // DeepSeek names deepseek-v4-flash (in thinking mode) as the reasoner's successor too.
+  // DeepSeek names deepseek-v4-flash in thinking mode (its default effort, high) as the reasoner's successor.
   retired('deepseek-reasoner', 'DeepSeek Reasoner', 'text', 'deepseek', {
     deprecatedAt: '2026-04-24',
     shutdownAt: '2026-07-24',
     replacement: 'deepseek-v4-flash',
+    reasoningEffort: 'high',
   }),
   retired('gpt-image-1-mini', 'GPT Image 1 mini', 'image', 'openai', {
     deprecatedAt: '2026-06-02',
@@ -1041,10 +1042,10 @@ function retired(
   name: string,
   category: RetiredAlias['category'],
   provider: ProviderName,
-  dates: { deprecatedAt?: string; shutdownAt: string; replacement: ModelSlug; upstream?: string },
+  dates: { deprecatedAt?: string; shutdownAt: string; replacement: ModelSlug; upstream?: string; reasoningEffort?: ReasoningEffort },
 ): RetiredAlias & { lifecycle: { replacement: ModelSlug } } {
-  const { upstream, ...lifecycle } = dates;
-  return { slug, name, category, provider, upstreamModel: upstream ?? slug, lifecycle };
+  const { upstream, reasoningEffort, ...lifecycle } = dates;
+  return { slug, name, category, provider, upstreamModel: upstream ?? slug, lifecycle, ...(reasoningEffort ? { reasoningEffort } : {}) };
 }
 /** One catalog entry, with its slug and provider as literal types. */
 export type CatalogModel = (typeof CATALOG)[number];

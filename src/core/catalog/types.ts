@@ -1,5 +1,5 @@
 // Types of the model catalog. The data lives in models.ts; lookups in catalog.ts; prices in pricing.ts.
-import type { ProviderName } from '../providers/types';
+import type { ProviderName, ReasoningEffort } from '../providers/types';
 
 export const CATEGORIES = ['text', 'image', 'video', 'tts', 'stt', 'music', 'tool'] as const;
 export type Category = (typeof CATEGORIES)[number];
@@ -215,6 +215,8 @@ export interface RetiredAlias {
   provider: ProviderName;
   upstreamModel: string;
   lifecycle: { deprecatedAt?: string; shutdownAt: string; replacement: string };
+  /** What the retired name meant that its replacement must be asked for (deepseek-reasoner: thinking mode). */
+  reasoningEffort?: ReasoningEffort;
 }
 
 export type TextModel = ModelBase<'text', TextConfig, UsagePricing>;

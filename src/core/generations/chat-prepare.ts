@@ -1,4 +1,4 @@
-import { resolveModel } from '../catalog/lifecycle';
+import { aliasReasoningEffort, resolveModel } from '../catalog/lifecycle';
 import { ParamError } from '../catalog/errors';
 import { estimateChatReservation, estimatePromptTokens, resolveMaxTokens } from '../catalog/pricing';
 import { TextModel } from '../catalog/types';
@@ -55,8 +55,10 @@ export function textModelFor(slug: string): { model: TextModel; replaced?: Model
  * parameters the model does not take, the vendor request without its messages, and the hold's size.
  * @throws ParamError and the access errors
  */
-export function prepareChat(deps: ChatPrepareDeps, actor: Actor, input: ChatInput) {
-  const { model, replaced } = textModelFor(input.model);
+export function prepareChat(deps: ChatPrepareDeps, actor: Actor, asked: ChatInput) {
+  const { model, replaced } = textModelFor(asked.model);
+  const implied = replaced && asked.reasoningEffort === undefined ? aliasReasoningEffort(replaced.from) : undefined;
+  const input = implied ? { ...asked, reasoningEffort: implied } : asked;
   // A key's model list names what its client asks for: a retired model's replacement answers for it.
   assertKeyAllowsModel(actor.key, replaced?.from ?? model.slug);
   const maxTokens = resolveMaxTokens(model, input.maxTokens);

@@ -1,5 +1,5 @@
 import { ChatCompletionsProfile, createChatCompletionsChat } from '../openai-compatible';
-import { ChatOption, ProviderError, ReasoningEffort } from '../types';
+import { ChatOption, ChatRequest, ProviderError, ReasoningEffort } from '../types';
 
 const FLASH = 'deepseek-v4-flash';
 const PRO = 'deepseek-v4-pro';
@@ -38,6 +38,19 @@ function reasoningFields(effort: ReasoningEffort): Record<string, unknown> {
   return { thinking: { type: 'enabled' }, reasoning_effort: effort === 'minimal' || effort === 'low' ? 'low' : 'high' };
 }
 
+/**
+ * In thinking mode DeepSeek refuses (400) a conversation whose earlier assistant tool calls come back without their
+ * `reasoning_content`, which our clients never have (answers carry no chain of thought). Such a turn runs without
+ * thinking, the mode in which DeepSeek ignores it; so do Flash requests that asked for no reasoning.
+ */
+function thinkingFields(model: string, req: ChatRequest): Record<string, unknown> {
+  const thinks = req.reasoningEffort !== undefined || model === PRO;
+  const toolHistory = req.messages.some((m) => m.role === 'assistant' && (m.toolCalls?.length ?? 0) > 0);
+  if (thinks && !toolHistory) return {};
+  if (model !== FLASH && model !== PRO) return {};
+  return { thinking: { type: 'disabled' }, reasoning_effort: undefined };
+}
+
 export const deepSeekChatProfile: ChatCompletionsProfile = {
   provider: 'deepseek',
   path: '/chat/completions',
@@ -48,7 +61,7 @@ export const deepSeekChatProfile: ChatCompletionsProfile = {
   supports: (option, model) => (model === PRO ? PRO_OPTIONS : FLASH_OPTIONS).has(option),
   reasoningFields,
   // V4 thinks unless told not to: Flash answers directly, as deepseek-chat did, until a reasoning effort is asked.
-  requiredFields: (model, req) => (model === FLASH && req.reasoningEffort === undefined ? { thinking: { type: 'disabled' } } : {}),
+  requiredFields: thinkingFields,
   acceptsImages: false,
   reasoningTokensOutsideCompletion: false,
   refineError: refineDeepSeekError,
