@@ -203,8 +203,14 @@ describe('DeepSeek thinking mode', () => {
     const first = await openai().chat.completions.create({ model: 'deepseek-v4-pro', messages, tools, tool_choice: 'required' });
     const call = first.choices[0].message.tool_calls![0] as OpenAI.ChatCompletionMessageFunctionToolCall;
     messages.push(first.choices[0].message, { role: 'tool', tool_call_id: call.id, content: '18°C, clear' });
-    const second = await openai().chat.completions.create({ model: 'deepseek-v4-pro', messages, tools });
-    expect(second.choices[0].message.content!.length).toBeGreaterThan(0);
+    const second = await openai().chat.completions.create({ model: 'deepseek-v4-pro', messages, tools }).withResponse();
+    expect(second.data.choices[0].message.content!.length).toBeGreaterThan(0);
+    // Asked for, the effort is ignored there, and named.
+    const effort = await openai()
+      .chat.completions.create({ model: 'deepseek-v4-flash', messages, tools, reasoning_effort: 'high' })
+      .withResponse();
+    expect(effort.data.choices[0].message.content!.length).toBeGreaterThan(0);
+    expect(effort.response.headers.get('x-ignored-parameters')).toBe('reasoning_effort');
   });
 });
 

@@ -40,15 +40,16 @@ function reasoningFields(effort: ReasoningEffort): Record<string, unknown> {
 
 /**
  * In thinking mode DeepSeek refuses (400) a conversation whose earlier assistant tool calls come back without their
- * `reasoning_content`, which our clients never have (answers carry no chain of thought). Such a turn runs without
- * thinking, the mode in which DeepSeek ignores it; so do Flash requests that asked for no reasoning.
+ * `reasoning_content`, which our clients never have (answers carry no chain of thought). Such a conversation runs
+ * without thinking, the mode in which DeepSeek ignores it: a `reasoning_effort` is then ignored (and named so), and
+ * V4 Pro is told not to think. Flash answers directly, as deepseek-chat did, until a reasoning effort is asked.
  */
+const hasToolCalls = (req: ChatRequest) => req.messages.some((m) => m.role === 'assistant' && (m.toolCalls?.length ?? 0) > 0);
+
 function thinkingFields(model: string, req: ChatRequest): Record<string, unknown> {
-  const thinks = req.reasoningEffort !== undefined || model === PRO;
-  const toolHistory = req.messages.some((m) => m.role === 'assistant' && (m.toolCalls?.length ?? 0) > 0);
-  if (thinks && !toolHistory) return {};
   if (model !== FLASH && model !== PRO) return {};
-  return { thinking: { type: 'disabled' }, reasoning_effort: undefined };
+  if (hasToolCalls(req)) return { thinking: { type: 'disabled' }, reasoning_effort: undefined };
+  return model === FLASH && req.reasoningEffort === undefined ? { thinking: { type: 'disabled' } } : {};
 }
 
 export const deepSeekChatProfile: ChatCompletionsProfile = {
@@ -58,9 +59,9 @@ export const deepSeekChatProfile: ChatCompletionsProfile = {
   maxOutputTokens: (model) => OUTPUT_CEILINGS[model],
   // Thinking mode accepts temperature for compatibility but ignores it; leave it out.
   acceptsTemperature: (model) => model !== PRO,
-  supports: (option, model) => (model === PRO ? PRO_OPTIONS : FLASH_OPTIONS).has(option),
+  supports: (option, model, traits) =>
+    (model === PRO ? PRO_OPTIONS : FLASH_OPTIONS).has(option) && !(option === 'reasoning_effort' && traits?.toolTurns),
   reasoningFields,
-  // V4 thinks unless told not to: Flash answers directly, as deepseek-chat did, until a reasoning effort is asked.
   requiredFields: thinkingFields,
   acceptsImages: false,
   reasoningTokensOutsideCompletion: false,
