@@ -17,7 +17,8 @@ export interface GenerationBillingOptions {
   /**
    * Runs the settlements. With synchronous commit a charge is on disk before anyone is told about it; without,
    * `journal` must be given: it keeps each settlement until the WAL flush passes it, and hands it to the outbox
-   * if the server may have lost it.
+   * if the server may have lost it. A server that refuses to tell its WAL position gets its settlements on
+   * `holdSql` instead, waiting for the flush.
    */
   sql: Queryable;
   journal?: SettleJournal;
@@ -48,9 +49,33 @@ export class GenerationBilling {
     });
     this.finishes = new GroupCommit({
       ...sizes,
-      runBatch: (outcomes) => finishGenerations(opts.sql, outcomes),
-      runOne: (outcome) => applyDeferredOutcome(opts.sql, outcome),
+      runBatch: async (outcomes) => {
+        const { sql, journal } = this.settlementPath();
+        const results = await finishGenerations(sql, outcomes);
+        results.forEach((r, i) => {
+          if (r.ok && r.value) journal?.record(outcomes[i]);
+        });
+        return results;
+      },
+      runOne: (outcome) => this.finishOne(outcome),
     });
+  }
+
+  /**
+   * Where a settlement commits now: without waiting for the flush while the journal can follow the WAL to disk
+   * (it then keeps the outcome), else waiting for it.
+   */
+  private settlementPath(): { sql: Queryable; journal?: SettleJournal } {
+    const journal = this.opts.journal;
+    if (!journal) return { sql: this.opts.sql };
+    return journal.refused ? { sql: this.opts.holdSql } : { sql: this.opts.sql, journal };
+  }
+
+  private async finishOne(outcome: DeferredOutcome): Promise<Transition | null> {
+    const { sql, journal } = this.settlementPath();
+    const done = await applyDeferredOutcome(sql, outcome);
+    if (done) journal?.record(outcome);
+    return done;
   }
 
   /**
@@ -66,9 +91,7 @@ export class GenerationBilling {
   /** Completes (settles) or fails (releases) a pending generation; null when it was no longer pending. */
   async finish(outcome: DeferredOutcome): Promise<Transition | null> {
     const timer = billingWaitSeconds.startTimer({ step: 'settle' });
-    const done = await (this.finishes ? this.finishes.submit(outcome) : applyDeferredOutcome(this.opts.sql, outcome)).finally(timer);
-    if (done) this.opts.journal?.record(outcome);
-    return done;
+    return (this.finishes ? this.finishes.submit(outcome) : this.finishOne(outcome)).finally(timer);
   }
 
   /**

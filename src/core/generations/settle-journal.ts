@@ -20,6 +20,17 @@ export async function readWalPosition(sql: Queryable): Promise<WalPosition> {
   return { insert: parseLsn(rows[0].insert), flush: parseLsn(rows[0].flush), serverStartedAt: rows[0].started };
 }
 
+/**
+ * SQLSTATEs of a server that will not tell its WAL position at all (as opposed to one that is down): no privilege
+ * (42501), no such function (42883), or a managed service that does not support it (0A000).
+ */
+const REFUSED_PROBE = new Set(['42501', '42883', '0A000']);
+
+function refusedProbe(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && REFUSED_PROBE.has(code);
+}
+
 /** `16/B374D848` → the WAL byte position as one number. */
 export function parseLsn(text: string): bigint {
   const [high, low] = text.split('/');
@@ -60,8 +71,17 @@ export class SettleJournal {
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
   private closed = false;
+  private refusal: string | undefined;
 
   constructor(private readonly opts: SettleJournalOptions) {}
+
+  /**
+   * The server refuses to tell its WAL position (a managed database may hide it): nothing can be followed to disk,
+   * so settlements must wait for the flush themselves from now on.
+   */
+  get refused(): boolean {
+    return this.refusal !== undefined;
+  }
 
   /** Outcomes not yet known to be on disk. */
   get waiting(): number {
@@ -75,8 +95,8 @@ export class SettleJournal {
 
   /** Keeps an outcome whose commit returned without the WAL flush until it is on disk. */
   record(outcome: DeferredOutcome): void {
-    if (this.closed) {
-      void this.spillAll([{ outcome }], 'the journal is closed');
+    if (this.closed || this.refusal !== undefined) {
+      void this.spillAll([{ outcome }], this.refusal ?? 'the journal is closed');
       return;
     }
     this.entries.push({ outcome, serverStartedAt: this.serverStartedAt });
@@ -91,7 +111,7 @@ export class SettleJournal {
   tickOnce(): Promise<void> {
     this.ticking ??= this.tick().finally(() => {
       this.ticking = undefined;
-      if (this.entries.length > 0 && !this.closed) {
+      if (this.entries.length > 0 && !this.closed && this.refusal === undefined) {
         this.timer ??= setTimeout(() => {
           this.timer = undefined;
           void this.tickOnce();
@@ -109,6 +129,13 @@ export class SettleJournal {
     try {
       position = await withTimeout(this.opts.probe(), this.opts.probeTimeoutMs ?? 2000);
     } catch (err) {
+      if (refusedProbe(err) && this.refusal === undefined) {
+        this.refusal = `the server refuses to tell its WAL position: ${(err as Error).message}`;
+        this.opts.log.error(
+          { reason: this.refusal },
+          'the settle journal cannot follow the WAL: settlements now wait for the disk flush (as BILLING_SETTLE_COMMIT=sync)',
+        );
+      }
       if (asked.length > 0) await this.spillAll(asked, `the WAL position cannot be read: ${(err as Error).message}`);
       return;
     }
