@@ -2,11 +2,11 @@ import { PlanDirectory } from '../../src/core/accounts/plans';
 import { createUser } from '../../src/core/accounts/users';
 import { InsufficientTokensError } from '../../src/core/billing/errors';
 import { getBalance, ledgerTotals } from '../../src/core/billing/ledger';
-import { Queryable } from '../../src/core/billing/queryable';
 import { GenerationBilling } from '../../src/core/generations/billing-batches';
 import { DeferredOutcome } from '../../src/core/generations/billing-outbox';
 import { NewGeneration } from '../../src/core/generations/lifecycle';
 import { FastSql } from '../../src/db/fast-sql';
+import { countingSql } from '../support/counting-sql';
 import { createTestDatabase, TestDatabase } from '../support/databases';
 
 let db: TestDatabase;
@@ -25,21 +25,9 @@ afterAll(async () => {
   await db.drop();
 });
 
-/** Counts the statements sent, so a test can tell that calls were batched. */
-function counting(inner: Queryable): Queryable & { statements: number } {
-  const q = {
-    statements: 0,
-    query<T>(text: string, params?: unknown[]): Promise<T> {
-      q.statements += 1;
-      return inner.query<T>(text, params);
-    },
-  };
-  return q;
-}
-
 function billingOf(batch: boolean) {
-  const holdSql = counting(holds.sql);
-  const settleSql = counting(sql);
+  const holdSql = countingSql(holds.sql);
+  const settleSql = countingSql(sql);
   return { billing: new GenerationBilling({ holdSql, sql: settleSql, batch }), holdSql, settleSql };
 }
 

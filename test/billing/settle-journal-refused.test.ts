@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { Client, Pool } from 'pg';
+import { Pool } from 'pg';
 import pino from 'pino';
 import { PlanDirectory } from '../../src/core/accounts/plans';
 import { createUser } from '../../src/core/accounts/users';
@@ -10,7 +10,8 @@ import { DeferredOutcome } from '../../src/core/generations/billing-outbox';
 import { NewGeneration } from '../../src/core/generations/lifecycle';
 import { readWalPosition, SettleJournal } from '../../src/core/generations/settle-journal';
 import { FastSql } from '../../src/db/fast-sql';
-import { createTestDatabase, TestDatabase } from '../support/databases';
+import { countingSql } from '../support/counting-sql';
+import { asAdmin, createTestDatabase, TestDatabase } from '../support/databases';
 
 // A managed PostgreSQL may refuse to tell its WAL position (no privilege, or not supported there). The settle journal
 // then cannot follow settlements to disk: it says so once, and the settlements wait for the flush themselves, as
@@ -20,16 +21,6 @@ let db: TestDatabase;
 const role = `ng_nowal_${crypto.randomBytes(4).toString('hex')}`;
 const password = crypto.randomBytes(12).toString('hex');
 const pools: { end: () => Promise<void> }[] = [];
-
-async function asAdmin(url: string, sql: string): Promise<void> {
-  const c = new Client({ connectionString: url });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
 
 function poolAs(url: string, opts: { asyncCommit?: boolean } = {}): FastSql {
   const pool = new Pool({ connectionString: url, max: 2, ...(opts.asyncCommit ? { options: '-c synchronous_commit=off' } : {}) });
@@ -63,18 +54,6 @@ function journalOn(probeSql: Queryable, logLines: string[], spilled: DeferredOut
     log: pino({ level: 'warn' }, { write: (line: string) => void logLines.push(line) }),
     tickMs: 3_600_000,
   });
-}
-
-/** Counts the statements run on a pool, so the test can tell which pool a settlement took. */
-function counting(inner: Queryable): Queryable & { statements: number } {
-  const q = {
-    statements: 0,
-    query<T>(text: string, params?: unknown[]): Promise<T> {
-      q.statements += 1;
-      return inner.query<T>(text, params);
-    },
-  };
-  return q;
 }
 
 async function pendingGeneration(billing: GenerationBilling): Promise<{ userId: number; id: number }> {
@@ -114,8 +93,8 @@ test.each([false, true])('refused: the journal says so once, and settlements wai
   const logLines: string[] = [];
   const spilled: DeferredOutcome[] = [];
   const journal = journalOn(poolAs(urlAs(role, password)), logLines, spilled);
-  const holdSql = counting(poolAs(db.url));
-  const settleSql = counting(poolAs(db.url, { asyncCommit: true }));
+  const holdSql = countingSql(poolAs(db.url));
+  const settleSql = countingSql(poolAs(db.url, { asyncCommit: true }));
   const billing = new GenerationBilling({ holdSql, sql: settleSql, journal, batch });
   try {
     await journal.tickOnce();
@@ -145,8 +124,8 @@ test.each([false, true])('refused: the journal says so once, and settlements wai
 
 test('a server that tells its WAL position keeps settlements off the flush, followed by the journal', async () => {
   const journal = journalOn(poolAs(db.url), [], []);
-  const holdSql = counting(poolAs(db.url));
-  const settleSql = counting(poolAs(db.url, { asyncCommit: true }));
+  const holdSql = countingSql(poolAs(db.url));
+  const settleSql = countingSql(poolAs(db.url, { asyncCommit: true }));
   const billing = new GenerationBilling({ holdSql, sql: settleSql, journal, batch: false });
   try {
     await journal.tickOnce();

@@ -94,7 +94,8 @@ export interface EmptyDatabase {
   drop(): Promise<void>;
 }
 
-async function asAdmin(adminUrl: string, sql: string): Promise<void> {
+/** Runs one statement on its own connection to `adminUrl`. */
+export async function asAdmin(adminUrl: string, sql: string): Promise<void> {
   const c = new Client({ connectionString: adminUrl });
   await c.connect();
   try {
