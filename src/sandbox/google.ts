@@ -29,6 +29,7 @@ type Failure = (typeof FAILURES)[number];
 interface Part {
   text?: unknown;
   functionCall?: { name?: unknown; args?: unknown };
+  thoughtSignature?: unknown;
   functionResponse?: { name?: unknown; response?: unknown };
   inline_data?: { mime_type?: unknown; data?: unknown };
   inlineData?: { mimeType?: unknown; data?: unknown };
@@ -212,10 +213,50 @@ function checkFunctionResponses(contents: Content[]): string | undefined {
   return undefined;
 }
 
+/**
+ * Gemini 3 thinks before it calls a function and signs the call (`thoughtSignature` on the part of a step's first
+ * functionCall). Within the current turn (everything after the last user message with text) each step's first call
+ * must come back with its signature, or the request is refused; earlier turns are not checked. A signature must be
+ * one the API issued, or one of the two dummies Google documents for calls it did not sign ("Thought signatures",
+ * ai.google.dev).
+ */
+const DUMMY_SIGNATURES = new Set(['skip_thought_signature_validator', 'context_engineering_is_the_way_to_go']);
+
+function checkThoughtSignatures(model: string, contents: Content[], issued: ReadonlySet<string>): string | undefined {
+  if (!model.startsWith('gemini-3')) return undefined;
+  let start = 0;
+  contents.forEach((c, i) => {
+    if (c.role !== 'model' && textOf(partsOf(c)) !== '') start = i + 1;
+  });
+  for (const c of contents.slice(start)) {
+    if (c.role !== 'model') continue;
+    const parts = partsOf(c);
+    const position = parts.findIndex((p) => p.functionCall);
+    if (position < 0) continue;
+    const signature = parts[position].thoughtSignature;
+    if (typeof signature !== 'string' || signature === '') {
+      const name = String(parts[position].functionCall?.name ?? '');
+      return (
+        'Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, ' +
+        `and missing thought_signature may lead to degraded model performance. Additional data, function call \`default_api:${name}\`, ` +
+        `position ${position + 1}. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.`
+      );
+    }
+    if (!issued.has(signature) && !DUMMY_SIGNATURES.has(signature)) return 'Corrupted thought signature.';
+  }
+  return undefined;
+}
+
 export function createGoogleSandbox(options: GoogleSandboxOptions = {}): SandboxHandler {
   const delayMs = options.streamDelayMs ?? 5;
   const pendingPolls = options.pendingPolls ?? 1;
   const files = new Map<string, string>(); // file id -> label
+  const signatures = new Set<string>(); // thought signatures this fake issued
+  const issueSignature = () => {
+    const signature = randomBytes(48).toString('base64');
+    signatures.add(signature);
+    return signature;
+  };
   const interactions = createInteractions({ pendingPolls, files, error });
 
   async function generateContent(model: string, stream: boolean, req: SandboxRequest, res: ServerResponse): Promise<void> {
@@ -239,7 +280,7 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
     if (speech) return error(res, 400, speech);
     const inlineProblem = checkInlineData(contents);
     if (inlineProblem) return error(res, 400, inlineProblem);
-    const toolProblem = checkFunctionResponses(contents);
+    const toolProblem = checkFunctionResponses(contents) ?? checkThoughtSignatures(model, contents, signatures);
     if (toolProblem) return error(res, 400, toolProblem);
     const offered = readTools(body);
     if (typeof offered === 'string') return error(res, 400, offered);
@@ -280,7 +321,15 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
       const answer = {
         candidates: [
           {
-            content: { parts: [{ functionCall: { name: call.name, args: call.arguments } }], role: 'model' },
+            content: {
+              parts: [
+                {
+                  functionCall: { name: call.name, args: call.arguments },
+                  ...(model.startsWith('gemini-3') ? { thoughtSignature: issueSignature() } : {}),
+                },
+              ],
+              role: 'model',
+            },
             finishReason: 'STOP',
             index: 0,
           },

@@ -88,3 +88,38 @@ test('JSON output follows the response schema; an inline image is seen', async (
   });
   expect(seen.text).toMatch(/1 image/);
 });
+
+describe('Gemini 3 thought signatures on function calls', () => {
+  const gemini3 = 'gemini-3.5-flash';
+  const tools = [{ functionDeclarations: [weather] }];
+  const question = { role: 'user', parts: [{ text: 'Weather in Prague?' }] };
+  const answered = { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { sky: 'hail' } } }] };
+  const modelTurn = (part: Record<string, unknown>) => ({ role: 'model', parts: [part] });
+  const call = { functionCall: { name: 'get_weather', args: { city: 'Prague' } } };
+  const send = (contents: unknown[]) => ai.models.generateContent({ model: gemini3, config: { tools }, contents: contents as never });
+
+  test('the call comes signed, and the turn replayed as received is answered', async () => {
+    const first = await ai.models.generateContent({ model: gemini3, contents: [question], config: { tools } });
+    const part = first.candidates![0].content!.parts![0];
+    expect(part.functionCall?.name).toBe('get_weather');
+    expect(part.thoughtSignature!.length).toBeGreaterThan(0);
+    expect((await send([question, first.candidates![0].content!, answered])).text).toMatch(/hail/);
+  });
+
+  test('in the current turn an unsigned call is refused, a forged one too; the documented dummy passes', async () => {
+    const unsigned = await send([question, modelTurn(call), answered]).catch((e: unknown) => e);
+    expect((unsigned as Error).message).toMatch(/Function call is missing a thought_signature/);
+    const forged = await send([question, modelTurn({ ...call, thoughtSignature: 'bm90IGEgc2lnbmF0dXJl' }), answered]).catch(
+      (e: unknown) => e,
+    );
+    expect((forged as Error).message).toMatch(/Corrupted thought signature/);
+    const dummy = await send([question, modelTurn({ ...call, thoughtSignature: 'skip_thought_signature_validator' }), answered]);
+    expect(dummy.text).toMatch(/hail/);
+  });
+
+  test('a turn before the last user message is not checked', async () => {
+    const later = { role: 'user', parts: [{ text: 'And tomorrow?' }] };
+    const res = await send([question, modelTurn(call), answered, { role: 'model', parts: [{ text: 'Hail.' }] }, later]);
+    expect(res.candidates![0].content!.parts!.length).toBeGreaterThan(0);
+  });
+});

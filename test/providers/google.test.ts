@@ -99,6 +99,31 @@ describe('gemini text against the sandbox', () => {
     expect(times[deltas.length - 1] - times[0]).toBeGreaterThanOrEqual((deltas.length - 1) * DELAY_MS * 0.5);
   });
 
+  test("replayed tool calls carry the dummy thought signature on each step's first call (a client keeps none)", async () => {
+    const calls = [
+      { id: 'c1', name: 'get_weather', arguments: '{"city":"Prague"}' },
+      { id: 'c2', name: 'get_weather', arguments: '{"city":"Brno"}' },
+    ];
+    const result = await chat.chat(
+      ask('x', {
+        tools: [{ name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }],
+        messages: [
+          { role: 'user', content: 'Weather in Prague and Brno?' },
+          { role: 'assistant', content: '', toolCalls: calls },
+          { role: 'tool', content: '{"sky":"hail"}', toolCallId: 'c1' },
+          { role: 'tool', content: '{"sky":"sun"}', toolCallId: 'c2' },
+        ],
+      }),
+      conn(),
+    );
+    const contents = bodyOf(received[0]).contents as { role: string; parts: Record<string, unknown>[] }[];
+    expect(contents[1].parts).toEqual([
+      { functionCall: { name: 'get_weather', args: { city: 'Prague' } }, thoughtSignature: 'skip_thought_signature_validator' },
+      { functionCall: { name: 'get_weather', args: { city: 'Brno' } } },
+    ]);
+    expect(result.text.length).toBeGreaterThan(0);
+  });
+
   test('no API key → the vendor 403 → auth', async () => {
     const err = await failure(chat.chat(ask('hi'), conn({ apiKey: '' })));
     expect(err.kind).toBe('auth');

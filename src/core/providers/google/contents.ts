@@ -78,6 +78,13 @@ export interface GeminiChatBody {
  * A chat message as Gemini parts: tool calls become `functionCall`, a tool answer a `functionResponse` named after
  * the call it answers (Gemini matches them by name), its JSON object as the response or `{result: text}`.
  */
+/**
+ * Gemini 3 signs each step's first function call and wants the signature back within the current turn (400
+ * otherwise). A chat-completions client keeps no signature, so replayed calls carry the dummy Google documents for
+ * calls it did not sign; the reasoning behind the earlier call is then not carried over.
+ */
+const UNSIGNED_CALL = 'skip_thought_signature_validator';
+
 function toContent(msg: ChatMessage, callNames: Map<string, string>): GeminiContent {
   if (msg.role === 'tool') {
     const text = plainText(msg.content);
@@ -86,9 +93,10 @@ function toContent(msg: ChatMessage, callNames: Map<string, string>): GeminiCont
   }
   // A turn that only called tools has no text to send.
   const parts = msg.toolCalls?.length && plainText(msg.content) === '' ? [] : toParts(msg.content);
-  for (const call of msg.toolCalls ?? []) {
+  for (const [i, call] of (msg.toolCalls ?? []).entries()) {
     callNames.set(call.id, call.name);
-    parts.push({ functionCall: { name: call.name, args: asObject(call.arguments) ?? {} } });
+    const functionCall = { name: call.name, args: asObject(call.arguments) ?? {} };
+    parts.push(i === 0 ? { functionCall, thoughtSignature: UNSIGNED_CALL } : { functionCall });
   }
   return { role: msg.role === 'assistant' ? 'model' : 'user', parts };
 }

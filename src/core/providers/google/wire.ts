@@ -41,7 +41,7 @@ export type GenerateContentResponse = z.infer<typeof generateContentResponse>;
 export type GeminiPart =
   | { text: string }
   | { inline_data: { mime_type: string; data: string } }
-  | { functionCall: { name: string; args: Record<string, unknown> } }
+  | { functionCall: { name: string; args: Record<string, unknown> }; thoughtSignature?: string }
   | { functionResponse: { name: string; response: Record<string, unknown> } };
 export interface GeminiContent {
   role: 'user' | 'model';
