@@ -38,14 +38,14 @@ function reasoningFields(effort: ReasoningEffort): Record<string, unknown> {
   return { thinking: { type: 'enabled' }, reasoning_effort: effort === 'minimal' || effort === 'low' ? 'low' : 'high' };
 }
 
+const hasToolCalls = (req: ChatRequest) => req.messages.some((m) => m.role === 'assistant' && (m.toolCalls?.length ?? 0) > 0);
+
 /**
  * In thinking mode DeepSeek refuses (400) a conversation whose earlier assistant tool calls come back without their
  * `reasoning_content`, which our clients never have (answers carry no chain of thought). Such a conversation runs
  * without thinking, the mode in which DeepSeek ignores it: a `reasoning_effort` is then ignored (and named so), and
  * V4 Pro is told not to think. Flash answers directly, as deepseek-chat did, until a reasoning effort is asked.
  */
-const hasToolCalls = (req: ChatRequest) => req.messages.some((m) => m.role === 'assistant' && (m.toolCalls?.length ?? 0) > 0);
-
 function thinkingFields(model: string, req: ChatRequest): Record<string, unknown> {
   if (model !== FLASH && model !== PRO) return {};
   if (hasToolCalls(req)) return { thinking: { type: 'disabled' }, reasoning_effort: undefined };

@@ -75,16 +75,16 @@ export interface GeminiChatBody {
 }
 
 /**
- * A chat message as Gemini parts: tool calls become `functionCall`, a tool answer a `functionResponse` named after
- * the call it answers (Gemini matches them by name), its JSON object as the response or `{result: text}`.
- */
-/**
  * Gemini 3 signs each step's first function call and wants the signature back within the current turn (400
  * otherwise). A chat-completions client keeps no signature, so replayed calls carry the dummy Google documents for
  * calls it did not sign; the reasoning behind the earlier call is then not carried over.
  */
 const UNSIGNED_CALL = 'skip_thought_signature_validator';
 
+/**
+ * A chat message as Gemini parts: tool calls become `functionCall`, a tool answer a `functionResponse` named after
+ * the call it answers (Gemini matches them by name), its JSON object as the response or `{result: text}`.
+ */
 function toContent(msg: ChatMessage, callNames: Map<string, string>): GeminiContent {
   if (msg.role === 'tool') {
     const text = plainText(msg.content);
