@@ -230,9 +230,9 @@ async function rateLimitRun(serviceUrl: string, user: BenchUser, db: BenchDataba
 }
 
 /** The service's own counts of vendor calls started beside their hold, and of those a refused hold aborted. */
-async function earlyDispatchCounts(url: string, token: string): Promise<{ started: number; refused: number } | undefined> {
+async function earlyDispatchCounts(metrics: Context['metrics']): Promise<{ started: number; refused: number } | undefined> {
   try {
-    const text = await (await fetch(url, { headers: { authorization: `Bearer ${token}` } })).text();
+    const text = await metricsText(metrics);
     const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
     return { started: value('nebula_chat_early_dispatch_total'), refused: value('nebula_chat_early_dispatch_refused_total') };
   } catch {
@@ -438,7 +438,7 @@ async function main(): Promise<void> {
       load: `1-minute load average ${loadBefore.toFixed(2)} before the measurements, ${os.loadavg()[0].toFixed(2)} after (nproc ${os.availableParallelism()}; while measuring, the bench's own processes add about 2)`,
       redis: redisUrl ? `Redis (${redisUrl})` : 'PostgreSQL (Redis not reachable)',
       vendorClient,
-      earlyDispatch: await earlyDispatchCounts(`http://127.0.0.1:${servicePort}/metrics`, metricsToken),
+      earlyDispatch: await earlyDispatchCounts(metrics),
       timeBreakdown: withMockMeans(serviceEntry.breakdown, directEntry),
     };
     await Promise.all(children.map((c) => c.stop()));
