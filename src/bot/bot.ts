@@ -3,10 +3,10 @@ import { autoRetry, type AutoRetryOptions } from '@grammyjs/auto-retry';
 import { sequentialize } from '@grammyjs/runner';
 import { Bot, session, type BotError, type Middleware } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
-import { accountMiddleware } from './account';
-import { AdminNotifier } from './admin-notifier';
-import { BackgroundTasks } from './background';
-import { BuyerNotices } from './buyer-notices';
+import { accountMiddleware } from './middleware/account';
+import { AdminNotifier } from './services/admin-notifier';
+import { BackgroundTasks } from './services/background';
+import { BuyerNotices } from './services/buyer-notices';
 import {
   DEFAULT_BOT_SETTINGS,
   initialSession,
@@ -20,7 +20,7 @@ import {
 import { createMediaConversation } from './conversations/media';
 import { createToolsConversation } from './conversations/tools';
 import { linkBase } from '../core/links/link-origins';
-import { ResultDelivery } from './delivery';
+import { ResultDelivery } from './services/delivery';
 import { I18n } from './i18n';
 import { adminFeature } from './features/admin';
 import { balanceFeature } from './features/balance';
@@ -39,7 +39,7 @@ import { ButtonOwners } from './group/button-owners';
 import { isGroupChat, stateKey } from './group/chats';
 import { groupGate } from './group/gate';
 import { groupRules } from './group/rules';
-import { TelegramStarsGateway } from './stars-gateway';
+import { TelegramStarsGateway } from './transport/stars-gateway';
 
 export const TELEGRAM_API_ROOT = 'https://api.telegram.org';
 /** Bump when a conversation's steps change incompatibly: stored conversations of older code are then dropped. */
@@ -71,7 +71,7 @@ export interface TelegramBot {
 
 /**
  * Builds the Telegram bot on the shared core. Nothing happens at import time and nothing runs until the caller
- * starts polling (src/bot/polling.ts) or mounts the webhook (src/bot/webhook.ts).
+ * starts polling (src/bot/transport/polling.ts) or mounts the webhook (src/bot/transport/webhook.ts).
  */
 export function createBot(token: string, services: BotServices, options: BotOptions = {}): TelegramBot {
   const { config, log } = services;

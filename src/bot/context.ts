@@ -6,10 +6,10 @@ import type { Actor } from '../core/generations/service';
 import type { ChatMessage } from '../core/providers/types';
 import type { UserRecord } from '../core/records';
 import type { Services } from '../services';
-import type { AdminNotifier } from './admin-notifier';
-import type { BackgroundTasks } from './background';
+import type { AdminNotifier } from './services/admin-notifier';
+import type { BackgroundTasks } from './services/background';
 import type { ButtonOwners } from './group/button-owners';
-import type { ResultDelivery } from './delivery';
+import type { ResultDelivery } from './services/delivery';
 import type { I18n, Locale, Translate } from './i18n';
 
 /** Per-chat state kept in PostgreSQL (bot_sessions) between updates. */

@@ -6,7 +6,7 @@ import { ErrorTable, renderByCode } from '../core/error-registry';
 import { DomainError } from '../core/errors';
 import { RateLimitedError } from '../core/limits/rate-limiter';
 import { PROVIDER_ERROR_CODES } from '../core/providers/types';
-import { formatTime, planName } from './format';
+import { formatTime, planName } from './render/format';
 import type { Locale, Translate } from './i18n';
 import { BALANCE_PLANS, BALANCE_TOP_UP } from './callback-data';
 import { isGroupChatId, privateChatKeyboard } from './group/chats';

@@ -1,7 +1,7 @@
 // Music arrives in Telegram's music player: sendAudio with the track's title, length and performer, never as a
 // plain file.
 import { GenerationEntity } from '../../src/db/entities';
-import { trackInfo } from '../../src/bot/delivery';
+import { trackInfo } from '../../src/bot/services/delivery';
 import { BotHarness, accountOf, press, startBotHarness } from './harness';
 
 let h: BotHarness;

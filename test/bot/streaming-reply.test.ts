@@ -1,6 +1,6 @@
 import { Api } from 'grammy';
-import { withChatAction } from '../../src/bot/chat-action';
-import { splitMessage, StreamingReply } from '../../src/bot/streaming-reply';
+import { withChatAction } from '../../src/bot/transport/chat-action';
+import { splitMessage, StreamingReply } from '../../src/bot/transport/streaming-reply';
 import { FakeTelegram, floodWait, telegramError } from './fake-telegram';
 import { messageIdOf } from './harness';
 import { waitUntil } from '../support/wait';

@@ -6,10 +6,10 @@ import type { ToolSlug } from '../../core/catalog/models';
 import type { ImageField, ToolModel } from '../../core/catalog/types';
 import type { BotConversation, ConvContext } from '../context';
 import type { I18n, Locale, Translate } from '../i18n';
-import { imageFormatSetting, photoCommand } from '../generation-runner';
+import { imageFormatSetting, photoCommand } from '../services/generation-runner';
 import { askPrompt, choose, confirmAndStart, loadWizardAccount, pickModel, type Draft } from './media';
 import { paramErrorText } from '../errors';
-import { telegramImageHasTransparency } from '../image-transparency';
+import { telegramImageHasTransparency } from '../services/image-transparency';
 import {
   button,
   cancelKeyboard,

@@ -2,7 +2,7 @@ import { Composer } from 'grammy';
 import { isPlanSlug } from '../../core/accounts/plans';
 import { hasErrorCode } from '../../core/error-registry';
 import type { BotContext } from '../context';
-import { formatDate, planName } from '../format';
+import { formatDate, planName } from '../render/format';
 
 const MAX_GRANT = 1_000_000;
 

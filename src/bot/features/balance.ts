@@ -1,6 +1,6 @@
 import { Composer, InlineKeyboard } from 'grammy';
 import type { BotContext } from '../context';
-import { formatDate } from '../format';
+import { formatDate } from '../render/format';
 import { show } from './respond';
 import { BALANCE_PLANS, BALANCE_TOP_UP, MENU, PAY, SUBSCRIPTION_CANCEL } from '../callback-data';
 

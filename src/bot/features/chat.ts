@@ -1,10 +1,10 @@
 import { Composer, InlineKeyboard } from 'grammy';
 import { canUseModel, findModel, listModels } from '../../core/catalog/catalog';
-import { chatTurn, retryTurn } from '../chat-turn';
+import { chatTurn, retryTurn } from '../services/chat-turn';
 import { isGroupChat } from '../group/chats';
 import type { BotContext } from '../context';
 import { imageOfMessage } from '../conversations/wizard';
-import { planNames } from '../format';
+import { planNames } from '../render/format';
 import { modelPickerKeyboard } from '../keyboards/models';
 import { photoRequest } from './photos';
 import { show } from './respond';

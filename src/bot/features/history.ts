@@ -2,7 +2,7 @@ import { Composer, InlineKeyboard } from 'grammy';
 import { findModel } from '../../core/catalog/catalog';
 import { hasErrorCode } from '../../core/error-registry';
 import type { BotContext } from '../context';
-import { formatDateTime, truncate } from '../format';
+import { formatDateTime, truncate } from '../render/format';
 import { show } from './respond';
 import { HISTORY_PAGE, MENU, onCallback, RESEND } from '../callback-data';
 

@@ -2,7 +2,7 @@ import { Composer, InlineKeyboard } from 'grammy';
 import { hasErrorCode } from '../../core/error-registry';
 import type { PreCheckoutAnswer } from '../../core/payments/stars';
 import type { BotContext } from '../context';
-import { formatDate, planName } from '../format';
+import { formatDate, planName } from '../render/format';
 import { show } from './respond';
 import { BALANCE_PLANS, BALANCE_TOP_UP, MENU, onCallback, PAY, SUBSCRIPTION_CANCEL } from '../callback-data';
 

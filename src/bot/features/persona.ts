@@ -3,7 +3,7 @@ import { hasErrorCode } from '../../core/error-registry';
 import { canUseModel, findModel } from '../../core/catalog/catalog';
 import { MENU, onCallback, PERSONA, PERSONAS } from '../callback-data';
 import type { BotContext } from '../context';
-import { truncate } from '../format';
+import { truncate } from '../render/format';
 import { show } from './respond';
 
 /** Button labels stay short: Telegram cuts long ones anyway. */

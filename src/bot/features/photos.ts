@@ -4,8 +4,8 @@ import type { ToolSlug } from '../../core/catalog/models';
 import type { BotContext } from '../context';
 import type { ToolsArgs } from '../conversations/tools';
 import { imageOf, type ImageRef } from '../conversations/wizard';
-import { imageFormatSetting, startForUpdate, type BotRequest } from '../generation-runner';
-import { chatTurn } from '../chat-turn';
+import { imageFormatSetting, startForUpdate, type BotRequest } from '../services/generation-runner';
+import { chatTurn } from '../services/chat-turn';
 
 /** What a photo caption asks for. */
 export interface CaptionIntent {

@@ -15,7 +15,7 @@ import {
   SET_VOICE_MODE,
   TTS_MODELS,
 } from '../callback-data';
-import { planNames } from '../format';
+import { planNames } from '../render/format';
 import { modelPickerKeyboard } from '../keyboards/models';
 
 async function showSettings(ctx: BotContext): Promise<void> {

@@ -2,13 +2,13 @@ import { Composer } from 'grammy';
 import { canUseModel, defaultSttModel, findModel, listModels } from '../../core/catalog/catalog';
 import type { SttModel } from '../../core/catalog/types';
 import { sniffAudio } from '../../core/media/sniff';
-import { chatTurn } from '../chat-turn';
+import { chatTurn } from '../services/chat-turn';
 import type { BotContext } from '../context';
 import { audienceOf, describeErrorForUser, failureText, isExpectedError } from '../errors';
-import { planNames, truncate } from '../format';
-import { startForUpdate } from '../generation-runner';
+import { planNames, truncate } from '../render/format';
+import { startForUpdate } from '../services/generation-runner';
 import { modelPickerKeyboard } from '../keyboards/models';
-import { downloadTelegramFile } from '../telegram-files';
+import { downloadTelegramFile } from '../transport/telegram-files';
 import { show } from './respond';
 import { MENU, onCallback, STT_MODEL } from '../callback-data';
 

@@ -1,7 +1,7 @@
 import { InlineKeyboard } from 'grammy';
 import { canUseModel } from '../../core/catalog/catalog';
 import type { ModelDefinition, PlanSlug } from '../../core/catalog/types';
-import { priceLabel } from '../format';
+import { priceLabel } from '../render/format';
 import type { Translate } from '../i18n';
 
 export interface ModelPickerOptions {

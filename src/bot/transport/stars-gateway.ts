@@ -1,7 +1,7 @@
 import { GrammyError, type Api } from 'grammy';
-import { PaymentProviderRejectedError, PaymentProviderUnavailableError } from '../core/payments/errors';
-import type { OrderRecord } from '../core/payments/orders';
-import type { RefundGateway, RefundOutcome } from '../core/payments/ports';
+import { PaymentProviderRejectedError, PaymentProviderUnavailableError } from '../../core/payments/errors';
+import type { OrderRecord } from '../../core/payments/orders';
+import type { RefundGateway, RefundOutcome } from '../../core/payments/ports';
 
 /** Telegram Stars refunds through the Bot API (refundStarPayment): the core's refund port for `stars` orders. */
 export class TelegramStarsGateway implements RefundGateway {

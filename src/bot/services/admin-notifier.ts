@@ -1,13 +1,13 @@
 import type { Api } from 'grammy';
-import type { CatalogChange } from '../core/catalog/live/check';
-import type { GenerationNotifier } from '../core/generations/ports';
-import type { CircuitEvent } from '../core/generations/provider-gate';
-import type { GenerationRecord, UserRecord } from '../core/records';
-import type { PaymentListener, PaymentRefundedEvent, PaymentSucceededEvent, RefundCanceledEvent } from '../core/payments/ports';
-import type { FailingEndpoint } from '../core/webhooks/ports';
-import type { Logger } from '../logger';
+import type { CatalogChange } from '../../core/catalog/live/check';
+import type { GenerationNotifier } from '../../core/generations/ports';
+import type { CircuitEvent } from '../../core/generations/provider-gate';
+import type { GenerationRecord, UserRecord } from '../../core/records';
+import type { PaymentListener, PaymentRefundedEvent, PaymentSucceededEvent, RefundCanceledEvent } from '../../core/payments/ports';
+import type { FailingEndpoint } from '../../core/webhooks/ports';
+import type { Logger } from '../../logger';
 import type { BackgroundTasks } from './background';
-import { DEFAULT_LOCALE, isLocale, type I18n, type Locale, type Translate } from './i18n';
+import { DEFAULT_LOCALE, isLocale, type I18n, type Locale, type Translate } from '../i18n';
 
 export interface AdminNotifierDeps {
   api: Api;

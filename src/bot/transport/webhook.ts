@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Update } from 'grammy/types';
-import { ApiError } from '../api/middleware/errors';
-import { readJsonBody } from '../api/middleware/json-body';
-import type { TelegramBot } from './bot';
+import { ApiError } from '../../api/middleware/errors';
+import { readJsonBody } from '../../api/middleware/json-body';
+import type { TelegramBot } from '../bot';
 
 export const WEBHOOK_PATH = '/telegram/webhook';
 export const SECRET_HEADER = 'X-Telegram-Bot-Api-Secret-Token';

@@ -1,5 +1,5 @@
 import type { Api } from 'grammy';
-import { BOT_LOCALES, DEFAULT_LOCALE, type I18n, type Translate } from './i18n';
+import { BOT_LOCALES, DEFAULT_LOCALE, type I18n, type Translate } from '../i18n';
 
 /** The commands and their descriptions in one language. */
 function commandList(t: Translate): { command: string; description: string }[] {

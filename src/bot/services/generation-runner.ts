@@ -1,16 +1,16 @@
-import { findModel } from '../core/catalog/catalog';
-import { loadCommandFiles, type GenerateCommand, type ImageField } from '../core/catalog/command';
-import { commandFromRequest, type GenerateRequest } from '../core/catalog/params';
-import { IMAGE_FORMATS, type ImageFormat } from '../core/catalog/types';
-import { sniffAudio } from '../core/media/sniff';
-import type { Actor, GenerationOutcome, RequestContext } from '../core/generations/service';
-import { actionForCategory, withChatAction } from './chat-action';
-import type { BotContext, BotDeps } from './context';
-import type { DeliveryTarget } from '../core/generations/delivery-outbox';
-import { audienceOf, describeErrorForUser, isExpectedError } from './errors';
-import type { Locale } from './i18n';
-import { expectedSeconds } from './progress';
-import { downloadTelegramFile } from './telegram-files';
+import { findModel } from '../../core/catalog/catalog';
+import { loadCommandFiles, type GenerateCommand, type ImageField } from '../../core/catalog/command';
+import { commandFromRequest, type GenerateRequest } from '../../core/catalog/params';
+import { IMAGE_FORMATS, type ImageFormat } from '../../core/catalog/types';
+import { sniffAudio } from '../../core/media/sniff';
+import type { Actor, GenerationOutcome, RequestContext } from '../../core/generations/service';
+import { actionForCategory, withChatAction } from '../transport/chat-action';
+import type { BotContext, BotDeps } from '../context';
+import type { DeliveryTarget } from '../../core/generations/delivery-outbox';
+import { audienceOf, describeErrorForUser, isExpectedError } from '../errors';
+import type { Locale } from '../i18n';
+import { expectedSeconds } from '../render/progress';
+import { downloadTelegramFile } from '../transport/telegram-files';
 
 /** A Telegram photo or image document standing for one of the request's image fields. */
 export interface ImageInputRef {

@@ -1,5 +1,5 @@
 import { GrammyError, type Api } from 'grammy';
-import { TelegramFileError } from './errors';
+import { TelegramFileError } from '../errors';
 
 export interface DownloadedFile {
   data: Buffer;

@@ -1,6 +1,6 @@
 import type { Api } from 'grammy';
-import type { Category } from '../core/catalog/types';
-import type { Logger } from '../logger';
+import type { Category } from '../../core/catalog/types';
+import type { Logger } from '../../logger';
 
 export type ChatAction = Parameters<Api['sendChatAction']>[1];
 

@@ -1,4 +1,4 @@
-import type { Logger } from '../logger';
+import type { Logger } from '../../logger';
 
 /**
  * Work the bot starts after answering an update (a generation that may take a minute), so the chat's update

@@ -1,18 +1,18 @@
 import { InlineKeyboard } from 'grammy';
-import { baseTokenCost } from '../core/catalog/pricing';
-import type { TextModel } from '../core/catalog/types';
-import type { ChatStream } from '../core/generations/chat-types';
-import type { ChatInputMessage, ChatInputPart } from '../core/generations/chat-request';
-import { sniffImage } from '../core/media/sniff';
-import type { ChatMessage } from '../core/providers/types';
-import { CHAT_RETRY } from './callback-data';
-import { withChatAction } from './chat-action';
-import type { BotContext, BotSettings, LastTurn } from './context';
-import { audienceOf, describeErrorForUser, failureText, isExpectedError, vendorFailureKind } from './errors';
-import { isGroupChat } from './group/chats';
-import { StreamingReply } from './streaming-reply';
+import { baseTokenCost } from '../../core/catalog/pricing';
+import type { TextModel } from '../../core/catalog/types';
+import type { ChatStream } from '../../core/generations/chat-types';
+import type { ChatInputMessage, ChatInputPart } from '../../core/generations/chat-request';
+import { sniffImage } from '../../core/media/sniff';
+import type { ChatMessage } from '../../core/providers/types';
+import { CHAT_RETRY } from '../callback-data';
+import { withChatAction } from '../transport/chat-action';
+import type { BotContext, BotSettings, LastTurn } from '../context';
+import { audienceOf, describeErrorForUser, failureText, isExpectedError, vendorFailureKind } from '../errors';
+import { isGroupChat } from '../group/chats';
+import { StreamingReply } from '../transport/streaming-reply';
 import { speakAnswer } from './voice-answer';
-import { downloadTelegramFile, toDataUri } from './telegram-files';
+import { downloadTelegramFile, toDataUri } from '../transport/telegram-files';
 
 /** One question to the chat model: text, optionally about a photo (vision), answered in reply to `replyTo`. */
 export interface ChatTurn {

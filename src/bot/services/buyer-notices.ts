@@ -1,10 +1,10 @@
 import type { Api } from 'grammy';
-import type { PlanDirectory } from '../core/accounts/plans';
-import type { PaymentListener, PaymentRefundedEvent, SubscriptionReplacedEvent } from '../core/payments/ports';
-import type { Logger } from '../logger';
+import type { PlanDirectory } from '../../core/accounts/plans';
+import type { PaymentListener, PaymentRefundedEvent, SubscriptionReplacedEvent } from '../../core/payments/ports';
+import type { Logger } from '../../logger';
 import type { BackgroundTasks } from './background';
-import { planName } from './format';
-import { DEFAULT_LOCALE, isLocale, type I18n, type Translate } from './i18n';
+import { planName } from '../render/format';
+import { DEFAULT_LOCALE, isLocale, type I18n, type Translate } from '../i18n';
 
 export interface BuyerNoticesDeps {
   api: Api;

@@ -1,7 +1,7 @@
-import { hasTransparency } from '../core/media/image';
-import type { BotDeps } from './context';
-import type { ImageRef } from './conversations/wizard';
-import { downloadTelegramFile } from './telegram-files';
+import { hasTransparency } from '../../core/media/image';
+import type { BotDeps } from '../context';
+import type { ImageRef } from '../conversations/wizard';
+import { downloadTelegramFile } from '../transport/telegram-files';
 
 /**
  * Whether an image the user sent has a transparent area (what inpainting repaints without a mask). Photos never

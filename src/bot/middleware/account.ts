@@ -1,7 +1,7 @@
 import type { MiddlewareFn } from 'grammy';
-import type { BotContext } from './context';
-import { isGroupChat } from './group/chats';
-import { isLocale, localeFromTelegram } from './i18n';
+import type { BotContext } from '../context';
+import { isGroupChat } from '../group/chats';
+import { isLocale, localeFromTelegram } from '../i18n';
 
 /**
  * Finds (or, on first contact, creates) the account of the Telegram user behind the update: the same account as

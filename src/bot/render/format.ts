@@ -1,7 +1,7 @@
-import type { PlanDirectory } from '../core/accounts/plans';
-import { baseTokenCost, priceRange } from '../core/catalog/pricing';
-import type { ModelDefinition } from '../core/catalog/types';
-import type { Locale } from './i18n';
+import type { PlanDirectory } from '../../core/accounts/plans';
+import { baseTokenCost, priceRange } from '../../core/catalog/pricing';
+import type { ModelDefinition } from '../../core/catalog/types';
+import type { Locale } from '../i18n';
 
 const INTL_LOCALE: Record<Locale, string> = { en: 'en-GB', ru: 'ru-RU' };
 

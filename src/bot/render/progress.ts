@@ -1,5 +1,5 @@
-import { findModel } from '../core/catalog/catalog';
-import type { Translate } from './i18n';
+import { findModel } from '../../core/catalog/catalog';
+import type { Translate } from '../i18n';
 
 /**
  * The one ETA the bot quotes for a pending result: the catalog's typical time of the model. The first progress

@@ -1,9 +1,9 @@
 import { GrammyError, type Api } from 'grammy';
 import type { InlineKeyboardMarkup } from 'grammy/types';
-import type { Logger } from '../logger';
-import { escapeHtml, renderAnswer, type MessagePiece } from './render';
+import type { Logger } from '../../logger';
+import { escapeHtml, renderAnswer, type MessagePiece } from '../render';
 
-export { splitMessage } from './render';
+export { splitMessage } from '../render';
 
 export interface StreamingReplyOptions {
   /** Minimum pause between two Bot API writes of this reply while it streams (Telegram allows about one edit per second per chat). */

@@ -1,21 +1,21 @@
 import { GrammyError, InputFile, type Api } from 'grammy';
-import { findModel, resultAsDocument } from '../core/catalog/catalog';
-import { deliveryTargetOf, type DeliveryOutbox, type DeliveryTarget } from '../core/generations/delivery-outbox';
-import type { GenerationNotifier } from '../core/generations/ports';
-import { resultUrl } from '../core/generations/views';
-import type { LinkOrigins } from '../core/links/link-origins';
-import { readStoredObject, type ResultStorage } from '../core/media/storage';
-import type { GenerationRecord } from '../core/records';
-import type { Logger } from '../logger';
-import { actionForUpload, withChatAction } from './chat-action';
-import { failureText } from './errors';
-import { DEFAULT_LOCALE, isLocale, type I18n, type Locale } from './i18n';
-import { splitMessage } from './streaming-reply';
-import { expectedSeconds, progressText } from './progress';
-import { extensionOf } from '../core/media/mime';
-import { sniffAudio } from '../core/media/sniff';
-import { truncate } from './format';
-import { isGroupChatId } from './group/chats';
+import { findModel, resultAsDocument } from '../../core/catalog/catalog';
+import { deliveryTargetOf, type DeliveryOutbox, type DeliveryTarget } from '../../core/generations/delivery-outbox';
+import type { GenerationNotifier } from '../../core/generations/ports';
+import { resultUrl } from '../../core/generations/views';
+import type { LinkOrigins } from '../../core/links/link-origins';
+import { readStoredObject, type ResultStorage } from '../../core/media/storage';
+import type { GenerationRecord } from '../../core/records';
+import type { Logger } from '../../logger';
+import { actionForUpload, withChatAction } from '../transport/chat-action';
+import { failureText } from '../errors';
+import { DEFAULT_LOCALE, isLocale, type I18n, type Locale } from '../i18n';
+import { splitMessage } from '../transport/streaming-reply';
+import { expectedSeconds, progressText } from '../render/progress';
+import { extensionOf } from '../../core/media/mime';
+import { sniffAudio } from '../../core/media/sniff';
+import { truncate } from '../render/format';
+import { isGroupChatId } from '../group/chats';
 
 export interface ResultDeliveryDeps {
   outbox: DeliveryOutbox;

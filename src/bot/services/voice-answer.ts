@@ -1,13 +1,13 @@
-import { hasErrorCode } from '../core/error-registry';
-import { quoteGeneration } from '../core/catalog/pricing';
-import { speakablePart, speechInputLimit } from '../core/catalog/speech-input';
-import { PLAN_SLUGS, type TtsModel } from '../core/catalog/types';
-import { defaultTtsModel } from '../core/accounts/voice-answers';
-import type { BotContext } from './context';
-import { isExpectedError } from './errors';
-import { planName } from './format';
-import { commandFromRequest } from '../core/catalog/params';
-import { renderMarkdown } from './render/markdown';
+import { hasErrorCode } from '../../core/error-registry';
+import { quoteGeneration } from '../../core/catalog/pricing';
+import { speakablePart, speechInputLimit } from '../../core/catalog/speech-input';
+import { PLAN_SLUGS, type TtsModel } from '../../core/catalog/types';
+import { defaultTtsModel } from '../../core/accounts/voice-answers';
+import type { BotContext } from '../context';
+import { isExpectedError } from '../errors';
+import { planName } from '../render/format';
+import { commandFromRequest } from '../../core/catalog/params';
+import { renderMarkdown } from '../render/markdown';
 
 /** Why a voice answer was not made, as the refusal text words it. */
 type Refusal = 'tokens' | 'limit' | 'plan' | 'other';

@@ -1,6 +1,6 @@
 import { run, type RunnerHandle } from '@grammyjs/runner';
 import type { Update } from 'grammy/types';
-import type { TelegramBot } from './bot';
+import type { TelegramBot } from '../bot';
 import { registerCommands } from './commands';
 
 /**
