@@ -1,4 +1,5 @@
 import { openaiAdapter } from '../../src/core/providers/openai';
+import { nearestOpenAiEffort } from '../../src/core/providers/openai/chat';
 import { ChatRequest, ChatStreamEvent } from '../../src/core/providers/types';
 import { tokenPieces } from '../../src/sandbox/chat-completions-fake';
 import { createOpenAiSandbox } from '../../src/sandbox/openai';
@@ -251,5 +252,19 @@ describe('openai chat errors (against the sandbox)', () => {
   test('a body cut off mid-response becomes upstream', async () => {
     const err = await failure(() => chat.chat(ask('[[fail:midstream]] hi'), conn()));
     expect(err.kind).toBe('upstream');
+  });
+});
+
+describe('reasoning effort on the wide scale', () => {
+  test.each([
+    ['gpt-6-luna', 'minimal', 'low'],
+    ['gpt-6-luna', 'none', 'none'],
+    ['gpt-6.2-sol', 'none', 'low'],
+    ['gpt-6.2-sol', 'max', 'max'],
+    ['gpt-5-mini', 'xhigh', 'high'],
+    ['gpt-5-mini', 'minimal', 'minimal'],
+    ['o3', 'max', 'high'],
+  ] as const)('%s takes %s as %s', (model, effort, sent) => {
+    expect(nearestOpenAiEffort(effort, model)).toBe(sent);
   });
 });

@@ -40,6 +40,7 @@ export class BlockAssembler {
       return [];
     }
     const out: BlockEvent[] = [];
+    if (ev.type === 'reasoning_delta' || ev.type === 'reasoning') return out;
     if (ev.type === 'delta') {
       if (ev.text === '') return out;
       if (!this.open || this.open.toolIndex !== undefined) out.push(...this.stop(), this.start({ kind: 'text', text: '' }));

@@ -87,7 +87,7 @@ async function chatCompletions(ctx: ParameterizedContext, services: ChatRunServi
         const call = { index: ev.index, ...(ev.id !== undefined ? { id: ev.id, type: 'function' } : {}), function: fn };
         if (!sse.data(chunk([{ index: 0, delta: { tool_calls: [call] }, logprobs: null, finish_reason: null }]))) break;
       } else if (ev.type === 'finish') finish = ev.finishReason;
-      else
+      else if (ev.type === 'usage')
         usage = {
           prompt_tokens: ev.usage.promptTokens,
           completion_tokens: ev.usage.completionTokens,

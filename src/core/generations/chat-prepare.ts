@@ -84,6 +84,7 @@ export function prepareChat(deps: ChatPrepareDeps, actor: Actor, asked: ChatInpu
     frequencyPenalty: options.frequencyPenalty,
     user: options.user,
     reasoningEffort: options.reasoningEffort,
+    thinking: options.thinking,
     metadata: options.metadata,
     serviceTier: options.serviceTier,
     store: options.store,

@@ -1,6 +1,16 @@
 import { ParamError } from '../catalog/errors';
 import { TextModel } from '../catalog/types';
-import { ChatCapability, ChatContentPart, ChatMessage, ChatOption, ChatOptions, ChatRequestTraits, ChatToolCall } from '../providers/types';
+import {
+  ChatCapability,
+  ChatContentPart,
+  ChatMessage,
+  ChatOption,
+  ChatOptions,
+  ChatReasoning,
+  ChatRequestTraits,
+  ChatToolCall,
+  ProviderName,
+} from '../providers/types';
 
 export type { ChatOptions } from '../providers/types';
 
@@ -17,6 +27,8 @@ export type ChatInputPart = ChatContentPart | ChatImageRef;
 export interface ChatInputMessage {
   role: ChatMessage['role'];
   content: string | ChatInputPart[];
+  /** assistant: the turn's reasoning as a client replays it (any vendor's; only the answering vendor's is sent). */
+  reasoning?: ChatReasoning[];
   toolCalls?: ChatToolCall[];
   toolCallId?: string;
 }
@@ -55,7 +67,7 @@ function requestedOptions(options: ChatOptions, temperature: number | null | und
   if (options.presencePenalty !== undefined) out.push(['presence_penalty', 'presence_penalty']);
   if (options.frequencyPenalty !== undefined) out.push(['frequency_penalty', 'frequency_penalty']);
   if (options.user !== undefined) out.push(['user', 'user']);
-  if (options.reasoningEffort !== undefined) out.push(['reasoning_effort', 'reasoning_effort']);
+  if (options.reasoningEffort !== undefined || options.thinking !== undefined) out.push(['reasoning_effort', 'reasoning_effort']);
   if (options.metadata !== undefined) out.push(['metadata', 'metadata']);
   if (options.serviceTier !== undefined) out.push(['service_tier', 'service_tier']);
   if (options.store !== undefined) out.push(['store', 'store']);
@@ -168,13 +180,30 @@ export function withoutIgnored<T extends ChatOptions>(options: T, ignored: Ignor
   if (drop.has('parallel_tool_calls')) delete out.parallelToolCalls;
   if (drop.has('seed')) delete out.seed;
   if (drop.has('user')) delete out.user;
-  if (drop.has('reasoning_effort')) delete out.reasoningEffort;
+  if (drop.has('reasoning_effort')) {
+    delete out.reasoningEffort;
+    delete out.thinking;
+  }
   if (drop.has('metadata')) delete out.metadata;
   if (drop.has('service_tier')) delete out.serviceTier;
   if (drop.has('store')) delete out.store;
   if (drop.has('prompt_cache_key')) delete out.promptCacheKey;
   if (drop.has('safety_identifier')) delete out.safetyIdentifier;
   return out;
+}
+
+/**
+ * Reasoning goes back only to the vendor that produced it: another vendor can neither read nor verify it (a model
+ * switched mid-conversation starts its reasoning afresh).
+ */
+export function reasoningFor(provider: ProviderName, messages: readonly ChatInputMessage[]): ChatInputMessage[] {
+  return messages.map((m) => {
+    if (m.reasoning === undefined) return m;
+    const own = m.reasoning.filter((r) => r.provider === provider);
+    if (own.length === m.reasoning.length) return m;
+    const { reasoning: _dropped, ...rest } = m;
+    return own.length > 0 ? { ...rest, reasoning: own } : rest;
+  });
 }
 
 /** The messages as the vendor takes them when none refers to an image to fetch; undefined when one does. */

@@ -20,7 +20,7 @@ import { BalanceHints } from './balance-hints';
 import { BillingOutbox } from './billing-outbox';
 import { GenerationBilling } from './billing-batches';
 import { CHARS_PER_TOKEN, messageText, prepareChat, promptTokensOf, textModelFor } from './chat-prepare';
-import { resolveImages, toolCallsText, withoutImageRefs } from './chat-request';
+import { reasoningFor, resolveImages, toolCallsText, withoutImageRefs } from './chat-request';
 import { ChatSettlement } from './chat-settlement';
 import type { ChatInput, ChatOutcome, ChatStream, StreamBilling } from './chat-types';
 import { ProviderConnections } from './connections';
@@ -142,7 +142,8 @@ export class ChatService {
     const admitted = this.settlement.admit(actor, generation, lease);
     // A key with a budget of its own is checked in the hold: no vendor call before that check has passed.
     const covered = early && !client?.aborted && !actor.key?.budgeted && this.balances.covers(actor.user.id, prepared.reserve);
-    const plain = covered ? withoutImageRefs(input.messages) : undefined;
+    const conversation = reasoningFor(prepared.model.provider, input.messages);
+    const plain = covered ? withoutImageRefs(conversation) : undefined;
     if (early && plain) {
       const request: ChatRequest = { ...prepared.request, messages: plain };
       const started = early.start({ chat: this.deps.adapters[prepared.model.provider].chat!, request, conn: prepared.conn });
@@ -160,7 +161,7 @@ export class ChatService {
     let messages: ChatRequest['messages'];
     try {
       this.stillWanted(client, id);
-      messages = await resolveImages(input.messages, (field, url) => this.deps.inputs.image(field, url, ctx.ownOrigins));
+      messages = await resolveImages(conversation, (field, url) => this.deps.inputs.image(field, url, ctx.ownOrigins));
       this.stillWanted(client, id);
     } catch (err) {
       await this.settlement.withdraw(id);
@@ -246,6 +247,8 @@ export class ChatService {
     async function* events(): AsyncGenerator<ChatStreamEvent> {
       // Tool-call names and argument fragments are completion text too.
       let toolText = '';
+      // Reasoning is output the vendor bills: a stream cut off mid-thought is billed on it too.
+      let reasoningChars = 0;
       let usage: ChatUsage | undefined;
       let finish: FinishReason | undefined;
       let failure: unknown;
@@ -260,8 +263,9 @@ export class ChatService {
         for await (const ev of started ?? chat.chatStream(run.request, run.conn, upstreamAbort.signal)) {
           if (ev.type === 'delta') text += ev.text;
           else if (ev.type === 'tool_call') toolText += (ev.name ?? '') + ev.arguments;
+          else if (ev.type === 'reasoning_delta') reasoningChars += ev.text.length;
           else if (ev.type === 'usage') usage = ev.usage;
-          else finish = ev.finishReason;
+          else if (ev.type === 'finish') finish = ev.finishReason;
           yield ev;
         }
       } catch (err) {
@@ -281,7 +285,7 @@ export class ChatService {
           // Without the vendor's count (cut off, or none sent) the delivered text is measured instead.
           const measured: ChatUsage = {
             promptTokens: run.promptTokens,
-            completionTokens: Math.ceil((text.length + toolText.length) / CHARS_PER_TOKEN),
+            completionTokens: Math.ceil((text.length + toolText.length + reasoningChars) / CHARS_PER_TOKEN),
           };
           const billedOn = cutOff || !usage ? measured : usage;
           const settled = await self.settlement.settle(run, text || toolText, billedOn);

@@ -68,22 +68,52 @@ export class ProviderError extends DomainError {
 
 // ---------- text chat ----------
 
+/**
+ * A prompt-cache breakpoint the client set on a block (Anthropic's `cache_control`): the prompt up to and including
+ * it may be cached, for `ttl` (default 5 minutes). Vendors that cache on their own ignore it.
+ */
+export interface CacheMark {
+  ttl?: '5m' | '1h';
+}
+
 export type ChatContentPart =
-  | { type: 'text'; text: string }
-  | { type: 'image'; mime: string; data: Buffer }
+  | { type: 'text'; text: string; cache?: CacheMark }
+  | { type: 'image'; mime: string; data: Buffer; cache?: CacheMark }
   /** A document (a PDF) the model reads, as vendors with document input take it. */
-  | { type: 'file'; mime: 'application/pdf'; data: Buffer; filename?: string };
+  | { type: 'file'; mime: 'application/pdf'; data: Buffer; filename?: string; cache?: CacheMark };
 
 /** A function call the model asked for; `arguments` is the JSON text the model wrote. */
 export interface ChatToolCall {
   id: string;
   name: string;
   arguments: string;
+  cache?: CacheMark;
 }
+
+/**
+ * Reasoning a model did before (or between) its answer's parts, as its vendor returned it. It is shown to clients
+ * in each surface's shape and, when a later request replays the turn, sent back to the vendor that produced it
+ * unchanged (its signatures and encrypted state restore the vendor's reasoning); other vendors never see it.
+ */
+export type ChatReasoning =
+  /**
+   * Readable reasoning: Claude's thinking block (with its `signature`), DeepSeek's and xAI's `reasoning_content`,
+   * Gemini's thought summary (a `signature` when Gemini signed that part), OpenAI's reasoning summary.
+   */
+  | { type: 'text'; provider: ProviderName; text: string; signature?: string }
+  /** Claude's redacted_thinking block: encrypted by Anthropic, replayed as it came. */
+  | { type: 'redacted'; provider: ProviderName; data: string }
+  /**
+   * Opaque vendor state: an OpenAI reasoning item (`encrypted_content`, with the item's `id` and its summary as
+   * `text`), or Gemini's thought signature of a function call (`callId`, the call it signs).
+   */
+  | { type: 'encrypted'; provider: ProviderName; data: string; id?: string; callId?: string; text?: string };
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
   content: string | ChatContentPart[];
+  /** assistant: the reasoning of this turn, in the order the vendor gave it (it comes before the turn's content). */
+  reasoning?: ChatReasoning[];
   /** assistant: the tool calls it made (its `content` may then be empty). */
   toolCalls?: ChatToolCall[];
   /** tool: the call this message answers. */
@@ -96,6 +126,7 @@ export interface ChatTool {
   description?: string;
   parameters?: Record<string, unknown>;
   strict?: boolean;
+  cache?: CacheMark;
 }
 
 export type ChatToolChoice = 'auto' | 'none' | 'required' | { name: string };
@@ -105,8 +136,21 @@ export type ChatResponseFormat =
   | { type: 'json_object' }
   | { type: 'json_schema'; name: string; schema: Record<string, unknown>; description?: string; strict?: boolean };
 
-/** `reasoning_effort` as chat-completions clients send it; each adapter maps it to its vendor's control. */
-export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high';
+/**
+ * How hard the model should reason, on the widest scale the surfaces use (chat `reasoning_effort`, Responses
+ * `reasoning.effort`, Messages `output_config.effort`); each adapter maps it to its vendor's control and the nearest
+ * value the model takes. `none` asks for no reasoning where the model can skip it.
+ */
+export type ReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+
+/** Extended thinking as the Messages API asks for it, beside (or instead of) an effort. */
+export type ThinkingRequest =
+  /** `thinking: {type: "enabled", budget_tokens}`: reason with at most this many tokens. */
+  | { type: 'budget'; budgetTokens: number }
+  /** `thinking: {type: "adaptive"}`: the model decides how much, steered by the effort. */
+  | { type: 'adaptive' }
+  /** `thinking: {type: "disabled"}`. */
+  | { type: 'disabled' };
 
 /** The optional request parameters a chat adapter may or may not honour (see ChatCapability.supports). */
 export type ChatOption =
@@ -156,6 +200,8 @@ export interface ChatOptions {
   /** The caller's end-user id, for the vendor's abuse monitoring. */
   user?: string;
   reasoningEffort?: ReasoningEffort;
+  /** Messages' `thinking`; the option `reasoning_effort` covers it (set when either is). */
+  thinking?: ThinkingRequest;
   /** Labels: passed on only where the vendor takes them (the core drops the ones an adapter does not support). */
   metadata?: Record<string, string>;
   serviceTier?: string;
@@ -174,8 +220,16 @@ export interface ChatRequest extends ChatOptions {
 export type FinishReason = 'stop' | 'length' | 'content_filter' | 'tool_calls';
 
 export interface ChatUsage {
+  /** Every input token, cached or not. */
   promptTokens: number;
+  /** Every output token, reasoning included. */
   completionTokens: number;
+  /** Of `promptTokens`, those read from the vendor's prompt cache (billed at its cached-input rate). */
+  cachedTokens?: number;
+  /** Of `promptTokens`, those written to the prompt cache (Anthropic bills them above the input rate). */
+  cacheWriteTokens?: number;
+  /** Of `completionTokens`, those spent reasoning. */
+  reasoningTokens?: number;
 }
 
 export interface ChatResult {
@@ -183,6 +237,8 @@ export interface ChatResult {
   usage: ChatUsage;
   finishReason: FinishReason;
   toolCalls?: ChatToolCall[];
+  /** The reasoning the vendor returned, in its order (it precedes the text and tool calls). */
+  reasoning?: ChatReasoning[];
 }
 
 /**
@@ -199,6 +255,13 @@ export interface ChatToolCallDelta {
 
 export type ChatStreamEvent =
   | { type: 'delta'; text: string }
+  /** Reasoning text as it streams: a piece of the reasoning block in progress. */
+  | { type: 'reasoning_delta'; text: string }
+  /**
+   * A reasoning block is complete: the whole of it (the text its deltas streamed, its signature, or opaque state that
+   * streamed no text). The next `reasoning_delta` starts a new block.
+   */
+  | { type: 'reasoning'; reasoning: ChatReasoning }
   | ChatToolCallDelta
   | { type: 'usage'; usage: ChatUsage }
   | { type: 'finish'; finishReason: FinishReason };

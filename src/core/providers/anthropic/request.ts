@@ -25,10 +25,17 @@ const SUPPORTED = new Set<ChatOption>([
 export const JSON_ANSWER_TOOL = 'json_answer';
 
 /** Extended thinking budgets: at least 1024 (Anthropic's floor), never more than half of max_tokens. */
-const THINKING_BUDGET: Record<ReasoningEffort, number> = { minimal: 1024, low: 2048, medium: 8192, high: 16384 };
+const THINKING_BUDGET: Record<Exclude<ReasoningEffort, 'none'>, number> = {
+  minimal: 1024,
+  low: 2048,
+  medium: 8192,
+  high: 16384,
+  xhigh: 32000,
+  max: 64000,
+};
 const MIN_THINKING_BUDGET = 1024;
 
-function thinkingBudget(effort: ReasoningEffort, maxTokens: number): number {
+function thinkingBudget(effort: Exclude<ReasoningEffort, 'none'>, maxTokens: number): number {
   return Math.max(MIN_THINKING_BUDGET, Math.min(THINKING_BUDGET[effort], Math.floor(maxTokens / 2)));
 }
 
@@ -141,7 +148,7 @@ export function toAnthropicBody(req: ChatRequest, stream: boolean): AnthropicReq
   if (choice && req.tools?.length) body.tool_choice = choice;
   if (req.user !== undefined) body.metadata = { user_id: req.user };
   applyResponseFormat(req, body);
-  if (req.reasoningEffort !== undefined) {
+  if (req.reasoningEffort !== undefined && req.reasoningEffort !== 'none') {
     body.thinking = { type: 'enabled', budget_tokens: thinkingBudget(req.reasoningEffort, req.maxTokens) };
     // Thinking takes only the default temperature (the core ignores reasoning_effort when another one was asked for).
     delete body.temperature;

@@ -35,7 +35,9 @@ const PRO_OPTIONS = new Set<ChatOption>(['tools', 'stop', 'reasoning_effort']);
  * `low`, `high` or `max` (DeepSeek maps minimal to low and medium to high itself; sent mapped).
  */
 function reasoningFields(effort: ReasoningEffort): Record<string, unknown> {
-  return { thinking: { type: 'enabled' }, reasoning_effort: effort === 'minimal' || effort === 'low' ? 'low' : 'high' };
+  if (effort === 'none') return { thinking: { type: 'disabled' } };
+  const named = effort === 'minimal' || effort === 'low' ? 'low' : effort === 'max' ? 'max' : 'high';
+  return { thinking: { type: 'enabled' }, reasoning_effort: named };
 }
 
 const hasToolCalls = (req: ChatRequest) => req.messages.some((m) => m.role === 'assistant' && (m.toolCalls?.length ?? 0) > 0);
@@ -49,7 +51,7 @@ const hasToolCalls = (req: ChatRequest) => req.messages.some((m) => m.role === '
 function thinkingFields(model: string, req: ChatRequest): Record<string, unknown> {
   if (model !== FLASH && model !== PRO) return {};
   if (hasToolCalls(req)) return { thinking: { type: 'disabled' }, reasoning_effort: undefined };
-  return model === FLASH && req.reasoningEffort === undefined ? { thinking: { type: 'disabled' } } : {};
+  return model === FLASH && (req.reasoningEffort === undefined || req.reasoningEffort === 'none') ? { thinking: { type: 'disabled' } } : {};
 }
 
 export const deepSeekChatProfile: ChatCompletionsProfile = {

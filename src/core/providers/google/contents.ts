@@ -57,13 +57,24 @@ type ThinkingLevel = 'MINIMAL' | 'LOW' | 'MEDIUM' | 'HIGH';
 type ThinkingConfig = { thinkingLevel: ThinkingLevel } | { thinkingBudget: number };
 
 // Gemini 2.5 takes a token budget (Pro cannot go below 128); Gemini 3 a level, of which Pro has only LOW and HIGH.
-const BUDGETS: Record<ReasoningEffort, number> = { minimal: 0, low: 1024, medium: 8192, high: 24576 };
+// Gemini 3 cannot switch thinking off: `none` is its lowest level; above high, HIGH is the most it does.
+const BUDGETS: Record<ReasoningEffort, number> = { none: 0, minimal: 0, low: 1024, medium: 8192, high: 24576, xhigh: 32768, max: 32768 };
+const LEVELS: Record<ReasoningEffort, ThinkingLevel> = {
+  none: 'MINIMAL',
+  minimal: 'MINIMAL',
+  low: 'LOW',
+  medium: 'MEDIUM',
+  high: 'HIGH',
+  xhigh: 'HIGH',
+  max: 'HIGH',
+};
 
 export function thinkingConfig(effort: ReasoningEffort, model: string): ThinkingConfig {
   const pro = model.includes('-pro');
   if (model.startsWith('gemini-2.5')) return { thinkingBudget: pro ? Math.max(128, BUDGETS[effort]) : BUDGETS[effort] };
-  if (pro) return { thinkingLevel: effort === 'minimal' || effort === 'low' ? 'LOW' : 'HIGH' };
-  return { thinkingLevel: effort.toUpperCase() as ThinkingLevel };
+  const level = LEVELS[effort];
+  if (pro) return { thinkingLevel: level === 'MINIMAL' || level === 'LOW' ? 'LOW' : 'HIGH' };
+  return { thinkingLevel: level };
 }
 
 export interface GeminiChatBody {

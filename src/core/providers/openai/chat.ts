@@ -21,10 +21,17 @@ const OUTPUT_CEILINGS: Array<[prefix: string, tokens: number]> = [
 // Reasoning models refuse sampling controls: only the default temperature, no top_p, penalties or stop.
 const REASONING_REFUSES = new Set<ChatOption>(['top_p', 'presence_penalty', 'frequency_penalty', 'stop']);
 
-/** The model's nearest accepted effort: `minimal` becomes `low` where the family has no `minimal`. */
-function reasoningEffort(effort: ReasoningEffort, model: string): string {
+const SCALE: readonly ReasoningEffort[] = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'];
+
+/**
+ * The model's nearest accepted effort: the next one up where the family lacks it (`minimal` becomes `low` where the
+ * family has no `minimal`), its highest above what it takes.
+ */
+export function nearestOpenAiEffort(effort: ReasoningEffort, model: string): string {
   const efforts = openAiFamily(model)?.efforts ?? [];
-  return efforts.includes(effort) ? effort : 'low';
+  if (efforts.length === 0) return effort;
+  const rank = (e: string) => SCALE.indexOf(e as ReasoningEffort);
+  return efforts.find((e) => rank(e) >= rank(effort)) ?? efforts[efforts.length - 1];
 }
 
 /**
@@ -49,7 +56,7 @@ export const openAiChatProfile: ChatCompletionsProfile = {
   maxOutputTokens: (model) => openAiFamily(model)?.maxOutput ?? OUTPUT_CEILINGS.find(([prefix]) => model.startsWith(prefix))?.[1],
   acceptsTemperature: (model) => !isOpenAiReasoningModel(model),
   supports,
-  reasoningFields: (effort, model) => ({ reasoning_effort: reasoningEffort(effort, model) }),
+  reasoningFields: (effort, model) => ({ reasoning_effort: nearestOpenAiEffort(effort, model) }),
   requiredFields: (model, req) =>
     openAiFamily(model)?.tools === 'without-reasoning' && req.tools?.length ? { reasoning_effort: 'none' } : {},
   acceptsImages: true,

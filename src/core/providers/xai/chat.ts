@@ -31,10 +31,16 @@ function supports(option: ChatOption, model: string): boolean {
   return !(isReasoning(model) && REASONING_REFUSES.has(option));
 }
 
-/** `minimal` asks for some reasoning, so it is `low`, never grok-4.3's `none` (no reasoning at all). */
+/**
+ * `minimal` asks for some reasoning, so it is `low`, never grok-4.3's `none` (no reasoning at all); `none` is `low` on
+ * grok-3-mini, which always reasons; above high, `high`.
+ */
 function effortOf(effort: ReasoningEffort, model: string): string {
+  const grok43 = model.startsWith('grok-4.3');
+  if (effort === 'none') return grok43 ? 'none' : 'low';
   if (effort === 'minimal' || effort === 'low') return 'low';
-  return model.startsWith('grok-4.3') ? effort : 'high';
+  if (effort === 'medium') return grok43 ? 'medium' : 'high';
+  return 'high';
 }
 
 export const xaiChatProfile: ChatCompletionsProfile = {
