@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Pool } from 'pg';
 import { PlanDirectory } from '../src/core/accounts/plans';
 import { createUser } from '../src/core/accounts/users';
-import { createPendingGeneration, markCompleted, NewGeneration } from '../src/core/generations/lifecycle';
+import { createPendingGeneration, markCompleted, NewGeneration } from '../src/core/generations/settlement/lifecycle';
 import { createDataSource } from '../src/db/data-source';
 import { FastSql } from '../src/db/fast-sql';
 import { intEnv } from './lib/env';

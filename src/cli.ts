@@ -14,7 +14,7 @@ import { listModels, toPublicModel } from './core/catalog/catalog';
 import { ParamError } from './core/catalog/errors';
 import { connectionsFor } from './core/catalog/live/check';
 import { LiveCatalog } from './core/catalog/live/live-catalog';
-import { ProviderConnections } from './core/generations/connections';
+import { ProviderConnections } from './core/providers/connections';
 import { defaultBaseUrls } from './core/providers/registry';
 import { PROVIDER_NAMES } from './core/providers/types';
 import { sandboxHandlers } from './sandbox/handlers';
@@ -216,10 +216,10 @@ const commands: Record<string, { options: string[]; help: CommandHelp; run: Comm
       const config = loadConfig();
       const log = createLogger('silent');
       // Providers without credentials are asked through the built-in sandbox (outside production).
-      const needed = PROVIDER_NAMES.some((p) => p !== 'local' && !config.providers[p].apiKey);
+      const needed = PROVIDER_NAMES.some((p) => p !== 'local' && !config.providers.vendors[p].apiKey);
       const sandbox = needed && config.sandboxAllowed ? await startSandbox(sandboxHandlers) : undefined;
       try {
-        const connections = new ProviderConnections(config, defaultBaseUrls, sandbox?.mountUrl);
+        const connections = new ProviderConnections(config.providers, defaultBaseUrls, sandbox?.mountUrl);
         const catalog = new LiveCatalog(new CatalogStore(ds), log);
         await catalog.load();
         return (await catalog.check(connectionsFor(connections))).report;

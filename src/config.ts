@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { listenOriginOf } from './core/links/link-origins';
 import { TrustedProxies } from './core/net/trusted-proxies';
+import { ProvidersConfig, VendorSettings } from './core/providers/settings';
 import { PROVIDER_NAMES, ProviderName } from './core/providers/types';
 import { DevelopmentSecrets, developmentSecrets } from './dev-secrets';
 
@@ -29,10 +30,17 @@ const providerEnvShape = Object.fromEntries(
 
 type ProviderEnvValues = { [K in keyof typeof providerEnvShape]?: string };
 
-function providerSettings(e: ProviderEnvValues, p: ProviderName) {
+function vendorSettings(e: ProviderEnvValues, p: ProviderName): VendorSettings {
   return { apiKey: e[`${envPrefix(p)}_API_KEY`], baseUrl: e[`${envPrefix(p)}_BASE_URL`]?.replace(/\/+$/, '') };
 }
-export type ProviderSettings = ReturnType<typeof providerSettings>;
+
+function providersOf(e: Env): ProvidersConfig {
+  return {
+    vendors: Object.fromEntries(PROVIDER_NAMES.map((p) => [p, vendorSettings(e, p)])) as ProvidersConfig['vendors'],
+    timeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    concurrency: e.PROVIDER_CONCURRENCY,
+  };
+}
 
 const envSchema = z
   .object({
@@ -244,8 +252,6 @@ function toConfig(e: Env) {
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
     /** Origin of the Telegram Login Widget script, allowed by the CSP of HTML pages: TELEGRAM_WIDGET_ORIGIN, else the script's. */
     telegramWidgetOrigin: e.TELEGRAM_WIDGET_ORIGIN ?? new URL(widgetScriptUrl).origin,
-    upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
-    providerConcurrency: e.PROVIDER_CONCURRENCY,
     /** On SIGTERM, open answers and job steps get this long to finish before they are aborted (and billed). */
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     /** Names this instance across restarts (default: generated once into DATA_DIR/instance-id). */
@@ -257,7 +263,8 @@ function toConfig(e: Env) {
      * commits without waiting for the WAL flush; a PostgreSQL crash can lose the last ~0.6 s of charges (README).
      */
     billingSettleCommit: e.BILLING_SETTLE_COMMIT,
-    providers: Object.fromEntries(PROVIDER_NAMES.map((p) => [p, providerSettings(e, p)])) as Record<ProviderName, ProviderSettings>,
+    /** Each vendor's credential and address, the upstream timeout and concurrency (the core's own type). */
+    providers: providersOf(e),
     /** The web payment provider (YooKassa API v3); without credentials it runs on the sandbox fake outside production. */
     yookassa: { shopId: e.YOOKASSA_SHOP_ID, secretKey: e.YOOKASSA_SECRET_KEY, baseUrl: trimSlashes(e.YOOKASSA_BASE_URL) },
     /** 54-FZ receipts with every carrier payment and refund (YOOKASSA_RECEIPTS=1), with this VAT code. */

@@ -9,14 +9,14 @@ import { PlanDirectory } from './core/accounts/plans';
 import { AccountAdmin } from './core/accounts/account-admin';
 import { ProfileService } from './core/accounts/profile-service';
 import { SettingsService } from './core/accounts/settings-service';
-import { DeliveryOutbox } from './core/generations/delivery-outbox';
+import { DeliveryOutbox } from './core/generations/delivery/delivery-outbox';
 import { JsonStores } from './core/sessions/json-store';
 import { GroupChats } from './core/messenger/group-chats';
 import { AssistantService } from './core/assistants/assistant-service';
 import { AccountManagement } from './core/accounts/account-management';
 import { createApiKeyWithinQuota } from './core/accounts/api-key-quota';
 import type { CreatedApiKey, KeyLimits } from './core/accounts/api-keys';
-import { ResultFiles } from './core/generations/result-files';
+import { ResultFiles } from './core/generations/media/result-files';
 import { UsageService } from './core/stats/usage-service';
 import { FailoverCounterStore } from './core/limits/failover-store';
 import { GAUGES, generationsTotal, paymentsTotal, setGaugeSource } from './core/ops/metrics';
@@ -28,20 +28,20 @@ import { CounterStore } from './core/limits/types';
 import { CounterModes } from './core/limits/counter-mode';
 import path from 'node:path';
 import PgBoss from 'pg-boss';
-import { ProviderConnections } from './core/generations/connections';
+import { ProviderConnections } from './core/providers/connections';
 import { IdempotencyStore } from './core/generations/idempotency';
-import { InputResolver } from './core/generations/inputs';
-import { MediaRunner } from './core/generations/media-runner';
+import { InputResolver } from './core/generations/media/inputs';
+import { MediaRunner } from './core/generations/media/runner';
 import { GenerationQueue, NotifierHub } from './core/generations/ports';
-import { ProviderGate } from './core/generations/provider-gate';
+import { ProviderGate } from './core/providers/provider-gate';
 import { RunPreflight } from './core/generations/preflight';
 import { DEFAULT_INLINE_BUDGET_MS, GenerationService } from './core/generations/service';
-import { ChatService } from './core/generations/chat';
-import { applyDeferredOutcome, BillingOutbox } from './core/generations/billing-outbox';
-import { readWalPosition, SettleJournal } from './core/generations/settle-journal';
-import { GenerationBilling } from './core/generations/billing-batches';
-import { GenerationLeases } from './core/generations/leases';
-import { recoverAbandoned } from './core/generations/recovery';
+import { ChatService } from './core/generations/chat/service';
+import { applyDeferredOutcome, BillingOutbox } from './core/generations/settlement/billing-outbox';
+import { readWalPosition, SettleJournal } from './core/generations/settlement/settle-journal';
+import { GenerationBilling } from './core/generations/settlement/billing-batches';
+import { GenerationLeases } from './core/generations/settlement/leases';
+import { recoverAbandoned } from './core/generations/settlement/recovery';
 import { resolveInstanceId } from './core/ops/instance-id';
 import { ScheduleService } from './core/schedules/schedules';
 import { RefundMail } from './core/payments/refund-mail';
@@ -52,7 +52,7 @@ import { ProviderName } from './core/providers/types';
 import { createBoss, GENERATION_STEP, PgBossGenerationQueue } from './jobs/boss';
 import { QueuedMailer } from './jobs/mail';
 import { PgBossWebhookQueue } from './jobs/webhook-jobs';
-import { announceFinished } from './core/generations/announce';
+import { announceFinished } from './core/generations/delivery/announce';
 import { WebhookService } from './core/webhooks/service';
 import { FastSql } from './db/fast-sql';
 import { PgAccountChangeFeed } from './db/account-change-feed';
@@ -205,8 +205,9 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     config.storage.kind === 's3'
       ? new (loadS3Storage().S3Storage)(config.storage)
       : new LocalDiskStorage(path.join(config.dataDir, 'results'));
-  const connections = new ProviderConnections(config, defaultBaseUrls, options.sandboxMount);
-  const gate = new ProviderGate({ concurrency: config.providerConcurrency, failureThreshold: 5, cooldownMs: 30_000 });
+  const sandboxMount = config.sandboxAllowed ? options.sandboxMount : undefined;
+  const connections = new ProviderConnections(config.providers, defaultBaseUrls, sandboxMount);
+  const gate = new ProviderGate({ concurrency: config.providers.concurrency, failureThreshold: 5, cooldownMs: 30_000 });
   const notifier = new NotifierHub();
   setGaugeSource(GAUGES.queueDepth, () => boss.getQueueSize(GENERATION_STEP));
   setGaugeSource(GAUGES.reservationsOpen, async () => {
@@ -277,7 +278,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
   });
   const carrier = carrierGateway(
     config.yookassa,
-    config.sandboxAllowed && options.sandboxMount ? `${options.sandboxMount('yookassa')}/v3` : undefined,
+    sandboxMount ? `${sandboxMount('yookassa')}/v3` : undefined,
     `${config.dataDir}|${options.databaseUrl}`,
   );
   const payments = new PaymentService(ds, plans, log, {

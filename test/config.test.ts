@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../src/config';
 import { DEV_SECRETS_FILE } from '../src/dev-secrets';
-import { ProviderConnections } from '../src/core/generations/connections';
+import { ProviderConnections } from '../src/core/providers/connections';
 import { defaultBaseUrls } from '../src/core/providers/registry';
 
 test('a bad environment is refused with every bad variable named', () => {
@@ -73,30 +73,30 @@ test('the bot mode decides the shape: a webhook carries its secret and URL, poll
 
 describe('provider connections', () => {
   const mount = (p: string) => `http://127.0.0.1:9/${p}`;
+  /** As src/services.ts builds them: the sandbox is offered only where the configuration allows it. */
+  const connectionsFor = (env: NodeJS.ProcessEnv) => {
+    const config = loadConfig(env);
+    return new ProviderConnections(config.providers, defaultBaseUrls, config.sandboxAllowed ? mount : undefined);
+  };
 
   test('without credentials outside production a provider uses the sandbox, under the vendor path', () => {
-    const c = new ProviderConnections(loadConfig({}), defaultBaseUrls, mount);
+    const c = connectionsFor({});
     expect(c.info('openai')).toMatchObject({ mode: 'sandbox', baseUrl: 'http://127.0.0.1:9/openai/v1' });
     expect(c.connection('openai', 'gpt-6-luna').sandbox).toBe(true);
   });
 
   test('with credentials a provider is live, at <P>_BASE_URL when set', () => {
-    const c = new ProviderConnections(
-      loadConfig({ OPENAI_API_KEY: 'sk-1', OPENAI_BASE_URL: 'https://llm.internal/v1/' }),
-      defaultBaseUrls,
-      mount,
-    );
+    const c = connectionsFor({ OPENAI_API_KEY: 'sk-1', OPENAI_BASE_URL: 'https://llm.internal/v1/' });
     expect(c.connection('openai', 'gpt-6-luna')).toMatchObject({ apiKey: 'sk-1', baseUrl: 'https://llm.internal/v1', sandbox: false });
-    const d = new ProviderConnections(loadConfig({ ANTHROPIC_API_KEY: 'k' }), defaultBaseUrls, mount);
+    const d = connectionsFor({ ANTHROPIC_API_KEY: 'k' });
     expect(d.info('anthropic')).toMatchObject({ mode: 'live', baseUrl: 'https://api.anthropic.com/v1' });
   });
 
   test('in production a provider without credentials is unavailable (503) unless SANDBOX=1', () => {
     const prod = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), API_KEY_PEPPER: 'p' };
-    const c = new ProviderConnections(loadConfig(prod), defaultBaseUrls, mount);
+    const c = connectionsFor(prod);
     expect(c.info('bfl').mode).toBe('unavailable');
     expect(() => c.connection('bfl', 'flux-dev')).toThrow(/flux-dev is unavailable/);
-    const s = new ProviderConnections(loadConfig({ ...prod, SANDBOX: '1' }), defaultBaseUrls, mount);
-    expect(s.info('bfl').mode).toBe('sandbox');
+    expect(connectionsFor({ ...prod, SANDBOX: '1' }).info('bfl').mode).toBe('sandbox');
   });
 });

@@ -15,13 +15,8 @@ import { KeyBudgetExceededError, ModelNotAllowedError } from './accounts/key-lim
 import { InsufficientTokensError } from './billing/errors';
 import { ModelRetiredError, ParamError, UnknownModelError } from './catalog/errors';
 import { DomainError } from './errors';
-import {
-  ClientGoneError,
-  GenerationFailedError,
-  IdempotencyConflictError,
-  InputError,
-  ProviderUnavailableError,
-} from './generations/errors';
+import { ClientGoneError, GenerationFailedError, IdempotencyConflictError, InputError } from './generations/errors';
+import { ProviderUnavailableError } from './providers/errors';
 import { CountersUnavailableError } from './limits/errors';
 import { RateLimitedError } from './limits/rate-limiter';
 import { ImageValidationError, InvalidSizeError } from './media/image';

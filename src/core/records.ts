@@ -33,7 +33,7 @@ export interface GenerationRecord {
   /** Seconds of music or video, as generated. */
   readonly durationSeconds: number | null;
   readonly sandbox: boolean;
-  /** Where a bot result goes (core/generations/delivery-outbox.ts reads it). */
+  /** Where a bot result goes (core/generations/delivery/delivery-outbox.ts reads it). */
   readonly delivery: Readonly<Record<string, unknown>> | null;
   readonly createdAt: Date;
 }

@@ -1,7 +1,7 @@
 import PgBoss from 'pg-boss';
 import { refillDuePlans } from '../core/billing/refill';
 import { connectionsFor } from '../core/catalog/live/check';
-import { deleteExpiredResults } from '../core/generations/retention';
+import { deleteExpiredResults } from '../core/generations/media/retention';
 import { Services } from '../services';
 import { GENERATION_STEP } from './boss';
 import { startMailWorker } from './mail';

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { getBalance, ledgerTotals } from '../../src/core/billing/ledger';
 import { requireModel } from '../../src/core/catalog/catalog';
 import { quoteGeneration } from '../../src/core/catalog/pricing';
-import { deleteExpiredResults } from '../../src/core/generations/retention';
+import { deleteExpiredResults } from '../../src/core/generations/media/retention';
 import { startWorkers } from '../../src/jobs/workers';
 import { syntheticImage, syntheticWav } from '../../src/sandbox/synthetic';
 import { multipart } from '../support/multipart';

@@ -22,13 +22,8 @@ import { InsufficientTokensError } from '../../src/core/billing/errors';
 import { ParamError, UnknownModelError, ModelRetiredError } from '../../src/core/catalog/errors';
 import { CORE_ERROR_CLASSES, CoreErrorCode } from '../../src/core/error-registry';
 import { DomainError } from '../../src/core/errors';
-import {
-  ClientGoneError,
-  GenerationFailedError,
-  IdempotencyConflictError,
-  InputError,
-  ProviderUnavailableError,
-} from '../../src/core/generations/errors';
+import { ClientGoneError, GenerationFailedError, IdempotencyConflictError, InputError } from '../../src/core/generations/errors';
+import { ProviderUnavailableError } from '../../src/core/providers/errors';
 import { CountersUnavailableError } from '../../src/core/limits/errors';
 import { RateLimitedError } from '../../src/core/limits/rate-limiter';
 import { ImageValidationError, InvalidSizeError } from '../../src/core/media/image';

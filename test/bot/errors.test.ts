@@ -4,7 +4,7 @@ import { PlanTooLowError } from '../../src/core/accounts/errors';
 import { createUser } from '../../src/core/accounts/users';
 import { InsufficientTokensError } from '../../src/core/billing/errors';
 import { getBalance } from '../../src/core/billing/ledger';
-import { ProviderUnavailableError } from '../../src/core/generations/errors';
+import { ProviderUnavailableError } from '../../src/core/providers/errors';
 import { RateLimitedError } from '../../src/core/limits/rate-limiter';
 import { ProviderError } from '../../src/core/providers/types';
 import { GenerationEntity, UserEntity } from '../../src/db/entities';

@@ -8,7 +8,7 @@ import { quoteGeneration } from '../../src/core/catalog/pricing';
 import { requireModel } from '../../src/core/catalog/catalog';
 import { RateLimitedError } from '../../src/core/limits/rate-limiter';
 import { readStoredObject } from '../../src/core/media/storage';
-import { createPendingGeneration } from '../../src/core/generations/lifecycle';
+import { createPendingGeneration } from '../../src/core/generations/settlement/lifecycle';
 import { startWorkers } from '../../src/jobs/workers';
 import { syntheticImage, syntheticWav } from '../../src/sandbox/synthetic';
 import { Engine, startEngine } from '../support/engine';

@@ -1,7 +1,7 @@
 import { GENERATION_STEP } from '../../src/jobs/boss';
 import { metricsRegistry } from '../../src/core/ops/metrics';
 import { getBalance } from '../../src/core/billing/ledger';
-import { deleteExpiredResults } from '../../src/core/generations/retention';
+import { deleteExpiredResults } from '../../src/core/generations/media/retention';
 import { syntheticImage } from '../../src/sandbox/synthetic';
 import { createTestDatabase, TestDatabase } from '../support/databases';
 import { LocalS3, startLocalS3 } from '../support/s3';

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { ProviderGate, type CircuitEvent } from '../../src/core/generations/provider-gate';
+import { ProviderGate, type CircuitEvent } from '../../src/core/providers/provider-gate';
 import { anthropicAdapter } from '../../src/core/providers/anthropic';
 import { classifyFault } from '../../src/core/providers/faults';
 import { openaiAdapter } from '../../src/core/providers/openai';

@@ -1,5 +1,5 @@
 import type { ParameterizedContext } from 'koa';
-import type { ChatInput, ChatOutcome, ChatStream } from '../../core/generations/chat-types';
+import type { ChatInput, ChatOutcome, ChatStream } from '../../core/generations/chat/types';
 import type { RateDecision } from '../../core/limits/rate-limiter';
 import type { ApiServices } from '../api-services';
 import { clientSignal } from '../client-signal';

@@ -1,6 +1,6 @@
 import { ParamError } from '../../core/catalog/errors';
-import type { ChatInput } from '../../core/generations/chat-types';
-import type { ChatInputMessage, ChatInputPart, ChatOptions } from '../../core/generations/chat-request';
+import type { ChatInput } from '../../core/generations/chat/types';
+import type { ChatInputMessage, ChatInputPart, ChatOptions } from '../../core/generations/chat/request';
 import type { ChatResponseFormat } from '../../core/providers/types';
 import { ChatCompletionBody, KNOWN_PARAMETERS } from './schemas';
 

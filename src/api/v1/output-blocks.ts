@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { ChatStream } from '../../core/generations/chat-types';
+import type { ChatStream } from '../../core/generations/chat/types';
 import type { ChatResult, ChatStreamEvent, ChatUsage, FinishReason } from '../../core/providers/types';
 
 // The answer as a list of output blocks (text, or one function call), the shape both the Responses and the

@@ -1,7 +1,7 @@
 import type { Api } from 'grammy';
 import type { CatalogChange } from '../../core/catalog/live/check';
 import type { GenerationNotifier } from '../../core/generations/ports';
-import type { CircuitEvent } from '../../core/generations/provider-gate';
+import type { CircuitEvent } from '../../core/providers/provider-gate';
 import type { GenerationRecord, UserRecord } from '../../core/records';
 import type { PaymentListener, PaymentRefundedEvent, PaymentSucceededEvent, RefundCanceledEvent } from '../../core/payments/ports';
 import type { FailingEndpoint } from '../../core/webhooks/ports';

@@ -1,8 +1,8 @@
 import { InlineKeyboard } from 'grammy';
 import { baseTokenCost } from '../../core/catalog/pricing';
 import type { TextModel } from '../../core/catalog/types';
-import type { ChatStream } from '../../core/generations/chat-types';
-import type { ChatInputMessage, ChatInputPart } from '../../core/generations/chat-request';
+import type { ChatStream } from '../../core/generations/chat/types';
+import type { ChatInputMessage, ChatInputPart } from '../../core/generations/chat/request';
 import { sniffImage } from '../../core/media/sniff';
 import type { ChatMessage } from '../../core/providers/types';
 import { CHAT_RETRY } from '../callback-data';

@@ -1,6 +1,6 @@
 import { GrammyError, InputFile, type Api } from 'grammy';
 import { findModel, resultAsDocument } from '../../core/catalog/catalog';
-import { deliveryTargetOf, type DeliveryOutbox, type DeliveryTarget } from '../../core/generations/delivery-outbox';
+import { deliveryTargetOf, type DeliveryOutbox, type DeliveryTarget } from '../../core/generations/delivery/delivery-outbox';
 import type { GenerationNotifier } from '../../core/generations/ports';
 import { resultUrl } from '../../core/generations/views';
 import type { LinkOrigins } from '../../core/links/link-origins';

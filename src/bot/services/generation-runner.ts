@@ -6,7 +6,7 @@ import { sniffAudio } from '../../core/media/sniff';
 import type { Actor, GenerationOutcome, RequestContext } from '../../core/generations/service';
 import { actionForCategory, withChatAction } from '../transport/chat-action';
 import type { BotContext, BotDeps } from '../context';
-import type { DeliveryTarget } from '../../core/generations/delivery-outbox';
+import type { DeliveryTarget } from '../../core/generations/delivery/delivery-outbox';
 import { audienceOf, describeErrorForUser, isExpectedError } from '../errors';
 import type { Locale } from '../i18n';
 import { expectedSeconds } from '../render/progress';

@@ -3,8 +3,8 @@ import { Plan } from '../accounts/plans';
 import { canUseModel, requiredPlanFor } from '../catalog/catalog';
 import { ModelDefinition } from '../catalog/types';
 import { ProviderConnection } from '../providers/types';
-import { ProviderConnections } from './connections';
-import { ProviderGate } from './provider-gate';
+import { ProviderConnections } from '../providers/connections';
+import { ProviderGate } from '../providers/provider-gate';
 
 const PLAN_NAMES: Record<string, string> = { free: 'Starter', basic: 'Basic', pro: 'Pro', vip: 'VIP', elite: 'Elite' };
 

@@ -1,19 +1,6 @@
 import { DomainError } from '../errors';
 import { ProviderErrorKind } from '../providers/types';
 
-/** The provider cannot take work now (no credentials in production, circuit open, overloaded). */
-export class ProviderUnavailableError extends DomainError {
-  readonly code = 'model_unavailable';
-  constructor(
-    readonly provider: string,
-    readonly modelSlug: string,
-    message: string,
-    readonly retryAfterSeconds?: number,
-  ) {
-    super(message, { provider, model: modelSlug, retry_after: retryAfterSeconds });
-  }
-}
-
 /** A synchronous generation ended as `failed` (nothing charged); carries the stored generation id. */
 export class GenerationFailedError extends DomainError {
   readonly code = 'generation_failed';

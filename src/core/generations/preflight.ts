@@ -6,8 +6,8 @@ import { priceRange } from '../catalog/pricing';
 import { ModelDefinition } from '../catalog/types';
 import { RateLimitedError, RateLimiter } from '../limits/rate-limiter';
 import { assertRunnable } from './access';
-import { ProviderConnections } from './connections';
-import { ProviderGate } from './provider-gate';
+import { ProviderConnections } from '../providers/connections';
+import { ProviderGate } from '../providers/provider-gate';
 import type { Actor } from './service';
 
 export interface PreflightDeps {

@@ -17,16 +17,16 @@ import { RateDecision, RateLimiter } from '../limits/rate-limiter';
 import { newResultKey, ResultStorage, readStoredObject } from '../media/storage';
 import { InputFile, MediaPoll, MediaStart, ProviderError } from '../providers/types';
 import { assertRunnable } from './access';
-import { ProviderConnections } from './connections';
+import { ProviderConnections } from '../providers/connections';
 import { InputError } from './errors';
-import { inpaintMask } from './inpaint-mask';
-import type { DeliveryTarget } from './delivery-outbox';
-import { InputResolver } from './inputs';
-import { GenerationLeases } from './leases';
-import { createPendingGeneration } from './lifecycle';
-import { buildMediaRequest, MediaInputs, MediaRunner, SttExtras } from './media-runner';
+import { inpaintMask } from './media/inpaint-mask';
+import type { DeliveryTarget } from './delivery/delivery-outbox';
+import { InputResolver } from './media/inputs';
+import { GenerationLeases } from './settlement/leases';
+import { createPendingGeneration } from './settlement/lifecycle';
+import { buildMediaRequest, MediaInputs, MediaRunner, SttExtras } from './media/runner';
 import { GenerationQueue } from './ports';
-import { ProviderGate } from './provider-gate';
+import { ProviderGate } from '../providers/provider-gate';
 
 export interface Actor {
   user: UserRecord;
@@ -64,7 +64,7 @@ export interface GenerationServiceDeps {
   storage: ResultStorage;
   queue: GenerationQueue;
   log: Logger;
-  /** Marks the inline runs this process does itself, so its restart resolves them (see recovery.ts). */
+  /** Marks the inline runs this process does itself, so its restart resolves them (see settlement/recovery.ts). */
   leases?: GenerationLeases;
   /** How long a synchronous request waits before it is answered `pending` and handed to the workers. */
   inlineBudgetMs?: number;

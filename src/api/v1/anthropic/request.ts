@@ -1,5 +1,5 @@
-import type { ChatInput } from '../../../core/generations/chat-types';
-import type { ChatInputMessage, ChatInputPart } from '../../../core/generations/chat-request';
+import type { ChatInput } from '../../../core/generations/chat/types';
+import type { ChatInputMessage, ChatInputPart } from '../../../core/generations/chat/request';
 import type { ChatToolCall, ChatToolChoice } from '../../../core/providers/types';
 import type { AnthropicMessage, CountTokensBody, MessagesBody } from './schema';
 

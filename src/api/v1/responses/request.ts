@@ -1,6 +1,6 @@
 import { ParamError } from '../../../core/catalog/errors';
-import type { ChatInput } from '../../../core/generations/chat-types';
-import type { ChatInputMessage, ChatInputPart } from '../../../core/generations/chat-request';
+import type { ChatInput } from '../../../core/generations/chat/types';
+import type { ChatInputMessage, ChatInputPart } from '../../../core/generations/chat/request';
 import type { ChatResponseFormat } from '../../../core/providers/types';
 import { KNOWN_RESPONSES_PARAMETERS, ResponsesBody, ResponsesItem } from './schema';
 

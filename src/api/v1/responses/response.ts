@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { ChatOutcome, ChatStream } from '../../../core/generations/chat-types';
+import type { ChatOutcome, ChatStream } from '../../../core/generations/chat/types';
 import type { ChatUsage, FinishReason } from '../../../core/providers/types';
 import { describeError } from '../../middleware/errors';
 import type { SseChannel } from '../../sse';

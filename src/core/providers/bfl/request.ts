@@ -22,7 +22,7 @@ const builders: { [S in SlugOf<'bfl'>]: (req: RequestForSlug<S>) => Body } = {
     return { aspect_ratio: aspectRatioOf(req.size), ...(image ? { input_image: image.data.toString('base64') } : {}) };
   },
   // The core always hands over a mask (the caller's, or one derived from the image's transparency: see
-  // generations/inpaint-mask.ts), so the request never depends on BFL reading the alpha channel itself.
+  // generations/media/inpaint-mask.ts), so the request never depends on BFL reading the alpha channel itself.
   inpaint: (req) => {
     const image = req.images?.[0];
     if (!image || !req.mask) {

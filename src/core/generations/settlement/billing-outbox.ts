@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Logger } from '../../logger';
-import { Queryable } from '../billing/queryable';
-import { ProviderErrorKind } from '../providers/types';
+import type { Logger } from '../../../logger';
+import { Queryable } from '../../billing/queryable';
+import { ProviderErrorKind } from '../../providers/types';
 import { markCompleted, markFailed, Transition } from './lifecycle';
 
 /** A chat outcome the database could not take when it happened; applied later, exactly once (the transitions are single-shot). */

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { ResultStorage } from '../media/storage';
+import { ResultStorage } from '../../media/storage';
 
 /** Deletes result files past their plan's retention; their URLs then answer 410. */
 export async function deleteExpiredResults(ds: DataSource, storage: ResultStorage, limit = 500): Promise<number> {

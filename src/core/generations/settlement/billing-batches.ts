@@ -1,7 +1,7 @@
-import { isRefusedStatement } from '../../db/transaction';
-import { GroupCommit } from '../billing/group-commit';
-import { Queryable } from '../billing/queryable';
-import { billingWaitSeconds } from '../ops/metrics';
+import { isRefusedStatement } from '../../../db/transaction';
+import { GroupCommit } from '../../billing/group-commit';
+import { Queryable } from '../../billing/queryable';
+import { billingWaitSeconds } from '../../ops/metrics';
 import { applyDeferredOutcome, DeferredOutcome } from './billing-outbox';
 import type { SettleJournal } from './settle-journal';
 import { createPendingGeneration, NewGeneration, NewLease, PendingGeneration, Transition, withdrawPendingGeneration } from './lifecycle';

@@ -1,6 +1,6 @@
-import { AppConfig } from '../../config';
-import { createVendorFetch } from '../providers/transport/vendor-fetch';
-import { ProviderConnection, ProviderName } from '../providers/types';
+import { ProvidersConfig } from './settings';
+import { createVendorFetch } from './transport/vendor-fetch';
+import { ProviderConnection, ProviderName } from './types';
 import { ProviderUnavailableError } from './errors';
 
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -15,26 +15,27 @@ export interface ConnectionInfo {
 
 /**
  * Where each provider's adapter sends its requests: `<P>_BASE_URL` with `<P>_API_KEY`, or the built-in sandbox
- * upstream when the provider has no credentials and sandboxing is allowed (always outside production).
+ * upstream (`sandboxMount`, given only where sandboxing is allowed: always outside production) when the provider
+ * has no credentials.
  */
 export class ProviderConnections {
   constructor(
-    private readonly config: Pick<AppConfig, 'providers' | 'sandboxAllowed' | 'upstreamTimeoutMs'>,
+    private readonly config: Pick<ProvidersConfig, 'vendors' | 'timeoutMs'>,
     private readonly defaultBaseUrls: Record<ProviderName, string>,
     private readonly sandboxMount?: (provider: ProviderName) => string,
     private readonly fetchImpl: typeof fetch = createVendorFetch({
       connectTimeoutMs: CONNECT_TIMEOUT_MS,
-      headersTimeoutMs: config.upstreamTimeoutMs,
-      bodyIdleTimeoutMs: config.upstreamTimeoutMs,
+      headersTimeoutMs: config.timeoutMs,
+      bodyIdleTimeoutMs: config.timeoutMs,
       maxResponseBytes: MAX_RESPONSE_BYTES,
     }),
   ) {}
 
   info(provider: ProviderName): ConnectionInfo {
-    const settings = this.config.providers[provider];
+    const settings = this.config.vendors[provider];
     if (provider === 'local') return { provider, mode: 'live', baseUrl: 'local://' };
     if (settings.apiKey) return { provider, mode: 'live', baseUrl: settings.baseUrl ?? this.defaultBaseUrls[provider] };
-    if (this.config.sandboxAllowed && this.sandboxMount) {
+    if (this.sandboxMount) {
       return { provider, mode: 'sandbox', baseUrl: this.sandboxBase(provider) };
     }
     return { provider, mode: 'unavailable' };
@@ -57,11 +58,11 @@ export class ProviderConnections {
       );
     }
     return {
-      apiKey: info.mode === 'sandbox' ? 'sandbox-key' : (this.config.providers[provider].apiKey ?? ''),
+      apiKey: info.mode === 'sandbox' ? 'sandbox-key' : (this.config.vendors[provider].apiKey ?? ''),
       baseUrl: info.baseUrl,
       sandbox: info.mode === 'sandbox',
       fetch: this.fetchImpl,
-      timeoutMs: this.config.upstreamTimeoutMs,
+      timeoutMs: this.config.timeoutMs,
     };
   }
 }

@@ -1,10 +1,10 @@
-import { ModelDefinition } from '../catalog/types';
-import { NormalizedParams } from '../catalog/params';
-import { postProcessImage } from '../media/image';
-import { sniffMedia } from '../media/sniff';
-import { newResultKey, ResultStorage } from '../media/storage';
-import { MediaOutput, ProviderError } from '../providers/types';
-import { extensionOf } from '../media/mime';
+import { ModelDefinition } from '../../catalog/types';
+import { NormalizedParams } from '../../catalog/params';
+import { postProcessImage } from '../../media/image';
+import { sniffMedia } from '../../media/sniff';
+import { newResultKey, ResultStorage } from '../../media/storage';
+import { MediaOutput, ProviderError } from '../../providers/types';
+import { extensionOf } from '../../media/mime';
 
 export interface StoredResult {
   resultKey: string | null;

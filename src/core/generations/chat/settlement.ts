@@ -1,21 +1,21 @@
 import { DataSource } from 'typeorm';
-import type { Logger } from '../../logger';
-import { getBalance } from '../billing/ledger';
-import { InsufficientTokensError } from '../billing/errors';
-import { priceChatUsage } from '../catalog/pricing';
-import { TextModel } from '../catalog/types';
-import { RateDecision, RateLimiter } from '../limits/rate-limiter';
-import { deferredBillingTotal } from '../ops/metrics';
-import { ChatUsage, ProviderError } from '../providers/types';
-import { announceFinished } from './announce';
+import type { Logger } from '../../../logger';
+import { getBalance } from '../../billing/ledger';
+import { InsufficientTokensError } from '../../billing/errors';
+import { priceChatUsage } from '../../catalog/pricing';
+import { TextModel } from '../../catalog/types';
+import { RateDecision, RateLimiter } from '../../limits/rate-limiter';
+import { deferredBillingTotal } from '../../ops/metrics';
+import { ChatUsage, ProviderError } from '../../providers/types';
+import { announceFinished } from '../delivery/announce';
 import { BalanceHints } from './balance-hints';
-import { BillingOutbox, DeferredOutcome } from './billing-outbox';
-import { GenerationBilling } from './billing-batches';
-import type { ChatBilling } from './chat-types';
-import { failureMessage } from './errors';
-import { NewGeneration, NewLease } from './lifecycle';
-import { GenerationNotifier } from './ports';
-import { Actor } from './service';
+import { BillingOutbox, DeferredOutcome } from '../settlement/billing-outbox';
+import { GenerationBilling } from '../settlement/billing-batches';
+import type { ChatBilling } from './types';
+import { failureMessage } from '../errors';
+import { NewGeneration, NewLease } from '../settlement/lifecycle';
+import { GenerationNotifier } from '../ports';
+import { Actor } from '../service';
 
 const MAX_STORED_TEXT = 100_000;
 

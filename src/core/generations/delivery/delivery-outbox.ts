@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { z } from 'zod';
-import { GenerationEntity } from '../../db/entities';
-import type { GenerationRecord } from '../records';
+import { GenerationEntity } from '../../../db/entities';
+import type { GenerationRecord } from '../../records';
 
 /** Where a messenger result goes (`generations.delivery`), so any process can deliver it later. */
 export const deliveryTargetSchema = z.object({

@@ -1,9 +1,9 @@
-import { ImageValidationError, validateImageUpload } from '../media/image';
-import { ResultStorage, readStoredObject } from '../media/storage';
-import { parseDataUri } from '../net/data-uri';
-import { FetchFailedError, safeFetch, UnsafeUrlError } from '../net/safe-fetch';
-import { InputFile } from '../providers/types';
-import { InputError } from './errors';
+import { ImageValidationError, validateImageUpload } from '../../media/image';
+import { ResultStorage, readStoredObject } from '../../media/storage';
+import { parseDataUri } from '../../net/data-uri';
+import { FetchFailedError, safeFetch, UnsafeUrlError } from '../../net/safe-fetch';
+import { InputFile } from '../../providers/types';
+import { InputError } from '../errors';
 
 export const MAX_INPUT_IMAGE_BYTES = 20 * 1024 * 1024;
 export const MAX_INPUT_IMAGE_PIXELS = 40_000_000;

@@ -1,5 +1,5 @@
-import type { Logger } from '../../logger';
-import { GenerationLeases } from './leases';
+import type { Logger } from '../../../logger';
+import { GenerationLeases } from '../settlement/leases';
 
 /** How often a running answer refreshes its lease (and a stream its delivered length). */
 const LEASE_HEARTBEAT_MS = 2000;

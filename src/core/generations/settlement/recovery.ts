@@ -1,12 +1,12 @@
-import type { Logger } from '../../logger';
-import { Queryable } from '../billing/queryable';
-import { modelOfRecord } from '../catalog/lifecycle';
-import { priceChatUsage } from '../catalog/pricing';
-import { TextModel } from '../catalog/types';
-import { failureMessage } from './errors';
+import type { Logger } from '../../../logger';
+import { Queryable } from '../../billing/queryable';
+import { modelOfRecord } from '../../catalog/lifecycle';
+import { priceChatUsage } from '../../catalog/pricing';
+import { TextModel } from '../../catalog/types';
+import { failureMessage } from '../errors';
 import { GenerationLeases } from './leases';
 import { markCompleted, markFailed } from './lifecycle';
-import { GenerationQueue } from './ports';
+import { GenerationQueue } from '../ports';
 
 const CHARS_PER_TOKEN = 4;
 /** A stream refreshes its lease every 2 s; one silent for this long belongs to a dead process. */

@@ -1,15 +1,15 @@
-import { aliasReasoningEffort, resolveModel } from '../catalog/lifecycle';
-import { ParamError } from '../catalog/errors';
-import { estimateChatReservation, estimatePromptTokens, resolveMaxTokens } from '../catalog/pricing';
-import { TextModel } from '../catalog/types';
-import { ChatRequest, ProviderAdapter, ProviderName } from '../providers/types';
-import { assertKeyAllowsModel } from '../accounts/key-limits';
-import { assertRunnable } from './access';
-import { ChatInputMessage, checkChatRequest, toolCallsText, withoutIgnored } from './chat-request';
-import type { ChatInput, ModelReplaced } from './chat-types';
-import { ProviderConnections } from './connections';
-import { ProviderGate } from './provider-gate';
-import { Actor } from './service';
+import { aliasReasoningEffort, resolveModel } from '../../catalog/lifecycle';
+import { ParamError } from '../../catalog/errors';
+import { estimateChatReservation, estimatePromptTokens, resolveMaxTokens } from '../../catalog/pricing';
+import { TextModel } from '../../catalog/types';
+import { ChatRequest, ProviderAdapter, ProviderName } from '../../providers/types';
+import { assertKeyAllowsModel } from '../../accounts/key-limits';
+import { assertRunnable } from '../access';
+import { ChatInputMessage, checkChatRequest, toolCallsText, withoutIgnored } from './request';
+import type { ChatInput, ModelReplaced } from './types';
+import { ProviderConnections } from '../../providers/connections';
+import { ProviderGate } from '../../providers/provider-gate';
+import { Actor } from '../service';
 
 export const CHARS_PER_TOKEN = 4;
 

@@ -1,9 +1,9 @@
 import { DataSource } from 'typeorm';
-import { GenerationEntity } from '../../db/entities';
-import { entityFromRow } from '../../db/hydrate';
-import type { Logger } from '../../logger';
-import type { GenerationRow } from './lifecycle';
-import { GenerationNotifier } from './ports';
+import { GenerationEntity } from '../../../db/entities';
+import { entityFromRow } from '../../../db/hydrate';
+import type { Logger } from '../../../logger';
+import type { GenerationRow } from '../settlement/lifecycle';
+import { GenerationNotifier } from '../ports';
 
 /**
  * Announces a generation that has just finished (call it only from the code that made the transition), given by

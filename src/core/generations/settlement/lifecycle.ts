@@ -1,10 +1,10 @@
-import { InvalidTokenError } from '../accounts/errors';
-import { KeyBudgetExceededError } from '../accounts/key-limits';
-import { InsufficientTokensError } from '../billing/errors';
-import { reserveCtes, settleCtes } from '../billing/ledger';
-import { Queryable } from '../billing/queryable';
-import { ProviderErrorKind } from '../providers/types';
-import { StoredResult } from './results';
+import { InvalidTokenError } from '../../accounts/errors';
+import { KeyBudgetExceededError } from '../../accounts/key-limits';
+import { InsufficientTokensError } from '../../billing/errors';
+import { reserveCtes, settleCtes } from '../../billing/ledger';
+import { Queryable } from '../../billing/queryable';
+import { ProviderErrorKind } from '../../providers/types';
+import { StoredResult } from '../media/results';
 
 // Each transition below is ONE SQL statement: the generation row and the token ledger change together, and the
 // `status = 'pending'` guard makes completion and failure single-shot (a retry, a second worker or the deadline

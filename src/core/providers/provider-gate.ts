@@ -1,6 +1,6 @@
 import PQueue from 'p-queue';
 import { upstreamDuration } from '../ops/metrics';
-import { ProviderError, ProviderName } from '../providers/types';
+import { ProviderError, ProviderName } from './types';
 import { ProviderUnavailableError } from './errors';
 
 export interface GateOptions {

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { ByteRange, ResultStorage, StoredObject } from '../media/storage';
+import type { ByteRange, ResultStorage, StoredObject } from '../../media/storage';
 
 /** A result file by its storage key: `missing` (never ours), `deleted` (past retention), or the stored object. */
 export type ResultFile = { state: 'missing' } | { state: 'deleted' } | { state: 'gone' } | { state: 'stored'; object: StoredObject };

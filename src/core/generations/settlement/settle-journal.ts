@@ -1,7 +1,7 @@
-import type { Logger } from '../../logger';
-import { Queryable } from '../billing/queryable';
-import { settleJournalSpilledTotal } from '../ops/metrics';
-import { withTimeout } from '../ops/with-timeout';
+import type { Logger } from '../../../logger';
+import { Queryable } from '../../billing/queryable';
+import { settleJournalSpilledTotal } from '../../ops/metrics';
+import { withTimeout } from '../../ops/with-timeout';
 import { DeferredOutcome } from './billing-outbox';
 
 /** Where PostgreSQL's WAL stands: what is written, what is on disk, and which server run wrote it. */

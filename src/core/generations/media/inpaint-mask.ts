@@ -1,7 +1,7 @@
-import { ParamError } from '../catalog/errors';
-import { ImageValidationError, maskFromTransparency, validateMask } from '../media/image';
-import type { InputFile } from '../providers/types';
-import { InputError } from './errors';
+import { ParamError } from '../../catalog/errors';
+import { ImageValidationError, maskFromTransparency, validateMask } from '../../media/image';
+import type { InputFile } from '../../providers/types';
+import { InputError } from '../errors';
 
 /**
  * The mask an inpainting model gets, always one (FLUX Fill repaints what is white in it): the caller's mask as a

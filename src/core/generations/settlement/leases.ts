@@ -1,4 +1,4 @@
-import { Queryable } from '../billing/queryable';
+import { Queryable } from '../../billing/queryable';
 
 export interface AbandonedLease {
   generationId: number;

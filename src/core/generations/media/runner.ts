@@ -1,17 +1,17 @@
 import { DataSource } from 'typeorm';
-import { GenerationEntity } from '../../db/entities';
-import type { Logger } from '../../logger';
-import { PlanDirectory } from '../accounts/plans';
-import { Queryable } from '../billing/queryable';
-import { NormalizedParams } from '../catalog/params';
-import { ModelDefinition } from '../catalog/types';
-import { ResultStorage } from '../media/storage';
-import { InputFile, MediaPoll, MediaRequest, MediaStart, ProviderAdapter, ProviderError, ProviderName } from '../providers/types';
-import { ProviderConnections } from './connections';
-import { failureMessage } from './errors';
-import { markCompleted, markFailed } from './lifecycle';
-import { GenerationNotifier } from './ports';
-import { ProviderGate } from './provider-gate';
+import { GenerationEntity } from '../../../db/entities';
+import type { Logger } from '../../../logger';
+import { PlanDirectory } from '../../accounts/plans';
+import { Queryable } from '../../billing/queryable';
+import { NormalizedParams } from '../../catalog/params';
+import { ModelDefinition } from '../../catalog/types';
+import { ResultStorage } from '../../media/storage';
+import { InputFile, MediaPoll, MediaRequest, MediaStart, ProviderAdapter, ProviderError, ProviderName } from '../../providers/types';
+import { ProviderConnections } from '../../providers/connections';
+import { failureMessage } from '../errors';
+import { markCompleted, markFailed } from '../settlement/lifecycle';
+import { GenerationNotifier } from '../ports';
+import { ProviderGate } from '../../providers/provider-gate';
 import { storeResult } from './results';
 
 export interface MediaInputs {

@@ -1,6 +1,6 @@
-import type { Logger } from '../../logger';
-import { TextModel } from '../catalog/types';
-import { RateLimiter } from '../limits/rate-limiter';
+import type { Logger } from '../../../logger';
+import { TextModel } from '../../catalog/types';
+import { RateLimiter } from '../../limits/rate-limiter';
 import {
   ChatCapability,
   ChatRequest,
@@ -12,25 +12,25 @@ import {
   ProviderError,
   ProviderConnection,
   ProviderName,
-} from '../providers/types';
+} from '../../providers/types';
 import { DataSource } from 'typeorm';
-import { chatEarlyDispatchRefusedTotal, chatEarlyDispatchTotal } from '../ops/metrics';
+import { chatEarlyDispatchRefusedTotal, chatEarlyDispatchTotal } from '../../ops/metrics';
 import { AnswersInFlight } from './answers-in-flight';
 import { BalanceHints } from './balance-hints';
-import { BillingOutbox } from './billing-outbox';
-import { GenerationBilling } from './billing-batches';
-import { CHARS_PER_TOKEN, messageText, prepareChat, promptTokensOf, textModelFor } from './chat-prepare';
-import { reasoningFor, resolveImages, toolCallsText, withoutImageRefs } from './chat-request';
-import { ChatSettlement } from './chat-settlement';
-import type { ChatInput, ChatOutcome, ChatStream, StreamBilling } from './chat-types';
-import { ProviderConnections } from './connections';
-import { ClientGoneError, failureMessage, GenerationFailedError } from './errors';
-import { InputResolver } from './inputs';
-import { GenerationLeases } from './leases';
-import { NewGeneration, NewLease } from './lifecycle';
-import { GenerationNotifier } from './ports';
-import { ProviderGate } from './provider-gate';
-import { Actor, RequestContext } from './service';
+import { BillingOutbox } from '../settlement/billing-outbox';
+import { GenerationBilling } from '../settlement/billing-batches';
+import { CHARS_PER_TOKEN, messageText, prepareChat, promptTokensOf, textModelFor } from './prepare';
+import { reasoningFor, resolveImages, toolCallsText, withoutImageRefs } from './request';
+import { ChatSettlement } from './settlement';
+import type { ChatInput, ChatOutcome, ChatStream, StreamBilling } from './types';
+import { ProviderConnections } from '../../providers/connections';
+import { ClientGoneError, failureMessage, GenerationFailedError } from '../errors';
+import { InputResolver } from '../media/inputs';
+import { GenerationLeases } from '../settlement/leases';
+import { NewGeneration, NewLease } from '../settlement/lifecycle';
+import { GenerationNotifier } from '../ports';
+import { ProviderGate } from '../../providers/provider-gate';
+import { Actor, RequestContext } from '../service';
 
 export interface ChatServiceDeps {
   ds: DataSource;

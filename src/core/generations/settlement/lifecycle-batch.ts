@@ -1,8 +1,8 @@
-import { InvalidTokenError } from '../accounts/errors';
-import { InsufficientTokensError } from '../billing/errors';
-import { ItemResult } from '../billing/group-commit';
-import { reserveBatchCtes, settleBatchCtes } from '../billing/ledger';
-import { Queryable } from '../billing/queryable';
+import { InvalidTokenError } from '../../accounts/errors';
+import { InsufficientTokensError } from '../../billing/errors';
+import { ItemResult } from '../../billing/group-commit';
+import { reserveBatchCtes, settleBatchCtes } from '../../billing/ledger';
+import { Queryable } from '../../billing/queryable';
 import type { DeferredOutcome } from './billing-outbox';
 import { createPendingGeneration, GenerationRow, NewGeneration, NewLease, PendingGeneration, REF_OF, Transition } from './lifecycle';
 

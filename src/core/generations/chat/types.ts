@@ -1,7 +1,7 @@
-import type { RateDecision } from '../limits/rate-limiter';
-import type { TextModel } from '../catalog/types';
-import type { ChatResult, ChatStreamEvent, ChatUsage } from '../providers/types';
-import type { ChatInputMessage, ChatOptions } from './chat-request';
+import type { RateDecision } from '../../limits/rate-limiter';
+import type { TextModel } from '../../catalog/types';
+import type { ChatResult, ChatStreamEvent, ChatUsage } from '../../providers/types';
+import type { ChatInputMessage, ChatOptions } from './request';
 
 // What the doors hand the chat service and get back from it.
 

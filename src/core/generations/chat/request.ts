@@ -1,5 +1,5 @@
-import { ParamError } from '../catalog/errors';
-import { TextModel } from '../catalog/types';
+import { ParamError } from '../../catalog/errors';
+import { TextModel } from '../../catalog/types';
 import {
   ChatCapability,
   ChatContentPart,
@@ -10,9 +10,9 @@ import {
   ChatRequestTraits,
   ChatToolCall,
   ProviderName,
-} from '../providers/types';
+} from '../../providers/types';
 
-export type { ChatOptions } from '../providers/types';
+export type { ChatOptions } from '../../providers/types';
 
 /** An image given by reference (https or `data:`), fetched through the SSRF policy before the vendor call. */
 export interface ChatImageRef {
