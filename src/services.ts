@@ -16,6 +16,7 @@ import { AssistantService } from './core/assistants/assistant-service';
 import { AccountManagement } from './core/accounts/account-management';
 import { createApiKeyWithinQuota } from './core/accounts/api-key-quota';
 import type { CreatedApiKey, KeyLimits } from './core/accounts/api-keys';
+import type { KeyScope } from './core/accounts/key-limits';
 import { ResultFiles } from './core/generations/media/result-files';
 import { UsageService } from './core/stats/usage-service';
 import { FailoverCounterStore } from './core/limits/failover-store';
@@ -120,8 +121,8 @@ export interface Services {
   assistants: AssistantService;
   /** Rate limit, balance and plan checks before a run is set up (nothing counted or held). */
   preflight: RunPreflight;
-  /** Creates an API key within the per-account cap. */
-  createApiKey(userId: number, name: string, limits?: KeyLimits): Promise<CreatedApiKey>;
+  /** Creates an API key within the per-account cap (`by`: the key the request came with, see assertKeyMayWrite). */
+  createApiKey(userId: number, name: string, limits?: KeyLimits, by?: KeyScope): Promise<CreatedApiKey>;
   /** The account holder's password, sessions and account deletion. */
   accounts: AccountManagement;
   resultFiles: ResultFiles;
@@ -348,7 +349,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     groupChats: new GroupChats(ds),
     assistants: new AssistantService(ds),
     preflight: new RunPreflight({ sql, limiter, connections, gate }),
-    createApiKey: (userId, name, limits) => createApiKeyWithinQuota(ds, apiKeys, userId, name, limits),
+    createApiKey: (userId, name, limits, by) => createApiKeyWithinQuota(ds, apiKeys, userId, name, limits, by),
     resultFiles: new ResultFiles(ds, storage),
     accounts: new AccountManagement(ds, storage, log),
     payments,

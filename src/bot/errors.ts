@@ -127,6 +127,8 @@ const BOT_ERRORS: ErrorTable<BotRendering> & Record<TelegramFileError['code'], (
   account_blocked: () => ({ render: ({ t }) => ({ text: t('error-account-blocked') }), personal: true }),
   quota_exceeded: (err) => ({ render: ({ t }) => ({ text: t('error-quota-exceeded', { limit: err.limit }) }), personal: true }),
   not_found: () => ({ render: ({ t }) => ({ text: t('error-not-found') }) }),
+  // The bot has no API keys; rendered all the same, like every code, should a core path ever raise it there.
+  key_restricted: () => ({ render: ({ t }) => ({ text: t('error-key-restricted') }) }),
   // Failures a bot user cannot cause: logged, and answered as an internal error.
   key_budget_exceeded: () => internal,
   model_not_allowed: () => internal,

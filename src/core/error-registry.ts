@@ -11,7 +11,7 @@ import {
   SignInUnavailableError,
   SmtpError,
 } from './accounts/errors';
-import { KeyBudgetExceededError, ModelNotAllowedError } from './accounts/key-limits';
+import { KeyBudgetExceededError, KeyRestrictedError, ModelNotAllowedError } from './accounts/key-limits';
 import { InsufficientTokensError } from './billing/errors';
 import { ModelRetiredError, ParamError, UnknownModelError } from './catalog/errors';
 import { DomainError } from './errors';
@@ -55,6 +55,7 @@ export const CORE_ERROR_CLASSES = [
   SignInUnavailableError,
   SmtpError,
   KeyBudgetExceededError,
+  KeyRestrictedError,
   ModelNotAllowedError,
   InsufficientTokensError,
   ParamError,

@@ -16,7 +16,7 @@ import {
   SignInUnavailableError,
 } from '../../src/core/accounts/errors';
 import { PlanDirectory } from '../../src/core/accounts/plans';
-import { KeyBudgetExceededError, ModelNotAllowedError } from '../../src/core/accounts/key-limits';
+import { KeyBudgetExceededError, KeyRestrictedError, ModelNotAllowedError } from '../../src/core/accounts/key-limits';
 import { SmtpError } from '../../src/core/accounts/smtp-mailer';
 import { InsufficientTokensError } from '../../src/core/billing/errors';
 import { ParamError, UnknownModelError, ModelRetiredError } from '../../src/core/catalog/errors';
@@ -73,6 +73,7 @@ const SAMPLES: Record<CoreErrorCode, DomainError> = {
   mail_failed: new SmtpError('refused'),
   insufficient_tokens: new InsufficientTokensError(10, 2),
   key_budget_exceeded: new KeyBudgetExceededError(10, 2),
+  key_restricted: new KeyRestrictedError(),
   model_not_allowed: new ModelNotAllowedError('gpt-6.1-sol'),
   validation_error: new ParamError('size', 'bad size'),
   model_not_found: new UnknownModelError('nope'),

@@ -55,6 +55,15 @@ export function actorOf(ctx: ParameterizedContext): Actor {
 }
 
 /**
+ * The id of the restricted API key the caller used, or undefined: a restricted key reads only its own usage and
+ * generations (an unrestricted key and a web session read the whole account's).
+ */
+export function ownReadsOf(ctx: ParameterizedContext): number | undefined {
+  const { key } = authOf(ctx);
+  return key?.restricted ? key.id : undefined;
+}
+
+/**
  * `Authorization: Bearer <API key | access token>`. Missing/malformed: 401 `Not authenticated`; wrong, expired,
  * revoked: 401 `Invalid or expired token`; an API key below the VIP plan: 403 naming the plan; blocked: 403.
  * Sets `ctx.state.auth` and the X-RateLimit-* headers (peeked: reads do not count).

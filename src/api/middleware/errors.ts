@@ -130,6 +130,7 @@ const API_ERRORS: ErrorTable<Rendering> = {
   insufficient_plan: (err) => ({ status: 403, details: { required_plan: err.requiredPlan } }),
   key_budget_exceeded: (err) => ({ status: 402, details: { required: err.required, remaining: err.remaining } }),
   model_not_allowed: (err) => ({ status: 403, details: { model: err.model } }),
+  key_restricted: (err) => ({ status: 403, details: err.limits.length > 0 ? { limits: err.limits } : undefined }),
   account_blocked: () => ({ status: 403 }),
   invalid_token: () => ({ status: 401 }),
   invalid_reset_token: () => ({ status: 400 }),

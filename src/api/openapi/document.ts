@@ -89,6 +89,8 @@ const ERROR_TEXT: Record<number, string> = {
   503: UNAVAILABLE,
 };
 
+const KEY_RESTRICTED = '`key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read';
+
 function response(converter: SchemaConverter, spec: ResponseSpec): Json {
   const out: Json = { description: spec.description };
   if (spec.schema) out.content = { [spec.contentType ?? 'application/json']: { schema: converter.convert(spec.schema, 'output') } };
@@ -146,6 +148,10 @@ function operation(converter: SchemaConverter, op: RegisteredOperation): Json {
   for (const status of implied) {
     if (!errors.has(status))
       responses[String(status)] = response(converter, { description: ERROR_TEXT[status], schema: op.errorSchema ?? ErrorSchema });
+  }
+  if (op.security === 'bearer' && !op.openToRestrictedKeys) {
+    const own = responses['403'];
+    own.description = `${String(own.description)}; or ${KEY_RESTRICTED}`;
   }
   if (errors.has(503)) {
     const own = responses['503'];

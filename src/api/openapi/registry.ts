@@ -26,6 +26,11 @@ export interface OperationSpec {
   security: 'bearer' | 'refresh_cookie' | 'none';
   /** A bearer route that also takes the API key in `x-api-key` (the Anthropic SDKs' header). */
   apiKeyHeader?: boolean;
+  /**
+   * A bearer route a restricted API key (one with limits) may call: generating and reading. Every other bearer
+   * route answers such a key 403 `key_restricted` (middleware/key-scope.ts).
+   */
+  openToRestrictedKeys?: boolean;
   body?: z.ZodType;
   /** Default `application/json`; multipart routes say `multipart/form-data`. */
   bodyContentType?: string;

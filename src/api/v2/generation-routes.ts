@@ -8,7 +8,7 @@ import { GenerationOutcome, RequestContext } from '../../core/generations/servic
 import { toGenerationView } from '../../core/generations/views';
 import { sniffAudio } from '../../core/media/sniff';
 import type { ApiServices } from '../api-services';
-import { actorOf, authOf } from '../middleware/auth';
+import { actorOf, authOf, ownReadsOf } from '../middleware/auth';
 import { ApiError } from '../middleware/errors';
 import { readJsonBody } from '../middleware/json-body';
 import { readMultipart } from '../middleware/multipart';
@@ -110,6 +110,7 @@ export function registerGenerationRoutes(
     path: '/generate',
     operationId: 'generate',
     security: 'bearer',
+    openToRestrictedKeys: true,
     summary: 'Run an image, video, speech, music or tool model',
     tags: ['Generation'],
     description:
@@ -142,6 +143,7 @@ export function registerGenerationRoutes(
       path,
       operationId: path.startsWith('/generate') ? 'getGeneration' : 'getInpaint',
       security: 'bearer',
+      openToRestrictedKeys: true,
       summary: 'Poll a generation until status is completed or failed',
       tags: ['Generation'],
       params: generationIdParams,
@@ -149,7 +151,7 @@ export function registerGenerationRoutes(
     });
     router.get(path, async (ctx) => {
       const { id } = parseInput(generationIdParams, ctx.params, 'path');
-      const g = await services.generations.get(authOf(ctx).userId, id);
+      const g = await services.generations.get(authOf(ctx).userId, id, ownReadsOf(ctx));
       ctx.body = toGenerationView(g, services.config.links);
     });
   }
@@ -159,6 +161,7 @@ export function registerGenerationRoutes(
     path: '/stt',
     operationId: 'speechToText',
     security: 'bearer',
+    openToRestrictedKeys: true,
     summary: 'Speech to text (multipart: audio, model, language, diarize)',
     description: 'The audio file may be up to 25 MB (413 beyond); other multipart problems answer 400 saying what was wrong.',
     tags: ['Generation'],
@@ -203,6 +206,7 @@ export function registerGenerationRoutes(
     path: '/inpaint',
     operationId: 'inpaint',
     security: 'bearer',
+    openToRestrictedKeys: true,
     summary: 'Repaint the masked region of an image (multipart: image, optional mask, prompt)',
     description:
       'Image and mask may be up to 20 MB each (413 beyond); other multipart problems answer 400 saying what was wrong. ' +

@@ -33,7 +33,10 @@ const createBody = z.strictObject({ name: keyName, ...limitFields });
 const updateBody = z.strictObject({ name: keyName.optional(), ...limitFields });
 const notFound = { description: 'No such key on this account', schema: ErrorSchema };
 
-/** API keys of the caller. Another account's key ids answer 404. */
+/**
+ * API keys of the caller. Another account's key ids answer 404. A key with limits manages no keys (403
+ * `key_restricted`), and no key creates or edits a key wider than itself (core/accounts/key-limits.ts).
+ */
 export function registerKeyRoutes(router: Router, services: Pick<ApiServices, 'apiKeys' | 'createApiKey'>): void {
   const { apiKeys } = services;
   const tags = ['API keys'];
@@ -56,7 +59,8 @@ export function registerKeyRoutes(router: Router, services: Pick<ApiServices, 'a
     },
     async (ctx, { body }) => {
       const { name, ...limits } = body;
-      return services.createApiKey(authOf(ctx).userId, name, limitsOf(limits));
+      const auth = authOf(ctx);
+      return services.createApiKey(auth.userId, name, limitsOf(limits), auth.key);
     },
   );
 
@@ -87,7 +91,10 @@ export function registerKeyRoutes(router: Router, services: Pick<ApiServices, 'a
       body: updateBody,
       responses: { 200: { description: 'The changed key', schema: ApiKeySchema }, 404: notFound },
     },
-    async (ctx, { params, body }) => apiKeys.update(authOf(ctx).userId, params.id, limitsOf(body)),
+    async (ctx, { params, body }) => {
+      const auth = authOf(ctx);
+      return apiKeys.update(auth.userId, params.id, limitsOf(body), auth.key);
+    },
   );
 
   addRoute(
@@ -103,7 +110,8 @@ export function registerKeyRoutes(router: Router, services: Pick<ApiServices, 'a
       responses: { 204: { description: 'Deleted' }, 404: notFound },
     },
     async (ctx, { params }) => {
-      await apiKeys.delete(authOf(ctx).userId, params.id);
+      const auth = authOf(ctx);
+      await apiKeys.delete(auth.userId, params.id, auth.key);
       return undefined;
     },
   );

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { ApiServices } from '../api-services';
 import { authenticate } from '../middleware/auth';
+import { refuseRestrictedKeys } from '../middleware/key-scope';
 import { attachOpenApi, OpenApiRegistry } from '../openapi/registry';
 import { noteSessionClients, registerAccountRoutes } from './account-routes';
 import { registerAssistantRoutes } from './assistant-routes';
@@ -45,7 +46,7 @@ export function createV2Routers(services: ApiServices): V2Routers {
   attachOpenApi(protectedRouter, registry);
   // Router-level middleware runs only for requests that match one of this router's routes, so unknown
   // paths still answer 404 (not 401).
-  protectedRouter.use(authenticate(services));
+  protectedRouter.use(authenticate(services), refuseRestrictedKeys(protectedRouter, registry));
   registerUserRoutes(protectedRouter, services);
   registerAccountRoutes(protectedRouter, services);
   registerUsageRoutes(protectedRouter, services);

@@ -47,6 +47,7 @@ export function registerStreamRoute(router: Router, services: Pick<ApiServices, 
       path: '/generate/stream',
       operationId: 'generateStream',
       security: 'bearer',
+      openToRestrictedKeys: true,
       summary: 'Stream a text model answer as server-sent events',
       description:
         'Events: generation_start {generation_id, model_slug}; content_delta {text}; generation_end {generation_id, status, tokens_spent, balance, finish_reason, error}; heartbeat {}.',

@@ -4,7 +4,7 @@ import { CATEGORIES } from '../../core/catalog/types';
 import { ParamError } from '../../core/catalog/errors';
 import { lastDays, USAGE_MAX_DAYS, USAGE_MAX_RANGE_DAYS, UsageRange } from '../../core/stats/daily-usage';
 import type { ApiServices } from '../api-services';
-import { authOf } from '../middleware/auth';
+import { authOf, ownReadsOf } from '../middleware/auth';
 import { components, ErrorSchema } from '../openapi/components';
 import { addRoute } from './route';
 
@@ -80,6 +80,7 @@ export function registerUsageRoutes(router: Router, services: Pick<ApiServices, 
       method: 'get',
       path: '/user/usage',
       operationId: 'getDailyUsage',
+      openToRestrictedKeys: true,
       summary: 'Completed generations and tokens spent per day and category over a range, and per model or key (for charts)',
       tags: ['User'],
       security: 'bearer',
@@ -89,6 +90,6 @@ export function registerUsageRoutes(router: Router, services: Pick<ApiServices, 
         400: { description: 'A bad date, from after to, or a range over a year (`validation_error`)', schema: ErrorSchema },
       },
     },
-    async (ctx, { query }) => services.usage.dailyUsage(authOf(ctx).userId, rangeOf(query)),
+    async (ctx, { query }) => services.usage.dailyUsage(authOf(ctx).userId, rangeOf(query), ownReadsOf(ctx)),
   );
 }

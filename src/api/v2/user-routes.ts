@@ -5,7 +5,7 @@ import { CATEGORIES, IMAGE_FORMATS } from '../../core/catalog/types';
 import { DOORS } from '../../core/stats/doors';
 import { HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT } from '../../core/stats/history';
 import type { ApiServices } from '../api-services';
-import { authOf } from '../middleware/auth';
+import { authOf, ownReadsOf } from '../middleware/auth';
 import { BalanceSchema, ErrorSchema, HistoryPageSchema, SettingsSchema, StatsSchema, UserSchema } from '../openapi/components';
 import { addRoute } from './route';
 
@@ -98,6 +98,7 @@ export function registerUserRoutes(router: Router, services: Pick<ApiServices, '
       method: 'get',
       path: '/user/balance',
       operationId: 'getBalance',
+      openToRestrictedKeys: true,
       summary: 'Token balance',
       tags,
       security: 'bearer',
@@ -112,12 +113,13 @@ export function registerUserRoutes(router: Router, services: Pick<ApiServices, '
       method: 'get',
       path: '/user/stats',
       operationId: 'getStats',
+      openToRestrictedKeys: true,
       summary: 'Completed generations and tokens spent, by category and over the last 30 days',
       tags,
       security: 'bearer',
       responses: { 200: { description: 'The Stats object', schema: StatsSchema } },
     },
-    async (ctx) => usage.userStats(authOf(ctx).userId),
+    async (ctx) => usage.userStats(authOf(ctx).userId, ownReadsOf(ctx)),
   );
 
   addRoute(
@@ -160,6 +162,7 @@ export function registerUserRoutes(router: Router, services: Pick<ApiServices, '
       method: 'get',
       path: '/user/history',
       operationId: 'getHistory',
+      openToRestrictedKeys: true,
       summary: 'The caller’s generations, newest first, with filters and cursor pagination',
       tags,
       security: 'bearer',
@@ -176,6 +179,7 @@ export function registerUserRoutes(router: Router, services: Pick<ApiServices, '
         status: query.status,
         door: query.door,
         keyId: query.key,
+        onlyKey: ownReadsOf(ctx),
         from: query.from ? new Date(query.from) : undefined,
         to: query.to ? new Date(query.to) : undefined,
         cursor: query.cursor,

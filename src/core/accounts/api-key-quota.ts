@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { ApiKeyEntity } from '../../db/entities';
 import { ApiKeyService, CreatedApiKey, KeyLimits } from './api-keys';
 import { QuotaExceededError } from './errors';
+import type { KeyScope } from './key-limits';
 import { withAccountLock } from './per-account-limit';
 
 /** Keys per account: plenty for per-environment keys, few enough that a leak audit stays possible. */
@@ -14,10 +15,11 @@ export async function createApiKeyWithinQuota(
   userId: number,
   name: string,
   limits: KeyLimits = {},
+  by?: KeyScope,
 ): Promise<CreatedApiKey> {
   return withAccountLock(ds, userId, async (em) => {
     const count = await em.getRepository(ApiKeyEntity).countBy({ userId });
     if (count >= MAX_API_KEYS_PER_USER) throw new QuotaExceededError('API keys', MAX_API_KEYS_PER_USER);
-    return apiKeys.create(userId, name, em, limits);
+    return apiKeys.create(userId, name, em, limits, by);
   });
 }

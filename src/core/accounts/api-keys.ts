@@ -5,7 +5,7 @@ import { Queryable } from '../billing/queryable';
 import type { AccountChangeFeed } from './account-changes';
 import { AccountCache, AccountCacheOptions } from './account-cache';
 import { NotFoundError } from './errors';
-import type { BudgetPeriod, KeyScope } from './key-limits';
+import { BudgetPeriod, KeyLimitValues, KeyRestrictedError, KeyScope, keyScopeOf, limitsWiderThan } from './key-limits';
 
 /** Every users column, aliased to the entity's property names. */
 const USER_COLUMNS = `u.id, u.name, u.email, u.phone, u.telegram_id AS "telegramId", u.messenger_username AS "messengerUsername",
@@ -104,10 +104,30 @@ const toView = (k: ApiKeyEntity, now = new Date()): ApiKeyView => ({
 /** A verified key as the hot path keeps it (shared by the requests that hit the cache: never modified). */
 interface VerifiedKey {
   user: UserEntity;
-  keyId: number;
-  models: string[] | null;
-  expiresAt: Date | null;
-  budgeted: boolean;
+  scope: KeyScope;
+}
+
+/** A key's stored limits with the change applied (what the key would be). */
+function limitsAfter(current: KeyLimitValues, change: KeyLimits): KeyLimitValues {
+  return {
+    tokenBudget: change.token_budget !== undefined ? change.token_budget : current.tokenBudget,
+    budgetPeriod: change.budget_period ?? current.budgetPeriod,
+    models: change.models !== undefined ? change.models : current.models,
+    expiresAt: change.expires_at !== undefined ? change.expires_at : current.expiresAt,
+  };
+}
+
+const NO_LIMITS: KeyLimitValues = { tokenBudget: null, budgetPeriod: 'month', models: null, expiresAt: null };
+
+/**
+ * A key may manage keys only without limits of its own, and never make a key wider than itself (see
+ * limitsWiderThan). Web sessions (`by` undefined) may do anything. @throws KeyRestrictedError
+ */
+export function assertKeyMayWrite(by: KeyScope | undefined, result: KeyLimitValues): void {
+  if (!by) return;
+  if (by.restricted) throw new KeyRestrictedError();
+  const wider = limitsWiderThan(result, by);
+  if (wider.length > 0) throw new KeyRestrictedError(wider);
 }
 
 export interface ApiKeyServiceOptions {
@@ -158,8 +178,12 @@ export class ApiKeyService {
     return this.ds.getRepository(ApiKeyEntity);
   }
 
-  /** Creates a key (inside `em`'s transaction when given). */
-  async create(userId: number, name: string, em?: EntityManager, limits: KeyLimits = {}): Promise<CreatedApiKey> {
+  /**
+   * Creates a key (inside `em`'s transaction when given); `by`: the key the request came with, which may not create
+   * a key wider than itself. @throws KeyRestrictedError
+   */
+  async create(userId: number, name: string, em?: EntityManager, limits: KeyLimits = {}, by?: KeyScope): Promise<CreatedApiKey> {
+    assertKeyMayWrite(by, limitsAfter(NO_LIMITS, limits));
     const body = PREFIX + randomBase62(RANDOM_LENGTH);
     const key = body + checksum(body);
     const repo = em ? em.getRepository(ApiKeyEntity) : this.repo;
@@ -194,15 +218,18 @@ export class ApiKeyService {
 
   /**
    * Renames a key and/or changes its limits. A new budget period recounts the key's spending in it from its
-   * generations (held or charged), under the owner's balance lock like every other writer of the counter.
+   * generations (held or charged), under the owner's balance lock like every other writer of the counter. `by`: the
+   * key the request came with, which may not make a key wider than itself. @throws KeyRestrictedError, NotFoundError
    */
-  async update(userId: number, id: number, change: KeyLimits & { name?: string }): Promise<ApiKeyView> {
+  async update(userId: number, id: number, change: KeyLimits & { name?: string }, by?: KeyScope): Promise<ApiKeyView> {
+    if (by?.restricted) throw new KeyRestrictedError();
     const heard = this.changeHeard(userId);
     const out = await this.ds.transaction(async (em) => {
       await em.query('SELECT 1 FROM balances WHERE user_id = $1 FOR UPDATE', [userId]);
       const repo = em.getRepository(ApiKeyEntity);
       const key = await repo.findOne({ where: { id, userId }, lock: { mode: 'pessimistic_write' } });
       if (!key) throw new NotFoundError('API key');
+      assertKeyMayWrite(by, limitsAfter(key, change));
       const limitsChanged =
         (change.token_budget !== undefined && change.token_budget !== key.tokenBudget) ||
         (change.budget_period !== undefined && change.budget_period !== key.budgetPeriod) ||
@@ -233,7 +260,8 @@ export class ApiKeyService {
    * Deleted keys stop working at once everywhere: the deletion's NOTIFY drops the key from every instance's cache,
    * and this answers only once it was sent out (this instance heard it back).
    */
-  async delete(userId: number, id: number): Promise<void> {
+  async delete(userId: number, id: number, by?: KeyScope): Promise<void> {
+    if (by?.restricted) throw new KeyRestrictedError();
     const heard = this.changeHeard(userId);
     const res = await this.repo.delete({ id, userId });
     if (!res.affected) throw new NotFoundError('API key');
@@ -276,27 +304,51 @@ export class ApiKeyService {
     if (!API_KEY_PATTERN.test(key)) return null;
     const hash = hashApiKey(key, this.pepper);
     const found = this.cache?.get(hash) ?? (await this.lookup(key, hash));
-    if (!found || (found.expiresAt && found.expiresAt.getTime() <= Date.now())) return null;
-    this.markUsed(found.keyId);
-    return { user: found.user, key: { id: found.keyId, models: found.models, budgeted: found.budgeted } };
+    if (!found || (found.scope.expiresAt && found.scope.expiresAt.getTime() <= Date.now())) return null;
+    this.markUsed(found.scope.id);
+    return { user: found.user, key: found.scope };
+  }
+
+  /**
+   * The scope of a key of the account by id (a schedule runs as the key it was made with), or null when the key is
+   * gone or expired.
+   */
+  async scopeOf(userId: number, id: number): Promise<KeyScope | null> {
+    const key = await this.repo.findOneBy({ id, userId });
+    if (!key || (key.expiresAt && key.expiresAt.getTime() <= Date.now())) return null;
+    return keyScopeOf(key.id, key);
   }
 
   private async lookup(key: string, hash: string): Promise<VerifiedKey | null> {
     if (!isWellFormedApiKey(key)) return null;
     const mark = this.cache?.mark() ?? 0;
     const rows = await this.sql.query<
-      (Record<string, unknown> & { key_id: number; key_models: string[] | null; key_expires_at: Date | null; key_budgeted: boolean })[]
+      (Record<string, unknown> & {
+        key_id: number;
+        key_models: string[] | null;
+        key_expires_at: Date | null;
+        key_budget: number | null;
+        key_period: BudgetPeriod;
+      })[]
     >(
-      `SELECT k.id AS key_id, k.models AS key_models, k.expires_at AS key_expires_at, k.token_budget IS NOT NULL AS key_budgeted,
-              ${USER_COLUMNS}
+      `SELECT k.id AS key_id, k.models AS key_models, k.expires_at AS key_expires_at, k.token_budget AS key_budget,
+              k.budget_period AS key_period, ${USER_COLUMNS}
          FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = $1`,
       [hash],
     );
     const row = rows[0];
     if (!row) return null;
-    const { key_id: keyId, key_models: models, key_expires_at: expiresAt, key_budgeted: budgeted, ...userFields } = row;
+    const {
+      key_id: keyId,
+      key_models: models,
+      key_expires_at: expiresAt,
+      key_budget: tokenBudget,
+      key_period: budgetPeriod,
+      ...userFields
+    } = row;
     const user = this.ds.getRepository(UserEntity).create(userFields as Partial<UserEntity>);
-    const verified = { user, keyId, models, budgeted, expiresAt: expiresAt && new Date(expiresAt) };
+    const scope = keyScopeOf(keyId, { tokenBudget, budgetPeriod, models, expiresAt: expiresAt && new Date(expiresAt) });
+    const verified = { user, scope };
     this.cache?.set(hash, user.id, verified, mark);
     return verified;
   }

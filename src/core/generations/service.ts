@@ -151,9 +151,10 @@ export class GenerationService {
     return replaced ? { generation, rate, replaced: { from: replaced.from } } : { generation, rate };
   }
 
-  async get(userId: number, id: number): Promise<GenerationEntity> {
+  /** One generation of the account; `onlyKey`: the reader is a restricted API key, which sees only its own. */
+  async get(userId: number, id: number, onlyKey?: number): Promise<GenerationEntity> {
     const gen = await this.deps.ds.getRepository(GenerationEntity).findOneBy({ id, userId });
-    if (!gen) throw new NotFoundError('Generation');
+    if (!gen || (onlyKey !== undefined && gen.apiKeyId !== onlyKey)) throw new NotFoundError('Generation');
     return gen;
   }
 

@@ -65,7 +65,7 @@ const dayOf = (d: Date) => d.toISOString().slice(0, 10);
  * with every day present (zeros where nothing ran) so a chart needs no gap filling; with group_by `model` or
  * `key`, also the range's totals per model or per API key.
  */
-export async function dailyUsage(ds: DataSource, userId: number, range: UsageRange): Promise<DailyUsage> {
+export async function dailyUsage(ds: DataSource, userId: number, range: UsageRange, onlyKey?: number): Promise<DailyUsage> {
   const first = range.from;
   const days = Math.round((range.to.getTime() - first.getTime()) / DAY_MS) + 1;
   const end = new Date(range.to.getTime() + DAY_MS);
@@ -75,9 +75,9 @@ export async function dailyUsage(ds: DataSource, userId: number, range: UsageRan
             count(*)::int AS n,
             COALESCE(sum(tokens_spent), 0)::int AS tokens
        FROM generations
-      WHERE user_id = $1 AND status = 'completed' AND created_at >= $2 AND created_at < $3
+      WHERE user_id = $1 AND status = 'completed' AND created_at >= $2 AND created_at < $3 AND ($4::int IS NULL OR api_key_id = $4)
       GROUP BY 1, 2`,
-    [userId, first, end],
+    [userId, first, end, onlyKey ?? null],
   );
   const series: UsageDay[] = [];
   const byDate = new Map<string, UsageDay>();
@@ -100,26 +100,34 @@ export async function dailyUsage(ds: DataSource, userId: number, range: UsageRan
     total.tokens += r.tokens;
   }
   const report: DailyUsage = { from: dayOf(first), to: dayOf(range.to), group_by: range.groupBy, days, total, series };
-  if (range.groupBy !== 'day') report.groups = await usageGroups(ds, userId, range.groupBy, first, end);
+  if (range.groupBy !== 'day') report.groups = await usageGroups(ds, userId, range.groupBy, first, end, onlyKey ?? null);
   return report;
 }
 
-async function usageGroups(ds: DataSource, userId: number, by: 'model' | 'key', from: Date, end: Date): Promise<UsageGroup[]> {
+async function usageGroups(
+  ds: DataSource,
+  userId: number,
+  by: 'model' | 'key',
+  from: Date,
+  end: Date,
+  onlyKey: number | null,
+): Promise<UsageGroup[]> {
   const rows: { id: string | number | null; name: string | null; n: number; tokens: number }[] =
     by === 'model'
       ? await ds.query(
           `SELECT model_slug AS id, model_slug AS name, count(*)::int AS n, COALESCE(sum(tokens_spent), 0)::int AS tokens
              FROM generations
-            WHERE user_id = $1 AND status = 'completed' AND created_at >= $2 AND created_at < $3
+            WHERE user_id = $1 AND status = 'completed' AND created_at >= $2 AND created_at < $3 AND ($4::int IS NULL OR api_key_id = $4)
             GROUP BY model_slug ORDER BY tokens DESC, model_slug`,
-          [userId, from, end],
+          [userId, from, end, onlyKey],
         )
       : await ds.query(
           `SELECT g.api_key_id AS id, k.name, count(*)::int AS n, COALESCE(sum(g.tokens_spent), 0)::int AS tokens
              FROM generations g LEFT JOIN api_keys k ON k.id = g.api_key_id
             WHERE g.user_id = $1 AND g.status = 'completed' AND g.created_at >= $2 AND g.created_at < $3
+              AND ($4::int IS NULL OR g.api_key_id = $4)
             GROUP BY g.api_key_id, k.name ORDER BY tokens DESC, g.api_key_id NULLS FIRST`,
-          [userId, from, end],
+          [userId, from, end, onlyKey],
         );
   return rows.map((r) => ({ id: r.id, name: r.name, count: r.n, tokens: r.tokens }));
 }

@@ -23,6 +23,8 @@ export interface HistoryQuery {
   door?: Door;
   /** Only requests made with this API key. */
   keyId?: number;
+  /** The reader is a restricted API key: only what it made itself, whatever the other filters say. */
+  onlyKey?: number;
   /** Inclusive lower bound on created_at. */
   from?: Date;
   /** Exclusive upper bound on created_at. */
@@ -72,6 +74,7 @@ async function historyRows(
   if (query.status) qb.andWhere('g.status = :status', { status: query.status });
   if (query.door) qb.andWhere(DOOR_CONDITION[query.door]);
   if (query.keyId !== undefined) qb.andWhere('g.api_key_id = :keyId', { keyId: query.keyId });
+  if (query.onlyKey !== undefined) qb.andWhere('g.api_key_id = :onlyKey', { onlyKey: query.onlyKey });
   if (query.from) qb.andWhere('g.created_at >= :from', { from: query.from });
   if (query.to) qb.andWhere('g.created_at < :to', { to: query.to });
   if (query.cursor) qb.andWhere('g.id < :before', { before: decodeCursor(query.cursor) });

@@ -24,12 +24,14 @@ export class UsageService {
   }
 
   /** Completed generations and tokens per UTC day over a range of days (and per model or key, when asked). */
-  dailyUsage(userId: number, range: UsageRange): Promise<DailyUsage> {
-    return dailyUsage(this.ds, userId, range);
+  /** `onlyKey`: the reader is a restricted API key, which sees only its own requests. */
+  dailyUsage(userId: number, range: UsageRange, onlyKey?: number): Promise<DailyUsage> {
+    return dailyUsage(this.ds, userId, range, onlyKey);
   }
 
-  userStats(userId: number): Promise<StatsView> {
-    return userStats(this.ds, userId);
+  /** `onlyKey`: the reader is a restricted API key, which sees only its own requests. */
+  userStats(userId: number, onlyKey?: number): Promise<StatsView> {
+    return userStats(this.ds, userId, onlyKey);
   }
 
   modelAverageTime(slug: string): Promise<AvgTimeView> {

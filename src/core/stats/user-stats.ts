@@ -27,7 +27,7 @@ const BUCKET: Record<string, BreakdownKey> = {
 };
 
 /** Completed generations since the account was created, by bucket, and over the last 30 days. */
-export async function userStats(ds: DataSource, userId: number): Promise<StatsView> {
+export async function userStats(ds: DataSource, userId: number, onlyKey?: number): Promise<StatsView> {
   const rows: { category: string; n: number; tokens: number; recent_n: number; recent_tokens: number }[] = await ds.query(
     `SELECT category,
             count(*)::int AS n,
@@ -35,9 +35,9 @@ export async function userStats(ds: DataSource, userId: number): Promise<StatsVi
             (count(*) FILTER (WHERE created_at >= now() - interval '30 days'))::int AS recent_n,
             COALESCE(sum(tokens_spent) FILTER (WHERE created_at >= now() - interval '30 days'), 0)::int AS recent_tokens
        FROM generations
-      WHERE user_id = $1 AND status = 'completed'
+      WHERE user_id = $1 AND status = 'completed' AND ($2::int IS NULL OR api_key_id = $2)
       GROUP BY category`,
-    [userId],
+    [userId, onlyKey ?? null],
   );
   const zero = (): CountAndTokens => ({ count: 0, tokens: 0 });
   const stats: StatsView = {
