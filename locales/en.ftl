@@ -38,7 +38,8 @@ help-text =
 
     💬 Just write a message to chat with the selected text model; it remembers the conversation. /new starts over, /chat picks the model, /mode picks a persona. 🔄 under an answer asks the same question again (billed again).
     👁 Send a photo with a question in the caption (or reply to a photo with a question) and a model that sees images answers.
-    🖼 /image, 🎬 /video, 🗣 /speech, 🎵 /music: pick a model and options, write the prompt, see the price, confirm.
+    ⚡ /image a red fox, /video waves at sunset, /music calm piano, /speak Hello!: one step, with the model and options you used last; only the price is confirmed (in /settings: never ask below a price you choose).
+    🖼 /image, 🎬 /video, 🗣 /speech, 🎵 /music alone: pick a model and options, write the prompt, see the price, confirm.
     🎙 Send a voice message or an audio file to get it transcribed; in /settings, voice messages can be answered by the chat model instead.
     🛠 Send a photo with a caption: “upscale”, “upscale 4x”, “remove bg”, “colorize”, “ocr”, “style: watercolor”, “inpaint: a red hat”, “face swap” — or without a caption to pick a tool.
 
@@ -59,6 +60,7 @@ command-mode = Choose a persona
 command-image = Create an image
 command-video = Create a video
 command-speech = Text to speech
+command-speak = Speak a text at once: /speak <text>
 command-transcribe = Transcription model
 command-music = Create music
 command-tools = Photo tools
@@ -81,6 +83,9 @@ button-cancel = ✖ Cancel
 button-skip = Skip ›
 button-skip-transparent = Skip: repaint the transparent area ›
 button-generate = ✅ Generate · { $price } tkn
+button-options = ⚙️ Options
+button-confirm-always = Always ask
+button-confirm-above = ≤ { $price }: go
 button-top-up = 💳 Top up
 button-plans = ⭐ Plans
 button-new-chat = 🆕 New conversation
@@ -354,6 +359,10 @@ settings-text =
     Notifications: { $notifications }
     Voice messages: { $voice }
     Voice answers: { $answers }
+    One-step commands (/image a red fox): { $confirm ->
+        [0] ask before every run
+       *[other] start at once up to { $confirm } tkn, ask above
+    }
 
     With notifications off, results that finish later arrive silently.
 settings-on = on

@@ -18,6 +18,7 @@ import {
   type SessionData,
 } from './context';
 import { createMediaConversation } from './conversations/media';
+import { createQuickConversation } from './conversations/quick';
 import { createToolsConversation } from './conversations/tools';
 import { linkBase } from '../core/links/link-origins';
 import { ResultDelivery } from './services/delivery';
@@ -177,6 +178,7 @@ export function createBot(token: string, services: BotServices, options: BotOpti
   const conversationOptions = { maxMillisecondsToWait: settings.conversationTimeoutMs };
   bot.use(createConversation<BotContext, ConvContext>(createMediaConversation(i18n), { id: 'media', ...conversationOptions }));
   bot.use(createConversation<BotContext, ConvContext>(createToolsConversation(i18n), { id: 'tools', ...conversationOptions }));
+  bot.use(createConversation<BotContext, ConvContext>(createQuickConversation(i18n), { id: 'quick', ...conversationOptions }));
 
   bot
     .errorBoundary(async (err: BotError<BotContext>) => {

@@ -56,6 +56,8 @@ export const SET_VOICE_ANSWERS = callbackKind('set:va', oneOf(['on', 'off']));
 /** The list of speech models for voice answers, and the choice of one. */
 export const TTS_MODELS = plainCallback('tts:list');
 export const SET_TTS_MODEL = callbackKind('tts:m', modelSlug);
+/** One-step runs up to this price (tokens) start without asking; 0 asks every time. */
+export const SET_CONFIRM_ABOVE = callbackKind('set:ask', integer);
 
 export const BALANCE_TOP_UP = plainCallback('bal:topup');
 export const BALANCE_PLANS = plainCallback('bal:plans');
@@ -108,6 +110,7 @@ export const CALLBACK_KINDS = [
   SET_VOICE_ANSWERS,
   TTS_MODELS,
   SET_TTS_MODEL,
+  SET_CONFIRM_ABOVE,
   BALANCE_TOP_UP,
   BALANCE_PLANS,
   SUBSCRIPTION_CANCEL,

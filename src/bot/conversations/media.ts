@@ -3,7 +3,8 @@ import { canUseModel, listModels } from '../../core/catalog/catalog';
 import { hasErrorCode } from '../../core/error-registry';
 import { quoteGeneration } from '../../core/catalog/pricing';
 import type { ModelDefinition, PlanSlug } from '../../core/catalog/types';
-import type { BotConversation, ConvContext } from '../context';
+import { isPresetCategory } from '../../core/accounts/media-presets';
+import type { BotContext, BotConversation, ConvContext } from '../context';
 import { paramErrorText } from '../errors';
 import { planNames, truncate } from '../render/format';
 import { imageFormatSetting, photoCommand, startForUpdate, type BotRequest, type ImageInputRef } from '../services/generation-runner';
@@ -260,8 +261,33 @@ export function confirmationText(t: Translate, draft: Draft, cost: number, balan
   ].join('\n\n');
 }
 
+/**
+ * Starts the draft's generation for the update's user (inside `conversation.external`), and keeps its model and
+ * options for the category's one-step command.
+ */
+export async function startDraft(octx: BotContext, draft: Draft, cost: number, replyTo?: number): Promise<void> {
+  await startForUpdate(octx, draft.model.slug, { kind: 'generate', request: draft.request, images: draft.images }, replyTo, cost);
+  const category = draft.model.category;
+  if (isPresetCategory(category) && octx.account) {
+    await octx.deps.services.settings.rememberMediaPreset(octx.account.user.id, category, draft.request);
+  }
+}
+
+export interface ConfirmOptions {
+  /** A button beside Generate that leaves for the category's wizard (a menu entry: it ends this one). */
+  optionsData?: string;
+  /** The message the run answers. */
+  replyTo?: number;
+}
+
 /** Step 4: limits, balance and price; the generation starts only on confirmation. */
-export async function confirmAndStart(w: Wizard, ctx: ConvContext, draft: Draft, cost: number): Promise<void> {
+export async function confirmAndStart(
+  w: Wizard,
+  ctx: ConvContext,
+  draft: Draft,
+  cost: number,
+  options: ConfirmOptions = {},
+): Promise<void> {
   const { t, conversation } = w;
   const refused = await preflight(w, (octx) => octx.deps.services.preflight.check(octx.account!, draft.model, cost));
   if (refused) {
@@ -272,10 +298,12 @@ export async function confirmAndStart(w: Wizard, ctx: ConvContext, draft: Draft,
     ? undefined
     : await conversation.external((octx) => octx.deps.services.profiles.totalTokens(octx.account!.user.id));
   const summary = confirmationText(t, draft, cost, balance);
+  const keyboard = new InlineKeyboard().text(t('button-generate', { price: cost }), button(w, 'ok'));
+  if (options.optionsData) keyboard.text(t('button-options'), options.optionsData);
+  keyboard.text(t('button-cancel'), button(w, 'x'));
   const sent = await ctx.reply(summary, {
-    reply_markup: new InlineKeyboard()
-      .text(t('button-generate', { price: cost }), button(w, 'ok'))
-      .text(t('button-cancel'), button(w, 'x')),
+    reply_markup: keyboard,
+    ...(options.replyTo ? { reply_parameters: { message_id: options.replyTo, allow_sending_without_reply: true } } : {}),
   });
   w.messageId = sent.message_id;
   for (;;) {
@@ -287,9 +315,7 @@ export async function confirmAndStart(w: Wizard, ctx: ConvContext, draft: Draft,
     }
     if (value !== 'ok') continue;
     await pressed.api.editMessageText(pressed.chat!.id, sent.message_id, summary).catch(() => undefined);
-    await conversation.external((octx) =>
-      startForUpdate(octx, draft.model.slug, { kind: 'generate', request: draft.request, images: draft.images }, undefined, cost),
-    );
+    await conversation.external((octx) => startDraft(octx, draft, cost, options.replyTo));
     return;
   }
 }

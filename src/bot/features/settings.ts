@@ -4,9 +4,11 @@ import type { BotContext } from '../context';
 import { show } from './respond';
 import { IMAGE_FORMATS } from '../../core/catalog/types';
 import { canUseModel, findModel, listModels } from '../../core/catalog/catalog';
+import { CONFIRM_ABOVE_CHOICES } from '../../core/accounts/media-presets';
 import {
   MENU,
   onCallback,
+  SET_CONFIRM_ABOVE,
   SET_IMAGE_FORMAT,
   SET_LANGUAGE,
   SET_NOTIFICATIONS,
@@ -21,10 +23,11 @@ import { modelPickerKeyboard } from '../keyboards/models';
 async function showSettings(ctx: BotContext): Promise<void> {
   const account = ctx.account;
   if (!account) return;
-  const [s, voice, answers] = await Promise.all([
+  const [s, voice, answers, confirmAbove] = await Promise.all([
     ctx.deps.services.settings.get(account.user.id),
     ctx.deps.services.settings.voiceMode(account.user.id),
     ctx.deps.services.settings.voiceAnswers(account.user.id, account.plan.slug),
+    ctx.deps.services.settings.confirmAbove(account.user.id),
   ]);
   const mark = (on: boolean) => (on ? '✓ ' : '');
   const kb = new InlineKeyboard()
@@ -45,6 +48,12 @@ async function showSettings(ctx: BotContext): Promise<void> {
     .text(`${mark(answers.enabled)}${ctx.t('button-voice-answers-on')}`, SET_VOICE_ANSWERS.data('on'))
     .row();
   if (answers.enabled && answers.model) kb.text(ctx.t('button-voice-answers-model', { model: answers.model.name }), TTS_MODELS.data).row();
+  for (const tokens of CONFIRM_ABOVE_CHOICES) {
+    const label = tokens === 0 ? ctx.t('button-confirm-always') : ctx.t('button-confirm-above', { price: tokens });
+    kb.text(`${mark(confirmAbove === tokens)}${label}`, SET_CONFIRM_ABOVE.data(tokens));
+    if (tokens === 0) kb.row();
+  }
+  kb.row();
   kb.text(ctx.t('button-menu'), MENU.data('main'));
   const text = ctx.t('settings-text', {
     language: s.language === 'ru' ? 'Русский' : 'English',
@@ -56,6 +65,7 @@ async function showSettings(ctx: BotContext): Promise<void> {
       : answers.model
         ? ctx.t('settings-voice-answers-on', { model: answers.model.name })
         : ctx.t('settings-voice-answers-no-model'),
+    confirm: confirmAbove,
   });
   await show(ctx, text, kb);
 }
@@ -111,6 +121,13 @@ export function settingsFeature(): Composer<BotContext> {
       });
     }
     await ctx.deps.services.settings.setTtsModel(account.user.id, account.plan.slug, model.slug);
+    await showSettings(ctx);
+  });
+
+  onCallback(composer, SET_CONFIRM_ABOVE, async (ctx, tokens) => {
+    const account = ctx.account;
+    if (!account || !(CONFIRM_ABOVE_CHOICES as readonly number[]).includes(tokens)) return ctx.answerCallbackQuery();
+    await ctx.deps.services.settings.setConfirmAbove(account.user.id, tokens);
     await showSettings(ctx);
   });
 

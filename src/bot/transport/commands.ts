@@ -12,6 +12,7 @@ function commandList(t: Translate): { command: string; description: string }[] {
     { command: 'image', description: t('command-image') },
     { command: 'video', description: t('command-video') },
     { command: 'speech', description: t('command-speech') },
+    { command: 'speak', description: t('command-speak') },
     { command: 'transcribe', description: t('command-transcribe') },
     { command: 'music', description: t('command-music') },
     { command: 'tools', description: t('command-tools') },
@@ -28,7 +29,7 @@ function commandList(t: Translate): { command: string; description: string }[] {
 
 /** What works in a group (the account's screens stay in the private chat); admins also see /off and /on. */
 function groupCommandList(t: Translate, admin: boolean): { command: string; description: string }[] {
-  const names = ['new', 'image', 'video', 'speech', 'music', 'tools', 'help'];
+  const names = ['new', 'image', 'video', 'speech', 'speak', 'music', 'tools', 'help'];
   const list = commandList(t).filter((c) => names.includes(c.command));
   return admin ? [...list, { command: 'off', description: t('command-off') }, { command: 'on', description: t('command-on') }] : list;
 }

@@ -1,6 +1,14 @@
 import { DataSource } from 'typeorm';
 import type { PlanSlug, TextModel, TtsModel } from '../catalog/types';
 import { getChatModel, getVisionModel, setChatModel } from './chat-preference';
+import {
+  getConfirmAbove,
+  getMediaPreset,
+  rememberMediaPreset,
+  setConfirmAbove,
+  type MediaPreset,
+  type PresetCategory,
+} from './media-presets';
 import { getSettings, SettingsPatch, SettingsView, updateSettings } from './settings';
 import { getVoiceAnswers, setTtsModel, setVoiceAnswers, VoiceAnswers } from './voice-answers';
 import { getVoiceMode, setVoiceMode, VoiceMode } from './voice-preference';
@@ -52,6 +60,25 @@ export class SettingsService {
   /** @throws ParamError (not a text model), PlanTooLowError */
   setChatModel(userId: number, plan: PlanSlug, slug: string): Promise<TextModel> {
     return setChatModel(this.ds, userId, plan, slug);
+  }
+
+  /** The model and options of a one-step run of the category (the last run's while the plan opens it); null: none on the plan. */
+  mediaPreset(userId: number, plan: PlanSlug, category: PresetCategory): Promise<MediaPreset | null> {
+    return getMediaPreset(this.ds, userId, plan, category);
+  }
+
+  rememberMediaPreset(userId: number, category: PresetCategory, request: MediaPreset): Promise<void> {
+    return rememberMediaPreset(this.ds, userId, category, request);
+  }
+
+  /** The price (tokens) up to which a one-step run starts without asking; 0 asks every time. */
+  confirmAbove(userId: number): Promise<number> {
+    return getConfirmAbove(this.ds, userId);
+  }
+
+  /** @throws ParamError (not one of CONFIRM_ABOVE_CHOICES) */
+  setConfirmAbove(userId: number, tokens: number): Promise<number> {
+    return setConfirmAbove(this.ds, userId, tokens);
   }
 
   /** The stored language of the account behind a Telegram id (undefined without one). */

@@ -38,6 +38,14 @@ export class UserSettingsEntity {
   @Column({ name: 'tts_model', type: 'text', nullable: true })
   ttsModel: string | null;
 
+  /** Bot: the model and options each media category last ran with, for one-step commands (`/image <prompt>`). */
+  @Column({ name: 'media_presets', type: 'jsonb', default: {} })
+  mediaPresets: Record<string, unknown>;
+
+  /** Bot: a one-step run up to this price (tokens) starts without asking; 0 asks every time. */
+  @Column({ name: 'confirm_above', type: 'integer', default: 0 })
+  confirmAbove: number;
+
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt: Date;
 }
