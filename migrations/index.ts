@@ -17,6 +17,7 @@ import { LivingCatalog1764025000000 } from './1764025000000-LivingCatalog';
 import { ApiKeyLimits1764027000000 } from './1764027000000-ApiKeyLimits';
 import { ScheduledCommands1764240000000 } from './1764240000000-ScheduledCommands';
 import { BotQuickRuns1764380000000 } from './1764380000000-BotQuickRuns';
+import { ScheduleKeys1764310000000 } from './1764310000000-ScheduleKeys';
 import { IdempotencyAttemptOwner1764023000000 } from './1764023000000-IdempotencyAttemptOwner';
 import { GenerationLinkOrigin1764028100000 } from './1764028100000-GenerationLinkOrigin';
 import { VoiceAnswers1764030000000 } from './1764030000000-VoiceAnswers';
@@ -51,4 +52,5 @@ export const migrations = [
   RateCounterMode1764230100000,
   ScheduledCommands1764240000000,
   BotQuickRuns1764380000000,
+  ScheduleKeys1764310000000,
 ];

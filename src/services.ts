@@ -338,7 +338,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     queue,
     generations,
     chat,
-    schedules: new ScheduleService(ds, plans, generations, log),
+    schedules: new ScheduleService(ds, plans, generations, apiKeys, log),
     idempotency,
     settings: new SettingsService(ds),
     profiles: new ProfileService(ds),

@@ -166,6 +166,11 @@ export const ScheduleSchema = component(
     last_generation_id: z.number().int().nullable(),
     last_error: z.string().nullable(),
     created_at: isoDate,
+    api_key_id: z
+      .number()
+      .int()
+      .nullable()
+      .describe('the API key it was created with and runs as (its budget, models and expiry apply; deleting the key deletes it)'),
   }),
 );
 

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { MAX_INTERVAL_MINUTES, MIN_INTERVAL_MINUTES, type ScheduleView } from '../../core/schedules/schedules';
 import type { ApiServices } from '../api-services';
-import { authOf } from '../middleware/auth';
+import { actorOf, authOf } from '../middleware/auth';
 import { ErrorSchema, ScheduleListSchema, ScheduleSchema } from '../openapi/components';
 import { bodyFromRequest, parseGenerateBody, requestFromBody } from './generate-body';
 import { idParams } from './path-params';
@@ -37,25 +37,24 @@ export function registerScheduleRoutes(router: Router, services: Pick<ApiService
       status: 201,
       responses: {
         201: { description: 'The schedule', schema: ScheduleSchema },
-        403: { description: 'The plan does not include the model (`insufficient_plan`)', schema: ErrorSchema },
+        403: {
+          description: 'The plan does not include the model (`insufficient_plan`), or the key’s model list does not (`model_not_allowed`)',
+          schema: ErrorSchema,
+        },
         404: { description: 'The request names a model the catalog does not have (`model_not_found`)', schema: ErrorSchema },
         409: { description: 'The account has the maximum number of schedules (`quota_exceeded`)', schema: ErrorSchema },
         410: { description: '`model_retired`: the request names a retired model without a replacement', schema: ErrorSchema },
       },
     },
     async (ctx, { body }) => {
-      const auth = authOf(ctx);
       // Validated like a POST /generate body, fields named as there.
       const request = requestFromBody(parseGenerateBody(body.request));
-      const schedule = await services.schedules.create(
-        { user: auth.user, plan: auth.plan },
-        {
-          name: body.name,
-          request,
-          intervalMinutes: body.interval_minutes,
-          startAt: body.start_at ? new Date(body.start_at) : undefined,
-        },
-      );
+      const schedule = await services.schedules.create(actorOf(ctx), {
+        name: body.name,
+        request,
+        intervalMinutes: body.interval_minutes,
+        startAt: body.start_at ? new Date(body.start_at) : undefined,
+      });
       return toScheduleBody(schedule);
     },
   );

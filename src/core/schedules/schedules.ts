@@ -1,7 +1,9 @@
 import { DataSource } from 'typeorm';
 import { ScheduleEntity, UserEntity } from '../../db/entities';
 import type { Logger } from '../../logger';
+import type { ApiKeyService } from '../accounts/api-keys';
 import { NotFoundError, QuotaExceededError } from '../accounts/errors';
+import { assertKeyAllowsModel, KeyRestrictedError, type KeyScope } from '../accounts/key-limits';
 import { withAccountLock } from '../accounts/per-account-limit';
 import { PlanDirectory } from '../accounts/plans';
 import { commandFromRequest, type GenerateRequest } from '../catalog/params';
@@ -25,6 +27,8 @@ export interface ScheduleView {
   last_generation_id: number | null;
   last_error: string | null;
   created_at: string;
+  /** The API key it runs as (its budget, models and expiry apply; deleting the key deletes the schedule), or null. */
+  api_key_id: number | null;
 }
 
 export function toScheduleView(s: ScheduleEntity): ScheduleView {
@@ -39,6 +43,7 @@ export function toScheduleView(s: ScheduleEntity): ScheduleView {
     last_generation_id: s.lastGenerationId,
     last_error: s.lastError,
     created_at: s.createdAt.toISOString(),
+    api_key_id: s.apiKeyId,
   };
 }
 
@@ -48,6 +53,7 @@ export class ScheduleService {
     private readonly ds: DataSource,
     private readonly plans: PlanDirectory,
     private readonly generations: GenerationService,
+    private readonly apiKeys: Pick<ApiKeyService, 'scopeOf'>,
     private readonly log: Logger,
   ) {}
 
@@ -55,12 +61,18 @@ export class ScheduleService {
     return this.ds.getRepository(ScheduleEntity);
   }
 
-  /** Validates the request as generate would (model, its rules, plan) before storing it. */
+  /**
+   * Validates the request as generate would (model, its rules, plan, the key's model list) before storing it. Made
+   * with an API key, the schedule runs as that key and is deleted with it; a restricted key makes none.
+   * @throws KeyRestrictedError, ModelNotAllowedError, PlanTooLowError, QuotaExceededError
+   */
   async create(
     actor: Actor,
     input: { name: string; request: GenerateRequest; intervalMinutes: number; startAt?: Date },
   ): Promise<ScheduleView> {
+    if (actor.key?.restricted) throw new KeyRestrictedError();
     const { model } = commandFromRequest(input.request);
+    assertKeyAllowsModel(actor.key, input.request.model);
     assertCanUseModel(actor.plan, model);
     // The count and the insert hold the account's lock: parallel creations never pass the cap.
     const saved = await withAccountLock(this.ds, actor.user.id, async (em) => {
@@ -71,6 +83,7 @@ export class ScheduleService {
       return repo.save(
         repo.create({
           userId: actor.user.id,
+          apiKeyId: actor.key?.id ?? null,
           name: input.name,
           command: toStoredCommand(input.request),
           intervalMinutes: input.intervalMinutes,
@@ -110,11 +123,14 @@ export class ScheduleService {
       [limit],
     );
     for (const { id } of claimed[0]) {
-      const s = await this.repo.findOneByOrFail({ id });
+      // Deleted since the claim (by its owner, or with its key): nothing to run.
+      const s = await this.repo.findOneBy({ id });
+      if (!s) continue;
       const user = await this.ds.getRepository(UserEntity).findOneBy({ id: s.userId });
       if (!user || user.isBlocked) continue;
       try {
-        const actor = { user, plan: await this.plans.get(user.planSlug) };
+        const key = await this.keyOf(s.userId, s.apiKeyId);
+        const actor: Actor = { user, plan: await this.plans.get(user.planSlug), ...(key ? { key } : {}) };
         const { generation } = await this.generations.generate(actor, commandFromRequest(readStoredCommand(s.id, s.command)), {
           source: 'schedule',
           ownOrigins: [],
@@ -126,5 +142,13 @@ export class ScheduleService {
       }
     }
     return claimed[0].length;
+  }
+
+  /** The scope of the key a schedule runs as. @throws Error when that key expired (or went since the claim) */
+  private async keyOf(userId: number, keyId: number | null): Promise<KeyScope | undefined> {
+    if (keyId === null) return undefined;
+    const scope = await this.apiKeys.scopeOf(userId, keyId);
+    if (!scope) throw new Error('the API key this schedule runs as has expired');
+    return scope;
   }
 }

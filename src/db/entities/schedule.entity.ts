@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { ApiKeyEntity } from './api-key.entity';
 import { UserEntity } from './user.entity';
 
 /** A recurring generation: the same request run every `interval_minutes`. */
@@ -14,6 +15,15 @@ export class ScheduleEntity {
   @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'user_id' })
   user?: UserEntity;
+
+  /** The API key it was created with: each run is a request of that key (budget, models, expiry) and goes with it. */
+  @Index()
+  @Column({ name: 'api_key_id', type: 'integer', nullable: true })
+  apiKeyId: number | null;
+
+  @ManyToOne(() => ApiKeyEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'api_key_id' })
+  apiKey?: ApiKeyEntity;
 
   @Column({ type: 'text' })
   name: string;
