@@ -13,6 +13,7 @@ import { connectDatabase, Database } from './db/connect';
 import { withStartupLock } from './db/startup-lock';
 import { startWorkers } from './jobs/workers';
 import { createLogger, Logger } from './logger';
+import { keepRunningOnUnhandledRejection } from './process-guards';
 import { endingModels } from './core/catalog/lifecycle';
 import type { SandboxServer } from './sandbox/server';
 import { createServices, Services } from './services';
@@ -224,6 +225,7 @@ function main(): void {
   tuneHeapGrowth();
   const config = readConfig();
   const log = createLogger(config.logLevel);
+  keepRunningOnUnhandledRejection(log);
   let signalled = false;
   // Filled in right after the handlers exist; a handler reads it when it runs.
   const service: { start?: Promise<Running> } = {};

@@ -4,6 +4,35 @@ import { GenerationQueue } from '../core/generations/ports';
 
 export const GENERATION_STEP = 'generation-step';
 
+interface JobOutcomeMethods {
+  complete(...args: unknown[]): Promise<unknown>;
+  fail(...args: unknown[]): Promise<unknown>;
+  emit(event: 'error', err: unknown): boolean;
+}
+
+/**
+ * pg-boss 10.4 records a worker batch's outcome without awaiting it (`this.complete(…)` / `this.fail(…)` in
+ * manager.js `watch`), so a PostgreSQL outage at that moment (57P03 during a restart, a refused connection) was an
+ * unhandled rejection, which ends a Node process. Every complete/fail promise gets a handler that reports the
+ * failure as the queue's `error` event; a caller that awaits one still sees it reject. The job itself is safe: an
+ * outcome not recorded leaves it active, and pg-boss expires and retries it.
+ */
+function guardUnawaitedOutcomes(): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the class pg-boss builds its private manager from
+  const { prototype } = require('pg-boss/src/manager') as { prototype: JobOutcomeMethods & { __outcomesGuarded?: true } };
+  if (prototype.__outcomesGuarded) return;
+  for (const name of ['complete', 'fail'] as const) {
+    const original = prototype[name];
+    prototype[name] = function (this: JobOutcomeMethods, ...args: unknown[]) {
+      const outcome = original.apply(this, args);
+      outcome.catch((err: unknown) => this.emit('error', err));
+      return outcome;
+    };
+  }
+  prototype.__outcomesGuarded = true;
+}
+guardUnawaitedOutcomes();
+
 /**
  * A step is one vendor call (a submission or a poll). A worker killed mid-step leaves its job active; pg-boss
  * expires it after this long (plus at most one maintenance cycle) and retries it elsewhere: under a minute.
