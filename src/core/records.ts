@@ -28,7 +28,21 @@ export interface GenerationRecord {
   /** The origin the request came in through, for the result's link. */
   readonly linkOrigin: string | null;
   readonly resultText: string | null;
+  /** The result's own details (an image's width and height, a transcript's segments, the vendor's warnings). */
+  readonly resultMetadata: Readonly<Record<string, unknown>> | null;
+  readonly error: string | null;
   readonly errorKind: string | null;
+  readonly category: string;
+  /** The normalised options it ran with (core/catalog NormalizedParams, plus what the worker keeps). */
+  readonly params: Readonly<Record<string, unknown>>;
+  /** Set once the vendor took the job (a pending generation is then in progress). */
+  readonly upstreamJobId: string | null;
+  readonly etaSeconds: number | null;
+  readonly completedAt: Date | null;
+  /** When retention deletes the result file (null: never). */
+  readonly expiresAt: Date | null;
+  /** When the result file was deleted (retention, or its owner). */
+  readonly resultDeletedAt: Date | null;
   readonly tokensSpent: number;
   /** Seconds of music or video, as generated. */
   readonly durationSeconds: number | null;

@@ -16,7 +16,17 @@ export interface UploadedFile {
 
 export interface MultipartForm {
   fields: Record<string, string>;
+  /** The first file of each accepted field. */
   files: Record<string, UploadedFile>;
+  /** Every file of each accepted field, in the order sent (`image[]` may carry several). */
+  fileLists: Record<string, UploadedFile[]>;
+}
+
+export interface MultipartOptions {
+  maxFileBytes: number;
+  fileFields: string[];
+  /** How many files the form may carry in all (default: one per file field). */
+  maxFiles?: number;
 }
 
 interface FormidableFile {
@@ -41,13 +51,13 @@ const FORMIDABLE = {
 } as const;
 
 /** The real reason a multipart body was refused: 413 only when a file is too large. */
-function multipartError(err: Error & { code?: unknown }, maxFileBytes: number, fileFields: string[]): ApiError {
+function multipartError(err: Error & { code?: unknown }, maxFileBytes: number, fileFields: string[], maxFiles: number): ApiError {
   switch (err.code) {
     case FORMIDABLE.biggerThanMaxFileSize:
     case FORMIDABLE.biggerThanTotalMaxFileSize:
       return tooLarge(maxFileBytes);
     case FORMIDABLE.maxFilesExceeded:
-      return new ApiError(400, 'invalid_multipart', `Too many files: send at most ${fileFields.length} (${fileFields.join(', ')})`);
+      return new ApiError(400, 'invalid_multipart', `Too many files: send at most ${maxFiles} (${fileFields.join(', ')})`);
     case FORMIDABLE.maxFieldsExceeded:
       return new ApiError(400, 'invalid_multipart', 'Too many form fields');
     case FORMIDABLE.maxFieldsSizeExceeded:
@@ -67,15 +77,12 @@ function multipartError(err: Error & { code?: unknown }, maxFileBytes: number, f
  * over the cap is refused before reading. Other failures say what was wrong (400). Accepted files are then read
  * (they are within the cap); the folder is removed whatever happened.
  */
-export async function readMultipart(
-  ctx: ParameterizedContext,
-  opts: { maxFileBytes: number; fileFields: string[] },
-): Promise<MultipartForm> {
+export async function readMultipart(ctx: ParameterizedContext, opts: MultipartOptions): Promise<MultipartForm> {
   if (!ctx.is('multipart/form-data')) {
     throw refuseUnreadBody(ctx, new ApiError(415, 'unsupported_media_type', 'Send this request as multipart/form-data'));
   }
   const declared = Number(ctx.get('Content-Length') || NaN);
-  if (Number.isFinite(declared) && declared > opts.maxFileBytes * opts.fileFields.length + 1024 * 1024) {
+  if (Number.isFinite(declared) && declared > opts.maxFileBytes * (opts.maxFiles ?? opts.fileFields.length) + 1024 * 1024) {
     throw refuseUnreadBody(ctx, tooLarge(opts.maxFileBytes));
   }
   // Each request writes into its own folder, removed on every way out: success, refusal, overflow, abort.
@@ -94,18 +101,15 @@ function strictText(latin1: string, field: string): string {
   return text;
 }
 
-async function parseInto(
-  ctx: ParameterizedContext,
-  uploadDir: string,
-  opts: { maxFileBytes: number; fileFields: string[] },
-): Promise<MultipartForm> {
+async function parseInto(ctx: ParameterizedContext, uploadDir: string, opts: MultipartOptions): Promise<MultipartForm> {
+  const maxFiles = opts.maxFiles ?? opts.fileFields.length;
   // formidable loads on the first upload: a process that serves no upload keeps none of it.
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a deferred load
   const { formidable } = require('formidable') as typeof import('formidable');
   const form = formidable({
     uploadDir,
     maxFileSize: opts.maxFileBytes,
-    maxFiles: opts.fileFields.length,
+    maxFiles,
     maxFields: 20,
     maxFieldsSize: 64 * 1024,
     allowEmptyFiles: false,
@@ -126,19 +130,22 @@ async function parseInto(
     [rawFields, rawFiles] = await form.parse(ctx.req);
   } catch (err) {
     // The client may still be sending (a file over the cap): it gets the answer, then the rest is read and dropped.
-    throw refuseUnreadBody(ctx, multipartError(err as Error & { code?: unknown }, opts.maxFileBytes, opts.fileFields));
+    throw refuseUnreadBody(ctx, multipartError(err as Error & { code?: unknown }, opts.maxFileBytes, opts.fileFields, maxFiles));
   }
-  const files: Record<string, UploadedFile> = {};
+  const fileLists: Record<string, UploadedFile[]> = {};
   for (const [name, value] of Object.entries(rawFiles)) {
-    const file = value?.[0];
-    if (!opts.fileFields.includes(name) || !file) continue;
-    files[name] = {
-      data: await fs.readFile(file.filepath),
-      filename: file.originalFilename ? strictText(file.originalFilename, name) : name,
-      declaredMime: file.mimetype ?? 'application/octet-stream',
-      size: file.size,
-    };
+    if (!opts.fileFields.includes(name) || !value?.length) continue;
+    fileLists[name] = [];
+    for (const file of value) {
+      fileLists[name].push({
+        data: await fs.readFile(file.filepath),
+        filename: file.originalFilename ? strictText(file.originalFilename, name) : name,
+        declaredMime: file.mimetype ?? 'application/octet-stream',
+        size: file.size,
+      });
+    }
   }
+  const files = Object.fromEntries(Object.entries(fileLists).map(([name, list]) => [name, list[0]!]));
   const fields = Object.fromEntries(
     Object.entries(rawFields).map(([k, v]) => {
       const name = strictText(k, 'form');
@@ -150,5 +157,5 @@ async function parseInto(
       throw new ApiError(400, 'invalid_input', `${name}: text must not contain NUL characters or unpaired surrogates`, { field: name });
     }
   }
-  return { fields, files };
+  return { fields, files, fileLists };
 }

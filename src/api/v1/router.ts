@@ -15,6 +15,7 @@ import { ChatRunServices, completeChat, serviceObject, streamChat } from './chat
 import { registerMessagesRoutes } from './anthropic/routes';
 import { documentV1 } from './openapi';
 import { registerResponsesRoutes } from './responses/routes';
+import { registerMediaRoutes } from './media/routes';
 import { refuseUnknownParameters, toChatInput } from './messages';
 import { chatCompletionBody } from './schemas';
 
@@ -118,7 +119,10 @@ async function chatCompletions(ctx: ParameterizedContext, services: ChatRunServi
 
 /** The chat-completions-compatible surface under /v1 (errors in the compatible shape). */
 export function createV1Router(
-  services: Pick<ApiServices, 'chat' | 'config' | 'auth' | 'limiter' | 'readiness'>,
+  services: Pick<
+    ApiServices,
+    'chat' | 'config' | 'auth' | 'limiter' | 'readiness' | 'generations' | 'idempotency' | 'resultFiles' | 'profiles'
+  >,
   registry?: OpenApiRegistry,
 ): Router {
   const router = new Router({ prefix: '/v1' });
@@ -136,6 +140,7 @@ export function createV1Router(
   router.post('/chat/completions', (ctx) => chatCompletions(ctx, services));
   registerResponsesRoutes(router, services);
   registerMessagesRoutes(router, services);
+  registerMediaRoutes(router, services);
   router.get('/models', (ctx) => {
     ctx.body = {
       object: 'list',

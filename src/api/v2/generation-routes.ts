@@ -3,7 +3,8 @@ import type { ParameterizedContext } from 'koa';
 import { announceReplacement } from '../model-replaced';
 import { commandFromRequest } from '../../core/catalog/params';
 import { GenerationFailedError } from '../../core/generations/errors';
-import { fingerprint, IDEMPOTENCY_KEY_PATTERN, StoredResponse } from '../../core/generations/idempotency';
+import { fingerprint, StoredResponse } from '../../core/generations/idempotency';
+import { idempotentResponse } from '../idempotent';
 import { GenerationOutcome, RequestContext } from '../../core/generations/service';
 import { toGenerationView } from '../../core/generations/views';
 import { sniffAudio } from '../../core/media/sniff';
@@ -74,29 +75,15 @@ function renderOutcome(
   return { status: 200, body: toGenerationView(g, services.config.links) };
 }
 
-/**
- * Runs `work` under the request's `Idempotency-Key` (if any): a replay returns the stored answer and charges
- * nothing again.
- */
+/** Answers with what `work` (or, for a replayed Idempotency-Key, the first attempt) answered. */
 async function idempotent(
   ctx: ParameterizedContext,
-  services: Pick<ApiServices, 'config' | 'generations' | 'idempotency' | 'chat'>,
+  services: Pick<ApiServices, 'idempotency'>,
   route: string,
   body: unknown,
   work: () => Promise<StoredResponse>,
 ): Promise<void> {
-  const key = ctx.get('Idempotency-Key');
-  let response: StoredResponse;
-  if (!key) {
-    response = await work();
-  } else {
-    if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
-      throw new ApiError(400, 'validation_error', 'Idempotency-Key must be 1-255 visible ASCII characters', { field: 'Idempotency-Key' });
-    }
-    const result = await services.idempotency.run(authOf(ctx).userId, key, fingerprint(route, body), work);
-    if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
-    response = result;
-  }
+  const response = await idempotentResponse(ctx, services, route, body, work);
   ctx.status = response.status;
   ctx.body = response.body;
 }

@@ -22,6 +22,8 @@ export interface CommandInputs<F = UploadedImage> {
   mask?: CommandInput<F>;
   /** What the door calls the mask (`mask` on /inpaint), for the refusal when it is missing; else `params.mask_url`. */
   maskField?: string;
+  /** The mask must have the image's very size (OpenAI's rule on /v1/images/edits); else one of its shape is scaled. */
+  maskSameSize?: boolean;
 }
 
 export interface GenerateCommand<F = UploadedImage> {
@@ -40,5 +42,5 @@ export async function loadCommandFiles<F, G>(command: GenerateCommand<F>, load: 
   const images: CommandInput<G>[] = [];
   for (const image of command.inputs.images) images.push(await convert(image));
   const mask = command.inputs.mask && (await convert(command.inputs.mask));
-  return { ...command, inputs: { images, mask, maskField: command.inputs.maskField } };
+  return { ...command, inputs: { ...command.inputs, images, mask } };
 }

@@ -1,5 +1,5 @@
 import type { UserRecord } from '../records';
-import { DataSource } from 'typeorm';
+import { DataSource, In } from 'typeorm';
 import { GenerationEntity } from '../../db/entities';
 import type { GenerationSource } from '../../db/entities/generation.entity';
 import type { Logger } from '../../logger';
@@ -23,7 +23,7 @@ import { inpaintMask } from './media/inpaint-mask';
 import type { DeliveryTarget } from './delivery/delivery-outbox';
 import { InputResolver } from './media/inputs';
 import { GenerationLeases } from './settlement/leases';
-import { createPendingGeneration } from './settlement/lifecycle';
+import { createPendingGeneration, withdrawPendingGeneration } from './settlement/lifecycle';
 import { buildMediaRequest, MediaInputs, MediaRunner, SttExtras } from './media/runner';
 import { GenerationQueue } from './ports';
 import { ProviderGate } from '../providers/provider-gate';
@@ -72,6 +72,12 @@ export interface GenerationServiceDeps {
   asyncDeadlineMs?: number;
 }
 
+/** Several generations of one command (`generateCopies`), in order. */
+export interface CopiesOutcome {
+  generations: GenerationEntity[];
+  rate: RateDecision;
+}
+
 /** What the worker needs besides the normalised params: where inputs were persisted, STT options. */
 interface StoredParams extends NormalizedParams {
   inputKeys?: string[];
@@ -116,6 +122,16 @@ export class GenerationService {
    * door has parsed its request into the command.
    */
   async generate(actor: Actor, command: GenerateCommand, ctx: RequestContext): Promise<GenerationOutcome> {
+    const { generations, rate } = await this.generateCopies(actor, command, ctx, 1);
+    return { generation: generations[0]!, rate };
+  }
+
+  /**
+   * `copies` generations of one command (the compatible surfaces' `n`): one request against the rate limits, one
+   * input check, a hold per copy taken before any runs. When the balance cannot cover them all, the holds already
+   * taken are withdrawn and nothing reaches the vendor.
+   */
+  async generateCopies(actor: Actor, command: GenerateCommand, ctx: RequestContext, copies: number): Promise<CopiesOutcome> {
     const { model } = command;
     const params: StoredParams = command.replaced
       ? { ...command.params, replacedFrom: { slug: command.replaced.from, shutdownAt: command.replaced.shutdownAt } }
@@ -124,10 +140,36 @@ export class GenerationService {
     const rate = await this.admit(actor, model, command.replaced?.from);
     const inputs = await this.resolveInputs(command.inputs, ctx);
     if (model.category === 'tool' && model.config.supports_mask && inputs.images[0]) {
-      inputs.mask = await inpaintMask(inputs.images[0], inputs.mask, command.inputs.maskField ?? 'params.mask_url');
+      inputs.mask = await inpaintMask(inputs.images[0], inputs.mask, command.inputs.maskField ?? 'params.mask_url', {
+        sameSize: command.inputs.maskSameSize,
+      });
     }
-    const generation = await this.run(actor, model, params, inputs, cost, ctx);
-    return { generation, rate };
+    const opened: GenerationEntity[] = [];
+    try {
+      for (let i = 0; i < copies; i++) opened.push(await this.open(actor, model, params, cost, ctx));
+    } catch (err) {
+      await Promise.all(opened.map((gen) => withdrawPendingGeneration(this.deps.sql, gen.id)));
+      throw err;
+    }
+    const generations = await Promise.all(opened.map((gen) => this.execute(gen, model, params, inputs)));
+    return { generations, rate };
+  }
+
+  /**
+   * The caller's generations once none is pending any more, or as they are when `timeoutMs` passes (or `signal`
+   * aborts): for doors whose answer must carry the result (an asynchronous model, or one past the inline budget).
+   */
+  async waitUntilFinished(userId: number, ids: readonly number[], timeoutMs: number, signal?: AbortSignal): Promise<GenerationEntity[]> {
+    const deadline = Date.now() + timeoutMs;
+    let interval = 100;
+    for (;;) {
+      const rows = await this.deps.ds.getRepository(GenerationEntity).findBy({ id: In([...ids]), userId });
+      const byId = new Map(rows.map((g) => [g.id, g]));
+      const ordered = ids.map((id) => byId.get(id)).filter((g): g is GenerationEntity => g !== undefined);
+      if (ordered.every((g) => g.status !== 'pending') || Date.now() + interval > deadline || signal?.aborted) return ordered;
+      await sleep(interval);
+      interval = Math.min(interval * 1.5, 1000);
+    }
   }
 
   /** POST /api/v2/stt: the audio has already been received (and size-checked) by the transport. */
@@ -176,6 +218,17 @@ export class GenerationService {
     cost: number,
     ctx: RequestContext,
   ): Promise<GenerationEntity> {
+    return this.execute(await this.open(actor, model, params, cost, ctx), model, params, inputs);
+  }
+
+  /** Inserts the pending generation with its hold. @throws InsufficientTokensError, KeyBudgetExceededError */
+  private async open(
+    actor: Actor,
+    model: ModelDefinition,
+    params: StoredParams,
+    cost: number,
+    ctx: RequestContext,
+  ): Promise<GenerationEntity> {
     const row = {
       userId: actor.user.id,
       modelSlug: model.slug,
@@ -192,12 +245,21 @@ export class GenerationService {
       linkOrigin: ctx.linkOrigin ?? null,
     };
     const { id, createdAt } = await createPendingGeneration(this.deps.sql, row);
-    const gen = this.deps.ds.getRepository(GenerationEntity).create({ ...row, id, createdAt, status: 'pending' });
+    return this.deps.ds.getRepository(GenerationEntity).create({ ...row, id, createdAt, status: 'pending' });
+  }
+
+  /** Runs an opened generation now, or hands it to the workers (asynchronous models). */
+  private async execute(
+    gen: GenerationEntity,
+    model: ModelDefinition,
+    params: StoredParams,
+    inputs: MediaInputs,
+  ): Promise<GenerationEntity> {
     if (model.execution === 'async') {
       await this.handOff(gen, params, inputs);
       return gen;
     }
-    await this.deps.leases?.take(id);
+    await this.deps.leases?.take(gen.id);
     return this.runInline(gen, model, params, inputs);
   }
 

@@ -197,9 +197,13 @@ function sameRatio(a: { width: number; height: number }, b: { width: number; hei
  * Turns an inpainting mask into a single-channel PNG of the image's size where white means "repaint".
  * A mask with transparency follows the transparent-means-edit convention (its inverted alpha is used);
  * an opaque mask is read as grey levels (white = edit). A mask of another size is scaled if it has the
- * image's aspect ratio, otherwise refused.
+ * image's aspect ratio (with `sameSize`: only of its very size), otherwise refused.
  */
-export async function validateMask(mask: Buffer, image: Buffer | { width: number; height: number }): Promise<Buffer> {
+export async function validateMask(
+  mask: Buffer,
+  image: Buffer | { width: number; height: number },
+  options: { sameSize?: boolean } = {},
+): Promise<Buffer> {
   const target = Buffer.isBuffer(image) ? await sharp(image).metadata().then(orientedSize) : image;
   if (!sniffImage(mask)) throw new ImageValidationError('not_an_image', 'the mask is not a PNG, JPEG, WebP or GIF image');
   let meta: SharpMetadata;
@@ -209,7 +213,8 @@ export async function validateMask(mask: Buffer, image: Buffer | { width: number
     throw new ImageValidationError('not_an_image', 'the mask cannot be read');
   }
   const size = orientedSize(meta);
-  if (!sameRatio(size, target)) {
+  const fits = options.sameSize ? size.width === target.width && size.height === target.height : sameRatio(size, target);
+  if (!fits) {
     throw new ImageValidationError('mask_mismatch', `mask is ${size.width}x${size.height}, image is ${target.width}x${target.height}`);
   }
   // stats() describes the input itself; isOpaque is false when any alpha value is below the maximum.

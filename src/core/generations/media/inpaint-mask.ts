@@ -7,15 +7,23 @@ import { InputError } from '../errors';
  * The mask an inpainting model gets, always one (FLUX Fill repaints what is white in it): the caller's mask as a
  * white-means-repaint PNG of the image's size, or, without one, the image's transparent area. An opaque image
  * without a mask has nothing to repaint and is refused naming the mask field (`maskField`: its name on the
- * caller's surface), before any money moves.
+ * caller's surface), before any money moves. With `sameSize`, a mask must have the image's very size (else one of
+ * its shape is scaled).
  * @throws ParamError (no mask and no transparency), InputError (a mask that does not fit the image)
  */
-export async function inpaintMask(image: InputFile, mask: InputFile | undefined, maskField: string): Promise<InputFile> {
+export async function inpaintMask(
+  image: InputFile,
+  mask: InputFile | undefined,
+  maskField: string,
+  options: { sameSize?: boolean } = {},
+): Promise<InputFile> {
   if (mask) {
     try {
-      return { data: await validateMask(mask.data, image.data), mime: 'image/png' };
+      return { data: await validateMask(mask.data, image.data, options), mime: 'image/png' };
     } catch (err) {
-      if (err instanceof ImageValidationError) throw new InputError(maskField, `${maskField}: ${err.message}`, 'unusable');
+      if (err instanceof ImageValidationError) {
+        throw new InputError(maskField, `${maskField}: ${err.message}`, options.sameSize ? 'invalid' : 'unusable');
+      }
       throw err;
     }
   }

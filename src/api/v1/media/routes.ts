@@ -1,0 +1,10 @@
+import type Router from '@koa/router';
+import { registerImageRoutes } from './images';
+import { documentMedia } from './openapi';
+import type { MediaServices } from './run';
+
+/** OpenAI's media APIs under /v1 (images; audio and videos follow): codecs over the core's generations. */
+export function registerMediaRoutes(router: Router, services: MediaServices): void {
+  documentMedia(router);
+  registerImageRoutes(router, services);
+}
