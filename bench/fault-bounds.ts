@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { safeFetch } from '../src/core/net/safe-fetch';
+import { statusFaults } from '../src/core/providers/faults';
 import { upstreamJson } from '../src/core/providers/http';
 import { createVendorFetch } from '../src/core/providers/transport/vendor-fetch';
 
@@ -64,7 +65,7 @@ async function main(): Promise<void> {
   const server = await stallingServer();
   const fetchOpts = { maxBytes: 1024 * 1024, allowPrivateHosts: [server.hostPort] };
   const vendor = createVendorFetch({ connectTimeoutMs: 1000, headersTimeoutMs: 300, bodyIdleTimeoutMs: 300, maxResponseBytes: 2000 });
-  const conn = { apiKey: 'k', baseUrl: server.origin, sandbox: true, fetch: vendor, timeoutMs: 300 };
+  const conn = { apiKey: 'k', baseUrl: server.origin, sandbox: true, fetch: vendor, timeoutMs: 300, faults: statusFaults };
   const cases: Case[] = [
     {
       name: 'safe fetch: server never answers (timeout 300 ms)',

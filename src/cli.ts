@@ -15,8 +15,7 @@ import { ParamError } from './core/catalog/errors';
 import { connectionsFor } from './core/catalog/live/check';
 import { LiveCatalog } from './core/catalog/live/live-catalog';
 import { ProviderConnections } from './core/providers/connections';
-import { defaultBaseUrls } from './core/providers/registry';
-import { PROVIDER_NAMES } from './core/providers/types';
+import { PROVIDER_NAMES, providerAdapters } from './core/providers/registry';
 import { sandboxHandlers } from './sandbox/handlers';
 import { startSandbox } from './sandbox/server';
 import { CatalogStore } from './core/catalog/live/store';
@@ -219,7 +218,7 @@ const commands: Record<string, { options: string[]; help: CommandHelp; run: Comm
       const needed = PROVIDER_NAMES.some((p) => p !== 'local' && !config.providers.vendors[p].apiKey);
       const sandbox = needed && config.sandboxAllowed ? await startSandbox(sandboxHandlers) : undefined;
       try {
-        const connections = new ProviderConnections(config.providers, defaultBaseUrls, sandbox?.mountUrl);
+        const connections = new ProviderConnections(config.providers, providerAdapters, sandbox?.mountUrl);
         const catalog = new LiveCatalog(new CatalogStore(ds), log);
         await catalog.load();
         return (await catalog.check(connectionsFor(connections))).report;

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { listenOriginOf } from './core/links/link-origins';
 import { TrustedProxies } from './core/net/trusted-proxies';
 import { ProvidersConfig, VendorSettings } from './core/providers/settings';
-import { PROVIDER_NAMES, ProviderName } from './core/providers/types';
+import { PROVIDER_NAMES } from './core/providers/registry';
+import type { ProviderName } from './core/providers/types';
 import { DevelopmentSecrets, developmentSecrets } from './dev-secrets';
 
 const optionalString = z

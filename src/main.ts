@@ -8,7 +8,7 @@ import { createMetricsServer } from './api/metrics';
 import type { TelegramBot } from './bot';
 import { AppConfig, ConfigError, loadConfig } from './config';
 import { terminateOcrWorker } from './core/providers/local';
-import { PROVIDER_NAMES } from './core/providers/types';
+import { PROVIDER_NAMES } from './core/providers/registry';
 import { connectDatabase, Database } from './db/connect';
 import { withStartupLock } from './db/startup-lock';
 import { startWorkers } from './jobs/workers';

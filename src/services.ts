@@ -48,7 +48,7 @@ import { ScheduleService } from './core/schedules/schedules';
 import { RefundMail } from './core/payments/refund-mail';
 import { carrierGateway, PaymentService } from './core/payments/service';
 import { LocalDiskStorage, ResultStorage } from './core/media/storage';
-import { defaultBaseUrls, providerAdapters } from './core/providers/registry';
+import { providerAdapters } from './core/providers/registry';
 import { ProviderName } from './core/providers/types';
 import { createBoss, GENERATION_STEP, PgBossGenerationQueue } from './jobs/boss';
 import { QueuedMailer } from './jobs/mail';
@@ -207,7 +207,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
       ? new (loadS3Storage().S3Storage)(config.storage)
       : new LocalDiskStorage(path.join(config.dataDir, 'results'));
   const sandboxMount = config.sandboxAllowed ? options.sandboxMount : undefined;
-  const connections = new ProviderConnections(config.providers, defaultBaseUrls, sandboxMount);
+  const connections = new ProviderConnections(config.providers, providerAdapters, sandboxMount);
   const gate = new ProviderGate({ concurrency: config.providers.concurrency, failureThreshold: 5, cooldownMs: 30_000 });
   const notifier = new NotifierHub();
   setGaugeSource(GAUGES.queueDepth, () => boss.getQueueSize(GENERATION_STEP));

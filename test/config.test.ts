@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ConfigError, loadConfig } from '../src/config';
 import { DEV_SECRETS_FILE } from '../src/dev-secrets';
 import { ProviderConnections } from '../src/core/providers/connections';
-import { defaultBaseUrls } from '../src/core/providers/registry';
+import { providerAdapters } from '../src/core/providers/registry';
 
 test('a bad environment is refused with every bad variable named', () => {
   let err: unknown;
@@ -76,7 +76,7 @@ describe('provider connections', () => {
   /** As src/services.ts builds them: the sandbox is offered only where the configuration allows it. */
   const connectionsFor = (env: NodeJS.ProcessEnv) => {
     const config = loadConfig(env);
-    return new ProviderConnections(config.providers, defaultBaseUrls, config.sandboxAllowed ? mount : undefined);
+    return new ProviderConnections(config.providers, providerAdapters, config.sandboxAllowed ? mount : undefined);
   };
 
   test('without credentials outside production a provider uses the sandbox, under the vendor path', () => {

@@ -46,7 +46,14 @@ export async function measureVendorClient(mockUrl: string, opts: { calls: number
     bodyIdleTimeoutMs: 30_000,
     maxResponseBytes: 1 << 24,
   });
-  const conn: ProviderConnection = { apiKey: 'x', baseUrl: `${mockUrl}/v1`, sandbox: false, fetch: vendorFetch, timeoutMs: 30_000 };
+  const conn: ProviderConnection = {
+    apiKey: 'x',
+    baseUrl: `${mockUrl}/v1`,
+    sandbox: false,
+    fetch: vendorFetch,
+    timeoutMs: 30_000,
+    faults: providerAdapters.openai.faults,
+  };
   const chatRequest: ChatRequest = {
     upstreamModel: 'gpt-6-luna',
     messages: [{ role: 'user', content: 'Say hello in one short sentence.' }],

@@ -1,20 +1,19 @@
 import type { ServerResponse } from 'node:http';
 import { MODELS } from '../core/catalog/models';
+import type { ModelListProtocol, ProviderAdapter } from '../core/providers/adapter';
 import type { ProviderName } from '../core/providers/types';
 import { sendJson, type SandboxHandler, type SandboxRequest } from './types';
 
-// Each vendor fake's model-list endpoint, in the vendor's documented shape, listing the catalog's upstream ids of
-// that vendor (plus a few of the vendor's other models). Tests can have a fake announce a shutdown date for a model
-// (OpenAI's `shutdown_date`) or stop listing one, as vendors do when they retire models.
+// Each vendor fake's model-list endpoint, in the documented shape its definition names (`models.protocol`), at
+// its path, listing the catalog's upstream ids of that vendor (plus a few of the vendor's other models). Tests can
+// have a fake announce a shutdown date for a model (OpenAI's `shutdown_date`) or stop listing one, as vendors do
+// when they retire models.
 
-type ListedVendor = 'openai' | 'anthropic' | 'google' | 'xai' | 'deepseek' | 'elevenlabs' | 'replicate';
-
-const EXTRA: Record<ListedVendor, string[]> = {
+const EXTRA: Partial<Record<ProviderName, string[]>> = {
   openai: ['text-embedding-3-small', 'omni-moderation-latest', 'gpt-realtime-2.1-mini'],
   anthropic: ['claude-3-haiku-20240307'],
   google: ['text-embedding-004', 'aqa'],
   xai: ['grok-2-vision-1212'],
-  deepseek: [],
   elevenlabs: ['eleven_turbo_v2_5', 'eleven_english_sts_v2'],
   replicate: ['black-forest-labs/flux-schnell'],
 };
@@ -26,14 +25,14 @@ const VENDOR_ANNOUNCED: ReadonlyMap<string, string> = new Map([
 ]);
 const announced = new Map<string, string>();
 const unlisted = new Set<string>();
-const keyOf = (vendor: ListedVendor, id: string) => `${vendor}:${id}`;
+const keyOf = (vendor: ProviderName, id: string) => `${vendor}:${id}`;
 
 /** What the fakes list (for tests: announce a shutdown, stop listing a model, back to the defaults). */
 export const sandboxModelLists = {
-  announceShutdown(vendor: ListedVendor, upstreamId: string, date: string): void {
+  announceShutdown(vendor: ProviderName, upstreamId: string, date: string): void {
     announced.set(keyOf(vendor, upstreamId), date);
   },
-  unlist(vendor: ListedVendor, upstreamId: string): void {
+  unlist(vendor: ProviderName, upstreamId: string): void {
     unlisted.add(keyOf(vendor, upstreamId));
   },
   reset(): void {
@@ -42,8 +41,8 @@ export const sandboxModelLists = {
   },
 };
 
-function listed(vendor: ListedVendor): string[] {
-  const ids = [...new Set([...MODELS.filter((m) => m.provider === vendor).map((m) => m.upstreamModel), ...EXTRA[vendor]])];
+function listed(vendor: ProviderName): string[] {
+  const ids = [...new Set([...MODELS.filter((m) => m.provider === vendor).map((m) => m.upstreamModel), ...(EXTRA[vendor] ?? [])])];
   return ids.filter((id) => !unlisted.has(keyOf(vendor, id))).sort();
 }
 
@@ -53,7 +52,7 @@ function bearer(req: SandboxRequest): boolean {
   return /^(Bearer|Token) \S+/.test(String(req.headers.authorization ?? ''));
 }
 
-function openAiStyle(vendor: 'openai' | 'xai' | 'deepseek', req: SandboxRequest, res: ServerResponse): void {
+function openAiStyle(vendor: ProviderName, req: SandboxRequest, res: ServerResponse): void {
   if (!bearer(req)) {
     sendJson(res, 401, {
       error: { message: 'Missing bearer authentication in header', type: 'invalid_request_error', param: null, code: null },
@@ -72,7 +71,7 @@ function openAiStyle(vendor: 'openai' | 'xai' | 'deepseek', req: SandboxRequest,
 }
 
 /** GET /v1/models: `limit` (1..1000, default 20), `after_id` / `before_id` cursors, `has_more`, `first_id`, `last_id`. */
-function anthropic(req: SandboxRequest, res: ServerResponse): void {
+function anthropic(vendor: ProviderName, req: SandboxRequest, res: ServerResponse): void {
   const key = req.headers['x-api-key'];
   if ((typeof key !== 'string' || key === '') && !bearer(req)) {
     sendJson(res, 401, { type: 'error', error: { type: 'authentication_error', message: 'x-api-key header is required' } });
@@ -87,7 +86,7 @@ function anthropic(req: SandboxRequest, res: ServerResponse): void {
     sendJson(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: 'limit: Input should be between 1 and 1000' } });
     return;
   }
-  const all = listed('anthropic');
+  const all = listed(vendor);
   const after = req.query.get('after_id');
   const before = req.query.get('before_id');
   let page: string[];
@@ -104,14 +103,14 @@ function anthropic(req: SandboxRequest, res: ServerResponse): void {
 }
 
 /** models.list: GET /v1beta/models?pageSize= (default 50, at most 1000) &pageToken= → {models, nextPageToken}. */
-function gemini(req: SandboxRequest, res: ServerResponse): void {
+function gemini(vendor: ProviderName, req: SandboxRequest, res: ServerResponse): void {
   const key = req.headers['x-goog-api-key'] ?? req.query.get('key');
   if (typeof key !== 'string' || key === '') {
     sendJson(res, 403, { error: { code: 403, message: 'Method does not allow unregistered callers.', status: 'PERMISSION_DENIED' } });
     return;
   }
   const size = Math.min(Number(req.query.get('pageSize') ?? 50) || 50, 1000);
-  const all = listed('google');
+  const all = listed(vendor);
   const start = Number(req.query.get('pageToken') ? Buffer.from(req.query.get('pageToken')!, 'base64url').toString() : 0);
   if (!Number.isInteger(start) || start < 0 || start > all.length) {
     sendJson(res, 400, { error: { code: 400, message: 'Invalid page token.', status: 'INVALID_ARGUMENT' } });
@@ -131,7 +130,7 @@ function gemini(req: SandboxRequest, res: ServerResponse): void {
   sendJson(res, 200, next ? { models, nextPageToken: next } : { models });
 }
 
-function elevenLabs(req: SandboxRequest, res: ServerResponse): void {
+function elevenLabs(vendor: ProviderName, req: SandboxRequest, res: ServerResponse): void {
   const key = req.headers['xi-api-key'];
   if (typeof key !== 'string' || key === '') {
     sendJson(res, 401, { detail: { status: 'invalid_api_key', message: 'Invalid API key' } });
@@ -140,7 +139,7 @@ function elevenLabs(req: SandboxRequest, res: ServerResponse): void {
   sendJson(
     res,
     200,
-    listed('elevenlabs').map((id) => ({
+    listed(vendor).map((id) => ({
       model_id: id,
       name: id,
       can_be_finetuned: false,
@@ -162,13 +161,14 @@ function elevenLabs(req: SandboxRequest, res: ServerResponse): void {
   );
 }
 
-function replicate(req: SandboxRequest, res: ServerResponse, owner: string, name: string): void {
+function replicate(vendor: ProviderName, req: SandboxRequest, res: ServerResponse, lookup: string): void {
+  const [owner, name] = lookup.split('/') as [string, string];
   if (!bearer(req)) {
     sendJson(res, 401, { title: 'Unauthenticated', detail: 'You did not pass a valid authentication token', status: 401 });
     return;
   }
   const id = `${owner}/${name}`;
-  if (!listed('replicate').includes(id)) {
+  if (!listed(vendor).includes(id)) {
     sendJson(res, 404, { title: 'Not found', detail: 'The requested resource could not be found.', status: 404 });
     return;
   }
@@ -188,18 +188,38 @@ function replicate(req: SandboxRequest, res: ServerResponse, owner: string, name
   });
 }
 
-/** Serves `vendor`'s model-list endpoint in front of its fake; every other request goes to the fake. */
-export function withModelList(vendor: ProviderName, fake: SandboxHandler): SandboxHandler {
+type ListFake = (vendor: ProviderName, req: SandboxRequest, res: ServerResponse, rest: string) => void;
+
+/** Every documented list protocol has its fake: a new protocol fails the type check here until it has one. */
+const LIST_FAKES: Record<ModelListProtocol, { fake: ListFake; perModel?: true }> = {
+  openai: { fake: openAiStyle },
+  anthropic: { fake: anthropic },
+  gemini: { fake: gemini },
+  elevenlabs: { fake: elevenLabs },
+  replicate: { fake: replicate, perModel: true },
+};
+
+/** Where the vendor's model list answers: its default base URL's path, then the listing's own path. */
+function listPaths(vendor: Pick<ProviderAdapter, 'defaultBaseUrl' | 'models'>): string[] {
+  if (!vendor.models) return [];
+  const base = new URL(vendor.defaultBaseUrl).pathname.replace(/\/+$/, '');
+  // A vendor whose base URL has no version path (DeepSeek) also answers under `/v1`, as it documents.
+  return base === '' ? [vendor.models.path, `/v1${vendor.models.path}`] : [base + vendor.models.path];
+}
+
+/** Serves the vendor's model-list endpoint (as its definition declares it) in front of its fake; the rest goes to the fake. */
+export function withModelList(vendor: ProviderAdapter, fake: SandboxHandler): SandboxHandler {
+  const paths = listPaths(vendor);
+  const list = vendor.models && LIST_FAKES[vendor.models.protocol];
+  if (!list) return fake;
   return async (req, res) => {
     const path = req.path.replace(/\/{2,}/g, '/');
     if (req.method === 'GET') {
-      if ((vendor === 'openai' || vendor === 'xai') && path === '/v1/models') return openAiStyle(vendor, req, res);
-      if (vendor === 'deepseek' && (path === '/models' || path === '/v1/models')) return openAiStyle(vendor, req, res);
-      if (vendor === 'anthropic' && path === '/v1/models') return anthropic(req, res);
-      if (vendor === 'google' && path === '/v1beta/models') return gemini(req, res);
-      if (vendor === 'elevenlabs' && path === '/v1/models') return elevenLabs(req, res);
-      const model = /^\/v1\/models\/([\w.-]+)\/([\w.-]+)$/.exec(path);
-      if (vendor === 'replicate' && model) return replicate(req, res, model[1]!, model[2]!);
+      for (const at of paths) {
+        if (!list.perModel && path === at) return list.fake(vendor.name, req, res, '');
+        const model = list.perModel ? new RegExp(`^${at}/([\\w.-]+/[\\w.-]+)$`).exec(path) : null;
+        if (model) return list.fake(vendor.name, req, res, model[1]!);
+      }
     }
     return fake(req, res);
   };

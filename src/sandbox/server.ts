@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PROVIDER_NAMES, ProviderName } from '../core/providers/types';
+import type { ProviderName } from '../core/providers/types';
 import { SandboxHandler, sendJson } from './types';
 
 /** Model vendors, and the payment provider's fake. */
@@ -23,8 +23,7 @@ export async function startSandbox(handlers: SandboxHandlers, port = 0): Promise
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://sandbox');
       const [, vendor, ...rest] = url.pathname.split('/');
-      const handler =
-        (PROVIDER_NAMES as readonly string[]).includes(vendor) || vendor === 'yookassa' ? handlers[vendor as SandboxVendor] : undefined;
+      const handler = Object.hasOwn(handlers, vendor) ? handlers[vendor as SandboxVendor] : undefined;
       if (!handler) {
         sendJson(res, 404, { error: { message: `no sandbox vendor at /${vendor}` } });
         return;

@@ -12,7 +12,7 @@ import {
 import { endingModels } from '../../src/core/catalog/lifecycle';
 import { SIZE_SETS } from '../../src/core/catalog/models';
 import { priceRange } from '../../src/core/catalog/pricing';
-import { PROVIDER_NAMES } from '../../src/core/providers/types';
+import { PROVIDER_NAMES } from '../../src/core/providers/registry';
 import { CATEGORIES, PLAN_LEVEL, PLAN_SLUGS, type ModelDefinition } from '../../src/core/catalog/types';
 import { CATALOG_SHAPE } from '../fixtures/catalog-shape';
 

@@ -185,7 +185,14 @@ describe('bfl adapter against the sandbox', () => {
 });
 
 describe('bfl polling URL', () => {
-  const base: ProviderConnection = { apiKey: 'k', baseUrl: 'https://api.bfl.ai/v1', sandbox: false, fetch, timeoutMs: 1000 };
+  const base: ProviderConnection = {
+    apiKey: 'k',
+    baseUrl: 'https://api.bfl.ai/v1',
+    sandbox: false,
+    fetch,
+    timeoutMs: 1000,
+    faults: bflAdapter.faults,
+  };
 
   it('follows regional BFL polling URLs', () => {
     expect(pollUrl('https://api.us1.bfl.ai/v1/get_result?id=abc', base)).toBe('https://api.us1.bfl.ai/v1/get_result?id=abc');
@@ -224,6 +231,7 @@ describe('bfl adapter replaying documented payloads', () => {
     sandbox: false,
     fetch: f,
     timeoutMs: 2000,
+    faults: bflAdapter.faults,
   });
 
   it('submit -> Pending -> Ready -> signed sample download', async () => {

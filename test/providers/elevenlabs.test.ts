@@ -186,6 +186,7 @@ describe('elevenlabs replaying documented payloads', () => {
     sandbox: false,
     fetch: recordingFetch([], inner),
     timeoutMs: 2000,
+    faults: elevenlabsAdapter.faults,
   });
   const stt = (diarize: boolean): MediaRequest => ({
     category: 'stt',

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { ProviderGate, type CircuitEvent } from '../../src/core/providers/provider-gate';
 import { anthropicAdapter } from '../../src/core/providers/anthropic';
-import { classifyFault } from '../../src/core/providers/faults';
+import { providerAdapters } from '../../src/core/providers/registry';
 import { openaiAdapter } from '../../src/core/providers/openai';
 import { backoffMs, retryAfterFromBody, retryAfterFromHeaders } from '../../src/core/providers/retry';
 import { ProviderError, type ProviderErrorKind, type ProviderName } from '../../src/core/providers/types';
@@ -206,7 +206,7 @@ describe('fault tables: documented error bodies → our kinds', () => {
   ];
   test.each(cases)('%s %i %j → %s', (provider, status, body, kind) => {
     const message = JSON.stringify(body);
-    expect(classifyFault(provider, { status, body, message })).toBe(kind);
+    expect(providerAdapters[provider].faults({ status, body, message })).toBe(kind);
   });
 });
 

@@ -11,7 +11,14 @@ const media = localAdapter.media!;
 const noNetwork: typeof fetch = async (input) => {
   throw new Error(`unexpected network call to ${String(input)}`);
 };
-const conn: ProviderConnection = { apiKey: '', baseUrl: localAdapter.defaultBaseUrl, sandbox: false, fetch: noNetwork, timeoutMs: 5000 };
+const conn: ProviderConnection = {
+  apiKey: '',
+  baseUrl: localAdapter.defaultBaseUrl,
+  sandbox: false,
+  fetch: noNetwork,
+  timeoutMs: 5000,
+  faults: localAdapter.faults,
+};
 
 async function textImage(lines: string[], format: 'png' | 'jpeg' = 'png'): Promise<Buffer> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="${80 + lines.length * 90}">

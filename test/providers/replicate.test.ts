@@ -267,6 +267,7 @@ describe('replicate adapter replaying documented payloads', () => {
       sandbox: false,
       fetch: recordingFetch(log, inner),
       timeoutMs: 2000,
+      faults: replicateAdapter.faults,
     };
   }
 

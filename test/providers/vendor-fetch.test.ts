@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readSseResponse, upstreamBytes, upstreamJson } from '../../src/core/providers/http';
+import { statusFaults } from '../../src/core/providers/faults';
 import { createVendorFetch } from '../../src/core/providers/transport/vendor-fetch';
 import { ProviderConnection, ProviderError } from '../../src/core/providers/types';
 
@@ -79,7 +80,7 @@ beforeEach(() => {
 const client = createVendorFetch({ connectTimeoutMs: 1000, headersTimeoutMs: 300, bodyIdleTimeoutMs: 300, maxResponseBytes: 2000 });
 
 function conn(overrides: Partial<ProviderConnection> = {}): ProviderConnection {
-  return { apiKey: 'k', baseUrl: base, sandbox: true, fetch: client, timeoutMs: 300, ...overrides };
+  return { apiKey: 'k', baseUrl: base, sandbox: true, fetch: client, timeoutMs: 300, faults: statusFaults, ...overrides };
 }
 
 test('answers like fetch: status, headers, JSON body, clone; sends method, headers and body', async () => {

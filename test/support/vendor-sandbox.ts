@@ -2,14 +2,15 @@ import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import { createVendorFetch } from '../../src/core/providers/transport/vendor-fetch';
-import { ProviderAdapter, ProviderConnection, ProviderError } from '../../src/core/providers/types';
+import type { ProviderAdapter } from '../../src/core/providers/adapter';
+import { ProviderConnection, ProviderError } from '../../src/core/providers/types';
 import { SandboxServer, startSandbox } from '../../src/sandbox/server';
 import type { SandboxHandler, SandboxRequest } from '../../src/sandbox/types';
 
 // Scaffolding shared by the provider adapter tests: one vendor fake on a loopback sandbox, a fetch stub that
 // replays recorded vendor payloads, and a fetch wrapper that keeps what an adapter sent.
 
-type VendorAdapter = Pick<ProviderAdapter, 'name' | 'defaultBaseUrl'>;
+type VendorAdapter = Pick<ProviderAdapter, 'name' | 'defaultBaseUrl' | 'faults'>;
 
 export interface VendorSandbox {
   /** Requests the fake received during the current test, in order. */
@@ -77,6 +78,7 @@ export function useVendorSandbox(adapter: VendorAdapter, handler: SandboxHandler
       sandbox: true,
       fetch: testVendorFetch,
       timeoutMs: 5000,
+      faults: adapter.faults,
       ...overrides,
     }),
   };
@@ -122,7 +124,7 @@ function trickle(text: string, size: number): ReadableStream<Uint8Array> {
 
 /** A connection to the vendor's real base URL whose fetch answers with `reply` and keeps every call. */
 export function stubConnection(
-  adapter: Pick<ProviderAdapter, 'defaultBaseUrl'>,
+  adapter: Pick<ProviderAdapter, 'defaultBaseUrl' | 'faults'>,
   reply: Reply,
   overrides: Partial<ProviderConnection> = {},
 ): { conn: ProviderConnection; calls: StubCall[] } {
@@ -132,7 +134,15 @@ export function stubConnection(
     calls.push(call);
     return reply(call);
   }) as typeof fetch;
-  const conn = { apiKey: 'test-key', baseUrl: adapter.defaultBaseUrl, sandbox: false, fetch: fakeFetch, timeoutMs: 5000, ...overrides };
+  const conn = {
+    apiKey: 'test-key',
+    baseUrl: adapter.defaultBaseUrl,
+    sandbox: false,
+    fetch: fakeFetch,
+    timeoutMs: 5000,
+    faults: adapter.faults,
+    ...overrides,
+  };
   return { conn, calls };
 }
 

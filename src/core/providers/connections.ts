@@ -1,3 +1,4 @@
+import type { ProviderAdapter } from './adapter';
 import { ProvidersConfig } from './settings';
 import { createVendorFetch } from './transport/vendor-fetch';
 import { ProviderConnection, ProviderName } from './types';
@@ -21,7 +22,7 @@ export interface ConnectionInfo {
 export class ProviderConnections {
   constructor(
     private readonly config: Pick<ProvidersConfig, 'vendors' | 'timeoutMs'>,
-    private readonly defaultBaseUrls: Record<ProviderName, string>,
+    private readonly vendors: Readonly<Record<ProviderName, Pick<ProviderAdapter, 'defaultBaseUrl' | 'faults'>>>,
     private readonly sandboxMount?: (provider: ProviderName) => string,
     private readonly fetchImpl: typeof fetch = createVendorFetch({
       connectTimeoutMs: CONNECT_TIMEOUT_MS,
@@ -34,7 +35,7 @@ export class ProviderConnections {
   info(provider: ProviderName): ConnectionInfo {
     const settings = this.config.vendors[provider];
     if (provider === 'local') return { provider, mode: 'live', baseUrl: 'local://' };
-    if (settings.apiKey) return { provider, mode: 'live', baseUrl: settings.baseUrl ?? this.defaultBaseUrls[provider] };
+    if (settings.apiKey) return { provider, mode: 'live', baseUrl: settings.baseUrl ?? this.vendors[provider].defaultBaseUrl };
     if (this.sandboxMount) {
       return { provider, mode: 'sandbox', baseUrl: this.sandboxBase(provider) };
     }
@@ -43,7 +44,7 @@ export class ProviderConnections {
 
   private sandboxBase(provider: ProviderName): string {
     // The vendor's own path prefix (e.g. `/v1`) is kept under the sandbox mount.
-    const path = new URL(this.defaultBaseUrls[provider]).pathname.replace(/\/+$/, '');
+    const path = new URL(this.vendors[provider].defaultBaseUrl).pathname.replace(/\/+$/, '');
     return this.sandboxMount!(provider) + path;
   }
 
@@ -63,6 +64,7 @@ export class ProviderConnections {
       sandbox: info.mode === 'sandbox',
       fetch: this.fetchImpl,
       timeoutMs: this.config.timeoutMs,
+      faults: this.vendors[provider].faults,
     };
   }
 }

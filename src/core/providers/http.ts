@@ -1,6 +1,5 @@
 import { createParser } from 'eventsource-parser';
-import { classifyFault } from './faults';
-import { byStatus } from './faults/table';
+import { byStatus } from './faults';
 import { nextDelay, retryAfterFromBody, retryAfterFromHeaders, sleep } from './retry';
 import {
   VendorFetch,
@@ -72,8 +71,8 @@ function encodeBody(req: UpstreamRequest, headers: Record<string, string>): Requ
   return JSON.stringify(req.body);
 }
 
-/** A non-2xx answer as a ProviderError, classified by the vendor's own fault table. */
-async function faultOf(provider: ProviderName, res: Response): Promise<ProviderError> {
+/** A non-2xx answer as a ProviderError, classified by the vendor's own fault table (the connection carries it). */
+async function faultOf(provider: ProviderName, conn: ProviderConnection, res: Response): Promise<ProviderError> {
   const text = await res.text().catch(() => '');
   let body: unknown = text;
   try {
@@ -82,7 +81,7 @@ async function faultOf(provider: ProviderName, res: Response): Promise<ProviderE
     /* not JSON */
   }
   const message = vendorErrorMessage(body, text.slice(0, 300) || `HTTP ${res.status}`);
-  const kind = classifyFault(provider, { status: res.status, body, message });
+  const kind = conn.faults({ status: res.status, body, message });
   const retryAfter = retryAfterFromHeaders(res.headers) ?? retryAfterFromBody(body);
   return new ProviderError(kind, message, provider, res.status, retryAfter);
 }
@@ -119,7 +118,7 @@ async function attempt(provider: ProviderName, conn: ProviderConnection, req: Up
   } finally {
     timer?.clear();
   }
-  if (!res.ok) throw await faultOf(provider, res);
+  if (!res.ok) throw await faultOf(provider, conn, res);
   return res;
 }
 

@@ -2,8 +2,13 @@
 import { DomainError } from '../errors';
 import type { GenerationWarning } from '../warnings';
 
-export const PROVIDER_NAMES = ['openai', 'anthropic', 'google', 'xai', 'deepseek', 'bfl', 'replicate', 'elevenlabs', 'local'] as const;
-export type ProviderName = (typeof PROVIDER_NAMES)[number];
+/**
+ * Every vendor by name. `registry.ts` merges its one list of vendor definitions into this interface, so the names
+ * come from the definitions themselves while the adapters (which import this file) need not be imported here.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging in registry.ts
+export interface VendorRegistry {}
+export type ProviderName = keyof VendorRegistry & string;
 
 /** How an adapter reaches its vendor: resolved from `<P>_API_KEY` / `<P>_BASE_URL` or the sandbox. */
 export interface ProviderConnection {
@@ -24,6 +29,8 @@ export interface ProviderConnection {
   maxAttempts?: number;
   /** Largest vendor body read into memory (JSON answers, downloads); default 256 MB. */
   maxResponseBytes?: number;
+  /** How this vendor's non-2xx answers read (its definition's fault table). */
+  faults: FaultTable;
 }
 
 export type ProviderErrorKind =
@@ -47,6 +54,18 @@ export const PROVIDER_ERROR_CODES = {
   auth: 'upstream_auth',
   upstream: 'upstream_error',
 } as const satisfies Record<ProviderErrorKind, string>;
+
+/** One non-2xx answer of a vendor, as its fault table sees it. */
+export interface VendorFault {
+  status: number;
+  /** The body parsed as JSON, or its text when it is not JSON. */
+  body: unknown;
+  /** The human message the vendor gave (or `HTTP <status>`). */
+  message: string;
+}
+
+/** A vendor's documented errors mapped onto our kinds (`<vendor>/faults.ts`; helpers in `faults.ts`). */
+export type FaultTable = (fault: VendorFault) => ProviderErrorKind;
 
 export class ProviderError extends DomainError {
   readonly code: (typeof PROVIDER_ERROR_CODES)[ProviderErrorKind];
@@ -376,12 +395,4 @@ export interface MediaCapability {
   start(req: MediaRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<MediaStart>;
   /** Polls a job that `start` left pending. */
   poll(upstreamJobId: string, req: MediaRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<MediaPoll>;
-}
-
-export interface ProviderAdapter {
-  name: ProviderName;
-  /** Official base URL used when `<P>_BASE_URL` is not set. */
-  defaultBaseUrl: string;
-  chat?: ChatCapability;
-  media?: MediaCapability;
 }

@@ -1,9 +1,10 @@
 // catalog:check and the daily job: ask every vendor about every catalog model and classify it.
+import type { VendorLookup } from '../../providers/adapter';
+import { providerAdapters } from '../../providers/registry';
 import type { ProviderConnection, ProviderName } from '../../providers/types';
 import { lifecycleOf, type VendorStatus } from '../lifecycle';
 import { MODELS } from '../models';
 import type { StoredFinding } from './store';
-import { vendorLookup } from './vendor-lists';
 
 /** One line of the report (`catalog:check` prints them). */
 export interface CheckedModel {
@@ -42,14 +43,14 @@ export async function checkCatalog(
   connectionFor: ConnectionFor,
   now = new Date(),
 ): Promise<{ report: CatalogReport; findings: StoredFinding[] }> {
-  const lookups = new Map<ProviderName, ReturnType<typeof vendorLookup> | null>();
+  const lookups = new Map<ProviderName, VendorLookup | null>();
   const failed = new Set<ProviderName>();
   const models: CheckedModel[] = [];
   const findings: StoredFinding[] = [];
   for (const m of MODELS) {
     if (!lookups.has(m.provider)) {
       const conn = connectionFor(m.provider, m.slug);
-      lookups.set(m.provider, conn ? (vendorLookup(m.provider, conn) ?? null) : null);
+      lookups.set(m.provider, conn ? (providerAdapters[m.provider].models?.lookup(conn) ?? null) : null);
     }
     const lookup = lookups.get(m.provider);
     let status: VendorStatus = 'unchecked';

@@ -8,11 +8,11 @@ import {
   ChatStreamEvent,
   ChatUsage,
   FinishReason,
-  ProviderAdapter,
   ProviderError,
   ProviderConnection,
   ProviderName,
 } from '../../providers/types';
+import type { ProviderAdapter } from '../../providers/adapter';
 import { DataSource } from 'typeorm';
 import { chatEarlyDispatchRefusedTotal, chatEarlyDispatchTotal } from '../../ops/metrics';
 import { AnswersInFlight } from './answers-in-flight';

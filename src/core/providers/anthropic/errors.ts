@@ -1,4 +1,4 @@
-import { anthropicKindOfType } from '../faults/anthropic';
+import { anthropicKindOfType } from './faults';
 import { FinishReason, ProviderError, ProviderErrorKind } from '../types';
 
 /** Error `type` values of the Messages API (mid-stream `error` events) to our kinds: the same table as HTTP errors. */

@@ -1,4 +1,6 @@
-import { MediaCapability, ProviderAdapter, ProviderError } from '../types';
+import { MediaCapability, ProviderError } from '../types';
+import { ProviderAdapter } from '../adapter';
+import { bflFaults } from './faults';
 import { poll, submit } from './jobs';
 import { reportingIgnored } from '../warnings';
 
@@ -16,8 +18,12 @@ const media: MediaCapability = {
   poll: (jobId, _req, conn, signal) => poll(jobId, conn, signal),
 };
 
-export const bflAdapter: ProviderAdapter = {
+export const bflAdapter: ProviderAdapter<'bfl'> = {
   name: 'bfl',
   defaultBaseUrl: 'https://api.bfl.ai/v1',
+  faults: bflFaults,
+  models: null,
+  prices: null,
+  capabilities: { chat: false, media: ['image', 'tool'], hostedTools: [], caching: 'none', reasoning: false },
   media: reportingIgnored(media, () => ['seed', 'mask']),
 };

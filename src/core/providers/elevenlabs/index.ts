@@ -1,4 +1,7 @@
-import { MediaCapability, ProviderAdapter, ProviderError } from '../types';
+import { MediaCapability, ProviderError } from '../types';
+import { ProviderAdapter } from '../adapter';
+import { elevenlabsFaults } from './faults';
+import { elevenLabsModelList } from './model-list';
 import { compose } from './music';
 import { synthesize } from './speech';
 import { transcribe } from './transcription';
@@ -30,8 +33,12 @@ const media: MediaCapability = {
   },
 };
 
-export const elevenlabsAdapter: ProviderAdapter = {
+export const elevenlabsAdapter: ProviderAdapter<'elevenlabs'> = {
   name: 'elevenlabs',
   defaultBaseUrl: 'https://api.elevenlabs.io',
+  faults: elevenlabsFaults,
+  models: elevenLabsModelList,
+  prices: null,
+  capabilities: { chat: false, media: ['tts', 'stt', 'music'], hostedTools: [], caching: 'none', reasoning: false },
   media: reportingIgnored(media, () => ['speed', 'language', 'diarize']),
 };

@@ -1,5 +1,5 @@
 import { FinishReason, ProviderError, ProviderErrorKind } from '../types';
-import { googleFaultKind } from '../faults/google';
+import { googleFaultKind } from './faults';
 import { GoogleStatus } from './wire';
 
 /** Finish reasons that mean the output was withheld by a safety or policy filter. */

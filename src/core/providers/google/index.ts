@@ -1,4 +1,6 @@
-import { ProviderAdapter } from '../types';
+import { ProviderAdapter } from '../adapter';
+import { googleFaults } from './faults';
+import { geminiModelList } from './model-list';
 import { googleChat } from './chat';
 import { googleMedia } from './media';
 import { reportingIgnored } from '../warnings';
@@ -7,9 +9,13 @@ import { reportingIgnored } from '../warnings';
  * Gemini API (`x-goog-api-key`): Gemini text, Gemini native images and speech, and Gemini Omni video on the
  * Interactions API. (Imagen 4 and the Veo models it served on the Gemini API are shut down.)
  */
-export const googleAdapter: ProviderAdapter = {
+export const googleAdapter: ProviderAdapter<'google'> = {
   name: 'google',
   defaultBaseUrl: 'https://generativelanguage.googleapis.com/v1beta',
+  faults: googleFaults,
+  models: geminiModelList,
+  prices: null,
+  capabilities: { chat: true, media: ['image', 'video', 'tts'], hostedTools: [], caching: 'automatic', reasoning: true },
   chat: googleChat,
   // The Gemini image models take a seed; Omni takes no negative prompt, TTS only a voice.
   media: reportingIgnored(googleMedia, (req) => (req.category === 'image' ? ['seed'] : [])),

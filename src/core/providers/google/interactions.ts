@@ -3,7 +3,7 @@ import { MediaPoll, MediaStart, ProviderConnection, ProviderError, VideoRequest 
 import { nearestRatio, VIDEO_RATIOS } from './aspect';
 import { googleHeaders } from './auth';
 import { statusError } from './errors';
-import { googleFaultKind } from '../faults/google';
+import { googleFaultKind } from './faults';
 import { Interaction, interaction } from './wire';
 
 /** The clip length when the request names none (the catalog offers 4 to 15 seconds and sends the one ordered). */

@@ -1,4 +1,6 @@
-import { MediaCapability, ProviderAdapter, ProviderError } from '../types';
+import { MediaCapability, ProviderError } from '../types';
+import { ProviderAdapter } from '../adapter';
+import { statusFaults } from '../faults';
 import { recognizeText } from './ocr';
 import { reportingIgnored } from '../warnings';
 
@@ -29,8 +31,12 @@ const media: MediaCapability = {
   },
 };
 
-export const localAdapter: ProviderAdapter = {
+export const localAdapter: ProviderAdapter<'local'> = {
   name: 'local',
   defaultBaseUrl: 'local://',
+  faults: statusFaults,
+  models: null,
+  prices: null,
+  capabilities: { chat: false, media: ['tool'], hostedTools: [], caching: 'none', reasoning: false },
   media: reportingIgnored(media, () => []),
 };

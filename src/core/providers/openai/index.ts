@@ -1,5 +1,7 @@
 import { synchronousMedia } from '../openai-compatible';
-import type { ProviderAdapter } from '../types';
+import { ProviderAdapter } from '../adapter';
+import { openaiFaults } from './faults';
+import { openAiStyleModelList } from '../openai-compatible/model-list';
 import { openAiChat } from './chat';
 import { generateOpenAiImage } from './images';
 import { synthesizeOpenAiSpeech } from './speech';
@@ -7,9 +9,13 @@ import { transcribeWithOpenAi } from './transcriptions';
 import { reportingIgnored } from '../warnings';
 
 /** OpenAI: Chat Completions, Images, Speech and Transcriptions, all answered within the request. */
-export const openaiAdapter: ProviderAdapter = {
+export const openaiAdapter: ProviderAdapter<'openai'> = {
   name: 'openai',
   defaultBaseUrl: 'https://api.openai.com/v1',
+  faults: openaiFaults,
+  models: openAiStyleModelList('openai'),
+  prices: null,
+  capabilities: { chat: true, media: ['image', 'tts', 'stt'], hostedTools: [], caching: 'automatic', reasoning: true },
   chat: openAiChat,
   media: reportingIgnored(
     synchronousMedia('openai', { image: generateOpenAiImage, tts: synthesizeOpenAiSpeech, stt: transcribeWithOpenAi }),

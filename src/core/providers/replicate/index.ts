@@ -1,4 +1,7 @@
-import { MediaCapability, MediaCategory, ProviderAdapter } from '../types';
+import { MediaCapability, MediaCategory } from '../types';
+import { ProviderAdapter } from '../adapter';
+import { replicateFaults } from './faults';
+import { replicateModelLookup } from './model-lookup';
 import { createPrediction, getPrediction, settle } from './predictions';
 import { reportingIgnored } from '../warnings';
 import { replicateModel } from './models';
@@ -24,8 +27,12 @@ const media: MediaCapability = {
   },
 };
 
-export const replicateAdapter: ProviderAdapter = {
+export const replicateAdapter: ProviderAdapter<'replicate'> = {
   name: 'replicate',
   defaultBaseUrl: 'https://api.replicate.com/v1',
+  faults: replicateFaults,
+  models: replicateModelLookup,
+  prices: null,
+  capabilities: { chat: false, media: ['image', 'video', 'music', 'tool'], hostedTools: [], caching: 'none', reasoning: false },
   media: reportingIgnored(media, (req) => replicateModel(req.slug).uses ?? []),
 };

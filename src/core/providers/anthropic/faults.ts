@@ -1,4 +1,4 @@
-import { FaultTable, byStatus, errorObject, stringField } from './table';
+import { FaultTable, byStatus, errorObject, stringField } from '../faults';
 
 // https://docs.anthropic.com/en/api/errors: the body's `error.type` names the failure. 402 billing_error and a
 // 429 whose `error.details.error_code` is `enforced_spend_limit_reached` mean no money (no retry); 429

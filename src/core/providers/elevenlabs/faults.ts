@@ -1,4 +1,4 @@
-import { FaultTable, byStatus, errorObject, stringField } from './table';
+import { FaultTable, byStatus, errorObject, stringField } from '../faults';
 
 // https://help.elevenlabs.io (API error codes 400/401/429): `{"detail": {"status"|"code", "message"}}`.
 // `quota_exceeded` (a 401) means no credits left; `invalid_api_key` a refused key; 429

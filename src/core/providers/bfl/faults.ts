@@ -1,4 +1,4 @@
-import { FaultTable, byStatus } from './table';
+import { FaultTable, byStatus } from '../faults';
 
 // https://docs.bfl.ai: 402 insufficient credits, 429 too many active tasks (retry later), 403 a refused key,
 // 422 validation errors; moderated prompts come back as a task status, not as an HTTP error.

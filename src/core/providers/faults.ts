@@ -1,16 +1,8 @@
-import type { ProviderErrorKind } from '../types';
+import type { FaultTable, ProviderErrorKind } from './types';
 
-/** One non-2xx answer of a vendor, as its fault table sees it. */
-export interface VendorFault {
-  status: number;
-  /** The body parsed as JSON, or its text when it is not JSON. */
-  body: unknown;
-  /** The human message the vendor gave (or `HTTP <status>`). */
-  message: string;
-}
+// Shared readings of vendor failures; each vendor's own table is `<vendor>/faults.ts`, named by its definition.
 
-/** A vendor's documented errors mapped onto our kinds; one per vendor, in this folder. */
-export type FaultTable = (fault: VendorFault) => ProviderErrorKind;
+export type { FaultTable, VendorFault } from './types';
 
 const POLICY_WORDS = /content.?policy|safety|moderat|nsfw|flagged|responsible ai/i;
 
@@ -40,3 +32,6 @@ export function stringField(record: Record<string, unknown>, key: string): strin
   const value = record[key];
   return typeof value === 'string' ? value : undefined;
 }
+
+/** For vendors whose answers say nothing beyond their status (and the in-process tools). */
+export const statusFaults: FaultTable = ({ status, message }) => byStatus(status, message);

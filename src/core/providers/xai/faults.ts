@@ -1,4 +1,4 @@
-import { FaultTable, byStatus } from './table';
+import { FaultTable, byStatus } from '../faults';
 
 // xAI speaks the OpenAI error shape, with its own wording: a wrong key is a 400 "Incorrect API key provided", a
 // team without credits or past its spending limit is a 403, and 429 is its rate limit.

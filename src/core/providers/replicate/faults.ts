@@ -1,4 +1,4 @@
-import { FaultTable, byStatus } from './table';
+import { FaultTable, byStatus } from '../faults';
 
 // https://replicate.com/docs/reference/http: problem+json bodies (`detail`). 401 unauthenticated, 402 billing
 // required or spend limit, 422 invalid input, 429 throttled with `retry-after`; failed predictions (including the

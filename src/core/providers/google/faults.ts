@@ -1,5 +1,5 @@
 import type { ProviderErrorKind } from '../types';
-import { FaultTable, byStatus, errorObject, stringField } from './table';
+import { FaultTable, byStatus, errorObject, stringField } from '../faults';
 
 // https://ai.google.dev/gemini-api/docs/troubleshooting: errors are google.rpc.Status bodies. 429
 // RESOURCE_EXHAUSTED is a rate limit (with a RetryInfo `retryDelay`), 503 UNAVAILABLE overload, 500 INTERNAL a

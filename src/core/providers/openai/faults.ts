@@ -1,4 +1,4 @@
-import { FaultTable, byStatus, errorObject, mentionsPolicy, stringField } from './table';
+import { FaultTable, byStatus, errorObject, mentionsPolicy, stringField } from '../faults';
 
 // https://platform.openai.com/docs/guides/error-codes: a 429 is either a rate limit (`rate_limit_exceeded`,
 // `slow_down`: wait and retry) or exhausted billing (type `insufficient_quota`, codes such as

@@ -1,0 +1,58 @@
+import type { ChatCapability, FaultTable, MediaCapability, MediaCategory, ProviderConnection, ProviderName } from './types';
+
+/** What a vendor lists: each model id, with the shutdown date it announced (OpenAI's `shutdown_date`) or null. */
+export type VendorModels = ReadonlyMap<string, { shutdownAt: string | null }>;
+
+/** A vendor's answer for one model id: listed (with its shutdown), or not. */
+export type VendorLookup = (upstreamId: string) => Promise<{ shutdownAt: string | null } | null>;
+
+/** The documented model-list protocols; the sandbox fakes serve each one (`src/sandbox/model-lists.ts`). */
+export type ModelListProtocol = 'openai' | 'anthropic' | 'gemini' | 'elevenlabs' | 'replicate';
+
+/** How catalog:check asks a vendor about its models. */
+export interface ModelListing {
+  protocol: ModelListProtocol;
+  /** Where the list lives under the vendor's base URL (Replicate: the prefix of its per-model lookup). */
+  path: string;
+  /** Asks over `conn`: the list is read once, on the first id asked about (or each id is looked up). */
+  lookup(conn: ProviderConnection): VendorLookup;
+}
+
+/** Tools a vendor runs on its side, by the names clients send them (OpenAI's Responses API, Anthropic's server tools). */
+export type HostedTool = 'web_search' | 'web_fetch' | 'code_execution' | 'file_search' | 'image_generation';
+
+/** What the vendor's adapter can do (test/providers/registry.test.ts holds it against the adapter and the catalog). */
+export interface VendorCapabilities {
+  /** Chat models (the adapter's `chat`). */
+  chat: boolean;
+  /** The media categories its `media` serves. */
+  media: readonly MediaCategory[];
+  /** Hosted tools the adapter passes on to the vendor. */
+  hostedTools: readonly HostedTool[];
+  /** Prompt caching: `explicit` (the client marks what to cache), `automatic` (the vendor caches prefixes), or none. */
+  caching: 'explicit' | 'automatic' | 'none';
+  /** Some of its models reason under a control the adapter maps (effort, thinking budget). */
+  reasoning: boolean;
+}
+
+/** The vendor's list prices, by its own model ids: a slot each vendor's `prices.ts` fills (issue #37); null until then. */
+export type VendorPrices = Readonly<Record<string, unknown>>;
+
+/**
+ * A vendor, declared once in its folder (`<vendor>/index.ts`) and listed once in `registry.ts`: everything else
+ * (the provider names, the connections, the catalog check, the sandbox's model lists) is derived from these.
+ */
+export interface ProviderAdapter<N extends string = ProviderName> {
+  /** `<NAME>_API_KEY`, `<NAME>_BASE_URL`, the catalog's `provider`, the sandbox mount. */
+  name: N;
+  /** Official base URL used when `<P>_BASE_URL` is not set. */
+  defaultBaseUrl: string;
+  /** The vendor's documented errors mapped onto our kinds (`<vendor>/faults.ts`). */
+  faults: FaultTable;
+  /** How to ask the vendor about its models; null when it publishes no list (BFL, the in-process tools). */
+  models: ModelListing | null;
+  prices: VendorPrices | null;
+  capabilities: VendorCapabilities;
+  chat?: ChatCapability;
+  media?: MediaCapability;
+}
