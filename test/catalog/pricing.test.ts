@@ -224,6 +224,25 @@ describe('text prices', () => {
     expect(priceChatUsage(opus, usage)).toBeGreaterThan(priceChatUsage(mini, usage));
   });
 
+  test('cached prompt tokens cost the vendor cached share of the input rate; Anthropic cache writes cost more', () => {
+    const opus = requireModel('claude-opus-4-8');
+    if (opus.category !== 'text') throw new Error('not text');
+    expect(opus.pricing.cachedInputPer1k).toBeCloseTo(opus.pricing.inputPer1k * 0.1);
+    expect(opus.pricing.cacheWritePer1k).toBeCloseTo(opus.pricing.inputPer1k * 1.25);
+    const plain = { promptTokens: 100_000, completionTokens: 100 };
+    const full = priceChatUsage(opus, plain);
+    const read = priceChatUsage(opus, { ...plain, cachedTokens: 90_000 });
+    const written = priceChatUsage(opus, { ...plain, cacheWriteTokens: 90_000 });
+    expect(read).toBe(Math.ceil((10_000 * 3 + 90_000 * 0.3 + 100 * 15) / 1000));
+    expect(read).toBeLessThan(full);
+    expect(written).toBeGreaterThan(full);
+    // Cache counts beyond the prompt are capped at the prompt, never priced below zero input.
+    expect(priceChatUsage(opus, { ...plain, cachedTokens: 10_000_000 })).toBe(priceChatUsage(opus, { ...plain, cachedTokens: 100_000 }));
+    const gpt = requireModel('gpt-6.1-sol');
+    if (gpt.category !== 'text') throw new Error('not text');
+    expect(gpt.pricing.cacheWritePer1k).toBe(gpt.pricing.inputPer1k);
+  });
+
   test('more usage never costs less', () => {
     const m = requireModel('gpt-6.1-sol');
     let last = 0;

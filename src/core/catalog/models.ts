@@ -54,6 +54,23 @@ interface TextSpec {
   description: string;
 }
 
+/**
+ * What each vendor charges for prompt-cache tokens, as a share of its input price (their pricing pages): a cache
+ * read, and a cache write where the vendor bills one (Anthropic's five-minute write; elsewhere writing is free).
+ * The cached-input rates follow from the input rate by the same rule as every other rate.
+ */
+const CACHE_PRICE: Record<ProviderName, { read: number; write: number }> = {
+  openai: { read: 0.1, write: 1 },
+  anthropic: { read: 0.1, write: 1.25 },
+  google: { read: 0.1, write: 1 },
+  xai: { read: 0.25, write: 1 },
+  deepseek: { read: 0.1, write: 1 },
+  bfl: { read: 1, write: 1 },
+  replicate: { read: 1, write: 1 },
+  elevenlabs: { read: 1, write: 1 },
+  local: { read: 1, write: 1 },
+};
+
 function text<S extends string, P extends ProviderName>(s: TextSpec & { slug: S; provider: P }): Keyed<TextModel, S, P> {
   return {
     slug: s.slug,
@@ -73,7 +90,14 @@ function text<S extends string, P extends ProviderName>(s: TextSpec & { slug: S;
       default_max_tokens: Math.min(s.reasoning ? 16384 : 4096, s.maxOutput),
       supports_reasoning_effort: s.reasoningControl ?? false,
     },
-    pricing: { kind: 'usage', inputPer1k: s.rates[0], outputPer1k: s.rates[1], min: s.rates[2] },
+    pricing: {
+      kind: 'usage',
+      inputPer1k: s.rates[0],
+      cachedInputPer1k: s.rates[0] * CACHE_PRICE[s.provider].read,
+      cacheWritePer1k: s.rates[0] * CACHE_PRICE[s.provider].write,
+      outputPer1k: s.rates[1],
+      min: s.rates[2],
+    },
   };
 }
 

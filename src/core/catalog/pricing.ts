@@ -12,8 +12,13 @@ export interface PriceParams {
 }
 
 export interface ChatUsageCount {
+  /** Every prompt token, cached or not. */
   promptTokens: number;
   completionTokens: number;
+  /** Of the prompt, tokens read from the vendor's prompt cache. */
+  cachedTokens?: number;
+  /** Of the prompt, tokens written to the vendor's prompt cache. */
+  cacheWriteTokens?: number;
 }
 
 /** The "ordinary request" behind a text model's `token_cost`: 1000 tokens in, 1000 out. */
@@ -45,10 +50,21 @@ function asTextModel(model: ModelDefinition): TextModel {
 
 // ---------- text ----------
 
-/** Price of a finished chat call from its real usage. Never below the model's minimum; bad numbers count as 0. */
+/**
+ * Price of a finished chat call from its real usage: cache reads and writes at their rates, the rest of the prompt at
+ * the input rate. Never below the model's minimum; bad numbers count as 0, and cache counts never exceed the prompt.
+ */
 export function priceChatUsage(model: ModelDefinition, usage: ChatUsageCount): number {
   const { pricing } = asTextModel(model);
-  const raw = (count(usage.promptTokens) * pricing.inputPer1k + count(usage.completionTokens) * pricing.outputPer1k) / 1000;
+  const prompt = count(usage.promptTokens);
+  const cached = Math.min(prompt, count(usage.cachedTokens ?? 0));
+  const written = Math.min(prompt - cached, count(usage.cacheWriteTokens ?? 0));
+  const raw =
+    ((prompt - cached - written) * pricing.inputPer1k +
+      cached * pricing.cachedInputPer1k +
+      written * pricing.cacheWritePer1k +
+      count(usage.completionTokens) * pricing.outputPer1k) /
+    1000;
   return Math.max(pricing.min, toTokens(raw));
 }
 

@@ -65,6 +65,10 @@ export interface UsagePricing {
   kind: 'usage';
   /** Tokens (our credit) per 1000 prompt tokens (the model's context tokens). */
   inputPer1k: number;
+  /** Per 1000 prompt tokens read from the vendor's prompt cache: the input rate scaled by the vendor's cached price. */
+  cachedInputPer1k: number;
+  /** Per 1000 prompt tokens written to the prompt cache, where the vendor bills the write above the input rate. */
+  cacheWritePer1k: number;
   /** Tokens (our credit) per 1000 completion tokens. */
   outputPer1k: number;
   min: number;
