@@ -39,19 +39,24 @@ export function checkRequestShape(body: Record<string, unknown>): string | undef
   return undefined;
 }
 
-/** Extended thinking: a budget of at least 1024 below max_tokens, default temperature, top_p >= 0.95, no forced tool. */
+/**
+ * Thinking: an enabled budget of at least 1024 below max_tokens; with thinking on (enabled or adaptive), the default
+ * temperature, top_p >= 0.95 and no forced tool.
+ */
 export function checkThinking(body: Record<string, unknown>, toolChoice: unknown): string | undefined {
   const thinking = body.thinking;
   if (thinking === undefined) return undefined;
   if (!isObject(thinking)) return 'thinking: Input should be a valid dictionary or object';
-  if (thinking.type === 'disabled' || thinking.type === 'adaptive') return undefined;
-  if (thinking.type !== 'enabled')
+  if (thinking.type === 'disabled') return undefined;
+  if (thinking.type !== 'enabled' && thinking.type !== 'adaptive')
     return "thinking.type: Input tag does not match any of the expected tags: 'enabled', 'disabled', 'adaptive'";
-  const budget = thinking.budget_tokens;
-  if (!Number.isInteger(budget)) return 'thinking.enabled.budget_tokens: Field required';
-  if ((budget as number) < 1024) return 'thinking.enabled.budget_tokens: Input should be greater than or equal to 1024';
-  if ((budget as number) >= (body.max_tokens as number)) {
-    return '`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#max-tokens-and-context-window-size';
+  if (thinking.type === 'enabled') {
+    const budget = thinking.budget_tokens;
+    if (!Number.isInteger(budget)) return 'thinking.enabled.budget_tokens: Field required';
+    if ((budget as number) < 1024) return 'thinking.enabled.budget_tokens: Input should be greater than or equal to 1024';
+    if ((budget as number) >= (body.max_tokens as number)) {
+      return '`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#max-tokens-and-context-window-size';
+    }
   }
   if (body.temperature !== undefined && body.temperature !== 1) {
     return '`temperature` may only be set to 1 when thinking is enabled. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#feature-compatibility';

@@ -3,6 +3,16 @@ import { SandboxHandler, SandboxRequest, sendJson } from './types';
 import { failureMarkerIn, hangUntilClosed } from './failures';
 import { chooseToolCall, jsonAnswer, OfferedTool, toolResultAnswer } from './tool-play';
 import { checkOutputConfig, checkRequestShape, checkThinking, documentProblem } from './anthropic-checks';
+import { breakpointOf, CacheUsage, MAX_BREAKPOINTS, PromptCache, PromptSegment } from './anthropic-cache';
+import {
+  REDACTED_THINKING_TRIGGER,
+  redactThinking,
+  replayProblem,
+  signThinking,
+  thinkingModeProblem,
+  thinkingRounds,
+  toolUseId,
+} from './anthropic-thinking';
 
 /**
  * In-process fake of the Anthropic Messages API (POST /v1/messages, JSON and SSE), speaking the documented wire
@@ -10,6 +20,10 @@ import { checkOutputConfig, checkRequestShape, checkThinking, documentProblem } 
  * fail like the real API: [[fail:overloaded]] 529, [[fail:policy]] stop_reason "refusal", [[fail:timeout]] never
  * answers, [[fail:midstream]] drops the connection after a few deltas, [[fail:stream-error]] sends a mid-stream
  * `error` event (overloaded_error), [[fail:upstream]] 500 api_error.
+ *
+ * It thinks as the models do (anthropic-thinking.ts: signed thinking blocks, redacted thinking on Anthropic's test
+ * string, replays checked) and caches prompts (anthropic-cache.ts: cache_control breakpoints, cache reads and writes in
+ * the usage).
  */
 
 export interface AnthropicSandboxOptions {
@@ -55,14 +69,17 @@ interface ValidRequest {
   model: string;
   maxTokens: number;
   messages: Message[];
-  system: string;
   stream: boolean;
   tools: OfferedTool[];
   toolChoice: 'auto' | 'none' | 'required' | { name: string } | undefined;
   /** output_config.format.schema: the answer is JSON of this shape. */
   outputSchema?: Record<string, unknown>;
-  /** Extended thinking is on: a thinking block comes before the answer. */
-  thinking: boolean;
+  /** How many rounds of thinking come before the answer (0: thinking is off). */
+  thinkingRounds: number;
+  /** The prompt block by block, for the prompt cache. */
+  segments: PromptSegment[];
+  /** Text the prompt shows beside the messages (system), for the redacted-thinking trigger. */
+  system: string;
 }
 
 /** tool_result blocks answer the tool_use blocks of the assistant turn just before; the error text if not. */
@@ -156,26 +173,87 @@ function validate(req: SandboxRequest, res: ServerResponse): ValidRequest | unde
     error(res, 400, 'invalid_request_error', toolProblem ?? (tools as string));
     return undefined;
   }
+  const segments = promptSegments(body);
   const problem =
     checkRequestShape(body) ??
     documentProblem(body.messages as Message[]) ??
     checkThinking(body, tools.toolChoice) ??
-    checkOutputConfig(body.output_config);
-  if (problem) {
-    error(res, 400, 'invalid_request_error', problem);
+    thinkingModeProblem(body.model, body) ??
+    replayProblem(body.messages as Message[], (body.thinking as { type?: unknown } | undefined)?.type === 'enabled') ??
+    checkOutputConfig(body.output_config) ??
+    (typeof segments === 'string' ? segments : undefined);
+  if (problem || typeof segments === 'string') {
+    error(res, 400, 'invalid_request_error', problem ?? 'invalid request');
     return undefined;
   }
   const format = (body.output_config as { format?: { schema?: Record<string, unknown> } } | undefined)?.format;
   return {
     ...(format?.schema ? { outputSchema: format.schema } : {}),
-    thinking: (body.thinking as { type?: unknown } | undefined)?.type === 'enabled',
+    thinkingRounds: thinkingRounds(body),
+    segments,
+    system: segments
+      .filter((s) => s.content.startsWith('system:'))
+      .map((s) => s.content)
+      .join(' '),
     model: body.model,
     maxTokens: body.max_tokens as number,
     messages: body.messages as Message[],
-    system: typeof body.system === 'string' ? body.system : '',
     stream: body.stream === true,
     ...tools,
   };
+}
+
+/** Tokens of a block as this fake counts them: text at four characters a token, 85 an image, 100 a document. */
+function blockTokens(block: Block & { thinking?: unknown; data?: unknown; input_schema?: unknown; description?: unknown }): number {
+  const chars = (text: unknown) => (typeof text === 'string' ? Math.ceil(text.length / 4) : 0);
+  switch (block.type) {
+    case 'image':
+      return 85;
+    case 'document':
+      return 100;
+    case 'tool_use':
+      return chars(String(block.name ?? '') + JSON.stringify(block.input ?? {}));
+    case 'tool_result':
+      return blocksOf(block.content).reduce((n, b) => n + blockTokens(b), 1);
+    case 'thinking':
+      return chars(block.thinking);
+    case 'redacted_thinking':
+      return Math.ceil(String(block.data ?? '').length / 8);
+    default:
+      return chars(block.text);
+  }
+}
+
+/** A block's content for the cache key: everything but its cache_control. */
+function contentKey(kind: string, block: unknown): string {
+  const { cache_control: _mark, ...rest } = (block && typeof block === 'object' ? block : {}) as Record<string, unknown>;
+  return `${kind}:${JSON.stringify(rest)}`;
+}
+
+/** The prompt in cache order (tools, system, messages), one segment a block; the error text for bad breakpoints. */
+function promptSegments(body: Record<string, unknown>): PromptSegment[] | string {
+  const segments: PromptSegment[] = [];
+  const add = (kind: string, block: unknown, tokens: number, at: string): string | undefined => {
+    const ttl = breakpointOf(block, at);
+    if (typeof ttl === 'object') return ttl.problem;
+    segments.push({ tokens, content: contentKey(kind, block), ...(ttl ? { ttl } : {}) });
+    return undefined;
+  };
+  const problems: Array<string | undefined> = [];
+  for (const [i, tool] of (Array.isArray(body.tools) ? (body.tools as unknown[]) : []).entries()) {
+    problems.push(add('tool', tool, Math.ceil(JSON.stringify(tool).length / 4), `tools.${i}`));
+  }
+  for (const [i, block] of blocksOf(body.system).entries()) problems.push(add('system', block, blockTokens(block), `system.${i}`));
+  for (const [i, m] of (body.messages as Message[]).entries()) {
+    for (const [j, block] of blocksOf(m.content).entries()) {
+      problems.push(add(String(m.role), block, blockTokens(block), `messages.${i}.content.${j}`));
+    }
+  }
+  const problem = problems.find((p) => p !== undefined);
+  if (problem) return problem;
+  const marks = segments.filter((s) => s.ttl !== undefined).length;
+  if (marks > MAX_BREAKPOINTS) return `A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided. Found ${marks}.`;
+  return segments;
 }
 
 function lastUserText(messages: Message[]): string {
@@ -191,20 +269,10 @@ function countBlocks(messages: Message[], type: string): number {
   return messages.reduce((n, m) => n + blocksOf(m.content).filter((b) => b.type === type).length, 0);
 }
 
-const countImages = (messages: Message[]) => countBlocks(messages, 'image');
-
 function attachments(messages: Message[]): string {
   const said = (n: number, what: string) => (n > 0 ? [`${n} ${what}${n > 1 ? 's' : ''}`] : []);
-  const all = [...said(countImages(messages), 'image'), ...said(countBlocks(messages, 'document'), 'document')];
+  const all = [...said(countBlocks(messages, 'image'), 'image'), ...said(countBlocks(messages, 'document'), 'document')];
   return all.length > 0 ? ` (with ${all.join(' and ')})` : '';
-}
-
-function inputTokens(messages: Message[], system: number): number {
-  const chars = messages.reduce(
-    (n, m) => n + blocksOf(m.content).reduce((k, b) => k + (typeof b.text === 'string' ? b.text.length : 0), 0),
-    system,
-  );
-  return Math.max(1, Math.ceil(chars / 4)) + countImages(messages) * 85;
 }
 
 /** The tool_result blocks of the final user turn, with the names of the calls they answer. */
@@ -225,125 +293,191 @@ function finalToolResult(messages: Message[]): { name?: string; text: string } |
   return { name: typeof use?.name === 'string' ? use.name : undefined, text: content };
 }
 
-/** The deterministic reply, cut into word pieces (one "token" each) and truncated at max_tokens. */
-function reply(input: ValidRequest): { pieces: string[]; stopReason: string; thinking: string[] } {
-  const { model, messages } = input;
-  const said = lastUserText(messages).replace(/\s+/g, ' ').trim();
-  const snippet = said.length > 80 ? `${said.slice(0, 80)}...` : said;
-  const toolResult = finalToolResult(messages);
-  let text = toolResult
-    ? toolResultAnswer(model, toolResult.name, toolResult.text)
-    : `Sandbox reply from ${model}: you said "${snippet}"${attachments(messages)}. This text comes from the built-in sandbox, not from Anthropic.`;
-  if (input.outputSchema) text = jsonAnswer(input.outputSchema, text);
-  // Thinking counts toward max_tokens, as on the real API.
-  const thinking = input.thinking ? tokenPieces(`Sandbox thinking: the user wrote "${snippet}", so I answer that.`) : [];
-  const room = Math.max(0, input.maxTokens - thinking.length);
-  const pieces = input.outputSchema ? [text] : (text.match(/\S+\s*/g) ?? [text]);
-  if (pieces.length > room) return { pieces: pieces.slice(0, room), stopReason: 'max_tokens', thinking };
-  return { pieces, stopReason: 'end_turn', thinking };
-}
-
 const tokenPieces = (text: string) => text.match(/\S+\s*/g) ?? [];
-const SIGNATURE = 'c2FuZGJveC10aGlua2luZy1zaWduYXR1cmU=';
 
-let counter = 0;
+/** One content block of the answer; text and thinking keep their word pieces (one "token" each, one delta each). */
+type AnswerBlock =
+  | { type: 'thinking'; pieces: string[]; signature: string }
+  | { type: 'redacted_thinking'; data: string }
+  | { type: 'text'; pieces: string[] }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
 
-async function writeEvents(res: ServerResponse, events: Record<string, unknown>[], delayMs: number): Promise<void> {
-  for (const ev of events) {
-    if (res.destroyed) return;
-    res.write(`event: ${String(ev.type)}\ndata: ${JSON.stringify(ev)}\n\n`);
-    await sleep(delayMs);
-  }
+interface Answer {
+  blocks: AnswerBlock[];
+  stopReason: string;
+  outputTokens: number;
 }
 
 let toolUseCounter = 0;
 
+/** The thinking blocks that open an answer: redacted thinking when the prompt has Anthropic's test string, then thinking. */
+function thinkingBlocks(input: ValidRequest, snippet: string): AnswerBlock[] {
+  if (input.thinkingRounds === 0) return [];
+  const sentence = `Sandbox thinking: the user wrote "${snippet}", so I answer that. `;
+  const text = sentence.repeat(input.thinkingRounds).trimEnd();
+  const blocks: AnswerBlock[] = [{ type: 'thinking', pieces: tokenPieces(text), signature: signThinking(text) }];
+  const prompt = `${input.system} ${JSON.stringify(input.messages)}`;
+  if (prompt.includes(REDACTED_THINKING_TRIGGER)) blocks.unshift({ type: 'redacted_thinking', data: redactThinking(`hidden: ${snippet}`) });
+  return blocks;
+}
+
+const outputOf = (blocks: AnswerBlock[]) =>
+  blocks.reduce((n, b) => {
+    if (b.type === 'thinking' || b.type === 'text') return n + b.pieces.length;
+    if (b.type === 'tool_use') return n + 3 + Math.ceil(JSON.stringify(b.input).length / 4);
+    return n + Math.ceil(b.data.length / 8);
+  }, 0);
+
 /**
- * A turn that says a few words, then calls the tool (as Claude usually does): a text block, then a tool_use block.
- * A forced tool (tool_choice any or tool) is called at once, without text: the API prefills the call.
+ * The deterministic answer. A tool call says a few words first, then calls (as Claude usually does); a forced tool is
+ * called at once, without text (the API prefills the call). Thinking counts toward max_tokens, as on the real API.
  */
-async function answerToolUse(
+function answer(input: ValidRequest, failure: Failure | undefined): Answer {
+  if (failure === 'policy') return { blocks: [], stopReason: 'refusal', outputTokens: 0 };
+  const { model, messages } = input;
+  const said = lastUserText(messages).replace(/\s+/g, ' ').trim();
+  const snippet = said.length > 80 ? `${said.slice(0, 80)}...` : said;
+  const toolResult = finalToolResult(messages);
+  const thinking = thinkingBlocks(input, snippet);
+  const call = chooseToolCall(input.tools, input.toolChoice, toolResult !== undefined, lastUserText(messages));
+  if (call) {
+    const forced = input.toolChoice === 'required' || typeof input.toolChoice === 'object';
+    const id = toolUseId(++toolUseCounter, thinking.length > 0);
+    const blocks: AnswerBlock[] = [
+      ...thinking,
+      ...(forced ? [] : [{ type: 'text' as const, pieces: [`Let me call ${call.name}.`] }]),
+      { type: 'tool_use', id, name: call.name, input: call.arguments },
+    ];
+    return { blocks, stopReason: 'tool_use', outputTokens: outputOf(blocks) };
+  }
+  let text = toolResult
+    ? toolResultAnswer(model, toolResult.name, toolResult.text)
+    : `Sandbox reply from ${model}: you said "${snippet}"${attachments(messages)}. This text comes from the built-in sandbox, not from Anthropic.`;
+  if (input.outputSchema) text = jsonAnswer(input.outputSchema, text);
+  const room = Math.max(0, input.maxTokens - outputOf(thinking));
+  const all = input.outputSchema ? [text] : (text.match(/\S+\s*/g) ?? [text]);
+  const pieces = all.slice(0, room);
+  const blocks: AnswerBlock[] = [...thinking, ...(pieces.length > 0 ? [{ type: 'text' as const, pieces }] : [])];
+  return { blocks, stopReason: all.length > room ? 'max_tokens' : 'end_turn', outputTokens: outputOf(blocks) };
+}
+
+function wireBlock(block: AnswerBlock): Record<string, unknown> {
+  switch (block.type) {
+    case 'thinking':
+      return { type: 'thinking', thinking: block.pieces.join(''), signature: block.signature };
+    case 'redacted_thinking':
+      return { type: 'redacted_thinking', data: block.data };
+    case 'text':
+      return { type: 'text', text: block.pieces.join('') };
+    case 'tool_use':
+      return { type: 'tool_use', id: block.id, name: block.name, input: block.input };
+  }
+}
+
+/** The events of one block: its start, its deltas (thinking ends with its signature), its stop. */
+function blockEvents(block: AnswerBlock, index: number): Record<string, unknown>[] {
+  const delta = (d: Record<string, unknown>) => ({ type: 'content_block_delta', index, delta: d });
+  const start = (content_block: Record<string, unknown>) => ({ type: 'content_block_start', index, content_block });
+  const stop = { type: 'content_block_stop', index };
+  switch (block.type) {
+    case 'thinking':
+      return [
+        start({ type: 'thinking', thinking: '', signature: '' }),
+        ...block.pieces.map((thinking) => delta({ type: 'thinking_delta', thinking })),
+        delta({ type: 'signature_delta', signature: block.signature }),
+        stop,
+      ];
+    case 'redacted_thinking':
+      return [start({ type: 'redacted_thinking', data: block.data }), stop];
+    case 'text':
+      return [start({ type: 'text', text: '' }), ...block.pieces.map((text) => delta({ type: 'text_delta', text })), stop];
+    case 'tool_use': {
+      const json = JSON.stringify(block.input);
+      const fragments: Record<string, unknown>[] = [delta({ type: 'input_json_delta', partial_json: '' })];
+      for (let i = 0; i < json.length; i += 8) fragments.push(delta({ type: 'input_json_delta', partial_json: json.slice(i, i + 8) }));
+      return [start({ type: 'tool_use', id: block.id, name: block.name, input: {} }), ...fragments, stop];
+    }
+  }
+}
+
+let counter = 0;
+
+async function writeEvents(res: ServerResponse, events: Record<string, unknown>[], delayMs: number): Promise<boolean> {
+  for (const ev of events) {
+    if (res.destroyed) return false;
+    res.write(`event: ${String(ev.type)}\ndata: ${JSON.stringify(ev)}\n\n`);
+    await sleep(delayMs);
+  }
+  return !res.destroyed;
+}
+
+function sendMessage(res: ServerResponse, id: string, input: ValidRequest, out: Answer, cache: CacheUsage): void {
+  sendJson(
+    res,
+    200,
+    {
+      id,
+      type: 'message',
+      role: 'assistant',
+      model: input.model,
+      content: out.blocks.map(wireBlock),
+      stop_reason: out.stopReason,
+      stop_sequence: null,
+      usage: { ...cache, output_tokens: out.outputTokens },
+    },
+    { 'request-id': `req_sandbox_${counter}` },
+  );
+}
+
+/**
+ * The documented event sequence: message_start, each block's events (a ping after the first block opens),
+ * message_delta with the final usage, message_stop. `midstream` drops the connection a few deltas into the answer
+ * text; `stream-error` sends an `error` event there instead.
+ */
+async function streamMessage(
   res: ServerResponse,
   id: string,
-  promptTokens: number,
   input: ValidRequest,
-  call: { name: string; arguments: Record<string, unknown> },
+  out: Answer,
+  cache: CacheUsage,
+  failure: Failure | undefined,
   delayMs: number,
 ): Promise<void> {
-  toolUseCounter += 1;
-  const toolId = `toolu_sandbox${toolUseCounter}${Date.now().toString(36)}`;
-  const forced = input.toolChoice === 'required' || typeof input.toolChoice === 'object';
-  const preface = forced ? undefined : `Let me call ${call.name}.`;
-  const at = preface === undefined ? 0 : 1;
-  const json = JSON.stringify(call.arguments);
-  const outputTokens = 3 + Math.ceil(json.length / 4);
-  const headers = { 'request-id': `req_sandbox_${counter}` };
-  if (!input.stream) {
-    sendJson(
-      res,
-      200,
-      {
-        id,
-        type: 'message',
-        role: 'assistant',
-        model: input.model,
-        content: [
-          ...(preface === undefined ? [] : [{ type: 'text', text: preface }]),
-          { type: 'tool_use', id: toolId, name: call.name, input: call.arguments },
-        ],
-        stop_reason: 'tool_use',
-        stop_sequence: null,
-        usage: { input_tokens: promptTokens, output_tokens: outputTokens },
-      },
-      headers,
-    );
-    return;
-  }
-  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', ...headers });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    'request-id': `req_sandbox_${counter}`,
+  });
   res.flushHeaders();
-  const fragments: Record<string, unknown>[] = [];
-  for (let i = 0; i < json.length; i += 8) {
-    fragments.push({ type: 'content_block_delta', index: at, delta: { type: 'input_json_delta', partial_json: json.slice(i, i + 8) } });
+  const message = { id, type: 'message', role: 'assistant', content: [], model: input.model, stop_reason: null, stop_sequence: null };
+  const events: Record<string, unknown>[] = [{ type: 'message_start', message: { ...message, usage: { ...cache, output_tokens: 1 } } }];
+  const cutAt = out.blocks.findIndex((b) => b.type === 'text');
+  for (const [index, block] of out.blocks.entries()) {
+    const own = blockEvents(block, index);
+    if (index === 0) own.splice(1, 0, { type: 'ping' });
+    if (index === cutAt && (failure === 'midstream' || failure === 'stream-error')) {
+      // The block's start (and the ping), then three deltas.
+      if (!(await writeEvents(res, [...events, ...own.slice(0, (index === 0 ? 2 : 1) + 3)], delayMs))) return;
+      if (failure === 'midstream') return void res.socket?.destroy();
+      await writeEvents(res, [{ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }], delayMs);
+      return void res.end();
+    }
+    events.push(...own);
   }
-  const prefaceEvents =
-    preface === undefined
-      ? []
-      : [
-          { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
-          { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: preface } },
-          { type: 'content_block_stop', index: 0 },
-        ];
-  await writeEvents(
-    res,
-    [
-      {
-        type: 'message_start',
-        message: {
-          id,
-          type: 'message',
-          role: 'assistant',
-          content: [],
-          model: input.model,
-          stop_reason: null,
-          stop_sequence: null,
-          usage: { input_tokens: promptTokens, output_tokens: 1 },
-        },
-      },
-      ...prefaceEvents,
-      { type: 'content_block_start', index: at, content_block: { type: 'tool_use', id: toolId, name: call.name, input: {} } },
-      { type: 'content_block_delta', index: at, delta: { type: 'input_json_delta', partial_json: '' } },
-      ...fragments,
-      { type: 'content_block_stop', index: at },
-      { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: outputTokens } },
-      { type: 'message_stop' },
-    ],
-    delayMs,
+  events.push(
+    {
+      type: 'message_delta',
+      delta: { stop_reason: out.stopReason, stop_sequence: null },
+      usage: { ...cache, output_tokens: out.outputTokens },
+    },
+    { type: 'message_stop' },
   );
-  res.end();
+  if (await writeEvents(res, events, delayMs)) res.end();
 }
 
 export function createAnthropicSandbox(options: AnthropicSandboxOptions = {}): SandboxHandler {
   const delayMs = options.streamDelayMs ?? 5;
+  const cache = new PromptCache();
   return async (req, res) => {
     if (req.method !== 'POST' || req.path !== '/v1/messages') {
       error(res, 404, 'not_found_error', 'Not found');
@@ -360,108 +494,11 @@ export function createAnthropicSandbox(options: AnthropicSandboxOptions = {}): S
       res.socket?.destroy();
       return;
     }
-
     const id = `msg_sandbox_${++counter}`;
-    const promptTokens = inputTokens(input.messages, input.system.length);
-    const call =
-      failure === 'policy'
-        ? undefined
-        : chooseToolCall(input.tools, input.toolChoice, finalToolResult(input.messages) !== undefined, lastUserText(input.messages));
-    if (call) return answerToolUse(res, id, promptTokens, input, call, delayMs);
-    const { pieces, stopReason, thinking } =
-      failure === 'policy' ? { pieces: [] as string[], stopReason: 'refusal', thinking: [] as string[] } : reply(input);
-    const outputTokens = pieces.length + thinking.length;
-
-    if (!input.stream) {
-      const thought = thinking.length > 0 ? [{ type: 'thinking', thinking: thinking.join(''), signature: SIGNATURE }] : [];
-      sendJson(
-        res,
-        200,
-        {
-          id,
-          type: 'message',
-          role: 'assistant',
-          model: input.model,
-          content: [...thought, ...(pieces.length > 0 ? [{ type: 'text', text: pieces.join('') }] : [])],
-          stop_reason: stopReason,
-          stop_sequence: null,
-          usage: { input_tokens: promptTokens, output_tokens: outputTokens },
-        },
-        { 'request-id': `req_sandbox_${counter}` },
-      );
-      return;
-    }
-
-    res.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache',
-      'request-id': `req_sandbox_${counter}`,
-    });
-    res.flushHeaders();
-    const start = {
-      type: 'message_start',
-      message: {
-        id,
-        type: 'message',
-        role: 'assistant',
-        content: [],
-        model: input.model,
-        stop_reason: null,
-        stop_sequence: null,
-        usage: { input_tokens: promptTokens, output_tokens: 1 },
-      },
-    };
-    if (failure === 'policy') {
-      await writeEvents(
-        res,
-        [
-          start,
-          { type: 'message_delta', delta: { stop_reason: 'refusal', stop_sequence: null }, usage: { output_tokens: 0 } },
-          { type: 'message_stop' },
-        ],
-        delayMs,
-      );
-      res.end();
-      return;
-    }
-    // With thinking on, the thinking block is block 0 and the answer block 1.
-    const at = thinking.length > 0 ? 1 : 0;
-    const thinkingEvents =
-      thinking.length > 0
-        ? [
-            { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } },
-            ...thinking.map((t) => ({ type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: t } })),
-            { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: SIGNATURE } },
-            { type: 'content_block_stop', index: 0 },
-          ]
-        : [];
-    const deltas = pieces.map((text) => ({ type: 'content_block_delta', index: at, delta: { type: 'text_delta', text } }));
-    await writeEvents(
-      res,
-      [start, ...thinkingEvents, { type: 'content_block_start', index: at, content_block: { type: 'text', text: '' } }, { type: 'ping' }],
-      delayMs,
-    );
-    if (failure === 'midstream' || failure === 'stream-error') {
-      await writeEvents(res, deltas.slice(0, 3), delayMs);
-      if (failure === 'midstream') {
-        res.socket?.destroy();
-        return;
-      }
-      await writeEvents(res, [{ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }], delayMs);
-      res.end();
-      return;
-    }
-    await writeEvents(
-      res,
-      [
-        ...deltas,
-        { type: 'content_block_stop', index: at },
-        { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: outputTokens } },
-        { type: 'message_stop' },
-      ],
-      delayMs,
-    );
-    res.end();
+    const usage = cache.account(input.model, input.segments, 3 + input.messages.length * 4);
+    const out = answer(input, failure);
+    if (!input.stream) return sendMessage(res, id, input, out, usage);
+    await streamMessage(res, id, input, out, usage, failure, delayMs);
   };
 }
 
