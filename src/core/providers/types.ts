@@ -200,6 +200,10 @@ export interface ChatRequestTraits {
   toolChoice?: ChatToolChoice;
   /** An earlier assistant turn called tools (its results come back in this request). */
   toolTurns: boolean;
+  /** Some earlier assistant turn called tools without keeping this vendor's reasoning (the client dropped it). */
+  unreasonedToolTurns: boolean;
+  /** The conversation ends in tool results whose calling turn kept none of this vendor's reasoning. */
+  unreasonedToolLoop: boolean;
   maxTokens: number;
   temperature?: number;
   topP?: number;

@@ -148,10 +148,14 @@ export function checkChatRequest(
   }
   checkToolRoundTrip(messages);
   const requested = requestedOptions(options, temperature);
+  const unreasoned = (m: ChatInputMessage) => (m.toolCalls?.length ?? 0) > 0 && !m.reasoning?.some((r) => r.provider === model.provider);
+  const lastCalling = [...messages].reverse().find((m) => (m.toolCalls?.length ?? 0) > 0);
   const traits: ChatRequestTraits = {
     options: new Set(requested.map(([option]) => option)),
     toolChoice: options.toolChoice,
     toolTurns: messages.some((m) => m.role === 'tool' || (m.toolCalls?.length ?? 0) > 0),
+    unreasonedToolTurns: messages.some(unreasoned),
+    unreasonedToolLoop: last === 'tool' && lastCalling !== undefined && unreasoned(lastCalling),
     maxTokens,
     ...(temperature !== undefined && temperature !== null ? { temperature } : {}),
     ...(options.topP !== undefined ? { topP: options.topP } : {}),
