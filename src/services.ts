@@ -58,6 +58,7 @@ import { WebhookService } from './core/webhooks/service';
 import { FastSql } from './db/fast-sql';
 import { PgAccountChangeFeed } from './db/account-change-feed';
 import { CATALOG_CHANGES_CHANNEL } from './core/catalog/live/changes';
+import { ANSWER_STOPS_CHANNEL, AnswerStops } from './core/messenger/answer-stops';
 import { LiveCatalog } from './core/catalog/live/live-catalog';
 import { linkBase } from './core/links/link-origins';
 import { CatalogStore } from './core/catalog/live/store';
@@ -118,6 +119,8 @@ export interface Services {
   jsonStores: JsonStores;
   /** Messenger groups the bot was switched off in by their admins (/off, /on). */
   groupChats: GroupChats;
+  /** Stop requests for the bot's answers in progress, heard by every instance. */
+  answerStops: AnswerStops;
   assistants: AssistantService;
   /** Rate limit, balance and plan checks before a run is set up (nothing counted or held). */
   preflight: RunPreflight;
@@ -186,6 +189,8 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
   const changeFeed = new PgAccountChangeFeed(options.databaseUrl, log);
   const catalog = new LiveCatalog(new CatalogStore(ds), log);
   changeFeed.listen(CATALOG_CHANGES_CHANNEL, catalog);
+  const answerStops = new AnswerStops(ds);
+  changeFeed.listen(ANSWER_STOPS_CHANNEL, answerStops);
   const accountChanges = changeFeed.start();
   const apiKeys = new ApiKeyService(ds, config.apiKeyPepper, { sql, changes: accountChanges });
   const jobQueue = createBoss(options.databaseUrl, log);
@@ -347,6 +352,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     deliveries: new DeliveryOutbox(ds),
     jsonStores: new JsonStores(ds),
     groupChats: new GroupChats(ds),
+    answerStops,
     assistants: new AssistantService(ds),
     preflight: new RunPreflight({ sql, limiter, connections, gate }),
     createApiKey: (userId, name, limits, by) => createApiKeyWithinQuota(ds, apiKeys, userId, name, limits, by),

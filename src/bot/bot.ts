@@ -41,6 +41,8 @@ import { isGroupChat, stateKey } from './group/chats';
 import { groupGate } from './group/gate';
 import { groupRules } from './group/rules';
 import { TelegramStarsGateway } from './transport/stars-gateway';
+import { answerStops } from './middleware/stops';
+import { RunningAnswers } from './services/running-answers';
 
 export const TELEGRAM_API_ROOT = 'https://api.telegram.org';
 /** Bump when a conversation's steps change incompatibly: stored conversations of older code are then dropped. */
@@ -115,6 +117,7 @@ export function createBot(token: string, services: BotServices, options: BotOpti
     tasks,
   });
   const owners = new ButtonOwners(services.jsonStores.open<number>('owner:'));
+  const answers = new RunningAnswers(services.answerStops, log);
   const deps: BotDeps = {
     services,
     api: bot.api,
@@ -131,11 +134,15 @@ export function createBot(token: string, services: BotServices, options: BotOpti
     tasks,
     delivery,
     admin,
+    answers,
+    drafts: { available: true },
   };
 
   // Private chats, and in groups only what is addressed to the bot; channels get nothing. (`bot.drop` would not do:
   // it only filters the middleware passed to it.)
   bot.use(groupGate<BotContext>(i18n));
+  // Before the per-chat queue: the answer a stop ends is still holding its chat's place in it.
+  bot.use(answerStops(answers, i18n));
   // Updates of one chat are handled one after another (in order), chats in parallel; in a group, per member (one
   // member's long answer does not hold up the others).
   bot.use(sequentialize(stateKey));

@@ -10,6 +10,7 @@ import type { AdminNotifier } from './services/admin-notifier';
 import type { BackgroundTasks } from './services/background';
 import type { ButtonOwners } from './group/button-owners';
 import type { ResultDelivery } from './services/delivery';
+import type { RunningAnswers } from './services/running-answers';
 import type { I18n, Locale, Translate } from './i18n';
 
 /** Per-chat state kept in PostgreSQL (bot_sessions) between updates. */
@@ -96,6 +97,7 @@ export type BotServices = Pick<
   | 'deliveries'
   | 'jsonStores'
   | 'groupChats'
+  | 'answerStops'
   | 'payments'
   | 'webhooks'
   | 'assistants'
@@ -122,6 +124,10 @@ export interface BotDeps {
   tasks: BackgroundTasks;
   delivery: ResultDelivery;
   admin: AdminNotifier;
+  /** Chat answers being written, so a stop can end them. */
+  answers: RunningAnswers;
+  /** Whether the Bot API takes drafts (sendMessageDraft); turned off for the process when it refuses them. */
+  drafts: { available: boolean };
 }
 
 /** The caller's account, loaded (or created) for every update from a user. */

@@ -203,9 +203,10 @@ test('the retry button asks the last question again, says it is billed again, an
   const answer = lastKeyboard(h.telegram, user.id);
   const retry = buttonsOf(answer).find((b) => b.callback_data.startsWith('chat:again:'))!;
   expect(retry.text).toBe('🔄 Ask again · ≈1 tkn');
-  // The button comes with the final text (one write), under the answer with its footer.
-  expect(answer.method).toBe('editMessageText');
-  expect(h.telegram.textOf(user.id, Number(answer.payload.message_id))).toMatch(/— GPT-6 Luna · \d+ tkn · balance \d+$/);
+  // The button comes with the final message (one write), under the answer with its footer.
+  expect(answer.method).toBe('sendMessage');
+  const answerId = (answer.result as { message_id: number }).message_id;
+  expect(h.telegram.textOf(user.id, answerId)).toMatch(/— GPT-6 Luna · \d+ tkn · balance \d+$/);
 
   const before = upstream.length;
   await press(h, user, /^chat:again:/);
@@ -230,7 +231,7 @@ test('the retry button asks the last question again, says it is billed again, an
   // A newer question makes the older buttons expire.
   await h.send(user.text('another question'));
   const stale = h.telegram.callsOf('answerCallbackQuery').length;
-  await h.send(user.press(retry.callback_data, { message_id: Number(answer.payload.message_id) }));
+  await h.send(user.press(retry.callback_data, { message_id: answerId }));
   expect(h.telegram.callsOf('answerCallbackQuery').slice(stale).pop()!.payload.text).toBe('Only the latest answer can be asked again.');
   expect(await generationsOf(h, user.id)).toHaveLength(3);
 });

@@ -10,24 +10,34 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-test('a chat message streams through edits of one message and is charged once, as on /v1', async () => {
+test('a private chat message streams as a draft with a stop button, then one final message, charged once as on /v1', async () => {
   const user = h.user(4_200_001, { languageCode: 'en' });
   await h.send(user.text('/start'));
   const mark = h.telegram.calls.length;
-  await h.send(user.text('Tell me about foxes'));
+  const question = user.text('Tell me about foxes');
+  await h.send(question);
 
   const calls = h.telegram.calls.slice(mark).filter((c) => Number(c.payload.chat_id) === user.id);
-  const placeholder = calls.find((c) => c.method === 'sendMessage')!;
-  const replyId = (placeholder.result as { message_id: number }).message_id;
-  expect(placeholder.payload.text).toBe('✍️ …');
-  expect(placeholder.payload.reply_parameters).toMatchObject({ message_id: expect.any(Number) });
-  const edits = calls.filter((c) => c.method === 'editMessageText' && Number(c.payload.message_id) === replyId);
-  // The sandbox streams word by word: the reply grows over several edits, each longer than the one before.
-  expect(edits.length).toBeGreaterThanOrEqual(2);
-  const lengths = edits.map((e) => String(e.payload.text).length);
+  const drafts = calls.filter((c) => c.method === 'sendMessageDraft');
+  // First the "Thinking…" placeholder (an empty draft), then the growing answer, all under one draft id.
+  expect(drafts[0].payload).toMatchObject({ text: '', can_stop: true });
+  const draftId = Number(drafts[0].payload.draft_id);
+  expect(draftId).not.toBe(0);
+  expect(drafts.every((d) => Number(d.payload.draft_id) === draftId)).toBe(true);
+  expect(drafts.length).toBeGreaterThanOrEqual(3);
+  const lengths = drafts.map((d) => String(d.payload.text).length);
   expect([...lengths].sort((a, b) => a - b)).toEqual(lengths);
-  // Paced while the model streams; the final text (with the footer) goes out as soon as the stream has ended.
-  for (let i = 1; i < edits.length - 1; i++) expect(edits[i].at - edits[i - 1].at).toBeGreaterThanOrEqual(30);
+  // Paced while the model streams.
+  for (let i = 1; i < drafts.length; i++) expect(drafts[i].at - drafts[i - 1].at).toBeGreaterThanOrEqual(30);
+  // No message is edited: the answer arrives as one message once complete, in reply to the question.
+  expect(calls.filter((c) => c.method === 'editMessageText')).toEqual([]);
+  const sent = calls.filter((c) => c.method === 'sendMessage');
+  expect(sent).toHaveLength(1);
+  expect(sent[0].at).toBeGreaterThanOrEqual(drafts.at(-1)!.at);
+  expect(sent[0].payload.reply_parameters).toMatchObject({ message_id: question.message!.message_id });
+  expect(buttonsOf(sent[0]).map((b) => b.callback_data)).toEqual([expect.stringMatching(/^chat:again:/)]);
+  expect(h.telegram.draftOf(user.id, draftId)).toMatchObject({ replaced: true, stopped: false });
+  const replyId = (sent[0].result as { message_id: number }).message_id;
 
   const account = await accountOf(h, user.id);
   const gens = await h.engine.db.dataSource.getRepository(GenerationEntity).findBy({ userId: account.id });
@@ -106,7 +116,7 @@ test('a stream broken mid-answer keeps the text so far, says so, and charges not
 test('when Telegram refuses the reply (bot blocked) before the stream is read, the model is not called and nothing is held', async () => {
   const user = h.user(4_200_005);
   await h.send(user.text('/start'));
-  h.telegram.failNext('sendMessage', telegramError('error-403-bot-blocked'));
+  h.telegram.failNext('sendMessageDraft', telegramError('error-403-bot-blocked'));
   await h.send(user.text('are you there?'));
   const account = await accountOf(h, user.id);
   // The hold was withdrawn before the vendor call: no generation left, its reservation released in full.

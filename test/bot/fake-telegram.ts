@@ -34,6 +34,23 @@ export interface FakeFailure {
   parameters?: { retry_after?: number };
 }
 
+/** A draft as the user's client shows it (sendMessageDraft): one per chat, topic and draft id. */
+export interface StoredDraft {
+  chatId: number;
+  threadId?: number;
+  draftId: number;
+  /** The text as the client shows it (formatting parsed away); empty: the "Thinking…" placeholder. */
+  text: string;
+  canStop: boolean;
+  keepOnStop: boolean;
+  /** The user pressed the stop button. */
+  stopped: boolean;
+  /** Drafts the bot sent after the stop (the client shows none of them). */
+  afterStop: number;
+  /** A message the bot sent to the chat took the draft's place. */
+  replaced: boolean;
+}
+
 interface StoredMessage {
   chatId: number;
   messageId: number;
@@ -68,6 +85,15 @@ function messageText(p: Record<string, unknown>): { text: string; entities: Pars
   if (parsed.text === '') return { error: 'Bad Request: message text is empty' };
   if (parsed.text.length > MAX_MESSAGE_LENGTH) return { error: 'Bad Request: message is too long' };
   return parsed;
+}
+
+/** A draft's text as the client shows it: like a message's, except that an empty text is the "Thinking…" placeholder. */
+function draftText(p: Record<string, unknown>): { text: string; entities: ParsedEntity[] } | { error: string } {
+  if (p.text === undefined || p.text === '') return { text: '', entities: [] };
+  const content = messageText(p);
+  if ('error' in content && content.error === 'Bad Request: message text is empty') return { text: '', entities: [] };
+  if ('error' in content && content.error === 'Bad Request: message is too long') return { error: 'Bad Request: text is too long' };
+  return content;
 }
 
 /** A recorded Bot API error body (test/fixtures/telegram). */
@@ -143,8 +169,11 @@ function decodeField(value: string): unknown {
   }
 }
 
-/** Update types Telegram leaves out unless a bot names them in `allowed_updates` (the Bot API's default). */
-export const OPT_IN_UPDATE_TYPES = ['chat_member', 'message_reaction', 'message_reaction_count'] as const;
+/**
+ * Update types Telegram leaves out unless a bot names them in `allowed_updates` (the Bot API's default). The fake
+ * also holds back `stopped_message_generation` unless asked for: a bot that streams drafts must subscribe to it.
+ */
+export const OPT_IN_UPDATE_TYPES = ['chat_member', 'message_reaction', 'message_reaction_count', 'stopped_message_generation'] as const;
 
 /** The type of an update: its one field besides `update_id`. */
 export function updateType(update: { update_id: number }): string {
@@ -188,6 +217,8 @@ export class FakeTelegram {
   readonly withheld: { update_id: number }[] = [];
   /** Members' statuses in groups (getChatMember), by `<chat id>:<user id>`; anyone else is a plain `member`. */
   private readonly memberStatuses = new Map<string, string>();
+  private readonly drafts = new Map<string, StoredDraft>();
+  private nextUpdateId = 900_000_000;
   /** Stars charges refunded so far: a second refundStarPayment answers CHARGE_ALREADY_REFUNDED, as Telegram does. */
   readonly refundedCharges = new Set<string>();
   url = '';
@@ -285,6 +316,31 @@ export class FakeTelegram {
     const fileId = `AgAC-file-${n}-${Math.random().toString(36).slice(2, 10)}`;
     this.files.set(fileId, { path: `${folder}/file_${n}.${ext}`, data });
     return { file_id: fileId, file_unique_id: `uniq${n}`, file_size: data.length };
+  }
+
+  /** The draft a chat shows for a draft id (in a topic when given). */
+  draftOf(chatId: number, draftId: number, threadId?: number): StoredDraft | undefined {
+    return this.drafts.get(`${chatId}:${threadId ?? 0}:${draftId}`);
+  }
+
+  /**
+   * The user presses the stop button of a draft: marks it stopped and returns the update Telegram sends the bot
+   * (`stopped_message_generation`; delivered only to a bot that asked for it). Only a draft sent with `can_stop`
+   * has the button.
+   */
+  stopDraft(chatId: number, draftId: number, threadId?: number): { update_id: number } {
+    const draft = this.draftOf(chatId, draftId, threadId);
+    if (!draft) throw new Error(`chat ${chatId} shows no draft ${draftId}`);
+    if (!draft.canStop) throw new Error(`draft ${draftId} was sent without can_stop: it has no stop button`);
+    draft.stopped = true;
+    return {
+      update_id: this.nextUpdateId++,
+      stopped_message_generation: {
+        chat: { id: chatId, type: 'private', first_name: 'Tester' },
+        ...(threadId !== undefined ? { message_thread_id: threadId } : {}),
+        draft_id: draftId,
+      },
+    } as { update_id: number };
   }
 
   callsOf(method: string): RecordedCall[] {
@@ -456,7 +512,40 @@ export class FakeTelegram {
     const fail = (fixture: string) => ({ ok: false, ...telegramError(fixture) });
     const chatId = Number(p.chat_id);
     const caption = typeof p.caption === 'string' ? { caption: p.caption } : {};
+    // A message from the bot takes the place of the chat's drafts.
+    if (method.startsWith('send') && method !== 'sendMessageDraft' && method !== 'sendChatAction') {
+      for (const draft of this.drafts.values()) if (draft.chatId === chatId) draft.replaced = true;
+    }
     switch (method) {
+      case 'sendMessageDraft': {
+        // "Unique identifier for the target private chat"; "must be non-zero"; "0-4096 characters after entities
+        // parsing" (the refusals' wording is the fake's own).
+        if (!(chatId > 0)) return { ok: false, error_code: 400, description: 'Bad Request: drafts can be sent to private chats only' };
+        const draftId = Number(p.draft_id);
+        if (!Number.isInteger(draftId) || draftId === 0)
+          return { ok: false, error_code: 400, description: 'Bad Request: draft_id must be non-zero' };
+        const content = draftText(p);
+        if ('error' in content) return { ok: false, error_code: 400, description: content.error };
+        const threadId = p.message_thread_id !== undefined ? Number(p.message_thread_id) : undefined;
+        const key = `${chatId}:${threadId ?? 0}:${draftId}`;
+        const known = this.drafts.get(key);
+        if (known?.stopped) {
+          known.afterStop++;
+          return ok(true);
+        }
+        this.drafts.set(key, {
+          chatId,
+          threadId,
+          draftId,
+          text: content.text,
+          canStop: p.can_stop === true,
+          keepOnStop: p.keep_on_stop === true,
+          stopped: false,
+          afterStop: 0,
+          replaced: false,
+        });
+        return ok(true);
+      }
       case 'getMe':
         return ok(BOT_INFO);
       case 'sendMessage': {

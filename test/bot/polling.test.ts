@@ -1,4 +1,5 @@
 import { startPolling } from '../../src/bot';
+import { FakeTelegram } from './fake-telegram';
 import { BotHarness, startBotHarness } from './harness';
 
 let h: BotHarness;
@@ -34,10 +35,38 @@ test('long polling through @grammyjs/runner: drops the webhook, registers comman
     (all.find((c) => scopeOf(c) === scope && c.payload.language_code === 'en')!.payload.commands as { command: string }[]).map(
       (c) => c.command,
     );
-  expect(names('all_group_chats')).toEqual(['new', 'image', 'video', 'speech', 'music', 'tools', 'help']);
-  expect(names('all_chat_administrators')).toEqual(['new', 'image', 'video', 'speech', 'music', 'tools', 'help', 'off', 'on']);
+  expect(names('all_group_chats')).toEqual(['new', 'image', 'video', 'speech', 'speak', 'music', 'tools', 'help', 'stop']);
+  expect(names('all_chat_administrators')).toEqual([
+    'new',
+    'image',
+    'video',
+    'speech',
+    'speak',
+    'music',
+    'tools',
+    'help',
+    'stop',
+    'off',
+    'on',
+  ]);
   // The update was confirmed: a later getUpdates asked past it.
   expect(offsets(h)).toContain(update!.update_id + 1);
+  // The stop of a draft is asked for by name (Telegram holds it back otherwise), as in webhook mode.
+  const polls = since.filter((c) => c.method === 'getUpdates');
+  expect(polls.every((c) => (c.payload.allowed_updates as string[]).includes('stopped_message_generation'))).toBe(true);
+});
+
+test('webhook mode asks for the stop of drafts too; without it the fake Bot API withholds the update', async () => {
+  expect(h.telegram.subscribedUpdates).toContain('stopped_message_generation');
+  const stop = { update_id: 1, stopped_message_generation: { chat: { id: 1, type: 'private', first_name: 'A' }, draft_id: 7 } };
+  expect(h.telegram.delivers(stop)).toBe(true);
+  const bare = await FakeTelegram.start('1:bare');
+  try {
+    expect(bare.delivers(stop)).toBe(false);
+    expect(bare.delivers({ update_id: 2, message: {} } as { update_id: number })).toBe(true);
+  } finally {
+    await bare.close();
+  }
 });
 
 function offsets(harness: BotHarness): number[] {

@@ -149,9 +149,11 @@ describe('answers through the bot', () => {
 
   function replyOf(userId: number, mark: number) {
     const calls = h.telegram.calls.slice(mark).filter((c) => Number(c.payload.chat_id) === userId);
-    const placeholder = calls.find((c) => c.method === 'sendMessage')!;
-    const id = (placeholder.result as { message_id: number }).message_id;
-    const writes = calls.filter((c) => c.method === 'editMessageText' && Number(c.payload.message_id) === id);
+    // A private chat: drafts while the model streams (the first is the empty "Thinking…" one), then the message.
+    const placeholder = calls.find((c) => c.method === 'sendMessageDraft')!;
+    const final = calls.filter((c) => c.method === 'sendMessage').pop()!;
+    const id = (final.result as { message_id: number }).message_id;
+    const writes = calls.filter((c) => (c.method === 'sendMessageDraft' && c.payload.text !== '') || c === final);
     return { calls, placeholder, id, writes };
   }
 

@@ -39,7 +39,7 @@ test('voice answers on: the answer arrives as text and as an MP3 track (no speec
   // The plan's default is the first speech model whose format Telegram plays (Gemini TTS speaks WAV only).
   const voice = await h.telegram.waitForCall((c) => c.method === 'sendAudio' && Number(c.payload.chat_id) === user.id);
   // The text answer is there, complete, and the voice message answers it.
-  const answer = sentTo(user.id, 'sendMessage').find((c) => String(c.payload.text).startsWith('✍️'))!;
+  const answer = sentTo(user.id, 'sendMessage').find((c) => String(c.payload.text).includes('Sandbox reply from'))!;
   const answerId = (answer.result as { message_id: number }).message_id;
   expect(h.telegram.textOf(user.id, answerId)).toContain('Sandbox reply from');
   expect(voice.payload.reply_parameters).toMatchObject({ message_id: answerId });
@@ -82,7 +82,7 @@ test('too little balance for the voice: the text arrives, the voice is refused p
   const gens = await generationsOf(h, user.id);
   expect(gens.map((g) => g.category)).toEqual(['text']);
   expect(gens[0].status).toBe('completed');
-  const answerCall = sentTo(user.id, 'sendMessage').find((c) => String(c.payload.text).startsWith('✍️'))!;
+  const answerCall = sentTo(user.id, 'sendMessage').find((c) => String(c.payload.text).includes('Sandbox reply from'))!;
   expect(h.telegram.textOf(user.id, (answerCall.result as { message_id: number }).message_id)).toContain('Tell me about the waves.');
   const balance = await getBalance(h.engine.db.dataSource, account.id);
   expect(gens[0].tokensSpent).toBe(1);

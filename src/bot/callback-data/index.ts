@@ -36,6 +36,8 @@ export const CHAT_MODEL = callbackKind('chat:m', modelSlug);
 export const CHAT_NEW = plainCallback('chat:new');
 /** Ask the question of chat turn <n> again (billed again); only the latest turn's button still works. */
 export const CHAT_RETRY = callbackKind('chat:again', integer);
+/** Stop the answer being written (by its running id): only the member who asked may. */
+export const CHAT_STOP = callbackKind('chat:stop', token('[A-Za-z0-9_-]', 12));
 /** Open the persona list (/mode). */
 export const PERSONAS = plainCallback('mode');
 /** Chat as an assistant, by id; `off` for no persona. */
@@ -100,6 +102,7 @@ export const CALLBACK_KINDS = [
   CHAT_MODEL,
   CHAT_NEW,
   CHAT_RETRY,
+  CHAT_STOP,
   PERSONAS,
   PERSONA,
   STT_MODEL,

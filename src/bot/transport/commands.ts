@@ -24,12 +24,13 @@ function commandList(t: Translate): { command: string; description: string }[] {
     { command: 'history', description: t('command-history') },
     { command: 'help', description: t('command-help') },
     { command: 'cancel', description: t('command-cancel') },
+    { command: 'stop', description: t('command-stop') },
   ];
 }
 
 /** What works in a group (the account's screens stay in the private chat); admins also see /off and /on. */
 function groupCommandList(t: Translate, admin: boolean): { command: string; description: string }[] {
-  const names = ['new', 'image', 'video', 'speech', 'speak', 'music', 'tools', 'help'];
+  const names = ['new', 'image', 'video', 'speech', 'speak', 'music', 'tools', 'stop', 'help'];
   const list = commandList(t).filter((c) => names.includes(c.command));
   return admin ? [...list, { command: 'off', description: t('command-off') }, { command: 'on', description: t('command-on') }] : list;
 }

@@ -7,10 +7,14 @@ import { registerCommands } from './commands';
  * Every update type the bot handles. Telegram delivers only the types named here (polling and webhook alike): a
  * type left out never arrives, so Stars checkouts (`pre_checkout_query`) would time out and be cancelled.
  */
-export const ALLOWED_UPDATES = ['message', 'callback_query', 'pre_checkout_query', 'my_chat_member'] as const satisfies readonly Exclude<
-  keyof Update,
-  'update_id'
->[];
+export const ALLOWED_UPDATES = [
+  'message',
+  'callback_query',
+  'pre_checkout_query',
+  'my_chat_member',
+  // The user pressed stop on a draft (sendMessageDraft with can_stop).
+  'stopped_message_generation',
+] as const satisfies readonly Exclude<keyof Update, 'update_id'>[];
 
 /**
  * Long polling with @grammyjs/runner: updates of different chats run concurrently, one chat's in order

@@ -2,6 +2,7 @@ import { GrammyError, type Api } from 'grammy';
 import type { InlineKeyboardMarkup } from 'grammy/types';
 import type { Logger } from '../../logger';
 import { escapeHtml, renderAnswer, type MessagePiece } from '../render';
+import type { AnswerReply } from './draft-reply';
 
 export { splitMessage } from '../render';
 
@@ -13,6 +14,8 @@ export interface StreamingReplyOptions {
   /** Shown until the first text arrives. */
   placeholder: string;
   replyTo?: number;
+  /** Buttons under the newest message while the answer streams (a Stop button); replaced by the final buttons. */
+  liveKeyboard?: InlineKeyboardMarkup;
   log?: Logger;
 }
 
@@ -33,6 +36,8 @@ interface SentMessage {
   /** What the message shows: HTML, or plain text once Telegram refused its formatting. */
   content: string;
   plain: boolean;
+  /** The buttons it shows (JSON), if any. */
+  markup?: string;
 }
 
 type WriteOutcome = 'written' | 'flood-wait' | 'failed';
@@ -45,12 +50,11 @@ type WriteOutcome = 'written' | 'flood-wait' | 'failed';
  * once per interval, so a slow or rate-limited Bot API (429 with `retry_after`) never holds up reading the
  * stream. Once the stream has ended, the final text goes out at once, waiting only for a flood-control pause.
  */
-export class StreamingReply {
+export class StreamingReply implements AnswerReply {
   private body = '';
   private footer = '';
   /** Buttons under the final message (e.g. retry), sent with its final write. */
   private keyboard?: InlineKeyboardMarkup;
-  private keyboardShown = false;
   private readonly sent: SentMessage[] = [];
   private done = false;
   /** Text changed since the last write round. */
@@ -81,11 +85,13 @@ export class StreamingReply {
 
   async start(): Promise<void> {
     const html = escapeHtml(this.options.placeholder);
+    const live = this.options.liveKeyboard;
     const message = await this.api.sendMessage(this.chatId, html, {
       parse_mode: 'HTML',
       ...(this.options.replyTo ? { reply_parameters: { message_id: this.options.replyTo, allow_sending_without_reply: true } } : {}),
+      ...(live ? { reply_markup: live } : {}),
     });
-    this.sent.push({ id: message.message_id, content: html, plain: false });
+    this.sent.push({ id: message.message_id, content: html, plain: false, markup: live ? JSON.stringify(live) : undefined });
     this.nextWriteAt = Date.now() + this.options.intervalMs;
     this.writer = this.run();
   }
@@ -116,8 +122,18 @@ export class StreamingReply {
     return pieces.length > 0 ? pieces : [{ html: escapeHtml(this.options.placeholder), plain: this.options.placeholder }];
   }
 
-  private shows(message: SentMessage | undefined, piece: MessagePiece): boolean {
-    return message !== undefined && message.content === (message.plain ? piece.plain : piece.html);
+  /** The buttons the piece should show now: the live ones under the newest piece while streaming, the final ones after. */
+  private markupFor(index: number, count: number): InlineKeyboardMarkup | undefined {
+    if (index !== count - 1) return undefined;
+    return this.done ? this.keyboard : this.options.liveKeyboard;
+  }
+
+  private shows(message: SentMessage | undefined, piece: MessagePiece, markup: InlineKeyboardMarkup | undefined): boolean {
+    return (
+      message !== undefined &&
+      message.content === (message.plain ? piece.plain : piece.html) &&
+      message.markup === (markup ? JSON.stringify(markup) : undefined)
+    );
   }
 
   private waitMs(): number {
@@ -152,8 +168,8 @@ export class StreamingReply {
       this.dirty = false;
       const target = this.target();
       const inSync =
-        target.every((piece, i) => this.shows(this.sent[i], piece)) &&
-        (!this.done || (this.sent.length <= target.length && (!this.keyboard || this.keyboardShown)));
+        target.every((piece, i) => this.shows(this.sent[i], piece, this.markupFor(i, target.length))) &&
+        (!this.done || this.sent.length <= target.length);
       if (inSync) continue;
       await this.write(target);
       this.nextWriteAt = Math.max(this.nextWriteAt, Date.now() + this.options.intervalMs);
@@ -161,11 +177,10 @@ export class StreamingReply {
   }
 
   private async write(target: MessagePiece[]): Promise<void> {
-    const last = target.length - 1;
     for (let i = 0; i < target.length; i++) {
-      const withKeyboard = this.done && i === last && this.keyboard !== undefined;
-      if (this.shows(this.sent[i], target[i]) && !(withKeyboard && !this.keyboardShown)) continue;
-      if ((await this.writePiece(i, target[i], withKeyboard)) === 'flood-wait') return;
+      const markup = this.markupFor(i, target.length);
+      if (this.shows(this.sent[i], target[i], markup)) continue;
+      if ((await this.writePiece(i, target[i], markup)) === 'flood-wait') return;
     }
     // Rendering can make the final text shorter than an earlier state (a table laid out once its header row is
     // complete): messages past the end would repeat text.
@@ -179,24 +194,25 @@ export class StreamingReply {
     });
   }
 
-  private async writePiece(index: number, piece: MessagePiece, withKeyboard = false): Promise<WriteOutcome> {
+  private async writePiece(index: number, piece: MessagePiece, markup: InlineKeyboardMarkup | undefined): Promise<WriteOutcome> {
     const current = this.sent[index] as SentMessage | undefined;
     let plain = current?.plain ?? false;
+    const shown = markup ? JSON.stringify(markup) : undefined;
     for (;;) {
       const text = plain ? piece.plain : piece.html;
+      // An edit without reply_markup takes the message's buttons away (the Stop button once the answer is complete).
       const options = {
         ...(plain ? {} : { parse_mode: 'HTML' as const }),
-        ...(withKeyboard ? { reply_markup: this.keyboard } : {}),
+        ...(markup ? { reply_markup: markup } : {}),
       };
       try {
         if (current) {
           await this.api.editMessageText(this.chatId, current.id, text, options);
-          Object.assign(current, { content: text, plain });
+          Object.assign(current, { content: text, plain, markup: shown });
         } else {
           const message = await this.api.sendMessage(this.chatId, text, options);
-          this.sent.push({ id: message.message_id, content: text, plain });
+          this.sent.push({ id: message.message_id, content: text, plain, markup: shown });
         }
-        if (withKeyboard) this.keyboardShown = true;
         return 'written';
       } catch (err) {
         const retryAfter = retryAfterOf(err);
@@ -207,8 +223,7 @@ export class StreamingReply {
           return 'flood-wait';
         }
         if (current && isNotModified(err)) {
-          Object.assign(current, { content: text, plain });
-          if (withKeyboard) this.keyboardShown = true;
+          Object.assign(current, { content: text, plain, markup: shown });
           return 'written';
         }
         if (!plain && isFormattingRefused(err)) {
@@ -218,9 +233,8 @@ export class StreamingReply {
           continue;
         }
         this.options.log?.warn({ err, chatId: this.chatId }, 'streamed reply: a write failed; giving up on this part');
-        if (withKeyboard) this.keyboardShown = true;
-        if (current) Object.assign(current, { content: text, plain });
-        else this.sent.push({ id: -1, content: text, plain });
+        if (current) Object.assign(current, { content: text, plain, markup: shown });
+        else this.sent.push({ id: -1, content: text, plain, markup: shown });
         return 'failed';
       }
     }
