@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import http from 'node:http';
+import path from 'node:path';
 import v8 from 'node:v8';
 import type { AddressInfo } from 'node:net';
 import type { RunnerHandle } from '@grammyjs/runner';
@@ -17,6 +18,7 @@ import { keepRunningOnUnhandledRejection } from './process-guards';
 import { endingModels } from './core/catalog/lifecycle';
 import type { SandboxServer } from './sandbox/server';
 import { createServices, Services } from './services';
+import { endingNotice, startingLine, startReport, type StartFacts } from './start-report';
 
 /**
  * The old generation grows by half its live size between full collections instead of V8's default (up to several
@@ -54,32 +56,33 @@ async function maybeStartSandbox(config: AppConfig): Promise<SandboxServer | und
   return startSandbox(sandboxHandlers);
 }
 
-function logProviderModes(services: Services, log: Logger): void {
-  for (const provider of PROVIDER_NAMES) {
+/** Each vendor's mode, in detail: the first screen has one line for them all (start-report.ts). */
+function logProviderModes(services: Services, log: Logger): StartFacts['vendors'] {
+  return PROVIDER_NAMES.map((provider) => {
     const info = services.connections.info(provider);
-    if (info.mode === 'sandbox') {
-      log.warn(
-        { provider, baseUrl: info.baseUrl },
-        `${provider}: no ${provider.toUpperCase()}_API_KEY, using the built-in SANDBOX upstream (synthetic results)`,
-      );
-    } else if (info.mode === 'unavailable') {
-      log.warn({ provider }, `${provider}: no credentials; its models answer 503 (set ${provider.toUpperCase()}_API_KEY, or SANDBOX=1)`);
-    } else {
-      log.info({ provider, baseUrl: info.baseUrl }, `${provider}: live`);
-    }
-  }
+    log.debug({ provider, baseUrl: info.baseUrl, mode: info.mode }, `${provider}: ${info.mode}`);
+    return { provider, mode: info.mode };
+  });
 }
 
-/** The operator hears at start about models past or near their shutdown (and what serves them once retired). */
-function logEndingModels(log: Logger): void {
-  for (const m of endingModels()) {
+/** Models past or near their shutdown, in detail at debug on every start; the report names the new ones once. */
+function endingModelsToTell(config: AppConfig, log: Logger): StartFacts['endingModels'] {
+  const ending = endingModels();
+  for (const m of ending) {
     const fate = m.replacement ? `requests are served by ${m.replacement}` : 'it has no replacement: its requests answer 410 model_retired';
     const when = m.shutdownAt ? ` (shutdown ${m.shutdownAt})` : '';
-    log.warn(
+    log.debug(
       m,
       m.retired ? `model ${m.slug} is retired${when}: ${fate}` : `model ${m.slug} is ending${when}: plan its replacement; then ${fate}`,
     );
   }
+  return endingNotice(config.dataDir, ending);
+}
+
+/** This process as seen from itself: loopback when it listens on every interface. */
+function selfOrigin(config: AppConfig, port: number): string {
+  const wildcard = config.host === '0.0.0.0' || config.host === '::';
+  return `http://${wildcard ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
 }
 
 function listenUrl(server: http.Server, config: AppConfig): string {
@@ -97,11 +100,13 @@ async function start(config: AppConfig, log: Logger, stopRequested: () => boolea
   const db = await connectDatabase(config, log);
   const sandbox = await maybeStartSandbox(config);
   let services: Services | undefined;
+  let migrationsApplied = 0;
   try {
     // One instance at a time migrates and sets up the job queues: any number may start at once.
     services = await withStartupLock(db.dataSource, async () => {
       const applied = await db.dataSource.runMigrations({ transaction: 'each' });
-      log.info({ applied: applied.map((m) => m.name) }, 'database migrated');
+      migrationsApplied = applied.length;
+      log.debug({ applied: applied.map((m) => m.name) }, 'database migrated');
       const built = createServices(config, log, db.dataSource, { databaseUrl: db.url, sandboxMount: sandbox?.mountUrl });
       await built.boss.start();
       return built;
@@ -111,7 +116,7 @@ async function start(config: AppConfig, log: Logger, stopRequested: () => boolea
     await db.close();
     throw err;
   }
-  return startServing(config, log, db, sandbox, services, stopRequested);
+  return startServing(config, log, db, sandbox, services, stopRequested, migrationsApplied);
 }
 
 async function startServing(
@@ -121,11 +126,12 @@ async function startServing(
   sandbox: SandboxServer | undefined,
   services: Services,
   stopRequested: () => boolean,
+  migrationsApplied: number,
 ): Promise<Running> {
-  logProviderModes(services, log);
+  const vendors = logProviderModes(services, log);
   // The operator's overrides and the last vendor check decide what is retired: read them before warning.
   await services.catalog.load();
-  logEndingModels(log);
+  const ending = endingModelsToTell(config, log);
   let workersRunning = false;
   services.readiness.addCheck('job_queue', async () => {
     if (!workersRunning) throw new Error('job workers are not running');
@@ -162,11 +168,26 @@ async function startServing(
     log.info({ port: config.metrics.port }, 'metrics listening');
   }
   services.readiness.set('ready');
-  log.info({ port: config.port }, `listening on ${listenUrl(server, config)}`);
   // The sandbox carrier sends its notifications to this process (a live YooKassa shop sets the URL in its dashboard).
-  await services.payments
-    .connectSandboxNotifications(`${config.publicUrl ?? `http://127.0.0.1:${config.port}`}/api/v2/payments/carrier/notifications`)
-    .catch((err: unknown) => log.error({ err }, 'sandbox carrier notifications not connected'));
+  const port = (server.address() as AddressInfo).port;
+  const paymentsSandbox = await services.payments
+    .connectSandboxNotifications(`${selfOrigin(config, port)}/api/v2/payments/carrier/notifications`)
+    .catch((err: unknown) => {
+      log.error({ err }, 'sandbox carrier notifications not connected');
+      return false;
+    });
+  const url = config.publicUrl ?? listenUrl(server, config);
+  const report = startReport({
+    url,
+    migrationsApplied,
+    vendors,
+    paymentsSandbox,
+    bot: config.bot.token ? config.bot.mode : 'off',
+    mail: config.mail.smtpUrl ? 'smtp' : 'log',
+    production: config.env === 'production',
+    endingModels: ending,
+  });
+  for (const line of report) log[line.level](line.msg);
 
   let polling: RunnerHandle | undefined;
   // The bot starts in the background and retries while Telegram (or TELEGRAM_API_ROOT) is unreachable, so the
@@ -245,7 +266,8 @@ function main(): void {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
-  log.info({ pid: process.pid }, 'starting');
+  log.debug({ pid: process.pid }, 'starting');
+  log.info(startingLine(config.databaseUrl ? { url: config.databaseUrl } : { embeddedDir: path.join(config.dataDir, 'pg') }));
   service.start = start(config, log, () => signalled);
   service.start.catch((err: Error) => {
     process.stderr.write(`fatal: ${err.stack ?? err.message}\n`);

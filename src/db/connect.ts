@@ -18,7 +18,7 @@ export async function connectDatabase(config: AppConfig, log: Logger, opts: { po
   let stopEmbedded: (() => Promise<void>) | undefined;
   if (!url) {
     const dir = path.join(config.dataDir, 'pg');
-    log.info({ dir }, 'DATABASE_URL is not set: using the embedded PostgreSQL');
+    log.debug({ dir }, 'DATABASE_URL is not set: using the embedded PostgreSQL');
     const embedded = await startEmbeddedPostgres(dir, (line) => log.debug({ pg: line }));
     url = embedded.url;
     stopEmbedded = embedded.stop;

@@ -48,7 +48,7 @@ export async function startWorkers(boss: PgBoss, services: Services): Promise<vo
     await services.counters.purgeExpired();
     await services.leases.purgeFinished();
     await services.auth.purgeExpired();
-    log.info({ refilled, expired }, 'maintenance done');
+    log[refilled + expired > 0 ? 'info' : 'debug']({ refilled, expired }, 'maintenance done');
   });
 
   await boss.work(SCHEDULES, async () => {

@@ -78,7 +78,7 @@ export async function waitForLine(p: SpawnedService, pattern: RegExp, timeoutMs 
 
 export async function startServiceProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<ServiceProcess> {
   const spawned = spawnServiceProcess(env);
-  const listening = await waitForLine(spawned, /listening on (http:\/\/\S+?)"/, timeoutMs).catch((err: Error) => {
+  const listening = await waitForLine(spawned, /listening on (https?:\/\/[^\s"]+)/, timeoutMs).catch((err: Error) => {
     throw new Error(`the service did not start: ${err.message}`);
   });
   return { ...spawned, baseUrl: listening[1] };

@@ -64,7 +64,7 @@ test('SIGTERM while the service still starts (migrating): the start finishes, th
   const url = await freshDatabase();
   const p = spawnServiceProcess({ DATABASE_URL: url, DATA_DIR: dir('ng-early-') });
   running.push({ ...p, baseUrl: '' });
-  await waitForLine(p, /"msg":"starting"/);
+  await waitForLine(p, /"msg":"starting on /);
   p.child.kill('SIGTERM');
   expect(await p.exited).toBe(0);
   expect(p.lines.some((l) => l.includes('stop requested'))).toBe(true);

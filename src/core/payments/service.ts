@@ -87,14 +87,18 @@ export class PaymentService {
     return expireStaleOrders(this.ds, this.carrier, this.log);
   }
 
-  /** Points the sandbox carrier's notifications at our endpoint (a live shop sets its URL in the YooKassa dashboard). */
-  async connectSandboxNotifications(url: string): Promise<void> {
+  /**
+   * Points the sandbox carrier's notifications at our endpoint (a live shop sets its URL in the YooKassa dashboard).
+   * @returns whether web payments run on the sandbox
+   */
+  async connectSandboxNotifications(url: string): Promise<boolean> {
     const gateway = this.carrier.provider;
-    if (!gateway?.sandbox) return;
+    if (!gateway?.sandbox) return false;
     await gateway.subscribeNotifications(url);
-    this.log.warn(
+    this.log.debug(
       { url },
       'yookassa: no YOOKASSA_SHOP_ID/YOOKASSA_SECRET_KEY, web checkout runs on the built-in SANDBOX (nothing is charged)',
     );
+    return true;
   }
 }
