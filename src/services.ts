@@ -56,6 +56,7 @@ import { PgBossWebhookQueue } from './jobs/webhook-jobs';
 import { announceFinished } from './core/generations/delivery/announce';
 import { WebhookService } from './core/webhooks/service';
 import { FastSql } from './db/fast-sql';
+import { SandboxCheckoutPages } from './core/payments/sandbox-checkout';
 import { PgAccountChangeFeed } from './db/account-change-feed';
 import { CATALOG_CHANGES_CHANNEL } from './core/catalog/live/changes';
 import { ANSWER_STOPS_CHANNEL, AnswerStops } from './core/messenger/answer-stops';
@@ -291,6 +292,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     carrier,
     receipts: config.receipts,
     defaultReturnUrl: `${linkBase(config.links, null)}/`,
+    sandboxPages: options.sandboxMount && new SandboxCheckoutPages(options.sandboxMount('yookassa')),
   });
   payments.hub.add(webhooks);
   payments.hub.add(new RefundMail(ds, mailer, log));

@@ -13,6 +13,7 @@ import { requestContext } from './middleware/request-context';
 import { requestGuards } from './middleware/request-guards';
 import { createV1Router } from './v1/router';
 import { createV2Routers } from './v2/router';
+import { sandboxCheckout } from './sandbox-checkout-route';
 import { dashboard } from './web/static';
 
 export interface ApiAppOptions {
@@ -54,6 +55,7 @@ export function createApiApp(services: ApiServices, options: ApiAppOptions = {})
     app.use(telegram.allowedMethods());
   }
   app.use(resultFiles(services));
+  app.use(sandboxCheckout(services));
   app.use(metrics.endpoint);
 
   for (const router of [v2.publicRouter, v2.protectedRouter]) {

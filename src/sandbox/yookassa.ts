@@ -373,8 +373,9 @@ const refundShop = new Map<string, Shop>();
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function checkoutPage(res: ServerResponse, p: Payment, mountUrl: string): void {
-  const action = (what: string) => `${mountUrl}/checkout/${p.id}/${what}`;
+function checkoutPage(res: ServerResponse, p: Payment): void {
+  // Relative to the page (…/checkout/<id>), so the page works wherever it is served from (the service forwards it).
+  const action = (what: string) => `${encodeURIComponent(p.id)}/${what}`;
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>YooKassa sandbox checkout</title></head><body>
 <h1>YooKassa sandbox</h1><p>Nothing is charged: this is the built-in test checkout.</p>
 <p>Payment <code>${escapeHtml(p.id)}</code>: <strong>${escapeHtml(p.amount.value)} ${escapeHtml(p.amount.currency)}</strong>${p.description ? ` — ${escapeHtml(p.description)}` : ''}</p>
@@ -390,7 +391,7 @@ ${
   res.end(html);
 }
 
-async function confirm(res: ServerResponse, p: Payment, approve: boolean, mountUrl: string): Promise<void> {
+async function confirm(res: ServerResponse, p: Payment, approve: boolean): Promise<void> {
   const shop = paymentShop.get(p.id) as Shop;
   if (p.status === 'pending') {
     if (approve) {
@@ -404,7 +405,8 @@ async function confirm(res: ServerResponse, p: Payment, approve: boolean, mountU
     }
   }
   const back = p.confirmation?.return_url;
-  res.writeHead(303, { location: back ?? `${mountUrl}/checkout/${p.id}`, 'content-length': 0 });
+  // Without a return URL, back to the page (relative to …/checkout/<id>/<action>).
+  res.writeHead(303, { location: back ?? `../${encodeURIComponent(p.id)}`, 'content-length': 0 });
   res.end();
 }
 
@@ -475,8 +477,8 @@ export function createYooKassaSandbox(options: YooKassaSandboxOptions = {}): San
         res.end('no such payment');
         return;
       }
-      if (!checkout[2] && req.method === 'GET') return checkoutPage(res, p, req.mountUrl);
-      if (checkout[2] && req.method === 'POST') return confirm(res, p, checkout[2] === 'approve', req.mountUrl);
+      if (!checkout[2] && req.method === 'GET') return checkoutPage(res, p);
+      if (checkout[2] && req.method === 'POST') return confirm(res, p, checkout[2] === 'approve');
       res.writeHead(405).end();
       return;
     }

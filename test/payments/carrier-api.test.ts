@@ -79,6 +79,30 @@ test('articles are public rows: packages and plans with a RUB and a Stars price'
   });
 });
 
+test('the sandbox checkout page follows PUBLIC_URL, not the fake’s loopback port, and is served by the service', async () => {
+  const behindProxy = await startApi({ PUBLIC_URL: 'https://pay.example.com' });
+  try {
+    const account = await behindProxy.account('free', { bonusTokens: 0 });
+    const token = await behindProxy.accessToken(account);
+    const res = await behindProxy.request('POST', '/api/v2/payments/carrier/initiate', { token, body: { article_id: 'tokens-500' } });
+    expect(res.status).toBe(201);
+    const url = new URL(res.body.confirmation_url);
+    expect(url.origin).toBe('https://pay.example.com');
+    expect(url.pathname).toMatch(/^\/sandbox\/yookassa\/checkout\/[A-Za-z0-9-]+$/);
+    // What the proxy forwards to this instance: the page, and its button back to the shop (PUBLIC_URL).
+    const local = `${behindProxy.baseUrl}${url.pathname}`;
+    const page = await fetch(local);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/<form method="post" action="[A-Za-z0-9-]+\/approve">/);
+    const back = await fetch(`${local}/approve`, { method: 'POST', redirect: 'manual' });
+    expect([back.status, back.headers.get('location')]).toEqual([303, 'https://pay.example.com/']);
+    expect((await fetch(`${local}/approve`)).status).toBe(405);
+    expect((await fetch(`${behindProxy.baseUrl}/sandbox/yookassa/checkout/nope`)).status).toBe(404);
+  } finally {
+    await behindProxy.close();
+  }
+});
+
 test('initiate, approve on the sandbox page: the notification fulfils the order once, with its ledger row', async () => {
   const { account, token } = await signIn();
   const res = await api.request('POST', '/api/v2/payments/carrier/initiate', {
@@ -88,7 +112,8 @@ test('initiate, approve on the sandbox page: the notification fulfils the order 
   expect(res.status).toBe(201);
   expect(z.strictObject(CheckoutSchema.shape).safeParse(res.body).success).toBe(true);
   expect(res.body).toMatchObject({ status: 'pending', article_id: 'tokens-500', amount: 590, currency: 'RUB' });
-  expect(res.body.confirmation_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/yookassa\/checkout\//);
+  // The sandbox page is served by the service itself, at the origin the request came in through.
+  expect(res.body.confirmation_url).toMatch(new RegExp(`^${api.baseUrl}/sandbox/yookassa/checkout/[A-Za-z0-9-]+$`));
 
   const back = await confirmOnPage(res.body.confirmation_url, 'approve');
   expect(back.status).toBe(303);

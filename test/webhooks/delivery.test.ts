@@ -231,7 +231,8 @@ test('a paid order on the carrier sandbox sends payment.succeeded', async () => 
   const hook = await register(token, ['payment.succeeded']);
   const res = await api.request('POST', '/api/v2/payments/carrier/initiate', { token, body: { article_id: 'tokens-500' } });
   expect(res.status).toBe(201);
-  const page = `${res.body.confirmation_url}/approve`;
+  // The sandbox page is on PUBLIC_URL (gen.example.com here); this instance serves it under the same path.
+  const page = `${api.baseUrl}${new URL(res.body.confirmation_url).pathname}/approve`;
   expect((await fetch(page, { method: 'POST', redirect: 'manual' })).status).toBe(303);
   const [got] = await receiver.waitFor(1);
   expect(new Webhook(hook.secret).verify(got.body, got.headers)).toEqual({

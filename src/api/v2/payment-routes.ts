@@ -94,6 +94,7 @@ export function registerPaymentRoutes(router: Router, services: Pick<ApiServices
       payments.carrier.initiate(authOf(ctx).userId, body.article_id, {
         returnUrl: body.return_url ?? `${publicBaseUrl(ctx, services.config)}/`,
         savePaymentMethod: body.save_payment_method,
+        publicOrigin: publicBaseUrl(ctx, services.config),
       }),
   );
   addRoute(
@@ -114,7 +115,10 @@ export function registerPaymentRoutes(router: Router, services: Pick<ApiServices
         503: unavailable,
       },
     },
-    async (ctx, { body }) => payments.carrier.quickCheckout(authOf(ctx).userId, body.article_id),
+    async (ctx, { body }) => {
+      const origin = publicBaseUrl(ctx, services.config);
+      return payments.carrier.quickCheckout(authOf(ctx).userId, body.article_id, { returnUrl: `${origin}/`, publicOrigin: origin });
+    },
   );
   addRoute(
     router,

@@ -7,7 +7,7 @@ import { answerOtherMethod } from '../middleware/not-found';
 import { dashboardCsp } from './csp';
 
 /** Paths that belong to the API and other routes: the dashboard never answers for them. */
-const RESERVED = /^\/(api|v1|files|health|metrics|telegram)(\/|$)/;
+const RESERVED = /^\/(api|v1|files|health|metrics|telegram|sandbox)(\/|$)/;
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
 /** The directory `vite build` writes to (dist/web of the project, found from this file in src/ or dist/src/). */

@@ -7,6 +7,7 @@ import { cancelOrder, createOrder, type OrderRecord } from './orders';
 import type { CarrierGateway, CarrierPayment } from './ports';
 import type { PaymentSettlement } from './settlement';
 import { contactOf, receiptFor, type ReceiptSettings } from './receipts';
+import type { SandboxCheckoutPages } from './sandbox-checkout';
 import { notificationSchema } from './yookassa/wire';
 
 /** 201 of initiate and quick-checkout (decisions.md). */
@@ -40,6 +41,7 @@ export class CarrierCheckout {
     private readonly defaultReturnUrl: string,
     private readonly log: Logger,
     private readonly receipts?: ReceiptSettings | null,
+    private readonly sandboxPages?: SandboxCheckoutPages,
   ) {}
 
   get provider(): CarrierGateway | undefined {
@@ -53,13 +55,14 @@ export class CarrierCheckout {
 
   /**
    * Creates the order and the provider payment (redirect confirmation, the order reference in `metadata`, the
-   * order reference as Idempotence-Key so a retried request never makes a second payment).
+   * order reference as Idempotence-Key so a retried request never makes a second payment). On the sandbox carrier,
+   * `publicOrigin` (where the buyer reached this service) carries the confirmation page (SandboxCheckoutPages).
    * @throws UnknownArticleError, CarrierNotConfiguredError, PaymentProviderUnavailableError, PaymentProviderRejectedError
    */
   async initiate(
     userId: number,
     articleId: string,
-    options: { returnUrl?: string; savePaymentMethod?: boolean; paymentMethodId?: string } = {},
+    options: { returnUrl?: string; savePaymentMethod?: boolean; paymentMethodId?: string; publicOrigin?: string } = {},
   ): Promise<CheckoutView> {
     const article = await this.catalog.require(articleId);
     const gateway = this.require();
@@ -89,10 +92,14 @@ export class CarrierCheckout {
       await cancelOrder(this.ds, order.id);
       throw err;
     }
+    const confirmationUrl =
+      payment.confirmationUrl && this.sandboxPages && options.publicOrigin
+        ? this.sandboxPages.url(options.publicOrigin, payment.id)
+        : payment.confirmationUrl;
     await this.ds.query('UPDATE payment_orders SET provider_payment_id = $2, confirmation_url = $3, updated_at = now() WHERE id = $1', [
       order.id,
       payment.id,
-      payment.confirmationUrl,
+      confirmationUrl,
     ]);
     // A saved method may be charged at once: the create answer comes from the provider's API, so it is believed.
     if (payment.status !== 'pending') await this.sync(await this.reload(order.id), payment);
@@ -100,11 +107,15 @@ export class CarrierCheckout {
   }
 
   /** Pays with the account's saved method; with none saved it behaves like initiate. */
-  async quickCheckout(userId: number, articleId: string): Promise<CheckoutView> {
+  async quickCheckout(
+    userId: number,
+    articleId: string,
+    options: { returnUrl?: string; publicOrigin?: string } = {},
+  ): Promise<CheckoutView> {
     await this.catalog.require(articleId);
     const gateway = this.require();
     const saved = await this.ds.getRepository(SavedPaymentMethodEntity).findOneBy({ userId, provider: gateway.name });
-    return this.initiate(userId, articleId, saved ? { paymentMethodId: saved.methodId } : {});
+    return this.initiate(userId, articleId, saved ? { ...options, paymentMethodId: saved.methodId } : options);
   }
 
   private reload(id: number): Promise<OrderRecord> {

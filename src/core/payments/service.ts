@@ -10,6 +10,7 @@ import { PaymentHub, type CarrierGateway } from './ports';
 import { RefundDesk } from './refund-desk';
 import { PaymentSettlement } from './settlement';
 import type { ReceiptSettings } from './receipts';
+import type { SandboxCheckoutPages } from './sandbox-checkout';
 import { StarsPayments } from './stars';
 import { SubscriptionReplacer } from './subscriptions';
 import { YOOKASSA_BASE_URL, YooKassaGateway } from './yookassa/client';
@@ -50,6 +51,8 @@ export class PaymentService {
   readonly hub: PaymentHub;
   readonly settlement: PaymentSettlement;
   readonly carrier: CarrierCheckout;
+  /** The sandbox carrier's confirmation page, served by the HTTP door (undefined with a live shop). */
+  readonly sandboxCheckout?: SandboxCheckoutPages;
   readonly stars: StarsPayments;
   readonly refunds: RefundDesk;
 
@@ -57,12 +60,22 @@ export class PaymentService {
     private readonly ds: DataSource,
     plans: PlanDirectory,
     private readonly log: Logger,
-    options: { carrier?: CarrierGateway; defaultReturnUrl: string; receipts?: ReceiptSettings | null },
+    options: { carrier?: CarrierGateway; defaultReturnUrl: string; receipts?: ReceiptSettings | null; sandboxPages?: SandboxCheckoutPages },
   ) {
+    this.sandboxCheckout = options.carrier?.sandbox ? options.sandboxPages : undefined;
     this.catalog = new ArticleCatalog(ds);
     this.hub = new PaymentHub(log);
     this.settlement = new PaymentSettlement(ds, plans, this.hub, log);
-    this.carrier = new CarrierCheckout(ds, this.catalog, this.settlement, options.carrier, options.defaultReturnUrl, log, options.receipts);
+    this.carrier = new CarrierCheckout(
+      ds,
+      this.catalog,
+      this.settlement,
+      options.carrier,
+      options.defaultReturnUrl,
+      log,
+      options.receipts,
+      this.sandboxCheckout,
+    );
     this.stars = new StarsPayments(ds, this.catalog, this.settlement, log);
     this.refunds = new RefundDesk(ds, this.settlement, this.hub, log, options.receipts);
     if (options.carrier) this.refunds.useGateway(options.carrier.name, options.carrier);
