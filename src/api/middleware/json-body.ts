@@ -1,6 +1,6 @@
 import type { ParameterizedContext } from 'koa';
 import { ApiError } from './errors';
-import { JsonDepthScanner, MAX_JSON_DEPTH } from './json-depth';
+import { JsonDepthScanner, MAX_JSON_DEPTH, MAX_JSON_VALUES, ScanVerdict } from './json-depth';
 import { findUnsafeText } from './text-guard';
 import { refuseUnreadBody } from './unread-body';
 import { decodeUtf8 } from './utf8';
@@ -14,9 +14,17 @@ function tooLarge(limit: number): ApiError {
   return new ApiError(413, 'payload_too_large', `Request body is larger than ${limit} bytes`);
 }
 
-function tooDeep(): ApiError {
-  return new ApiError(400, 'json_too_deep', `Request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+function refusedShape(verdict: Exclude<ScanVerdict, 'ok'>): ApiError {
+  return verdict === 'too_deep'
+    ? new ApiError(400, 'json_too_deep', `Request body is nested deeper than ${MAX_JSON_DEPTH} levels`)
+    : new ApiError(400, 'validation_error', `body: a request body may hold at most ${MAX_JSON_VALUES} JSON values`, { field: 'body' });
 }
+
+/** Bodies above this size are decoded, parsed and checked in steps with a turn of the event loop between them. */
+const STEPWISE_ABOVE_BYTES = 256 * 1024;
+
+/** Lets other requests' callbacks run (timers and I/O) before the next step of a large body's work. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Reads the body up to `limit` bytes, checking the nesting as the bytes arrive. A refusal leaves the rest of the
@@ -38,7 +46,8 @@ function readRaw(ctx: ParameterizedContext, limit: number): Promise<Buffer> {
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) return finish(refuseUnreadBody(ctx, tooLarge(limit)));
-      if (!depth.feed(chunk)) return finish(refuseUnreadBody(ctx, tooDeep()));
+      const verdict = depth.feed(chunk);
+      if (verdict !== 'ok') return finish(refuseUnreadBody(ctx, refusedShape(verdict)));
       chunks.push(chunk);
     };
     const onEnd = () => finish();
@@ -49,9 +58,12 @@ function readRaw(ctx: ParameterizedContext, limit: number): Promise<Buffer> {
 
 /**
  * The request's JSON body (`{}` when there is none). Reads at most `limitBytes`: 413 beyond, 415 for another
- * content type or a compressed body, 400 `json_too_deep` for nesting past 64 levels (seen while the bytes
- * arrive, before parsing), 400 `invalid_input` for bytes that are not UTF-8, 400 `invalid_json` for text that is
- * not JSON, 400 `invalid_input` for a NUL character or a lone surrogate in any string. Read once per request; later calls return the same value.
+ * content type or a compressed body, 400 `json_too_deep` for nesting past 64 levels and 400 `validation_error`
+ * (field `body`) past MAX_JSON_VALUES values (both seen while the bytes arrive, before parsing), 400
+ * `invalid_input` for bytes that are not UTF-8, 400 `invalid_json` for text that is not JSON, 400 `invalid_input`
+ * for a NUL character or a lone surrogate in any string. A large body is decoded, parsed and checked in steps, each
+ * its own turn of the event loop, so no one request holds the others up for its whole parse. Read once per
+ * request; later calls return the same value.
  */
 export async function readJsonBody(
   ctx: ParameterizedContext,
@@ -61,6 +73,7 @@ export async function readJsonBody(
   if (PARSED in state) return state[PARSED];
   const limit = options.limitBytes ?? JSON_BODY_LIMIT_BYTES;
   let value: unknown = {};
+  let stepwise = false;
   if (ctx.request.length !== 0 && (ctx.request.length !== undefined || ctx.get('Transfer-Encoding'))) {
     const encoding = ctx.get('Content-Encoding').toLowerCase();
     if (encoding && encoding !== 'identity') {
@@ -70,15 +83,19 @@ export async function readJsonBody(
       throw refuseUnreadBody(ctx, new ApiError(415, 'unsupported_media_type', 'Content-Type must be application/json'));
     }
     const bytes = await readRaw(ctx, limit);
+    stepwise = bytes.length > STEPWISE_ABOVE_BYTES;
+    if (stepwise) await nextTurn();
     // Telegram's updates are taken as they come (allowUnsafeText); every other body must be UTF-8, not patched up.
     const raw = options.allowUnsafeText ? bytes.toString('utf8') : decodeUtf8(bytes);
     if (raw === null) throw new ApiError(400, 'invalid_input', 'body: the request body is not valid UTF-8', { field: 'body' });
     if (raw.trim() !== '') {
+      if (stepwise) await nextTurn();
       try {
         value = JSON.parse(raw);
       } catch {
         throw new ApiError(400, 'invalid_json', 'Request body is not valid JSON');
       }
+      if (stepwise) await nextTurn();
       const unsafe = options.allowUnsafeText ? null : findUnsafeText(value);
       if (unsafe !== null) {
         throw new ApiError(400, 'invalid_input', `${unsafe}: text must not contain NUL characters or unpaired surrogates`, {
@@ -87,6 +104,7 @@ export async function readJsonBody(
       }
     }
   }
+  if (stepwise) await nextTurn();
   state[PARSED] = value;
   return value;
 }

@@ -1,13 +1,12 @@
-/** Decodes UTF-8 and fails on any invalid sequence instead of putting U+FFFD in its place; a BOM is kept as text. */
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+import { isUtf8 } from 'node:buffer';
 
-/** The bytes as text, or null when they are not valid UTF-8. */
+/**
+ * The bytes as text, or null when they are not valid UTF-8 (never U+FFFD in place of a bad sequence); a BOM is kept
+ * as text. Validation and decoding are native and fast (a strict TextDecoder took over 200 ms for 30 MB).
+ */
 export function decodeUtf8(bytes: Uint8Array): string | null {
-  try {
-    return strictUtf8.decode(bytes);
-  } catch {
-    return null;
-  }
+  if (!isUtf8(bytes)) return null;
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }
 
 export type PercentDecoded = { text: string } | { error: 'malformed' | 'not_utf8' };

@@ -11,6 +11,7 @@ import { describeError, v1ErrorBody } from '../middleware/errors';
 import { readJsonBody } from '../middleware/json-body';
 import { parseInput } from '../middleware/validation';
 import { attachOpenApi, OpenApiRegistry } from '../openapi/registry';
+import { checkBodyCaps } from './body-caps';
 import { ChatRunServices, completeChat, serviceObject, streamChat } from './chat-run';
 import { registerMessagesRoutes } from './anthropic/routes';
 import { documentV1 } from './openapi';
@@ -38,6 +39,7 @@ function assistantMessage(text: string, toolCalls: ChatToolCall[] | undefined): 
 
 async function chatCompletions(ctx: ParameterizedContext, services: ChatRunServices): Promise<void> {
   const raw = await readJsonBody(ctx, { limitBytes: CHAT_BODY_LIMIT });
+  checkBodyCaps('chat', raw);
   refuseUnknownParameters(raw);
   const body = parseInput(chatCompletionBody, raw, 'body');
   const input = toChatInput(body);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BODY_CAPS } from './body-caps';
 import { unsupportedTag } from './wire-types';
 
 const textPart = z.object({ type: z.literal('text'), text: z.string() });
@@ -75,7 +76,7 @@ const responseFormat = z.discriminatedUnion('type', [
 /** The chat-completions request as SDK clients send it. Parameters not listed here are refused (see router). */
 export const chatCompletionBody = z.object({
   model: z.string().trim().min(1, 'model is required'),
-  messages: z.array(message).min(1, 'messages must not be empty').max(500),
+  messages: z.array(message).min(1, 'messages must not be empty').max(BODY_CAPS.items),
   temperature: z.number().min(0).max(2).nullish(),
   top_p: z.number().min(0).max(1).nullish(),
   n: z.number().int().min(1).nullish(),
@@ -88,7 +89,7 @@ export const chatCompletionBody = z.object({
   user: z.string().max(256).nullish(),
   stream: z.boolean().nullish(),
   stream_options: z.object({ include_usage: z.boolean().optional() }).nullish(),
-  tools: z.array(tool).max(128).nullish(),
+  tools: z.array(tool).max(BODY_CAPS.tools).nullish(),
   tool_choice: toolChoice.nullish(),
   parallel_tool_calls: z.boolean().nullish(),
   response_format: responseFormat.nullish(),

@@ -115,12 +115,27 @@ export function estimatePromptTokens(messages: readonly EstimateMessage[]): numb
   return total;
 }
 
+/**
+ * About four ASCII characters a token, one token for any other code point. Counted by code unit, not with a
+ * string iterator: a long prompt (tens of megabytes) is counted in milliseconds, not hundreds.
+ */
 function textTokens(text: string): number {
+  // Every UTF-16 unit ASCII exactly when the UTF-8 form has one byte per unit (measured natively).
+  if (Buffer.byteLength(text, 'utf8') === text.length) return Math.ceil(text.length / 4);
   let ascii = 0;
   let other = 0;
-  for (const ch of text) {
-    if (ch.codePointAt(0)! < 128) ascii++;
-    else other++;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 128) {
+      ascii++;
+      continue;
+    }
+    other++;
+    // A surrogate pair is one code point.
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
   }
   return Math.ceil(ascii / 4) + other;
 }

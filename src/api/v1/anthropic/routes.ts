@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import { readJsonBody } from '../../middleware/json-body';
 import { parseInput } from '../../middleware/validation';
+import { checkBodyCaps } from '../body-caps';
 import { ChatRunServices, completeChat, streamChat } from '../chat-run';
 import { WireNames, withWireNames } from '../wire-names';
 import { documentMessages } from './openapi';
@@ -21,8 +22,15 @@ export const MESSAGES_NAMES: WireNames = {
   response_format: 'output_config.format',
 };
 
+/** The JSON body, within the documented caps (checked before the validation). */
+async function readCappedBody(ctx: ParameterizedContext): Promise<unknown> {
+  const raw = await readJsonBody(ctx, { limitBytes: MESSAGES_BODY_LIMIT });
+  checkBodyCaps('messages', raw);
+  return raw;
+}
+
 async function createMessage(ctx: ParameterizedContext, services: ChatRunServices): Promise<void> {
-  const body = parseInput(messagesBody, await readJsonBody(ctx, { limitBytes: MESSAGES_BODY_LIMIT }), 'body');
+  const body = parseInput(messagesBody, await readCappedBody(ctx), 'body');
   const input = toChatInput(body);
   if (!body.stream) {
     ctx.body = messageBody(await withWireNames(MESSAGES_NAMES, () => completeChat(ctx, services, input)));
@@ -34,7 +42,7 @@ async function createMessage(ctx: ParameterizedContext, services: ChatRunService
 
 /** The prompt's size as the service estimates it for the hold; nothing is held, charged or counted against limits. */
 async function countTokens(ctx: ParameterizedContext, services: ChatRunServices): Promise<void> {
-  const body = parseInput(countTokensBody, await readJsonBody(ctx, { limitBytes: MESSAGES_BODY_LIMIT }), 'body');
+  const body = parseInput(countTokensBody, await readCappedBody(ctx), 'body');
   ctx.body = { input_tokens: services.chat.countPromptTokens(toConversation(body)).promptTokens };
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BODY_CAPS } from '../body-caps';
 import { functionName, unsupportedTag } from '../wire-types';
 
 // The Anthropic Messages request as the official SDK and Claude Code send it. Like the Messages API, a field it
@@ -92,9 +93,9 @@ const thinking = z.object({ type: z.string().min(1), budget_tokens: z.number().i
 
 const requestFields = {
   model: z.string().trim().min(1, 'model is required'),
-  messages: z.array(message).min(1, 'messages must not be empty').max(10_000),
+  messages: z.array(message).min(1, 'messages must not be empty').max(BODY_CAPS.items),
   system: blocks(textBlock).optional(),
-  tools: z.array(tool).max(128).optional(),
+  tools: z.array(tool).max(BODY_CAPS.tools).optional(),
   tool_choice: toolChoice.optional(),
   thinking: thinking.optional(),
 };

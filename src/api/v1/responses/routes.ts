@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import { readJsonBody } from '../../middleware/json-body';
 import { parseInput } from '../../middleware/validation';
+import { checkBodyCaps } from '../body-caps';
 import { ChatRunServices, completeChat, streamChat } from '../chat-run';
 import { WireNames, withWireNames } from '../wire-names';
 import { documentResponses } from './openapi';
@@ -21,6 +22,7 @@ export const RESPONSES_NAMES: WireNames = {
 
 async function createResponse(ctx: ParameterizedContext, services: ChatRunServices): Promise<void> {
   const raw = await readJsonBody(ctx, { limitBytes: RESPONSES_BODY_LIMIT });
+  checkBodyCaps('responses', raw);
   refuseUnknownResponsesParameters(raw);
   const body = parseInput(responsesBody, raw, 'body');
   const input = toChatInput(body);
