@@ -24,6 +24,7 @@ import { VoiceAnswers1764030000000 } from './1764030000000-VoiceAnswers';
 import { BotGroupChats1764030100000 } from './1764030100000-BotGroupChats';
 import { CatalogRefreshModels1764230000000 } from './1764230000000-CatalogRefreshModels';
 import { RateCounterMode1764230100000 } from './1764230100000-RateCounterMode';
+import { TranscribeSuccessor1764390000000 } from './1764390000000-TranscribeSuccessor';
 
 /** Every migration in order; the data source lists them explicitly so the compiled build needs no glob. */
 export const migrations = [
@@ -53,4 +54,5 @@ export const migrations = [
   ScheduledCommands1764240000000,
   BotQuickRuns1764380000000,
   ScheduleKeys1764310000000,
+  TranscribeSuccessor1764390000000,
 ];

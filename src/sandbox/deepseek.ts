@@ -36,7 +36,8 @@ export const deepSeekErrors: VendorErrors = {
   insufficientBalance: () => deepSeekError(402, 'Insufficient Balance', 'unknown_error', 'invalid_request_error'),
 };
 
-const OUTPUT_CEILINGS: Record<string, number> = { 'deepseek-v4-flash': 384000, 'deepseek-v4-pro': 384000 };
+// deepseek-flash is V4.1 Flash; the legacy name deepseek-v4-flash is still accepted and served by it (pricing page).
+const OUTPUT_CEILINGS: Record<string, number> = { 'deepseek-flash': 384000, 'deepseek-v4-flash': 384000, 'deepseek-v4-pro': 384000 };
 
 // The efforts DeepSeek accepts (it maps minimal to low, medium and xhigh to high, ultra to max).
 const EFFORTS = ['minimal', 'low', 'medium', 'high', 'xhigh', 'max', 'ultra'];

@@ -10,7 +10,7 @@ import { sendJson, type SandboxHandler, type SandboxRequest } from './types';
 // when they retire models.
 
 const EXTRA: Partial<Record<ProviderName, string[]>> = {
-  openai: ['text-embedding-3-small', 'omni-moderation-latest', 'gpt-realtime-2.1-mini'],
+  openai: ['text-embedding-3-small', 'omni-moderation-latest', 'gpt-realtime-2.1-mini', 'whisper-1'],
   anthropic: ['claude-3-haiku-20240307'],
   google: ['text-embedding-004', 'aqa'],
   xai: ['grok-2-vision-1212'],

@@ -431,7 +431,8 @@ async function handleTranscriptions(req: SandboxRequest, res: ServerResponse, no
   if (gone) return sendError(res, gone);
   const format = String(form.get('response_format') ?? 'json');
   const gpt4o = model.startsWith('gpt-4o');
-  if (gpt4o && format !== 'json' && format !== 'text') {
+  // gpt-transcribe, whisper-1's successor, answers json or text only (no subtitles or timestamps) and bills minutes.
+  if ((gpt4o || model === 'gpt-transcribe') && format !== 'json' && format !== 'text') {
     return sendError(
       res,
       openAiErrors.badRequest(

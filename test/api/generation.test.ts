@@ -197,7 +197,7 @@ test('POST /stt: multipart audio is transcribed; diarization only on vendor-scri
   const form = multipart([{ name: 'audio', value: syntheticWav(1), filename: 'a.wav', type: 'audio/wav' }]);
   const res = await api.request('POST', '/api/v2/stt', { token, raw: form.body, headers: { 'Content-Type': form.type } });
   expect(res.status).toBe(200);
-  expect(res.body).toMatchObject({ status: 'completed', model_slug: 'whisper-1', tokens_spent: 2 });
+  expect(res.body).toMatchObject({ status: 'completed', model_slug: 'gpt-transcribe', tokens_spent: 2 });
   expect(typeof res.body.result_text).toBe('string');
   expect(Number.isInteger(res.body.processing_ms)).toBe(true);
 

@@ -117,13 +117,13 @@ test('voice messages in "answer" mode: transcribed (billed as STT), the chat mod
   await h.send(user.voice(file));
 
   const [stt, chat] = await generationsOf(h, user.id);
-  expect(stt).toMatchObject({ status: 'completed', category: 'stt', modelSlug: 'whisper-1' });
+  expect(stt).toMatchObject({ status: 'completed', category: 'stt', modelSlug: 'gpt-transcribe' });
   expect(chat).toMatchObject({ status: 'completed', category: 'text', modelSlug: 'gpt-6-luna' });
   const transcript = stt.resultText!.trim();
   expect(lastUserContent(upstream.slice(before).pop()!)).toBe(transcript);
   expect(chat.prompt).toBe(transcript);
   const texts = h.telegram.sentTexts(user.id);
-  expect(texts).toContain(`🎙 ${transcript}\n— Whisper · ${stt.tokensSpent} tkn`);
+  expect(texts).toContain(`🎙 ${transcript}\n— GPT Transcribe · ${stt.tokensSpent} tkn`);
   expect(lastMessageText(user.id)).toContain(`— GPT-6 Luna · ${chat.tokensSpent} tkn · balance ${50 - stt.tokensSpent - chat.tokensSpent}`);
   expect((await getBalance(h.engine.db.dataSource, account.id)).total).toBe(50 - stt.tokensSpent - chat.tokensSpent);
   await expectBooksBalanced(account.id);

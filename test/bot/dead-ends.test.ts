@@ -1,4 +1,7 @@
 import { createUser } from '../../src/core/accounts/users';
+import { grantBonus } from '../../src/core/billing/ledger';
+import { listModels, requireModel } from '../../src/core/catalog/catalog';
+import { priceRange, quoteGeneration } from '../../src/core/catalog/pricing';
 import { syntheticImage } from '../../src/sandbox/synthetic';
 import { BotHarness, buttonsOf, lastKeyboard, press, startBotHarness, accountOf, generationsOf } from './harness';
 import type { TestUser } from './updates';
@@ -8,6 +11,16 @@ import type { TestUser } from './updates';
 // pending one.
 
 let h: BotHarness;
+const FLUX = quoteGeneration(requireModel('flux-dev'));
+const omniSeconds = (s: number) => quoteGeneration(requireModel('gemini-omni-1.1-flash'), { durationSeconds: s });
+
+/** A Starter account with enough tokens for every Starter wizard (a video costs more than the 50-token grant). */
+async function richStarter(telegramId: number, languageCode: string) {
+  const user = h.user(telegramId, { languageCode });
+  await h.send(user.text('/start'));
+  await grantBonus(h.engine.db.dataSource, (await accountOf(h, telegramId)).id, 500, `dead-ends-${telegramId}`, 'test');
+  return user;
+}
 
 beforeAll(async () => {
   h = await startBotHarness();
@@ -40,7 +53,7 @@ const progressMessages = (user: TestUser) => h.telegram.sentTexts(user.id).filte
 test.each(['/image', '/video', '/speech', '/music', '/tools'])(
   'cancelling the %s wizard offers the way back to the menu',
   async (command) => {
-    const user = h.user(4_950_000 + ['/image', '/video', '/speech', '/music', '/tools'].indexOf(command), { languageCode: 'en' });
+    const user = await richStarter(4_950_000 + ['/image', '/video', '/speech', '/music', '/tools'].indexOf(command), 'en');
     await h.send(user.text(command));
     await press(h, user, /:x$/);
     expectCancelledWithMenu(user);
@@ -58,7 +71,7 @@ test('cancel at a later step, at the confirmation, with /cancel, and in the tool
   await press(h, user, /:m:flux-dev$/);
   await press(h, user, /:o:1024x1024$/);
   await h.send(user.text('a lighthouse at night'));
-  expect(lastKeyboard(h.telegram, user.id).payload.text).toContain('Price: 3 tkn');
+  expect(lastKeyboard(h.telegram, user.id).payload.text).toContain(`Price: ${FLUX} tkn`);
   await press(h, user, /:x$/);
   expectCancelledWithMenu(user);
 
@@ -74,7 +87,7 @@ test('cancel at a later step, at the confirmation, with /cancel, and in the tool
   expect(await generationsOf(h, user.id)).toHaveLength(0);
 
   // The Russian cancel reads naturally too.
-  const ru = h.user(4_950_011, { languageCode: 'ru' });
+  const ru = await richStarter(4_950_011, 'ru');
   await h.send(ru.text('/video'));
   await press(h, ru, /:x$/);
   const shown = lastShown(ru);
@@ -103,14 +116,19 @@ test('a balance below the cheapest model is said when the wizard opens', async (
   const user = h.user(telegramId, { languageCode: 'en' });
   await h.send(user.text('/image'));
   const shown = lastShown(user);
-  expect(shown.payload.text).toBe('💳 Not enough tokens: this needs 3 tkn, your balance is 2. Top up or choose a plan to continue.');
+  const cheapest = Math.min(...listModels({ category: 'image', minPlan: 'free' }).map((m) => priceRange(m).min));
+  expect(shown.payload.text).toBe(
+    `💳 Not enough tokens: this needs ${cheapest} tkn, your balance is 2. Top up or choose a plan to continue.`,
+  );
   expect(buttonsOf(shown).map((b) => b.callback_data)).toEqual(['bal:topup', 'bal:plans']);
   expect(h.telegram.sentTexts(user.id).some((t) => t.includes('Choose an image model'))).toBe(false);
 });
 
 test('the price is checked against the balance again at the confirmation, before it is shown and before any progress', async () => {
   const telegramId = 4_950_040;
-  await createUser(h.engine.db.dataSource, h.engine.services.plans, { name: 'Some', telegramId, bonusTokens: 20 });
+  // Enough for the shortest clip (the wizard opens), not for the 8 seconds chosen.
+  const balance = omniSeconds(4);
+  await createUser(h.engine.db.dataSource, h.engine.services.plans, { name: 'Some', telegramId, bonusTokens: balance });
   const user = h.user(telegramId, { languageCode: 'en' });
   await h.send(user.text('/video'));
   await press(h, user, /:m:gemini-omni-1.1-flash$/);
@@ -119,7 +137,7 @@ test('the price is checked against the balance again at the confirmation, before
   await press(h, user, /:skip$/);
   await h.send(user.text('waves at sunset'));
   expect(lastShown(user).payload.text).toBe(
-    '💳 Not enough tokens: this needs 32 tkn, your balance is 20. Top up or choose a plan to continue.',
+    `💳 Not enough tokens: this needs ${omniSeconds(8)} tkn, your balance is ${balance}. Top up or choose a plan to continue.`,
   );
   expect(h.telegram.sentTexts(user.id).some((t) => t.startsWith('Gemini Omni 1.1 Flash\n'))).toBe(false);
   expect(progressMessages(user)).toEqual([]);

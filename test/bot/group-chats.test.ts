@@ -3,6 +3,8 @@
 // payments and settings get a note with a button to the private chat. Group admins switch it off and on; buttons
 // belong to the member who asked; channels get nothing. (Replaces "private chats only"; its security intent stays:
 // no account data in a group.)
+import { requireModel } from '../../src/core/catalog/catalog';
+import { quoteGeneration } from '../../src/core/catalog/pricing';
 import type { Update } from 'grammy/types';
 import { getBalance } from '../../src/core/billing/ledger';
 import { GenerationEntity, UserEntity } from '../../src/db/entities';
@@ -260,7 +262,7 @@ test('a wizard in a group: model picker without plan locks, steps say to reply, 
   expect(String(ask.payload.text)).toContain('↩️ In a group, reply to this message.');
   await h.send(groupText(alice, 'a lighthouse', { replyTo: { message_id: pickerId } }));
   const confirm = toChat(h.telegram.callsOf('sendMessage'), GROUP.id).pop()!;
-  expect(String(confirm.payload.text)).toMatch(/Price: 3 tkn$/);
+  expect(String(confirm.payload.text)).toMatch(new RegExp(`Price: ${quoteGeneration(requireModel('flux-dev'))} tkn$`));
   expect(String(confirm.payload.text)).not.toMatch(/balance/i);
 });
 

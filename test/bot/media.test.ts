@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { quoteGeneration } from '../../src/core/catalog/pricing';
 import { requireModel } from '../../src/core/catalog/catalog';
-import { getBalance, ledgerTotals } from '../../src/core/billing/ledger';
+import { getBalance, grantBonus, ledgerTotals } from '../../src/core/billing/ledger';
 import { startWorkers } from '../../src/jobs/workers';
 import { GenerationEntity } from '../../src/db/entities';
 import { createBot } from '../../src/bot';
@@ -14,6 +14,9 @@ import { createGoogleSandbox } from '../../src/sandbox/google';
 import { sendJson, type SandboxHandler } from '../../src/sandbox/types';
 
 let h: BotHarness;
+/** FLUX.1 [dev]: one price for every size (BFL's per-image list price under the rule). */
+const FLUX = quoteGeneration(requireModel('flux-dev'));
+const omniSeconds = (s: number) => quoteGeneration(requireModel('gemini-omni-1.1-flash'), { durationSeconds: s });
 
 /**
  * Google video operations run until the test lets them finish. Counting polls made the pending window a matter of timing:
@@ -52,7 +55,7 @@ test('an image conversation end to end: model, size, prompt, price, confirm, pho
   const picker = lastKeyboard(h.telegram, user.id);
   expect(picker.payload.text).toContain('Choose an image model');
   const labels = buttonsOf(picker).map((b) => b.text);
-  expect(labels).toContain('FLUX.1 [dev] · 3 tkn');
+  expect(labels).toContain(`FLUX.1 [dev] · ${FLUX} tkn`);
   expect(labels).toContain('🔒 GPT Image 2.6 Flare · Basic');
 
   // A locked model explains which plan opens it, and the wizard stays on the picker.
@@ -64,7 +67,12 @@ test('an image conversation end to end: model, size, prompt, price, confirm, pho
   await press(h, user, /:m:flux-dev$/);
   const sizes = lastKeyboard(h.telegram, user.id);
   expect(sizes.method).toBe('editMessageText');
-  expect(buttonsOf(sizes).map((b) => b.text)).toEqual(['1024x1024 · 3 tkn', '768x1344 · 3 tkn', '1344x768 · 3 tkn', '✖ Cancel']);
+  expect(buttonsOf(sizes).map((b) => b.text)).toEqual([
+    `1024x1024 · ${FLUX} tkn`,
+    `768x1344 · ${FLUX} tkn`,
+    `1344x768 · ${FLUX} tkn`,
+    '✖ Cancel',
+  ]);
   await press(h, user, /:o:768x1344$/);
   expect(String(h.telegram.calls[h.telegram.calls.length - 1].payload.text)).toContain('Describe the image');
 
@@ -127,16 +135,20 @@ test('a conversation survives a restart: a new bot process continues at the same
   await restarted.bot.handleUpdate(user.press(sizeButton.callback_data, { message_id: Number(sizes.payload.message_id) }));
   expect(String(h.telegram.calls[h.telegram.calls.length - 1].payload.text)).toContain('Describe the image');
   await restarted.bot.handleUpdate(user.text('a lighthouse'));
-  expect(lastKeyboard(h.telegram, user.id).payload.text).toContain('Price: 3 tkn');
+  expect(lastKeyboard(h.telegram, user.id).payload.text).toContain(`Price: ${FLUX} tkn`);
 });
 
 test('a pending video shows its ETA, is refreshed while it runs, and is delivered when the worker finishes it', async () => {
   const user = h.user(4_300_004);
+  await h.send(user.text('/start'));
+  // A clip of Gemini Omni 1.1 Flash costs more than the 50-token Starter grant.
+  await grantBonus(h.engine.db.dataSource, (await accountOf(h, user.id)).id, 150, 'media-video', 'test');
+  const balance = 200;
   await h.send(user.text('/video'));
   await press(h, user, /:m:gemini-omni-1.1-flash$/);
   await press(h, user, /:o:9:16$/);
   const durations = lastKeyboard(h.telegram, user.id);
-  expect(buttonsOf(durations).map((b) => b.text)).toEqual(['4 s · 16 tkn', '6 s · 24 tkn', '8 s · 32 tkn', '10 s · 40 tkn', '✖ Cancel']);
+  expect(buttonsOf(durations).map((b) => b.text)).toEqual([...[4, 6, 8, 10].map((d) => `${d} s · ${omniSeconds(d)} tkn`), '✖ Cancel']);
   await press(h, user, /:o:4$/);
   await press(h, user, /:skip$/);
   await h.send(user.text('waves at sunset'));
@@ -145,7 +157,7 @@ test('a pending video shows its ETA, is refreshed while it runs, and is delivere
   const account = await accountOf(h, user.id);
   const gen = await h.engine.db.dataSource.getRepository(GenerationEntity).findOneByOrFail({ userId: account.id });
   expect(gen.status).toBe('pending');
-  expect((await getBalance(h.engine.db.dataSource, account.id)).total).toBe(50 - 16);
+  expect((await getBalance(h.engine.db.dataSource, account.id)).total).toBe(balance - omniSeconds(4));
   const progress = to(user.id, 'sendMessage').find((c) => String(c.payload.text).startsWith('⏳ Gemini Omni 1.1 Flash'))!;
   const progressId = (progress.result as { message_id: number }).message_id;
   expect(progress.payload.text).toBe('⏳ Gemini Omni 1.1 Flash is working on it… about 90 s.');
@@ -160,12 +172,12 @@ test('a pending video shows its ETA, is refreshed while it runs, and is delivere
   veo.held = false;
   const video = await h.telegram.waitForCall((c) => c.method === 'sendVideo' && Number(c.payload.chat_id) === user.id);
   expect(video.files.video.data.subarray(4, 8).toString('latin1')).toBe('ftyp');
-  expect(video.payload.caption).toContain('Gemini Omni 1.1 Flash · 16 tkn · balance 34');
+  expect(video.payload.caption).toContain(`Gemini Omni 1.1 Flash · ${omniSeconds(4)} tkn · balance ${balance - omniSeconds(4)}`);
   expect(to(user.id, 'sendChatAction').some((c) => c.payload.action === 'upload_video' && c.at <= video.at)).toBe(true);
   // The progress message goes once the video is out (a separate call, so wait for it rather than race it).
   await waitUntil(() => h.telegram.isDeleted(user.id, progressId), 5000, 'the progress message deleted');
   const done = await h.engine.db.dataSource.getRepository(GenerationEntity).findOneByOrFail({ id: gen.id });
-  expect(done).toMatchObject({ status: 'completed', tokensSpent: 16 });
+  expect(done).toMatchObject({ status: 'completed', tokensSpent: omniSeconds(4) });
   await expectBooksBalanced(account.id);
 });
 

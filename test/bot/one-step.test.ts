@@ -1,4 +1,6 @@
-import { getBalance } from '../../src/core/billing/ledger';
+import { getBalance, grantBonus } from '../../src/core/billing/ledger';
+import { requireModel } from '../../src/core/catalog/catalog';
+import { quoteGeneration } from '../../src/core/catalog/pricing';
 import { createUser } from '../../src/core/accounts/users';
 import { GenerationEntity, UserSettingsEntity } from '../../src/db/entities';
 import type { RecordedCall } from './fake-telegram';
@@ -15,6 +17,9 @@ function to(chatId: number, method: string): RecordedCall[] {
   return h.telegram.callsOf(method).filter((c) => Number(c.payload.chat_id) === chatId);
 }
 
+/** Starter's first image model at its defaults (its price follows the vendor's list price). */
+const IMAGE_PRICE = quoteGeneration(requireModel('gemini-3.1-flash-image'));
+
 async function balanceOf(telegramId: number): Promise<number> {
   return (await getBalance(h.engine.db.dataSource, (await accountOf(h, telegramId)).id)).total;
 }
@@ -27,18 +32,23 @@ test('/image <prompt> runs the default model in one step: one message with the p
   const confirm = lastKeyboard(h.telegram, user.id);
   // Starter's first image model, with its own defaults; no model or size step.
   expect(confirm.payload.text).toContain('Gemini 3.1 Flash Image');
-  expect(confirm.payload.text).toContain('Price: 4 tkn (balance 50)');
+  expect(confirm.payload.text).toContain(`Price: ${IMAGE_PRICE} tkn (balance 50)`);
   expect(confirm.payload.text).toContain('a red fox in the snow');
   expect(confirm.payload.reply_parameters).toMatchObject({ message_id: command.message!.message_id });
-  expect(buttonsOf(confirm).map((b) => b.text)).toEqual(['✅ Generate · 4 tkn', '⚙️ Options', '✖ Cancel']);
+  expect(buttonsOf(confirm).map((b) => b.text)).toEqual([`✅ Generate · ${IMAGE_PRICE} tkn`, '⚙️ Options', '✖ Cancel']);
   expect(await generationsOf(h, user.id)).toEqual([]);
 
   await press(h, user, /:ok$/);
   const photo = to(user.id, 'sendPhoto').pop()!;
-  expect(photo.payload.caption).toContain('Gemini 3.1 Flash Image · 4 tkn · balance 46');
+  expect(photo.payload.caption).toContain(`Gemini 3.1 Flash Image · ${IMAGE_PRICE} tkn · balance ${50 - IMAGE_PRICE}`);
   const [gen] = await generationsOf(h, user.id);
-  expect(gen).toMatchObject({ modelSlug: 'gemini-3.1-flash-image', prompt: 'a red fox in the snow', status: 'completed', tokensSpent: 4 });
-  expect(await balanceOf(user.id)).toBe(46);
+  expect(gen).toMatchObject({
+    modelSlug: 'gemini-3.1-flash-image',
+    prompt: 'a red fox in the snow',
+    status: 'completed',
+    tokensSpent: IMAGE_PRICE,
+  });
+  expect(await balanceOf(user.id)).toBe(50 - IMAGE_PRICE);
 });
 
 test('the next one-step run takes the model and options the wizard last ran with', async () => {
@@ -66,31 +76,35 @@ test('"don\'t ask below" in /settings: a run within the price starts at once; a 
   const user = h.user(4_390_003);
   await h.send(user.text('/settings'));
   expect(lastKeyboard(h.telegram, user.id).payload.text).toContain('ask before every run');
-  await press(h, user, /^set:ask:5$/);
-  expect(h.telegram.calls.filter((c) => c.method === 'editMessageText').pop()!.payload.text).toContain('start at once up to 5 tkn');
+  await press(h, user, /^set:ask:10$/);
+  expect(h.telegram.calls.filter((c) => c.method === 'editMessageText').pop()!.payload.text).toContain('start at once up to 10 tkn');
   const account = await accountOf(h, user.id);
   expect(await h.engine.db.dataSource.getRepository(UserSettingsEntity).findOneByOrFail({ userId: account.id })).toMatchObject({
-    confirmAbove: 5,
+    confirmAbove: 10,
   });
 
+  // Music (9 tkn) is within 10: it starts at once.
   const mark = h.telegram.calls.length;
-  await h.send(user.text('/image a blue bird'));
+  await h.send(user.text('/music calm piano'));
   const since = callsSince(h.telegram, mark);
   expect(since.some((c) => buttonsOf(c).some((b) => /:ok$/.test(b.callback_data)))).toBe(false);
-  expect(since.filter((c) => c.method === 'sendPhoto')).toHaveLength(1);
-  expect(await balanceOf(user.id)).toBe(46);
+  expect((await generationsOf(h, user.id)).map((g) => g.modelSlug)).toEqual(['musicgen']);
 
-  // Music (9 tkn) is above 5: the price is asked for.
-  await h.send(user.text('/music calm piano'));
+  // The default image model is dearer than 10: the price is asked for.
+  expect(IMAGE_PRICE).toBeGreaterThan(10);
+  await h.send(user.text('/image a blue bird'));
   const confirm = lastKeyboard(h.telegram, user.id);
-  expect(confirm.payload.text).toContain('MusicGen');
-  expect(confirm.payload.text).toContain('Price: 9 tkn');
+  expect(confirm.payload.text).toContain('Gemini 3.1 Flash Image');
+  expect(confirm.payload.text).toContain(`Price: ${IMAGE_PRICE} tkn`);
   await press(h, user, /:x$/);
-  expect((await generationsOf(h, user.id)).map((g) => g.modelSlug)).toEqual(['gemini-3.1-flash-image']);
+  expect((await generationsOf(h, user.id)).map((g) => g.modelSlug)).toEqual(['musicgen']);
 });
 
 test('Options leaves for the wizard; a bare command opens the wizard; cancelling charges nothing', async () => {
   const user = h.user(4_390_004);
+  await h.send(user.text('/start'));
+  // The cheapest video (4 s of Gemini Omni 1.1 Flash) costs more than the 50-token Starter grant.
+  await grantBonus(h.engine.db.dataSource, (await accountOf(h, user.id)).id, 100, 'one-step-video', 'test');
   await h.send(user.text('/image a cat'));
   await press(h, user, /^menu:image$/);
   expect(lastKeyboard(h.telegram, user.id).payload.text).toContain('Choose an image model');
@@ -98,7 +112,7 @@ test('Options leaves for the wizard; a bare command opens the wizard; cancelling
   expect(lastKeyboard(h.telegram, user.id).payload.text).toContain('Choose a video model');
   await h.send(user.text('/cancel'));
   expect(await generationsOf(h, user.id)).toEqual([]);
-  expect(await balanceOf(user.id)).toBe(50);
+  expect(await balanceOf(user.id)).toBe(150);
 });
 
 test('/speak <text> runs speech in one step on a plan that has it; Starter is told which plan does', async () => {

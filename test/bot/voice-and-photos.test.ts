@@ -26,12 +26,12 @@ test('a voice message is downloaded from Telegram, transcribed with the default 
 
   expect(h.telegram.callsOf('getFile').map((c) => c.payload.file_id)).toContain(file.file_id);
   const [gen] = await generationsOf(h, user.id);
-  expect(gen).toMatchObject({ status: 'completed', modelSlug: 'whisper-1', category: 'stt', source: 'bot', tokensSpent: 2 });
+  expect(gen).toMatchObject({ status: 'completed', modelSlug: 'gpt-transcribe', category: 'stt', source: 'bot', tokensSpent: 2 });
   expect(gen.resultText).toContain('voice.ogg');
   expect(gen.resultText).toContain(`${file.file_size} bytes`);
   const texts = h.telegram.sentTexts(user.id);
   const answer = texts.find((t) => t.startsWith('Sandbox transcription'))!;
-  expect(answer).toContain('Whisper · 2 tkn · balance 48');
+  expect(answer).toContain('GPT Transcribe · 2 tkn · balance 48');
   expect((await getBalance(h.engine.db.dataSource, gen.userId)).total).toBe(48);
 });
 

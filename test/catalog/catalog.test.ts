@@ -36,7 +36,8 @@ const TABLE: Record<string, [string, string, string, 'S' | 'B', 'sync' | 'async'
   'grok-3-mini': ['text', 'xai', 'grok-3-mini', 'S', 'sync'],
   'grok-4.20': ['text', 'xai', 'grok-4.20-non-reasoning', 'B', 'sync'],
   'grok-4.3': ['text', 'xai', 'grok-4.3', 'B', 'sync'],
-  'deepseek-v4-flash': ['text', 'deepseek', 'deepseek-v4-flash', 'S', 'sync'],
+  // DeepSeek renamed its flash model (V4.1); the public slug stays.
+  'deepseek-v4-flash': ['text', 'deepseek', 'deepseek-flash', 'S', 'sync'],
   'deepseek-v4-pro': ['text', 'deepseek', 'deepseek-v4-pro', 'B', 'sync'],
   'gpt-image-2.6-flare': ['image', 'openai', 'gpt-image-2.6-flare', 'B', 'sync'],
   'gpt-image-2.6-sunburst': ['image', 'openai', 'gpt-image-2.6-sunburst', 'B', 'sync'],
@@ -60,7 +61,8 @@ const TABLE: Record<string, [string, string, string, 'S' | 'B', 'sync' | 'async'
   'vendor-v2': ['tts', 'elevenlabs', 'eleven_multilingual_v2', 'B', 'sync'],
   'vendor-flash-v2-5': ['tts', 'elevenlabs', 'eleven_flash_v2_5', 'B', 'sync'],
   'vendor-v3': ['tts', 'elevenlabs', 'eleven_v3', 'B', 'sync'],
-  'whisper-1': ['stt', 'openai', 'whisper-1', 'S', 'sync'],
+  // whisper-1's successor (whisper-1 shuts down on 2027-02-26; its slug is a retired alias).
+  'gpt-transcribe': ['stt', 'openai', 'gpt-transcribe', 'S', 'sync'],
   'gpt-4o-transcribe': ['stt', 'openai', 'gpt-4o-transcribe', 'B', 'sync'],
   'vendor-scribe-v2': ['stt', 'elevenlabs', 'scribe_v2', 'B', 'sync'],
   musicgen: ['music', 'replicate', 'meta/musicgen', 'S', 'async'],
@@ -123,7 +125,7 @@ describe('catalog contents', () => {
     const starterSlugs = starter.map((m) => m.slug);
     // one image model, one flash image, one flash video, the musicgen-class model, the default STT model
     expect(starterSlugs).toEqual(
-      expect.arrayContaining(['flux-dev', 'gemini-3.1-flash-image', 'gemini-omni-1.1-flash', 'musicgen', 'whisper-1']),
+      expect.arrayContaining(['flux-dev', 'gemini-3.1-flash-image', 'gemini-omni-1.1-flash', 'musicgen', 'gpt-transcribe']),
     );
     // every non-Starter model is Basic+ (paid plans unlock the whole catalog)
     expect(all.filter((m) => m.minPlan !== 'free').every((m) => m.minPlan === 'basic')).toBe(true);
@@ -175,8 +177,8 @@ describe('catalog contents', () => {
       expect(m.config.formats).toEqual(['webp', 'png', 'jpeg']);
       expect(m.config.sizes).toContain(m.config.default_size);
       expect([m.slug, m.config.supports_negative_prompt]).toEqual([m.slug, m.slug === 'sdxl' || m.slug === 'sd-3.5-large']);
-      expect(m.pricing.nonSquareMultiplier).toBeGreaterThanOrEqual(1);
-      expect(m.pricing.nonSquareMultiplier).toBeLessThanOrEqual(2);
+      // api-spec.md: a non-square size costs at most twice the square one.
+      for (const q of m.config.qualities) expect(m.pricing.nonSquare[q]!).toBeLessThanOrEqual(2 * m.pricing.square[q]!);
     }
     expect(requireModel('gpt-image-2.6-flare').config).toMatchObject({ qualities: ['standard', 'hd'], styles: [] });
     expect(requireModel('gpt-image-2.6-sunburst').config).toMatchObject({ qualities: ['standard', 'hd'] });
@@ -195,10 +197,10 @@ describe('catalog contents', () => {
     expect(requireModel('gemini-omni-1.1-flash').config).toMatchObject({ sizes: ['16:9', '9:16'], supports_negative_prompt: false });
   });
 
-  test('only vendor-scribe-v2 diarizes; whisper-1 is the default STT model', () => {
+  test('only vendor-scribe-v2 diarizes; gpt-transcribe is the default STT model', () => {
     const diarizing = listModels({ category: 'stt' }).filter((m) => m.category === 'stt' && m.config.supports_diarization);
     expect(diarizing.map((m) => m.slug)).toEqual(['vendor-scribe-v2']);
-    expect(defaultSttModel().slug).toBe('whisper-1');
+    expect(defaultSttModel().slug).toBe('gpt-transcribe');
   });
 
   test('music models accept 15..120 s with a 30 s default', () => {
@@ -210,9 +212,9 @@ describe('catalog contents', () => {
   test('catalog data cannot be mutated by callers', () => {
     const model = requireModel('flux-dev');
     expect(() => {
-      (model.pricing as { base: number }).base = 0;
+      (model.pricing as { square: { standard: number } }).square.standard = 0;
     }).toThrow(TypeError);
-    expect(requireModel('flux-dev').pricing).toMatchObject({ base: 3 });
+    expect(requireModel('flux-dev').pricing).toMatchObject({ square: { standard: 5 } });
   });
 });
 
@@ -323,7 +325,7 @@ describe('toPublicModel', () => {
     const cost = (slug: string) => toPublicModel(requireModel(slug)).token_cost;
     for (const slug of ['upscale', 'face-swap', 'remove-bg', 'style-transfer', 'colorize', 'text-ocr']) expect(cost(slug)).toBe(1);
     expect(cost('inpaint')).toBe(3);
-    for (const slug of ['whisper-1', 'gpt-4o-transcribe', 'vendor-scribe-v2']) expect(cost(slug)).toBe(2);
+    for (const slug of ['gpt-transcribe', 'gpt-4o-transcribe', 'vendor-scribe-v2']) expect(cost(slug)).toBe(2);
     expect(cost('musicgen')).toBe(9);
     expect(cost('vendor-music')).toBe(58);
     for (const m of listModels({ category: 'text', minPlan: 'free' })) expect(cost(m.slug)).toBe(1);
@@ -343,10 +345,9 @@ describe('model lifecycle (refresh of 2026-11-27)', () => {
 
   test('on the day of the refresh no catalog model is past or within 60 days of an announced shutdown', () => {
     const ending = endingModels(refreshed);
-    // Only the two OpenAI transcription models are announced (deprecated), and their shutdown is further off.
-    expect(ending.map((e) => [e.slug, e.shutdownAt, e.retired])).toEqual([
-      ['whisper-1', '2027-02-26', false],
-      ['gpt-4o-transcribe', '2027-02-26', false],
+    // Only gpt-4o-transcribe is announced (deprecated), its shutdown further off, and its successor is in the catalog.
+    expect(ending.map((e) => [e.slug, e.shutdownAt, e.retired, e.replacement])).toEqual([
+      ['gpt-4o-transcribe', '2027-02-26', false, 'gpt-transcribe'],
     ]);
     for (const m of all) {
       if (m.lifecycle?.shutdownAt) expect(Date.parse(m.lifecycle.shutdownAt)).toBeGreaterThan(Date.parse('2027-01-26'));
@@ -356,11 +357,14 @@ describe('model lifecycle (refresh of 2026-11-27)', () => {
   test('a model nearing its shutdown is reported for the start warning and marked on the Model object', () => {
     expect(endingModels(new Date('2027-04-01T00:00:00Z'))).toEqual([
       { slug: 'gemini-3.1-flash-lite', shutdownAt: '2027-05-07', deprecatedAt: null, replacement: null, retired: false },
-      { slug: 'whisper-1', shutdownAt: '2027-02-26', deprecatedAt: '2026-08-26', replacement: null, retired: true },
-      { slug: 'gpt-4o-transcribe', shutdownAt: '2027-02-26', deprecatedAt: '2026-08-26', replacement: null, retired: true },
+      { slug: 'gpt-4o-transcribe', shutdownAt: '2027-02-26', deprecatedAt: '2026-08-26', replacement: 'gpt-transcribe', retired: true },
     ]);
     expect(toPublicModel(requireModel('gemini-3.1-flash-lite'))).toMatchObject({ deprecated_at: null, shutdown_at: '2027-05-07' });
-    expect(toPublicModel(requireModel('whisper-1'))).toMatchObject({ deprecated_at: '2026-08-26', shutdown_at: '2027-02-26' });
+    expect(toPublicModel(requireModel('gpt-4o-transcribe'))).toMatchObject({
+      deprecated_at: '2026-08-26',
+      shutdown_at: '2027-02-26',
+      replacement: 'gpt-transcribe',
+    });
     expect(toPublicModel(requireModel('gpt-6-luna'))).toMatchObject({ deprecated_at: null, shutdown_at: null });
   });
 

@@ -25,8 +25,8 @@ let api: ApiHarness;
 const openAiText = MODELS.filter((m) => m.provider === 'openai' && m.category === 'text');
 const deprecated = openAiText[0]!;
 const gone = openAiText[1]!;
-// OpenAI's list already announces these shutdowns (its deprecations page: 2027-02-26).
-const vendorAnnounced = ['whisper-1', 'gpt-4o-transcribe'];
+// OpenAI's list already announces this shutdown (its deprecations page: 2027-02-26).
+const vendorAnnounced = ['gpt-4o-transcribe'];
 
 beforeAll(async () => {
   buildOnce();

@@ -330,8 +330,10 @@ test('the body and the request translate both ways', () => {
 
 describe('speech-to-text options', () => {
   test('default model when none is named; non-STT models are refused', () => {
-    expect(resolveSttModel(undefined).model.slug).toBe('whisper-1');
-    expect(resolveSttModel('').model.slug).toBe('whisper-1');
+    expect(resolveSttModel(undefined).model.slug).toBe('gpt-transcribe');
+    expect(resolveSttModel('').model.slug).toBe('gpt-transcribe');
+    // whisper-1, the default until its successor took over, is served by it.
+    expect(resolveSttModel('whisper-1')).toMatchObject({ model: { slug: 'gpt-transcribe' }, replaced: { from: 'whisper-1' } });
     expect(resolveSttModel('vendor-scribe-v2').model.slug).toBe('vendor-scribe-v2');
     // The retired slug is answered by its replacement.
     expect(resolveSttModel('vendor-scribe')).toMatchObject({ model: { slug: 'vendor-scribe-v2' }, replaced: { from: 'vendor-scribe' } });
@@ -341,7 +343,7 @@ describe('speech-to-text options', () => {
 
   test('diarize only on vendor-scribe-v2; language codes checked', () => {
     const scribe = resolveSttModel('vendor-scribe-v2').model;
-    const whisper = resolveSttModel('whisper-1').model;
+    const whisper = resolveSttModel('gpt-transcribe').model;
     expect(normalizeSttOptions(scribe, { diarize: 'true', language: 'RU' })).toEqual({ diarize: true, language: 'ru' });
     expect(normalizeSttOptions(whisper, { diarize: 'false' })).toEqual({ diarize: false });
     expect(normalizeSttOptions(whisper, { language: 'auto' })).toEqual({ diarize: false });

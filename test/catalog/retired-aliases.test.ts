@@ -41,7 +41,7 @@ function chainOf(slug: string): string[] {
 }
 
 describe('retired slugs resolve to live replacements', () => {
-  test('the refresh retired the sixteen slugs it names, none of them a catalog model or listed', () => {
+  test('the refreshes retired the seventeen slugs they name, none of them a catalog model or listed', () => {
     expect(RETIRED_ALIASES.map((a) => a.slug).sort()).toEqual(
       [
         'gpt-4o-mini',
@@ -60,6 +60,7 @@ describe('retired slugs resolve to live replacements', () => {
         'tts-1',
         'gpt-4o-mini-tts',
         'vendor-scribe',
+        'whisper-1',
       ].sort(),
     );
     const live = new Set(MODELS.map((m) => m.slug));

@@ -27,13 +27,11 @@ test('openai models.list: every catalog model, shutdown_date null until one is a
   for await (const m of client.models.list()) before.push(m);
   expect(before.map((m) => m.id)).toEqual(expect.arrayContaining(upstreamIds('openai')));
   expect(before.every((m) => m.object === 'model')).toBe(true);
-  // OpenAI has announced the speech-to-text shutdown (2027-02-26); the other catalog models have none.
+  // OpenAI has announced gpt-4o-transcribe's shutdown (2027-02-26); the other catalog models have none.
   const dates = Object.fromEntries(
     before.filter((m) => upstreamIds('openai').includes(m.id)).map((m) => [m.id, (m as { shutdown_date?: unknown }).shutdown_date]),
   );
-  expect(dates).toEqual(
-    Object.fromEntries(upstreamIds('openai').map((id) => [id, ['whisper-1', 'gpt-4o-transcribe'].includes(id) ? '2027-02-26' : null])),
-  );
+  expect(dates).toEqual(Object.fromEntries(upstreamIds('openai').map((id) => [id, id === 'gpt-4o-transcribe' ? '2027-02-26' : null])));
 
   const target = upstreamIds('openai')[0]!;
   sandboxModelLists.announceShutdown('openai', target, '2027-03-01');

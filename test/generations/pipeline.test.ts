@@ -193,7 +193,7 @@ test('speech-to-text with the default model, and diarization only on vendor-scri
   const actor = await engine.actor('basic', { plan: 100 });
   const audio = { data: syntheticWav(1), mime: 'audio/wav', filename: 'a.wav' };
   const { generation: g } = await engine.services.generations.transcribe(actor, { audio }, ctx);
-  expect(g).toMatchObject({ status: 'completed', modelSlug: 'whisper-1', tokensSpent: 2 });
+  expect(g).toMatchObject({ status: 'completed', modelSlug: 'gpt-transcribe', tokensSpent: 2 });
   expect(typeof g.resultText).toBe('string');
   await expect(engine.services.generations.transcribe(actor, { audio, diarize: true }, ctx)).rejects.toMatchObject({ field: 'diarize' });
   const d = await engine.services.generations.transcribe(actor, { audio, model: 'vendor-scribe-v2', diarize: true }, ctx);

@@ -1,6 +1,10 @@
 // The 52 models of the catalog (fixed list: slugs, providers, upstream ids, tiers, execution) with
-// their capabilities and prices. Order here is the order of GET /api/v2/models.
+// their capabilities. Their prices follow from each vendor's list price (providers/<vendor>/prices.ts) by the rule of
+// price-rule.ts, with the overrides of house-prices.ts. Order here is the order of GET /api/v2/models.
+import { vendorPrice } from '../providers/price-lists';
 import type { ProviderName, ReasoningEffort } from '../providers/types';
+import { HOUSE_PRICES } from './house-prices';
+import { charactersPricing, durationPricing, fixedPricing, imagePricing, usagePricing } from './price-rule';
 import type { ToolRules } from './types';
 import {
   IMAGE_FORMATS,
@@ -50,26 +54,10 @@ interface TextSpec {
   reasoning?: boolean;
   /** The vendor has a reasoning control for it (effort, thinking budget or level, thinking mode). */
   reasoningControl?: boolean;
-  rates: [inputPer1k: number, outputPer1k: number, min: number];
+  /** The least a request costs, in tokens. */
+  min: number;
   description: string;
 }
-
-/**
- * What each vendor charges for prompt-cache tokens, as a share of its input price (their pricing pages): a cache
- * read, and a cache write where the vendor bills one (Anthropic's five-minute write; elsewhere writing is free).
- * The cached-input rates follow from the input rate by the same rule as every other rate.
- */
-const CACHE_PRICE: Record<ProviderName, { read: number; write: number }> = {
-  openai: { read: 0.1, write: 1 },
-  anthropic: { read: 0.1, write: 1.25 },
-  google: { read: 0.1, write: 1 },
-  xai: { read: 0.25, write: 1 },
-  deepseek: { read: 0.1, write: 1 },
-  bfl: { read: 1, write: 1 },
-  replicate: { read: 1, write: 1 },
-  elevenlabs: { read: 1, write: 1 },
-  local: { read: 1, write: 1 },
-};
 
 function text<S extends string, P extends ProviderName>(s: TextSpec & { slug: S; provider: P }): Keyed<TextModel, S, P> {
   return {
@@ -90,19 +78,10 @@ function text<S extends string, P extends ProviderName>(s: TextSpec & { slug: S;
       default_max_tokens: Math.min(s.reasoning ? 16384 : 4096, s.maxOutput),
       supports_reasoning_effort: s.reasoningControl ?? false,
     },
-    pricing: {
-      kind: 'usage',
-      inputPer1k: s.rates[0],
-      cachedInputPer1k: s.rates[0] * CACHE_PRICE[s.provider].read,
-      cacheWritePer1k: s.rates[0] * CACHE_PRICE[s.provider].write,
-      outputPer1k: s.rates[1],
-      min: s.rates[2],
-    },
+    pricing: usagePricing(vendorPrice(s.provider, s.upstream ?? s.slug), s.min, HOUSE_PRICES[s.slug]),
   };
 }
 
-// Paid-tier rates follow the vendors' list prices (0.2 tokens per 1K tokens for each US dollar per million tokens);
-// Starter rates are small enough that an ordinary request (about 1000 tokens each way) costs exactly 1.
 const TEXT_MODELS = [
   text({
     slug: 'gpt-6-luna',
@@ -114,7 +93,7 @@ const TEXT_MODELS = [
     maxOutput: 128000,
     reasoning: true,
     reasoningControl: true,
-    rates: [0.02, 0.1, 1],
+    min: 1,
     description: 'Fast, inexpensive GPT-6 model for everyday chat, with image understanding.',
   }),
   text({
@@ -127,7 +106,7 @@ const TEXT_MODELS = [
     maxOutput: 128000,
     reasoning: true,
     reasoningControl: true,
-    rates: [0.02, 0.08, 1],
+    min: 1,
     description: 'Cost-efficient GPT-5.6 model for high-volume, well-defined tasks.',
   }),
   text({
@@ -140,7 +119,7 @@ const TEXT_MODELS = [
     maxOutput: 128000,
     reasoning: true,
     reasoningControl: true,
-    rates: [0.4, 2, 3],
+    min: 3,
     description: 'Reasoning model for complex coding, analysis and professional work.',
   }),
   text({
@@ -153,7 +132,7 @@ const TEXT_MODELS = [
     maxOutput: 128000,
     reasoning: true,
     reasoningControl: true,
-    rates: [0.2, 1, 2],
+    min: 2,
     description: 'Fast, efficient GPT-6.1 model for visual reasoning and clear writing.',
   }),
   text({
@@ -166,7 +145,7 @@ const TEXT_MODELS = [
     maxOutput: 128000,
     reasoning: true,
     reasoningControl: true,
-    rates: [0.4, 2.4, 2],
+    min: 2,
     description: 'Balanced GPT-5.6 reasoning model for everyday coding and agent tasks.',
   }),
   text({
@@ -179,7 +158,7 @@ const TEXT_MODELS = [
     maxOutput: 128000,
     reasoning: true,
     reasoningControl: true,
-    rates: [0.4, 2, 3],
+    min: 3,
     description: "OpenAI's everyday GPT-6.2 model for conversation, writing, analysis and code.",
   }),
   text({
@@ -192,7 +171,7 @@ const TEXT_MODELS = [
     maxOutput: 128000,
     reasoning: true,
     reasoningControl: true,
-    rates: [1.6, 8, 6],
+    min: 6,
     description: 'Most capable OpenAI model, for the hardest reasoning and programming work.',
   }),
   text({
@@ -204,7 +183,7 @@ const TEXT_MODELS = [
     context: 200000,
     maxOutput: 64000,
     reasoningControl: true,
-    rates: [0.05, 0.2, 1],
+    min: 1,
     description: 'Fast Claude model with vision and a 200K context.',
   }),
   text({
@@ -213,10 +192,10 @@ const TEXT_MODELS = [
     provider: 'anthropic',
     plan: BASIC,
     vision: true,
-    context: 200000,
-    maxOutput: 64000,
+    context: 1000000,
+    maxOutput: 128000,
     reasoningControl: true,
-    rates: [0.6, 3, 3],
+    min: 3,
     description: 'Balanced Claude model, strong at coding and agents.',
   }),
   text({
@@ -225,10 +204,10 @@ const TEXT_MODELS = [
     provider: 'anthropic',
     plan: BASIC,
     vision: true,
-    context: 200000,
-    maxOutput: 32000,
+    context: 1000000,
+    maxOutput: 128000,
     reasoningControl: true,
-    rates: [3, 15, 10],
+    min: 10,
     description: 'Most capable Claude model for demanding reasoning and writing.',
   }),
   text({
@@ -240,7 +219,7 @@ const TEXT_MODELS = [
     context: 1048576,
     maxOutput: 65536,
     reasoningControl: true,
-    rates: [0.02, 0.08, 1],
+    min: 1,
     description: 'Lightest Gemini model: low latency, one-million-token context.',
   }),
   text({
@@ -253,7 +232,7 @@ const TEXT_MODELS = [
     maxOutput: 65536,
     reasoning: true,
     reasoningControl: true,
-    rates: [0.03, 0.05, 1],
+    min: 1,
     description: 'Fast Gemini model with thinking and vision.',
   }),
   text({
@@ -267,7 +246,7 @@ const TEXT_MODELS = [
     maxOutput: 65536,
     reasoning: true,
     reasoningControl: true,
-    rates: [0.25, 2, 3],
+    min: 3,
     description: 'Most capable Gemini model for complex reasoning over long inputs.',
   }),
   text({
@@ -280,7 +259,7 @@ const TEXT_MODELS = [
     maxOutput: 32768,
     reasoning: true,
     reasoningControl: true,
-    rates: [0.03, 0.05, 1],
+    min: 1,
     description: 'Lightweight Grok model that thinks before answering.',
   }),
   text({
@@ -290,9 +269,9 @@ const TEXT_MODELS = [
     upstream: 'grok-4.20-non-reasoning',
     plan: BASIC,
     vision: false,
-    context: 131072,
+    context: 2000000,
     maxOutput: 32768,
-    rates: [0.6, 3, 3],
+    min: 3,
     description: 'General-purpose Grok model with broad knowledge.',
   }),
   text({
@@ -301,23 +280,25 @@ const TEXT_MODELS = [
     provider: 'xai',
     plan: BASIC,
     vision: true,
-    context: 256000,
+    context: 1000000,
     maxOutput: 32768,
     reasoning: true,
     reasoningControl: true,
-    rates: [0.6, 3, 4],
+    min: 4,
     description: 'Frontier Grok reasoning model with vision.',
   }),
   text({
     slug: 'deepseek-v4-flash',
-    name: 'DeepSeek V4 Flash',
+    name: 'DeepSeek V4.1 Flash',
+    // DeepSeek renamed its flash model deepseek-flash (V4.1); the public slug stays so clients keep working.
+    upstream: 'deepseek-flash',
     provider: 'deepseek',
     plan: STARTER,
     vision: false,
     context: 1000000,
     maxOutput: 384000,
     reasoningControl: true,
-    rates: [0.03, 0.06, 1],
+    min: 1,
     description: 'Fast, economical DeepSeek model; thinks step by step when asked.',
   }),
   text({
@@ -330,7 +311,7 @@ const TEXT_MODELS = [
     maxOutput: 384000,
     reasoning: true,
     reasoningControl: true,
-    rates: [0.09, 0.17, 2],
+    min: 2,
     description: 'Most capable DeepSeek model, reasoning before it answers.',
   }),
 ];
@@ -350,9 +331,6 @@ interface ImageSpec {
   hd?: boolean;
   styles?: ImageStyle[];
   imageInput?: ImageInput;
-  base: number;
-  nonSquare?: number;
-  hdMultiplier?: number;
   description: string;
 }
 
@@ -379,13 +357,13 @@ function image<S extends string, P extends ProviderName>(s: ImageSpec & { slug: 
       styles: s.styles ?? [],
       image_input: s.imageInput ?? 'none',
     },
-    pricing: { kind: 'image', base: s.base, nonSquareMultiplier: s.nonSquare ?? 1, hdMultiplier: s.hd ? (s.hdMultiplier ?? 1) : 1 },
+    pricing: imagePricing(vendorPrice(s.provider, s.upstream ?? s.slug), qualities, HOUSE_PRICES[s.slug]),
   };
 }
 
 const IMAGE_MODELS = [
-  // GPT Image 2.6 has two tiers at one token price: Flare is quick, Sunburst keeps detail across edits. `standard`
-  // is the vendor's medium quality, `hd` its high (about 4x the output tokens).
+  // GPT Image 2.6 has two tiers at one price: Flare is quick, Sunburst keeps detail across edits. `standard` is the
+  // vendor's medium quality, `hd` its high (4x the output tokens).
   image({
     slug: 'gpt-image-2.6-flare',
     name: 'GPT Image 2.6 Flare',
@@ -394,9 +372,6 @@ const IMAGE_MODELS = [
     eta: 10,
     sizes: 'B',
     hd: true,
-    base: 6,
-    nonSquare: 1.5,
-    hdMultiplier: 4,
     description: 'Fast GPT Image model for everyday generation with precise text rendering.',
   }),
   image({
@@ -407,9 +382,6 @@ const IMAGE_MODELS = [
     eta: 30,
     sizes: 'B',
     hd: true,
-    base: 8,
-    nonSquare: 1.5,
-    hdMultiplier: 4,
     description: 'Highest-fidelity GPT Image model, for detailed compositions.',
   }),
   image({
@@ -420,7 +392,6 @@ const IMAGE_MODELS = [
     eta: 10,
     sizes: 'C',
     imageInput: 'optional',
-    base: 4,
     description: 'Fast image generation and editing: pass image_url to edit a picture.',
   }),
   // Imagen on the Gemini API is shut down; Google's replacement is its Gemini image family on generateContent.
@@ -432,7 +403,6 @@ const IMAGE_MODELS = [
     eta: 20,
     sizes: 'C',
     imageInput: 'optional',
-    base: 8,
     description: 'High-fidelity images with precise text rendering; pass image_url to edit.',
   }),
   image({
@@ -442,7 +412,6 @@ const IMAGE_MODELS = [
     plan: STARTER,
     eta: 10,
     sizes: 'D',
-    base: 3,
     description: 'Open-weight FLUX model: quality images at a low price.',
   }),
   image({
@@ -452,7 +421,6 @@ const IMAGE_MODELS = [
     plan: BASIC,
     eta: 10,
     sizes: 'B',
-    base: 8,
     description: 'Fast, high-quality FLUX model with strong prompt adherence.',
   }),
   image({
@@ -463,7 +431,6 @@ const IMAGE_MODELS = [
     execution: 'async',
     eta: 25,
     sizes: 'C',
-    base: 12,
     description: 'Up to 4-megapixel FLUX images in any of the listed aspect ratios.',
   }),
   image({
@@ -474,7 +441,6 @@ const IMAGE_MODELS = [
     eta: 15,
     sizes: 'C',
     imageInput: 'optional',
-    base: 8,
     description: 'Generate or edit images from text; pass image_url to edit.',
   }),
   image({
@@ -485,7 +451,6 @@ const IMAGE_MODELS = [
     plan: BASIC,
     eta: 10,
     sizes: 'D',
-    base: 10,
     description: 'xAI image model; output is resized to the requested size.',
   }),
   image({
@@ -497,7 +462,6 @@ const IMAGE_MODELS = [
     eta: 10,
     sizes: 'D',
     negativePrompt: true,
-    base: 2,
     description: 'Classic open diffusion model with negative prompts.',
   }),
   image({
@@ -509,7 +473,6 @@ const IMAGE_MODELS = [
     eta: 15,
     sizes: 'C',
     negativePrompt: true,
-    base: 10,
     description: 'Large Stable Diffusion 3.5 model with negative prompts.',
   }),
 ];
@@ -526,7 +489,6 @@ interface VideoSpec {
   sizes: string[];
   durations: number[];
   defaultDuration: number;
-  perSecond: number;
   negativePrompt?: boolean;
   imageInput: ImageInput;
   description: string;
@@ -553,7 +515,7 @@ function video<S extends string, P extends ProviderName>(s: VideoSpec & { slug: 
       image_input: s.imageInput,
     },
     // One source for the durations: the config shows them, the pricing rule checks them.
-    pricing: { kind: 'duration', perSecond: s.perSecond, allowedSeconds: [...s.durations], defaultSeconds: s.defaultDuration },
+    pricing: durationPricing(vendorPrice(s.provider, s.upstream), s.durations, s.defaultDuration, HOUSE_PRICES[s.slug]),
   };
 }
 
@@ -569,7 +531,6 @@ const VIDEO_MODELS = [
     sizes: ['16:9', '9:16'],
     durations: [4, 6, 8, 10],
     defaultDuration: 8,
-    perSecond: 4,
     imageInput: 'optional',
     description: 'Video clips with native audio from text or a first frame (image_url), landscape or portrait.',
   }),
@@ -583,7 +544,6 @@ const VIDEO_MODELS = [
     sizes: ['16:9', '9:16'],
     durations: [4, 6, 8, 10, 15],
     defaultDuration: 8,
-    perSecond: 6,
     imageInput: 'optional',
     description: 'Longer Gemini Omni clips with speech and sound, up to 15 seconds.',
   }),
@@ -597,7 +557,6 @@ const VIDEO_MODELS = [
     sizes: [],
     durations: [5, 10],
     defaultDuration: 5,
-    perSecond: 5,
     negativePrompt: true,
     imageInput: 'required',
     description: 'Animates a start image (image_url) into a cinematic clip.',
@@ -612,7 +571,6 @@ const VIDEO_MODELS = [
     sizes: [],
     durations: [6, 10],
     defaultDuration: 6,
-    perSecond: 5,
     imageInput: 'optional',
     description: 'Realistic motion and physics; optional first-frame image.',
   }),
@@ -626,7 +584,6 @@ const VIDEO_MODELS = [
     sizes: ['16:9', '9:16'],
     durations: [5],
     defaultDuration: 5,
-    perSecond: 2,
     imageInput: 'none',
     description: 'Fast, inexpensive text-to-video clips.',
   }),
@@ -640,7 +597,6 @@ const VIDEO_MODELS = [
     sizes: ['16:9', '4:3', '1:1', '3:4', '9:16', '21:9'],
     durations: [5, 10],
     defaultDuration: 5,
-    perSecond: 6,
     imageInput: 'optional',
     description: '1080p multi-shot video from text or a start image.',
   }),
@@ -691,7 +647,6 @@ function tts<S extends string, P extends ProviderName>(
   provider: P,
   upstream: string,
   config: TtsModel['config'],
-  tokensPer1000: number,
   min: number,
   description: string,
 ): Keyed<TtsModel, S, P> {
@@ -707,7 +662,7 @@ function tts<S extends string, P extends ProviderName>(
     execution: 'sync',
     etaSeconds: 5,
     config,
-    pricing: { kind: 'characters', tokensPer1000, min },
+    pricing: charactersPricing(vendorPrice(provider, upstream), min, HOUSE_PRICES[slug]),
   };
 }
 
@@ -726,7 +681,6 @@ const TTS_MODELS = [
       default_audio_format: 'wav',
       speed: null,
     },
-    3,
     1,
     'Low-latency speech synthesis in over 100 languages with built-in voices.',
   ),
@@ -742,7 +696,6 @@ const TTS_MODELS = [
       default_audio_format: 'wav',
       speed: null,
     },
-    4,
     1,
     'Expressive speech synthesis in over 130 languages; steer the delivery in the text.',
   ),
@@ -758,7 +711,6 @@ const TTS_MODELS = [
       default_audio_format: 'mp3',
       speed: ELEVENLABS_SPEED,
     },
-    20,
     2,
     'Lifelike multilingual speech; choose any voice with params.voice_id.',
   ),
@@ -774,7 +726,6 @@ const TTS_MODELS = [
       default_audio_format: 'mp3',
       speed: ELEVENLABS_SPEED,
     },
-    10,
     1,
     'Ultra-low-latency multilingual speech at half the price.',
   ),
@@ -790,13 +741,12 @@ const TTS_MODELS = [
       default_audio_format: 'mp3',
       speed: ELEVENLABS_SPEED,
     },
-    24,
     2,
     'Most expressive speech model, with audio tags for emotion.',
   ),
 ];
 
-// ---------- speech to text (2 tokens each, spec table) ----------
+// ---------- speech to text (2 tokens each, spec table: house-prices.ts) ----------
 
 const STT_AUDIO_FORMATS = ['mp3', 'mp4', 'wav', 'm4a', 'ogg', 'flac', 'webm'];
 
@@ -821,19 +771,23 @@ function stt<S extends string, P extends ProviderName>(
     execution: 'sync',
     etaSeconds: 15,
     config: { supports_diarization: diarization, language_detection: true, audio_formats: [...STT_AUDIO_FORMATS], max_file_mb: 25 },
-    pricing: { kind: 'fixed', tokens: 2 },
+    pricing: fixedPricing(vendorPrice(provider, upstream), 60, HOUSE_PRICES[slug]),
   };
 }
 
 const STT_MODELS = [
-  stt('whisper-1', 'Whisper', 'openai', 'whisper-1', STARTER, false, 'Default transcription model: fast, 99 languages.'),
+  // OpenAI's successor to whisper-1 and gpt-4o-transcribe (both shut down on 2027-02-26).
+  stt('gpt-transcribe', 'GPT Transcribe', 'openai', 'gpt-transcribe', STARTER, false, 'Default transcription model: fast, 99 languages.'),
   stt('gpt-4o-transcribe', 'GPT-4o Transcribe', 'openai', 'gpt-4o-transcribe', BASIC, false, 'Highest-accuracy transcription.'),
   stt('vendor-scribe-v2', 'Scribe v2', 'elevenlabs', 'scribe_v2', BASIC, true, 'Transcription with speaker diarization in 90+ languages.'),
 ];
 
-// ---------- music (fixed prices from the spec table; duration 15..120 s does not change them) ----------
+// ---------- music (fixed prices from the spec table, house-prices.ts; duration 15..120 s does not change them) ----------
 
-const music = <S extends string, P extends ProviderName>(m: Keyed<MusicModel, S, P>) => m;
+const music = <S extends string, P extends ProviderName>(m: Omit<Keyed<MusicModel, S, P>, 'pricing'>): Keyed<MusicModel, S, P> => ({
+  ...m,
+  pricing: fixedPricing(vendorPrice(m.provider, m.upstreamModel), m.config.default_duration, HOUSE_PRICES[m.slug]),
+});
 
 const MUSIC_MODELS = [
   music({
@@ -848,7 +802,6 @@ const MUSIC_MODELS = [
     execution: 'async',
     etaSeconds: 60,
     config: { min_duration: 15, max_duration: 120, default_duration: 30, audio_formats: ['mp3', 'wav'], default_audio_format: 'mp3' },
-    pricing: { kind: 'fixed', tokens: 9 },
   }),
   music({
     slug: 'vendor-music',
@@ -862,11 +815,10 @@ const MUSIC_MODELS = [
     execution: 'async',
     etaSeconds: 90,
     config: { min_duration: 15, max_duration: 120, default_duration: 30, audio_formats: ['mp3'], default_audio_format: 'mp3' },
-    pricing: { kind: 'fixed', tokens: 58 },
   }),
 ];
 
-// ---------- tools (all Starter tier, all synchronous; 1 token each, inpaint 3) ----------
+// ---------- tools (all Starter tier, all synchronous; 1 token each, inpaint 3: house-prices.ts) ----------
 
 /** A tool's particulars; the defaults are one input image (`params.image_url`), no prompt, an image result. */
 interface ToolSpec {
@@ -883,7 +835,6 @@ function tool<S extends string, P extends ProviderName>(
   name: string,
   provider: P,
   upstream: string,
-  tokens: number,
   spec: ToolSpec,
   description: string,
 ): Keyed<ToolModel, S, P> {
@@ -914,7 +865,7 @@ function tool<S extends string, P extends ProviderName>(
       supports_mask: spec.supportsMask ?? false,
     },
     rules,
-    pricing: { kind: 'fixed', tokens },
+    pricing: fixedPricing(vendorPrice(provider, upstream), 0, HOUSE_PRICES[slug]),
   };
 }
 
@@ -924,7 +875,6 @@ const TOOL_MODELS = [
     'Upscale',
     'replicate',
     'nightmareai/real-esrgan',
-    1,
     { scales: [2, 4], resultAsDocument: true },
     'Upscale an image 2x or 4x (params.scale).',
   ),
@@ -933,7 +883,6 @@ const TOOL_MODELS = [
     'Face swap',
     'replicate',
     'codeplugtech/face-swap',
-    1,
     { inputFields: ['params.source_image_url', 'params.target_image_url'] },
     'Put the face from params.source_image_url onto params.target_image_url.',
   ),
@@ -942,7 +891,6 @@ const TOOL_MODELS = [
     'Remove background',
     'replicate',
     '851-labs/background-remover',
-    1,
     { resultAsDocument: true },
     'Cut the subject out of an image onto a transparent background.',
   ),
@@ -951,30 +899,20 @@ const TOOL_MODELS = [
     'Style transfer',
     'replicate',
     'fofr/style-transfer',
-    1,
     { promptKind: 'style' },
     'Apply the style described in the prompt to an image.',
   ),
-  tool('colorize', 'Colorize', 'replicate', 'piddnad/ddcolor', 1, {}, 'Colorize a black-and-white photo.'),
+  tool('colorize', 'Colorize', 'replicate', 'piddnad/ddcolor', {}, 'Colorize a black-and-white photo.'),
   // The mask is optional: without params.mask_url the transparent area of the image is repainted.
   tool(
     'inpaint',
     'Inpaint',
     'bfl',
     'flux-pro-1.0-fill',
-    3,
     { promptKind: 'edit', supportsMask: true },
     'Repaint the masked region of an image as the prompt describes.',
   ),
-  tool(
-    'text-ocr',
-    'Text recognition',
-    'local',
-    'tesseract-eng',
-    1,
-    { result: 'text' },
-    'Extract English text from an image (result_text).',
-  ),
+  tool('text-ocr', 'Text recognition', 'local', 'tesseract-eng', { result: 'text' }, 'Extract English text from an image (result_text).'),
 ];
 
 const LIVE = [...TEXT_MODELS, ...IMAGE_MODELS, ...VIDEO_MODELS, ...TTS_MODELS, ...STT_MODELS, ...MUSIC_MODELS, ...TOOL_MODELS];
@@ -984,9 +922,8 @@ const LIVE = [...TEXT_MODELS, ...IMAGE_MODELS, ...VIDEO_MODELS, ...TTS_MODELS, .
 /** Vendor dates of catalog models; a model past `shutdownAt` is served by its `replacement`. */
 const LIFECYCLES: { [S in (typeof LIVE)[number]['slug']]?: ModelLifecycle } = {
   'gemini-3.1-flash-lite': { shutdownAt: '2027-05-07' },
-  // OpenAI names gpt-transcribe (not in the catalog yet) as their successor: the next refresh replaces them.
-  'whisper-1': { deprecatedAt: '2026-08-26', shutdownAt: '2027-02-26' },
-  'gpt-4o-transcribe': { deprecatedAt: '2026-08-26', shutdownAt: '2027-02-26' },
+  // OpenAI names gpt-transcribe as its successor.
+  'gpt-4o-transcribe': { deprecatedAt: '2026-08-26', shutdownAt: '2027-02-26', replacement: 'gpt-transcribe' },
 };
 
 const CATALOG = LIVE.map((m) => {
@@ -1052,6 +989,12 @@ export const RETIRED_ALIASES: readonly (RetiredAlias & { lifecycle: { replacemen
     shutdownAt: '2027-01-06',
     replacement: 'gemini-3.8-flash-tts',
   }),
+  // The default speech-to-text model until gpt-transcribe took its place (a Starter user keeps transcription).
+  retired('whisper-1', 'Whisper', 'stt', 'openai', {
+    deprecatedAt: '2026-08-26',
+    shutdownAt: '2027-02-26',
+    replacement: 'gpt-transcribe',
+  }),
   retired('vendor-scribe', 'Scribe', 'stt', 'elevenlabs', {
     deprecatedAt: '2026-06-08',
     shutdownAt: '2026-07-09',
@@ -1081,4 +1024,4 @@ export type ToolSlug = Extract<CatalogModel, { category: 'tool' }>['slug'];
 export const MODELS: readonly ModelDefinition[] = CATALOG;
 
 /** The model used by POST /api/v2/stt when the request names none. */
-export const DEFAULT_STT_MODEL_SLUG = 'whisper-1';
+export const DEFAULT_STT_MODEL_SLUG = 'gpt-transcribe';

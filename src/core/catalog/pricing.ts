@@ -1,4 +1,6 @@
-// Prices in tokens (our credit). Every price is an integer >= 1 (spec billing rule 5).
+// Prices in tokens (our credit). Every price is an integer >= 1 (spec billing rule 5). The rates come from
+// effective-prices.ts: the vendors' list prices under the rule (price-rule.ts), or an override.
+import { pricingOf } from './effective-prices';
 import { ParamError } from './errors';
 import { MAX_PROMPT_LENGTH, characterCount } from './limits';
 import type { ImageQuality, ModelDefinition, TextModel } from './types';
@@ -55,7 +57,7 @@ function asTextModel(model: ModelDefinition): TextModel {
  * the input rate. Never below the model's minimum; bad numbers count as 0, and cache counts never exceed the prompt.
  */
 export function priceChatUsage(model: ModelDefinition, usage: ChatUsageCount): number {
-  const { pricing } = asTextModel(model);
+  const pricing = pricingOf(asTextModel(model));
   const prompt = count(usage.promptTokens);
   const cached = Math.min(prompt, count(usage.cachedTokens ?? 0));
   const written = Math.min(prompt - cached, count(usage.cacheWriteTokens ?? 0));
@@ -166,24 +168,27 @@ export function quoteGeneration(model: ModelDefinition, params: PriceParams = {}
       if (!model.config.qualities.includes(quality)) {
         throw new ParamError('quality', `quality must be one of: ${model.config.qualities.join(', ')}`);
       }
-      const p = model.pricing;
-      const multiplier = (isNonSquareSize(size) ? p.nonSquareMultiplier : 1) * (quality === 'hd' ? p.hdMultiplier : 1);
-      return toTokens(p.base * multiplier);
+      const p = pricingOf(model);
+      const perImage = (isNonSquareSize(size) ? p.nonSquare : p.square)[quality];
+      if (perImage === undefined) throw new ParamError('quality', `quality must be one of: ${model.config.qualities.join(', ')}`);
+      return toTokens(perImage);
     }
     case 'video': {
-      const p = model.pricing;
+      const p = pricingOf(model);
       const seconds = params.durationSeconds ?? p.defaultSeconds;
       if (!p.allowedSeconds.includes(seconds)) {
         throw new ParamError('duration', `duration must be one of: ${p.allowedSeconds.join(', ')} (seconds)`);
       }
       return toTokens(p.perSecond * seconds);
     }
-    case 'tts':
-      return priceCharacters(model.pricing.tokensPer1000, model.pricing.min, characterCount(params.prompt ?? ''));
+    case 'tts': {
+      const p = pricingOf(model);
+      return priceCharacters(p.tokensPer1000, p.min, characterCount(params.prompt ?? ''));
+    }
     case 'stt':
     case 'music':
     case 'tool':
-      return model.pricing.tokens;
+      return pricingOf(model).tokens;
   }
 }
 
@@ -200,22 +205,24 @@ export function priceRange(model: ModelDefinition): { min: number; max: number }
         promptTokens: Math.max(0, max_context - max_output_tokens),
         completionTokens: max_output_tokens,
       });
-      return { min: model.pricing.min, max };
+      return { min: pricingOf(model).min, max };
     }
     case 'image':
       return minMax(
         model.config.sizes.flatMap((size) => model.config.qualities.map((quality) => quoteGeneration(model, { size, quality }))),
       );
     case 'video':
-      return minMax(model.pricing.allowedSeconds.map((durationSeconds) => quoteGeneration(model, { durationSeconds })));
+      return minMax(pricingOf(model).allowedSeconds.map((durationSeconds) => quoteGeneration(model, { durationSeconds })));
     case 'tts': {
-      const { tokensPer1000, min } = model.pricing;
+      const { tokensPer1000, min } = pricingOf(model);
       return { min: priceCharacters(tokensPer1000, min, 1), max: priceCharacters(tokensPer1000, min, MAX_PROMPT_LENGTH) };
     }
     case 'stt':
     case 'music':
-    case 'tool':
-      return { min: model.pricing.tokens, max: model.pricing.tokens };
+    case 'tool': {
+      const { tokens } = pricingOf(model);
+      return { min: tokens, max: tokens };
+    }
   }
 }
 
@@ -224,8 +231,10 @@ export function baseTokenCost(model: ModelDefinition): number {
   switch (model.category) {
     case 'text':
       return priceChatUsage(model, TYPICAL_CHAT_USAGE);
-    case 'tts':
-      return priceCharacters(model.pricing.tokensPer1000, model.pricing.min, TYPICAL_TTS_CHARACTERS);
+    case 'tts': {
+      const { tokensPer1000, min } = pricingOf(model);
+      return priceCharacters(tokensPer1000, min, TYPICAL_TTS_CHARACTERS);
+    }
     default:
       return quoteGeneration(model);
   }

@@ -28,21 +28,18 @@ export type ImageStyle = (typeof IMAGE_STYLES)[number];
 /** Whether a model takes an input image (`image_url` / `params.image_url`). */
 export type ImageInput = 'none' | 'optional' | 'required';
 
-// ---------- pricing rules (every result is an integer >= 1, see pricing.ts) ----------
+// ---------- pricing (derived from the vendors' list prices by price-rule.ts; every price is an integer >= 1) ----------
 
 export interface FixedPricing {
   kind: 'fixed';
   tokens: number;
 }
 
-/** Images: `base` for a square standard image; non-square sizes and `quality: hd` multiply it. */
+/** Images: tokens per image by size class (square, or width != height) and quality; a request rounds up. */
 export interface ImagePricing {
   kind: 'image';
-  base: number;
-  /** Applied to every size whose width != height (or aspect ratio other than 1:1). 1 = no effect, at most 2. */
-  nonSquareMultiplier: number;
-  /** Applied when `quality` is `hd`. 1 = no effect. */
-  hdMultiplier: number;
+  square: Partial<Record<ImageQuality, number>>;
+  nonSquare: Partial<Record<ImageQuality, number>>;
 }
 
 /** Video: priced per second of output; only the listed durations are accepted. */
@@ -65,9 +62,9 @@ export interface UsagePricing {
   kind: 'usage';
   /** Tokens (our credit) per 1000 prompt tokens (the model's context tokens). */
   inputPer1k: number;
-  /** Per 1000 prompt tokens read from the vendor's prompt cache: the input rate scaled by the vendor's cached price. */
+  /** Per 1000 prompt tokens read from the vendor's prompt cache. */
   cachedInputPer1k: number;
-  /** Per 1000 prompt tokens written to the prompt cache, where the vendor bills the write above the input rate. */
+  /** Per 1000 prompt tokens written to the prompt cache (the input rate where the vendor bills no write). */
   cacheWritePer1k: number;
   /** Tokens (our credit) per 1000 completion tokens. */
   outputPer1k: number;

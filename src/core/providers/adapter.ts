@@ -1,3 +1,4 @@
+import type { VendorPriceList } from './prices';
 import type { ChatCapability, FaultTable, MediaCapability, MediaCategory, ProviderConnection, ProviderName } from './types';
 
 /** What a vendor lists: each model id, with the shutdown date it announced (OpenAI's `shutdown_date`) or null. */
@@ -35,9 +36,6 @@ export interface VendorCapabilities {
   reasoning: boolean;
 }
 
-/** The vendor's list prices, by its own model ids: a slot each vendor's `prices.ts` fills (issue #37); null until then. */
-export type VendorPrices = Readonly<Record<string, unknown>>;
-
 /**
  * A vendor, declared once in its folder (`<vendor>/index.ts`) and listed once in `registry.ts`: everything else
  * (the provider names, the connections, the catalog check, the sandbox's model lists) is derived from these.
@@ -51,7 +49,8 @@ export interface ProviderAdapter<N extends string = ProviderName> {
   faults: FaultTable;
   /** How to ask the vendor about its models; null when it publishes no list (BFL, the in-process tools). */
   models: ModelListing | null;
-  prices: VendorPrices | null;
+  /** Its list prices in USD, by its own model ids, each with its page and day (`<vendor>/prices.ts`). */
+  prices: VendorPriceList;
   capabilities: VendorCapabilities;
   chat?: ChatCapability;
   media?: MediaCapability;

@@ -3,6 +3,7 @@ import { ProviderAdapter } from '../adapter';
 import { bflFaults } from './faults';
 import { poll, submit } from './jobs';
 import { reportingIgnored } from '../warnings';
+import { BFL_PRICES } from './prices';
 
 /**
  * Black Forest Labs FLUX API (`x-key` header): submit a task, then poll it until Ready and download the sample.
@@ -23,7 +24,7 @@ export const bflAdapter: ProviderAdapter<'bfl'> = {
   defaultBaseUrl: 'https://api.bfl.ai/v1',
   faults: bflFaults,
   models: null,
-  prices: null,
+  prices: BFL_PRICES,
   capabilities: { chat: false, media: ['image', 'tool'], hostedTools: [], caching: 'none', reasoning: false },
   media: reportingIgnored(media, () => ['seed', 'mask']),
 };

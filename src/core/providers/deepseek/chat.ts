@@ -1,8 +1,12 @@
 import { ChatCompletionsProfile, createChatCompletionsChat } from '../openai-compatible';
 import { ChatOption, ChatRequest, ProviderError, ReasoningEffort } from '../types';
 
-const FLASH = 'deepseek-v4-flash';
+// V4.1 Flash since DeepSeek renamed it (the catalog's slug deepseek-v4-flash sends this id); DeepSeek still accepts
+// the old name and serves it with the same model.
+const FLASH = 'deepseek-flash';
+const LEGACY_FLASH = 'deepseek-v4-flash';
 const PRO = 'deepseek-v4-pro';
+const flash = (model: string) => model === FLASH || model === LEGACY_FLASH;
 
 /**
  * 402 "Insufficient Balance" means the operator's account is out of funds: a credentials-level
@@ -14,7 +18,7 @@ export function refineDeepSeekError(err: ProviderError): ProviderError {
 }
 
 // DeepSeek's models page: both V4 models take a 1M-token context and write at most 384K tokens.
-const OUTPUT_CEILINGS: Record<string, number> = { [FLASH]: 384000, [PRO]: 384000 };
+const OUTPUT_CEILINGS: Record<string, number> = { [FLASH]: 384000, [LEGACY_FLASH]: 384000, [PRO]: 384000 };
 
 // DeepSeek documents no seed, no `user`, no parallel_tool_calls switch and no json_schema output. V4 Flash, which we
 // run without thinking unless asked, has function calling, JSON output and the sampling controls; V4 Pro thinks by
@@ -49,9 +53,9 @@ const hasToolCalls = (req: ChatRequest) => req.messages.some((m) => m.role === '
  * V4 Pro is told not to think. Flash answers directly, as deepseek-chat did, until a reasoning effort is asked.
  */
 function thinkingFields(model: string, req: ChatRequest): Record<string, unknown> {
-  if (model !== FLASH && model !== PRO) return {};
+  if (!flash(model) && model !== PRO) return {};
   if (hasToolCalls(req)) return { thinking: { type: 'disabled' }, reasoning_effort: undefined };
-  return model === FLASH && (req.reasoningEffort === undefined || req.reasoningEffort === 'none') ? { thinking: { type: 'disabled' } } : {};
+  return flash(model) && (req.reasoningEffort === undefined || req.reasoningEffort === 'none') ? { thinking: { type: 'disabled' } } : {};
 }
 
 export const deepSeekChatProfile: ChatCompletionsProfile = {

@@ -6,6 +6,7 @@ import { compose } from './music';
 import { synthesize } from './speech';
 import { transcribe } from './transcription';
 import { reportingIgnored } from '../warnings';
+import { ELEVENLABS_PRICES } from './prices';
 
 /**
  * ElevenLabs (`xi-api-key`): text-to-speech, Scribe speech-to-text with diarization, and music. All three
@@ -38,7 +39,7 @@ export const elevenlabsAdapter: ProviderAdapter<'elevenlabs'> = {
   defaultBaseUrl: 'https://api.elevenlabs.io',
   faults: elevenlabsFaults,
   models: elevenLabsModelList,
-  prices: null,
+  prices: ELEVENLABS_PRICES,
   capabilities: { chat: false, media: ['tts', 'stt', 'music'], hostedTools: [], caching: 'none', reasoning: false },
   media: reportingIgnored(media, () => ['speed', 'language', 'diarize']),
 };

@@ -4,6 +4,7 @@ import { geminiModelList } from './model-list';
 import { googleChat } from './chat';
 import { googleMedia } from './media';
 import { reportingIgnored } from '../warnings';
+import { GOOGLE_PRICES } from './prices';
 
 /**
  * Gemini API (`x-goog-api-key`): Gemini text, Gemini native images and speech, and Gemini Omni video on the
@@ -14,7 +15,7 @@ export const googleAdapter: ProviderAdapter<'google'> = {
   defaultBaseUrl: 'https://generativelanguage.googleapis.com/v1beta',
   faults: googleFaults,
   models: geminiModelList,
-  prices: null,
+  prices: GOOGLE_PRICES,
   capabilities: { chat: true, media: ['image', 'video', 'tts'], hostedTools: [], caching: 'automatic', reasoning: true },
   chat: googleChat,
   // The Gemini image models take a seed; Omni takes no negative prompt, TTS only a voice.

@@ -3,6 +3,7 @@ import { ProviderAdapter } from '../adapter';
 import { statusFaults } from '../faults';
 import { recognizeText } from './ocr';
 import { reportingIgnored } from '../warnings';
+import { LOCAL_PRICES } from './prices';
 
 export { terminateOcrWorker } from './ocr';
 
@@ -36,7 +37,7 @@ export const localAdapter: ProviderAdapter<'local'> = {
   defaultBaseUrl: 'local://',
   faults: statusFaults,
   models: null,
-  prices: null,
+  prices: LOCAL_PRICES,
   capabilities: { chat: false, media: ['tool'], hostedTools: [], caching: 'none', reasoning: false },
   media: reportingIgnored(media, () => []),
 };

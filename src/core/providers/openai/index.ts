@@ -7,6 +7,7 @@ import { generateOpenAiImage } from './images';
 import { synthesizeOpenAiSpeech } from './speech';
 import { transcribeWithOpenAi } from './transcriptions';
 import { reportingIgnored } from '../warnings';
+import { OPENAI_PRICES } from './prices';
 
 /** OpenAI: Chat Completions, Images, Speech and Transcriptions, all answered within the request. */
 export const openaiAdapter: ProviderAdapter<'openai'> = {
@@ -14,7 +15,7 @@ export const openaiAdapter: ProviderAdapter<'openai'> = {
   defaultBaseUrl: 'https://api.openai.com/v1',
   faults: openaiFaults,
   models: openAiStyleModelList('openai'),
-  prices: null,
+  prices: OPENAI_PRICES,
   capabilities: { chat: true, media: ['image', 'tts', 'stt'], hostedTools: [], caching: 'automatic', reasoning: true },
   chat: openAiChat,
   media: reportingIgnored(

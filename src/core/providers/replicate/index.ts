@@ -5,6 +5,7 @@ import { replicateModelLookup } from './model-lookup';
 import { createPrediction, getPrediction, settle } from './predictions';
 import { reportingIgnored } from '../warnings';
 import { replicateModel } from './models';
+import { REPLICATE_PRICES } from './prices';
 
 /** First-poll hints per category: queue + cold start + run time as Replicate typically shows them. */
 const ETA_SECONDS: Record<MediaCategory, number> = { image: 10, video: 120, music: 45, tool: 8, tts: 10, stt: 10 };
@@ -32,7 +33,7 @@ export const replicateAdapter: ProviderAdapter<'replicate'> = {
   defaultBaseUrl: 'https://api.replicate.com/v1',
   faults: replicateFaults,
   models: replicateModelLookup,
-  prices: null,
+  prices: REPLICATE_PRICES,
   capabilities: { chat: false, media: ['image', 'video', 'music', 'tool'], hostedTools: [], caching: 'none', reasoning: false },
   media: reportingIgnored(media, (req) => replicateModel(req.slug).uses ?? []),
 };
