@@ -42,6 +42,7 @@ import { groupGate } from './group/gate';
 import { groupRules } from './group/rules';
 import { TelegramStarsGateway } from './transport/stars-gateway';
 import { answerStops } from './middleware/stops';
+import { topicReplies } from './transport/topics';
 import { RunningAnswers } from './services/running-answers';
 
 export const TELEGRAM_API_ROOT = 'https://api.telegram.org';
@@ -150,6 +151,7 @@ export function createBot(token: string, services: BotServices, options: BotOpti
     ctx.deps = deps;
     return next();
   });
+  bot.use(topicReplies<BotContext>());
   const sessionStore = services.jsonStores.open<SessionData>('session:');
   const conversationStore = services.jsonStores.open<VersionedState<ConversationData>>('conversation:');
   bot.use(
@@ -171,6 +173,7 @@ export function createBot(token: string, services: BotServices, options: BotOpti
         },
       ]
     : [];
+  conversationPlugins.push(topicReplies<ConvContext>());
   // In a group, a wizard's buttons belong to the member it runs for (its conversation is keyed by that member).
   conversationPlugins.push(async (ctx, next) => {
     if (ctx.chat && ctx.from && isGroupChat(ctx.chat)) ctx.api.config.use(owners.recorder(ctx.chat.id, ctx.from.id));

@@ -54,6 +54,8 @@ export interface StoredDraft {
 interface StoredMessage {
   chatId: number;
   messageId: number;
+  /** The topic it was sent to. */
+  threadId?: number;
   /** The text as Telegram keeps it: after parsing the formatting (parse_mode) and trimming. */
   text?: string;
   entities?: ParsedEntity[];
@@ -191,10 +193,23 @@ function audioKind(data: Buffer | undefined): 'mp3' | 'm4a' | 'ogg' | undefined 
   return undefined;
 }
 
-/** The chat of a message the bot sent: a private chat for a positive id, else a supergroup (as Telegram numbers them). */
-function chatObject(chatId: number): Record<string, unknown> {
-  return chatId > 0 ? { id: chatId, type: 'private', first_name: 'Tester' } : { id: chatId, type: 'supergroup', title: 'Group' };
-}
+/** The Bot API methods that put something into a chat and take `message_thread_id`. */
+const THREADED = new Set([
+  'sendMessage',
+  'sendMessageDraft',
+  'sendPhoto',
+  'sendDocument',
+  'sendVideo',
+  'sendAudio',
+  'sendVoice',
+  'sendAnimation',
+  'sendSticker',
+  'sendMediaGroup',
+  'sendInvoice',
+  'sendChatAction',
+  'copyMessage',
+  'forwardMessage',
+]);
 
 export class FakeTelegram {
   readonly calls: RecordedCall[] = [];
@@ -218,6 +233,12 @@ export class FakeTelegram {
   /** Members' statuses in groups (getChatMember), by `<chat id>:<user id>`; anyone else is a plain `member`. */
   private readonly memberStatuses = new Map<string, string>();
   private readonly drafts = new Map<string, StoredDraft>();
+  /** Forum supergroups, and the topics of each chat (forum topics, or topics of private chats with the bot). */
+  private readonly forums = new Set<number>();
+  private readonly topics = new Map<number, Set<number>>();
+  private nextThreadId = 100;
+  /** The bot has topics in private chats (BotFather's threaded mode): getMe says so, and users' chats may have topics. */
+  private privateTopics = false;
   private nextUpdateId = 900_000_000;
   /** Stars charges refunded so far: a second refundStarPayment answers CHARGE_ALREADY_REFUNDED, as Telegram does. */
   readonly refundedCharges = new Set<string>();
@@ -316,6 +337,41 @@ export class FakeTelegram {
     const fileId = `AgAC-file-${n}-${Math.random().toString(36).slice(2, 10)}`;
     this.files.set(fileId, { path: `${folder}/file_${n}.${ext}`, data });
     return { file_id: fileId, file_unique_id: `uniq${n}`, file_size: data.length };
+  }
+
+  /** A new topic of a forum supergroup (the chat becomes a forum): its `message_thread_id`. */
+  createForumTopic(chatId: number): number {
+    if (chatId > 0) throw new Error('forum topics are created in supergroups');
+    this.forums.add(chatId);
+    return this.addTopic(chatId);
+  }
+
+  /** Turns on topics in private chats for the bot (BotFather's setting): getMe's `has_topics_enabled`. */
+  enablePrivateTopics(): void {
+    this.privateTopics = true;
+  }
+
+  /** A topic the user opened in their private chat with the bot: its `message_thread_id`. */
+  createPrivateTopic(userId: number): number {
+    if (!this.privateTopics) throw new Error('the bot has no topics in private chats (enablePrivateTopics)');
+    return this.addTopic(userId);
+  }
+
+  private addTopic(chatId: number): number {
+    const threadId = this.nextThreadId++;
+    this.topics.set(chatId, new Set([...(this.topics.get(chatId) ?? []), threadId]));
+    return threadId;
+  }
+
+  /** The topic a message of the bot was sent to (undefined: none). */
+  threadOf(chatId: number, messageId: number): number | undefined {
+    return this.messages.get(`${chatId}:${messageId}`)?.threadId;
+  }
+
+  /** The chat of a message the bot sent: a private chat for a positive id, else a supergroup (a forum when it has topics). */
+  private chatObject(chatId: number): Record<string, unknown> {
+    if (chatId > 0) return { id: chatId, type: 'private', first_name: 'Tester' };
+    return { id: chatId, type: 'supergroup', title: 'Group', ...(this.forums.has(chatId) ? { is_forum: true } : {}) };
   }
 
   /** The draft a chat shows for a draft id (in a topic when given). */
@@ -441,12 +497,23 @@ export class FakeTelegram {
       return;
     }
     const result = this.answer(method, payload, files);
+    this.placeInTopic(method, payload, result);
     if ('error_code' in result && result.ok === false) {
       this.reply(res, Number(result.error_code), result);
       return;
     }
     call.result = result.result;
     this.reply(res, 200, result);
+  }
+
+  /** A message sent with `message_thread_id` belongs to that topic, as Telegram's Message object says. */
+  private placeInTopic(method: string, p: Record<string, unknown>, answer: Record<string, unknown>): void {
+    const message = answer.result as { message_id?: number; chat?: { id: number } } | undefined;
+    if (!THREADED.has(method) || p.message_thread_id === undefined || answer.ok !== true || typeof message?.message_id !== 'number') return;
+    const threadId = Number(p.message_thread_id);
+    Object.assign(message, { message_thread_id: threadId, is_topic_message: true });
+    const stored = this.messages.get(`${Number(p.chat_id)}:${message.message_id}`);
+    if (stored) stored.threadId = threadId;
   }
 
   private reply(res: http.ServerResponse, status: number, body: unknown): void {
@@ -492,7 +559,7 @@ export class FakeTelegram {
     return {
       message_id: messageId,
       from: BOT_USER,
-      chat: chatObject(chatId),
+      chat: this.chatObject(chatId),
       date: Math.floor(Date.now() / 1000),
       ...extra,
     };
@@ -512,6 +579,11 @@ export class FakeTelegram {
     const fail = (fixture: string) => ({ ok: false, ...telegramError(fixture) });
     const chatId = Number(p.chat_id);
     const caption = typeof p.caption === 'string' ? { caption: p.caption } : {};
+    // "for forum supergroups and private chats of bots with forum topic mode enabled only": a topic the chat has.
+    if (THREADED.has(method) && p.message_thread_id !== undefined) {
+      const known = this.topics.get(chatId)?.has(Number(p.message_thread_id)) === true;
+      if (!known) return { ok: false, error_code: 400, description: 'Bad Request: message thread not found' };
+    }
     // A message from the bot takes the place of the chat's drafts.
     if (method.startsWith('send') && method !== 'sendMessageDraft' && method !== 'sendChatAction') {
       for (const draft of this.drafts.values()) if (draft.chatId === chatId) draft.replaced = true;
@@ -547,7 +619,7 @@ export class FakeTelegram {
         return ok(true);
       }
       case 'getMe':
-        return ok(BOT_INFO);
+        return ok({ ...BOT_INFO, has_topics_enabled: this.privateTopics });
       case 'sendMessage': {
         const content = messageText(p);
         if ('error' in content) return { ok: false, error_code: 400, description: content.error };
@@ -583,7 +655,7 @@ export class FakeTelegram {
         return ok({
           message_id: stored.messageId,
           from: BOT_USER,
-          chat: chatObject(chatId),
+          chat: this.chatObject(chatId),
           date: Math.floor(Date.now() / 1000),
           edit_date: Math.floor(Date.now() / 1000),
           text,

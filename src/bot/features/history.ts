@@ -2,6 +2,7 @@ import { Composer, InlineKeyboard } from 'grammy';
 import { findModel } from '../../core/catalog/catalog';
 import { hasErrorCode } from '../../core/error-registry';
 import type { BotContext } from '../context';
+import { topicOf } from '../transport/topics';
 import { formatDateTime, truncate } from '../render/format';
 import { show } from './respond';
 import { HISTORY_PAGE, MENU, onCallback, RESEND } from '../callback-data';
@@ -62,7 +63,7 @@ export function historyFeature(): Composer<BotContext> {
       const gen = await ctx.deps.services.generations.get(account.user.id, id);
       if (gen.status !== 'completed') return ctx.answerCallbackQuery({ text: ctx.t('history-not-ready') });
       await ctx.answerCallbackQuery();
-      await ctx.deps.delivery.resend(gen, ctx.chat.id, ctx.locale);
+      await ctx.deps.delivery.resend(gen, ctx.chat.id, ctx.locale, topicOf(ctx));
     } catch (err) {
       if (!hasErrorCode(err, 'not_found')) throw err;
       await ctx.answerCallbackQuery({ text: ctx.t('history-not-found') });

@@ -60,6 +60,12 @@ export function trackInfo(gen: Pick<GenerationRecord, 'modelSlug' | 'prompt' | '
 interface SendOptions {
   disable_notification: boolean;
   reply_parameters?: { message_id: number; allow_sending_without_reply: boolean };
+  message_thread_id?: number;
+}
+
+/** The topic of a delivery target, as the Bot API's send methods take it. */
+function topicParams(target: DeliveryTarget): { message_thread_id?: number } {
+  return target.threadId !== undefined ? { message_thread_id: target.threadId } : {};
 }
 
 function localeOf(target: DeliveryTarget): Locale {
@@ -102,8 +108,8 @@ export class ResultDelivery implements GenerationNotifier {
   }
 
   /** Sends a finished result again (history), without touching the delivery claim. */
-  async resend(gen: GenerationRecord, chatId: number, locale: Locale): Promise<void> {
-    await this.send(gen, { chatId, locale });
+  async resend(gen: GenerationRecord, chatId: number, locale: Locale, threadId?: number): Promise<void> {
+    await this.send(gen, { chatId, locale, threadId });
   }
 
   private async send(gen: GenerationRecord, target: DeliveryTarget): Promise<void> {
@@ -123,6 +129,7 @@ export class ResultDelivery implements GenerationNotifier {
     const options = {
       disable_notification: target.silent === true,
       ...(target.replyTo ? { reply_parameters: { message_id: target.replyTo, allow_sending_without_reply: true } } : {}),
+      ...topicParams(target),
     };
     if (gen.resultKey) {
       const stored = await this.deps.storage.get(gen.resultKey);
@@ -138,10 +145,15 @@ export class ResultDelivery implements GenerationNotifier {
         return;
       }
       const data = await readStoredObject(stored, MAX_UPLOAD_BYTES);
-      await withChatAction(api, target.chatId, target.voice ? 'record_voice' : actionForUpload(stored.mime), () =>
-        target.voice
-          ? this.sendSpeech(api, target.chatId, gen, data, caption, options)
-          : this.sendFile(api, target.chatId, gen, stored.mime, data, caption, options),
+      await withChatAction(
+        api,
+        target.chatId,
+        target.voice ? 'record_voice' : actionForUpload(stored.mime),
+        () =>
+          target.voice
+            ? this.sendSpeech(api, target.chatId, gen, data, caption, options)
+            : this.sendFile(api, target.chatId, gen, stored.mime, data, caption, options),
+        { threadId: target.threadId },
       );
     } else {
       const text = gen.resultText?.trim() ? gen.resultText : t('result-empty-text');
@@ -220,7 +232,7 @@ export class ResultDelivery implements GenerationNotifier {
         if (!isGone(err)) throw err;
       }
     }
-    await this.deps.api.sendMessage(target.chatId, text, { disable_notification: target.silent === true });
+    await this.deps.api.sendMessage(target.chatId, text, { disable_notification: target.silent === true, ...topicParams(target) });
   }
 
   // ---------- progress of pending results, and the safety sweep ----------

@@ -11,6 +11,7 @@ import { audienceOf, describeErrorForUser, isExpectedError } from '../errors';
 import type { Locale } from '../i18n';
 import { expectedSeconds } from '../render/progress';
 import { downloadTelegramFile } from '../transport/telegram-files';
+import { topicOf } from '../transport/topics';
 
 /** A Telegram photo or image document standing for one of the request's image fields. */
 export interface ImageInputRef {
@@ -47,6 +48,8 @@ export type GenerationInput =
 
 export interface GenerationJob {
   chatId: number;
+  /** The topic the request came from: progress and result go there. */
+  threadId?: number;
   actor: Actor;
   locale: Locale;
   /** Notifications off: results arrive silently. */
@@ -68,7 +71,11 @@ export interface GenerationJob {
 export async function startGeneration(deps: BotDeps, job: GenerationJob): Promise<void> {
   const t = deps.i18n.translator(job.locale);
   const model = findModel(job.modelSlug);
-  const replyTo = job.replyTo ? { reply_parameters: { message_id: job.replyTo, allow_sending_without_reply: true } } : {};
+  const topic = job.threadId !== undefined ? { message_thread_id: job.threadId } : {};
+  const replyTo = {
+    ...topic,
+    ...(job.replyTo ? { reply_parameters: { message_id: job.replyTo, allow_sending_without_reply: true } } : {}),
+  };
   try {
     if (model) await deps.services.preflight.check(job.actor, model, job.cost);
   } catch (err) {
@@ -82,18 +89,26 @@ export async function startGeneration(deps: BotDeps, job: GenerationJob): Promis
     t('progress-started', { model: model?.name ?? job.modelSlug, eta: expectedSeconds(job.modelSlug) }),
     replyTo,
   );
-  const delivery: DeliveryTarget = { chatId: job.chatId, messageId: progress.message_id, locale: job.locale, silent: job.silent };
+  const delivery: DeliveryTarget = {
+    chatId: job.chatId,
+    messageId: progress.message_id,
+    locale: job.locale,
+    silent: job.silent,
+    ...(job.threadId !== undefined ? { threadId: job.threadId } : {}),
+  };
   const ctx: RequestContext = { source: 'bot', ownOrigins: [deps.ownOrigin], delivery };
   deps.tasks.run('generation', async () => {
     try {
       // "sending a photo…" (or the like) while the model works; the progress message says how long.
-      await withChatAction(deps.api, job.chatId, actionForCategory(model?.category ?? 'image'), () => run(deps, job, ctx));
+      await withChatAction(deps.api, job.chatId, actionForCategory(model?.category ?? 'image'), () => run(deps, job, ctx), {
+        threadId: job.threadId,
+      });
     } catch (err) {
       if (!isExpectedError(err)) deps.services.log.error({ err, model: job.modelSlug }, 'bot generation failed');
       const message = await describeErrorForUser(err, t, job.locale, deps.services.plans, audienceOf(job.chatId, deps.botUsername));
       await deps.api
         .editMessageText(job.chatId, progress.message_id, message.text, { reply_markup: message.keyboard })
-        .catch(() => deps.api.sendMessage(job.chatId, message.text, { reply_markup: message.keyboard }));
+        .catch(() => deps.api.sendMessage(job.chatId, message.text, { reply_markup: message.keyboard, ...topic }));
     }
   });
 }
@@ -129,6 +144,7 @@ export async function startForUpdate(
   if (!account || chatId === undefined) return;
   await startGeneration(ctx.deps, {
     chatId,
+    threadId: topicOf(ctx),
     actor: account,
     locale: account.locale,
     silent: !account.settings.notifications_enabled,

@@ -8,6 +8,7 @@ import { isExpectedError } from '../errors';
 import { planName } from '../render/format';
 import { commandFromRequest } from '../../core/catalog/params';
 import { renderMarkdown } from '../render/markdown';
+import { topicOf } from '../transport/topics';
 
 /** Why a voice answer was not made, as the refusal text words it. */
 type Refusal = 'tokens' | 'limit' | 'plan' | 'other';
@@ -40,6 +41,7 @@ export async function speakAnswer(ctx: BotContext, answer: string, replyTo: numb
   if (!voice.enabled) return;
   const t = ctx.t;
   const group = ctx.chat?.type !== 'private';
+  const threadId = topicOf(ctx);
   const refuse = async (reason: Refusal, price = 0) => {
     // In a group the plan is not named (account data stays in the private chat).
     const shown: Refusal = group && reason === 'plan' ? 'other' : reason;
@@ -67,7 +69,14 @@ export async function speakAnswer(ctx: BotContext, answer: string, replyTo: numb
     await services.generations.generate(account, command, {
       source: 'bot',
       ownOrigins: [ownOrigin],
-      delivery: { chatId, locale: ctx.locale, silent: !account.settings.notifications_enabled, voice: true, replyTo },
+      delivery: {
+        chatId,
+        locale: ctx.locale,
+        silent: !account.settings.notifications_enabled,
+        voice: true,
+        replyTo,
+        ...(threadId !== undefined ? { threadId } : {}),
+      },
     });
   } catch (err) {
     if (!isExpectedError(err)) services.log.error({ err }, 'bot voice answer failed');

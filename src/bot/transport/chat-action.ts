@@ -7,6 +7,13 @@ export type ChatAction = Parameters<Api['sendChatAction']>[1];
 /** Telegram shows a chat action for about 5 s (or until the bot's next message): repeat a little sooner. */
 export const CHAT_ACTION_REPEAT_MS = 4_500;
 
+export interface ChatActionOptions {
+  repeatMs?: number;
+  log?: Logger;
+  /** The topic the work is for (the action shows there). */
+  threadId?: number;
+}
+
 export interface ChatActionPulse {
   stop(): void;
 }
@@ -15,16 +22,12 @@ export interface ChatActionPulse {
  * Shows "typing…" / "sending a photo…" in the chat until stopped, repeating the action while the work goes on.
  * Best effort: a refused action never fails the work it decorates.
  */
-export function keepChatAction(
-  api: Api,
-  chatId: number,
-  action: ChatAction,
-  options: { repeatMs?: number; log?: Logger } = {},
-): ChatActionPulse {
+export function keepChatAction(api: Api, chatId: number, action: ChatAction, options: ChatActionOptions = {}): ChatActionPulse {
   let stopped = false;
+  const topic = options.threadId !== undefined ? { message_thread_id: options.threadId } : {};
   const send = () => {
     if (stopped) return;
-    api.sendChatAction(chatId, action).catch((err: unknown) => options.log?.debug({ err, chatId, action }, 'chat action not sent'));
+    api.sendChatAction(chatId, action, topic).catch((err: unknown) => options.log?.debug({ err, chatId, action }, 'chat action not sent'));
   };
   send();
   const timer = setInterval(send, options.repeatMs ?? CHAT_ACTION_REPEAT_MS);
@@ -43,7 +46,7 @@ export async function withChatAction<T>(
   chatId: number,
   action: ChatAction,
   work: () => Promise<T>,
-  options: { repeatMs?: number; log?: Logger } = {},
+  options: ChatActionOptions = {},
 ): Promise<T> {
   const pulse = keepChatAction(api, chatId, action, options);
   try {

@@ -15,6 +15,8 @@ export const deliveryTargetSchema = z.object({
   voice: z.boolean().optional(),
   /** The message the result answers (a voice answer replies to its text answer). */
   replyTo: z.number().int().optional(),
+  /** The topic the request came from (a forum topic, or a topic of a private chat): the result goes there. */
+  threadId: z.number().int().optional(),
   deliveredAt: z.string().optional(),
   attempts: z.number().int().optional(),
 });
