@@ -25,6 +25,7 @@ import { BotGroupChats1764030100000 } from './1764030100000-BotGroupChats';
 import { CatalogRefreshModels1764230000000 } from './1764230000000-CatalogRefreshModels';
 import { RateCounterMode1764230100000 } from './1764230100000-RateCounterMode';
 import { TranscribeSuccessor1764390000000 } from './1764390000000-TranscribeSuccessor';
+import { CatalogPriceOverrides1764390100000 } from './1764390100000-CatalogPriceOverrides';
 
 /** Every migration in order; the data source lists them explicitly so the compiled build needs no glob. */
 export const migrations = [
@@ -55,4 +56,5 @@ export const migrations = [
   BotQuickRuns1764380000000,
   ScheduleKeys1764310000000,
   TranscribeSuccessor1764390000000,
+  CatalogPriceOverrides1764390100000,
 ];

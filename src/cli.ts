@@ -21,6 +21,7 @@ import { startSandbox } from './sandbox/server';
 import { CatalogStore } from './core/catalog/live/store';
 import type { PlanSlug } from './core/catalog/types';
 import { commandUsage, overview, type CommandHelp } from './cli/help';
+import { pricesReport, setPrice } from './cli/price-commands';
 import { PLAN_CHOICES, PLAN_NOTE, planSlugOf } from './cli/plan-names';
 import { loadConfig } from './config';
 import { connectDatabase } from './db/connect';
@@ -227,6 +228,34 @@ const commands: Record<string, { options: string[]; help: CommandHelp; run: Comm
       }
     },
   },
+  'catalog:price': {
+    help: {
+      args: '--slug S (--factor F | --tokens N) --reason R | --slug S --clear',
+      summary: "override a model's price (kept in the database, applied by every instance); prints its prices",
+      notes: [
+        '--factor scales every rate of the model (1 is the price rule); --tokens sets the price of a per-request model',
+        "(speech-to-text, music, tools); --clear goes back to the rule and the catalog's own overrides",
+      ],
+    },
+    options: ['slug', 'factor', 'tokens', 'reason'],
+    run: async (ds, a) => {
+      try {
+        return await setPrice(ds, createLogger('silent'), a);
+      } catch (err) {
+        if (err instanceof ParamError) throw new UsageError(err.message);
+        throw err;
+      }
+    },
+  },
+  'catalog:prices': {
+    help: {
+      args: '',
+      summary: "each model's vendor cost (USD) and what it charges, valued at the cheapest token sold; flags models sold below cost",
+      notes: ['rubles and Stars are valued with PRICES_RUB_PER_USD (default 90) and PRICES_USD_PER_STAR (default 0.013)'],
+    },
+    options: [],
+    run: async (ds) => pricesReport(ds, createLogger('silent'), loadConfig().currencyRates),
+  },
   'models:list': {
     help: { args: '', summary: 'the model catalog, as GET /api/v2/models answers it' },
     options: [],
@@ -280,10 +309,12 @@ async function main(argv: string[]): Promise<number> {
   }
   // --password-stdin: the password is the first line of stdin (kept out of the process list and shell history).
   const passwordFromStdin = name === 'user:create' && rest.includes('--password-stdin');
+  // catalog:price --clear takes no value.
+  const clear = name === 'catalog:price' && rest.includes('--clear');
   let values: Record<string, string | undefined>;
   try {
     values = parseArgs({
-      args: rest.filter((a) => a !== '--password-stdin'),
+      args: rest.filter((a) => a !== '--password-stdin' && !(clear && a === '--clear')),
       options: Object.fromEntries(command.options.map((o) => [o, { type: 'string' as const }])),
       strict: true,
       allowPositionals: false,
@@ -292,6 +323,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${(err as Error).message}\n\n${commandUsage(name, command.help)}`);
     return 2;
   }
+  if (clear) values.clear = 'true';
   if (passwordFromStdin) {
     if (values.password !== undefined) {
       process.stderr.write('give --password or --password-stdin, not both\n');

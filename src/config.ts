@@ -117,6 +117,8 @@ const envSchema = z
     YOOKASSA_VAT_CODE: z.coerce.number().int().min(1).max(12).default(1),
     WEBHOOK_ALLOW_PRIVATE: flag,
     WEBHOOK_MAX_ENDPOINTS: z.coerce.number().int().positive().default(10),
+    PRICES_RUB_PER_USD: z.coerce.number().positive().default(90),
+    PRICES_USD_PER_STAR: z.coerce.number().positive().default(0.013),
     WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().positive().default(15000),
     WEBHOOK_RETRY_WINDOW_MS: z.coerce.number().int().positive().default(86_400_000),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(10_000),
@@ -270,6 +272,8 @@ function toConfig(e: Env) {
     yookassa: { shopId: e.YOOKASSA_SHOP_ID, secretKey: e.YOOKASSA_SECRET_KEY, baseUrl: trimSlashes(e.YOOKASSA_BASE_URL) },
     /** 54-FZ receipts with every carrier payment and refund (YOOKASSA_RECEIPTS=1), with this VAT code. */
     receipts: e.YOOKASSA_RECEIPTS ? { vatCode: e.YOOKASSA_VAT_CODE } : null,
+    /** How `catalog:prices` values the rubles and Telegram Stars tokens are sold for, in US dollars (vendor prices). */
+    currencyRates: { rubPerUsd: e.PRICES_RUB_PER_USD, usdPerStar: e.PRICES_USD_PER_STAR },
     webhooks: {
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
       maxEndpoints: e.WEBHOOK_MAX_ENDPOINTS,

@@ -5,6 +5,7 @@ import { BalanceEntity } from './balance.entity';
 import { BotGroupChatEntity } from './bot-group-chat.entity';
 import { BotSessionEntity } from './bot-session.entity';
 import { CatalogOverrideEntity } from './catalog-override.entity';
+import { CatalogPriceOverrideEntity } from './catalog-price-override.entity';
 import { CatalogVendorStatusEntity } from './catalog-vendor-status.entity';
 import { EmailVerificationEntity } from './email-verification.entity';
 import { GenerationEntity } from './generation.entity';
@@ -38,6 +39,7 @@ export const entities = [
   BotGroupChatEntity,
   BotSessionEntity,
   CatalogOverrideEntity,
+  CatalogPriceOverrideEntity,
   CatalogVendorStatusEntity,
   EmailVerificationEntity,
   GenerationEntity,
@@ -71,6 +73,7 @@ export * from './balance.entity';
 export * from './bot-group-chat.entity';
 export * from './bot-session.entity';
 export * from './catalog-override.entity';
+export * from './catalog-price-override.entity';
 export * from './catalog-vendor-status.entity';
 export * from './email-verification.entity';
 export * from './generation.entity';

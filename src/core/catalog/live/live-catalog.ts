@@ -9,7 +9,9 @@ import {
   type CatalogOverride,
   type VendorFinding,
 } from '../lifecycle';
+import { applyPriceOverrides, priceOverrideOf, type OperatorPriceOverride } from '../effective-prices';
 import { MODELS } from '../models';
+import { baseTokenCost, priceRange } from '../pricing';
 import type { ChangeChannelListener } from './changes';
 import { changesSince, checkCatalog, type CatalogChange, type CatalogReport, type ConnectionFor } from './check';
 import type { CatalogStore, StoredFinding } from './store';
@@ -35,6 +37,35 @@ export interface CatalogSetInput {
 }
 
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** What `catalog:price` prints: the model's override in force and the prices it gives. */
+export interface CatalogPriceState {
+  slug: string;
+  /** `operator`: set with catalog:price; `catalog`: the catalog's own (house-prices.ts); null: the rule alone. */
+  override: { by: 'operator' | 'catalog'; factor: number | null; tokens: number | null; reason: string } | null;
+  token_cost: number;
+  min_token_cost: number;
+  max_token_cost: number;
+}
+
+/** An operator's price change (`catalog:price`): a factor on every rate, a per-request price, or back to the rule. */
+export type CatalogPriceInput = { factor: number; reason: string } | { tokens: number; reason: string } | { clear: true };
+
+/** Per-request models: priced by the request, so an operator may set their tokens. */
+const PER_REQUEST = new Set(['stt', 'music', 'tool']);
+
+export function describeCatalogPrice(slug: string): CatalogPriceState {
+  const model = MODELS.find((m) => m.slug === slug)!;
+  const o = priceOverrideOf(slug);
+  const range = priceRange(model);
+  return {
+    slug,
+    override: o ? { by: o.by, factor: o.override.factor ?? null, tokens: o.override.tokens ?? null, reason: o.override.reason } : null,
+    token_cost: baseTokenCost(model),
+    min_token_cost: range.min,
+    max_token_cost: range.max,
+  };
+}
 
 export function describeCatalogEntry(slug: string, now = new Date()): CatalogEntryState {
   const entry = catalogEntry(slug)!;
@@ -76,8 +107,13 @@ export class LiveCatalog implements ChangeChannelListener {
   load(): Promise<void> {
     this.loading = this.loading.then(async () => {
       try {
-        const [overrides, findings] = await Promise.all([this.store.overrides(), this.store.findings()]);
+        const [overrides, findings, prices] = await Promise.all([
+          this.store.overrides(),
+          this.store.findings(),
+          this.store.priceOverrides(),
+        ]);
         applyCatalogState({ overrides, findings });
+        applyPriceOverrides(prices);
       } catch (err) {
         this.log.warn({ err: (err as Error).message }, 'catalog overrides not reloaded; the previous ones stay');
       }
@@ -131,6 +167,35 @@ export class LiveCatalog implements ChangeChannelListener {
     await this.store.setOverride(slug, patch);
     await this.load();
     return describeCatalogEntry(slug);
+  }
+
+  /** The operator's price override of a model (`catalog:price`), kept in the database. @throws ParamError */
+  async setPrice(slug: string, input: CatalogPriceInput): Promise<CatalogPriceState> {
+    const model = MODELS.find((m) => m.slug === slug);
+    if (!model) throw new ParamError('slug', `unknown model "${slug}" (see models:list)`);
+    if ('clear' in input) {
+      await this.store.clearPriceOverride(slug);
+    } else {
+      if (input.reason.trim() === '') throw new ParamError('reason', 'say why the price departs from the rule (--reason)');
+      let override: OperatorPriceOverride;
+      if ('factor' in input) {
+        if (!Number.isFinite(input.factor) || input.factor <= 0 || input.factor > 100) {
+          throw new ParamError('factor', '--factor is a number above 0 and at most 100 (1 is the rule)');
+        }
+        override = { slug, factor: input.factor, reason: input.reason.trim() };
+      } else {
+        if (!PER_REQUEST.has(model.category)) {
+          throw new ParamError('tokens', `${slug} is priced by its usage, not per request: scale its rates with --factor`);
+        }
+        if (!Number.isInteger(input.tokens) || input.tokens < 1 || input.tokens > 100_000) {
+          throw new ParamError('tokens', '--tokens is a whole number from 1 to 100000');
+        }
+        override = { slug, tokens: input.tokens, reason: input.reason.trim() };
+      }
+      await this.store.setPriceOverride(override);
+    }
+    await this.load();
+    return describeCatalogPrice(slug);
   }
 
   /** The stored vendor findings, as the check left them. */

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
-import { CatalogOverrideEntity, CatalogVendorStatusEntity } from '../../../db/entities';
+import { CatalogOverrideEntity, CatalogPriceOverrideEntity, CatalogVendorStatusEntity } from '../../../db/entities';
+import type { OperatorPriceOverride } from '../effective-prices';
 import type { CatalogOverride, VendorFinding, VendorStatus } from '../lifecycle';
 
 /** One model's vendor finding as stored, with what was asked and when. */
@@ -16,6 +17,27 @@ export class CatalogStore {
   async overrides(): Promise<CatalogOverride[]> {
     const rows = await this.ds.getRepository(CatalogOverrideEntity).find({ order: { slug: 'ASC' } });
     return rows.map((r) => ({ slug: r.slug, replacement: r.replacement, shutdownAt: r.shutdownAt, enabled: r.enabled }));
+  }
+
+  async priceOverrides(): Promise<OperatorPriceOverride[]> {
+    const rows = await this.ds.getRepository(CatalogPriceOverrideEntity).find({ order: { slug: 'ASC' } });
+    return rows.map((r) => ({
+      slug: r.slug,
+      reason: r.reason,
+      ...(r.factor !== null ? { factor: r.factor } : {}),
+      ...(r.tokens !== null ? { tokens: r.tokens } : {}),
+    }));
+  }
+
+  /** Sets the slug's price override (a factor or tokens), replacing any it had. */
+  async setPriceOverride(o: OperatorPriceOverride): Promise<void> {
+    await this.ds
+      .getRepository(CatalogPriceOverrideEntity)
+      .upsert({ slug: o.slug, factor: o.factor ?? null, tokens: o.tokens ?? null, reason: o.reason, updatedAt: new Date() }, ['slug']);
+  }
+
+  async clearPriceOverride(slug: string): Promise<void> {
+    await this.ds.getRepository(CatalogPriceOverrideEntity).delete({ slug });
   }
 
   async findings(): Promise<StoredFinding[]> {
