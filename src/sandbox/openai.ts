@@ -19,7 +19,7 @@ import { syntheticImage, syntheticMp3, syntheticWav } from './synthetic';
 import { syntheticOggOpus } from './ogg-opus';
 import { sendBytes, sendJson, type SandboxHandler, type SandboxRequest } from './types';
 
-// An in-process fake of api.openai.com/v1: Chat Completions, Images, Speech and Transcriptions,
+// An in-process fake of api.openai.com/v1: Chat Completions, Images, Speech, Transcriptions and Translations,
 // with OpenAI's paths, bearer auth, JSON shapes, SSE framing and error bodies.
 
 function openAiError(status: number, message: string, type: string, param: string | null, code: string | null): ErrorReply {
@@ -407,7 +407,39 @@ function audioSeconds(data: Buffer): number {
   return Math.max(1, Math.round(data.length / 16000));
 }
 
-async function handleTranscriptions(req: SandboxRequest, res: ServerResponse, now: Date): Promise<void> {
+/** Whisper's verbose segments over the text: one per sentence, the audio's time shared out by length. */
+function whisperSegments(text: string, seconds: number): Record<string, unknown>[] {
+  const sentences = text
+    .match(/[^.!?]+[.!?]*/g)
+    ?.map((t) => t.trim())
+    .filter(Boolean) ?? [text];
+  const total = sentences.reduce((n, t) => n + t.length, 0) || 1;
+  let start = 0;
+  return sentences.map((sentence, id) => {
+    const end = Math.round((start + (seconds * sentence.length) / total) * 100) / 100;
+    const segment = {
+      id,
+      seek: 0,
+      start,
+      end,
+      text: ` ${sentence}`,
+      tokens: [...sentence].slice(0, 8).map((c) => 50364 + c.charCodeAt(0)),
+      temperature: 0,
+      avg_logprob: -0.2,
+      compression_ratio: 1.1,
+      no_speech_prob: 0.01,
+    };
+    start = end;
+    return segment;
+  });
+}
+
+async function handleTranscriptions(
+  req: SandboxRequest,
+  res: ServerResponse,
+  now: Date,
+  task: 'transcribe' | 'translate' = 'transcribe',
+): Promise<void> {
   const form = await readForm(req);
   if (!form) {
     return sendError(
@@ -429,6 +461,17 @@ async function handleTranscriptions(req: SandboxRequest, res: ServerResponse, no
   }
   const gone = shutDownModel(model, now);
   if (gone) return sendError(res, gone);
+  // Translations take OpenAI's transcription models (whisper-1, the GPT-4o transcribe models, gpt-transcribe).
+  if (task === 'translate' && !/^(whisper-1|gpt-4o(-mini)?-transcribe|gpt-transcribe)$/.test(model)) {
+    return sendError(
+      res,
+      openAiErrors.badRequest(
+        `Invalid model ${model}: translations take whisper-1, gpt-4o-transcribe, gpt-4o-mini-transcribe or gpt-transcribe.`,
+        'model',
+        'invalid_value',
+      ),
+    );
+  }
   const format = String(form.get('response_format') ?? 'json');
   const gpt4o = model.startsWith('gpt-4o');
   // gpt-transcribe, whisper-1's successor, answers json or text only (no subtitles or timestamps) and bills minutes.
@@ -449,15 +492,20 @@ async function handleTranscriptions(req: SandboxRequest, res: ServerResponse, no
   const data = Buffer.from(await file.arrayBuffer());
   const language = form.get('language');
   const seconds = audioSeconds(data);
-  const text = `Sandbox transcription of ${filename} (${data.length} bytes${typeof language === 'string' && language ? `, language ${language}` : ''}).`;
+  const text =
+    task === 'translate'
+      ? `Sandbox translation of ${filename} (${data.length} bytes). It is in English.`
+      : `Sandbox transcription of ${filename} (${data.length} bytes${typeof language === 'string' && language ? `, language ${language}` : ''}).`;
   if (format === 'text') return sendBytes(res, 200, Buffer.from(`${text}\n`), 'text/plain; charset=utf-8');
   if (format === 'verbose_json') {
+    const named = typeof language === 'string' && language ? new Intl.DisplayNames(['en'], { type: 'language' }).of(language) : undefined;
     return sendJson(res, 200, {
-      task: 'transcribe',
-      language: typeof language === 'string' ? language : 'english',
+      task,
+      language: task === 'translate' ? 'english' : (named?.toLowerCase() ?? 'english'),
       duration: seconds,
       text,
-      segments: [],
+      segments: whisperSegments(text, seconds),
+      usage: { type: 'duration', seconds: Math.ceil(seconds) },
     });
   }
   const audioTokens = Math.ceil(seconds * 10);
@@ -514,6 +562,7 @@ export function createOpenAiSandbox(options: OpenAiSandboxOptions = {}): Sandbox
       ['/v1/images/generations', (r, s) => handleImages(r, s, now())],
       ['/v1/audio/speech', (r, s) => handleSpeech(r, s, now())],
       ['/v1/audio/transcriptions', (r, s) => handleTranscriptions(r, s, now())],
+      ['/v1/audio/translations', (r, s) => handleTranscriptions(r, s, now(), 'translate')],
     ]),
   );
 }

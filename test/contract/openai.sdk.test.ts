@@ -73,6 +73,23 @@ test('transcription: multipart upload answered as json text', async () => {
   expect(r.text.length).toBeGreaterThan(0);
 });
 
+test('transcription as verbose_json: timed segments; translation into English by the transcription models', async () => {
+  const file = await toFile(syntheticWav(3), 'talk.wav', { type: 'audio/wav' });
+  const verbose = await client().audio.transcriptions.create({ model: 'whisper-1', file, response_format: 'verbose_json' });
+  expect(verbose.duration).toBeCloseTo(3, 0);
+  expect(verbose.segments!.length).toBeGreaterThan(0);
+  expect(verbose.segments!.at(-1)!.end).toBeCloseTo(verbose.duration, 1);
+  const translated = await client().audio.translations.create({ model: 'whisper-1', file, response_format: 'verbose_json' });
+  expect(translated).toMatchObject({ task: 'translate', language: 'english', text: expect.stringContaining('English') });
+  const successor = await client().audio.translations.create({ model: 'gpt-transcribe', file });
+  expect(successor.text).toMatch(/^Sandbox translation/);
+  const refused = await client()
+    .audio.translations.create({ model: 'gpt-4o-transcribe-diarize', file })
+    .catch((e: unknown) => e);
+  expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
+  expect((refused as InstanceType<typeof OpenAI.APIError>).param).toBe('model');
+});
+
 test('error answers map to the SDK error classes with the documented type and code', async () => {
   const auth = await client('invalid-key')
     .chat.completions.create({ model: 'gpt-6-luna', messages: [{ role: 'user', content: 'x' }] })

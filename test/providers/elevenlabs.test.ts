@@ -89,6 +89,15 @@ describe('elevenlabs speech-to-text', () => {
     expect(out.text).toBe('[Speaker 1]: Hello from the sandbox.\n[Speaker 2]: This transcript is synthetic.\n[Speaker 1]: Goodbye.');
     expect(out.durationSeconds).toBe(2);
     expect(out.files).toEqual([]);
+    // Timed segments by sentence and speaker, numbered as the text numbers them.
+    expect(out.segments!.map((seg) => [seg.speaker, seg.text])).toEqual([
+      [1, 'Hello from the sandbox.'],
+      [2, 'This transcript is synthetic.'],
+      [1, 'Goodbye.'],
+    ]);
+    expect(out.segments![2].end).toBeLessThanOrEqual(2);
+    expect(out.words).toHaveLength(9);
+    expect(out.language).toBe('en');
   });
 
   it('returns plain text without diarization', async () => {
@@ -96,6 +105,8 @@ describe('elevenlabs speech-to-text', () => {
     expect(sent[0].form?.diarize).toBe('false');
     expect(sent[0].form).not.toHaveProperty('language_code');
     expect(out.text).toBe('Hello from the sandbox. This transcript is synthetic. Goodbye.');
+    expect(out.segments!.map((seg) => seg.text)).toEqual(['Hello from the sandbox.', 'This transcript is synthetic.', 'Goodbye.']);
+    expect(out.segments!.every((seg) => seg.speaker === undefined)).toBe(true);
   });
 
   it('a 429 too_many_concurrent_requests is rate_limited', async () => {

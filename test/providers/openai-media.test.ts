@@ -162,12 +162,35 @@ describe('openai transcriptions', () => {
     expect(Buffer.from(await file.arrayBuffer()).equals(wav)).toBe(true);
     expect(form.get('model')).toBe('whisper-1');
     expect(form.get('language')).toBe('en');
-    expect(form.get('response_format')).toBe('json');
+    // Whisper answers verbose_json: the same text with timed segments.
+    expect(form.get('response_format')).toBe('verbose_json');
 
     expect(output.text).toBe(`Sandbox transcription of audio.wav (${wav.length} bytes, language en).`);
     expect(output.files).toEqual([]);
     expect(output.durationSeconds).toBe(2);
     expect(output.usage).toEqual({ seconds: 2 });
+    expect(output.language).toBe('en');
+    expect(output.segments!.length).toBeGreaterThan(0);
+    expect(output.segments![0]).toEqual({ start: 0, end: expect.any(Number), text: expect.stringMatching(/^Sandbox transcription/) });
+  });
+
+  test('translates with whisper-1 on /audio/translations, without a language, with the prompt', async () => {
+    const output = await run({
+      category: 'stt',
+      upstreamModel: 'whisper-1',
+      audio: { data: wav, mime: 'audio/wav' },
+      language: 'de',
+      prompt: 'Namen: Anja, Jörg',
+      translate: true,
+    });
+    expect(seen.at(-1)!.path).toBe('/v1/audio/translations');
+    const form = await new Request('http://x', {
+      method: 'POST',
+      headers: { 'content-type': String(seen.at(-1)!.headers['content-type']) },
+      body: new Uint8Array(seen.at(-1)!.body),
+    }).formData();
+    expect([form.get('language'), form.get('prompt')]).toEqual([null, 'Namen: Anja, Jörg']);
+    expect(output).toMatchObject({ text: expect.stringMatching(/^Sandbox translation/), language: 'en' });
   });
 
   test('keeps an uploaded file name and reports token usage for gpt-4o-transcribe', async () => {

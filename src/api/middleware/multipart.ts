@@ -15,7 +15,10 @@ export interface UploadedFile {
 }
 
 export interface MultipartForm {
+  /** The first value of each text field. */
   fields: Record<string, string>;
+  /** Every value of each text field, in the order sent (`timestamp_granularities[]` may repeat). */
+  fieldLists: Record<string, string[]>;
   /** The first file of each accepted field. */
   files: Record<string, UploadedFile>;
   /** Every file of each accepted field, in the order sent (`image[]` may carry several). */
@@ -146,16 +149,23 @@ async function parseInto(ctx: ParameterizedContext, uploadDir: string, opts: Mul
     }
   }
   const files = Object.fromEntries(Object.entries(fileLists).map(([name, list]) => [name, list[0]!]));
-  const fields = Object.fromEntries(
+  const fieldLists = Object.fromEntries(
     Object.entries(rawFields).map(([k, v]) => {
       const name = strictText(k, 'form');
-      return [name, strictText(v?.[0] ?? '', name)];
+      return [name, (v?.length ? v : ['']).map((value) => strictText(value, name))];
     }),
   );
+  const fields = Object.fromEntries(Object.entries(fieldLists).map(([name, values]) => [name, values[0]!]));
   for (const [name, value] of Object.entries(fields)) {
     if (isUnsafeText(name) || isUnsafeText(value)) {
       throw new ApiError(400, 'invalid_input', `${name}: text must not contain NUL characters or unpaired surrogates`, { field: name });
     }
   }
-  return { fields, files, fileLists };
+  for (const values of Object.values(fieldLists)) {
+    for (const value of values.slice(1)) {
+      if (isUnsafeText(value))
+        throw new ApiError(400, 'invalid_input', 'form: text must not contain NUL characters or unpaired surrogates');
+    }
+  }
+  return { fields, fieldLists, files, fileLists };
 }

@@ -95,6 +95,12 @@ function response(converter: SchemaConverter, spec: ResponseSpec): Json {
   const out: Json = { description: spec.description };
   if (spec.schema) out.content = { [spec.contentType ?? 'application/json']: { schema: converter.convert(spec.schema, 'output') } };
   else if (spec.contentType) out.content = { [spec.contentType]: {} };
+  // The other media types share the schema when it describes bytes (`format: binary`); text answers have none.
+  for (const type of spec.alsoContentTypes ?? []) {
+    const first = Object.values((out.content ?? {}) as Json)[0] as Json | undefined;
+    const schema = (first?.schema as Json | undefined)?.format === 'binary' ? { schema: first!.schema } : {};
+    out.content = { ...(out.content as Json | undefined), [type]: schema };
+  }
   if (spec.headers) {
     out.headers = Object.fromEntries(
       Object.entries(spec.headers).map(([name, description]) => [

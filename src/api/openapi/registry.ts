@@ -9,6 +9,8 @@ export interface ResponseSpec {
   schema?: z.ZodType;
   /** Non-JSON bodies, e.g. `text/event-stream`. */
   contentType?: string;
+  /** Further media types the same status may carry (a transcript as JSON or as `text/plain`; speech as MP3 or WAV). */
+  alsoContentTypes?: string[];
   /** Response headers worth documenting, name -> description. */
   headers?: Record<string, string>;
 }

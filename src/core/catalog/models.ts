@@ -756,7 +756,7 @@ function stt<S extends string, P extends ProviderName>(
   provider: P,
   upstream: string,
   plan: PlanSlug,
-  diarization: boolean,
+  abilities: { diarization?: boolean; translation?: boolean },
   description: string,
 ): Keyed<SttModel, S, P> {
   return {
@@ -770,16 +770,47 @@ function stt<S extends string, P extends ProviderName>(
     supportsStreaming: false,
     execution: 'sync',
     etaSeconds: 15,
-    config: { supports_diarization: diarization, language_detection: true, audio_formats: [...STT_AUDIO_FORMATS], max_file_mb: 25 },
+    config: {
+      supports_diarization: abilities.diarization ?? false,
+      supports_translation: abilities.translation ?? false,
+      language_detection: true,
+      audio_formats: [...STT_AUDIO_FORMATS],
+      max_file_mb: 25,
+    },
     pricing: fixedPricing(vendorPrice(provider, upstream), 60, HOUSE_PRICES[slug]),
   };
 }
 
 const STT_MODELS = [
-  // OpenAI's successor to whisper-1 and gpt-4o-transcribe (both shut down on 2027-02-26).
-  stt('gpt-transcribe', 'GPT Transcribe', 'openai', 'gpt-transcribe', STARTER, false, 'Default transcription model: fast, 99 languages.'),
-  stt('gpt-4o-transcribe', 'GPT-4o Transcribe', 'openai', 'gpt-4o-transcribe', BASIC, false, 'Highest-accuracy transcription.'),
-  stt('vendor-scribe-v2', 'Scribe v2', 'elevenlabs', 'scribe_v2', BASIC, true, 'Transcription with speaker diarization in 90+ languages.'),
+  // OpenAI's successor to whisper-1 and gpt-4o-transcribe (both shut down on 2027-02-26). OpenAI's transcription
+  // models also translate speech into English (its /audio/translations endpoint).
+  stt(
+    'gpt-transcribe',
+    'GPT Transcribe',
+    'openai',
+    'gpt-transcribe',
+    STARTER,
+    { translation: true },
+    'Default transcription model: fast, 99 languages.',
+  ),
+  stt(
+    'gpt-4o-transcribe',
+    'GPT-4o Transcribe',
+    'openai',
+    'gpt-4o-transcribe',
+    BASIC,
+    { translation: true },
+    'Highest-accuracy transcription.',
+  ),
+  stt(
+    'vendor-scribe-v2',
+    'Scribe v2',
+    'elevenlabs',
+    'scribe_v2',
+    BASIC,
+    { diarization: true },
+    'Transcription with speaker diarization in 90+ languages.',
+  ),
 ];
 
 // ---------- music (fixed prices from the spec table, house-prices.ts; duration 15..120 s does not change them) ----------

@@ -125,6 +125,8 @@ export interface TtsConfig {
 
 export interface SttConfig {
   supports_diarization: boolean;
+  /** Translates speech into English text (POST /v1/audio/translations). */
+  supports_translation: boolean;
   /** The language is detected when the request names none. */
   language_detection: boolean;
   audio_formats: string[];

@@ -10,7 +10,7 @@ import { Queryable } from '../billing/queryable';
 import type { CommandInput, CommandInputs, GenerateCommand } from '../catalog/command';
 import type { NormalizedParams } from '../catalog/params';
 import { quoteGeneration } from '../catalog/pricing';
-import { normalizeSttOptions, resolveSttModel } from '../catalog/stt-options';
+import { normalizeSttOptions, resolveSttModel, type SttOptionsInput } from '../catalog/stt-options';
 import { modelOfRecord } from '../catalog/lifecycle';
 import { ModelDefinition } from '../catalog/types';
 import { RateDecision, RateLimiter } from '../limits/rate-limiter';
@@ -175,11 +175,11 @@ export class GenerationService {
   /** POST /api/v2/stt: the audio has already been received (and size-checked) by the transport. */
   async transcribe(
     actor: Actor,
-    input: { audio: InputFile; model?: string | null; language?: string | null; diarize?: boolean | string | null },
+    input: { audio: InputFile; model?: string | null } & SttOptionsInput,
     ctx: RequestContext,
   ): Promise<GenerationOutcome> {
     const { model, replaced } = resolveSttModel(input.model);
-    const options = normalizeSttOptions(model, { language: input.language, diarize: input.diarize });
+    const options = normalizeSttOptions(model, input);
     const params: StoredParams = {
       prompt: '',
       format: 'webp',

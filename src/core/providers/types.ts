@@ -352,9 +352,12 @@ export interface TtsRequest extends MediaRequestBase {
 
 export interface SttRequest extends MediaRequestBase {
   category: 'stt';
+  /** `prompt` here is the words and style to expect, where the vendor takes one. */
   audio?: InputFile;
   language?: string;
   diarize?: boolean;
+  /** Translate the speech into English text (models whose config has supports_translation). */
+  translate?: boolean;
 }
 
 export interface MusicRequest extends MediaRequestBase {
@@ -377,11 +380,31 @@ export interface ToolRequest extends MediaRequestBase {
 export type MediaRequest = ImageRequest | VideoRequest | TtsRequest | SttRequest | MusicRequest | ToolRequest;
 export type MediaRequestOf<C extends MediaCategory> = Extract<MediaRequest, { category: C }>;
 
+/** A stretch of a transcript with its times (seconds from the start); `speaker` numbers speakers from 1. */
+export interface TranscriptSegment {
+  start: number;
+  end: number;
+  text: string;
+  speaker?: number;
+}
+
+/** One word of a transcript with its times, where the vendor gives them. */
+export interface TranscriptWord {
+  word: string;
+  start: number;
+  end: number;
+}
+
 export interface MediaOutput {
   /** Result files as bytes (the adapter downloads vendor-hosted URLs itself). */
   files: InputFile[];
   /** Text result (transcription, OCR); diarized text uses `[Speaker N]: ` line prefixes. */
   text?: string;
+  /** A transcript's timed segments, where the vendor gives times. */
+  segments?: TranscriptSegment[];
+  words?: TranscriptWord[];
+  /** The spoken language the vendor detected or was told (ISO 639-1 where the vendor says it so). */
+  language?: string;
   seed?: number;
   durationSeconds?: number;
   /** Units actually consumed when the vendor reports them (characters, seconds). */

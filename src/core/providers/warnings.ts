@@ -14,6 +14,8 @@ const OPTIONAL_FIELDS = {
   language: 'language',
   diarize: 'diarize',
   mask: 'params.mask_url',
+  // A speech-to-text prompt (the words to expect); other categories' prompts are what they run on.
+  prompt: 'prompt',
 } as const;
 export type OptionalOption = keyof typeof OPTIONAL_FIELDS;
 
@@ -21,6 +23,7 @@ function given(req: MediaRequest, option: OptionalOption): boolean {
   const value = (req as Partial<Record<OptionalOption, unknown>>)[option];
   if (option === 'quality') return value === 'hd';
   if (option === 'diarize') return value === true;
+  if (option === 'prompt') return req.category === 'stt' && typeof value === 'string' && value !== '';
   return value !== undefined && value !== '';
 }
 

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { components } from '../../openapi/components';
 import { documentOperation, type ResponseSpec } from '../../openapi/registry';
 import { V1ErrorSchema } from '../../openapi/v1-components';
+import { speechBody, transcriptionFields, translationFields } from './audio-request';
 import { imageEditFields, imageGenerationBody } from './image-request';
 
 const errorSchema = V1ErrorSchema;
@@ -26,7 +27,8 @@ export const ImagesResponseSchema = z
   .catchall(z.unknown());
 components.add(ImagesResponseSchema, { id: 'ImagesResponse', description: 'An answer of the Images API routes' });
 
-const binary = (description: string) => z.string().describe(description).meta({ format: 'binary' });
+/** A file in a form or an answer (`format: binary`); what it holds is said in the operation's description. */
+const binary = (description: string) => z.file().describe(description);
 
 const imageEditForm = imageEditFields.extend({
   image: binary('the image to edit (PNG, JPEG, WebP or GIF, up to 20 MB); `image[]` is taken too').optional(),
@@ -35,6 +37,49 @@ const imageEditForm = imageEditFields.extend({
     'for inpainting: transparent where the image is repainted, of the image’s very size; other editing models ignore it',
   ).optional(),
 });
+
+const segment = z.object({ id: z.number().int(), start: z.number(), end: z.number(), text: z.string() }).catchall(z.unknown());
+
+export const TranscriptionSchema = z
+  .union([
+    z.object({
+      text: z.string(),
+      usage: z.object({ type: z.literal('duration'), seconds: z.number() }).optional(),
+      service: serviceObject,
+    }),
+    z.object({
+      task: z.enum(['transcribe', 'translate']),
+      language: z.string().describe('in English words, lower case (`english`)'),
+      duration: z.number(),
+      text: z.string(),
+      segments: z.array(segment),
+      words: z.array(z.object({ word: z.string(), start: z.number(), end: z.number() })).optional(),
+      usage: z.object({ type: z.literal('duration'), seconds: z.number() }).optional(),
+      service: serviceObject,
+    }),
+    z.object({
+      task: z.literal('transcribe'),
+      duration: z.number(),
+      text: z.string(),
+      segments: z.array(
+        z.object({
+          type: z.literal('transcript.text.segment'),
+          id: z.string(),
+          start: z.number(),
+          end: z.number(),
+          text: z.string(),
+          speaker: z.string().describe('A, B, ... in order of first appearance'),
+        }),
+      ),
+      usage: z.object({ type: z.literal('duration'), seconds: z.number() }).optional(),
+      service: serviceObject,
+    }),
+  ])
+  .describe('json, verbose_json or diarized_json (text, srt and vtt answer text/plain or text/vtt)');
+components.add(TranscriptionSchema, { id: 'Transcription', description: 'A JSON answer of the transcription routes' });
+
+const audioFileForm = (fields: z.ZodObject) =>
+  fields.extend({ file: binary('the audio (mp3, mp4, wav, m4a, ogg, flac or webm; up to 25 MB)') });
 
 /** What a media route that runs a model may answer besides 200, in OpenAI's error body. */
 function runErrors(extra: Record<number, ResponseSpec> = {}): Record<number, ResponseSpec> {
@@ -61,8 +106,77 @@ const ignoredHeaders = {
   'Idempotent-Replayed': '`true` when the answer is the replay of an earlier request with the same Idempotency-Key',
 };
 
+function documentAudio(router: Router): void {
+  const audio = ['Audio (compatible)'];
+  documentOperation(router, {
+    method: 'post',
+    path: '/audio/speech',
+    operationId: 'createSpeech',
+    summary: 'OpenAI’s text to speech for every speech model of the catalog: the audio file itself',
+    description:
+      'The same generation, price (calculate-price with `prompt` = `input`), limits, Idempotency-Key, history and ' +
+      'ledger as POST /api/v2/generate. `voice` is a voice of the model (Gemini’s prebuilt voices, or an ElevenLabs voice ' +
+      'id); `response_format` mp3 or wav, as the model makes it; `speed` within the model’s range. A value only other ' +
+      'speech models offer gives way to the model’s default and is named in X-Ignored-Parameters; one no model offers is a 400.',
+    tags: audio,
+    security: 'bearer',
+    apiKeyHeader: true,
+    openToRestrictedKeys: true,
+    body: speechBody,
+    errorSchema,
+    responses: {
+      200: {
+        description: 'The speech: MP3 or WAV, as the model makes it',
+        schema: binary('the audio file'),
+        contentType: 'audio/mpeg',
+        alsoContentTypes: ['audio/wav'],
+        headers: ignoredHeaders,
+      },
+      ...runErrors(),
+    },
+  });
+  for (const [path, operationId, fields, summary] of [
+    ['/audio/transcriptions', 'createTranscription', transcriptionFields, 'OpenAI’s speech to text for every speech-to-text model'],
+    [
+      '/audio/translations',
+      'createTranslation',
+      translationFields,
+      'OpenAI’s speech translation into English (models with supports_translation)',
+    ],
+  ] as const) {
+    documentOperation(router, {
+      method: 'post',
+      path,
+      operationId,
+      summary,
+      description:
+        'multipart/form-data. The same generation, price, limits, Idempotency-Key, history and ledger as POST /api/v2/stt. ' +
+        '`response_format`: json (default), text, srt, vtt, verbose_json (timed segments: the vendor’s, or one over the ' +
+        'whole audio where the vendor gives none; Whisper’s decoding statistics are 0), diarized_json (speaker-labelled ' +
+        'segments, models with diarization).',
+      tags: audio,
+      security: 'bearer',
+      apiKeyHeader: true,
+      openToRestrictedKeys: true,
+      body: audioFileForm(fields),
+      bodyContentType: 'multipart/form-data',
+      errorSchema,
+      responses: {
+        200: {
+          description: 'The transcript',
+          schema: TranscriptionSchema,
+          alsoContentTypes: ['text/plain', 'text/vtt'],
+          headers: ignoredHeaders,
+        },
+        ...runErrors({ 413: error('Audio over 25 MB'), 415: error('Not multipart/form-data') }),
+      },
+    });
+  }
+}
+
 /** The media operations of /v1. */
 export function documentMedia(router: Router): void {
+  documentAudio(router);
   const images = ['Images (compatible)'];
   documentOperation(router, {
     method: 'post',

@@ -1,4 +1,5 @@
 import type Router from '@koa/router';
+import { registerAudioRoutes } from './audio';
 import { registerImageRoutes } from './images';
 import { documentMedia } from './openapi';
 import type { MediaServices } from './run';
@@ -7,4 +8,5 @@ import type { MediaServices } from './run';
 export function registerMediaRoutes(router: Router, services: MediaServices): void {
   documentMedia(router);
   registerImageRoutes(router, services);
+  registerAudioRoutes(router, services);
 }

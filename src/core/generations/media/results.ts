@@ -15,6 +15,15 @@ export interface StoredResult {
   durationSeconds: number | null;
 }
 
+/** A transcript's segments, words and language, kept with its text (the compatible surfaces render srt, vtt...). */
+function transcriptMetadata(output: MediaOutput): Record<string, unknown> | null {
+  const metadata: Record<string, unknown> = {};
+  if (output.segments?.length) metadata.segments = output.segments;
+  if (output.words?.length) metadata.words = output.words;
+  if (output.language) metadata.language = output.language;
+  return Object.keys(metadata).length > 0 ? metadata : null;
+}
+
 /** Images are re-encoded by sharp (format, size); audio and video are stored as the vendor made them. */
 export async function storeResult(
   storage: ResultStorage,
@@ -32,7 +41,7 @@ export async function storeResult(
   };
   const file = output.files[0];
   if (!file) {
-    if (output.text !== undefined) return base;
+    if (output.text !== undefined) return { ...base, metadata: transcriptMetadata(output) };
     throw new ProviderError('upstream', `${model.slug} returned no result`, model.provider);
   }
   const sniffed = sniffMedia(file.data);

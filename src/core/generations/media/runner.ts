@@ -38,6 +38,10 @@ export interface MediaRunnerDeps {
 export interface SttExtras {
   language?: string;
   diarize?: boolean;
+  /** Words and style to expect (the vendor's `prompt`). */
+  prompt?: string;
+  /** Translate into English rather than transcribe. */
+  translate?: boolean;
 }
 
 /** The adapter's request: only the options of the model's category, in that category's request type. */
@@ -71,7 +75,15 @@ export function buildMediaRequest(model: ModelDefinition, params: NormalizedPara
     case 'tts':
       return { ...base, category: 'tts', voiceId: params.voiceId, speed: params.speed, audioFormat: params.audioFormat };
     case 'stt':
-      return { ...base, category: 'stt', audio: inputs.audio, language: stt?.language, diarize: stt?.diarize };
+      return {
+        ...base,
+        category: 'stt',
+        prompt: stt?.prompt,
+        audio: inputs.audio,
+        language: stt?.language,
+        diarize: stt?.diarize,
+        translate: stt?.translate,
+      };
     case 'music':
       return { ...base, category: 'music', seed: params.seed, durationSeconds: params.durationSeconds, audioFormat: params.audioFormat };
     case 'tool':

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MediaOutput, SttRequest, ProviderConnection, ProviderError } from '../types';
-import { diarizedText } from './diarization';
+import { diarizedText, timedSegments } from './diarization';
 import { elevenlabsFetch, readBody } from './errors';
 
 const scribeResponse = z.object({
@@ -19,6 +19,15 @@ const scribeResponse = z.object({
     )
     .optional(),
 });
+
+/** Scribe names languages by ISO 639-3 (`eng`) or 639-1 codes; the service keeps 639-1 where one exists. */
+function iso6391(code: string): string {
+  try {
+    return new Intl.Locale(code).language; // ICU writes `eng` as `en`
+  } catch {
+    return code;
+  }
+}
 
 /** POST /v1/speech-to-text (multipart: model_id, file, language_code, diarize) -> {text, words, ...}. */
 export async function transcribe(req: SttRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<MediaOutput> {
@@ -43,9 +52,13 @@ export async function transcribe(req: SttRequest, conn: ProviderConnection, sign
   const lastEnd = words.length > 0 ? words[words.length - 1].end : undefined;
   const duration = body.audio_duration_secs ?? lastEnd;
   const diarized = req.diarize && words.some((w) => w.speaker_id) ? diarizedText(words) : '';
+  const timed = words.filter((w) => w.type !== 'spacing' && w.start !== undefined && w.end !== undefined);
   return {
     files: [],
     text: diarized || body.text.trim(),
+    segments: timedSegments(words, req.diarize === true),
+    ...(timed.length > 0 ? { words: timed.map((w) => ({ word: w.text, start: w.start!, end: w.end! })) } : {}),
+    ...(body.language_code ? { language: iso6391(body.language_code) } : {}),
     durationSeconds: duration,
     usage: body.audio_duration_secs !== undefined ? { seconds: body.audio_duration_secs } : undefined,
   };

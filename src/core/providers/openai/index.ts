@@ -20,6 +20,7 @@ export const openaiAdapter: ProviderAdapter<'openai'> = {
   chat: openAiChat,
   media: reportingIgnored(
     synchronousMedia('openai', { image: generateOpenAiImage, tts: synthesizeOpenAiSpeech, stt: transcribeWithOpenAi }),
-    () => ['quality', 'style', 'speed', 'language'],
+    // OpenAI's translations endpoint takes no language (it always writes English).
+    (req) => (req.category === 'stt' && req.translate ? ['prompt'] : ['quality', 'style', 'speed', 'language', 'prompt']),
   ),
 };
