@@ -64,6 +64,7 @@ const envSchema = z
     SANDBOX: flag,
     JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     API_KEY_PEPPER: optionalString,
+    REASONING_KEY: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     BOT_TOKEN: optionalString,
     BOT_MODE: z.enum(['polling', 'webhook']).default('polling'),
     BOT_WEBHOOK_SECRET: optionalString.pipe(
@@ -235,6 +236,11 @@ function toConfig(e: Env) {
     sandboxAllowed: e.NODE_ENV !== 'production' || e.SANDBOX,
     jwtSecret: secrets.jwtSecret,
     apiKeyPepper: secrets.apiKeyPepper,
+    /**
+     * What seals the reasoning state the service hands clients for vendors without their own encrypted form:
+     * REASONING_KEY, else JWT_SECRET (both stable across restarts and shared by every instance).
+     */
+    reasoningSecret: e.REASONING_KEY ?? secrets.jwtSecret,
     bot: {
       token: e.BOT_TOKEN,
       apiRoot: trimSlashes(e.TELEGRAM_API_ROOT),

@@ -38,7 +38,7 @@ async function expectBooksBalanced(userId: number) {
   expect(await ledgerTotals(api.db.dataSource, userId)).toEqual({ plan: b.planTokens, bonus: b.bonusTokens });
 }
 
-test('chat.completions.create: the standard answer, usage with exactly three fields, the service object, headers', async () => {
+test('chat.completions.create: the standard answer, usage with OpenAI fields and details, the service object, headers', async () => {
   const { key, userId } = await vipKey(200);
   const { data, response } = await client(key)
     .chat.completions.create({
@@ -56,7 +56,15 @@ test('chat.completions.create: the standard answer, usage with exactly three fie
   expect(data.choices[0].message.role).toBe('assistant');
   expect(data.choices[0].message.content?.length).toBeGreaterThan(0);
   expect(data.choices[0].finish_reason).toBe('stop');
-  expect(Object.keys(data.usage!).sort()).toEqual(['completion_tokens', 'prompt_tokens', 'total_tokens']);
+  expect(Object.keys(data.usage!).sort()).toEqual([
+    'completion_tokens',
+    'completion_tokens_details',
+    'prompt_tokens',
+    'prompt_tokens_details',
+    'total_tokens',
+  ]);
+  expect(data.usage!.prompt_tokens_details).toEqual({ cached_tokens: 0 });
+  expect(data.usage!.completion_tokens_details).toEqual({ reasoning_tokens: 0 });
   expect(data.usage!.total_tokens).toBe(data.usage!.prompt_tokens + data.usage!.completion_tokens);
   const service = (data as unknown as { service: { tokens_spent: number; balance: number } }).service;
   expect(service.tokens_spent).toBeGreaterThanOrEqual(1);

@@ -48,12 +48,37 @@ export const ChatCompletionSchema = component(
           content: z.string().nullable().describe('null when the model only called tools'),
           refusal: z.string().nullable(),
           tool_calls: z.array(toolCall).optional(),
+          reasoning_content: z.string().optional().describe("the model's readable reasoning, when it gives any"),
+          reasoning_details: z
+            .array(
+              z.object({
+                type: z.enum(['reasoning.text', 'reasoning.summary', 'reasoning.encrypted']),
+                text: z.string().optional(),
+                summary: z.string().optional(),
+                signature: z.string().optional(),
+                data: z.string().optional(),
+                id: z.string().optional(),
+                format: z.string(),
+                index: z.number().int(),
+              }),
+            )
+            .optional()
+            .describe("the reasoning with its state (OpenRouter's form): replay it on the assistant message to continue it"),
         }),
         logprobs: z.null(),
         finish_reason: z.enum(['stop', 'length', 'content_filter', 'tool_calls']),
       }),
     ),
-    usage: z.object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int(), total_tokens: z.number().int() }),
+    usage: z.object({
+      prompt_tokens: z.number().int(),
+      completion_tokens: z.number().int(),
+      total_tokens: z.number().int(),
+      prompt_tokens_details: z.object({
+        cached_tokens: z.number().int().describe('prompt tokens read from the vendor prompt cache'),
+        cache_write_tokens: z.number().int().optional().describe('prompt tokens written to the cache (Anthropic)'),
+      }),
+      completion_tokens_details: z.object({ reasoning_tokens: z.number().int() }),
+    }),
     service: serviceObject,
   }),
 );

@@ -1,7 +1,10 @@
 import { ParamError } from '../../core/catalog/errors';
 import type { ChatInput } from '../../core/generations/chat/types';
 import type { ChatInputMessage, ChatInputPart, ChatOptions } from '../../core/generations/chat/request';
-import type { ChatResponseFormat } from '../../core/providers/types';
+import type { CacheMark, ChatResponseFormat, ProviderName } from '../../core/providers/types';
+import type { ReasoningEnvelope } from '../../core/generations/chat/reasoning-envelope';
+import { catalogEntry } from '../../core/catalog/lifecycle';
+import { replayedReasoning } from './chat-reasoning';
 import { ChatCompletionBody, KNOWN_PARAMETERS } from './schemas';
 
 type WireMessage = ChatCompletionBody['messages'][number];
@@ -29,38 +32,83 @@ function pdfPart(file: { file_data?: string; file_id?: string; filename?: string
   return { type: 'file', mime: 'application/pdf', data, ...(file.filename !== undefined ? { filename: file.filename } : {}) };
 }
 
+type WireCache = { type: 'ephemeral'; ttl?: '5m' | '1h' } | null | undefined;
+
+/** A cache_control (on a part, a message or a tool) as the core's cache mark. */
+export function markOf(control: WireCache): { cache?: CacheMark } {
+  return control ? { cache: control.ttl ? { ttl: control.ttl } : {} } : {};
+}
+
 function userPart(p: WireUserPart, field: string): ChatInputPart {
   switch (p.type) {
     case 'text':
-      return { type: 'text', text: p.text };
+      return { type: 'text', text: p.text, ...markOf(p.cache_control) };
     case 'image_url':
-      return { type: 'image_url', url: typeof p.image_url === 'string' ? p.image_url : p.image_url.url };
+      return { type: 'image_url', url: typeof p.image_url === 'string' ? p.image_url : p.image_url.url, ...markOf(p.cache_control) };
     case 'file':
-      return pdfPart(p.file, field);
+      return { ...pdfPart(p.file, field), ...markOf(p.cache_control) } as ChatInputPart;
   }
 }
 
-function joinText(content: string | { text: string }[] | null | undefined): string {
-  if (content === null || content === undefined) return '';
-  return typeof content === 'string' ? content : content.map((p) => p.text).join('\n');
+type WireText = string | { text: string; cache_control?: WireCache }[] | null | undefined;
+
+/**
+ * Text content as the core takes it: one string, or its parts when a cache breakpoint marks one of them (or the
+ * message, which marks its last part).
+ */
+function textContent(content: WireText, messageMark: WireCache): string | ChatInputPart[] {
+  const parts = content === null || content === undefined ? [] : typeof content === 'string' ? [{ text: content }] : content;
+  const marked = messageMark !== null && messageMark !== undefined;
+  if (!marked && !parts.some((p) => 'cache_control' in p && p.cache_control)) return parts.map((p) => p.text).join('\n');
+  return parts.map((p, j) => ({
+    type: 'text' as const,
+    text: p.text,
+    ...markOf(('cache_control' in p ? p.cache_control : undefined) ?? (j === parts.length - 1 ? messageMark : undefined)),
+  }));
 }
 
-/** Chat-completions messages to the core's: `developer` is `system`; images stay references until the core fetches them. */
-export function toChatMessages(messages: readonly WireMessage[]): ChatInputMessage[] {
+/** A message-level breakpoint on parts: it marks the last one. */
+function markLast(parts: ChatInputPart[], mark: WireCache): ChatInputPart[] {
+  if (!mark || parts.length === 0) return parts;
+  return [...parts.slice(0, -1), { ...parts[parts.length - 1], ...markOf(mark) } as ChatInputPart];
+}
+
+/**
+ * Chat-completions messages to the core's: `developer` is `system`; images stay references until the core fetches
+ * them; an assistant turn's replayed reasoning goes with it (`provider`: the vendor of the requested model, for
+ * reasoning that names none).
+ */
+export function toChatMessages(
+  messages: readonly WireMessage[],
+  provider?: ProviderName,
+  envelope?: ReasoningEnvelope,
+): ChatInputMessage[] {
   return messages.map((m, i): ChatInputMessage => {
     switch (m.role) {
       case 'system':
       case 'developer':
-        return { role: 'system', content: joinText(m.content) };
+        return { role: 'system', content: textContent(m.content, m.cache_control) };
       case 'tool':
-        return { role: 'tool', content: joinText(m.content), toolCallId: m.tool_call_id };
+        return { role: 'tool', content: textContent(m.content, m.cache_control), toolCallId: m.tool_call_id };
       case 'assistant': {
         const toolCalls = (m.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
-        return { role: 'assistant', content: joinText(m.content), ...(toolCalls.length > 0 ? { toolCalls } : {}) };
+        const reasoning = envelope ? replayedReasoning(m, provider, envelope) : [];
+        return {
+          role: 'assistant',
+          content: textContent(m.content, m.cache_control),
+          ...(reasoning.length > 0 ? { reasoning } : {}),
+          ...(toolCalls.length > 0 ? { toolCalls } : {}),
+        };
       }
       case 'user': {
-        if (typeof m.content === 'string') return { role: 'user', content: m.content };
-        return { role: 'user', content: m.content.map((p, j) => userPart(p, `messages.${i}.content.${j}`)) };
+        if (typeof m.content === 'string') return { role: 'user', content: textContent(m.content, m.cache_control) };
+        return {
+          role: 'user',
+          content: markLast(
+            m.content.map((p, j) => userPart(p, `messages.${i}.content.${j}`)),
+            m.cache_control,
+          ),
+        };
       }
     }
   });
@@ -88,6 +136,7 @@ function options(body: ChatCompletionBody): ChatOptions {
       ...(t.function.description !== undefined ? { description: t.function.description } : {}),
       ...(t.function.parameters !== undefined ? { parameters: t.function.parameters } : {}),
       ...(typeof t.function.strict === 'boolean' ? { strict: t.function.strict } : {}),
+      ...markOf(t.cache_control),
     })),
     toolChoice: choice === null || choice === undefined ? undefined : typeof choice === 'string' ? choice : { name: choice.function.name },
     parallelToolCalls: orUndefined(body.parallel_tool_calls),
@@ -121,7 +170,7 @@ export function refuseUnknownParameters(raw: unknown): void {
 }
 
 /** The chat-completions body as the core's chat input. @throws ParamError for `n` other than 1. */
-export function toChatInput(body: ChatCompletionBody): ChatInput {
+export function toChatInput(body: ChatCompletionBody, envelope?: ReasoningEnvelope): ChatInput {
   if (body.n !== undefined && body.n !== null && body.n !== 1) {
     throw new ParamError('n', 'n must be 1: this server returns exactly one choice');
   }
@@ -129,7 +178,7 @@ export function toChatInput(body: ChatCompletionBody): ChatInput {
     throw new ParamError('modalities', 'modalities: audio output is not supported, this server answers in text');
   return {
     model: body.model,
-    messages: toChatMessages(body.messages),
+    messages: toChatMessages(body.messages, catalogEntry(body.model)?.provider, envelope),
     maxTokens: body.max_completion_tokens ?? body.max_tokens,
     temperature: body.temperature,
     ...options(body),

@@ -1,12 +1,19 @@
 import crypto from 'node:crypto';
 import type { ChatStream } from '../../core/generations/chat/types';
-import type { ChatResult, ChatStreamEvent, ChatUsage, FinishReason } from '../../core/providers/types';
+import type { ChatReasoning, ChatResult, ChatStreamEvent, ChatUsage, FinishReason } from '../../core/providers/types';
 
-// The answer as a list of output blocks (text, or one function call), the shape both the Responses and the
+// The answer as a list of output blocks (reasoning, text, or one function call), the shape both the Responses and the
 // Messages wire formats are built on. A stream's flat deltas become block starts, deltas and stops here, once,
 // so each surface only names the events.
 
-export type OutputBlock = { kind: 'text'; text: string } | { kind: 'tool'; id: string; name: string; arguments: string };
+export type OutputBlock =
+  | { kind: 'text'; text: string }
+  | { kind: 'tool'; id: string; name: string; arguments: string }
+  /** Reasoning: its text as it streamed, and the whole of it (signature, opaque state) once it is complete. */
+  | { kind: 'reasoning'; text: string; reasoning?: ChatReasoning };
+
+/** The readable text of a piece of reasoning (none for redacted thinking or a bare signature). */
+export const reasoningText = (r: ChatReasoning): string => (r.type === 'text' ? r.text : r.type === 'encrypted' ? (r.text ?? '') : '');
 
 export type BlockEvent =
   | { type: 'start'; index: number; block: OutputBlock }
@@ -16,9 +23,10 @@ export type BlockEvent =
 /** A vendor that streams a call without an id still gets one the client can answer. */
 const callId = () => `call_${crypto.randomBytes(12).toString('base64url')}`;
 
-/** The blocks of a whole answer: its text (when there is any), then each tool call. */
+/** The blocks of a whole answer: its reasoning, its text (when there is any), then each tool call. */
 export function blocksOfResult(result: ChatResult): OutputBlock[] {
-  const blocks: OutputBlock[] = result.text !== '' ? [{ kind: 'text', text: result.text }] : [];
+  const blocks: OutputBlock[] = (result.reasoning ?? []).map((r) => ({ kind: 'reasoning', text: reasoningText(r), reasoning: r }));
+  if (result.text !== '') blocks.push({ kind: 'text', text: result.text });
   for (const call of result.toolCalls ?? []) blocks.push({ kind: 'tool', id: call.id, name: call.name, arguments: call.arguments });
   return blocks;
 }
@@ -26,7 +34,7 @@ export function blocksOfResult(result: ChatResult): OutputBlock[] {
 /** Turns the core's stream events into block events; `blocks` holds every block seen, finished or open. */
 export class BlockAssembler {
   readonly blocks: OutputBlock[] = [];
-  private open: { index: number; toolIndex?: number } | undefined;
+  private open: { index: number; toolIndex?: number; reasoning?: boolean } | undefined;
   finishReason: FinishReason | undefined;
   usage: ChatUsage | undefined;
 
@@ -40,10 +48,25 @@ export class BlockAssembler {
       return [];
     }
     const out: BlockEvent[] = [];
-    if (ev.type === 'reasoning_delta' || ev.type === 'reasoning') return out;
+    if (ev.type === 'reasoning_delta') {
+      if (ev.text === '') return out;
+      if (!this.open?.reasoning) out.push(...this.stop(), this.start({ kind: 'reasoning', text: '' }));
+      (this.blocks[this.open!.index] as { text: string }).text += ev.text;
+      out.push({ type: 'delta', index: this.open!.index, kind: 'reasoning', text: ev.text });
+      return out;
+    }
+    if (ev.type === 'reasoning') {
+      // The block whose text streamed is complete; reasoning that streamed no text is a block of its own.
+      if (!this.open?.reasoning)
+        out.push(...this.stop(), this.start({ kind: 'reasoning', text: reasoningText(ev.reasoning), reasoning: ev.reasoning }));
+      (this.blocks[this.open!.index] as { reasoning?: ChatReasoning }).reasoning = ev.reasoning;
+      out.push(...this.stop());
+      return out;
+    }
     if (ev.type === 'delta') {
       if (ev.text === '') return out;
-      if (!this.open || this.open.toolIndex !== undefined) out.push(...this.stop(), this.start({ kind: 'text', text: '' }));
+      if (!this.open || this.open.toolIndex !== undefined || this.open.reasoning)
+        out.push(...this.stop(), this.start({ kind: 'text', text: '' }));
       const block = this.blocks[this.open!.index] as { text: string };
       block.text += ev.text;
       out.push({ type: 'delta', index: this.open!.index, kind: 'text', text: ev.text });
@@ -70,7 +93,7 @@ export class BlockAssembler {
 
   private start(block: OutputBlock, toolIndex?: number): BlockEvent {
     this.blocks.push(block);
-    this.open = { index: this.blocks.length - 1, toolIndex };
+    this.open = { index: this.blocks.length - 1, toolIndex, reasoning: block.kind === 'reasoning' };
     return { type: 'start', index: this.open.index, block: { ...block } };
   }
 }

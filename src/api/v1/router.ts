@@ -3,7 +3,9 @@ import Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import { lifecycleFields, listModels } from '../../core/catalog/catalog';
 import { requireCatalogEntry } from '../../core/catalog/lifecycle';
-import { ChatToolCall, FinishReason } from '../../core/providers/types';
+import { ChatResult, ChatUsage, FinishReason } from '../../core/providers/types';
+import { reasoningEnvelope } from '../../core/generations/chat/reasoning-envelope';
+import { reasoningContent, reasoningDetails } from './chat-reasoning';
 import type { ApiServices } from '../api-services';
 import { refuseWhileDraining } from '../health-routes';
 import { authenticate, authOf } from '../middleware/auth';
@@ -27,13 +29,35 @@ const CATALOG_EPOCH = 1732200000;
 
 const finishReason = (r: FinishReason | undefined | null) => r ?? 'stop';
 
-function assistantMessage(text: string, toolCalls: ChatToolCall[] | undefined): Record<string, unknown> {
-  if (!toolCalls?.length) return { role: 'assistant', content: text, refusal: null };
+function assistantMessage(result: ChatResult): Record<string, unknown> {
+  const { text, toolCalls, reasoning } = result;
+  const shown = reasoningContent(reasoning);
+  const thought = {
+    ...(shown !== undefined ? { reasoning_content: shown } : {}),
+    ...(reasoning?.length ? { reasoning_details: reasoning.flatMap((r, i) => reasoningDetails(r, i)) } : {}),
+  };
+  if (!toolCalls?.length) return { role: 'assistant', content: text, refusal: null, ...thought };
   return {
     role: 'assistant',
     content: text === '' ? null : text,
     refusal: null,
+    ...thought,
     tool_calls: toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
+  };
+}
+
+/** Usage with OpenAI's details: cached prompt tokens (and cache writes, as OpenRouter names them), reasoning tokens. */
+function usageOf(usage: ChatUsage): Record<string, unknown> {
+  const { promptTokens, completionTokens } = usage;
+  return {
+    prompt_tokens: promptTokens,
+    completion_tokens: completionTokens,
+    total_tokens: promptTokens + completionTokens,
+    prompt_tokens_details: {
+      cached_tokens: usage.cachedTokens ?? 0,
+      ...(usage.cacheWriteTokens ? { cache_write_tokens: usage.cacheWriteTokens } : {}),
+    },
+    completion_tokens_details: { reasoning_tokens: usage.reasoningTokens ?? 0 },
   };
 }
 
@@ -42,13 +66,12 @@ async function chatCompletions(ctx: ParameterizedContext, services: ChatRunServi
   checkBodyCaps('chat', raw);
   refuseUnknownParameters(raw);
   const body = parseInput(chatCompletionBody, raw, 'body');
-  const input = toChatInput(body);
+  const input = toChatInput(body, reasoningEnvelope(services.config.reasoningSecret));
   const id = `chatcmpl-${crypto.randomBytes(12).toString('base64url')}`;
   const created = Math.floor(Date.now() / 1000);
 
   if (!body.stream) {
     const out = await completeChat(ctx, services, input);
-    const { promptTokens, completionTokens } = out.result.usage;
     ctx.body = {
       id,
       object: 'chat.completion',
@@ -57,12 +80,12 @@ async function chatCompletions(ctx: ParameterizedContext, services: ChatRunServi
       choices: [
         {
           index: 0,
-          message: assistantMessage(out.result.text, out.result.toolCalls),
+          message: assistantMessage(out.result),
           logprobs: null,
           finish_reason: finishReason(out.result.finishReason),
         },
       ],
-      usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+      usage: usageOf(out.result.usage),
       [SERVICE_OBJECT]: serviceObject(out),
     };
     return;
@@ -79,7 +102,9 @@ async function chatCompletions(ctx: ParameterizedContext, services: ChatRunServi
   });
   sse.data(chunk([{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }]));
   let finish: FinishReason | undefined;
-  let usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | undefined;
+  let usage: Record<string, unknown> | undefined;
+  let reasoningIndex = 0;
+  let streamedReasoning = false;
   let failure: unknown;
   try {
     for await (const ev of stream.events) {
@@ -89,13 +114,20 @@ async function chatCompletions(ctx: ParameterizedContext, services: ChatRunServi
         const fn = ev.name !== undefined ? { name: ev.name, arguments: ev.arguments } : { arguments: ev.arguments };
         const call = { index: ev.index, ...(ev.id !== undefined ? { id: ev.id, type: 'function' } : {}), function: fn };
         if (!sse.data(chunk([{ index: 0, delta: { tool_calls: [call] }, logprobs: null, finish_reason: null }]))) break;
-      } else if (ev.type === 'finish') finish = ev.finishReason;
-      else if (ev.type === 'usage')
-        usage = {
-          prompt_tokens: ev.usage.promptTokens,
-          completion_tokens: ev.usage.completionTokens,
-          total_tokens: ev.usage.promptTokens + ev.usage.completionTokens,
+      } else if (ev.type === 'reasoning_delta') {
+        streamedReasoning = true;
+        if (!sse.data(chunk([{ index: 0, delta: { reasoning_content: ev.text }, logprobs: null, finish_reason: null }]))) break;
+      } else if (ev.type === 'reasoning') {
+        // A block that streamed its text brings its state now; one that arrives whole brings its text too.
+        const text = !streamedReasoning ? reasoningContent([ev.reasoning]) : undefined;
+        streamedReasoning = false;
+        const delta = {
+          ...(text !== undefined ? { reasoning_content: text } : {}),
+          reasoning_details: reasoningDetails(ev.reasoning, reasoningIndex++),
         };
+        if (!sse.data(chunk([{ index: 0, delta, logprobs: null, finish_reason: null }]))) break;
+      } else if (ev.type === 'finish') finish = ev.finishReason;
+      else if (ev.type === 'usage') usage = usageOf(ev.usage);
     }
   } catch (err) {
     failure = err;

@@ -1,11 +1,16 @@
 import { z } from 'zod';
 import { BODY_CAPS } from './body-caps';
 import { unsupportedTag } from './wire-types';
+import { reasoningDetail, thinkingBlock } from './chat-reasoning';
 
-const textPart = z.object({ type: z.literal('text'), text: z.string() });
+/** Anthropic's prompt-cache breakpoint, which several gateways take on chat content parts, messages and tools. */
+export const cacheControl = z.object({ type: z.literal('ephemeral'), ttl: z.enum(['5m', '1h']).optional() }).nullish();
+
+const textPart = z.object({ type: z.literal('text'), text: z.string(), cache_control: cacheControl });
 const imagePart = z.object({
   type: z.literal('image_url'),
   image_url: z.union([z.string(), z.object({ url: z.string(), detail: z.enum(['auto', 'low', 'high']).optional() })]),
+  cache_control: cacheControl,
 });
 /** A document, as chat-completions clients send one: `file_data` is a base64 `data:` URI (or bare base64) of a PDF. */
 const filePart = z.object({
@@ -15,6 +20,7 @@ const filePart = z.object({
     file_id: z.string().min(1).optional(),
     filename: z.string().max(255).optional(),
   }),
+  cache_control: cacheControl,
 });
 const userPart = z.discriminatedUnion('type', [textPart, imagePart, filePart], unsupportedTag('content part'));
 const textContent = z.union([z.string(), z.array(textPart).min(1)]);
@@ -25,12 +31,14 @@ const toolCall = z.object({
   function: z.object({ name: z.string().min(1), arguments: z.string() }),
 });
 
+// A message-level cache_control marks the message's last part (LiteLLM's shorthand for string content).
 const message = z.discriminatedUnion('role', [
-  z.object({ role: z.enum(['system', 'developer']), content: textContent, name: z.string().optional() }),
+  z.object({ role: z.enum(['system', 'developer']), content: textContent, name: z.string().optional(), cache_control: cacheControl }),
   z.object({
     role: z.literal('user'),
     content: z.union([z.string(), z.array(userPart).min(1)]),
     name: z.string().optional(),
+    cache_control: cacheControl,
   }),
   z.object({
     role: z.literal('assistant'),
@@ -38,8 +46,14 @@ const message = z.discriminatedUnion('role', [
     tool_calls: z.array(toolCall).nullish(),
     refusal: z.string().nullish(),
     name: z.string().optional(),
+    cache_control: cacheControl,
+    // The turn's reasoning as this server (and the common gateways) hand it out, replayed to its vendor.
+    reasoning_content: z.string().nullish(),
+    reasoning: z.string().nullish(),
+    reasoning_details: z.array(reasoningDetail).max(256).nullish(),
+    thinking_blocks: z.array(thinkingBlock).max(256).nullish(),
   }),
-  z.object({ role: z.literal('tool'), content: textContent, tool_call_id: z.string().min(1) }),
+  z.object({ role: z.literal('tool'), content: textContent, tool_call_id: z.string().min(1), cache_control: cacheControl }),
 ]);
 
 const functionName = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'function names are 1-64 letters, digits, _ or -');
@@ -52,6 +66,7 @@ const tool = z.object({
     parameters: z.record(z.string(), z.unknown()).optional(),
     strict: z.boolean().nullish(),
   }),
+  cache_control: cacheControl,
 });
 
 const toolChoice = z.union([
@@ -93,7 +108,7 @@ export const chatCompletionBody = z.object({
   tool_choice: toolChoice.nullish(),
   parallel_tool_calls: z.boolean().nullish(),
   response_format: responseFormat.nullish(),
-  reasoning_effort: z.enum(['minimal', 'low', 'medium', 'high']).nullish(),
+  reasoning_effort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max']).nullish(),
   // Labels: passed on where the vendor takes them, otherwise ignored and named in X-Ignored-Parameters.
   metadata: z.record(z.string().max(64), z.string().max(512)).nullish(),
   service_tier: z.enum(['auto', 'default', 'flex', 'scale', 'priority']).nullish(),

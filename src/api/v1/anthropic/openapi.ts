@@ -46,6 +46,8 @@ export const AnthropicMessageSchema = component(
       z.union([
         z.object({ type: z.literal('text'), text: z.string() }),
         z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.record(z.string(), z.unknown()) }),
+        z.object({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() }),
+        z.object({ type: z.literal('redacted_thinking'), data: z.string() }),
       ]),
     ),
     stop_reason: z.enum(['end_turn', 'max_tokens', 'tool_use', 'refusal']),
@@ -77,12 +79,15 @@ export function documentMessages(router: Router): void {
     description:
       'Authenticated with `x-api-key` or `Authorization: Bearer`; `anthropic-version` and `anthropic-beta` are accepted. ' +
       '`system` (string or text blocks), messages with text, image (base64 or url, for models with ' +
-      'config.supports_vision), tool_use and tool_result blocks; `cache_control` marks are accepted and change nothing. ' +
+      'config.supports_vision), tool_use and tool_result blocks; `cache_control` breakpoints reach Claude models (others ' +
+      'cache on their own); thinking (enabled with budget_tokens, adaptive, disabled) and output_config.effort map to ' +
+      "the model's reasoning control; thinking and redacted_thinking blocks come back with their signatures (other " +
+      "vendors' reasoning sealed in them) and replayed blocks go back to their vendor unchanged. " +
       'tools, tool_choice (auto, any, tool, none), max_tokens (required), stop_sequences, temperature, top_p, ' +
-      'metadata.user_id, output_config.format (structured output: the text is JSON of the schema); thinking and ' +
-      'context_management are accepted. Same accounts, limits, hold and ledger as /v1/chat/completions. ' +
+      'metadata.user_id, output_config.format (structured output: the text is JSON of the schema); ' +
+      'context_management is accepted. Same accounts, limits, hold and ledger as /v1/chat/completions. ' +
       'With `stream: true` the answer is the event sequence message_start, content_block_start, ping, ' +
-      'content_block_delta (text_delta, input_json_delta), content_block_stop, message_delta (stop_reason, usage, ' +
+      'content_block_delta (thinking_delta, signature_delta, text_delta, input_json_delta), content_block_stop, message_delta (stop_reason, usage, ' +
       'service), message_stop; a failure after the start is an `error` event.',
     tags,
     security: 'bearer',

@@ -1,21 +1,39 @@
+import type { ReasoningEnvelope } from '../../../core/generations/chat/reasoning-envelope';
 import type { ChatInput } from '../../../core/generations/chat/types';
 import type { ChatInputMessage, ChatInputPart } from '../../../core/generations/chat/request';
-import type { ChatToolCall, ChatToolChoice } from '../../../core/providers/types';
+import type { CacheMark, ChatReasoning, ChatToolCall, ChatToolChoice, ThinkingRequest } from '../../../core/providers/types';
 import type { AnthropicMessage, CountTokensBody, MessagesBody } from './schema';
+import { reasoningOfBlock } from './thinking';
 
 type Block = AnthropicMessage['content'][number];
 type ImageBlock = Extract<Block, { type: 'image' }>;
 
+/** A block's cache_control as the core's cache mark. */
+function markOf(block: { cache_control?: { ttl?: '5m' | '1h' } | null }): { cache?: CacheMark } {
+  const control = block.cache_control;
+  return control ? { cache: control.ttl ? { ttl: control.ttl } : {} } : {};
+}
+
 function imagePart(block: ImageBlock, field: string): ChatInputPart {
   const src = block.source;
   return src.type === 'base64'
-    ? { type: 'image_url', url: `data:${src.media_type};base64,${src.data}`, field: `${field}.source.data` }
-    : { type: 'image_url', url: src.url, field: `${field}.source.url` };
+    ? { type: 'image_url', url: `data:${src.media_type};base64,${src.data}`, field: `${field}.source.data`, ...markOf(block) }
+    : { type: 'image_url', url: src.url, field: `${field}.source.url`, ...markOf(block) };
 }
 
-function systemText(system: CountTokensBody['system']): string {
-  return (system ?? []).map((b) => b.text).join('\n');
+/** The system prompt as one system message: plain text, or its blocks when one carries a cache breakpoint. */
+function systemMessage(system: CountTokensBody['system']): ChatInputMessage[] {
+  const blocks = system ?? [];
+  if (blocks.length === 0) return [];
+  if (blocks.some((b) => b.cache_control))
+    return [{ role: 'system', content: blocks.map((b) => ({ type: 'text', text: b.text, ...markOf(b) })) }];
+  const text = blocks.map((b) => b.text).join('\n');
+  return text !== '' ? [{ role: 'system', content: text }] : [];
 }
+
+/** Text that carries no cache breakpoint goes as a string, as before; marked parts keep their marks. */
+const plainOrParts = (parts: ChatInputPart[]) =>
+  parts.every((p) => p.type === 'text' && !p.cache) ? parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n') : parts;
 
 /**
  * A user turn: its tool_result blocks answer the calls of the turn before, one tool message each (the core's
@@ -26,28 +44,45 @@ function userTurn(blocks: Block[], field: string): ChatInputMessage[] {
   const out: ChatInputMessage[] = [];
   const parts: ChatInputPart[] = [];
   for (const [j, block] of blocks.entries()) {
-    if (block.type === 'text') parts.push({ type: 'text', text: block.text });
+    if (block.type === 'text') parts.push({ type: 'text', text: block.text, ...markOf(block) });
     else if (block.type === 'image') parts.push(imagePart(block, `${field}.${j}`));
     else if (block.type === 'tool_result') {
       const inner = block.content ?? [];
-      const text = inner.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
-      out.push({ role: 'tool', toolCallId: block.tool_use_id, content: block.is_error ? `Error: ${text}` : text });
+      const joined = inner.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+      const text = block.is_error ? `Error: ${joined}` : joined;
+      const mark = markOf(block).cache ?? [...inner].reverse().find((b) => b.cache_control)?.cache_control;
+      const content = mark ? [{ type: 'text' as const, text, cache: { ...(mark.ttl ? { ttl: mark.ttl } : {}) } }] : text;
+      out.push({ role: 'tool', toolCallId: block.tool_use_id, content });
       for (const [k, b] of inner.entries()) if (b.type === 'image') parts.push(imagePart(b, `${field}.${j}.content.${k}`));
     }
   }
-  if (parts.length > 0)
-    out.push({ role: 'user', content: parts.every((p) => p.type === 'text') ? parts.map((p) => p.text).join('\n') : parts });
+  if (parts.length > 0) out.push({ role: 'user', content: plainOrParts(parts) });
   return out;
 }
 
-/** An assistant turn: its text, and its tool_use blocks as the calls it made; thinking blocks inform no other vendor. */
-function assistantTurn(blocks: Block[]): ChatInputMessage[] {
-  const text = blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
+/**
+ * An assistant turn: its thinking blocks as the turn's reasoning (replayed to the vendor that produced it), its text,
+ * and its tool_use blocks as the calls it made.
+ */
+function assistantTurn(blocks: Block[], envelope: ReasoningEnvelope): ChatInputMessage[] {
+  const texts = blocks.flatMap((b) => (b.type === 'text' ? [b] : []));
+  const text = texts.map((b) => b.text).join('');
   const toolCalls: ChatToolCall[] = blocks.flatMap((b) =>
-    b.type === 'tool_use' ? [{ id: b.id, name: b.name, arguments: JSON.stringify(b.input) }] : [],
+    b.type === 'tool_use' ? [{ id: b.id, name: b.name, arguments: JSON.stringify(b.input), ...markOf(b) }] : [],
+  );
+  const reasoning: ChatReasoning[] = blocks.flatMap((b) =>
+    b.type === 'thinking' || b.type === 'redacted_thinking' ? reasoningOfBlock(b, envelope) : [],
   );
   if (text === '' && toolCalls.length === 0) return [];
-  return [{ role: 'assistant', content: text, ...(toolCalls.length > 0 ? { toolCalls } : {}) }];
+  const content = texts.some((b) => b.cache_control) ? texts.map((b) => ({ type: 'text' as const, text: b.text, ...markOf(b) })) : text;
+  return [
+    {
+      role: 'assistant',
+      content,
+      ...(reasoning.length > 0 ? { reasoning } : {}),
+      ...(toolCalls.length > 0 ? { toolCalls } : {}),
+    },
+  ];
 }
 
 function toolChoice(choice: CountTokensBody['tool_choice']): { toolChoice?: ChatToolChoice; parallelToolCalls?: boolean } {
@@ -65,12 +100,23 @@ function toolChoice(choice: CountTokensBody['tool_choice']): { toolChoice?: Chat
   }
 }
 
+/**
+ * Extended thinking as the core asks for it: a budget, adaptive, or off; kinds this server does not know yet are
+ * left to the model's default.
+ */
+function thinkingOf(thinking: CountTokensBody['thinking']): { thinking?: ThinkingRequest } {
+  if (thinking?.type === 'enabled' && thinking.budget_tokens !== undefined)
+    return { thinking: { type: 'budget', budgetTokens: thinking.budget_tokens } };
+  if (thinking?.type === 'adaptive') return { thinking: { type: 'adaptive' } };
+  if (thinking?.type === 'disabled') return { thinking: { type: 'disabled' } };
+  return {};
+}
+
 /** The conversation part of a Messages request (also what count_tokens measures) as the core's chat input. */
-export function toConversation(body: CountTokensBody): ChatInput {
-  const system = systemText(body.system);
-  const messages: ChatInputMessage[] = system !== '' ? [{ role: 'system', content: system }] : [];
+export function toConversation(body: CountTokensBody, envelope: ReasoningEnvelope): ChatInput {
+  const messages: ChatInputMessage[] = systemMessage(body.system);
   for (const [i, m] of body.messages.entries()) {
-    messages.push(...(m.role === 'user' ? userTurn(m.content, `messages.${i}.content`) : assistantTurn(m.content)));
+    messages.push(...(m.role === 'user' ? userTurn(m.content, `messages.${i}.content`) : assistantTurn(m.content, envelope)));
   }
   return {
     model: body.model,
@@ -79,15 +125,19 @@ export function toConversation(body: CountTokensBody): ChatInput {
       name: t.name,
       ...(t.description !== undefined ? { description: t.description } : {}),
       parameters: t.input_schema,
+      ...markOf(t),
     })),
     ...toolChoice(body.tool_choice),
   };
 }
 
-/** A Messages request as the core's chat input. */
-export function toChatInput(body: MessagesBody): ChatInput {
+/** A Messages request as the core's chat input: `thinking` and `output_config.effort` are its reasoning request. */
+export function toChatInput(body: MessagesBody, envelope: ReasoningEnvelope): ChatInput {
+  const effort = body.output_config?.effort;
   return {
-    ...toConversation(body),
+    ...toConversation(body, envelope),
+    ...thinkingOf(body.thinking),
+    ...(effort ? { reasoningEffort: effort } : {}),
     maxTokens: body.max_tokens,
     ...(body.temperature !== undefined ? { temperature: body.temperature } : {}),
     ...(body.top_p !== undefined ? { topP: body.top_p } : {}),

@@ -1,10 +1,12 @@
 import crypto from 'node:crypto';
+import type { ReasoningEnvelope } from '../../../core/generations/chat/reasoning-envelope';
 import type { ChatOutcome, ChatStream } from '../../../core/generations/chat/types';
 import type { ChatUsage, FinishReason } from '../../../core/providers/types';
 import { anthropicErrorBody, describeError } from '../../middleware/errors';
 import type { SseChannel } from '../../sse';
 import { serviceObject } from '../chat-run';
 import { BlockEvent, blocksOfResult, OutputBlock, pipeBlocks } from '../output-blocks';
+import { readable, signatureOf, thinkingBlock } from './thinking';
 
 // The core's answer in the Messages wire format: the message object, and the documented event sequence
 // message_start, content_block_start, ping, content_block_delta…, content_block_stop, message_delta, message_stop.
@@ -27,29 +29,37 @@ function parseInput(args: string): Record<string, unknown> {
   }
 }
 
-function contentBlock(block: OutputBlock): Record<string, unknown> {
-  return block.kind === 'text'
-    ? { type: 'text', text: block.text }
-    : { type: 'tool_use', id: block.id, name: block.name, input: parseInput(block.arguments) };
+function contentBlock(block: OutputBlock, envelope: ReasoningEnvelope): Record<string, unknown> {
+  switch (block.kind) {
+    case 'text':
+      return { type: 'text', text: block.text };
+    case 'tool':
+      return { type: 'tool_use', id: block.id, name: block.name, input: parseInput(block.arguments) };
+    case 'reasoning':
+      return block.reasoning ? thinkingBlock(block.reasoning, envelope) : { type: 'thinking', thinking: block.text, signature: '' };
+  }
 }
 
+/** Anthropic's usage fields: `input_tokens` is the prompt that was neither read from nor written to the cache. */
 function usageOf(usage: ChatUsage): Record<string, number> {
+  const read = usage.cachedTokens ?? 0;
+  const written = usage.cacheWriteTokens ?? 0;
   return {
-    input_tokens: usage.promptTokens,
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: 0,
+    input_tokens: Math.max(0, usage.promptTokens - read - written),
+    cache_creation_input_tokens: written,
+    cache_read_input_tokens: read,
     output_tokens: usage.completionTokens,
   };
 }
 
 /** A whole answer as a Messages `message`. */
-export function messageBody(out: ChatOutcome): Record<string, unknown> {
+export function messageBody(out: ChatOutcome, envelope: ReasoningEnvelope): Record<string, unknown> {
   return {
     id: messageId(),
     type: 'message',
     role: 'assistant',
     model: out.model.slug,
-    content: blocksOfResult(out.result).map(contentBlock),
+    content: blocksOfResult(out.result).map((b) => contentBlock(b, envelope)),
     stop_reason: STOP_REASONS[out.result.finishReason],
     stop_sequence: null,
     usage: usageOf(out.result.usage),
@@ -58,7 +68,7 @@ export function messageBody(out: ChatOutcome): Record<string, unknown> {
 }
 
 /** Writes the stream as Messages events; a vendor failure after the start is an `error` event, as the API sends it. */
-export async function writeMessageStream(stream: ChatStream, sse: SseChannel): Promise<void> {
+export async function writeMessageStream(stream: ChatStream, sse: SseChannel, envelope: ReasoningEnvelope): Promise<void> {
   sse.event('message_start', {
     type: 'message_start',
     message: {
@@ -73,22 +83,47 @@ export async function writeMessageStream(stream: ChatStream, sse: SseChannel): P
     },
   });
   let pinged = false;
+  const delta = (index: number, d: Record<string, unknown>) =>
+    sse.event('content_block_delta', { type: 'content_block_delta', index, delta: d });
+  // Reasoning that streamed its text is a thinking block whose signature comes last (signature_delta); reasoning that
+  // arrives whole is its block at once: thinking (its text in one delta) or redacted_thinking.
+  const start = (index: number, block: OutputBlock): boolean => {
+    if (block.kind === 'text')
+      return sse.event('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+    if (block.kind === 'tool') {
+      const content_block = { type: 'tool_use', id: block.id, name: block.name, input: {} };
+      return sse.event('content_block_start', { type: 'content_block_start', index, content_block });
+    }
+    if (block.reasoning && !readable(block.reasoning)) {
+      return sse.event('content_block_start', {
+        type: 'content_block_start',
+        index,
+        content_block: thinkingBlock(block.reasoning, envelope),
+      });
+    }
+    const opened = sse.event('content_block_start', {
+      type: 'content_block_start',
+      index,
+      content_block: { type: 'thinking', thinking: '', signature: '' },
+    });
+    return block.text !== '' ? delta(index, { type: 'thinking_delta', thinking: block.text }) : opened;
+  };
   const write = (ev: BlockEvent): boolean => {
     if (ev.type === 'start') {
-      const opened = sse.event('content_block_start', {
-        type: 'content_block_start',
-        index: ev.index,
-        content_block:
-          ev.block.kind === 'text' ? { type: 'text', text: '' } : { type: 'tool_use', id: ev.block.id, name: ev.block.name, input: {} },
-      });
+      const opened = start(ev.index, ev.block);
       if (!pinged) sse.event('ping', { type: 'ping' });
       pinged = true;
       return opened;
     }
     if (ev.type === 'delta') {
-      const delta = ev.kind === 'text' ? { type: 'text_delta', text: ev.text } : { type: 'input_json_delta', partial_json: ev.text };
-      return sse.event('content_block_delta', { type: 'content_block_delta', index: ev.index, delta });
+      if (ev.kind === 'reasoning') return delta(ev.index, { type: 'thinking_delta', thinking: ev.text });
+      return delta(
+        ev.index,
+        ev.kind === 'text' ? { type: 'text_delta', text: ev.text } : { type: 'input_json_delta', partial_json: ev.text },
+      );
     }
+    const r = ev.block.kind === 'reasoning' ? ev.block.reasoning : undefined;
+    if (r && readable(r)) delta(ev.index, { type: 'signature_delta', signature: signatureOf(r, envelope) });
     return sse.event('content_block_stop', { type: 'content_block_stop', index: ev.index });
   };
   const piped = await pipeBlocks(stream, write);

@@ -9,6 +9,7 @@ import { documentMessages } from './openapi';
 import { toChatInput, toConversation } from './request';
 import { messageBody, writeMessageStream } from './response';
 import { countTokensBody, messagesBody } from './schema';
+import { reasoningEnvelope } from '../../../core/generations/chat/reasoning-envelope';
 
 /** The Messages API's own request limit. */
 const MESSAGES_BODY_LIMIT = 32 * 1024 * 1024;
@@ -31,19 +32,21 @@ async function readCappedBody(ctx: ParameterizedContext): Promise<unknown> {
 
 async function createMessage(ctx: ParameterizedContext, services: ChatRunServices): Promise<void> {
   const body = parseInput(messagesBody, await readCappedBody(ctx), 'body');
-  const input = toChatInput(body);
+  const envelope = reasoningEnvelope(services.config.reasoningSecret);
+  const input = toChatInput(body, envelope);
   if (!body.stream) {
-    ctx.body = messageBody(await withWireNames(MESSAGES_NAMES, () => completeChat(ctx, services, input)));
+    ctx.body = messageBody(await withWireNames(MESSAGES_NAMES, () => completeChat(ctx, services, input)), envelope);
     return;
   }
   const { stream, sse } = await withWireNames(MESSAGES_NAMES, () => streamChat(ctx, services, input));
-  await writeMessageStream(stream, sse);
+  await writeMessageStream(stream, sse, envelope);
 }
 
 /** The prompt's size as the service estimates it for the hold; nothing is held, charged or counted against limits. */
 async function countTokens(ctx: ParameterizedContext, services: ChatRunServices): Promise<void> {
   const body = parseInput(countTokensBody, await readCappedBody(ctx), 'body');
-  ctx.body = { input_tokens: services.chat.countPromptTokens(toConversation(body)).promptTokens };
+  const conversation = toConversation(body, reasoningEnvelope(services.config.reasoningSecret));
+  ctx.body = { input_tokens: services.chat.countPromptTokens(conversation).promptTokens };
 }
 
 /** POST /v1/messages and /v1/messages/count_tokens: the Anthropic Messages API over the core's one chat request. */

@@ -24,6 +24,15 @@ const outputItem = z.union([
     arguments: z.string().describe('JSON text written by the model'),
     status: z.literal('completed'),
   }),
+  z.object({
+    type: z.literal('reasoning'),
+    id: z.string(),
+    summary: z.array(z.object({ type: z.literal('summary_text'), text: z.string() })).describe('with reasoning.summary set'),
+    encrypted_content: z
+      .string()
+      .optional()
+      .describe('with include ["reasoning.encrypted_content"]: replay the item to restore the reasoning (any vendor)'),
+  }),
 ]);
 
 export const ResponseSchema = z
@@ -64,7 +73,9 @@ export function documentResponses(router: Router): void {
       '`input` as a string or items: messages (input_text, input_image with an https or data: URL for models with ' +
       'config.supports_vision), function_call and function_call_output items; `instructions`; function tools and ' +
       'tool_choice; text.format (json_object, json_schema); max_output_tokens, temperature, top_p; labels (metadata, ' +
-      'user, safety_identifier, prompt_cache_key, service_tier, store: false) accepted. Nothing is stored: ' +
+      'user, safety_identifier, prompt_cache_key, service_tier, store: false) accepted; reasoning.effort maps to the ' +
+      "model's reasoning control, reasoning items come back (summaries with reasoning.summary, encrypted_content with " +
+      'include ["reasoning.encrypted_content"], restoring any vendor\'s reasoning when replayed). Nothing is stored: ' +
       '`previous_response_id`, `conversation`, `store: true`, `background` and `prompt` answer 400 naming them. Same ' +
       'accounts, limits, hold and ledger as /v1/chat/completions. With `stream: true` the answer is the documented ' +
       'event stream (response.created, response.in_progress, response.output_item.added, ' +

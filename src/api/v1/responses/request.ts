@@ -1,7 +1,9 @@
 import { ParamError } from '../../../core/catalog/errors';
 import type { ChatInput } from '../../../core/generations/chat/types';
 import type { ChatInputMessage, ChatInputPart } from '../../../core/generations/chat/request';
-import type { ChatResponseFormat } from '../../../core/providers/types';
+import type { ReasoningEnvelope } from '../../../core/generations/chat/reasoning-envelope';
+import type { ChatReasoning, ChatResponseFormat } from '../../../core/providers/types';
+import { reasoningOfItem } from './reasoning-items';
 import { KNOWN_RESPONSES_PARAMETERS, ResponsesBody, ResponsesItem } from './schema';
 
 type MessageItem = Extract<ResponsesItem, { type: 'message' }>;
@@ -46,27 +48,40 @@ function userContent(parts: readonly Part[], field: string): string | ChatInputP
 
 /**
  * Input items in order as the core's messages: consecutive function_call items join the assistant turn before
- * them (the calls it made), each function_call_output is a tool message answering its call.
+ * them (the calls it made), each function_call_output is a tool message answering its call. A reasoning item's state
+ * belongs to the assistant turn that follows it.
  */
-function toMessages(items: readonly ResponsesItem[]): ChatInputMessage[] {
+function toMessages(items: readonly ResponsesItem[], envelope: ReasoningEnvelope): ChatInputMessage[] {
   const out: ChatInputMessage[] = [];
+  let reasoning: ChatReasoning[] = [];
+  /** The assistant turn an item joins: the last one, unless reasoning came since (a new turn starts with it). */
+  const assistant = (): ChatInputMessage => {
+    const last = out[out.length - 1];
+    if (last?.role === 'assistant' && reasoning.length === 0) return last;
+    const turn: ChatInputMessage = { role: 'assistant', content: '', ...(reasoning.length > 0 ? { reasoning } : {}) };
+    reasoning = [];
+    out.push(turn);
+    return turn;
+  };
   for (const [i, item] of items.entries()) {
     switch (item.type) {
       case 'message':
         if (item.role === 'user') out.push({ role: 'user', content: userContent(item.content, `input.${i}.content`) });
-        else out.push({ role: item.role === 'assistant' ? 'assistant' : 'system', content: textOf(item.content) });
+        else if (item.role === 'assistant') {
+          out.push({ role: 'assistant', content: textOf(item.content), ...(reasoning.length > 0 ? { reasoning } : {}) });
+          reasoning = [];
+        } else out.push({ role: 'system', content: textOf(item.content) });
         break;
       case 'function_call': {
-        const call = { id: item.call_id, name: item.name, arguments: item.arguments };
-        const last = out[out.length - 1];
-        if (last?.role === 'assistant') last.toolCalls = [...(last.toolCalls ?? []), call];
-        else out.push({ role: 'assistant', content: '', toolCalls: [call] });
+        const turn = assistant();
+        turn.toolCalls = [...(turn.toolCalls ?? []), { id: item.call_id, name: item.name, arguments: item.arguments }];
         break;
       }
       case 'function_call_output':
         out.push({ role: 'tool', toolCallId: item.call_id, content: textOf(item.output) });
         break;
       case 'reasoning':
+        reasoning = [...reasoning, ...reasoningOfItem(item, envelope)];
         break;
     }
   }
@@ -86,7 +101,7 @@ function responseFormat(format: NonNullable<ResponsesBody['text']>['format']): C
 }
 
 /** A Responses request as the core's chat input. @throws ParamError for the stateful features */
-export function toChatInput(body: ResponsesBody): ChatInput {
+export function toChatInput(body: ResponsesBody, envelope: ReasoningEnvelope): ChatInput {
   refuseStateful(body);
   const items: ResponsesItem[] =
     typeof body.input === 'string' ? [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: body.input }] }] : body.input;
@@ -95,7 +110,7 @@ export function toChatInput(body: ResponsesBody): ChatInput {
   const orUndefined = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
   return {
     model: body.model,
-    messages: [...system, ...toMessages(items)],
+    messages: [...system, ...toMessages(items, envelope)],
     maxTokens: body.max_output_tokens,
     temperature: body.temperature,
     tools: body.tools?.map((t) => ({
@@ -109,5 +124,7 @@ export function toChatInput(body: ResponsesBody): ChatInput {
     responseFormat: responseFormat(body.text?.format),
     topP: orUndefined(body.top_p),
     user: orUndefined(body.safety_identifier) ?? orUndefined(body.user),
+    ...(body.reasoning?.effort ? { reasoningEffort: body.reasoning.effort } : {}),
+    ...(body.prompt_cache_key ? { promptCacheKey: body.prompt_cache_key } : {}),
   };
 }

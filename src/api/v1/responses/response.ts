@@ -6,6 +6,8 @@ import type { SseChannel } from '../../sse';
 import { serviceObject } from '../chat-run';
 import { BlockEvent, blocksOfResult, OutputBlock, pipeBlocks } from '../output-blocks';
 import type { ResponsesBody } from './schema';
+import type { ReasoningEnvelope } from '../../../core/generations/chat/reasoning-envelope';
+import { ENCRYPTED_CONTENT, ReasoningShown, reasoningItem, reasoningItemId, summaryPart } from './reasoning-items';
 
 // The core's answer in the Responses wire format: the response object, and the documented stream of semantic
 // events (response.created … response.completed), each with its sequence_number.
@@ -19,18 +21,25 @@ export interface ResponseFrame {
   id: string;
   createdAt: number;
   body: ResponsesBody;
+  /** What of the reasoning the answer shows (summaries, encrypted content) and the envelope that seals it. */
+  reasoning: ReasoningShown;
 }
 
-export function responseFrame(body: ResponsesBody): ResponseFrame {
-  return { id: newId('resp'), createdAt: Math.floor(Date.now() / 1000), body };
+export function responseFrame(body: ResponsesBody, envelope: ReasoningEnvelope): ResponseFrame {
+  const reasoning = {
+    summary: body.reasoning?.summary !== undefined && body.reasoning.summary !== null,
+    encrypted: body.include?.includes(ENCRYPTED_CONTENT) ?? false,
+    envelope,
+  };
+  return { id: newId('resp'), createdAt: Math.floor(Date.now() / 1000), body, reasoning };
 }
 
 function usageOf(usage: ChatUsage): Json {
   return {
     input_tokens: usage.promptTokens,
-    input_tokens_details: { cached_tokens: 0 },
+    input_tokens_details: { cached_tokens: usage.cachedTokens ?? 0 },
     output_tokens: usage.completionTokens,
-    output_tokens_details: { reasoning_tokens: 0 },
+    output_tokens_details: { reasoning_tokens: usage.reasoningTokens ?? 0 },
     total_tokens: usage.promptTokens + usage.completionTokens,
   };
 }
@@ -76,19 +85,25 @@ function responseObject(frame: ResponseFrame, model: string, fields: Json): Json
 const outputTextPart = (text: string): Json => ({ type: 'output_text', text, annotations: [], logprobs: [] });
 
 /** One output block as a Responses output item (`id` is the item's; a call keeps the model's call id). */
-function outputItem(block: OutputBlock, id: string, status: 'in_progress' | 'completed'): Json {
-  return block.kind === 'text'
-    ? { type: 'message', id, status, role: 'assistant', content: status === 'completed' ? [outputTextPart(block.text)] : [] }
-    : { type: 'function_call', id, call_id: block.id, name: block.name, arguments: block.arguments, status };
+function outputItem(frame: ResponseFrame, block: OutputBlock, id: string, status: 'in_progress' | 'completed'): Json {
+  switch (block.kind) {
+    case 'text':
+      return { type: 'message', id, status, role: 'assistant', content: status === 'completed' ? [outputTextPart(block.text)] : [] };
+    case 'tool':
+      return { type: 'function_call', id, call_id: block.id, name: block.name, arguments: block.arguments, status };
+    case 'reasoning':
+      return reasoningItem(id, status === 'completed' ? block.text : '', block.reasoning, frame.reasoning);
+  }
 }
 
-const itemId = (block: OutputBlock) => newId(block.kind === 'text' ? 'msg' : 'fc');
+const itemId = (block: OutputBlock) =>
+  block.kind === 'reasoning' ? reasoningItemId(block.reasoning) : newId(block.kind === 'text' ? 'msg' : 'fc');
 
 /** A whole answer as a Responses `response`. */
 export function responseBody(frame: ResponseFrame, out: ChatOutcome): Json {
   return responseObject(frame, out.model.slug, {
     ...ending(out.result.finishReason),
-    output: blocksOfResult(out.result).map((b) => outputItem(b, itemId(b), 'completed')),
+    output: blocksOfResult(out.result).map((b) => outputItem(frame, b, itemId(b), 'completed')),
     usage: usageOf(out.result.usage),
     service: serviceObject(out),
   });
@@ -110,23 +125,37 @@ export async function writeResponseStream(frame: ResponseFrame, stream: ChatStre
     if (ev.type === 'start') {
       ids[ev.index] = itemId(ev.block);
       const item_id = ids[ev.index];
-      const added = emit('response.output_item.added', { output_index, item: outputItem(ev.block, item_id, 'in_progress') });
+      const added = emit('response.output_item.added', { output_index, item: outputItem(frame, ev.block, item_id, 'in_progress') });
+      if (ev.block.kind === 'reasoning') {
+        if (!frame.reasoning.summary) return added;
+        emit('response.reasoning_summary_part.added', { item_id, output_index, summary_index: 0, part: summaryPart('') });
+        // Reasoning that arrived whole has its text now.
+        if (ev.block.text === '') return added;
+        return emit('response.reasoning_summary_text.delta', { item_id, output_index, summary_index: 0, delta: ev.block.text });
+      }
       if (ev.block.kind !== 'text') return added;
       return emit('response.content_part.added', { item_id, output_index, content_index: 0, part: outputTextPart('') });
     }
     const item_id = ids[ev.index];
     if (ev.type === 'delta') {
+      if (ev.kind === 'reasoning') {
+        if (!frame.reasoning.summary) return true;
+        return emit('response.reasoning_summary_text.delta', { item_id, output_index, summary_index: 0, delta: ev.text });
+      }
       return ev.kind === 'text'
         ? emit('response.output_text.delta', { item_id, output_index, content_index: 0, delta: ev.text, logprobs: [] })
         : emit('response.function_call_arguments.delta', { item_id, output_index, delta: ev.text });
     }
-    const item = outputItem(ev.block, item_id, 'completed');
+    const item = outputItem(frame, ev.block, item_id, 'completed');
     done[ev.index] = item;
     if (ev.block.kind === 'text') {
       emit('response.output_text.done', { item_id, output_index, content_index: 0, text: ev.block.text, logprobs: [] });
       emit('response.content_part.done', { item_id, output_index, content_index: 0, part: outputTextPart(ev.block.text) });
-    } else {
+    } else if (ev.block.kind === 'tool') {
       emit('response.function_call_arguments.done', { item_id, output_index, name: ev.block.name, arguments: ev.block.arguments });
+    } else if (frame.reasoning.summary) {
+      emit('response.reasoning_summary_text.done', { item_id, output_index, summary_index: 0, text: ev.block.text });
+      emit('response.reasoning_summary_part.done', { item_id, output_index, summary_index: 0, part: summaryPart(ev.block.text) });
     }
     return emit('response.output_item.done', { output_index, item });
   };

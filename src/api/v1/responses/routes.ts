@@ -9,6 +9,7 @@ import { documentResponses } from './openapi';
 import { refuseUnknownResponsesParameters, toChatInput } from './request';
 import { responseBody, responseFrame, writeResponseStream } from './response';
 import { responsesBody } from './schema';
+import { reasoningEnvelope } from '../../../core/generations/chat/reasoning-envelope';
 
 const RESPONSES_BODY_LIMIT = 30 * 1024 * 1024;
 
@@ -25,8 +26,9 @@ async function createResponse(ctx: ParameterizedContext, services: ChatRunServic
   checkBodyCaps('responses', raw);
   refuseUnknownResponsesParameters(raw);
   const body = parseInput(responsesBody, raw, 'body');
-  const input = toChatInput(body);
-  const frame = responseFrame(body);
+  const envelope = reasoningEnvelope(services.config.reasoningSecret);
+  const input = toChatInput(body, envelope);
+  const frame = responseFrame(body, envelope);
   if (!body.stream) {
     ctx.body = responseBody(frame, await withWireNames(RESPONSES_NAMES, () => completeChat(ctx, services, input)));
     return;

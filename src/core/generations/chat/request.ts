@@ -1,6 +1,7 @@
 import { ParamError } from '../../catalog/errors';
 import { TextModel } from '../../catalog/types';
 import {
+  CacheMark,
   ChatCapability,
   ChatContentPart,
   ChatMessage,
@@ -20,6 +21,7 @@ export interface ChatImageRef {
   url: string;
   /** Where the request put it, for errors (default: its chat-completions place, `messages.N.content.M.image_url`). */
   field?: string;
+  cache?: CacheMark;
 }
 
 export type ChatInputPart = ChatContentPart | ChatImageRef;
@@ -234,7 +236,10 @@ export async function resolveImages(
     const parts: ChatContentPart[] = [];
     for (const [j, part] of m.content.entries()) {
       if (part.type !== 'image_url') parts.push(part);
-      else parts.push({ type: 'image', ...(await fetchImage(part.field ?? `messages.${i}.content.${j}.image_url`, part.url)) });
+      else {
+        const image = await fetchImage(part.field ?? `messages.${i}.content.${j}.image_url`, part.url);
+        parts.push({ type: 'image', ...image, ...(part.cache ? { cache: part.cache } : {}) });
+      }
     }
     out.push({ ...m, content: parts });
   }
