@@ -18,6 +18,7 @@ import { ApiKeyLimits1764027000000 } from './1764027000000-ApiKeyLimits';
 import { ScheduledCommands1764240000000 } from './1764240000000-ScheduledCommands';
 import { BotQuickRuns1764380000000 } from './1764380000000-BotQuickRuns';
 import { ScheduleKeys1764310000000 } from './1764310000000-ScheduleKeys';
+import { UpstreamConnection1764320000000 } from './1764320000000-UpstreamConnection';
 import { IdempotencyAttemptOwner1764023000000 } from './1764023000000-IdempotencyAttemptOwner';
 import { GenerationLinkOrigin1764028100000 } from './1764028100000-GenerationLinkOrigin';
 import { VoiceAnswers1764030000000 } from './1764030000000-VoiceAnswers';
@@ -57,4 +58,5 @@ export const migrations = [
   ScheduleKeys1764310000000,
   TranscribeSuccessor1764390000000,
   CatalogPriceOverrides1764390100000,
+  UpstreamConnection1764320000000,
 ];

@@ -216,7 +216,7 @@ const commands: Record<string, { options: string[]; help: CommandHelp; run: Comm
       const config = loadConfig();
       const log = createLogger('silent');
       // Providers without credentials are asked through the built-in sandbox (outside production).
-      const needed = PROVIDER_NAMES.some((p) => p !== 'local' && !config.providers.vendors[p].apiKey);
+      const needed = PROVIDER_NAMES.some((p) => p !== 'local' && config.providers.vendors[p].length === 0);
       const sandbox = needed && config.sandboxAllowed ? await startSandbox(sandboxHandlers) : undefined;
       try {
         const connections = new ProviderConnections(config.providers, providerAdapters, sandbox?.mountUrl);

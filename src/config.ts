@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { listenOriginOf } from './core/links/link-origins';
 import { TrustedProxies } from './core/net/trusted-proxies';
-import { ProvidersConfig, VendorSettings } from './core/providers/settings';
+import { ConnectionSettings, ProvidersConfig } from './core/providers/settings';
 import { PROVIDER_NAMES } from './core/providers/registry';
 import type { ProviderName } from './core/providers/types';
 import { DevelopmentSecrets, developmentSecrets } from './dev-secrets';
@@ -21,23 +21,65 @@ const flag = z
 type ProviderEnv = Uppercase<ProviderName>;
 const envPrefix = (p: ProviderName) => p.toUpperCase() as ProviderEnv;
 
-/** `<P>_API_KEY` and `<P>_BASE_URL` of every provider. */
+/** A comma-separated list: entries trimmed, none of them empty; unset or blank is the empty list. */
+function commaList<T extends z.ZodType<unknown, string>>(entry: T) {
+  return z
+    .string()
+    .optional()
+    .transform((v) => (v && v.trim() !== '' ? v.split(',').map((x) => x.trim()) : []))
+    .pipe(z.array(z.string().min(1, 'has an empty entry').pipe(entry)));
+}
+const keyList = commaList(z.string());
+const baseUrlList = commaList(z.url().transform((u) => u.replace(/\/+$/, '')));
+const weightList = commaList(
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, 'must be numbers')
+    .transform(Number)
+    .pipe(z.number().positive('must be positive')),
+);
+
+/** `<P>_API_KEY`, `<P>_BASE_URL` and `<P>_WEIGHTS` of every provider: comma-separated, one entry per connection. */
 const providerEnvShape = Object.fromEntries(
   PROVIDER_NAMES.flatMap((p) => [
-    [`${envPrefix(p)}_API_KEY`, optionalString],
-    [`${envPrefix(p)}_BASE_URL`, optionalUrl],
+    [`${envPrefix(p)}_API_KEY`, keyList],
+    [`${envPrefix(p)}_BASE_URL`, baseUrlList],
+    [`${envPrefix(p)}_WEIGHTS`, weightList],
   ]),
-) as Record<`${ProviderEnv}_API_KEY`, typeof optionalString> & Record<`${ProviderEnv}_BASE_URL`, typeof optionalUrl>;
+) as Record<`${ProviderEnv}_API_KEY`, typeof keyList> &
+  Record<`${ProviderEnv}_BASE_URL`, typeof baseUrlList> &
+  Record<`${ProviderEnv}_WEIGHTS`, typeof weightList>;
 
-type ProviderEnvValues = { [K in keyof typeof providerEnvShape]?: string };
+type ProviderEnvValues = { [K in keyof typeof providerEnvShape]: z.output<(typeof providerEnvShape)[K]> };
 
-function vendorSettings(e: ProviderEnvValues, p: ProviderName): VendorSettings {
-  return { apiKey: e[`${envPrefix(p)}_API_KEY`], baseUrl: e[`${envPrefix(p)}_BASE_URL`]?.replace(/\/+$/, '') };
+/** What is wrong with a vendor's lists: base URLs one per key or one for all, weights one per key. */
+function connectionListProblems(e: ProviderEnvValues, p: ProviderName): { path: string; message: string }[] {
+  const prefix = envPrefix(p);
+  const keys = e[`${prefix}_API_KEY`].length;
+  const urls = e[`${prefix}_BASE_URL`].length;
+  const weights = e[`${prefix}_WEIGHTS`].length;
+  const problems: { path: string; message: string }[] = [];
+  if (keys > 0 && urls > 1 && urls !== keys) {
+    problems.push({ path: `${prefix}_BASE_URL`, message: `lists ${urls} base URLs for ${keys} keys (give one per key, or one for all)` });
+  }
+  if (weights > 0 && weights !== keys) {
+    problems.push({ path: `${prefix}_WEIGHTS`, message: `lists ${weights} weights for ${keys} keys (give one per key)` });
+  }
+  return problems;
+}
+
+function connectionsOf(e: ProviderEnvValues, p: ProviderName): ConnectionSettings[] {
+  const prefix = envPrefix(p);
+  const urls = e[`${prefix}_BASE_URL`];
+  const weights = e[`${prefix}_WEIGHTS`];
+  return e[`${prefix}_API_KEY`].map((apiKey, i) => ({ apiKey, baseUrl: urls.length > 1 ? urls[i] : urls[0], weight: weights[i] ?? 1 }));
 }
 
 function providersOf(e: Env): ProvidersConfig {
+  const vendors = {} as Record<ProviderName, ConnectionSettings[]>;
+  for (const p of PROVIDER_NAMES) vendors[p] = connectionsOf(e, p);
   return {
-    vendors: Object.fromEntries(PROVIDER_NAMES.map((p) => [p, vendorSettings(e, p)])) as ProvidersConfig['vendors'],
+    vendors,
     timeoutMs: e.UPSTREAM_TIMEOUT_MS,
     concurrency: e.PROVIDER_CONCURRENCY,
   };
@@ -130,6 +172,9 @@ const envSchema = z
     ...providerEnvShape,
   })
   .superRefine((env, ctx) => {
+    for (const p of PROVIDER_NAMES) {
+      for (const { path, message } of connectionListProblems(env, p)) ctx.addIssue({ code: 'custom', path: [path], message });
+    }
     if (env.STORAGE === 's3' && !env.S3_BUCKET)
       ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when STORAGE=s3' });
     if (env.NODE_ENV === 'production') {

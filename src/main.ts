@@ -47,7 +47,7 @@ function readConfig(): AppConfig {
  * (memory: a production process without SANDBOX keeps none of their code).
  */
 async function maybeStartSandbox(config: AppConfig): Promise<SandboxServer | undefined> {
-  const needed = PROVIDER_NAMES.some((p) => p !== 'local' && !config.providers.vendors[p].apiKey) || !config.yookassa.shopId;
+  const needed = PROVIDER_NAMES.some((p) => p !== 'local' && config.providers.vendors[p].length === 0) || !config.yookassa.shopId;
   if (!needed || !config.sandboxAllowed) return undefined;
   /* eslint-disable @typescript-eslint/no-require-imports -- deferred loads */
   const { startSandbox } = require('./sandbox/server') as typeof import('./sandbox/server');

@@ -20,7 +20,7 @@ import type { KeyScope } from './core/accounts/key-limits';
 import { ResultFiles } from './core/generations/media/result-files';
 import { UsageService } from './core/stats/usage-service';
 import { FailoverCounterStore } from './core/limits/failover-store';
-import { GAUGES, generationsTotal, paymentsTotal, setGaugeSource } from './core/ops/metrics';
+import { GAUGES, generationsTotal, paymentsTotal, setConnectionStateSource, setGaugeSource } from './core/ops/metrics';
 import { Readiness } from './core/ops/readiness';
 import { PostgresCounterStore } from './core/limits/postgres-store';
 import { RateLimiter } from './core/limits/rate-limiter';
@@ -35,6 +35,7 @@ import { InputResolver } from './core/generations/media/inputs';
 import { MediaRunner } from './core/generations/media/runner';
 import { GenerationQueue, NotifierHub } from './core/generations/ports';
 import { ProviderGate } from './core/providers/provider-gate';
+import { ProviderRouter } from './core/providers/router';
 import { RunPreflight } from './core/generations/preflight';
 import { DEFAULT_INLINE_BUDGET_MS, GenerationService } from './core/generations/service';
 import { ChatService } from './core/generations/chat/service';
@@ -87,7 +88,10 @@ export interface Services {
   mailTransport: Mailer;
   storage: ResultStorage;
   connections: ProviderConnections;
+  /** Per-provider concurrency and a circuit per connection; `onCircuitChange` tells who listens (the admins). */
   gate: ProviderGate;
+  /** The order each request tries a vendor's connections in; `health()` is every connection's state. */
+  router: ProviderRouter;
   notifier: NotifierHub;
   boss: PgBoss;
   /** Stops taking jobs at once, lets running steps finish for up to `timeoutMs`, then stops the queue quietly. */
@@ -215,6 +219,8 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
   const sandboxMount = config.sandboxAllowed ? options.sandboxMount : undefined;
   const connections = new ProviderConnections(config.providers, providerAdapters, sandboxMount);
   const gate = new ProviderGate({ concurrency: config.providers.concurrency, failureThreshold: 5, cooldownMs: 30_000 });
+  const router = new ProviderRouter(connections, gate);
+  setConnectionStateSource(() => router.health());
   const notifier = new NotifierHub();
   setGaugeSource(GAUGES.queueDepth, () => boss.getQueueSize(GENERATION_STEP));
   setGaugeSource(GAUGES.reservationsOpen, async () => {
@@ -238,7 +244,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
   });
   notifier.add(webhooks);
   notifier.add({ generationFinished: async (g) => void generationsTotal.inc({ model: g.modelSlug, status: g.status }) });
-  const runner = new MediaRunner({ ds, sql, plans, storage, connections, gate, adapters: providerAdapters, notifier, log });
+  const runner = new MediaRunner({ ds, sql, plans, storage, router, adapters: providerAdapters, notifier, log });
   const inputs = new InputResolver({ storage, allowPrivateHosts: options.allowPrivateHosts });
   const readiness = new Readiness();
   readiness.addCheck('database', () => ds.query('SELECT 1'));
@@ -269,8 +275,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     ds,
     sql,
     limiter,
-    connections,
-    gate,
+    router,
     runner,
     inputs,
     storage,
@@ -309,8 +314,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
       batch: config.billingBatch,
     }),
     limiter,
-    connections,
-    gate,
+    router,
     adapters: providerAdapters,
     inputs,
     log,
@@ -336,6 +340,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     storage,
     connections,
     gate,
+    router,
     notifier,
     boss,
     stopJobs: async (timeoutMs) => {
@@ -356,7 +361,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     groupChats: new GroupChats(ds),
     answerStops,
     assistants: new AssistantService(ds),
-    preflight: new RunPreflight({ sql, limiter, connections, gate }),
+    preflight: new RunPreflight({ sql, limiter, router }),
     createApiKey: (userId, name, limits, by) => createApiKeyWithinQuota(ds, apiKeys, userId, name, limits, by),
     resultFiles: new ResultFiles(ds, storage),
     accounts: new AccountManagement(ds, storage, log),

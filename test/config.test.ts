@@ -100,3 +100,56 @@ describe('provider connections', () => {
     expect(connectionsFor({ ...prod, SANDBOX: '1' }).info('bfl').mode).toBe('sandbox');
   });
 });
+
+describe('several connections per vendor', () => {
+  test('comma-separated keys, one base URL per key or one for all, weights one per key', () => {
+    const pooled = loadConfig({
+      OPENAI_API_KEY: 'sk-a, sk-b ,sk-c',
+      OPENAI_BASE_URL: 'https://eu.example.com/v1/',
+      OPENAI_WEIGHTS: '3,1,0.5',
+      ANTHROPIC_API_KEY: 'k1,k2',
+      ANTHROPIC_BASE_URL: 'https://a.example.com/v1,https://b.example.com/v1',
+    }).providers.vendors;
+    expect(pooled.openai).toEqual([
+      { apiKey: 'sk-a', baseUrl: 'https://eu.example.com/v1', weight: 3 },
+      { apiKey: 'sk-b', baseUrl: 'https://eu.example.com/v1', weight: 1 },
+      { apiKey: 'sk-c', baseUrl: 'https://eu.example.com/v1', weight: 0.5 },
+    ]);
+    expect(pooled.anthropic).toEqual([
+      { apiKey: 'k1', baseUrl: 'https://a.example.com/v1', weight: 1 },
+      { apiKey: 'k2', baseUrl: 'https://b.example.com/v1', weight: 1 },
+    ]);
+    expect(pooled.google).toEqual([]);
+  });
+
+  test('lists that do not pair up are refused, naming the variable and the counts', () => {
+    const problems = (env: NodeJS.ProcessEnv) => {
+      try {
+        loadConfig(env);
+      } catch (err) {
+        return (err as ConfigError).problems;
+      }
+      return [];
+    };
+    expect(problems({ OPENAI_API_KEY: 'a,b,c', OPENAI_BASE_URL: 'https://x.example.com,https://y.example.com' })).toEqual([
+      'OPENAI_BASE_URL: lists 2 base URLs for 3 keys (give one per key, or one for all)',
+    ]);
+    expect(problems({ XAI_API_KEY: 'a,b', XAI_WEIGHTS: '1' })).toEqual(['XAI_WEIGHTS: lists 1 weights for 2 keys (give one per key)']);
+    expect(problems({ XAI_API_KEY: 'a,b', XAI_WEIGHTS: '1,-2' })[0]).toMatch(/^XAI_WEIGHTS/);
+    expect(problems({ DEEPSEEK_API_KEY: 'a,,b' })[0]).toMatch(/^DEEPSEEK_API_KEY.*empty entry/);
+    expect(problems({ BFL_API_KEY: 'a', BFL_BASE_URL: 'https://ok.example.com,nope' })[0]).toMatch(/^BFL_BASE_URL/);
+  });
+
+  test('each key is a connection of its own, named by a stable id that holds no key', () => {
+    const config = loadConfig({ OPENAI_API_KEY: 'sk-secret-a,sk-secret-b', OPENAI_BASE_URL: 'https://llm.internal/v1' });
+    const pool = new ProviderConnections(config.providers, providerAdapters).pool('openai', 'gpt-6-luna');
+    expect(pool.map((c) => [c.index, c.of, c.conn.apiKey, c.conn.baseUrl, c.conn.sandbox])).toEqual([
+      [0, 2, 'sk-secret-a', 'https://llm.internal/v1', false],
+      [1, 2, 'sk-secret-b', 'https://llm.internal/v1', false],
+    ]);
+    expect(new Set(pool.map((c) => c.id)).size).toBe(2);
+    for (const c of pool) expect(c.id).not.toMatch(/secret/);
+    const again = new ProviderConnections(loadConfig({ OPENAI_API_KEY: 'sk-secret-b' }).providers, providerAdapters);
+    expect(again.pool('openai', 'gpt-6-luna')[0]!.id).not.toBe(pool[1]!.id);
+  });
+});

@@ -69,8 +69,9 @@ test('admins are told about new users, provider outages and recoveries, and fail
   expect(toAdmins('@nina')).toBe(true);
 
   const gate = h.engine.services.gate;
-  for (let i = 0; i < 5; i++) gate.observe('xai', new ProviderError('overloaded', 'upstream 503', 'xai'));
-  gate.observe('xai', null);
+  const xai = { provider: 'xai', index: 0 } as const;
+  for (let i = 0; i < 5; i++) gate.observe(xai, new ProviderError('overloaded', 'upstream 503', 'xai'));
+  gate.observe(xai, null);
   await h.app.deps.tasks.drain();
   expect(toAdmins('Provider xai is failing')).toBe(true);
   expect(toAdmins('Provider xai recovered')).toBe(true);

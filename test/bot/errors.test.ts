@@ -82,7 +82,8 @@ test('provider overload: an open circuit is explained (wait or switch models) an
   try {
     const user = local.user(4_500_004, { languageCode: 'en' });
     await local.send(user.text('/start'));
-    for (let i = 0; i < 5; i++) local.engine.services.gate.observe('bfl', new ProviderError('overloaded', 'upstream 529', 'bfl'));
+    for (let i = 0; i < 5; i++)
+      local.engine.services.gate.observe({ provider: 'bfl', index: 0 }, new ProviderError('overloaded', 'upstream 529', 'bfl'));
     await local.send(user.text('/image'));
     await press(local, user, /:m:flux-dev$/);
     await press(local, user, /:o:1024x1024$/);

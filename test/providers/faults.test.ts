@@ -124,17 +124,18 @@ describe('quota: the account has no credit', () => {
     const events: CircuitEvent[] = [];
     gate.onCircuitChange((e) => events.push(e));
     const quota = new ProviderError('quota', 'You exceeded your current quota', 'openai', 429);
-    await expect(gate.run('openai', async () => Promise.reject(quota))).rejects.toBe(quota);
-    expect(events).toEqual([expect.objectContaining({ provider: 'openai', state: 'open', cause: 'quota' })]);
-    expect(() => gate.assertAvailable('openai', 'gpt-6.1-sol')).toThrow(/wait about 600 s/);
-    expect(gate.isOpen('anthropic')).toBe(false);
+    const openai = { provider: 'openai', index: 0 } as const;
+    await expect(gate.attempt(openai, async () => Promise.reject(quota))).rejects.toBe(quota);
+    expect(events).toEqual([expect.objectContaining({ provider: 'openai', connection: 0, state: 'open', cause: 'quota' })]);
+    expect(() => gate.assertAvailable('openai', 'gpt-6.1-sol', [openai])).toThrow(/wait about 600 s/);
+    expect(gate.isOpen({ provider: 'anthropic', index: 0 })).toBe(false);
 
     // Another failure meanwhile says nothing about the credit: still paused. After the pause, a trial success lifts it.
-    gate.observe('openai', new ProviderError('bad_request', 'x', 'openai', 400));
-    expect(gate.isOpen('openai')).toBe(true);
+    gate.observe(openai, new ProviderError('bad_request', 'x', 'openai', 400));
+    expect(gate.isOpen(openai)).toBe(true);
     now += 600_001;
-    expect(gate.isOpen('openai')).toBe(false);
-    await gate.run('openai', async () => 'ok');
+    expect(gate.isOpen(openai)).toBe(false);
+    await gate.attempt(openai, async () => 'ok');
     expect(events.at(-1)).toMatchObject({ state: 'closed' });
   });
 });

@@ -58,10 +58,12 @@ export class AdminNotifier implements GenerationNotifier, PaymentListener {
   }
 
   providerCircuit(event: CircuitEvent): void {
+    // One of several connections (keys) of a vendor is named by its place: `openai #2/3`.
+    const provider = event.connections > 1 ? `${event.provider} #${event.connection + 1}/${event.connections}` : event.provider;
     if (event.state === 'open') {
-      this.notify('outage', (t) => t('admin-provider-down', { provider: event.provider, reason: (event.reason ?? '').slice(0, 300) }));
+      this.notify('outage', (t) => t('admin-provider-down', { provider, reason: (event.reason ?? '').slice(0, 300) }));
     } else {
-      this.notify('recovery', (t) => t('admin-provider-up', { provider: event.provider }));
+      this.notify('recovery', (t) => t('admin-provider-up', { provider }));
     }
   }
 

@@ -2,9 +2,7 @@ import { PlanTooLowError } from '../accounts/errors';
 import { Plan } from '../accounts/plans';
 import { canUseModel, requiredPlanFor } from '../catalog/catalog';
 import { ModelDefinition } from '../catalog/types';
-import { ProviderConnection } from '../providers/types';
-import { ProviderConnections } from '../providers/connections';
-import { ProviderGate } from '../providers/provider-gate';
+import { ProviderRouter } from '../providers/router';
 
 const PLAN_NAMES: Record<string, string> = { free: 'Starter', basic: 'Basic', pro: 'Pro', vip: 'VIP', elite: 'Elite' };
 
@@ -23,17 +21,10 @@ export function assertCanUseModel(plan: Plan, model: ModelDefinition): void {
 }
 
 /**
- * What every model-running request passes before any money moves: the plan opens the model, its provider is
- * configured (or sandboxed), and its circuit is closed. @throws PlanTooLowError, ProviderUnavailableError
+ * What every model-running request passes before any money moves: the plan opens the model, and its provider is
+ * configured (or sandboxed) with a connection taking calls. @throws PlanTooLowError, ProviderUnavailableError
  */
-export function assertRunnable(
-  plan: Plan,
-  model: ModelDefinition,
-  connections: ProviderConnections,
-  gate: ProviderGate,
-): ProviderConnection {
+export function assertRunnable(plan: Plan, model: ModelDefinition, router: ProviderRouter): void {
   assertCanUseModel(plan, model);
-  const conn = connections.connection(model.provider, model.slug);
-  gate.assertAvailable(model.provider, model.slug);
-  return conn;
+  router.assertAvailable(model.provider, model.slug);
 }

@@ -6,15 +6,13 @@ import { priceRange } from '../catalog/pricing';
 import { ModelDefinition } from '../catalog/types';
 import { RateLimitedError, RateLimiter } from '../limits/rate-limiter';
 import { assertRunnable } from './access';
-import { ProviderConnections } from '../providers/connections';
-import { ProviderGate } from '../providers/provider-gate';
+import { ProviderRouter } from '../providers/router';
 import type { Actor } from './service';
 
 export interface PreflightDeps {
   sql: Queryable;
   limiter: RateLimiter;
-  connections: ProviderConnections;
-  gate: ProviderGate;
+  router: ProviderRouter;
 }
 
 /**
@@ -31,7 +29,7 @@ export class RunPreflight {
    * PlanTooLowError, ProviderUnavailableError
    */
   async check(actor: Actor, model?: ModelDefinition, cost?: number): Promise<void> {
-    if (model) assertRunnable(actor.plan, model, this.deps.connections, this.deps.gate);
+    if (model) assertRunnable(actor.plan, model, this.deps.router);
     const [rate, balance] = await Promise.all([
       this.deps.limiter.peek(actor.user.id, actor.plan),
       getBalance(this.deps.sql, actor.user.id),

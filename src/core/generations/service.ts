@@ -17,7 +17,6 @@ import { RateDecision, RateLimiter } from '../limits/rate-limiter';
 import { newResultKey, ResultStorage, readStoredObject } from '../media/storage';
 import { InputFile, MediaPoll, MediaStart, ProviderError } from '../providers/types';
 import { assertRunnable } from './access';
-import { ProviderConnections } from '../providers/connections';
 import { InputError } from './errors';
 import { inpaintMask } from './media/inpaint-mask';
 import type { DeliveryTarget } from './delivery/delivery-outbox';
@@ -26,7 +25,7 @@ import { GenerationLeases } from './settlement/leases';
 import { createPendingGeneration, withdrawPendingGeneration } from './settlement/lifecycle';
 import { buildMediaRequest, MediaInputs, MediaRunner, SttExtras } from './media/runner';
 import { GenerationQueue } from './ports';
-import { ProviderGate } from '../providers/provider-gate';
+import { ProviderRouter } from '../providers/router';
 
 export interface Actor {
   user: UserRecord;
@@ -57,8 +56,7 @@ export interface GenerationServiceDeps {
   /** The hot-path SQL runner (prepared statements on the pool). */
   sql: Queryable;
   limiter: RateLimiter;
-  connections: ProviderConnections;
-  gate: ProviderGate;
+  router: ProviderRouter;
   runner: MediaRunner;
   inputs: InputResolver;
   storage: ResultStorage;
@@ -113,7 +111,7 @@ export class GenerationService {
    */
   private admit(actor: Actor, model: ModelDefinition, requested = model.slug): Promise<RateDecision> {
     assertKeyAllowsModel(actor.key, requested);
-    assertRunnable(actor.plan, model, this.deps.connections, this.deps.gate);
+    assertRunnable(actor.plan, model, this.deps.router);
     return this.deps.limiter.admit(actor.user.id, actor.plan);
   }
 
@@ -272,7 +270,7 @@ export class GenerationService {
   ): Promise<GenerationEntity> {
     const req = buildMediaRequest(model, params, inputs, params.stt);
     const deadline = Date.now() + this.inlineBudgetMs;
-    let started: MediaStart;
+    let started: MediaStart & { connection: string };
     try {
       started = await this.deps.runner.start(model, req, deadline);
     } catch (err) {
@@ -281,7 +279,7 @@ export class GenerationService {
     let state: MediaStart | MediaPoll = started;
     if (started.state === 'pending') {
       const upstreamJobId = started.upstreamJobId;
-      await this.saveUpstreamJob(gen, upstreamJobId, started.etaSeconds);
+      await this.saveUpstreamJob(gen, upstreamJobId, started.etaSeconds, started.connection);
       let interval = this.deps.runner.isSandbox(model) ? 100 : 1000;
       while (state.state === 'pending') {
         if (Date.now() + interval > deadline) {
@@ -291,7 +289,7 @@ export class GenerationService {
         await sleep(interval);
         interval = Math.min(interval * 1.5, 3000);
         try {
-          state = await this.deps.runner.poll(model, req, upstreamJobId, deadline);
+          state = await this.deps.runner.poll(model, req, upstreamJobId, started.connection, deadline);
         } catch (err) {
           if (err instanceof ProviderError && err.retryable) continue;
           return this.deps.runner.fail(gen, model, err);
@@ -303,13 +301,15 @@ export class GenerationService {
     return this.deps.runner.complete(gen, model, params, state.output);
   }
 
-  private async saveUpstreamJob(gen: GenerationEntity, upstreamJobId: string, etaSeconds: number): Promise<void> {
+  private async saveUpstreamJob(gen: GenerationEntity, upstreamJobId: string, etaSeconds: number, connection: string): Promise<void> {
     gen.upstreamJobId = upstreamJobId;
+    gen.upstreamConnection = connection;
     gen.etaSeconds = Math.max(1, Math.round(etaSeconds));
-    await this.deps.ds.query('UPDATE generations SET upstream_job_id = $2, eta_seconds = $3 WHERE id = $1', [
+    await this.deps.ds.query('UPDATE generations SET upstream_job_id = $2, eta_seconds = $3, upstream_connection = $4 WHERE id = $1', [
       gen.id,
       upstreamJobId,
       gen.etaSeconds,
+      connection,
     ]);
   }
 
@@ -370,12 +370,12 @@ export class GenerationService {
       if (!gen.upstreamJobId) {
         const started = await this.deps.runner.start(model, req, gen.deadlineAt?.getTime());
         if (started.state === 'pending') {
-          await this.saveUpstreamJob(gen, started.upstreamJobId, started.etaSeconds);
+          await this.saveUpstreamJob(gen, started.upstreamJobId, started.etaSeconds, started.connection);
           return interval;
         }
         state = started;
       } else {
-        state = await this.deps.runner.poll(model, req, gen.upstreamJobId, gen.deadlineAt?.getTime());
+        state = await this.deps.runner.poll(model, req, gen.upstreamJobId, gen.upstreamConnection, gen.deadlineAt?.getTime());
       }
     } catch (err) {
       // A flaky poll is retried until the deadline; a refused submission fails the generation now.

@@ -75,6 +75,45 @@ export const chatEarlyDispatchRefusedTotal = new Counter({
   registers: [metricsRegistry],
 });
 
+export const providerConnectionRequestsTotal = new Counter({
+  name: 'nebula_provider_connection_requests_total',
+  help: 'Vendor calls by provider, connection (its index in <VENDOR>_API_KEY) and outcome (ok or the error kind)',
+  labelNames: ['provider', 'connection', 'outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+export const providerFailoversTotal = new Counter({
+  name: 'nebula_provider_failovers_total',
+  help: 'Requests moved on to the next connection before a first byte, by provider, the connection left and why',
+  labelNames: ['provider', 'connection', 'reason'] as const,
+  registers: [metricsRegistry],
+});
+
+/** Each vendor connection's circuit as the gauge reports it. */
+export interface ConnectionStateSample {
+  provider: string;
+  index: number;
+  state: 'closed' | 'open' | 'quota_paused';
+}
+const CIRCUIT_VALUES = { closed: 0, open: 1, quota_paused: 2 } as const;
+let connectionStates: (() => readonly ConnectionStateSample[]) | undefined;
+
+new Gauge({
+  name: 'nebula_provider_connection_state',
+  help: 'Each vendor connection (by its index in <VENDOR>_API_KEY): 0 taking calls, 1 open after failures, 2 paused out of credit',
+  labelNames: ['provider', 'connection'] as const,
+  registers: [metricsRegistry],
+  collect() {
+    this.reset();
+    for (const s of connectionStates?.() ?? []) this.set({ provider: s.provider, connection: String(s.index) }, CIRCUIT_VALUES[s.state]);
+  },
+});
+
+/** The latest process to register wins (one router per process in production). */
+export function setConnectionStateSource(source: () => readonly ConnectionStateSample[]): void {
+  connectionStates = source;
+}
+
 type GaugeSource = () => Promise<number> | number;
 const sources: Record<string, GaugeSource | undefined> = {};
 

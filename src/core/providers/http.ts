@@ -83,17 +83,32 @@ async function faultOf(provider: ProviderName, conn: ProviderConnection, res: Re
   const message = vendorErrorMessage(body, text.slice(0, 300) || `HTTP ${res.status}`);
   const kind = conn.faults({ status: res.status, body, message });
   const retryAfter = retryAfterFromHeaders(res.headers) ?? retryAfterFromBody(body);
-  return new ProviderError(kind, message, provider, res.status, retryAfter);
+  return new ProviderError(kind, message, provider, res.status, retryAfter, true);
 }
 
 function transportFailure(provider: ProviderName, err: unknown): ProviderError {
   const e = err as Error;
   if (isResponseTooLarge(e)) return new ProviderError('upstream', `${provider}: ${e.message}`, provider);
+  const beforeFirstByte = !failedMidBody(e);
   if (e?.name === 'TimeoutError' || e?.name === 'AbortError') {
-    return new ProviderError('timeout', `${provider} did not answer in time (${e.message})`, provider);
+    return new ProviderError(
+      'timeout',
+      `${provider} did not answer in time (${e.message})`,
+      provider,
+      undefined,
+      undefined,
+      beforeFirstByte,
+    );
   }
-  if (failedMidBody(e)) return new ProviderError('upstream', `${provider} dropped the connection mid-response: ${e.message}`, provider);
-  return new ProviderError('overloaded', `${provider} could not be reached: ${e?.message ?? String(err)}`, provider);
+  if (!beforeFirstByte) return new ProviderError('upstream', `${provider} dropped the connection mid-response: ${e.message}`, provider);
+  return new ProviderError(
+    'overloaded',
+    `${provider} could not be reached: ${e?.message ?? String(err)}`,
+    provider,
+    undefined,
+    undefined,
+    true,
+  );
 }
 
 async function attempt(provider: ProviderName, conn: ProviderConnection, req: UpstreamRequest, url: string): Promise<Response> {

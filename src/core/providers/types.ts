@@ -76,9 +76,18 @@ export class ProviderError extends DomainError {
     readonly upstreamStatus?: number,
     /** The wait the vendor asked for (`retry-after`), in ms. */
     readonly retryAfterMs?: number,
+    /**
+     * The vendor never started answering: it refused the request with an error status, or could not be reached
+     * in time. Such a request did not run there, so another connection (or model) may take it.
+     */
+    readonly beforeFirstByte = false,
   ) {
     super(message, { provider, reason: kind });
     this.code = PROVIDER_ERROR_CODES[kind];
+  }
+  /** The same failure read as another kind (a vendor's wording says more than its status). */
+  as(kind: ProviderErrorKind): ProviderError {
+    return new ProviderError(kind, this.message, this.provider, this.upstreamStatus, this.retryAfterMs, this.beforeFirstByte);
   }
   get retryable(): boolean {
     return this.kind === 'overloaded' || this.kind === 'rate_limited' || this.kind === 'timeout' || this.kind === 'upstream';

@@ -47,6 +47,10 @@ export class GenerationEntity {
   @Column({ name: 'upstream_job_id', type: 'text', nullable: true })
   upstreamJobId: string | null;
 
+  /** The vendor connection that accepted the upstream job (its id, never its key): polls go back to it. */
+  @Column({ name: 'upstream_connection', type: 'text', nullable: true })
+  upstreamConnection: string | null;
+
   @Column({ name: 'result_key', type: 'text', nullable: true })
   resultKey: string | null;
 

@@ -8,16 +8,14 @@ import { assertKeyAllowsModel } from '../../accounts/key-limits';
 import { assertRunnable } from '../access';
 import { ChatInputMessage, checkChatRequest, toolCallsText, withoutIgnored } from './request';
 import type { ChatInput, ModelReplaced } from './types';
-import { ProviderConnections } from '../../providers/connections';
-import { ProviderGate } from '../../providers/provider-gate';
+import { ProviderRouter } from '../../providers/router';
 import { Actor } from '../service';
 
 export const CHARS_PER_TOKEN = 4;
 
 export interface ChatPrepareDeps {
   adapters: Readonly<Record<ProviderName, ProviderAdapter>>;
-  connections: ProviderConnections;
-  gate: ProviderGate;
+  router: ProviderRouter;
 }
 
 /** The text a generation row keeps as its prompt: the message's text parts, or its tool calls. */
@@ -65,7 +63,8 @@ export function prepareChat(deps: ChatPrepareDeps, actor: Actor, asked: ChatInpu
   const maxTokens = resolveMaxTokens(model, input.maxTokens);
   const ignored = checkChatRequest(model, deps.adapters[model.provider].chat!, input.messages, input.temperature, input, maxTokens);
   const options = withoutIgnored(input, ignored);
-  const conn = assertRunnable(actor.plan, model, deps.connections, deps.gate);
+  assertRunnable(actor.plan, model, deps.router);
+  const route = deps.router.route(model.provider, model.slug);
   const promptTokens = promptTokensOf(input);
   if (promptTokens >= model.config.max_context) {
     throw new ParamError('messages', `the conversation is longer than ${model.slug}'s context of ${model.config.max_context} tokens`);
@@ -95,7 +94,7 @@ export function prepareChat(deps: ChatPrepareDeps, actor: Actor, asked: ChatInpu
   return {
     model,
     replaced,
-    conn,
+    route,
     request,
     promptTokens,
     reserve: estimateChatReservation(model, promptTokens, maxTokens),

@@ -9,7 +9,6 @@ import {
   ChatUsage,
   FinishReason,
   ProviderError,
-  ProviderConnection,
   ProviderName,
 } from '../../providers/types';
 import type { ProviderAdapter } from '../../providers/adapter';
@@ -23,13 +22,12 @@ import { CHARS_PER_TOKEN, messageText, prepareChat, promptTokensOf, textModelFor
 import { reasoningFor, resolveImages, toolCallsText, withoutImageRefs } from './request';
 import { ChatSettlement } from './settlement';
 import type { ChatInput, ChatOutcome, ChatStream, StreamBilling } from './types';
-import { ProviderConnections } from '../../providers/connections';
 import { ClientGoneError, failureMessage, GenerationFailedError } from '../errors';
 import { InputResolver } from '../media/inputs';
 import { GenerationLeases } from '../settlement/leases';
 import { NewGeneration, NewLease } from '../settlement/lifecycle';
 import { GenerationNotifier } from '../ports';
-import { ProviderGate } from '../../providers/provider-gate';
+import { ProviderRouter, VendorRoute } from '../../providers/router';
 import { Actor, RequestContext } from '../service';
 
 export interface ChatServiceDeps {
@@ -37,8 +35,7 @@ export interface ChatServiceDeps {
   /** Opens (holds tokens) and finishes (settles) the answers' generations, group-committed. */
   billing: GenerationBilling;
   limiter: RateLimiter;
-  connections: ProviderConnections;
-  gate: ProviderGate;
+  router: ProviderRouter;
   adapters: Readonly<Record<ProviderName, ProviderAdapter>>;
   /** Fetches `image_url` parts (SSRF policy, size cap). */
   inputs: InputResolver;
@@ -56,7 +53,7 @@ export interface ChatServiceDeps {
 /** A vendor call started before its hold committed: it is aborted through `abort` if the hold is refused. */
 interface EarlyStart<T> {
   abort: AbortController;
-  start: (call: { chat: ChatCapability; request: ChatRequest; conn: ProviderConnection }) => T;
+  start: (call: { chat: ChatCapability; request: ChatRequest; route: VendorRoute }) => T;
 }
 
 /** Asks an event stream for its first event at once (its request goes out now); the events are read later, in order. */
@@ -135,7 +132,7 @@ export class ChatService {
       tokensReserved: prepared.reserve,
       etaSeconds: prepared.model.etaSeconds,
       delivery: ctx.delivery ?? null,
-      sandbox: prepared.conn.sandbox,
+      sandbox: prepared.route.sandbox,
       deadlineAt: new Date(Date.now() + 30 * 60_000),
       apiKeyId: actor.key?.id ?? null,
     };
@@ -146,7 +143,7 @@ export class ChatService {
     const plain = covered ? withoutImageRefs(conversation) : undefined;
     if (early && plain) {
       const request: ChatRequest = { ...prepared.request, messages: plain };
-      const started = early.start({ chat: this.deps.adapters[prepared.model.provider].chat!, request, conn: prepared.conn });
+      const started = early.start({ chat: this.deps.adapters[prepared.model.provider].chat!, request, route: prepared.route });
       chatEarlyDispatchTotal.inc();
       try {
         const { rate, id, createdAt } = await admitted;
@@ -188,8 +185,8 @@ export class ChatService {
     signal?.addEventListener('abort', onClientAbort, { once: true });
     const run = await this.begin(actor, input, ctx, signal, {
       abort,
-      start: ({ chat, request, conn }) => {
-        const call = chat.chat(request, conn, abort.signal);
+      start: ({ chat, request, route }) => {
+        const call = route.call(({ conn }) => chat.chat(request, conn, abort.signal));
         call.catch(() => undefined);
         return call;
       },
@@ -202,7 +199,7 @@ export class ChatService {
     const work = (async (): Promise<ChatOutcome> => {
       let result: ChatResult;
       try {
-        result = await this.deps.gate.track(run.model.provider, () => started ?? chat.chat(run.request, run.conn, abort.signal));
+        result = await (started ?? run.route.call(({ conn }) => chat.chat(run.request, conn, abort.signal)));
       } catch (err) {
         await this.settlement.fail(run, err);
         const kind = err instanceof ProviderError ? err.kind : 'upstream';
@@ -231,7 +228,8 @@ export class ChatService {
     signal?.addEventListener('abort', onClientAbort, { once: true });
     const run = await this.begin(actor, input, ctx, signal, {
       abort: upstreamAbort,
-      start: ({ chat, request, conn }) => startNow(chat.chatStream(request, conn, upstreamAbort.signal)),
+      start: ({ chat, request, route }) =>
+        startNow(route.stream(({ conn }) => chat.chatStream(request, conn, upstreamAbort.signal), upstreamAbort.signal)),
     }).catch((err: unknown) => {
       signal?.removeEventListener('abort', onClientAbort);
       throw err;
@@ -260,7 +258,9 @@ export class ChatService {
         return;
       }
       try {
-        for await (const ev of started ?? chat.chatStream(run.request, run.conn, upstreamAbort.signal)) {
+        const events =
+          started ?? run.route.stream(({ conn }) => chat.chatStream(run.request, conn, upstreamAbort.signal), upstreamAbort.signal);
+        for await (const ev of events) {
           if (ev.type === 'delta') text += ev.text;
           else if (ev.type === 'tool_call') toolText += (ev.name ?? '') + ev.arguments;
           else if (ev.type === 'reasoning_delta') reasoningChars += ev.text.length;
@@ -277,7 +277,6 @@ export class ChatService {
         if (finish === undefined) upstreamAbort.abort();
         signal?.removeEventListener('abort', onClientAbort);
         const cutOff = finish === undefined && failure === undefined;
-        self.deps.gate.observe(run.model.provider, failure ?? null, run.startedAt);
         let billing: StreamBilling;
         if (failure !== undefined) {
           billing = { ...(await self.settlement.fail(run, failure)), failed: true };

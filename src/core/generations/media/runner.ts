@@ -8,11 +8,10 @@ import { ModelDefinition } from '../../catalog/types';
 import { ResultStorage } from '../../media/storage';
 import { InputFile, MediaPoll, MediaRequest, MediaStart, ProviderError, ProviderName } from '../../providers/types';
 import type { ProviderAdapter } from '../../providers/adapter';
-import { ProviderConnections } from '../../providers/connections';
 import { failureMessage } from '../errors';
 import { markCompleted, markFailed } from '../settlement/lifecycle';
 import { GenerationNotifier } from '../ports';
-import { ProviderGate } from '../../providers/provider-gate';
+import { ProviderRouter } from '../../providers/router';
 import { storeResult } from './results';
 
 export interface MediaInputs {
@@ -27,8 +26,7 @@ export interface MediaRunnerDeps {
   sql: Queryable;
   plans: PlanDirectory;
   storage: ResultStorage;
-  connections: ProviderConnections;
-  gate: ProviderGate;
+  router: ProviderRouter;
   adapters: Readonly<Record<ProviderName, ProviderAdapter>>;
   notifier: GenerationNotifier;
   log: Logger;
@@ -102,18 +100,35 @@ export class MediaRunner {
   }
 
   isSandbox(model: ModelDefinition): boolean {
-    return this.deps.connections.info(model.provider).mode === 'sandbox';
+    return this.deps.router.connections.info(model.provider).mode === 'sandbox';
   }
 
-  /** `deadlineAt` bounds the retries of transient vendor failures (epoch ms). */
-  start(model: ModelDefinition, req: MediaRequest, deadlineAt?: number): Promise<MediaStart> {
-    const conn = { ...this.deps.connections.connection(model.provider, model.slug), deadlineAt };
-    return this.deps.gate.run(model.provider, () => this.adapter(model).start(req, conn));
+  /**
+   * Runs or submits the request on the vendor's first connection that takes it, and names that connection (a
+   * pending job is polled there). `deadlineAt` bounds the retries of transient vendor failures (epoch ms).
+   */
+  start(model: ModelDefinition, req: MediaRequest, deadlineAt?: number): Promise<MediaStart & { connection: string }> {
+    const media = this.adapter(model);
+    return this.deps.router
+      .route(model.provider, model.slug)
+      .call(async ({ conn, connection }) => ({ ...(await media.start(req, conn)), connection: connection.id }), {
+        queued: true,
+        deadlineAt,
+      });
   }
 
-  poll(model: ModelDefinition, req: MediaRequest, upstreamJobId: string, deadlineAt?: number): Promise<MediaPoll> {
-    const conn = { ...this.deps.connections.connection(model.provider, model.slug), deadlineAt };
-    return this.deps.gate.run(model.provider, () => this.adapter(model).poll(upstreamJobId, req, conn));
+  /** Polls a job on the connection that accepted it (`connection`: its id; null: the vendor's first). */
+  poll(
+    model: ModelDefinition,
+    req: MediaRequest,
+    upstreamJobId: string,
+    connection: string | null,
+    deadlineAt?: number,
+  ): Promise<MediaPoll> {
+    const media = this.adapter(model);
+    return this.deps.router
+      .pinned(model.provider, model.slug, connection)
+      .call(({ conn }) => media.poll(upstreamJobId, req, conn), { queued: true, deadlineAt });
   }
 
   async complete(gen: GenerationEntity, model: ModelDefinition, params: NormalizedParams, output: Parameters<typeof storeResult>[3]) {

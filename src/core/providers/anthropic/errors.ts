@@ -14,7 +14,7 @@ export function isPolicyMessage(message: string): boolean {
 /** Reclassifies errors from the shared HTTP helper where Anthropic's wording says policy. */
 export function refineAnthropicError(err: unknown): unknown {
   if (err instanceof ProviderError && err.kind === 'bad_request' && isPolicyMessage(err.message)) {
-    return new ProviderError('content_policy', err.message, 'anthropic', err.upstreamStatus);
+    return err.as('content_policy');
   }
   return err;
 }

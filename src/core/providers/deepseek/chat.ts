@@ -13,7 +13,7 @@ const flash = (model: string) => model === FLASH || model === LEGACY_FLASH;
  * refusal that retrying will not fix.
  */
 export function refineDeepSeekError(err: ProviderError): ProviderError {
-  if (err.upstreamStatus === 402) return new ProviderError('auth', err.message, err.provider, err.upstreamStatus);
+  if (err.upstreamStatus === 402) return err.as('auth');
   return err;
 }
 

@@ -7,7 +7,7 @@ import { ChatOption, ProviderError, ReasoningEffort } from '../types';
  */
 export function refineXaiError(err: ProviderError): ProviderError {
   if (err.kind === 'bad_request' && /api key/i.test(err.message)) {
-    return new ProviderError('auth', err.message, err.provider, err.upstreamStatus);
+    return err.as('auth');
   }
   return err;
 }
