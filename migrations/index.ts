@@ -27,6 +27,7 @@ import { CatalogRefreshModels1764230000000 } from './1764230000000-CatalogRefres
 import { RateCounterMode1764230100000 } from './1764230100000-RateCounterMode';
 import { TranscribeSuccessor1764390000000 } from './1764390000000-TranscribeSuccessor';
 import { CatalogPriceOverrides1764390100000 } from './1764390100000-CatalogPriceOverrides';
+import { RefusedRequests1764360000000 } from './1764360000000-RefusedRequests';
 
 /** Every migration in order; the data source lists them explicitly so the compiled build needs no glob. */
 export const migrations = [
@@ -59,4 +60,5 @@ export const migrations = [
   TranscribeSuccessor1764390000000,
   CatalogPriceOverrides1764390100000,
   UpstreamConnection1764320000000,
+  RefusedRequests1764360000000,
 ];

@@ -18,6 +18,7 @@ import { createApiKeyWithinQuota } from './core/accounts/api-key-quota';
 import type { CreatedApiKey, KeyLimits } from './core/accounts/api-keys';
 import type { KeyScope } from './core/accounts/key-limits';
 import { ResultFiles } from './core/generations/media/result-files';
+import { RefusalLog } from './core/stats/refusals';
 import { UsageService } from './core/stats/usage-service';
 import { FailoverCounterStore } from './core/limits/failover-store';
 import { GAUGES, generationsTotal, paymentsTotal, setConnectionStateSource, setGaugeSource } from './core/ops/metrics';
@@ -117,6 +118,8 @@ export interface Services {
   settings: SettingsService;
   profiles: ProfileService;
   usage: UsageService;
+  /** Calls refused before anything ran (403, 402, 429), for the account's request log. */
+  refusals: RefusalLog;
   accountAdmin: AccountAdmin;
   /** Messenger results waiting for delivery (claimed once, retried, swept). */
   deliveries: DeliveryOutbox;
@@ -293,6 +296,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     sandboxMount ? `${sandboxMount('yookassa')}/v3` : undefined,
     `${config.dataDir}|${options.databaseUrl}`,
   );
+  const refusals = new RefusalLog(ds, log);
   const payments = new PaymentService(ds, plans, log, {
     carrier,
     receipts: config.receipts,
@@ -355,6 +359,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     settings: new SettingsService(ds),
     profiles: new ProfileService(ds),
     usage: new UsageService(ds, config.links),
+    refusals,
     accountAdmin: new AccountAdmin(ds, plans),
     deliveries: new DeliveryOutbox(ds),
     jsonStores: new JsonStores(ds),
@@ -372,6 +377,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     recoverAbandoned: (own) => recoverAbandoned({ sql, leases, queue, log }, own),
     webhooks,
     close: async () => {
+      await refusals.flush();
       await settleJournal?.close();
       outbox.stop();
       idempotency.stop();

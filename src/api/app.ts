@@ -7,6 +7,7 @@ import { createMetrics } from './metrics';
 import { clientAddress } from './middleware/client-address';
 import { compression } from './middleware/compression';
 import { errorHandler } from './middleware/errors';
+import { recordRefusals } from './middleware/refusals';
 import { answerThenDiscard } from './middleware/unread-body';
 import { notFoundFallback } from './middleware/not-found';
 import { requestContext } from './middleware/request-context';
@@ -32,7 +33,7 @@ export function createApiApp(services: ApiServices, options: ApiAppOptions = {})
   app.use(compression());
   // A refusal sent while the body still arrives: answered, then the rest read and dropped (bounded), then closed.
   app.use(answerThenDiscard());
-  app.use(errorHandler());
+  app.use(errorHandler(recordRefusals(services)));
   app.use(notFoundFallback());
   app.use(requestGuards());
 

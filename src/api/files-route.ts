@@ -41,6 +41,7 @@ export function resultFiles(services: Pick<ApiServices, 'resultFiles'>): Middlew
     const file = await services.resultFiles.open(key, parseRangeHeader(ctx.get('Range')));
     if (file.state === 'missing') throw new ApiError(404, 'not_found', 'File not found');
     if (file.state === 'deleted') throw new ApiError(410, 'gone', 'This result was deleted after its retention period');
+    if (file.state === 'removed') throw new ApiError(410, 'gone', 'This result was deleted by its owner');
     if (file.state === 'gone') throw new ApiError(410, 'gone', 'This result is no longer stored');
     const stored = file.object;
     ctx.set('Cache-Control', 'private, max-age=86400, immutable');

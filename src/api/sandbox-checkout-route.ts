@@ -13,9 +13,9 @@ const PAGE = new RegExp(`^${SANDBOX_CHECKOUT_PATH}/([^/]+)(?:/(approve|cancel))?
  */
 export function sandboxCheckout(services: Pick<ApiServices, 'payments'>): Middleware {
   return async (ctx, next) => {
-    const pages = services.payments.sandboxCheckout;
-    const match = pages ? PAGE.exec(ctx.path) : null;
-    if (!pages || !match) return next();
+    const match = PAGE.exec(ctx.path);
+    const pages = match ? services.payments.sandboxCheckout : undefined;
+    if (!match || !pages) return next();
     const [, id, button] = match;
     if (!SandboxCheckoutPages.isPaymentId(id!)) throw new ApiError(404, 'not_found', 'No such sandbox payment');
     const method = button ? 'POST' : 'GET';

@@ -155,6 +155,7 @@ const BOT_ERRORS: ErrorTable<BotRendering> & Record<TelegramFileError['code'], (
   client_closed_request: () => internal,
   rate_counters_unavailable: () => internal,
   idempotency_conflict: () => internal,
+  generation_pending: () => internal,
   idempotency_key_reused: () => internal,
   mail_failed: () => internal,
   invalid_url: () => internal,

@@ -15,7 +15,7 @@ import { KeyBudgetExceededError, KeyRestrictedError, ModelNotAllowedError } from
 import { InsufficientTokensError } from './billing/errors';
 import { ModelRetiredError, ParamError, UnknownModelError } from './catalog/errors';
 import { DomainError } from './errors';
-import { ClientGoneError, GenerationFailedError, IdempotencyConflictError, InputError } from './generations/errors';
+import { ClientGoneError, GenerationFailedError, GenerationPendingError, IdempotencyConflictError, InputError } from './generations/errors';
 import { ProviderUnavailableError } from './providers/errors';
 import { CountersUnavailableError } from './limits/errors';
 import { RateLimitedError } from './limits/rate-limiter';
@@ -62,6 +62,7 @@ export const CORE_ERROR_CLASSES = [
   UnknownModelError,
   ModelRetiredError,
   GenerationFailedError,
+  GenerationPendingError,
   ClientGoneError,
   IdempotencyConflictError,
   InputError,

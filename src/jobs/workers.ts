@@ -12,6 +12,8 @@ const SWEEP = 'generations-sweep';
 const MAINTENANCE = 'maintenance';
 const SCHEDULES = 'schedules-run';
 const CATALOG_CHECK = 'catalog-check';
+/** The request log keeps refused calls this long. */
+const REFUSALS_KEPT_DAYS = 90;
 
 /** Registers the durable job handlers and schedules on a started pg-boss. */
 export async function startWorkers(boss: PgBoss, services: Services): Promise<void> {
@@ -48,6 +50,7 @@ export async function startWorkers(boss: PgBoss, services: Services): Promise<vo
     await services.counters.purgeExpired();
     await services.leases.purgeFinished();
     await services.auth.purgeExpired();
+    await services.refusals.purgeOlderThan(REFUSALS_KEPT_DAYS);
     log[refilled + expired > 0 ? 'info' : 'debug']({ refilled, expired }, 'maintenance done');
   });
 

@@ -156,7 +156,7 @@ test('every $ref resolves to a component; the request schemas are the validating
   const settings = doc.paths['/api/v2/user/settings'].patch.requestBody.content['application/json'].schema;
   expect(settings.properties.language).toEqual({ type: 'string', enum: ['en', 'ru'] });
   const history = doc.paths['/api/v2/user/history'].get.parameters.map((p: Json) => p.name);
-  expect(history).toEqual(['category', 'model', 'status', 'door', 'key', 'from', 'to', 'cursor', 'limit']);
+  expect(history).toEqual(['category', 'model', 'status', 'door', 'key', 'from', 'to', 'cursor', 'deleted', 'limit']);
   expect(doc.components.schemas.User.required).toEqual(expect.arrayContaining(['id', 'plan', 'token_balance', 'auth_methods']));
 });
 

@@ -239,6 +239,8 @@ describe('GET /user/history', () => {
       completed_at: image.completedAt!.toISOString(),
       door: 'web',
       api_key_id: null,
+      prompt: 'a fox',
+      usage: null,
     });
     expect(m).toMatchObject({ type: 'audio', duration_seconds: 30, model: 'musicgen', output_url: m.result_url, tokens_used: 9 });
     expect(p).toMatchObject({ status: 'pending', eta_seconds: 60, result_url: null });

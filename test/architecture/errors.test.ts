@@ -22,7 +22,13 @@ import { InsufficientTokensError } from '../../src/core/billing/errors';
 import { ParamError, UnknownModelError, ModelRetiredError } from '../../src/core/catalog/errors';
 import { CORE_ERROR_CLASSES, CoreErrorCode } from '../../src/core/error-registry';
 import { DomainError } from '../../src/core/errors';
-import { ClientGoneError, GenerationFailedError, IdempotencyConflictError, InputError } from '../../src/core/generations/errors';
+import {
+  ClientGoneError,
+  GenerationFailedError,
+  GenerationPendingError,
+  IdempotencyConflictError,
+  InputError,
+} from '../../src/core/generations/errors';
 import { ProviderUnavailableError } from '../../src/core/providers/errors';
 import { CountersUnavailableError } from '../../src/core/limits/errors';
 import { RateLimitedError } from '../../src/core/limits/rate-limiter';
@@ -79,6 +85,7 @@ const SAMPLES: Record<CoreErrorCode, DomainError> = {
   model_not_found: new UnknownModelError('nope'),
   model_retired: new ModelRetiredError('old-model', '2026-10-23'),
   generation_failed: new GenerationFailedError(1, 'timeout', 'late', 'flux-dev'),
+  generation_pending: new GenerationPendingError(1),
   client_closed_request: new ClientGoneError(),
   idempotency_conflict: new IdempotencyConflictError('in_progress', 'running'),
   idempotency_key_reused: new IdempotencyConflictError('body_mismatch', 'other body'),

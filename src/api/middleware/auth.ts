@@ -5,6 +5,7 @@ import type { Actor } from '../../core/generations/service';
 import { RateDecision, RateLimitedError } from '../../core/limits/rate-limiter';
 import type { UserRecord } from '../../core/records';
 import type { ApiServices } from '../api-services';
+import { hasErrorCode } from '../../core/error-registry';
 import { ApiError, NOT_AUTHENTICATED } from './errors';
 import { applyRateLimitHeaders } from './rate-limit-headers';
 import { limiterOf } from './request-context';
@@ -76,7 +77,11 @@ export function authenticate(
   return async (ctx, next) => {
     const token = bearerToken(ctx) ?? (options.apiKeyHeader ? apiKeyHeader(ctx) : null);
     if (!token) throw new ApiError(401, 'not_authenticated', NOT_AUTHENTICATED);
-    const principal = await services.auth.resolveBearer(token);
+    const principal = await services.auth.resolveBearer(token).catch((err: unknown) => {
+      // A key refused for its plan: the account still hears of it in its request log (middleware/refusals.ts).
+      if (hasErrorCode(err, 'insufficient_plan') && err.account) ctx.state.refusedCaller = err.account;
+      throw err;
+    });
     const auth: AuthContext = {
       userId: principal.user.id,
       user: principal.user,

@@ -173,6 +173,7 @@ const API_ERRORS: ErrorTable<Rendering> = {
   // nginx's "client closed request": only the request log sees it, the client is gone.
   client_closed_request: () => ({ status: 499 }),
   idempotency_conflict: () => ({ status: 409 }),
+  generation_pending: () => ({ status: 409 }),
   idempotency_key_reused: () => ({ status: 422 }),
   model_unavailable: (err) => ({
     status: 503,
@@ -284,8 +285,8 @@ function errorBody(path: string, d: ErrorDescription): Record<string, unknown> {
   return under(path, '/v1') ? v1ErrorBody(d) : v2ErrorBody(d);
 }
 
-/** Answers an error on `ctx` in the shape of the surface the request went to. */
-export function renderError(ctx: ParameterizedContext, err: unknown): void {
+/** Answers an error on `ctx` in the shape of the surface the request went to. @returns what was answered */
+export function renderError(ctx: ParameterizedContext, err: unknown): ErrorDescription {
   const d = describeError(err);
   if (d.status >= 500 && d.code !== 'service_unavailable') requestLog(ctx).error({ err }, 'request failed');
   else if (d.code === 'service_unavailable')
@@ -293,10 +294,14 @@ export function renderError(ctx: ParameterizedContext, err: unknown): void {
   ctx.status = d.status;
   for (const [name, value] of Object.entries(d.headers ?? {})) ctx.set(name, value);
   ctx.body = errorBody(ctx.path, d);
+  return d;
 }
 
-/** Catches everything thrown downstream and renders it (never a bare 500 for bad input). */
-export function errorHandler(): Middleware {
+/**
+ * Catches everything thrown downstream and renders it (never a bare 500 for bad input); `onAnswered` hears of
+ * each error answered (the request log records the refusals).
+ */
+export function errorHandler(onAnswered?: (ctx: ParameterizedContext, d: ErrorDescription) => void): Middleware {
   return async (ctx, next) => {
     try {
       await next();
@@ -306,7 +311,8 @@ export function errorHandler(): Middleware {
         else requestLog(ctx).warn({ err }, 'error after the response started');
         return;
       }
-      renderError(ctx, err);
+      const answered = renderError(ctx, err);
+      onAnswered?.(ctx, answered);
     }
   };
 }

@@ -56,6 +56,11 @@ function readRaw(ctx: ParameterizedContext, limit: number): Promise<Buffer> {
   });
 }
 
+/** The JSON body a handler already read (readJsonBody), or undefined: for what is said about a request afterwards. */
+export function parsedJsonBody(ctx: ParameterizedContext): unknown {
+  return (ctx.state as { [PARSED]?: unknown })[PARSED];
+}
+
 /**
  * The request's JSON body (`{}` when there is none). Reads at most `limitBytes`: 413 beyond, 415 for another
  * content type or a compressed body, 400 `json_too_deep` for nesting past 64 levels and 400 `validation_error`

@@ -147,6 +147,7 @@ export const GenerationSchema = component(
     type: z.literal('audio').optional(),
     duration_seconds: z.number().int().optional(),
     sandbox: z.boolean().optional().describe('true when produced by the built-in sandbox upstream'),
+    deleted_at: isoDate.optional().describe('when its owner deleted it (DELETE /api/v2/generate/{id}): result, text and prompt are gone'),
     model: z.string().optional().describe('music results: alias of model_slug'),
     output_url: z.string().nullable().optional().describe('music results: alias of result_url'),
     tokens_used: z.number().int().optional().describe('music results: alias of tokens_spent'),
@@ -181,6 +182,45 @@ export const HistoryEntrySchema = component(
   GenerationSchema.extend({
     door: z.enum(DOORS).describe('where the request came in: web (a dashboard session), api (an API key), bot or schedule'),
     api_key_id: z.number().int().nullable().describe('the API key it was made with (the id stays after the key is deleted)'),
+    prompt: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('what was asked: the prompt, or a chat’s last message (null once deleted, or for a tool without one)'),
+    usage: z
+      .object({
+        input_tokens: z.number().int().describe('model tokens read, cached ones included'),
+        output_tokens: z.number().int().describe('model tokens written, reasoning included'),
+        cached_tokens: z.number().int().describe('of input_tokens, those read from the vendor’s prompt cache'),
+      })
+      .nullable()
+      .optional()
+      .describe('text models: the model’s own token counts (tokens_spent is what was charged, in tkn)'),
+  }),
+);
+
+export const RefusalSchema = component(
+  'Refusal',
+  z.object({
+    id: z.number().int(),
+    created_at: isoDate,
+    last_at: isoDate.describe('the last of `count` identical refusals'),
+    count: z.number().int(),
+    door: z.enum(['web', 'api', 'bot']),
+    api_key_id: z.number().int().nullable(),
+    route: z.string().describe('method and path, e.g. `POST /v1/chat/completions`'),
+    model_slug: z.string().nullable().describe('the model the call asked for, when its body named one'),
+    status: z.number().int().describe('402, 403 or 429'),
+    error: z.string().describe('the error code answered'),
+    message: z.string(),
+  }),
+);
+
+export const RefusalPageSchema = component(
+  'RefusalPage',
+  z.object({
+    items: z.array(RefusalSchema),
+    next_cursor: z.string().nullable().describe('pass as `cursor` for the next page; null on the last page'),
   }),
 );
 
@@ -216,8 +256,37 @@ export const ModelSchema = component(
       .describe(
         'the catalog slug that serves requests for the model once it is retired (past shutdown_at, or gone from the vendor), or null',
       ),
+    price_per_million_tokens: z
+      .object({
+        input: z.number().describe('tokens per million input (prompt) tokens'),
+        cached_input: z.number().describe('tokens per million input tokens read from the vendor’s prompt cache'),
+        output: z.number().describe('tokens per million output tokens, reasoning included'),
+      })
+      .optional()
+      .describe(
+        'text models: the price in tokens (our credit) per million of the model’s own tokens; a request costs at least min_token_cost',
+      ),
   }),
 );
+
+export const PlanSchema = component(
+  'Plan',
+  z.object({
+    slug: planSlug,
+    name: z.string(),
+    level: z.number().int(),
+    monthly_tokens: z.number().int().describe('tokens put back at the start of every 30-day period (not carried over)'),
+    one_time_tokens: z.number().int().describe('bonus tokens granted once, at sign-up (Starter: 50; they never expire)'),
+    rate_limit_hourly: z.number().int().describe('0 means unlimited'),
+    rate_limit_daily: z.number().int().describe('0 means unlimited'),
+    retention_days: z.number().int().nullable().describe('how long result files are kept; null: for good'),
+    models: z.number().int().describe('catalog models in service that the plan may use'),
+    api_keys: z.boolean().describe('API keys work on this plan (VIP and higher)'),
+    period_days: z.number().int().describe('length of a paid period'),
+  }),
+);
+
+export const PlanListSchema = component('PlanList', z.object({ plans: z.array(PlanSchema) }));
 
 export const ModelListSchema = component('ModelList', z.object({ models: z.array(ModelSchema), total: z.number().int() }));
 

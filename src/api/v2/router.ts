@@ -7,12 +7,15 @@ import { noteSessionClients, registerAccountRoutes } from './account-routes';
 import { registerAssistantRoutes } from './assistant-routes';
 import { registerAuthRoutes } from './auth-routes';
 import { registerRecoveryRoutes } from './recovery-routes';
+import { registerRefusalRoutes } from './refusal-routes';
+import { registerResultDeletionRoute } from './result-deletion-route';
 import { registerSessionRoutes } from './session-routes';
 import { registerGenerationRoutes } from './generation-routes';
 import { registerKeyRoutes } from './key-routes';
 import { registerModelRoutes } from './model-routes';
 import { registerOpenApiRoute } from './openapi-route';
 import { registerPaymentRoutes, registerPublicPaymentRoutes } from './payment-routes';
+import { registerPlanRoutes } from './plan-routes';
 import { registerScheduleRoutes } from './schedule-routes';
 import { registerUserRoutes } from './user-routes';
 import { registerUsageRoutes } from './usage-routes';
@@ -41,6 +44,7 @@ export function createV2Routers(services: ApiServices): V2Routers {
   registerOpenApiRoute(publicRouter, registry, services);
   registerWebConfigRoute(publicRouter, services);
   registerPublicPaymentRoutes(publicRouter, services);
+  registerPlanRoutes(publicRouter, services);
 
   const protectedRouter = new Router({ prefix: V2_PREFIX });
   attachOpenApi(protectedRouter, registry);
@@ -57,6 +61,8 @@ export function createV2Routers(services: ApiServices): V2Routers {
   registerScheduleRoutes(protectedRouter, services);
   registerWebhookRoutes(protectedRouter, services);
   registerGenerationRoutes(protectedRouter, services);
+  registerResultDeletionRoute(protectedRouter, services);
+  registerRefusalRoutes(protectedRouter, services);
 
   return { publicRouter, protectedRouter, registry };
 }

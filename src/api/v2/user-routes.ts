@@ -44,6 +44,10 @@ const historyQuery = z.object({
   from: isoDateTime.optional().describe('created at or after (inclusive)'),
   to: isoDateTime.optional().describe('created before (exclusive)'),
   cursor: z.string().max(200).optional().describe('next_cursor of the previous page'),
+  deleted: z
+    .enum(['include', 'exclude'])
+    .default('include')
+    .describe('`exclude` leaves out the results their owner deleted (they stay in the request log by default)'),
   limit: z.coerce
     .number()
     .int()
@@ -184,6 +188,7 @@ export function registerUserRoutes(router: Router, services: Pick<ApiServices, '
         to: query.to ? new Date(query.to) : undefined,
         cursor: query.cursor,
         limit: query.limit,
+        excludeDeleted: query.deleted === 'exclude',
       }),
   );
 }

@@ -299,6 +299,7 @@ export class AuthService {
           required?.slug ?? 'vip',
           `Insufficient plan: API keys need the ${required?.name ?? 'VIP'} plan or higher (yours: ${principal.plan.name}). ` +
             'Upgrade the plan, or sign in to use a web access token.',
+          { userId: key.user.id, keyId: key.key.id },
         );
       }
       return { ...principal, via: 'api_key', key: key.key };

@@ -24,6 +24,8 @@ export class PlanTooLowError extends DomainError {
   constructor(
     readonly requiredPlan: string,
     message: string,
+    /** The account whose API key was refused (not rendered): the door records the refusal in its request log. */
+    readonly account?: { userId: number; keyId: number },
   ) {
     super(message, { required_plan: requiredPlan });
   }

@@ -2,7 +2,7 @@
 import { UnknownModelError } from './errors';
 import { DEFAULT_STT_MODEL_SLUG, MODELS, type ToolSlug } from './models';
 import { isRetired, lifecycleOf } from './lifecycle';
-import { baseTokenCost, priceRange } from './pricing';
+import { baseTokenCost, perMillionPrices, priceRange } from './pricing';
 import { PLAN_LEVEL, type Category, type ModelDefinition, type PlanSlug, type PublicModel, type SttModel, type ToolModel } from './types';
 
 export { UnknownModelError } from './errors';
@@ -99,6 +99,7 @@ export function toPublicModel(model: ModelDefinition): PublicModel {
     // A copy, so a caller editing the response cannot reach the (frozen) catalog.
     config: structuredClone(model.config),
     ...lifecycleFields(model.slug, model.upstreamModel),
+    ...(model.category === 'text' ? { price_per_million_tokens: perMillionPrices(model) } : {}),
   };
 }
 

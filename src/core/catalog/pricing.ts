@@ -3,7 +3,7 @@
 import { pricingOf } from './effective-prices';
 import { ParamError } from './errors';
 import { MAX_PROMPT_LENGTH, characterCount } from './limits';
-import type { ImageQuality, ModelDefinition, TextModel } from './types';
+import type { ImageQuality, ModelDefinition, PerMillionPrices, TextModel } from './types';
 
 /** What a media/tool/stt/music price depends on; `NormalizedParams` (params.ts) satisfies it. */
 export interface PriceParams {
@@ -68,6 +68,17 @@ export function priceChatUsage(model: ModelDefinition, usage: ChatUsageCount): n
       count(usage.completionTokens) * pricing.outputPer1k) /
     1000;
   return Math.max(pricing.min, toTokens(raw));
+}
+
+/** A text model's rates per million model tokens (the Models page and the Model object show them). */
+export function perMillionPrices(model: TextModel): PerMillionPrices {
+  const { pricing } = model;
+  const perMillion = (per1k: number) => Math.round(per1k * 1000 * 100) / 100;
+  return {
+    input: perMillion(pricing.inputPer1k),
+    cached_input: perMillion(pricing.cachedInputPer1k),
+    output: perMillion(pricing.outputPer1k),
+  };
 }
 
 /** `max_tokens` used when the request gives none. */

@@ -255,6 +255,15 @@ export interface PublicModel {
   shutdown_at: string | null;
   /** The catalog slug that serves the model's requests once it is retired, or null. */
   replacement: string | null;
+  /** Text models: tokens (our credit) per million model tokens; every request costs at least `min_token_cost`. */
+  price_per_million_tokens?: PerMillionPrices;
+}
+
+/** A text model's rates in tokens (our credit) per million of the model's own tokens. */
+export interface PerMillionPrices {
+  input: number;
+  cached_input: number;
+  output: number;
 }
 
 export function isCategory(value: unknown): value is Category {

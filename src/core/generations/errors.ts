@@ -25,6 +25,14 @@ export class ClientGoneError extends DomainError {
   }
 }
 
+/** A generation that still runs cannot be deleted: its result is on its way. */
+export class GenerationPendingError extends DomainError {
+  readonly code = 'generation_pending';
+  constructor(readonly generationId: number) {
+    super('This generation is still running: delete it once it has finished', { generation_id: generationId });
+  }
+}
+
 /** The same Idempotency-Key while the first request still runs, or reused with another body. */
 export class IdempotencyConflictError extends DomainError {
   readonly code: 'idempotency_conflict' | 'idempotency_key_reused';

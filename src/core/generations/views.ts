@@ -24,6 +24,8 @@ export interface GenerationView {
   type?: 'audio';
   duration_seconds?: number;
   sandbox?: boolean;
+  /** When its owner deleted it: the result, text and prompt are gone (additive to the spec). */
+  deleted_at?: string;
   // Music results also carry the spec example's field names, with the same values.
   model?: string;
   output_url?: string | null;
@@ -46,7 +48,7 @@ export function toGenerationView(g: GenerationEntity, links: LinkOrigins): Gener
     status: g.status,
     model_slug: g.modelSlug,
     category: g.category,
-    result_url: resultUrl(links, g),
+    result_url: g.userDeletedAt ? null : resultUrl(links, g),
     result_text: g.resultText ?? null,
     error: g.error ?? null,
     tokens_spent: g.tokensSpent ?? 0,
@@ -61,6 +63,7 @@ export function toGenerationView(g: GenerationEntity, links: LinkOrigins): Gener
   if (told.length > 0) view.warnings = told;
   if (g.status === 'pending') view.eta_seconds = Math.max(1, g.etaSeconds ?? 5);
   if (g.sandbox) view.sandbox = true;
+  if (g.userDeletedAt) view.deleted_at = g.userDeletedAt.toISOString();
   if (AUDIO_CATEGORIES.has(g.category)) {
     view.type = 'audio';
     if (g.durationSeconds !== null && g.durationSeconds !== undefined) view.duration_seconds = g.durationSeconds;

@@ -31,10 +31,46 @@ export interface HistoryQuery {
   to?: Date;
   cursor?: string;
   limit?: number;
+  /** Leave out what the owner deleted (the dashboard's history); the request log keeps them. */
+  excludeDeleted?: boolean;
 }
 
-/** A request-log entry: the Generation object, the door it came in through and the API key it used. */
-export type HistoryItem = GenerationView & { door: Door; api_key_id: number | null };
+/** A text model's own token counts for one answer (what `tokens_spent` was priced from). */
+export interface ModelTokenUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cached_tokens: number;
+}
+
+/**
+ * A request-log entry: the Generation object, the door it came in through, the API key it used, what was asked,
+ * and a chat's model tokens.
+ */
+export type HistoryItem = GenerationView & {
+  door: Door;
+  api_key_id: number | null;
+  prompt: string | null;
+  usage: ModelTokenUsage | null;
+};
+
+/** A chat answer's usage as its settlement stored it (camelCase counts in result_metadata), or null. */
+function modelTokenUsage(g: GenerationEntity): ModelTokenUsage | null {
+  const m = g.resultMetadata as { promptTokens?: unknown; completionTokens?: unknown; cachedTokens?: unknown } | null;
+  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.round(v) : 0);
+  if (g.category !== 'text' || !m || typeof m.promptTokens !== 'number') return null;
+  return { input_tokens: n(m.promptTokens), output_tokens: n(m.completionTokens), cached_tokens: n(m.cachedTokens) };
+}
+
+/** The request-log entry of a generation row. */
+export function toHistoryItem(g: GenerationEntity, links: LinkOrigins): HistoryItem {
+  return {
+    ...toGenerationView(g, links),
+    door: doorOf(g),
+    api_key_id: g.apiKeyId ?? null,
+    prompt: g.prompt ?? null,
+    usage: modelTokenUsage(g),
+  };
+}
 
 export interface HistoryPage {
   items: HistoryItem[];
@@ -78,6 +114,7 @@ async function historyRows(
   if (query.from) qb.andWhere('g.created_at >= :from', { from: query.from });
   if (query.to) qb.andWhere('g.created_at < :to', { to: query.to });
   if (query.cursor) qb.andWhere('g.id < :before', { before: decodeCursor(query.cursor) });
+  if (query.excludeDeleted) qb.andWhere('g.user_deleted_at IS NULL');
   const rows = await qb
     .orderBy('g.id', 'DESC')
     .limit(limit + 1)
@@ -90,7 +127,7 @@ async function historyRows(
 export async function listHistory(ds: DataSource, userId: number, query: HistoryQuery, links: LinkOrigins): Promise<HistoryPage> {
   const { rows, next } = await historyRows(ds, userId, query);
   return {
-    items: rows.map((g) => ({ ...toGenerationView(g, links), door: doorOf(g), api_key_id: g.apiKeyId ?? null })),
+    items: rows.map((g) => toHistoryItem(g, links)),
     next_cursor: next,
   };
 }

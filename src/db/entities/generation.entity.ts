@@ -111,6 +111,10 @@ export class GenerationEntity {
   @Column({ name: 'result_deleted_at', type: 'timestamptz', nullable: true })
   resultDeletedAt: Date | null;
 
+  /** When its owner deleted it (DELETE /api/v2/generate/{id}): the result, prompt and text are gone, the row stays for the books. */
+  @Column({ name: 'user_deleted_at', type: 'timestamptz', nullable: true })
+  userDeletedAt: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

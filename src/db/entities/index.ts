@@ -18,6 +18,7 @@ import { PlanEntity } from './plan.entity';
 import { RateCounterEntity } from './rate-counter.entity';
 import { RateCounterStateEntity } from './rate-counter-state.entity';
 import { RefreshTokenEntity } from './refresh-token.entity';
+import { RefusedRequestEntity } from './refused-request.entity';
 import { ReservationEntity } from './reservation.entity';
 import { SavedPaymentMethodEntity } from './saved-payment-method.entity';
 import { ScheduleEntity } from './schedule.entity';
@@ -52,6 +53,7 @@ export const entities = [
   RateCounterEntity,
   RateCounterStateEntity,
   RefreshTokenEntity,
+  RefusedRequestEntity,
   ReservationEntity,
   SavedPaymentMethodEntity,
   ScheduleEntity,
@@ -86,6 +88,7 @@ export * from './plan.entity';
 export * from './rate-counter.entity';
 export * from './rate-counter-state.entity';
 export * from './refresh-token.entity';
+export * from './refused-request.entity';
 export * from './reservation.entity';
 export * from './saved-payment-method.entity';
 export * from './schedule.entity';

@@ -256,6 +256,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The plans and what each gives: tokens, limits, models, API keys, retention
+         * @description Prices are those of the plan articles (GET /api/v2/payments/articles).
+         */
+        get: operations["listPlans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/user/me": {
         parameters: {
             query?: never;
@@ -851,7 +871,11 @@ export interface paths {
         get: operations["getGeneration"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a finished generation’s result: its file, text and prompt
+         * @description The result file is removed at once (its `result_url` answers 410), and the stored text and prompt are cleared. The generation stays in the request log with its model, tokens and times, marked `deleted_at`. Deleting it again is a 204 too; a generation still running answers 409 `generation_pending`.
+         */
+        delete: operations["deleteGeneration"];
         options?: never;
         head?: never;
         patch?: never;
@@ -904,8 +928,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Repaint the masked region of an image (multipart: image, mask, prompt)
-         * @description Image and mask may be up to 20 MB each (413 beyond); other multipart problems answer 400 saying what was wrong.
+         * Repaint the masked region of an image (multipart: image, optional mask, prompt)
+         * @description Image and mask may be up to 20 MB each (413 beyond); other multipart problems answer 400 saying what was wrong. The mask is white where the image is repainted; without a mask the transparent area of the image is repainted, and an image without transparency answers 400 naming `mask`.
          */
         post: operations["inpaint"];
         delete?: never;
@@ -928,6 +952,26 @@ export interface paths {
          * @description Events: generation_start {generation_id, model_slug}; content_delta {text}; generation_end {generation_id, status, tokens_spent, balance, finish_reason, error}; heartbeat {}.
          */
         post: operations["generateStream"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/user/refusals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Calls refused before anything ran (402, 403, 429), newest first
+         * @description Each refusal of the account (a key below its plan, a model outside a key’s list, a balance or key budget too small, an hourly or daily limit) with its route, model, status and message. Identical refusals within about a second are one row with `count`. A restricted API key sees only its own. Kept 90 days.
+         */
+        get: operations["listRefusals"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -999,7 +1043,7 @@ export interface paths {
         put?: never;
         /**
          * The OpenAI Responses API, stateless subset, for any chat model of the catalog (OpenAI SDK, Agents SDK)
-         * @description `input` as a string or items: messages (input_text, input_image with an https or data: URL for models with config.supports_vision), function_call and function_call_output items; `instructions`; function tools and tool_choice; text.format (json_object, json_schema); max_output_tokens, temperature, top_p; labels (metadata, user, safety_identifier, prompt_cache_key, service_tier, store: false) accepted. Nothing is stored: `previous_response_id`, `conversation`, `store: true`, `background` and `prompt` answer 400 naming them. Same accounts, limits, hold and ledger as /v1/chat/completions. With `stream: true` the answer is the documented event stream (response.created, response.in_progress, response.output_item.added, response.content_part.added, response.output_text.delta/.done, response.function_call_arguments.delta/.done, response.content_part.done, response.output_item.done, then response.completed with usage, or response.incomplete / response.failed), each event with its sequence_number.
+         * @description `input` as a string or items: messages (input_text, input_image with an https or data: URL for models with config.supports_vision), function_call and function_call_output items; `instructions`; function tools and tool_choice; text.format (json_object, json_schema); max_output_tokens, temperature, top_p; labels (metadata, user, safety_identifier, prompt_cache_key, service_tier, store: false) accepted; reasoning.effort maps to the model's reasoning control, reasoning items come back (summaries with reasoning.summary, encrypted_content with include ["reasoning.encrypted_content"], restoring any vendor's reasoning when replayed). Nothing is stored: `previous_response_id`, `conversation`, `store: true`, `background` and `prompt` answer 400 naming them. Same accounts, limits, hold and ledger as /v1/chat/completions. With `stream: true` the answer is the documented event stream (response.created, response.in_progress, response.output_item.added, response.content_part.added, response.output_text.delta/.done, response.function_call_arguments.delta/.done, response.content_part.done, response.output_item.done, then response.completed with usage, or response.incomplete / response.failed), each event with its sequence_number.
          */
         post: operations["createResponse"];
         delete?: never;
@@ -1019,7 +1063,7 @@ export interface paths {
         put?: never;
         /**
          * The Anthropic Messages API for any chat model of the catalog (Anthropic SDKs, Claude Code)
-         * @description Authenticated with `x-api-key` or `Authorization: Bearer`; `anthropic-version` and `anthropic-beta` are accepted. `system` (string or text blocks), messages with text, image (base64 or url, for models with config.supports_vision), tool_use and tool_result blocks; `cache_control` marks are accepted and change nothing. tools, tool_choice (auto, any, tool, none), max_tokens (required), stop_sequences, temperature, top_p, metadata.user_id, output_config.format (structured output: the text is JSON of the schema); thinking and context_management are accepted. Same accounts, limits, hold and ledger as /v1/chat/completions. With `stream: true` the answer is the event sequence message_start, content_block_start, ping, content_block_delta (text_delta, input_json_delta), content_block_stop, message_delta (stop_reason, usage, service), message_stop; a failure after the start is an `error` event.
+         * @description Authenticated with `x-api-key` or `Authorization: Bearer`; `anthropic-version` and `anthropic-beta` are accepted. `system` (string or text blocks), messages with text, image (base64 or url, for models with config.supports_vision), tool_use and tool_result blocks; `cache_control` breakpoints reach Claude models (others cache on their own); thinking (enabled with budget_tokens, adaptive, disabled) and output_config.effort map to the model's reasoning control; thinking and redacted_thinking blocks come back with their signatures (other vendors' reasoning sealed in them) and replayed blocks go back to their vendor unchanged. tools, tool_choice (auto, any, tool, none), max_tokens (required), stop_sequences, temperature, top_p, metadata.user_id, output_config.format (structured output: the text is JSON of the schema); context_management is accepted. Same accounts, limits, hold and ledger as /v1/chat/completions. With `stream: true` the answer is the event sequence message_start, content_block_start, ping, content_block_delta (thinking_delta, signature_delta, text_delta, input_json_delta), content_block_stop, message_delta (stop_reason, usage, service), message_stop; a failure after the start is an `error` event.
          */
         post: operations["createMessage"];
         delete?: never;
@@ -1039,6 +1083,106 @@ export interface paths {
         put?: never;
         /** The prompt size of a Messages request, as the hold estimates it (nothing is held or counted) */
         post: operations["countMessageTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audio/speech": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OpenAI’s text to speech for every speech model of the catalog: the audio file itself
+         * @description The same generation, price (calculate-price with `prompt` = `input`), limits, Idempotency-Key, history and ledger as POST /api/v2/generate. `voice` is a voice of the model (Gemini’s prebuilt voices, or an ElevenLabs voice id); `response_format` mp3 or wav, as the model makes it; `speed` within the model’s range. A value only other speech models offer gives way to the model’s default and is named in X-Ignored-Parameters; one no model offers is a 400.
+         */
+        post: operations["createSpeech"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audio/transcriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OpenAI’s speech to text for every speech-to-text model
+         * @description multipart/form-data. The same generation, price, limits, Idempotency-Key, history and ledger as POST /api/v2/stt. `response_format`: json (default), text, srt, vtt, verbose_json (timed segments: the vendor’s, or one over the whole audio where the vendor gives none; Whisper’s decoding statistics are 0), diarized_json (speaker-labelled segments, models with diarization).
+         */
+        post: operations["createTranscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audio/translations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OpenAI’s speech translation into English (models with supports_translation)
+         * @description multipart/form-data. The same generation, price, limits, Idempotency-Key, history and ledger as POST /api/v2/stt. `response_format`: json (default), text, srt, vtt, verbose_json (timed segments: the vendor’s, or one over the whole audio where the vendor gives none; Whisper’s decoding statistics are 0), diarized_json (speaker-labelled segments, models with diarization).
+         */
+        post: operations["createTranslation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/images/generations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OpenAI’s image generation for every image model of the catalog (n images, each a generation)
+         * @description The same generation, price (POST /api/v2/models/{slug}/calculate-price), limits, key budgets, Idempotency-Key, history, webhooks and ledger as POST /api/v2/generate. Options a model does not take (a style, high quality, a transparent background, labels) are ignored and named in X-Ignored-Parameters.
+         */
+        post: operations["createImage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/images/edits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OpenAI’s image edits for the catalog models that edit: instruction editing, and inpainting with a mask
+         * @description multipart/form-data: `image` (or `image[]`), optional `mask`, `prompt` and the generation options. Image models that take an input image edit by instruction (a mask is ignored); the inpainting tool repaints the area the mask leaves transparent (or, without a mask, the image’s transparent area). Without `model`: the inpainting tool when a mask is sent, else the first Starter image model that edits.
+         */
+        post: operations["createImageEdit"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1258,6 +1402,23 @@ export interface components {
             /** @enum {string} */
             status: "fulfilled" | "duplicate" | "canceled" | "pending" | "ignored" | "mismatch";
         };
+        PlanList: {
+            plans: components["schemas"]["Plan"][];
+        };
+        Plan: {
+            /** @enum {string} */
+            slug: "free" | "basic" | "pro" | "vip" | "elite";
+            name: string;
+            level: number;
+            monthly_tokens: number;
+            one_time_tokens: number;
+            rate_limit_hourly: number;
+            rate_limit_daily: number;
+            retention_days: number | null;
+            models: number;
+            api_keys: boolean;
+            period_days: number;
+        };
         User: {
             id: number;
             name: string;
@@ -1370,12 +1531,19 @@ export interface components {
             type?: "audio";
             duration_seconds?: number;
             sandbox?: boolean;
+            deleted_at?: string;
             model?: string;
             output_url?: string | null;
             tokens_used?: number;
             /** @enum {string} */
             door: "web" | "api" | "bot" | "schedule";
             api_key_id: number | null;
+            prompt?: string | null;
+            usage?: {
+                input_tokens: number;
+                output_tokens: number;
+                cached_tokens: number;
+            } | null;
         };
         PasswordChanged: {
             /** @constant */
@@ -1507,6 +1675,11 @@ export interface components {
             deprecated_at: string | null;
             shutdown_at: string | null;
             replacement: string | null;
+            price_per_million_tokens?: {
+                input: number;
+                cached_input: number;
+                output: number;
+            };
         };
         ModelAverageTime: {
             model_slug: string;
@@ -1585,6 +1758,7 @@ export interface components {
             last_generation_id: number | null;
             last_error: string | null;
             created_at: string;
+            api_key_id: number | null;
         };
         ScheduleList: {
             schedules: components["schemas"]["Schedule"][];
@@ -1659,9 +1833,28 @@ export interface components {
             type?: "audio";
             duration_seconds?: number;
             sandbox?: boolean;
+            deleted_at?: string;
             model?: string;
             output_url?: string | null;
             tokens_used?: number;
+        };
+        RefusalPage: {
+            items: components["schemas"]["Refusal"][];
+            next_cursor: string | null;
+        };
+        Refusal: {
+            id: number;
+            created_at: string;
+            last_at: string;
+            count: number;
+            /** @enum {string} */
+            door: "web" | "api" | "bot";
+            api_key_id: number | null;
+            route: string;
+            model_slug: string | null;
+            status: number;
+            error: string;
+            message: string;
         };
         ChatCompletion: {
             id: string;
@@ -1685,6 +1878,18 @@ export interface components {
                             arguments: string;
                         };
                     }[];
+                    reasoning_content?: string;
+                    reasoning_details?: {
+                        /** @enum {string} */
+                        type: "reasoning.text" | "reasoning.summary" | "reasoning.encrypted";
+                        text?: string;
+                        summary?: string;
+                        signature?: string;
+                        data?: string;
+                        id?: string;
+                        format: string;
+                        index: number;
+                    }[];
                 };
                 logprobs: null;
                 /** @enum {string} */
@@ -1694,6 +1899,13 @@ export interface components {
                 prompt_tokens: number;
                 completion_tokens: number;
                 total_tokens: number;
+                prompt_tokens_details: {
+                    cached_tokens: number;
+                    cache_write_tokens?: number;
+                };
+                completion_tokens_details: {
+                    reasoning_tokens: number;
+                };
             };
             service: {
                 tokens_spent?: number;
@@ -1766,6 +1978,16 @@ export interface components {
                 arguments: string;
                 /** @constant */
                 status: "completed";
+            } | {
+                /** @constant */
+                type: "reasoning";
+                id: string;
+                summary: {
+                    /** @constant */
+                    type: "summary_text";
+                    text: string;
+                }[];
+                encrypted_content?: string;
             })[];
             /** @constant */
             store: false;
@@ -1807,6 +2029,15 @@ export interface components {
                 input: {
                     [key: string]: unknown;
                 };
+            } | {
+                /** @constant */
+                type: "thinking";
+                thinking: string;
+                signature: string;
+            } | {
+                /** @constant */
+                type: "redacted_thinking";
+                data: string;
             })[];
             /** @enum {string} */
             stop_reason: "end_turn" | "max_tokens" | "tool_use" | "refusal";
@@ -1834,6 +2065,91 @@ export interface components {
         /** @description Answer of POST /v1/messages/count_tokens */
         AnthropicTokenCount: {
             input_tokens: number;
+        };
+        /** @description A JSON answer of the transcription routes */
+        Transcription: {
+            text: string;
+            usage?: {
+                /** @constant */
+                type: "duration";
+                seconds: number;
+            };
+            service: {
+                tokens_spent: number;
+                balance: number;
+            };
+        } | {
+            /** @enum {string} */
+            task: "transcribe" | "translate";
+            language: string;
+            duration: number;
+            text: string;
+            segments: ({
+                id: number;
+                start: number;
+                end: number;
+                text: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            words?: {
+                word: string;
+                start: number;
+                end: number;
+            }[];
+            usage?: {
+                /** @constant */
+                type: "duration";
+                seconds: number;
+            };
+            service: {
+                tokens_spent: number;
+                balance: number;
+            };
+        } | {
+            /** @constant */
+            task: "transcribe";
+            duration: number;
+            text: string;
+            segments: {
+                /** @constant */
+                type: "transcript.text.segment";
+                id: string;
+                start: number;
+                end: number;
+                text: string;
+                speaker: string;
+            }[];
+            usage?: {
+                /** @constant */
+                type: "duration";
+                seconds: number;
+            };
+            service: {
+                tokens_spent: number;
+                balance: number;
+            };
+        };
+        /** @description An answer of the Images API routes */
+        ImagesResponse: {
+            created: number;
+            data: {
+                b64_json?: string;
+                url?: string;
+            }[];
+            /** @enum {string} */
+            background?: "transparent" | "opaque";
+            /** @enum {string} */
+            output_format?: "png" | "jpeg" | "webp";
+            /** @enum {string} */
+            quality?: "low" | "medium" | "high";
+            size?: string;
+            service: {
+                tokens_spent: number;
+                balance: number;
+            };
+        } & {
+            [key: string]: unknown;
         };
         /** @description Body of generation.completed and generation.failed, for every generation of the account (API, /v1, bot) */
         GenerationEvent: {
@@ -1941,7 +2257,7 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1952,6 +2268,15 @@ export interface operations {
             };
             /** @description The signature does not match, the login data is too old, or it was already used (`login_replayed`: each payload signs in once) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The account is blocked (`account_blocked`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1988,7 +2313,7 @@ export interface operations {
                     "application/json": components["schemas"]["IpRateLimitError"];
                 };
             };
-            /** @description Messenger sign-in is not configured */
+            /** @description Messenger sign-in is not configured; or: Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2025,7 +2350,7 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2036,6 +2361,15 @@ export interface operations {
             };
             /** @description Wrong credentials (`invalid_credentials`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The account is blocked (`account_blocked`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2070,6 +2404,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PasswordSignInLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2100,7 +2443,7 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2111,6 +2454,15 @@ export interface operations {
             };
             /** @description Wrong credentials (`invalid_credentials`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The account is blocked (`account_blocked`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2145,6 +2497,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PasswordSignInLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2176,7 +2537,7 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2187,6 +2548,15 @@ export interface operations {
             };
             /** @description The ID token is invalid, expired or for another audience (`invalid_token`), or was already used (`login_replayed`: each token signs in once) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The account is blocked (`account_blocked`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2221,7 +2591,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Identity-provider sign-in is not configured or the provider is unreachable */
+            /** @description Identity-provider sign-in is not configured or the provider is unreachable; or: Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2259,7 +2629,7 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2306,6 +2676,15 @@ export interface operations {
                     "application/json": components["schemas"]["IpRateLimitError"];
                 };
             };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     refreshSession: {
@@ -2333,7 +2712,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refreshed"];
                 };
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2344,6 +2723,15 @@ export interface operations {
             };
             /** @description No, an unknown, an expired or a reused refresh token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The account is blocked (`account_blocked`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2362,6 +2750,15 @@ export interface operations {
             };
             /** @description Content-Type must be application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2394,7 +2791,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2430,6 +2827,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     forgotPassword: {
@@ -2457,7 +2863,7 @@ export interface operations {
                     "application/json": components["schemas"]["StatusMessage"];
                 };
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2493,6 +2899,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["IpRateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2563,6 +2978,15 @@ export interface operations {
                     "application/json": components["schemas"]["IpRateLimitError"];
                 };
             };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     verifyEmail: {
@@ -2628,6 +3052,15 @@ export interface operations {
                     "application/json": components["schemas"]["IpRateLimitError"];
                 };
             };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getOpenApiDocument: {
@@ -2650,6 +3083,24 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getPublicConfig: {
@@ -2670,6 +3121,24 @@ export interface operations {
                     "application/json": components["schemas"]["PublicConfig"];
                 };
             };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listArticles: {
@@ -2688,6 +3157,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ArticleList"];
+                };
+            };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2752,7 +3239,54 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Online payment is not configured, or the provider is unreachable */
+            /** @description The payment provider refused the request (`payment_provider_rejected`) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Online payment is not configured, or the provider is unreachable; or: Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPlans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Plans, cheapest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanList"];
+                };
+            };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2793,6 +3327,15 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
             401: {
                 headers: {
@@ -2802,7 +3345,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2832,6 +3375,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2874,7 +3426,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2892,7 +3444,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2942,6 +3494,15 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitError"];
                 };
             };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getBalance: {
@@ -2972,6 +3533,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Balance"];
+                };
+            };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
@@ -3013,6 +3583,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3047,6 +3626,15 @@ export interface operations {
                     "application/json": components["schemas"]["Stats"];
                 };
             };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
             401: {
                 headers: {
@@ -3086,6 +3674,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3120,6 +3717,15 @@ export interface operations {
                     "application/json": components["schemas"]["Settings"];
                 };
             };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
             401: {
                 headers: {
@@ -3129,7 +3735,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3159,6 +3765,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3204,7 +3819,7 @@ export interface operations {
                     "application/json": components["schemas"]["Settings"];
                 };
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3222,7 +3837,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3272,6 +3887,15 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitError"];
                 };
             };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getHistory: {
@@ -3285,6 +3909,7 @@ export interface operations {
                 from?: string;
                 to?: string;
                 cursor?: string;
+                deleted?: "include" | "exclude";
                 limit?: number;
             };
             header?: never;
@@ -3364,6 +3989,15 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitError"];
                 };
             };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     changePassword: {
@@ -3404,7 +4038,7 @@ export interface operations {
                     "application/json": components["schemas"]["PasswordChanged"];
                 };
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3422,7 +4056,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Made with an API key: the account is managed from a web session (`session_required`) */
+            /** @description Made with an API key: the account is managed from a web session (`session_required`); or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3470,6 +4104,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3522,7 +4165,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Made with an API key: the account is managed from a web session (`session_required`) */
+            /** @description Made with an API key: the account is managed from a web session (`session_required`); or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3552,6 +4195,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3586,6 +4238,15 @@ export interface operations {
                     "application/json": components["schemas"]["SignInSessionList"];
                 };
             };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
             401: {
                 headers: {
@@ -3595,7 +4256,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3625,6 +4286,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3659,7 +4329,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3677,7 +4347,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Made with an API key: the account is managed from a web session (`session_required`) */
+            /** @description Made with an API key: the account is managed from a web session (`session_required`); or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3718,6 +4388,15 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitError"];
                 };
             };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteAccount: {
@@ -3755,7 +4434,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3773,7 +4452,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Made with an API key: the account is managed from a web session (`session_required`) */
+            /** @description Made with an API key: the account is managed from a web session (`session_required`); or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3821,6 +4500,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3910,6 +4598,15 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitError"];
                 };
             };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listApiKeys: {
@@ -3942,6 +4639,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyList"];
                 };
             };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
             401: {
                 headers: {
@@ -3951,7 +4657,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3981,6 +4687,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4027,7 +4742,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedApiKey"];
                 };
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4045,7 +4760,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4104,6 +4819,15 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitError"];
                 };
             };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteApiKey: {
@@ -4136,7 +4860,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4154,7 +4878,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4193,6 +4917,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4241,7 +4974,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4259,7 +4992,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4318,6 +5051,15 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitError"];
                 };
             };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listModels: {
@@ -4353,7 +5095,7 @@ export interface operations {
                     "application/json": components["schemas"]["ModelList"];
                 };
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4403,6 +5145,15 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitError"];
                 };
             };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getModelAverageTime: {
@@ -4437,7 +5188,7 @@ export interface operations {
                     "application/json": components["schemas"]["ModelAverageTime"];
                 };
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4494,6 +5245,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4557,7 +5317,7 @@ export interface operations {
                     "application/json": components["schemas"]["PriceQuote"];
                 };
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4634,6 +5394,15 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitError"];
                 };
             };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listSystemAssistants: {
@@ -4666,6 +5435,15 @@ export interface operations {
                     "application/json": components["schemas"]["Assistant"][];
                 };
             };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
             401: {
                 headers: {
@@ -4675,7 +5453,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4705,6 +5483,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4739,6 +5526,15 @@ export interface operations {
                     "application/json": components["schemas"]["OwnAssistant"][];
                 };
             };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
             401: {
                 headers: {
@@ -4748,7 +5544,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4778,6 +5574,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4812,6 +5617,15 @@ export interface operations {
                     "application/json": components["schemas"]["Assistant"][];
                 };
             };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
             401: {
                 headers: {
@@ -4821,7 +5635,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4851,6 +5665,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4895,7 +5718,7 @@ export interface operations {
                     "application/json": components["schemas"]["OwnAssistant"];
                 };
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4913,7 +5736,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4972,6 +5795,15 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitError"];
                 };
             };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteAssistant: {
@@ -5004,7 +5836,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5022,7 +5854,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5061,6 +5893,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5108,7 +5949,7 @@ export interface operations {
                     "application/json": components["schemas"]["OwnAssistant"];
                 };
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5126,7 +5967,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5185,6 +6026,15 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitError"];
                 };
             };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     publishAssistant: {
@@ -5219,7 +6069,7 @@ export interface operations {
                     "application/json": components["schemas"]["OwnAssistant"];
                 };
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5237,7 +6087,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5276,6 +6126,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5338,7 +6197,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5388,7 +6247,16 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description Online payment is not configured, or the provider is unreachable */
+            /** @description The payment provider refused the request (`payment_provider_rejected`) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Online payment is not configured, or the provider is unreachable; or: Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5454,7 +6322,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5504,7 +6372,16 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitError"];
                 };
             };
-            /** @description Online payment is not configured, or the provider is unreachable */
+            /** @description The payment provider refused the request (`payment_provider_rejected`) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Online payment is not configured, or the provider is unreachable; or: Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5545,6 +6422,15 @@ export interface operations {
                     "application/json": components["schemas"]["OrderList"];
                 };
             };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
             401: {
                 headers: {
@@ -5554,7 +6440,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5584,6 +6470,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5620,7 +6515,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5638,7 +6533,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5679,6 +6574,15 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitError"];
                 };
             };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listSchedules: {
@@ -5711,6 +6615,15 @@ export interface operations {
                     "application/json": components["schemas"]["ScheduleList"];
                 };
             };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
             401: {
                 headers: {
@@ -5720,7 +6633,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5750,6 +6663,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5797,7 +6719,7 @@ export interface operations {
                     "application/json": components["schemas"]["Schedule"];
                 };
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5815,8 +6737,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            /** @description The plan does not include the model (`insufficient_plan`), or the key’s model list does not (`model_not_allowed`); or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request names a model the catalog does not have (`model_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The account has the maximum number of schedules (`quota_exceeded`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `model_retired`: the request names a retired model without a replacement */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5865,6 +6814,15 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitError"];
                 };
             };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteSchedule: {
@@ -5897,7 +6855,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5915,8 +6873,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such schedule of the caller */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5945,6 +6912,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5988,7 +6964,7 @@ export interface operations {
                     "application/json": components["schemas"]["Schedule"];
                 };
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6006,8 +6982,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such schedule of the caller */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6056,6 +7041,15 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitError"];
                 };
             };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listWebhooks: {
@@ -6088,6 +7082,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookList"];
                 };
             };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
             401: {
                 headers: {
@@ -6097,7 +7100,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6127,6 +7130,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6187,7 +7199,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6237,6 +7249,15 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitError"];
                 };
             };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteWebhook: {
@@ -6269,7 +7290,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6287,7 +7308,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6326,6 +7347,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6364,7 +7394,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookAttemptList"];
                 };
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6382,7 +7412,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6421,6 +7451,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6457,7 +7496,7 @@ export interface operations {
                     "application/json": components["schemas"]["QueuedWebhookEvent"];
                 };
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6475,7 +7514,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6514,6 +7553,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6576,7 +7624,7 @@ export interface operations {
                     "application/json": components["schemas"]["Generation"];
                 };
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6594,6 +7642,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The balance or the API key’s budget cannot cover the request (`insufficient_tokens`, `key_budget_exceeded`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
             403: {
                 headers: {
@@ -6603,7 +7660,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description model_retired: the model is retired and has no replacement (body has shutdown_at) */
+            /** @description No model with this slug (`model_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`idempotency_conflict`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `model_retired`: the model is retired and has no replacement (body has shutdown_at) */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -6623,6 +7698,15 @@ export interface operations {
             };
             /** @description Content-Type must be application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An input image could not be fetched or read (`invalid_input`), or the Idempotency-Key was used with another body (`idempotency_key_reused`) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6651,6 +7735,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description The model is unavailable (`model_unavailable`) or its provider is overloaded (`generation_failed`); or: Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6687,7 +7780,7 @@ export interface operations {
                     "application/json": components["schemas"]["Generation"];
                 };
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6707,6 +7800,15 @@ export interface operations {
             };
             /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such generation of the caller */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6735,6 +7837,124 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteGeneration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not a generation id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such generation of the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Still running (`generation_pending`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6771,7 +7991,7 @@ export interface operations {
                     "application/json": components["schemas"]["Generation"];
                 };
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6791,6 +8011,15 @@ export interface operations {
             };
             /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such generation of the caller */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6819,6 +8048,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6847,10 +8085,21 @@ export interface operations {
                     "X-RateLimit-Reset-Hour"?: number;
                     /** @description the smaller of the two remaining counts */
                     "X-RateLimit-Remaining"?: number;
+                    /** @description `<requested>-><served>` when the requested model is retired and its replacement ran it */
+                    "X-Model-Replaced"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Generation"];
+                };
+            };
+            /** @description A malformed form, a missing or unknown field (`validation_error` names it) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
@@ -6862,8 +8111,71 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The balance or the API key’s budget cannot cover the request (`insufficient_tokens`, `key_budget_exceeded`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No model with this slug (`model_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`idempotency_conflict`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `model_retired`: the model is retired and has no replacement (body has shutdown_at) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A file over 25 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not multipart/form-data, a compressed body, or a file of a type the model does not read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An input image could not be fetched or read (`invalid_input`), or the Idempotency-Key was used with another body (`idempotency_key_reused`) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6892,6 +8204,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description The model is unavailable (`model_unavailable`) or its provider is overloaded (`generation_failed`); or: Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6926,6 +8247,15 @@ export interface operations {
                     "application/json": components["schemas"]["Generation"];
                 };
             };
+            /** @description A malformed form, a missing or unknown field (`validation_error` names it) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
             401: {
                 headers: {
@@ -6935,8 +8265,62 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The balance or the API key’s budget cannot cover the request (`insufficient_tokens`, `key_budget_exceeded`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`idempotency_conflict`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `model_retired`: the model is retired and has no replacement (body has shutdown_at) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A file over 20 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not multipart/form-data, a compressed body, or a file of a type the model does not read */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An input image could not be fetched or read (`invalid_input`), or the Idempotency-Key was used with another body (`idempotency_key_reused`) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6965,6 +8349,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description The model is unavailable (`model_unavailable`) or its provider is overloaded (`generation_failed`); or: Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7015,7 +8408,7 @@ export interface operations {
                     "text/event-stream": unknown;
                 };
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7033,8 +8426,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The balance or the API key’s budget cannot cover the reservation */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No model with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description model_retired: the model is retired and has no replacement */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7083,6 +8503,131 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitError"];
                 };
             };
+            /** @description The provider failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The provider is overloaded or unavailable; or: Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The provider did not answer in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRefusals: {
+        parameters: {
+            query?: {
+                status?: number;
+                key?: number;
+                from?: string;
+                to?: string;
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of refusals */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefusalPage"];
+                };
+            };
+            /** @description Invalid filter or cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     createChatCompletion: {
@@ -7104,8 +8649,20 @@ export interface operations {
                             /** @constant */
                             type: "text";
                             text: string;
+                            cache_control?: {
+                                /** @constant */
+                                type: "ephemeral";
+                                /** @enum {string} */
+                                ttl?: "5m" | "1h";
+                            } | null;
                         }[];
                         name?: string;
+                        cache_control?: {
+                            /** @constant */
+                            type: "ephemeral";
+                            /** @enum {string} */
+                            ttl?: "5m" | "1h";
+                        } | null;
                     } | {
                         /** @constant */
                         role: "user";
@@ -7113,6 +8670,12 @@ export interface operations {
                             /** @constant */
                             type: "text";
                             text: string;
+                            cache_control?: {
+                                /** @constant */
+                                type: "ephemeral";
+                                /** @enum {string} */
+                                ttl?: "5m" | "1h";
+                            } | null;
                         } | {
                             /** @constant */
                             type: "image_url";
@@ -7121,6 +8684,12 @@ export interface operations {
                                 /** @enum {string} */
                                 detail?: "auto" | "low" | "high";
                             };
+                            cache_control?: {
+                                /** @constant */
+                                type: "ephemeral";
+                                /** @enum {string} */
+                                ttl?: "5m" | "1h";
+                            } | null;
                         } | {
                             /** @constant */
                             type: "file";
@@ -7129,8 +8698,20 @@ export interface operations {
                                 file_id?: string;
                                 filename?: string;
                             };
+                            cache_control?: {
+                                /** @constant */
+                                type: "ephemeral";
+                                /** @enum {string} */
+                                ttl?: "5m" | "1h";
+                            } | null;
                         })[];
                         name?: string;
+                        cache_control?: {
+                            /** @constant */
+                            type: "ephemeral";
+                            /** @enum {string} */
+                            ttl?: "5m" | "1h";
+                        } | null;
                     } | {
                         /** @constant */
                         role: "assistant";
@@ -7138,6 +8719,12 @@ export interface operations {
                             /** @constant */
                             type: "text";
                             text: string;
+                            cache_control?: {
+                                /** @constant */
+                                type: "ephemeral";
+                                /** @enum {string} */
+                                ttl?: "5m" | "1h";
+                            } | null;
                         }[]) | null;
                         tool_calls?: {
                             id: string;
@@ -7150,6 +8737,33 @@ export interface operations {
                         }[] | null;
                         refusal?: string | null;
                         name?: string;
+                        cache_control?: {
+                            /** @constant */
+                            type: "ephemeral";
+                            /** @enum {string} */
+                            ttl?: "5m" | "1h";
+                        } | null;
+                        reasoning_content?: string | null;
+                        reasoning?: string | null;
+                        reasoning_details?: ({
+                            type: string;
+                            text?: string | null;
+                            summary?: string | null;
+                            signature?: string | null;
+                            data?: string | null;
+                            id?: string | null;
+                            format?: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        })[] | null;
+                        thinking_blocks?: ({
+                            type: string;
+                            thinking?: string | null;
+                            signature?: string | null;
+                            data?: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        })[] | null;
                     } | {
                         /** @constant */
                         role: "tool";
@@ -7157,8 +8771,20 @@ export interface operations {
                             /** @constant */
                             type: "text";
                             text: string;
+                            cache_control?: {
+                                /** @constant */
+                                type: "ephemeral";
+                                /** @enum {string} */
+                                ttl?: "5m" | "1h";
+                            } | null;
                         }[];
                         tool_call_id: string;
+                        cache_control?: {
+                            /** @constant */
+                            type: "ephemeral";
+                            /** @enum {string} */
+                            ttl?: "5m" | "1h";
+                        } | null;
                     })[];
                     temperature?: number | null;
                     top_p?: number | null;
@@ -7185,6 +8811,12 @@ export interface operations {
                             };
                             strict?: boolean | null;
                         };
+                        cache_control?: {
+                            /** @constant */
+                            type: "ephemeral";
+                            /** @enum {string} */
+                            ttl?: "5m" | "1h";
+                        } | null;
                     }[] | null;
                     tool_choice?: (("auto" | "none" | "required") | {
                         /** @constant */
@@ -7212,7 +8844,7 @@ export interface operations {
                             strict?: boolean | null;
                         };
                     }) | null;
-                    reasoning_effort?: ("minimal" | "low" | "medium" | "high") | null;
+                    reasoning_effort?: ("none" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max") | null;
                     metadata?: {
                         [key: string]: string;
                     } | null;
@@ -7252,7 +8884,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChatCompletion"];
                 };
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7270,7 +8902,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
-            /** @description The balance cannot cover the reservation */
+            /** @description The balance or the API key’s budget cannot cover the reservation */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -7279,7 +8911,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
-            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7297,7 +8929,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
-            /** @description model_retired: the model is retired and has no replacement (body has shutdown_at) */
+            /** @description model_retired: the model is retired and has no replacement */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -7317,6 +8949,15 @@ export interface operations {
             };
             /** @description Content-Type must be application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description An image could not be fetched or read */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7347,8 +8988,26 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
-            /** @description The provider is overloaded or unavailable */
+            /** @description The provider failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The provider is overloaded or unavailable; or: Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The provider did not answer in time */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7388,6 +9047,15 @@ export interface operations {
                     "application/json": components["schemas"]["V1ModelList"];
                 };
             };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
             /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
             401: {
                 headers: {
@@ -7397,7 +9065,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
-            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7423,6 +9091,15 @@ export interface operations {
                     "X-RateLimit-Reset-Hour"?: number;
                     /** @description the smaller of the two remaining counts */
                     "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -7463,7 +9140,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Model"];
                 };
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7481,7 +9158,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
-            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7516,6 +9193,15 @@ export interface operations {
                     "X-RateLimit-Reset-Hour"?: number;
                     /** @description the smaller of the two remaining counts */
                     "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -7690,7 +9376,7 @@ export interface operations {
                     "application/json": components["schemas"]["Response"];
                 };
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7708,7 +9394,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
-            /** @description The balance cannot cover the reservation */
+            /** @description The balance or the API key’s budget cannot cover the reservation */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -7717,7 +9403,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
-            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7728,6 +9414,15 @@ export interface operations {
             };
             /** @description No model with this id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description model_retired: the model is retired and has no replacement */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7794,7 +9489,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
-            /** @description The provider is overloaded or unavailable */
+            /** @description The provider is overloaded or unavailable; or: Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8031,7 +9726,7 @@ export interface operations {
                     "application/json": components["schemas"]["AnthropicMessage"];
                 };
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8049,7 +9744,7 @@ export interface operations {
                     "application/json": components["schemas"]["AnthropicError"];
                 };
             };
-            /** @description The balance cannot cover the reservation */
+            /** @description The balance or the API key’s budget cannot cover the reservation */
             402: {
                 headers: {
                     [name: string]: unknown;
@@ -8058,7 +9753,7 @@ export interface operations {
                     "application/json": components["schemas"]["AnthropicError"];
                 };
             };
-            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8069,6 +9764,15 @@ export interface operations {
             };
             /** @description No model with this id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description model_retired: the model is retired and has no replacement */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8135,7 +9839,7 @@ export interface operations {
                     "application/json": components["schemas"]["AnthropicError"];
                 };
             };
-            /** @description The provider is overloaded or unavailable */
+            /** @description The provider is overloaded or unavailable; or: Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8347,7 +10051,7 @@ export interface operations {
                     "application/json": components["schemas"]["AnthropicTokenCount"];
                 };
             };
-            /** @description Invalid input (`validation_error` names the field; `invalid_json`) */
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8365,7 +10069,7 @@ export interface operations {
                     "application/json": components["schemas"]["AnthropicError"];
                 };
             };
-            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8376,6 +10080,15 @@ export interface operations {
             };
             /** @description No model with this id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description model_retired: the model is retired and has no replacement */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8422,6 +10135,1014 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+        };
+    };
+    createSpeech: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description At most 1 MB (1048576 bytes); larger bodies answer 413. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    model: string;
+                    input: string;
+                    voice?: (string | {
+                        id: string;
+                    }) | null;
+                    instructions?: string | null;
+                    response_format?: string | null;
+                    speed?: number | null;
+                    stream_format?: ("sse" | "audio") | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The speech: MP3 or WAV, as the model makes it */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description request parameters the model does not take, ignored (comma-separated; absent when none) */
+                    "X-Ignored-Parameters"?: string;
+                    /** @description balance after the charge */
+                    "X-Token-Balance"?: string;
+                    /** @description `<requested>-><served>` when the requested model is retired and its replacement served it */
+                    "X-Model-Replaced"?: string;
+                    /** @description `true` when the answer is the replay of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": string;
+                    "audio/wav": string;
+                };
+            };
+            /** @description Invalid input, named in `param`: an unknown parameter, an empty prompt, a value no catalog model of the category offers, a model of another category, a non-image upload, a mask of another size */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The balance or the API key’s budget cannot cover the request (`insufficient_tokens`, `key_budget_exceeded`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description No model with this id (`model_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`idempotency_conflict`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `model_retired`: the model is retired and has no replacement */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another body (`idempotency_key_reused`), or an input could not be read */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The provider failed (nothing charged) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The model is unavailable or its provider overloaded; or: Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The provider did not answer in time, or the result is still being made (`generation_pending` names it) */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    createTranscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    model: string;
+                    language?: string | null;
+                    prompt?: string | null;
+                    response_format?: ("json" | "text" | "srt" | "verbose_json" | "vtt" | "diarized_json") | null;
+                    temperature?: string | null;
+                    "timestamp_granularities[]"?: ("word" | "segment") | null;
+                    "include[]"?: string | null;
+                    chunking_strategy?: string | null;
+                    "known_speaker_names[]"?: string | null;
+                    "known_speaker_references[]"?: string | null;
+                    stream?: ("0" | "1" | "true" | "false") | null;
+                    diarize?: ("0" | "1" | "true" | "false") | null;
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The transcript */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description request parameters the model does not take, ignored (comma-separated; absent when none) */
+                    "X-Ignored-Parameters"?: string;
+                    /** @description balance after the charge */
+                    "X-Token-Balance"?: string;
+                    /** @description `<requested>-><served>` when the requested model is retired and its replacement served it */
+                    "X-Model-Replaced"?: string;
+                    /** @description `true` when the answer is the replay of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transcription"];
+                    "text/plain": unknown;
+                    "text/vtt": unknown;
+                };
+            };
+            /** @description Invalid input, named in `param`: an unknown parameter, an empty prompt, a value no catalog model of the category offers, a model of another category, a non-image upload, a mask of another size */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The balance or the API key’s budget cannot cover the request (`insufficient_tokens`, `key_budget_exceeded`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description No model with this id (`model_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`idempotency_conflict`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `model_retired`: the model is retired and has no replacement */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Audio over 25 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Not multipart/form-data */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another body (`idempotency_key_reused`), or an input could not be read */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The provider failed (nothing charged) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The model is unavailable or its provider overloaded; or: Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The provider did not answer in time, or the result is still being made (`generation_pending` names it) */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    createTranslation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    model: string;
+                    prompt?: string | null;
+                    temperature?: string | null;
+                    response_format?: ("json" | "text" | "srt" | "verbose_json" | "vtt") | null;
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The transcript */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description request parameters the model does not take, ignored (comma-separated; absent when none) */
+                    "X-Ignored-Parameters"?: string;
+                    /** @description balance after the charge */
+                    "X-Token-Balance"?: string;
+                    /** @description `<requested>-><served>` when the requested model is retired and its replacement served it */
+                    "X-Model-Replaced"?: string;
+                    /** @description `true` when the answer is the replay of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transcription"];
+                    "text/plain": unknown;
+                    "text/vtt": unknown;
+                };
+            };
+            /** @description Invalid input, named in `param`: an unknown parameter, an empty prompt, a value no catalog model of the category offers, a model of another category, a non-image upload, a mask of another size */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The balance or the API key’s budget cannot cover the request (`insufficient_tokens`, `key_budget_exceeded`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description No model with this id (`model_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`idempotency_conflict`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `model_retired`: the model is retired and has no replacement */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Audio over 25 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Not multipart/form-data */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another body (`idempotency_key_reused`), or an input could not be read */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The provider failed (nothing charged) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The model is unavailable or its provider overloaded; or: Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The provider did not answer in time, or the result is still being made (`generation_pending` names it) */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    createImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description At most 1 MB (1048576 bytes); larger bodies answer 413. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    prompt: string;
+                    model?: string | null;
+                    n?: number | null;
+                    size?: string | null;
+                    quality?: ("standard" | "hd" | "low" | "medium" | "high" | "auto") | null;
+                    response_format?: ("url" | "b64_json") | null;
+                    output_format?: ("png" | "jpeg" | "webp") | null;
+                    background?: ("transparent" | "opaque" | "auto") | null;
+                    output_compression?: number | null;
+                    partial_images?: number | null;
+                    stream?: (boolean | ("true" | "false")) | null;
+                    user?: string | null;
+                    safety_identifier?: string | null;
+                    style?: ("vivid" | "natural") | null;
+                    moderation?: ("low" | "auto") | null;
+                    complexity?: ("low" | "medium" | "high") | null;
+                    frame_count?: number | null;
+                    frame_duration_ms?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The images */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description request parameters the model does not take, ignored (comma-separated; absent when none) */
+                    "X-Ignored-Parameters"?: string;
+                    /** @description balance after the charge */
+                    "X-Token-Balance"?: string;
+                    /** @description `<requested>-><served>` when the requested model is retired and its replacement served it */
+                    "X-Model-Replaced"?: string;
+                    /** @description `true` when the answer is the replay of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImagesResponse"];
+                };
+            };
+            /** @description Invalid input, named in `param`: an unknown parameter, an empty prompt, a value no catalog model of the category offers, a model of another category, a non-image upload, a mask of another size */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The balance or the API key’s budget cannot cover the request (`insufficient_tokens`, `key_budget_exceeded`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description No model with this id (`model_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`idempotency_conflict`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `model_retired`: the model is retired and has no replacement */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another body (`idempotency_key_reused`), or an input could not be read */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The provider failed (nothing charged) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The model is unavailable or its provider overloaded; or: Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The provider did not answer in time, or the result is still being made (`generation_pending` names it) */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    createImageEdit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    prompt: string;
+                    model?: string | null;
+                    n?: string | null;
+                    size?: string | null;
+                    quality?: ("standard" | "hd" | "low" | "medium" | "high" | "auto") | null;
+                    response_format?: ("url" | "b64_json") | null;
+                    output_format?: ("png" | "jpeg" | "webp") | null;
+                    background?: ("transparent" | "opaque" | "auto") | null;
+                    output_compression?: string | null;
+                    partial_images?: string | null;
+                    stream?: (boolean | ("true" | "false")) | null;
+                    user?: string | null;
+                    safety_identifier?: string | null;
+                    input_fidelity?: ("high" | "low") | null;
+                    /** Format: binary */
+                    image?: string;
+                    /** Format: binary */
+                    "image[]"?: string;
+                    /** Format: binary */
+                    mask?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The edited images */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description request parameters the model does not take, ignored (comma-separated; absent when none) */
+                    "X-Ignored-Parameters"?: string;
+                    /** @description balance after the charge */
+                    "X-Token-Balance"?: string;
+                    /** @description `<requested>-><served>` when the requested model is retired and its replacement served it */
+                    "X-Model-Replaced"?: string;
+                    /** @description `true` when the answer is the replay of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImagesResponse"];
+                };
+            };
+            /** @description Invalid input, named in `param`: an unknown parameter, an empty prompt, a value no catalog model of the category offers, a model of another category, a non-image upload, a mask of another size */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The balance or the API key’s budget cannot cover the request (`insufficient_tokens`, `key_budget_exceeded`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description No model with this id (`model_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`idempotency_conflict`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `model_retired`: the model is retired and has no replacement */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description An image or mask over 20 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Not multipart/form-data */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another body (`idempotency_key_reused`), or an input could not be read */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The provider failed (nothing charged) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The model is unavailable or its provider overloaded; or: Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The provider did not answer in time, or the result is still being made (`generation_pending` names it) */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
                 };
             };
         };
