@@ -331,7 +331,7 @@ payment-thanks-tokens = ✅ Thank you! { $tokens } bonus tokens were added. Bala
 payment-thanks-plan = ✅ Thank you! Your { $plan } plan is active until { $until }. Balance: { $balance } tkn.
 payment-plan-as-bonus = ✅ Thank you! Your { $current } plan runs until { $until }, so this { $plan } payment was credited as { $tokens } bonus tokens (they never expire). Balance: { $balance } tkn.
 payment-duplicate = This payment has already been counted.
-payment-unmatched = We received your payment but could not match it to an order. Please write to /paysupport with the payment receipt.
+payment-unmatched = This payment matched no open order, so it is being refunded. If the Stars are not back soon, write to /paysupport with the payment receipt.
 paysupport-text =
     💬 Payment help
 
@@ -351,6 +351,11 @@ admin-refund-already = This charge has already been refunded.
 admin-refund-pending = ⏳ The refund of order { $order } is pending at the payment provider: the order is refund_pending, nothing is taken back yet. It is followed up automatically; you will be told how it ends.
 admin-refund-canceled = ❌ The payment provider canceled the refund of order { $order } ({ $reason }). The order stays paid and nothing was taken back.
 admin-refund-canceled-notice = ❌ Refund canceled by { $provider }: order { $order } of user #{ $id } ({ $reason }). The order stays paid; nothing was taken back.
+admin-orphan-payment = { $outcome ->
+    [refunded] ↩️ A { $provider } payment { $charge } of { $amount } { $currency } paid no open order ({ $reason }, order { $order }): refunded.
+    [refund_pending] ↩️ A { $provider } payment { $charge } of { $amount } { $currency } paid no open order ({ $reason }, order { $order }): refund under way at { $provider }.
+   *[other] ❗ A { $provider } payment { $charge } of { $amount } { $currency } paid no open order ({ $reason }, order { $order }) and could NOT be refunded ({ $error }): refund it by hand.
+}
 admin-refund-queued = The refund is recorded but the payment provider did not answer yet ({ $reason }). It is retried automatically.
 admin-refund-failed = The refund was refused: { $reason }
 admin-refund-unknown = No paid order has the charge id { $charge }.

@@ -336,7 +336,7 @@ payment-thanks-tokens = ✅ Спасибо! Начислено { $tokens } бо�
 payment-thanks-plan = ✅ Спасибо! Тариф { $plan } действует до { $until }. Баланс: { $balance } ток.
 payment-plan-as-bonus = ✅ Спасибо! Тариф { $current } действует до { $until }, поэтому оплата тарифа { $plan } зачислена как { $tokens } бонусных токенов (они не сгорают). Баланс: { $balance } ток.
 payment-duplicate = Этот платёж уже учтён.
-payment-unmatched = Мы получили ваш платёж, но не смогли сопоставить его с заказом. Напишите в /paysupport и приложите чек платежа.
+payment-unmatched = Этот платёж не относится ни к одному открытому заказу, поэтому мы его возвращаем. Если звёзды не вернутся в ближайшее время, напишите в /paysupport и приложите чек платежа.
 paysupport-text =
     💬 Помощь с оплатой
 
@@ -356,6 +356,11 @@ admin-refund-already = По этому платежу возврат уже сд
 admin-refund-pending = ⏳ Возврат по заказу { $order } ожидает платёжную систему: заказ в статусе refund_pending, токены пока не списаны. Статус проверяется автоматически; о результате придёт сообщение.
 admin-refund-canceled = ❌ Платёжная система отменила возврат по заказу { $order } ({ $reason }). Заказ остаётся оплаченным, ничего не списано.
 admin-refund-canceled-notice = ❌ { $provider } отменила возврат: заказ { $order } пользователя #{ $id } ({ $reason }). Заказ остаётся оплаченным, ничего не списано.
+admin-orphan-payment = { $outcome ->
+    [refunded] ↩️ Платёж { $provider } { $charge } на { $amount } { $currency } не оплатил ни одного открытого заказа ({ $reason }, заказ { $order }): возвращён.
+    [refund_pending] ↩️ Платёж { $provider } { $charge } на { $amount } { $currency } не оплатил ни одного открытого заказа ({ $reason }, заказ { $order }): возврат выполняется в { $provider }.
+   *[other] ❗ Платёж { $provider } { $charge } на { $amount } { $currency } не оплатил ни одного открытого заказа ({ $reason }, заказ { $order }) и НЕ возвращён ({ $error }): верните его вручную.
+}
 admin-refund-queued = Возврат записан, но платёжная система пока не ответила ({ $reason }). Повтор будет автоматически.
 admin-refund-failed = В возврате отказано: { $reason }
 admin-refund-unknown = Нет оплаченного заказа с платежом { $charge }.

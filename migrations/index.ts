@@ -19,6 +19,7 @@ import { ScheduledCommands1764240000000 } from './1764240000000-ScheduledCommand
 import { BotQuickRuns1764380000000 } from './1764380000000-BotQuickRuns';
 import { ScheduleKeys1764310000000 } from './1764310000000-ScheduleKeys';
 import { UpstreamConnection1764320000000 } from './1764320000000-UpstreamConnection';
+import { OrphanPayments1764310100000 } from './1764310100000-OrphanPayments';
 import { IdempotencyAttemptOwner1764023000000 } from './1764023000000-IdempotencyAttemptOwner';
 import { GenerationLinkOrigin1764028100000 } from './1764028100000-GenerationLinkOrigin';
 import { VoiceAnswers1764030000000 } from './1764030000000-VoiceAnswers';
@@ -61,4 +62,5 @@ export const migrations = [
   CatalogPriceOverrides1764390100000,
   UpstreamConnection1764320000000,
   RefusedRequests1764360000000,
+  OrphanPayments1764310100000,
 ];

@@ -369,7 +369,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     preflight: new RunPreflight({ sql, limiter, router }),
     createApiKey: (userId, name, limits, by) => createApiKeyWithinQuota(ds, apiKeys, userId, name, limits, by),
     resultFiles: new ResultFiles(ds, storage),
-    accounts: new AccountManagement(ds, storage, log),
+    accounts: new AccountManagement(ds, storage, log, payments),
     payments,
     outbox,
     readiness,

@@ -252,6 +252,7 @@ export function createBot(token: string, services: BotServices, options: BotOpti
         paymentSucceeded: (e) => (attached ? admin.paymentSucceeded(e) : undefined),
         paymentRefunded: (e) => (attached ? admin.paymentRefunded(e) : undefined),
         refundCanceled: (e) => (attached ? admin.refundCanceled(e) : undefined),
+        orphanPayment: (e) => (attached ? admin.orphanPayment(e) : undefined),
       });
       services.payments.hub.add({
         subscriptionReplaced: (e) => (attached ? buyers.subscriptionReplaced(e) : undefined),

@@ -433,5 +433,9 @@ export const OrderListSchema = component('OrderList', z.object({ orders: z.array
 
 export const NotificationAckSchema = component(
   'NotificationAck',
-  z.object({ status: z.enum(['fulfilled', 'duplicate', 'canceled', 'pending', 'ignored', 'mismatch']) }),
+  z.object({
+    status: z
+      .enum(['fulfilled', 'duplicate', 'canceled', 'pending', 'ignored', 'mismatch', 'refunded'])
+      .describe('refunded: the payment succeeded for no open order (its account was deleted, say) and was given back'),
+  }),
 );

@@ -114,7 +114,7 @@ async function paid(ctx: BotContext): Promise<void> {
     isRecurring: sp.is_recurring,
     isFirstRecurring: sp.is_first_recurring,
   });
-  if (result.outcome === 'unknown_order' || !result.order) {
+  if (result.outcome === 'refunded' || !result.order) {
     await ctx.reply(ctx.t('payment-unmatched'));
     return;
   }

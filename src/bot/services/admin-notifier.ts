@@ -3,7 +3,13 @@ import type { CatalogChange } from '../../core/catalog/live/check';
 import type { GenerationNotifier } from '../../core/generations/ports';
 import type { CircuitEvent } from '../../core/providers/provider-gate';
 import type { GenerationRecord, UserRecord } from '../../core/records';
-import type { PaymentListener, PaymentRefundedEvent, PaymentSucceededEvent, RefundCanceledEvent } from '../../core/payments/ports';
+import type {
+  OrphanPaymentEvent,
+  PaymentListener,
+  PaymentRefundedEvent,
+  PaymentSucceededEvent,
+  RefundCanceledEvent,
+} from '../../core/payments/ports';
 import type { FailingEndpoint } from '../../core/webhooks/ports';
 import type { Logger } from '../../logger';
 import type { BackgroundTasks } from './background';
@@ -98,6 +104,22 @@ export class AdminNotifier implements GenerationNotifier, PaymentListener {
   refundCanceled(e: RefundCanceledEvent): void {
     this.notify('refund-canceled', (t) =>
       t('admin-refund-canceled-notice', { order: e.reference, id: String(e.userId), provider: e.provider, reason: e.reason.slice(0, 300) }),
+    );
+  }
+
+  /** A payment that fulfilled no order (its account deleted, its order canceled or unknown): refunded, or to refund by hand. */
+  orphanPayment(e: OrphanPaymentEvent): void {
+    this.notify('orphan-payment', (t) =>
+      t('admin-orphan-payment', {
+        outcome: e.outcome,
+        provider: e.provider,
+        charge: e.chargeId,
+        amount: e.amount,
+        currency: e.currency,
+        reason: e.reason,
+        order: e.reference ?? '—',
+        error: e.error ?? '',
+      }),
     );
   }
 

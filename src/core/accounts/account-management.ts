@@ -21,11 +21,17 @@ const MAX_USER_AGENT_LENGTH = 300;
  * What an account holder manages about their own account: the password, the sign-in sessions, and the account's
  * deletion. (Sign-in itself, and the verification mail, are AuthService's.)
  */
+/** What must happen to an account's money before it is deleted (PaymentService.closeAccount). */
+export interface AccountClosing {
+  closeAccount(userId: number): Promise<unknown>;
+}
+
 export class AccountManagement {
   constructor(
     private readonly ds: DataSource,
     private readonly storage: ResultStorage,
     private readonly log: Logger,
+    private readonly payments?: AccountClosing,
   ) {}
 
   /**
@@ -96,8 +102,10 @@ export class AccountManagement {
 
   /**
    * Deletes the account and everything it owns (generations and their files, keys, sessions, schedules, webhooks,
-   * assistants, settings, payment methods and orders). Its ledger rows stay, with the user id cleared, so the books
-   * still add up. A password account must confirm with its password. @throws InvalidCredentialsError
+   * assistants, settings, payment methods and orders). Its open checkouts are canceled first and its subscriptions
+   * stopped, so no payment fulfils anything afterwards (one that still succeeds is refunded). Its ledger rows stay,
+   * with the user id cleared, so the books still add up. A password account must confirm with its password.
+   * @throws InvalidCredentialsError
    */
   async deleteAccount(userId: number, password: string | undefined): Promise<void> {
     const user = await this.ds.getRepository(UserEntity).findOneBy({ id: userId });
@@ -111,6 +119,7 @@ export class AccountManagement {
       .select('g.resultKey', 'key')
       .where('g.userId = :userId AND g.resultKey IS NOT NULL', { userId })
       .getRawMany<{ key: string }>();
+    await this.payments?.closeAccount(userId);
     await this.ds.query('DELETE FROM users WHERE id = $1', [userId]);
     for (const { key } of files) {
       await this.storage.delete(key).catch((err: Error) => this.log.warn({ err: err.message, key }, 'a deleted account’s file stayed'));

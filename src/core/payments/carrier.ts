@@ -5,6 +5,7 @@ import { ArticleCatalog, majorAmount } from './articles';
 import { CarrierNotConfiguredError, InvalidNotificationError, UnknownPaymentError } from './errors';
 import { cancelOrder, createOrder, type OrderRecord } from './orders';
 import type { CarrierGateway, CarrierPayment } from './ports';
+import type { OrphanPayments } from './orphans';
 import type { PaymentSettlement } from './settlement';
 import { contactOf, receiptFor, type ReceiptSettings } from './receipts';
 import type { SandboxCheckoutPages } from './sandbox-checkout';
@@ -20,7 +21,8 @@ export interface CheckoutView {
   confirmation_url: string | null;
 }
 
-export type NotificationOutcome = 'fulfilled' | 'duplicate' | 'canceled' | 'pending' | 'ignored' | 'mismatch';
+/** `refunded`: the payment succeeded for no open order of ours and was given back (see OrphanPayments). */
+export type NotificationOutcome = 'fulfilled' | 'duplicate' | 'canceled' | 'pending' | 'ignored' | 'mismatch' | 'refunded';
 
 const toCheckoutView = (o: OrderRecord): CheckoutView => ({
   order_id: o.id,
@@ -37,6 +39,7 @@ export class CarrierCheckout {
     private readonly ds: DataSource,
     private readonly catalog: ArticleCatalog,
     private readonly settlement: PaymentSettlement,
+    private readonly orphans: OrphanPayments,
     private readonly gateway: CarrierGateway | undefined,
     private readonly defaultReturnUrl: string,
     private readonly log: Logger,
@@ -124,8 +127,10 @@ export class CarrierCheckout {
 
   /**
    * A notification is only a hint: the payment is re-read from the provider's API and the order follows what the
-   * API says. Unknown payments change nothing.
-   * @throws InvalidNotificationError (not a notification), UnknownPaymentError (the provider does not know it)
+   * API says. A payment that succeeded for no order of ours (the account was deleted with it, or it names another
+   * order) is refunded and the admins are told; any other unknown payment changes nothing.
+   * @throws InvalidNotificationError (not a notification), UnknownPaymentError (the provider does not know it),
+   *   PaymentProviderUnavailableError (a refund owed cannot be asked for now: the provider retries the notification)
    */
   async handleNotification(body: unknown): Promise<NotificationOutcome> {
     const parsed = notificationSchema.safeParse(body);
@@ -136,13 +141,34 @@ export class CarrierCheckout {
     if (!payment) throw new UnknownPaymentError(parsed.data.object.id);
     const order = await this.ds.getRepository(PaymentOrderEntity).findOneBy({ provider: gateway.name, providerPaymentId: payment.id });
     if (!order || (payment.orderReference !== null && payment.orderReference !== order.reference)) {
+      if (payment.status === 'succeeded') {
+        await this.refundOrphan(gateway, payment, order ? 'other_payment' : 'unknown_order');
+        return 'refunded';
+      }
       this.log.warn({ paymentId: payment.id }, 'carrier notification for a payment that is not one of our orders');
       return 'ignored';
     }
     return this.sync(order, payment);
   }
 
-  /** Moves the order to what the provider's payment says (fulfil on succeeded, cancel on canceled). */
+  private async refundOrphan(
+    gateway: CarrierGateway,
+    payment: CarrierPayment,
+    reason: 'unknown_order' | 'order_canceled' | 'other_payment',
+  ) {
+    await this.orphans.refund(
+      gateway.name,
+      { chargeId: payment.id, amountMinor: payment.amountMinor, currency: payment.currency },
+      reason,
+      payment.orderReference,
+      { notificationRetried: true },
+    );
+  }
+
+  /**
+   * Moves the order to what the provider's payment says (fulfil on succeeded, cancel on canceled). A payment that
+   * succeeded although its order can no longer be fulfilled (canceled, say with its account) is refunded.
+   */
   async sync(order: OrderRecord, payment: CarrierPayment): Promise<NotificationOutcome> {
     if (payment.status === 'succeeded') {
       if (payment.amountMinor !== order.amountMinor || payment.currency !== order.currency) {
@@ -157,7 +183,12 @@ export class CarrierCheckout {
           [order.userId, order.provider, payment.savedMethod.id, payment.savedMethod.title],
         );
       }
-      return result.applied ? 'fulfilled' : 'duplicate';
+      if (result.applied) return 'fulfilled';
+      const paidOrder = await this.ds.getRepository(PaymentOrderEntity).countBy({ provider: order.provider, providerChargeId: payment.id });
+      if (paidOrder > 0) return 'duplicate';
+      const gateway = this.require();
+      await this.refundOrphan(gateway, payment, 'order_canceled');
+      return 'refunded';
     }
     if (payment.status === 'canceled') return (await cancelOrder(this.ds, order.id)) ? 'canceled' : 'duplicate';
     return 'pending';

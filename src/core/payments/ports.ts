@@ -46,6 +46,7 @@ export interface PaymentListener {
   paymentRefunded?(event: PaymentRefundedEvent): Promise<void> | void;
   subscriptionReplaced?(event: SubscriptionReplacedEvent): Promise<void> | void;
   refundCanceled?(event: RefundCanceledEvent): Promise<void> | void;
+  orphanPayment?(event: OrphanPaymentEvent): Promise<void> | void;
 }
 
 /** Fans payment events out to the registered listeners; a failing listener is logged, never raised. */
@@ -86,6 +87,41 @@ export class PaymentHub {
   refundCanceled(event: RefundCanceledEvent): Promise<void> {
     return this.emit(event.orderId, (l) => l.refundCanceled?.(event));
   }
+
+  orphanPayment(event: OrphanPaymentEvent): Promise<void> {
+    return this.emit(0, (l) => l.orphanPayment?.(event));
+  }
+}
+
+/**
+ * Money that came in for no open order of ours (the account was deleted, the order canceled or never made): the
+ * charge as the provider reports it, enough to give it back without an order.
+ */
+export interface OrphanCharge {
+  /** The carrier's payment id, or Telegram's payment charge id. */
+  chargeId: string;
+  /** Minor units (kopecks), or Stars. */
+  amountMinor: number;
+  currency: string;
+  /** Who paid (Stars refunds name the Telegram user). */
+  telegramId?: string | null;
+}
+
+/** Why a charge had no order to fulfil. */
+export type OrphanReason = 'unknown_order' | 'order_canceled' | 'other_payment';
+
+/** An orphaned payment and what became of it: given back, on its way back, or not (the admins refund it by hand). */
+export interface OrphanPaymentEvent {
+  provider: PaymentProviderName;
+  chargeId: string;
+  /** Major units (rubles), or Stars. */
+  amount: number;
+  currency: string;
+  /** The order reference the payment named, when it named one. */
+  reference: string | null;
+  reason: OrphanReason;
+  outcome: 'refunded' | 'refund_pending' | 'refund_failed';
+  error?: string;
 }
 
 /**
@@ -121,6 +157,8 @@ export interface RefundGateway {
   refundStatus?(refundId: string): Promise<RefundOutcome>;
   /** Stops the renewals of a subscription (the order that started it). */
   cancelSubscription?(subscription: OrderRecord, buyer: { telegramId: string | null }): Promise<void>;
+  /** Gives back a charge that has no order (see OrphanPayments); asking twice for the same charge refunds it once. */
+  refundCharge?(charge: OrphanCharge): Promise<RefundOutcome>;
 }
 
 /** A payment as the carrier reports it (re-read from its API, never taken from a notification body). */

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, IsNull } from 'typeorm';
+import { PaymentOrderEntity } from '../../db/entities';
 import type { Logger } from '../../logger';
 import { PlanDirectory } from '../accounts/plans';
 import { ArticleCatalog, toArticleView, type ArticleView } from './articles';
@@ -7,6 +8,7 @@ import { CarrierCheckout } from './carrier';
 import { expireStaleOrders } from './expiry';
 import { listUserOrders, requireUserOrder, toOrderView, type OrderView } from './orders';
 import { PaymentHub, type CarrierGateway } from './ports';
+import { OrphanPayments } from './orphans';
 import { RefundDesk } from './refund-desk';
 import { PaymentSettlement } from './settlement';
 import type { ReceiptSettings } from './receipts';
@@ -66,19 +68,21 @@ export class PaymentService {
     this.catalog = new ArticleCatalog(ds);
     this.hub = new PaymentHub(log);
     this.settlement = new PaymentSettlement(ds, plans, this.hub, log);
+    this.refunds = new RefundDesk(ds, this.settlement, this.hub, log, options.receipts);
+    if (options.carrier) this.refunds.useGateway(options.carrier.name, options.carrier);
+    const orphans = new OrphanPayments(ds, (provider) => this.refunds.gateway(provider), this.hub, log);
     this.carrier = new CarrierCheckout(
       ds,
       this.catalog,
       this.settlement,
+      orphans,
       options.carrier,
       options.defaultReturnUrl,
       log,
       options.receipts,
       this.sandboxCheckout,
     );
-    this.stars = new StarsPayments(ds, this.catalog, this.settlement, log);
-    this.refunds = new RefundDesk(ds, this.settlement, this.hub, log, options.receipts);
-    if (options.carrier) this.refunds.useGateway(options.carrier.name, options.carrier);
+    this.stars = new StarsPayments(ds, this.catalog, this.settlement, orphans, log);
     const replacer = new SubscriptionReplacer(ds, (provider) => this.refunds.gateway(provider), this.hub, log);
     this.settlement.whenPlanBought((order) => replacer.planBought(order));
   }
@@ -98,6 +102,35 @@ export class PaymentService {
 
   expireStale(): Promise<number> {
     return expireStaleOrders(this.ds, this.carrier, this.log);
+  }
+
+  /**
+   * Before an account is deleted: its open checkouts are canceled (a payment that still succeeds on a checkout page
+   * left open is then refunded, see OrphanPayments) and its Stars subscriptions stop renewing (best effort: a renewal
+   * that still comes is refunded the same way). @returns how many checkouts were canceled
+   */
+  async closeAccount(userId: number): Promise<number> {
+    const canceled = await this.ds.query<{ id: number }[]>(
+      `WITH c AS (
+         UPDATE payment_orders SET status = 'canceled', updated_at = now() WHERE user_id = $1 AND status = 'pending' RETURNING id
+       ) SELECT id FROM c`,
+      [userId],
+    );
+    const subscriptions = await this.ds.getRepository(PaymentOrderEntity).find({
+      where: { userId, isSubscription: true, parentOrderId: IsNull(), status: 'fulfilled', subscriptionCanceledAt: IsNull() },
+    });
+    const [buyer] = await this.ds.query<{ telegram_id: string | null }[]>('SELECT telegram_id FROM users WHERE id = $1', [userId]);
+    for (const root of subscriptions) {
+      try {
+        await this.refunds.gateway(root.provider)?.cancelSubscription?.(root, { telegramId: buyer?.telegram_id ?? null });
+      } catch (err) {
+        this.log.warn({ orderId: root.id, err: (err as Error).message }, 'a deleted account’s subscription could not be stopped');
+      }
+    }
+    if (canceled.length > 0 || subscriptions.length > 0) {
+      this.log.info({ userId, checkouts: canceled.length, subscriptions: subscriptions.length }, 'account closing: checkouts canceled');
+    }
+    return canceled.length;
   }
 
   /**

@@ -4,6 +4,8 @@ import type { Logger } from '../../logger';
 import { ArticleCatalog, STARS_CURRENCY, STARS_SUBSCRIPTION_PERIOD_SECONDS, type Article } from './articles';
 import type { Fulfilment } from './fulfilment';
 import { cancelOrder, createOrder, createRenewalOrder, findOrderByReference, type OrderRecord } from './orders';
+import type { OrphanPayments } from './orphans';
+import type { OrphanReason } from './ports';
 import type { PaymentSettlement } from './settlement';
 
 /** What the bot puts in sendInvoice (packages) or createInvoiceLink (plan subscriptions). */
@@ -31,7 +33,8 @@ export interface StarsPaymentInput {
 }
 
 export interface StarsPaymentResult {
-  outcome: 'fulfilled' | 'duplicate' | 'unknown_order';
+  /** `refunded`: the payment fulfilled no order (its account or order is gone) and was given back, or the admins were told to. */
+  outcome: 'fulfilled' | 'duplicate' | 'refunded';
   order?: OrderRecord;
   planChange?: Fulfilment['planChange'];
   /** Bonus tokens credited for a plan paid while a higher plan runs. */
@@ -44,6 +47,7 @@ export class StarsPayments {
     private readonly ds: DataSource,
     private readonly catalog: ArticleCatalog,
     private readonly settlement: PaymentSettlement,
+    private readonly orphans: OrphanPayments,
     private readonly log: Logger,
   ) {}
 
@@ -94,12 +98,16 @@ export class StarsPayments {
   async paymentReceived(p: StarsPaymentInput): Promise<StarsPaymentResult> {
     const order = await findOrderByReference(this.ds, p.payload);
     if (!order || order.provider !== 'stars') {
+      // A renewal of a deleted account's subscription, or a payload we never issued.
       this.log.error({ payload: p.payload.slice(0, 128), chargeId: p.chargeId }, 'Stars payment for an unknown order');
-      return { outcome: 'unknown_order' };
+      return this.refundOrphan(p, 'unknown_order');
     }
     const renewal = p.isRecurring === true && p.isFirstRecurring !== true && order.status !== 'pending';
     if (!renewal) {
       const result = await this.settlement.fulfil(order.id, p.chargeId);
+      // Paid although the order can no longer be fulfilled (canceled, as a deleted account's checkouts are), and the
+      // charge paid no other order (a replayed charge id is a duplicate, not money to give back).
+      if (!result.applied && !(await this.chargeFulfilled(p.chargeId))) return this.refundOrphan(p, 'order_canceled');
       return {
         outcome: result.applied ? 'fulfilled' : 'duplicate',
         order: result.order,
@@ -117,6 +125,21 @@ export class StarsPayments {
       return { outcome: 'duplicate', order: (await repo.findOneBy({ provider: 'stars', providerChargeId: p.chargeId })) ?? order };
     }
     return { outcome: 'fulfilled', order: result.order, planChange: result.planChange, bonusTokens: result.bonusTokens };
+  }
+
+  private async chargeFulfilled(chargeId: string): Promise<boolean> {
+    return (await this.ds.getRepository(PaymentOrderEntity).countBy({ provider: 'stars', providerChargeId: chargeId })) > 0;
+  }
+
+  private async refundOrphan(p: StarsPaymentInput, reason: OrphanReason): Promise<StarsPaymentResult> {
+    await this.orphans.refund(
+      'stars',
+      { chargeId: p.chargeId, amountMinor: p.totalAmount, currency: p.currency, telegramId: String(p.telegramUserId) },
+      reason,
+      p.payload.slice(0, 128),
+      { notificationRetried: false },
+    );
+    return { outcome: 'refunded' };
   }
 
   /**

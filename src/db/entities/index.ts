@@ -12,6 +12,7 @@ import { GenerationEntity } from './generation.entity';
 import { GenerationLeaseEntity } from './generation-lease.entity';
 import { IdempotencyRecordEntity } from './idempotency-record.entity';
 import { LedgerEntryEntity } from './ledger-entry.entity';
+import { OrphanPaymentEntity } from './orphan-payment.entity';
 import { PasswordResetEntity } from './password-reset.entity';
 import { PaymentOrderEntity } from './payment-order.entity';
 import { PlanEntity } from './plan.entity';
@@ -47,6 +48,7 @@ export const entities = [
   GenerationLeaseEntity,
   IdempotencyRecordEntity,
   LedgerEntryEntity,
+  OrphanPaymentEntity,
   PasswordResetEntity,
   PaymentOrderEntity,
   PlanEntity,
@@ -82,6 +84,7 @@ export * from './generation.entity';
 export * from './generation-lease.entity';
 export * from './idempotency-record.entity';
 export * from './ledger-entry.entity';
+export * from './orphan-payment.entity';
 export * from './password-reset.entity';
 export * from './payment-order.entity';
 export * from './plan.entity';

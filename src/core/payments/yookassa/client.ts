@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { PaymentProviderName } from '../../../db/entities';
 import type { OrderRecord } from '../orders';
 import { PaymentProviderRejectedError, PaymentProviderUnavailableError } from '../errors';
-import type { CarrierGateway, CarrierPayment, CreateCarrierPayment, RefundBuyer, RefundOutcome } from '../ports';
+import type { CarrierGateway, CarrierPayment, CreateCarrierPayment, OrphanCharge, RefundBuyer, RefundOutcome } from '../ports';
 import type { CarrierReceipt } from '../receipts';
 import { errorSchema, fromApiAmount, paymentSchema, refundSchema, toApiAmount, type YooKassaPayment } from './wire';
 
@@ -142,6 +142,21 @@ export class YooKassaGateway implements CarrierGateway {
         ...(buyer?.receipt ? { receipt: toApiReceipt(buyer.receipt) } : {}),
       },
       `refund:${order.reference}:${requested}`,
+    );
+    if (status !== 200) throw this.rejected(status, json);
+    return this.refundOutcome(json);
+  }
+
+  /**
+   * POST /refunds for a payment that fulfilled no order. The Idempotence-Key is the payment's own, so however often a
+   * notification of it comes, it is refunded once.
+   */
+  async refundCharge(charge: OrphanCharge): Promise<RefundOutcome> {
+    const { status, json } = await this.call(
+      'POST',
+      '/refunds',
+      { payment_id: charge.chargeId, amount: { value: toApiAmount(charge.amountMinor), currency: charge.currency } },
+      `orphan-refund:${charge.chargeId}`,
     );
     if (status !== 200) throw this.rejected(status, json);
     return this.refundOutcome(json);
