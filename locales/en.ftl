@@ -137,6 +137,18 @@ chat-stopped-before = ⏹ Stopped before the model began. Nothing was charged.
 stop-done = ⏹ Stopped.
 stop-requested = ⏹ Stop requested.
 stop-nothing = Nothing is being written right now.
+document-joined = 📄 { $name }{ $pages ->
+        [0] {""}
+       *[other] {" "}({ $pages } { $pages ->
+            [one] page
+           *[other] pages
+        })
+    } joined the conversation. Every question now carries { $count ->
+        [one] it
+       *[other] the { $count } documents
+    } as input (about { $tokens } tokens), until /new. Ask away.
+document-no-text = 📄 { $name } has no text layer (a scan), and { $model } does not read PDFs itself. Pick a model that does in /chat and send it again. Nothing was charged.
+document-conversation-full = 📄 This conversation already holds as much document text as it can (up to { $max } characters). /new starts over without the documents. Nothing was charged.
 chat-footer = — { $model } · { $tokens } tkn · balance { $balance }
 chat-retry-started = 🔄 Asking again: this is billed again, about { $price } tkn.
 chat-retry-expired = Only the latest answer can be asked again.
@@ -282,6 +294,18 @@ error-unsafe-url = { error-invalid-input }
 error-fetch-failed = { error-invalid-input }
 error-image-rejected = { error-invalid-input }
 error-file-too-large = The file is too large: bots can download files of up to 20 MB.
+error-document-too-large = { $limit ->
+    [bytes] 📄 The document is too large: I read files of up to { $max } MB. Nothing was charged.
+    [pages] 📄 The document has too many pages: I read PDFs of up to { $max } pages. Nothing was charged.
+   *[characters] 📄 The document holds too much text: up to { $max } characters in one conversation. Nothing was charged.
+}
+error-document-unreadable = { $reason ->
+    [type] 📄 I read PDF, text, Markdown, code and CSV files; this kind of file I cannot read. Nothing was charged.
+    [encrypted] 📄 This PDF is protected by a password: send it without one. Nothing was charged.
+    [binary] 📄 This file is not text I can read (UTF-8). Nothing was charged.
+    [empty] 📄 This document is empty. Nothing was charged.
+   *[damaged] 📄 This document cannot be opened: it seems damaged. Nothing was charged.
+}
 error-file-unavailable = I could not download this file from Telegram. Please send it again.
 error-account-blocked = ⛔️ This account is blocked. Please contact support.
 error-quota-exceeded = You have reached the limit of { $limit } for this.

@@ -26,6 +26,7 @@ import { I18n } from './i18n';
 import { adminFeature } from './features/admin';
 import { balanceFeature } from './features/balance';
 import { chatFeature } from './features/chat';
+import { documentsFeature } from './features/documents';
 import { historyFeature } from './features/history';
 import { mediaFeature } from './features/media';
 import { paymentsFeature } from './features/payments';
@@ -208,6 +209,7 @@ export function createBot(token: string, services: BotServices, options: BotOpti
       mediaFeature(),
       voiceFeature(),
       photosFeature(),
+      documentsFeature(),
       personaFeature(),
       chatFeature(),
       unhandledFeature(),

@@ -2,6 +2,7 @@ import type { Conversation, ConversationFlavor } from '@grammyjs/conversations';
 import type { Api, Context, SessionFlavor } from 'grammy';
 import type { Plan } from '../core/accounts/plans';
 import type { SettingsView } from '../core/accounts/settings';
+import type { DocumentKind } from '../core/documents/read';
 import type { Actor } from '../core/generations/service';
 import type { ChatMessage } from '../core/providers/types';
 import type { UserRecord } from '../core/records';
@@ -13,10 +14,21 @@ import type { ResultDelivery } from './services/delivery';
 import type { RunningAnswers } from './services/running-answers';
 import type { I18n, Locale, Translate } from './i18n';
 
+/** A document that joined the conversation: its text goes with every question until /new (a PDF itself, to models that read PDFs). */
+export interface ChatDocument {
+  name: string;
+  kind: DocumentKind;
+  fileId: string;
+  fileSize?: number;
+  pages?: number;
+  /** The text (a PDF's text layer; empty for a scanned PDF, which only models that read PDFs see). */
+  text: string;
+}
+
 /** Per-chat state kept in PostgreSQL (bot_sessions) between updates. */
 export interface SessionData {
-  /** Chat context sent to the text model: bounded, reset by /new. */
-  chat: { messages: ChatMessage[] };
+  /** Chat context sent to the text model: bounded, reset by /new; documents stay until /new. */
+  chat: { messages: ChatMessage[]; documents?: ChatDocument[] };
   /** Speech-to-text model for voice messages (default: the catalog's default STT model). */
   sttModel?: string;
   /** The assistant the chat speaks as (/mode): its instructions open every turn. */
@@ -60,6 +72,10 @@ export interface BotSettings {
   conversationTimeoutMs: number;
   /** Largest Telegram file the bot downloads (the Bot API serves at most 20 MB). */
   maxDownloadBytes: number;
+  /** Documents: the largest file read, the most pages of a PDF, and the text a conversation holds in all. */
+  maxDocumentBytes: number;
+  maxDocumentPages: number;
+  maxDocumentCharacters: number;
   /** Failed generations within `failureBurstWindowMs` that make an admin alert. */
   failureBurstThreshold: number;
   failureBurstWindowMs: number;
@@ -74,6 +90,10 @@ export const DEFAULT_BOT_SETTINGS: BotSettings = {
   historyPageSize: 5,
   conversationTimeoutMs: 60 * 60_000,
   maxDownloadBytes: 20 * 1024 * 1024,
+  maxDocumentBytes: 10 * 1024 * 1024,
+  maxDocumentPages: 100,
+  // About 25,000 tokens of input with every question: a long report, without a question costing a fortune.
+  maxDocumentCharacters: 100_000,
   failureBurstThreshold: 5,
   failureBurstWindowMs: 5 * 60_000,
 };

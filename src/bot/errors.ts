@@ -122,6 +122,10 @@ const BOT_ERRORS: ErrorTable<BotRendering> & Record<TelegramFileError['code'], (
   unsafe_url: () => ({ render: ({ t }) => ({ text: t('error-unsafe-url') }) }),
   fetch_failed: () => ({ render: ({ t }) => ({ text: t('error-fetch-failed') }) }),
   image_rejected: () => ({ render: ({ t }) => ({ text: t('error-image-rejected') }) }),
+  document_too_large: (err) => ({
+    render: ({ t }) => ({ text: t('error-document-too-large', { limit: err.limit, max: documentLimitValue(err.limit, err.max) }) }),
+  }),
+  document_unreadable: (err) => ({ render: ({ t }) => ({ text: t('error-document-unreadable', { reason: err.reason }) }) }),
   file_too_large: () => ({ render: ({ t }) => ({ text: t('error-file-too-large') }) }),
   file_unavailable: () => ({ render: ({ t }) => ({ text: t('error-file-unavailable') }) }),
   account_blocked: () => ({ render: ({ t }) => ({ text: t('error-account-blocked') }), personal: true }),
@@ -164,6 +168,11 @@ const BOT_ERRORS: ErrorTable<BotRendering> & Record<TelegramFileError['code'], (
   unknown_event: () => internal,
   webhook_limit_reached: () => internal,
 };
+
+/** A document cap as the user reads it: megabytes for the file size, else the count. */
+function documentLimitValue(limit: string, max: number): number {
+  return limit === 'bytes' ? Math.floor(max / (1024 * 1024)) : max;
+}
 
 /** The codes the bot renders, for the test that walks every core error. */
 export function botRendersCode(code: string): boolean {

@@ -14,6 +14,7 @@ import {
 import { KeyBudgetExceededError, KeyRestrictedError, ModelNotAllowedError } from './accounts/key-limits';
 import { InsufficientTokensError } from './billing/errors';
 import { ModelRetiredError, ParamError, UnknownModelError } from './catalog/errors';
+import { DocumentTooLargeError, DocumentUnreadableError } from './documents/errors';
 import { DomainError } from './errors';
 import { ClientGoneError, GenerationFailedError, GenerationPendingError, IdempotencyConflictError, InputError } from './generations/errors';
 import { ProviderUnavailableError } from './providers/errors';
@@ -87,6 +88,8 @@ export const CORE_ERROR_CLASSES = [
   PaymentProviderRejectedError,
   ProviderError,
   WebhookInputError,
+  DocumentTooLargeError,
+  DocumentUnreadableError,
 ] as const;
 
 export type CoreError = InstanceType<(typeof CORE_ERROR_CLASSES)[number]>;

@@ -49,6 +49,7 @@ import {
 } from '../../src/core/payments/errors';
 import { ProviderError } from '../../src/core/providers/types';
 import { WebhookInputError } from '../../src/core/webhooks/errors';
+import { DocumentTooLargeError, DocumentUnreadableError } from '../../src/core/documents/errors';
 
 const decision = {
   allowed: false,
@@ -122,6 +123,8 @@ const SAMPLES: Record<CoreErrorCode, DomainError> = {
   forbidden_address: new WebhookInputError('forbidden_address', 'url', 'private'),
   unknown_event: new WebhookInputError('unknown_event', 'events', 'no such event'),
   webhook_limit_reached: new WebhookInputError('webhook_limit_reached', null, 'too many'),
+  document_too_large: new DocumentTooLargeError('pages', 100, 240),
+  document_unreadable: new DocumentUnreadableError('encrypted'),
 };
 
 const CORE = path.resolve(__dirname, '../../src/core');

@@ -170,6 +170,8 @@ const API_ERRORS: ErrorTable<Rendering> = {
   unsafe_url: () => ({ status: 400, code: 'invalid_input' }),
   fetch_failed: () => ({ status: 422, code: 'invalid_input' }),
   image_rejected: (err) => ({ status: err.reason === 'too_large' ? 413 : 422, code: 'invalid_input' }),
+  document_too_large: (err) => ({ status: 413, details: { limit: err.limit, max: err.max } }),
+  document_unreadable: (err) => ({ status: err.reason === 'type' ? 415 : 422, details: { reason: err.reason } }),
   // nginx's "client closed request": only the request log sees it, the client is gone.
   client_closed_request: () => ({ status: 499 }),
   idempotency_conflict: () => ({ status: 409 }),

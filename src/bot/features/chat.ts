@@ -51,7 +51,7 @@ export function chatFeature(): Composer<BotContext> {
   });
 
   const reset = async (ctx: BotContext) => {
-    ctx.session.chat.messages = [];
+    ctx.session.chat = { messages: [] };
     if (ctx.callbackQuery) await ctx.answerCallbackQuery();
     // The menu lives in the private chat; a group member just carries on.
     const menu = isGroupChat(ctx.chat) ? {} : { reply_markup: new InlineKeyboard().text(ctx.t('button-menu'), MENU.data('main')) };

@@ -52,7 +52,7 @@ async function choosePersona(ctx: BotContext, id: number | 'off'): Promise<void>
   const account = ctx.account;
   if (!account) return;
   const { services } = ctx.deps;
-  ctx.session.chat.messages = [];
+  ctx.session.chat = { messages: [] };
   ctx.session.lastTurn = undefined;
   if (id === 'off') {
     ctx.session.persona = undefined;

@@ -8,7 +8,7 @@ import { sniffImage } from '../../core/media/sniff';
 import type { ChatMessage } from '../../core/providers/types';
 import { CHAT_RETRY, CHAT_STOP } from '../callback-data';
 import { withChatAction } from '../transport/chat-action';
-import type { BotContext, BotSettings, LastTurn } from '../context';
+import type { BotContext, BotSettings, ChatDocument, LastTurn } from '../context';
 import { audienceOf, describeErrorForUser, failureText, isExpectedError, vendorFailureKind } from '../errors';
 import { isGroupChat } from '../group/chats';
 import { DraftReply, DraftsUnavailableError, type AnswerReply } from '../transport/draft-reply';
@@ -49,20 +49,48 @@ export function retryKeyboard(ctx: BotContext, turn: number, model: TextModel): 
   return new InlineKeyboard().text(ctx.t('button-retry', { price: baseTokenCost(model) }), CHAT_RETRY.data(turn));
 }
 
-/** The user message of the turn: the text, plus the photo as an image part the core fetches and checks. */
-async function userContent(ctx: BotContext, turn: ChatTurn): Promise<string | ChatInputPart[]> {
-  if (!turn.image) return turn.text;
-  const { api, token, apiRoot, settings } = ctx.deps;
-  const file = await downloadTelegramFile(
-    { api, token, apiRoot, maxBytes: settings.maxDownloadBytes },
-    turn.image.fileId,
-    turn.image.fileSize,
-  );
-  const url = toDataUri(file.data, sniffImage(file.data)?.mime ?? 'image/jpeg');
-  return [
-    { type: 'text', text: turn.text },
-    { type: 'image_url', url },
-  ];
+/** A document's text as the model reads it: marked with its name (and pages), so answers can refer to it. */
+function documentText(doc: ChatDocument): string {
+  const pages = doc.pages ? ` pages="${doc.pages}"` : '';
+  return `<document name="${doc.name.replace(/"/g, "'")}"${pages}>\n${doc.text}\n</document>`;
+}
+
+/**
+ * The conversation's documents, as the question's first parts: a PDF itself to a model that reads PDFs (downloaded
+ * again from Telegram for each question), any other document (or a PDF for another model) as its text.
+ */
+async function documentParts(ctx: BotContext, model: TextModel): Promise<ChatInputPart[]> {
+  const docs = ctx.session.chat.documents ?? [];
+  if (docs.length === 0) return [];
+  const { api, token, apiRoot, settings, services } = ctx.deps;
+  const readsPdf = services.chat.readsDocuments(model);
+  const parts: ChatInputPart[] = [];
+  for (const doc of docs) {
+    if (doc.kind === 'pdf' && readsPdf) {
+      const file = await downloadTelegramFile({ api, token, apiRoot, maxBytes: settings.maxDownloadBytes }, doc.fileId, doc.fileSize);
+      parts.push({ type: 'file', mime: 'application/pdf', data: file.data, filename: doc.name });
+    } else {
+      parts.push({ type: 'text', text: documentText(doc) });
+    }
+  }
+  return parts;
+}
+
+/** The user message of the turn: the documents, the text, and the photo as an image part the core fetches and checks. */
+async function userContent(ctx: BotContext, turn: ChatTurn, model: TextModel): Promise<string | ChatInputPart[]> {
+  const documents = await documentParts(ctx, model);
+  if (!turn.image && documents.length === 0) return turn.text;
+  const parts: ChatInputPart[] = [...documents, { type: 'text', text: turn.text }];
+  if (turn.image) {
+    const { api, token, apiRoot, settings } = ctx.deps;
+    const file = await downloadTelegramFile(
+      { api, token, apiRoot, maxBytes: settings.maxDownloadBytes },
+      turn.image.fileId,
+      turn.image.fileSize,
+    );
+    parts.push({ type: 'image_url', url: toDataUri(file.data, sniffImage(file.data)?.mime ?? 'image/jpeg') });
+  }
+  return parts;
 }
 
 /** One chat turn, with "typing…" shown from the question until the whole answer is on Telegram. */
@@ -146,7 +174,7 @@ async function answerTurn(ctx: BotContext, turn: ChatTurn): Promise<void> {
       const messages: ChatInputMessage[] = [
         ...(persona?.systemPrompt ? [{ role: 'system' as const, content: persona.systemPrompt }] : []),
         ...history,
-        { role: 'user', content: await userContent(ctx, turn) },
+        { role: 'user', content: await userContent(ctx, turn, model) },
       ];
       stream = await services.chat.stream(
         account,

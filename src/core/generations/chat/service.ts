@@ -99,6 +99,11 @@ export class ChatService {
     return this.answers.drain(graceMs, billMs);
   }
 
+  /** Whether the model reads PDF documents itself (`file` parts), as its vendor takes them; else they go as text. */
+  readsDocuments(model: TextModel): boolean {
+    return model.config.supports_vision && this.deps.adapters[model.provider].chat?.supports('pdf', model.upstreamModel) === true;
+  }
+
   /** The prompt's size as the hold estimates it (what a token-counting endpoint answers); nothing is held or counted. */
   countPromptTokens(input: ChatInput): { model: TextModel; promptTokens: number } {
     const { model } = textModelFor(input.model);
