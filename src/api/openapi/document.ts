@@ -188,7 +188,12 @@ function operation(converter: SchemaConverter, op: RegisteredOperation): Json {
       ...(limit
         ? { description: `At most ${describeBytes(limit)} (${limit} bytes); larger bodies answer 413.`, 'x-max-body-bytes': limit }
         : {}),
-      content: { [contentType]: { schema: converter.convert(op.body, 'input') } },
+      content: {
+        [contentType]: { schema: converter.convert(op.body, 'input') },
+        ...Object.fromEntries(
+          Object.entries(op.otherBodies ?? {}).map(([type, schema]) => [type, { schema: converter.convert(schema, 'input') }]),
+        ),
+      },
     };
   }
   return out;

@@ -36,6 +36,8 @@ export interface OperationSpec {
   body?: z.ZodType;
   /** Default `application/json`; multipart routes say `multipart/form-data`. */
   bodyContentType?: string;
+  /** The same request in other media types, each with its schema (POST /v1/videos takes JSON or a form). */
+  otherBodies?: Record<string, z.ZodType>;
   /** Cap on the request body (JSON default: JSON_BODY_LIMIT_BYTES), stated in the document. */
   bodyLimitBytes?: number;
   query?: z.ZodType;

@@ -15,6 +15,7 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'Responses (compatible)': 'The OpenAI Responses API (stateless subset), as the Agents SDK and Codex speak it',
   'Messages (Anthropic-compatible)': 'The Anthropic Messages API, as the Anthropic SDKs and Claude Code speak it',
   'Audio (compatible)': 'OpenAI’s Audio API (speech, transcriptions, translations) for the catalog’s speech models',
+  'Videos (compatible)': 'OpenAI’s Videos API (jobs, their files) for the catalog’s video models',
   'Images (compatible)':
     'OpenAI’s Images API (generations, edits) for the catalog’s image models, as the OpenAI SDK and the AI SDK speak it',
 };

@@ -25,11 +25,11 @@ export class ClientGoneError extends DomainError {
   }
 }
 
-/** A generation that still runs cannot be deleted: its result is on its way. */
+/** A generation that still runs cannot be deleted, nor its result read: it is on its way. */
 export class GenerationPendingError extends DomainError {
   readonly code = 'generation_pending';
   constructor(readonly generationId: number) {
-    super('This generation is still running: delete it once it has finished', { generation_id: generationId });
+    super('This generation is still running: try again once it has finished', { generation_id: generationId });
   }
 }
 

@@ -6,6 +6,7 @@ import { documentOperation, type ResponseSpec } from '../../openapi/registry';
 import { V1ErrorSchema } from '../../openapi/v1-components';
 import { speechBody, transcriptionFields, translationFields } from './audio-request';
 import { imageEditFields, imageGenerationBody } from './image-request';
+import { videoCreateBody } from './video-request';
 
 const errorSchema = V1ErrorSchema;
 const error = (description: string): ResponseSpec => ({ description, schema: errorSchema });
@@ -94,7 +95,7 @@ function runErrors(extra: Record<number, ResponseSpec> = {}): Record<number, Res
     422: error('The Idempotency-Key was used with another body (`idempotency_key_reused`), or an input could not be read'),
     502: error('The provider failed (nothing charged)'),
     503: error('The model is unavailable or its provider overloaded'),
-    504: error('The provider did not answer in time, or the result is still being made (`generation_pending` names it)'),
+    504: error('The provider did not answer in time, or the result is still being made (`result_timeout` names the generation)'),
     ...extra,
   };
 }
@@ -174,9 +175,97 @@ function documentAudio(router: Router): void {
   }
 }
 
+export const VideoSchema = z
+  .object({
+    id: z.string().describe('`video_<generation id>`'),
+    object: z.literal('video'),
+    model: z.string(),
+    status: z.enum(['queued', 'in_progress', 'completed', 'failed']),
+    progress: z.number().int().min(0).max(100),
+    created_at: z.number().int(),
+    completed_at: z.number().int().nullable(),
+    expires_at: z.number().int().nullable().describe('when retention deletes the file (null: never)'),
+    error: z.object({ code: z.string(), message: z.string() }).nullable(),
+    prompt: z.string().nullable(),
+    remixed_from_video_id: z.null(),
+    seconds: z.string(),
+    size: z.string().describe('the aspect ratio the model made, or `auto` where the first frame decides'),
+  })
+  .catchall(z.unknown());
+components.add(VideoSchema, { id: 'Video', description: 'A video job of the Videos API: the pending generation itself' });
+
+const videoId = z.object({ id: z.string().describe('`video_<generation id>`') });
+const notFound = error('No video of the caller with this id (also once deleted or past retention)');
+
+function documentVideos(router: Router): void {
+  const videos = ['Videos (compatible)'];
+  const common = { tags: videos, security: 'bearer' as const, apiKeyHeader: true, openToRestrictedKeys: true, errorSchema };
+  documentOperation(router, {
+    ...common,
+    method: 'post',
+    path: '/videos',
+    operationId: 'createVideo',
+    summary: 'OpenAI’s video generation for every video model of the catalog: answers the job (queued)',
+    description:
+      'JSON or multipart/form-data (the SDK sends a form; `input_reference` may then be the first frame as a file). The ' +
+      'job is the pending generation of POST /api/v2/generate: the same price (calculate-price with `duration` = ' +
+      '`seconds`), hold, limits, Idempotency-Key, history, webhooks and ledger. Poll GET /v1/videos/{id}.',
+    body: videoCreateBody,
+    bodyLimitBytes: 28 * 1024 * 1024,
+    otherBodies: { 'multipart/form-data': videoCreateBody.extend({ input_reference: binary('the first frame').optional() }) },
+    responses: {
+      200: { description: 'The job', schema: VideoSchema, headers: ignoredHeaders },
+      ...runErrors({
+        413: error('A body over 28 MB, or a reference image over 20 MB'),
+        415: error('Neither JSON nor multipart/form-data'),
+      }),
+    },
+  });
+  documentOperation(router, {
+    ...common,
+    method: 'get',
+    path: '/videos/:id',
+    operationId: 'getVideo',
+    summary: 'A video job: queued, in_progress (with progress), completed or failed (with error)',
+    params: videoId,
+    responses: { 200: { description: 'The job', schema: VideoSchema }, 404: notFound },
+  });
+  documentOperation(router, {
+    ...common,
+    method: 'get',
+    path: '/videos/:id/content',
+    operationId: 'getVideoContent',
+    summary: 'The finished video file (MP4)',
+    params: videoId,
+    query: z.object({ variant: z.enum(['video', 'thumbnail', 'spritesheet']).optional().describe('`video` only: others are a 400') }),
+    responses: {
+      200: { description: 'The video', schema: binary('the video'), contentType: 'video/mp4' },
+      404: error('No such video, or it failed (no file)'),
+      409: error('`generation_pending`: the job is still running'),
+    },
+  });
+  documentOperation(router, {
+    ...common,
+    method: 'delete',
+    path: '/videos/:id',
+    operationId: 'deleteVideo',
+    summary: 'Deletes a finished video’s file; the job then answers 404 (the generation stays in the history and ledger)',
+    params: videoId,
+    responses: {
+      200: {
+        description: 'Deleted',
+        schema: z.object({ id: z.string(), object: z.literal('video.deleted'), deleted: z.literal(true) }),
+      },
+      404: notFound,
+      409: error('`generation_pending`: the job is still running'),
+    },
+  });
+}
+
 /** The media operations of /v1. */
 export function documentMedia(router: Router): void {
   documentAudio(router);
+  documentVideos(router);
   const images = ['Images (compatible)'];
   documentOperation(router, {
     method: 'post',

@@ -91,7 +91,7 @@ export async function finishedGenerations(
   if (pending) {
     throw new ApiError(
       504,
-      'generation_pending',
+      'result_timeout',
       `The result is not ready yet: it is generation ${pending.id}, which keeps running (GET /api/v2/generate/${pending.id})`,
     );
   }
