@@ -28,6 +28,9 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function checkRequestShape(body: Record<string, unknown>): string | undefined {
   const extra = Object.keys(body).find((k) => !TOP_LEVEL.has(k));
   if (extra !== undefined) return `${extra}: Extra inputs are not permitted`;
+  if (body.top_k !== undefined && (!Number.isInteger(body.top_k) || (body.top_k as number) < 0)) {
+    return 'top_k: Input should be a valid integer, greater than or equal to 0';
+  }
   if (body.metadata !== undefined) {
     if (!isObject(body.metadata)) return 'metadata: Input should be a valid dictionary or object';
     const key = Object.keys(body.metadata).find((k) => k !== 'user_id');
@@ -60,6 +63,9 @@ export function checkThinking(body: Record<string, unknown>, toolChoice: unknown
   }
   if (body.temperature !== undefined && body.temperature !== 1) {
     return '`temperature` may only be set to 1 when thinking is enabled. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#feature-compatibility';
+  }
+  if (body.top_k !== undefined) {
+    return '`top_k` may not be set when thinking is enabled. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#feature-compatibility';
   }
   if (typeof body.top_p === 'number' && body.top_p < 0.95) {
     return '`top_p` must be greater than or equal to 0.95 or unset when thinking is enabled.';
@@ -137,20 +143,64 @@ export function checkOutputConfig(config: unknown): string | undefined {
 
 const PDF_MAGIC = '%PDF-';
 
-/** document blocks: a base64 PDF (application/pdf) or plain text, as the API reads them. */
-export function documentProblem(messages: Array<{ content?: unknown }>): string | undefined {
-  for (const [i, m] of messages.entries()) {
-    for (const [j, block] of (Array.isArray(m.content) ? (m.content as Array<Record<string, unknown>>) : []).entries()) {
-      if (block?.type !== 'document') continue;
-      const at = `messages.${i}.content.${j}.document.source`;
-      const source = block.source;
-      if (!isObject(source)) return `${at}: Field required`;
-      if (source.type === 'text' && typeof source.data === 'string') continue;
-      if (source.type !== 'base64')
-        return `${at}: Input tag '${String(source.type)}' found using 'type' does not match any of the expected tags`;
+function textBlocksProblem(content: unknown, at: string): string | undefined {
+  if (!Array.isArray(content)) return `${at}: Input should be a valid list`;
+  for (const [k, b] of (content as unknown[]).entries()) {
+    if (!isObject(b) || b.type !== 'text' || typeof b.text !== 'string') return `${at}.${k}: Input should be a text block`;
+  }
+  return undefined;
+}
+
+function documentSourceProblem(source: unknown, at: string): string | undefined {
+  if (!isObject(source)) return `${at}: Field required`;
+  switch (source.type) {
+    case 'text':
+      if (source.media_type !== 'text/plain') return `${at}.text.media_type: Input should be 'text/plain'`;
+      return typeof source.data === 'string' ? undefined : `${at}.text.data: Field required`;
+    case 'url':
+      return typeof source.url === 'string' && /^https?:\/\//.test(source.url) ? undefined : `${at}.url.url: Input should be a valid URL`;
+    case 'content':
+      if (typeof source.content === 'string') return undefined;
+      return textBlocksProblem(source.content, `${at}.content.content`);
+    case 'base64': {
       if (source.media_type !== 'application/pdf') return `${at}.base64.media_type: Input should be 'application/pdf'`;
       const data = typeof source.data === 'string' ? Buffer.from(source.data, 'base64') : Buffer.alloc(0);
       if (data.subarray(0, PDF_MAGIC.length).toString('latin1') !== PDF_MAGIC) return `${at}: The PDF specified was not valid.`;
+      return undefined;
+    }
+    default:
+      return `${at}: Input tag '${String(source.type)}' found using 'type' does not match any of the expected tags: 'base64', 'text', 'content', 'url', 'file'`;
+  }
+}
+
+/** A search_result block: a source and a title (strings) and its content as text blocks. */
+function searchResultProblem(block: Record<string, unknown>, at: string): string | undefined {
+  if (typeof block.source !== 'string') return `${at}.source: Field required`;
+  if (typeof block.title !== 'string') return `${at}.title: Field required`;
+  return textBlocksProblem(block.content, `${at}.content`);
+}
+
+function blockProblem(block: Record<string, unknown>, at: string): string | undefined {
+  if (block?.type === 'document') return documentSourceProblem(block.source, `${at}.document.source`);
+  if (block?.type === 'search_result') return searchResultProblem(block, `${at}.search_result`);
+  return undefined;
+}
+
+/**
+ * document blocks (a base64 PDF, plain text, text content blocks, or a PDF URL) and search_result blocks, as the API
+ * reads them: in a message, or in a tool_result's content.
+ */
+export function documentProblem(messages: Array<{ content?: unknown }>): string | undefined {
+  for (const [i, m] of messages.entries()) {
+    for (const [j, block] of (Array.isArray(m.content) ? (m.content as Array<Record<string, unknown>>) : []).entries()) {
+      const at = `messages.${i}.content.${j}`;
+      const problem = blockProblem(block, at);
+      if (problem) return problem;
+      if (block?.type !== 'tool_result' || !Array.isArray(block.content)) continue;
+      for (const [k, inner] of (block.content as Array<Record<string, unknown>>).entries()) {
+        const innerProblem = blockProblem(inner, `${at}.tool_result.content.${k}`);
+        if (innerProblem) return innerProblem;
+      }
     }
   }
   return undefined;

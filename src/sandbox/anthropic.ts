@@ -43,6 +43,7 @@ interface Block {
   input?: unknown;
   tool_use_id?: unknown;
   content?: unknown;
+  title?: unknown;
 }
 interface Message {
   role?: unknown;
@@ -269,9 +270,19 @@ function countBlocks(messages: Message[], type: string): number {
   return messages.reduce((n, m) => n + blocksOf(m.content).filter((b) => b.type === type).length, 0);
 }
 
+/** Blocks of a type inside the tool results of the final user turn (what a tool answered with). */
+function countToolResultBlocks(messages: Message[], type: string): number {
+  const results = blocksOf(messages[messages.length - 1]?.content).filter((b) => b.type === 'tool_result');
+  return results.reduce((n, r) => n + blocksOf(r.content).filter((b) => b.type === type).length, 0);
+}
+
 function attachments(messages: Message[]): string {
   const said = (n: number, what: string) => (n > 0 ? [`${n} ${what}${n > 1 ? 's' : ''}`] : []);
-  const all = [...said(countBlocks(messages, 'image'), 'image'), ...said(countBlocks(messages, 'document'), 'document')];
+  const all = [
+    ...said(countBlocks(messages, 'image'), 'image'),
+    ...said(countBlocks(messages, 'document'), 'document'),
+    ...said(countBlocks(messages, 'search_result') + countToolResultBlocks(messages, 'search_result'), 'search result'),
+  ];
   return all.length > 0 ? ` (with ${all.join(' and ')})` : '';
 }
 
@@ -288,7 +299,7 @@ function finalToolResult(messages: Message[]): { name?: string; text: string } |
     typeof result.content === 'string'
       ? result.content
       : blocksOf(result.content)
-          .map((b) => (typeof b.text === 'string' ? b.text : ''))
+          .map((b) => (typeof b.text === 'string' ? b.text : b.type === 'search_result' ? `[search result: ${String(b.title)}]` : ''))
           .join(' ');
   return { name: typeof use?.name === 'string' ? use.name : undefined, text: content };
 }

@@ -286,6 +286,7 @@ function plan(
   limit: number | undefined,
   policy: boolean,
   asked: Asked,
+  choice = 0,
 ): Plan {
   const last = [...messages].reverse().find((m) => m.role === 'user') ?? messages[messages.length - 1];
   const final = messages[messages.length - 1];
@@ -313,7 +314,7 @@ function plan(
   let answerText =
     final.role === 'tool'
       ? toolResultAnswer(model, final.toolName, final.text)
-      : `Sandbox reply from ${model}: you said "${excerpt(last.text)}".${seen} This text comes from the built-in sandbox, not a real model.`;
+      : `Sandbox reply${choice > 0 ? ` #${choice + 1}` : ''} from ${model}: you said "${excerpt(last.text)}".${seen} This text comes from the built-in sandbox, not a real model.`;
   if (asked.json) answerText = jsonAnswer(asked.json.schema, answerText);
   const reasoningText = `Sandbox reasoning: the user wrote "${excerpt(last.text)}", so I echo it back.`;
   let answer = tokenPieces(answerText);
@@ -339,16 +340,42 @@ function reasoningPieces(text: string, effort: unknown): string[] {
   return Array.from({ length: n }, () => once).flat();
 }
 
-function usageOf(profile: ChatFakeProfile, p: Plan): Record<string, unknown> {
-  const answerTokens = p.answer.length + (p.toolCall ? Math.ceil((p.toolCall.name.length + p.toolCall.arguments.length) / 4) : 0);
-  const reasoningTokens = p.reasoning.length;
+function usageOf(profile: ChatFakeProfile, plans: Plan[]): Record<string, unknown> {
+  let answerTokens = 0;
+  let reasoningTokens = 0;
+  for (const p of plans) {
+    answerTokens += p.answer.length + (p.toolCall ? Math.ceil((p.toolCall.name.length + p.toolCall.arguments.length) / 4) : 0);
+    reasoningTokens += p.reasoning.length;
+  }
+  const prompt = plans[0].prompt;
   const completion = profile.reasoningTokensOutsideCompletion ? answerTokens : answerTokens + reasoningTokens;
   return {
-    prompt_tokens: p.prompt,
+    prompt_tokens: prompt,
     completion_tokens: completion,
-    total_tokens: p.prompt + answerTokens + reasoningTokens,
+    total_tokens: prompt + answerTokens + reasoningTokens,
     completion_tokens_details: { reasoning_tokens: reasoningTokens },
   };
+}
+
+/** Log probabilities of answer pieces, as `logprobs.content` carries them: the piece, then `top` likely alternatives. */
+function logprobsOf(pieces: string[], top: number): Record<string, unknown>[] {
+  const bytes = (t: string) => [...Buffer.from(t, 'utf8')];
+  return pieces.map((token, k) => {
+    const logprob = -((k % 7) + 1) / 100;
+    const alternatives = [token, token.toUpperCase(), token.trim(), `${token.trim()}s `, ` ${token}`].slice(0, top);
+    return {
+      token,
+      logprob,
+      bytes: bytes(token),
+      top_logprobs: alternatives.map((t, a) => ({ token: t, logprob: logprob - a * 1.5, bytes: bytes(t) })),
+    };
+  });
+}
+
+/** What `logprobs` and `top_logprobs` ask for: undefined when no log probabilities. */
+function logprobsAsked(body: Record<string, unknown>): { top: number } | undefined {
+  if (body.logprobs !== true) return undefined;
+  return { top: typeof body.top_logprobs === 'number' ? body.top_logprobs : 0 };
 }
 
 let completionCounter = 0;
@@ -358,7 +385,7 @@ function completionId(vendor: ChatFakeProfile['vendor']): string {
   return vendor === 'openai' ? `chatcmpl-sandbox${completionCounter}` : `sandbox-${completionCounter}-${Date.now().toString(36)}`;
 }
 
-function completionBody(profile: ChatFakeProfile, p: Plan): Record<string, unknown> {
+function choiceBody(profile: ChatFakeProfile, p: Plan, index: number, logprobs: { top: number } | undefined): Record<string, unknown> {
   const content = p.finish === 'content_filter' || p.toolCall ? null : p.answer.join('');
   const message: Record<string, unknown> = { role: 'assistant', content };
   if (p.toolCall) {
@@ -366,22 +393,26 @@ function completionBody(profile: ChatFakeProfile, p: Plan): Record<string, unkno
   }
   if (p.reasoningMode === 'visible') message.reasoning_content = p.reasoning.join('');
   if (profile.vendor === 'openai') message.refusal = null;
+  const lp = logprobs && content !== null ? { content: logprobsOf(p.answer, logprobs.top), refusal: null } : null;
+  return { index, message, logprobs: lp, finish_reason: p.finish };
+}
+
+function completionBody(profile: ChatFakeProfile, plans: Plan[], logprobs: { top: number } | undefined): Record<string, unknown> {
   return {
     id: completionId(profile.vendor),
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
-    model: p.model,
-    choices: [{ index: 0, message, logprobs: null, finish_reason: p.finish }],
-    usage: usageOf(profile, p),
+    model: plans[0].model,
+    choices: plans.map((p, index) => choiceBody(profile, p, index, logprobs)),
+    usage: usageOf(profile, plans),
     system_fingerprint: profile.systemFingerprint,
   };
 }
 
 async function streamCompletion(
   profile: ChatFakeProfile,
-  p: Plan,
-  includeUsage: boolean,
-  breakMidway: boolean,
+  plans: Plan[],
+  stream: { includeUsage: boolean; breakMidway: boolean; logprobs: { top: number } | undefined },
   res: ServerResponse,
 ): Promise<void> {
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
@@ -391,36 +422,43 @@ async function streamCompletion(
     id: completionId(profile.vendor),
     object: 'chat.completion.chunk',
     created: Math.floor(Date.now() / 1000),
-    model: p.model,
+    model: plans[0].model,
     system_fingerprint: profile.systemFingerprint,
   };
   const frames: string[] = [];
-  const chunk = (delta: Record<string, unknown>, finish: string | null) =>
-    JSON.stringify({
-      ...base,
-      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
-      ...(includeUsage ? { usage: null } : {}),
-    });
-  const visible = p.reasoningMode === 'visible';
-  frames.push(chunk(visible ? { role: 'assistant', content: null, reasoning_content: '' } : { role: 'assistant', content: '' }, null));
-  if (visible) for (const piece of p.reasoning) frames.push(chunk({ content: null, reasoning_content: piece }, null));
-  const answerStart = frames.length;
-  for (const piece of p.answer) frames.push(chunk(visible ? { content: piece, reasoning_content: null } : { content: piece }, null));
-  if (p.toolCall) {
-    const { id, name, arguments: args } = p.toolCall;
-    frames.push(chunk({ tool_calls: [{ index: 0, id, type: 'function', function: { name, arguments: '' } }] }, null));
-    // Argument text arrives in fragments, as the API streams it.
-    for (let at = 0; at < args.length; at += 8)
-      frames.push(chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(at, at + 8) } }] }, null));
+  let answerStart = -1;
+  // Each choice streams its deltas under its index (one after the other here; the API may interleave them).
+  for (const [index, p] of plans.entries()) {
+    const chunk = (delta: Record<string, unknown>, finish: string | null, logprobs: unknown = null) =>
+      JSON.stringify({
+        ...base,
+        choices: [{ index, delta, logprobs, finish_reason: finish }],
+        ...(stream.includeUsage ? { usage: null } : {}),
+      });
+    const visible = p.reasoningMode === 'visible';
+    frames.push(chunk(visible ? { role: 'assistant', content: null, reasoning_content: '' } : { role: 'assistant', content: '' }, null));
+    if (visible) for (const piece of p.reasoning) frames.push(chunk({ content: null, reasoning_content: piece }, null));
+    if (answerStart < 0) answerStart = frames.length;
+    for (const piece of p.answer) {
+      const lp = stream.logprobs ? { content: logprobsOf([piece], stream.logprobs.top), refusal: null } : null;
+      frames.push(chunk(visible ? { content: piece, reasoning_content: null } : { content: piece }, null, lp));
+    }
+    if (p.toolCall) {
+      const { id, name, arguments: args } = p.toolCall;
+      frames.push(chunk({ tool_calls: [{ index: 0, id, type: 'function', function: { name, arguments: '' } }] }, null));
+      // Argument text arrives in fragments, as the API streams it.
+      for (let at = 0; at < args.length; at += 8)
+        frames.push(chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(at, at + 8) } }] }, null));
+    }
+    frames.push(chunk({}, p.finish));
   }
-  frames.push(chunk({}, p.finish));
-  if (includeUsage) frames.push(JSON.stringify({ ...base, choices: [], usage: usageOf(profile, p) }));
+  if (stream.includeUsage) frames.push(JSON.stringify({ ...base, choices: [], usage: usageOf(profile, plans) }));
   frames.push('[DONE]');
 
   if (profile.keepAlive) res.write(': keep-alive\n\n');
   for (const [i, frame] of frames.entries()) {
     if (res.destroyed) return;
-    if (breakMidway && i === answerStart + 2) {
+    if (stream.breakMidway && i === answerStart + 2) {
       res.destroy();
       return;
     }
@@ -493,13 +531,27 @@ export async function handleChatCompletions(profile: ChatFakeProfile, req: Sandb
   if (typeof asked === 'string') return sendError(res, errors.badRequest(asked));
   const rawLimit = body.max_completion_tokens ?? body.max_tokens;
   const limit = typeof rawLimit === 'number' ? rawLimit : undefined;
-  const p = plan(profile, model, messages, limit, marker === 'policy', asked);
+  const n = body.n === undefined || body.n === null ? 1 : body.n;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 128) {
+    return sendError(res, errors.badRequest(`Invalid 'n': expected an integer between 1 and 128.`, 'n'));
+  }
+  const top = body.top_logprobs;
+  if (top !== undefined && top !== null) {
+    if (typeof top !== 'number' || !Number.isInteger(top) || top < 0 || top > 20) {
+      return sendError(res, errors.badRequest(`Invalid 'top_logprobs': expected an integer between 0 and 20.`, 'top_logprobs'));
+    }
+    if (body.logprobs !== true) {
+      return sendError(res, errors.badRequest("'logprobs' must be true when 'top_logprobs' is used.", 'top_logprobs'));
+    }
+  }
+  const plans = Array.from({ length: n }, (_v, choice) => plan(profile, model, messages, limit, marker === 'policy', asked, choice));
   const stream = body.stream === true;
   const includeUsage = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
+  const logprobs = logprobsAsked(body);
 
-  if (stream) return streamCompletion(profile, p, includeUsage, marker === 'midstream', res);
+  if (stream) return streamCompletion(profile, plans, { includeUsage, breakMidway: marker === 'midstream', logprobs }, res);
   // DeepSeek may send blank lines before the JSON while a request waits; JSON parsers skip them.
-  const text = (profile.keepAlive ? '\n' : '') + JSON.stringify(completionBody(profile, p));
+  const text = (profile.keepAlive ? '\n' : '') + JSON.stringify(completionBody(profile, plans, logprobs));
   if (marker === 'midstream') return dropMidBody(res, 'application/json', text);
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   res.end(text);

@@ -87,6 +87,10 @@ function validateChat(body: Record<string, unknown>): ErrorReply | undefined {
       'invalid_request_error',
     );
   }
+  // Thinking mode does not give log probabilities (DeepSeek's thinking-mode guide: logprobs and top_logprobs refused).
+  if (thinks && (body.logprobs !== undefined || body.top_logprobs !== undefined)) {
+    return deepSeekError(400, 'logprobs is not supported in thinking mode', 'invalid_request_error', 'invalid_request_error');
+  }
   // An assistant turn that only called tools may carry null content.
   const index = messages.findIndex(
     (m) => typeof m.content !== 'string' && !(m.role === 'assistant' && m.content === null && Array.isArray(m.tool_calls)),

@@ -132,6 +132,8 @@ function validateChat(body: Record<string, unknown>, now: Date): ErrorReply | un
   const labels = labelProblem(body);
   if (labels) return labels;
   const family = reasoningFamily(model);
+  const verbosity = verbosityProblem(model, family, body);
+  if (verbosity) return verbosity;
   if (!family) {
     if (body.reasoning_effort !== undefined) {
       return openAiError(
@@ -152,6 +154,17 @@ function validateChat(body: Record<string, unknown>, now: Date): ErrorReply | un
       'invalid_request_error',
       'reasoning_effort',
       'unsupported_value',
+    );
+  }
+  // Log probabilities come from a reasoning model only with reasoning off.
+  if ((body.logprobs === true || body.top_logprobs !== undefined) && body.reasoning_effort !== 'none') {
+    const param = body.logprobs === true ? 'logprobs' : 'top_logprobs';
+    return openAiError(
+      400,
+      `Unsupported parameter: '${param}' is not supported with this model unless 'reasoning_effort' is 'none'.`,
+      'invalid_request_error',
+      param,
+      'unsupported_parameter',
     );
   }
   const tools = Array.isArray(body.tools) && body.tools.length > 0;
@@ -191,6 +204,23 @@ function validateChat(body: Record<string, unknown>, now: Date): ErrorReply | un
       'unsupported_value',
     );
   }
+  return undefined;
+}
+
+/** `verbosity` (GPT-5 and later): low, medium or high; older models do not know it. */
+function verbosityProblem(model: string, family: ReasoningFamily | undefined, body: Record<string, unknown>): ErrorReply | undefined {
+  if (body.verbosity === undefined) return undefined;
+  if (!family || /^o\d/.test(model)) {
+    return openAiError(
+      400,
+      "Unsupported parameter: 'verbosity' is not supported with this model.",
+      'invalid_request_error',
+      'verbosity',
+      'unsupported_parameter',
+    );
+  }
+  if (!['low', 'medium', 'high'].includes(String(body.verbosity)))
+    return unsupportedValue('verbosity', body.verbosity, ['low', 'medium', 'high']);
   return undefined;
 }
 

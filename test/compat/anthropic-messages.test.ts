@@ -222,16 +222,16 @@ describe("errors in Anthropic's shape", () => {
       .create({
         model,
         max_tokens: 10,
-        messages: [{ role: 'user', content: [{ type: 'search_result', source: 'x', title: 't', content: [] }] }],
+        messages: [{ role: 'user', content: [{ type: 'hologram', data: 'x' }] }],
       } as unknown as Anthropic.MessageCreateParamsNonStreaming)
       .catch((e) => e);
     expect(unknownBlock).toBeInstanceOf(Anthropic.BadRequestError);
-    expect(unknownBlock.error.error.message).toMatch(/messages\.0\.content\.0\.type.*"search_result"/);
+    expect(unknownBlock.error.error.message).toMatch(/messages\.0\.content\.0\.type.*"hologram"/);
 
     const extra = await anthropic.messages
-      .create({ model, max_tokens: 10, messages, top_k: 5 } as Anthropic.MessageCreateParamsNonStreaming)
+      .create({ model, max_tokens: 10, messages, top_q: 5 } as unknown as Anthropic.MessageCreateParamsNonStreaming)
       .catch((e) => e);
-    expect(extra.error.error.message).toMatch(/top_k/);
+    expect(extra.error.error.message).toMatch(/top_q/);
   });
 
   test('a vendor failure mid-stream is an error event; nothing is charged', async () => {
@@ -374,9 +374,16 @@ test('output_config.format: messages.parse with a zod schema returns the parsed 
 
 test('a refused parameter is named as the Messages API calls it', async () => {
   const { anthropic } = await client(500);
+  // DeepSeek writes JSON but takes no schema for it.
+  const schema = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'], additionalProperties: false };
   const err = await anthropic.messages
-    .create({ model: 'gpt-5.6-terra', max_tokens: 50, stop_sequences: ['END'], messages: [{ role: 'user', content: 'hi' }] })
+    .create({
+      model: 'deepseek-v4-flash',
+      max_tokens: 50,
+      output_config: { format: { type: 'json_schema', schema } },
+      messages: [{ role: 'user', content: 'hi' }],
+    })
     .catch((e) => e);
   expect(err).toBeInstanceOf(Anthropic.BadRequestError);
-  expect(err.error.error.message).toMatch(/^stop_sequences /);
+  expect(err.error.error.message).toMatch(/^output_config\.format /);
 });

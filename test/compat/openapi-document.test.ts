@@ -97,7 +97,7 @@ test('real answers of the /v1 routes and the generation routes match the documen
   });
   expect(tools.body.choices[0].message.content).toBeNull();
   expect(
-    (await call('POST', '/v1/chat/completions', { model: 'gpt-6-luna', n: 3, messages: [{ role: 'user', content: 'hi' }] })).status,
+    (await call('POST', '/v1/chat/completions', { model: 'claude-haiku-4-5', n: 3, messages: [{ role: 'user', content: 'hi' }] })).status,
   ).toBe(400);
   const gen = await call('POST', '/api/v2/generate', { model: 'flux-dev', prompt: 'a lighthouse' });
   await call('GET', `/api/v2/generate/${gen.body.id}`);

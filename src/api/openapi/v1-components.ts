@@ -65,7 +65,20 @@ export const ChatCompletionSchema = component(
             .optional()
             .describe("the reasoning with its state (OpenRouter's form): replay it on the assistant message to continue it"),
         }),
-        logprobs: z.null(),
+        logprobs: z
+          .object({
+            content: z.array(
+              z.object({
+                token: z.string(),
+                logprob: z.number(),
+                bytes: z.array(z.number().int()).nullable(),
+                top_logprobs: z.array(z.object({ token: z.string(), logprob: z.number(), bytes: z.array(z.number().int()).nullable() })),
+              }),
+            ),
+            refusal: z.null(),
+          })
+          .nullable()
+          .describe('the answer tokens with their log probabilities, when `logprobs` was asked for'),
         finish_reason: z.enum(['stop', 'length', 'content_filter', 'tool_calls']),
       }),
     ),

@@ -8,6 +8,7 @@ import { announceReplacement } from '../model-replaced';
 import { applyRateLimitHeaders } from '../middleware/rate-limit-headers';
 import { openSse, SseChannel } from '../sse';
 import { ownOrigins } from '../v2/public-url';
+import { WireNames, wireName } from './wire-names';
 
 // The one path every /v1 surface (chat completions, responses, messages) takes to run a chat: the same actor,
 // limits, hold and settlement, whatever the wire format. The surfaces only translate requests and answers.
@@ -23,18 +24,23 @@ function applyRate(ctx: ParameterizedContext, rate: RateDecision): void {
   ctx.set('X-RateLimit-Limit', String(rate.limitHour));
 }
 
-/** Names the request parameters the model did not take (labels and hints it has no equivalent for). */
-function setIgnoredParameters(ctx: ParameterizedContext, ignored: readonly string[]): void {
-  if (ignored.length > 0) ctx.set('X-Ignored-Parameters', ignored.join(', '));
+/** Names the request parameters the model did not take (labels and hints it has no equivalent for), in the surface's words. */
+function setIgnoredParameters(ctx: ParameterizedContext, ignored: readonly string[], names: WireNames): void {
+  if (ignored.length > 0) ctx.set('X-Ignored-Parameters', ignored.map((p) => wireName(names, p)).join(', '));
 }
 
 /** A whole answer; sets the rate headers, X-Token-Balance and (a retired model's replacement answered) X-Model-Replaced. */
-export async function completeChat(ctx: ParameterizedContext, services: ChatRunServices, input: ChatInput): Promise<ChatOutcome> {
+export async function completeChat(
+  ctx: ParameterizedContext,
+  services: ChatRunServices,
+  input: ChatInput,
+  names: WireNames = {},
+): Promise<ChatOutcome> {
   // The client leaving before the vendor call means no call and no charge; after it, the call is aborted.
   const out = await services.chat.complete(actorOf(ctx), input, requestContext(ctx, services), clientSignal(ctx));
   announceReplacement(ctx, out.replaced, out.model.slug);
   applyRate(ctx, out.rate);
-  setIgnoredParameters(ctx, out.ignored);
+  setIgnoredParameters(ctx, out.ignored, names);
   if (out.balance !== undefined) ctx.set('X-Token-Balance', String(out.balance));
   return out;
 }
@@ -48,11 +54,12 @@ export async function streamChat(
   ctx: ParameterizedContext,
   services: ChatRunServices,
   input: ChatInput,
+  names: WireNames = {},
 ): Promise<{ stream: ChatStream; sse: SseChannel }> {
   const stream = await services.chat.stream(actorOf(ctx), input, requestContext(ctx, services), clientSignal(ctx));
   announceReplacement(ctx, stream.replaced, stream.model.slug);
   applyRate(ctx, stream.rate);
-  setIgnoredParameters(ctx, stream.ignored);
+  setIgnoredParameters(ctx, stream.ignored, names);
   return { stream, sse: openSse(ctx) };
 }
 

@@ -153,6 +153,9 @@ function options(body: ChatCompletionBody): ChatOptions {
     store: orUndefined(body.store),
     promptCacheKey: orUndefined(body.prompt_cache_key),
     safetyIdentifier: orUndefined(body.safety_identifier),
+    choices: orUndefined(body.n),
+    logprobs: body.logprobs ? { top: body.top_logprobs ?? 0 } : undefined,
+    verbosity: orUndefined(body.verbosity),
   };
 }
 
@@ -169,10 +172,10 @@ export function refuseUnknownParameters(raw: unknown): void {
   }
 }
 
-/** The chat-completions body as the core's chat input. @throws ParamError for `n` other than 1. */
+/** The chat-completions body as the core's chat input. @throws ParamError for audio output, top_logprobs without logprobs */
 export function toChatInput(body: ChatCompletionBody, envelope?: ReasoningEnvelope): ChatInput {
-  if (body.n !== undefined && body.n !== null && body.n !== 1) {
-    throw new ParamError('n', 'n must be 1: this server returns exactly one choice');
+  if (body.top_logprobs !== undefined && body.top_logprobs !== null && !body.logprobs) {
+    throw new ParamError('top_logprobs', 'top_logprobs requires logprobs: true');
   }
   if (body.modalities?.includes('audio'))
     throw new ParamError('modalities', 'modalities: audio output is not supported, this server answers in text');

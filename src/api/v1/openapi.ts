@@ -18,14 +18,17 @@ export function documentV1(router: Router): void {
     description:
       'Roles system, developer (as system), user, assistant (with tool_calls, content null) and tool. Honoured: tools, ' +
       'tool_choice, response_format (json_object, json_schema: on every vendor, through its own structured-output ' +
-      'mechanism), max_tokens, max_completion_tokens, temperature, top_p, stop, presence_penalty, frequency_penalty, ' +
-      "stream, stream_options.include_usage. reasoning_effort maps to the model's reasoning control (models with " +
-      'config.supports_reasoning_effort). Labels and hints (metadata, service_tier, store, user, prompt_cache_key, ' +
-      'safety_identifier, seed, parallel_tool_calls, reasoning_effort) are passed on where the vendor takes them and ' +
-      'otherwise ignored, named in the X-Ignored-Parameters header. Images (image_url: https or data:) only for models ' +
+      'mechanism), max_tokens, max_completion_tokens, stream, stream_options.include_usage. reasoning_effort maps to ' +
+      "the model's reasoning control (models with config.supports_reasoning_effort). Sampling controls (temperature, " +
+      'top_p, stop, presence_penalty, frequency_penalty) and verbosity, labels and hints (metadata, service_tier, ' +
+      'store, user, prompt_cache_key, safety_identifier, seed, parallel_tool_calls, reasoning_effort) are passed on ' +
+      'where the model takes them and otherwise ignored, named in the X-Ignored-Parameters header. `n` > 1 (one ' +
+      "choice each, billed on the vendor's count of them all) and `logprobs`/`top_logprobs` work on the vendors " +
+      'that have them (OpenAI; log probabilities also on DeepSeek V4 Flash; an OpenAI reasoning model then answers ' +
+      'without reasoning) and answer 400 naming them elsewhere. Images (image_url: https or data:) only for models ' +
       'with config.supports_vision; PDF documents as `file` parts (file_data, base64) for vision models of vendors ' +
-      'that read PDFs. A sampling parameter the model cannot honour, any other parameter, n other than 1, audio output ' +
-      'and an unknown content part type answer 400 naming it in `param`. ' +
+      'that read PDFs. Any other parameter, audio output and an unknown content part type answer 400 naming it in ' +
+      '`param`. ' +
       'With `stream: true` the answer is server-sent events of chat.completion.chunk objects ending in `[DONE]`; the ' +
       'last chunk carries the `service` object.',
     tags,

@@ -47,6 +47,8 @@ export class BlockAssembler {
       this.usage = ev.usage;
       return [];
     }
+    // These surfaces ask for one answer and no log probabilities.
+    if (ev.type === 'logprobs' || ('choice' in ev && (ev.choice ?? 0) > 0)) return [];
     const out: BlockEvent[] = [];
     if (ev.type === 'reasoning_delta') {
       if (ev.text === '') return out;

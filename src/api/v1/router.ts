@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import { lifecycleFields, listModels } from '../../core/catalog/catalog';
 import { requireCatalogEntry } from '../../core/catalog/lifecycle';
-import { ChatResult, ChatUsage, FinishReason } from '../../core/providers/types';
+import { ChatChoice, ChatReasoning, ChatUsage, FinishReason } from '../../core/providers/types';
 import { reasoningEnvelope } from '../../core/generations/chat/reasoning-envelope';
 import { reasoningContent, reasoningDetails } from './chat-reasoning';
 import type { ApiServices } from '../api-services';
@@ -29,7 +29,7 @@ const CATALOG_EPOCH = 1732200000;
 
 const finishReason = (r: FinishReason | undefined | null) => r ?? 'stop';
 
-function assistantMessage(result: ChatResult): Record<string, unknown> {
+function assistantMessage(result: ChatChoice & { reasoning?: ChatReasoning[] }): Record<string, unknown> {
   const { text, toolCalls, reasoning } = result;
   const shown = reasoningContent(reasoning);
   const thought = {
@@ -72,19 +72,18 @@ async function chatCompletions(ctx: ParameterizedContext, services: ChatRunServi
 
   if (!body.stream) {
     const out = await completeChat(ctx, services, input);
+    const answers: ChatChoice[] = [out.result, ...(out.result.moreChoices ?? [])];
     ctx.body = {
       id,
       object: 'chat.completion',
       created,
       model: out.model.slug,
-      choices: [
-        {
-          index: 0,
-          message: assistantMessage(out.result),
-          logprobs: null,
-          finish_reason: finishReason(out.result.finishReason),
-        },
-      ],
+      choices: answers.map((a, index) => ({
+        index,
+        message: assistantMessage(index === 0 ? out.result : a),
+        logprobs: a.logprobs ? { content: a.logprobs, refusal: null } : null,
+        finish_reason: finishReason(a.finishReason),
+      })),
       usage: usageOf(out.result.usage),
       [SERVICE_OBJECT]: serviceObject(out),
     };
@@ -100,33 +99,44 @@ async function chatCompletions(ctx: ParameterizedContext, services: ChatRunServi
     choices,
     ...extra,
   });
-  sse.data(chunk([{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }]));
-  let finish: FinishReason | undefined;
+  const count = input.choices ?? 1;
+  const first = Array.from({ length: count }, (_v, index) => ({
+    index,
+    delta: { role: 'assistant', content: '' },
+    logprobs: null,
+    finish_reason: null,
+  }));
+  sse.data(chunk(first));
+  const finishes: (FinishReason | undefined)[] = [];
   let usage: Record<string, unknown> | undefined;
   let reasoningIndex = 0;
   let streamedReasoning = false;
   let failure: unknown;
+  const delta = (index: number, fields: Record<string, unknown>, logprobs: unknown = null) =>
+    sse.data(chunk([{ index, delta: fields, logprobs, finish_reason: null }]));
   try {
     for await (const ev of stream.events) {
       if (ev.type === 'delta') {
-        if (!sse.data(chunk([{ index: 0, delta: { content: ev.text }, logprobs: null, finish_reason: null }]))) break;
+        if (!delta(ev.choice ?? 0, { content: ev.text })) break;
       } else if (ev.type === 'tool_call') {
         const fn = ev.name !== undefined ? { name: ev.name, arguments: ev.arguments } : { arguments: ev.arguments };
         const call = { index: ev.index, ...(ev.id !== undefined ? { id: ev.id, type: 'function' } : {}), function: fn };
-        if (!sse.data(chunk([{ index: 0, delta: { tool_calls: [call] }, logprobs: null, finish_reason: null }]))) break;
+        if (!delta(ev.choice ?? 0, { tool_calls: [call] })) break;
+      } else if (ev.type === 'logprobs') {
+        if (!delta(ev.choice ?? 0, {}, { content: ev.content, refusal: null })) break;
       } else if (ev.type === 'reasoning_delta') {
         streamedReasoning = true;
-        if (!sse.data(chunk([{ index: 0, delta: { reasoning_content: ev.text }, logprobs: null, finish_reason: null }]))) break;
+        if (!delta(0, { reasoning_content: ev.text })) break;
       } else if (ev.type === 'reasoning') {
         // A block that streamed its text brings its state now; one that arrives whole brings its text too.
         const text = !streamedReasoning ? reasoningContent([ev.reasoning]) : undefined;
         streamedReasoning = false;
-        const delta = {
+        const fields = {
           ...(text !== undefined ? { reasoning_content: text } : {}),
           reasoning_details: reasoningDetails(ev.reasoning, reasoningIndex++),
         };
-        if (!sse.data(chunk([{ index: 0, delta, logprobs: null, finish_reason: null }]))) break;
-      } else if (ev.type === 'finish') finish = ev.finishReason;
+        if (!delta(0, fields)) break;
+      } else if (ev.type === 'finish') finishes[ev.choice ?? 0] = ev.finishReason;
       else if (ev.type === 'usage') usage = usageOf(ev.usage);
     }
   } catch (err) {
@@ -140,11 +150,11 @@ async function chatCompletions(ctx: ParameterizedContext, services: ChatRunServi
     });
   } else {
     const wantsUsage = body.stream_options?.include_usage === true;
-    const last = chunk(
-      [{ index: 0, delta: {}, logprobs: null, finish_reason: finishReason(finish) }],
-      wantsUsage ? {} : { [SERVICE_OBJECT]: serviceObject(billed) },
-    );
-    sse.data(last);
+    for (let index = 0; index < count; index++) {
+      const last = index === count - 1;
+      const extra = last && !wantsUsage ? { [SERVICE_OBJECT]: serviceObject(billed) } : {};
+      sse.data(chunk([{ index, delta: {}, logprobs: null, finish_reason: finishReason(finishes[index] ?? finishes[0]) }], extra));
+    }
     if (wantsUsage) sse.data(chunk([], { usage: usage ?? null, [SERVICE_OBJECT]: serviceObject(billed) }));
   }
   sse.data('[DONE]');

@@ -94,7 +94,9 @@ export const chatCompletionBody = z.object({
   messages: z.array(message).min(1, 'messages must not be empty').max(BODY_CAPS.items),
   temperature: z.number().min(0).max(2).nullish(),
   top_p: z.number().min(0).max(1).nullish(),
-  n: z.number().int().min(1).nullish(),
+  n: z.number().int().min(1).max(128).nullish(),
+  logprobs: z.boolean().nullish(),
+  top_logprobs: z.number().int().min(0).max(20).nullish(),
   max_tokens: z.number().int().positive().nullish(),
   max_completion_tokens: z.number().int().positive().nullish(),
   stop: z.union([z.string().min(1), z.array(z.string().min(1)).max(4)]).nullish(),
@@ -109,6 +111,7 @@ export const chatCompletionBody = z.object({
   parallel_tool_calls: z.boolean().nullish(),
   response_format: responseFormat.nullish(),
   reasoning_effort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max']).nullish(),
+  verbosity: z.enum(['low', 'medium', 'high']).nullish(),
   // Labels: passed on where the vendor takes them, otherwise ignored and named in X-Ignored-Parameters.
   metadata: z.record(z.string().max(64), z.string().max(512)).nullish(),
   service_tier: z.enum(['auto', 'default', 'flex', 'scale', 'priority']).nullish(),

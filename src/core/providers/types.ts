@@ -108,7 +108,38 @@ export type ChatContentPart =
   | { type: 'text'; text: string; cache?: CacheMark }
   | { type: 'image'; mime: string; data: Buffer; cache?: CacheMark }
   /** A document (a PDF) the model reads, as vendors with document input take it. */
-  | { type: 'file'; mime: 'application/pdf'; data: Buffer; filename?: string; cache?: CacheMark };
+  | { type: 'file'; mime: 'application/pdf'; data: Buffer; filename?: string; cache?: CacheMark }
+  | ChatDocumentPart
+  | ChatSearchResultPart;
+
+/**
+ * A document as Claude reads it (Anthropic's `document` block: titled, with context, citable). Vendors without
+ * documents (ChatOption `documents`) never see one: the core hands them its text, or the PDF as a `file` part.
+ */
+export interface ChatDocumentPart {
+  type: 'document';
+  source:
+    | { type: 'text'; text: string }
+    | { type: 'pdf'; data: Buffer }
+    /** A PDF the vendor fetches itself. */
+    | { type: 'url'; url: string }
+    /** Text blocks, each a citable chunk. */
+    | { type: 'content'; texts: string[] };
+  title?: string;
+  context?: string;
+  citations?: boolean;
+  cache?: CacheMark;
+}
+
+/** A search result as Claude reads it (Anthropic's `search_result` block), for answers that cite their sources. */
+export interface ChatSearchResultPart {
+  type: 'search_result';
+  source: string;
+  title: string;
+  texts: string[];
+  citations?: boolean;
+  cache?: CacheMark;
+}
 
 /** A function call the model asked for; `arguments` is the JSON text the model wrote. */
 export interface ChatToolCall {
@@ -200,7 +231,17 @@ export type ChatOption =
   | 'prompt_cache_key'
   | 'safety_identifier'
   /** `file` content parts (PDF documents). */
-  | 'pdf';
+  | 'pdf'
+  /** More than one choice (`n` > 1). */
+  | 'n'
+  /** Token log probabilities (`logprobs`, `top_logprobs`). */
+  | 'logprobs'
+  /** Top-k sampling (Anthropic's and Gemini's `top_k`). */
+  | 'top_k'
+  /** How long the answer should be (OpenAI's `verbosity`, `text.verbosity` on Responses). */
+  | 'verbosity'
+  /** `document` and `search_result` parts as such (else the core gives the vendor their text). */
+  | 'documents';
 
 /** What an adapter may look at besides the option itself: some options exclude others on some vendors. */
 export interface ChatRequestTraits {
@@ -240,6 +281,12 @@ export interface ChatOptions {
   store?: boolean;
   promptCacheKey?: string;
   safetyIdentifier?: string;
+  /** How many answers to write (`n`); each is billed as the vendor counts it. */
+  choices?: number;
+  /** Token log probabilities of the answer, with this many alternatives per token (0: the chosen token only). */
+  logprobs?: { top: number };
+  topK?: number;
+  verbosity?: 'low' | 'medium' | 'high';
 }
 
 export interface ChatRequest extends ChatOptions {
@@ -264,6 +311,22 @@ export interface ChatUsage {
   reasoningTokens?: number;
 }
 
+/** One token of an answer with its log probability and, when asked, the likeliest alternatives (Chat Completions' shape). */
+export interface TokenLogprob {
+  token: string;
+  logprob: number;
+  bytes: number[] | null;
+  top_logprobs: { token: string; logprob: number; bytes: number[] | null }[];
+}
+
+/** One more answer to the same request (`n` > 1): choice 1, 2... */
+export interface ChatChoice {
+  text: string;
+  finishReason: FinishReason;
+  toolCalls?: ChatToolCall[];
+  logprobs?: TokenLogprob[];
+}
+
 export interface ChatResult {
   text: string;
   usage: ChatUsage;
@@ -271,6 +334,10 @@ export interface ChatResult {
   toolCalls?: ChatToolCall[];
   /** The reasoning the vendor returned, in its order (it precedes the text and tool calls). */
   reasoning?: ChatReasoning[];
+  /** The answer's tokens with their log probabilities, when asked for. */
+  logprobs?: TokenLogprob[];
+  /** The other answers, when more than one was asked for (`usage` counts them all). */
+  moreChoices?: ChatChoice[];
 }
 
 /**
@@ -279,14 +346,17 @@ export interface ChatResult {
  */
 export interface ChatToolCallDelta {
   type: 'tool_call';
+  /** The answer it belongs to when several were asked for (absent: the first). */
+  choice?: number;
   index: number;
   id?: string;
   name?: string;
   arguments: string;
 }
 
+/** `choice` names the answer an event belongs to when several were asked for (absent: the first). */
 export type ChatStreamEvent =
-  | { type: 'delta'; text: string }
+  | { type: 'delta'; text: string; choice?: number }
   /** Reasoning text as it streams: a piece of the reasoning block in progress. */
   | { type: 'reasoning_delta'; text: string }
   /**
@@ -295,8 +365,9 @@ export type ChatStreamEvent =
    */
   | { type: 'reasoning'; reasoning: ChatReasoning }
   | ChatToolCallDelta
+  | { type: 'logprobs'; content: TokenLogprob[]; choice?: number }
   | { type: 'usage'; usage: ChatUsage }
-  | { type: 'finish'; finishReason: FinishReason };
+  | { type: 'finish'; finishReason: FinishReason; choice?: number };
 
 export interface ChatCapability {
   chat(req: ChatRequest, conn: ProviderConnection, signal?: AbortSignal): Promise<ChatResult>;

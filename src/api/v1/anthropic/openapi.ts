@@ -79,11 +79,14 @@ export function documentMessages(router: Router): void {
     description:
       'Authenticated with `x-api-key` or `Authorization: Bearer`; `anthropic-version` and `anthropic-beta` are accepted. ' +
       '`system` (string or text blocks), messages with text, image (base64 or url, for models with ' +
-      'config.supports_vision), tool_use and tool_result blocks; `cache_control` breakpoints reach Claude models (others ' +
+      'config.supports_vision), document (base64 PDF, plain text, content, url) and search_result blocks (also inside ' +
+      'tool_result; sent to Claude as they are, to other vendors as their text or the PDF, a document by URL only to ' +
+      'Claude), tool_use and tool_result blocks; `cache_control` breakpoints reach Claude models (others ' +
       'cache on their own); thinking (enabled with budget_tokens, adaptive, disabled) and output_config.effort map to ' +
       "the model's reasoning control; thinking and redacted_thinking blocks come back with their signatures (other " +
       "vendors' reasoning sealed in them) and replayed blocks go back to their vendor unchanged. " +
-      'tools, tool_choice (auto, any, tool, none), max_tokens (required), stop_sequences, temperature, top_p, ' +
+      'tools, tool_choice (auto, any, tool, none), max_tokens (required), stop_sequences, temperature, top_p, top_k ' +
+      '(sampling controls a model lacks are ignored and named in X-Ignored-Parameters), ' +
       'metadata.user_id, output_config.format (structured output: the text is JSON of the schema); ' +
       'context_management is accepted. Same accounts, limits, hold and ledger as /v1/chat/completions. ' +
       'With `stream: true` the answer is the event sequence message_start, content_block_start, ping, ' +

@@ -1,7 +1,14 @@
 import type { ReasoningEnvelope } from '../../../core/generations/chat/reasoning-envelope';
 import type { ChatInput } from '../../../core/generations/chat/types';
 import type { ChatInputMessage, ChatInputPart } from '../../../core/generations/chat/request';
-import type { CacheMark, ChatReasoning, ChatToolCall, ChatToolChoice, ThinkingRequest } from '../../../core/providers/types';
+import type {
+  CacheMark,
+  ChatDocumentPart,
+  ChatReasoning,
+  ChatToolCall,
+  ChatToolChoice,
+  ThinkingRequest,
+} from '../../../core/providers/types';
 import type { AnthropicMessage, CountTokensBody, MessagesBody } from './schema';
 import { reasoningOfBlock } from './thinking';
 
@@ -19,6 +26,62 @@ function imagePart(block: ImageBlock, field: string): ChatInputPart {
   return src.type === 'base64'
     ? { type: 'image_url', url: `data:${src.media_type};base64,${src.data}`, field: `${field}.source.data`, ...markOf(block) }
     : { type: 'image_url', url: src.url, field: `${field}.source.url`, ...markOf(block) };
+}
+
+type DocumentBlock = Extract<Block, { type: 'document' }>;
+type SearchResultBlock = Extract<Block, { type: 'search_result' }>;
+
+function documentPart(block: DocumentBlock): ChatInputPart {
+  const src = block.source;
+  const source: ChatDocumentPart['source'] =
+    src.type === 'base64'
+      ? { type: 'pdf', data: Buffer.from(src.data, 'base64') }
+      : src.type === 'text'
+        ? { type: 'text', text: src.data }
+        : src.type === 'url'
+          ? { type: 'url', url: src.url }
+          : { type: 'content', texts: src.content.map((b) => b.text) };
+  return {
+    type: 'document',
+    source,
+    ...(block.title ? { title: block.title } : {}),
+    ...(block.context ? { context: block.context } : {}),
+    ...(typeof block.citations?.enabled === 'boolean' ? { citations: block.citations.enabled } : {}),
+    ...markOf(block),
+  };
+}
+
+function searchResultPart(block: SearchResultBlock): ChatInputPart {
+  return {
+    type: 'search_result',
+    source: block.source,
+    title: block.title,
+    texts: block.content.map((b) => b.text),
+    ...(typeof block.citations?.enabled === 'boolean' ? { citations: block.citations.enabled } : {}),
+    ...markOf(block),
+  };
+}
+
+/**
+ * A tool result's content: its text (with the cache breakpoint of the result or its last marked block), or, with
+ * documents or search results (which Claude reads and cites as such), its parts.
+ */
+function toolResultContent(
+  block: Extract<Block, { type: 'tool_result' }>,
+  inner: NonNullable<Extract<Block, { type: 'tool_result' }>['content']>,
+): string | ChatInputPart[] {
+  if (inner.some((b) => b.type === 'document' || b.type === 'search_result')) {
+    return inner.flatMap((b): ChatInputPart[] => {
+      if (b.type === 'text') return [{ type: 'text', text: b.text, ...markOf(b) }];
+      if (b.type === 'document') return [documentPart(b)];
+      if (b.type === 'search_result') return [searchResultPart(b)];
+      return [];
+    });
+  }
+  const joined = inner.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+  const text = block.is_error ? `Error: ${joined}` : joined;
+  const mark = markOf(block).cache ?? [...inner].reverse().find((b) => b.cache_control)?.cache_control;
+  return mark ? [{ type: 'text' as const, text, cache: { ...(mark.ttl ? { ttl: mark.ttl } : {}) } }] : text;
 }
 
 /** The system prompt as one system message: plain text, or its blocks when one carries a cache breakpoint. */
@@ -46,13 +109,11 @@ function userTurn(blocks: Block[], field: string): ChatInputMessage[] {
   for (const [j, block] of blocks.entries()) {
     if (block.type === 'text') parts.push({ type: 'text', text: block.text, ...markOf(block) });
     else if (block.type === 'image') parts.push(imagePart(block, `${field}.${j}`));
+    else if (block.type === 'document') parts.push(documentPart(block));
+    else if (block.type === 'search_result') parts.push(searchResultPart(block));
     else if (block.type === 'tool_result') {
       const inner = block.content ?? [];
-      const joined = inner.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
-      const text = block.is_error ? `Error: ${joined}` : joined;
-      const mark = markOf(block).cache ?? [...inner].reverse().find((b) => b.cache_control)?.cache_control;
-      const content = mark ? [{ type: 'text' as const, text, cache: { ...(mark.ttl ? { ttl: mark.ttl } : {}) } }] : text;
-      out.push({ role: 'tool', toolCallId: block.tool_use_id, content });
+      out.push({ role: 'tool', toolCallId: block.tool_use_id, content: toolResultContent(block, inner) });
       for (const [k, b] of inner.entries()) if (b.type === 'image') parts.push(imagePart(b, `${field}.${j}.content.${k}`));
     }
   }
@@ -141,6 +202,7 @@ export function toChatInput(body: MessagesBody, envelope: ReasoningEnvelope): Ch
     maxTokens: body.max_tokens,
     ...(body.temperature !== undefined ? { temperature: body.temperature } : {}),
     ...(body.top_p !== undefined ? { topP: body.top_p } : {}),
+    ...(body.top_k !== undefined ? { topK: body.top_k } : {}),
     ...(body.stop_sequences?.length ? { stop: body.stop_sequences } : {}),
     ...(body.metadata?.user_id ? { user: body.metadata.user_id } : {}),
     ...(body.output_config?.format

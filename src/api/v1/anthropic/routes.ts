@@ -35,10 +35,10 @@ async function createMessage(ctx: ParameterizedContext, services: ChatRunService
   const envelope = reasoningEnvelope(services.config.reasoningSecret);
   const input = toChatInput(body, envelope);
   if (!body.stream) {
-    ctx.body = messageBody(await withWireNames(MESSAGES_NAMES, () => completeChat(ctx, services, input)), envelope);
+    ctx.body = messageBody(await withWireNames(MESSAGES_NAMES, () => completeChat(ctx, services, input, MESSAGES_NAMES)), envelope);
     return;
   }
-  const { stream, sse } = await withWireNames(MESSAGES_NAMES, () => streamChat(ctx, services, input));
+  const { stream, sse } = await withWireNames(MESSAGES_NAMES, () => streamChat(ctx, services, input, MESSAGES_NAMES));
   await writeMessageStream(stream, sse, envelope);
 }
 

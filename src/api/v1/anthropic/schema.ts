@@ -37,6 +37,36 @@ const imageBlock = z.object({
   cache_control: cacheControl,
 });
 
+const citationsSetting = z.object({ enabled: z.boolean().optional() }).nullish();
+const plainTextBlock = z.object({ type: z.literal('text'), text: z.string(), cache_control: cacheControl });
+
+const documentBlock = z.object({
+  type: z.literal('document'),
+  source: z.discriminatedUnion(
+    'type',
+    [
+      z.object({ type: z.literal('base64'), media_type: z.literal('application/pdf'), data: z.string().min(1) }),
+      z.object({ type: z.literal('text'), media_type: z.literal('text/plain'), data: z.string() }),
+      z.object({ type: z.literal('url'), url: z.string().url() }),
+      z.object({ type: z.literal('content'), content: blocks(plainTextBlock) }),
+    ],
+    unsupportedTag('document source'),
+  ),
+  title: z.string().max(500).nullish(),
+  context: z.string().nullish(),
+  citations: citationsSetting,
+  cache_control: cacheControl,
+});
+
+const searchResultBlock = z.object({
+  type: z.literal('search_result'),
+  source: z.string(),
+  title: z.string(),
+  content: z.array(plainTextBlock),
+  citations: citationsSetting,
+  cache_control: cacheControl,
+});
+
 const toolUseBlock = z.object({
   type: z.literal('tool_use'),
   id: z.string().min(1),
@@ -48,7 +78,9 @@ const toolUseBlock = z.object({
 const toolResultBlock = z.object({
   type: z.literal('tool_result'),
   tool_use_id: z.string().min(1),
-  content: blocks(z.discriminatedUnion('type', [textBlock, imageBlock], unsupportedTag('tool_result content'))).optional(),
+  content: blocks(
+    z.discriminatedUnion('type', [textBlock, imageBlock, documentBlock, searchResultBlock], unsupportedTag('tool_result content')),
+  ).optional(),
   is_error: z.boolean().optional(),
   cache_control: cacheControl,
 });
@@ -59,7 +91,7 @@ const redactedThinkingBlock = z.object({ type: z.literal('redacted_thinking'), d
 
 const block = z.discriminatedUnion(
   'type',
-  [textBlock, imageBlock, toolUseBlock, toolResultBlock, thinkingBlock, redactedThinkingBlock],
+  [textBlock, imageBlock, documentBlock, searchResultBlock, toolUseBlock, toolResultBlock, thinkingBlock, redactedThinkingBlock],
   unsupportedTag('content block'),
 );
 
@@ -108,6 +140,7 @@ export const messagesBody = z.strictObject({
   stream: z.boolean().optional(),
   temperature: z.number().min(0).max(1).optional(),
   top_p: z.number().min(0).max(1).optional(),
+  top_k: z.number().int().min(1).optional(),
   metadata: z.object({ user_id: z.string().max(256).nullish() }).optional(),
   service_tier: z.enum(['auto', 'standard_only']).optional(),
   output_config: z

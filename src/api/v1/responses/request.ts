@@ -123,6 +123,7 @@ export function toChatInput(body: ResponsesBody, envelope: ReasoningEnvelope): C
     parallelToolCalls: orUndefined(body.parallel_tool_calls),
     responseFormat: responseFormat(body.text?.format),
     topP: orUndefined(body.top_p),
+    verbosity: orUndefined(body.text?.verbosity),
     user: orUndefined(body.safety_identifier) ?? orUndefined(body.user),
     ...(body.reasoning?.effort ? { reasoningEffort: body.reasoning.effort } : {}),
     ...(body.prompt_cache_key ? { promptCacheKey: body.prompt_cache_key } : {}),

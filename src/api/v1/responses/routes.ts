@@ -19,6 +19,8 @@ export const RESPONSES_NAMES: WireNames = {
   max_tokens: 'max_output_tokens',
   messages: 'input',
   reasoning_effort: 'reasoning.effort',
+  verbosity: 'text.verbosity',
+  top_logprobs: 'top_logprobs',
 };
 
 async function createResponse(ctx: ParameterizedContext, services: ChatRunServices): Promise<void> {
@@ -30,10 +32,10 @@ async function createResponse(ctx: ParameterizedContext, services: ChatRunServic
   const input = toChatInput(body, envelope);
   const frame = responseFrame(body, envelope);
   if (!body.stream) {
-    ctx.body = responseBody(frame, await withWireNames(RESPONSES_NAMES, () => completeChat(ctx, services, input)));
+    ctx.body = responseBody(frame, await withWireNames(RESPONSES_NAMES, () => completeChat(ctx, services, input, RESPONSES_NAMES)));
     return;
   }
-  const { stream, sse } = await withWireNames(RESPONSES_NAMES, () => streamChat(ctx, services, input));
+  const { stream, sse } = await withWireNames(RESPONSES_NAMES, () => streamChat(ctx, services, input, RESPONSES_NAMES));
   await writeResponseStream(frame, stream, sse);
 }
 

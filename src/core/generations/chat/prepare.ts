@@ -1,12 +1,12 @@
 import { aliasReasoningEffort, resolveModel } from '../../catalog/lifecycle';
 import { ParamError } from '../../catalog/errors';
-import { estimateChatReservation, estimatePromptTokens, resolveMaxTokens } from '../../catalog/pricing';
+import { estimateChatReservation, estimatePromptTokens, priceChatUsage, resolveMaxTokens } from '../../catalog/pricing';
 import { TextModel } from '../../catalog/types';
 import { ChatRequest, ProviderName } from '../../providers/types';
 import type { ProviderAdapter } from '../../providers/adapter';
 import { assertKeyAllowsModel } from '../../accounts/key-limits';
 import { assertRunnable } from '../access';
-import { ChatInputMessage, checkChatRequest, toolCallsText, withoutIgnored } from './request';
+import { ChatInputMessage, checkChatRequest, documentsText, lowerDocuments, toolCallsText, withoutIgnored } from './request';
 import type { ChatInput, ModelReplaced } from './types';
 import { ProviderRouter } from '../../providers/router';
 import { Actor } from '../service';
@@ -33,7 +33,9 @@ export function messageText(m: ChatInputMessage): string {
 /** The prompt's estimated size: messages, and tool definitions and earlier tool calls, which are prompt text too. */
 export function promptTokensOf(input: ChatInput): number {
   const chars =
-    (input.tools ? JSON.stringify(input.tools).length : 0) + input.messages.reduce((n, m) => n + toolCallsText(m.toolCalls).length, 0);
+    (input.tools ? JSON.stringify(input.tools).length : 0) +
+    input.messages.reduce((n, m) => n + toolCallsText(m.toolCalls).length, 0) +
+    documentsText(input.messages);
   return estimatePromptTokens(input.messages) + Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
@@ -61,18 +63,21 @@ export function prepareChat(deps: ChatPrepareDeps, actor: Actor, asked: ChatInpu
   // A key's model list names what its client asks for: a retired model's replacement answers for it.
   assertKeyAllowsModel(actor.key, replaced?.from ?? model.slug);
   const maxTokens = resolveMaxTokens(model, input.maxTokens);
-  const ignored = checkChatRequest(model, deps.adapters[model.provider].chat!, input.messages, input.temperature, input, maxTokens);
+  const chat = deps.adapters[model.provider].chat!;
+  const messages = chat.supports('documents', model.upstreamModel) ? input.messages : lowerDocuments(input.messages);
+  const ignored = checkChatRequest(model, chat, messages, input.temperature, input, maxTokens);
   const options = withoutIgnored(input, ignored);
   assertRunnable(actor.plan, model, deps.router);
   const route = deps.router.route(model.provider, model.slug);
   const promptTokens = promptTokensOf(input);
+  const choices = options.choices ?? 1;
   if (promptTokens >= model.config.max_context) {
     throw new ParamError('messages', `the conversation is longer than ${model.slug}'s context of ${model.config.max_context} tokens`);
   }
   const request: Omit<ChatRequest, 'messages'> = {
     upstreamModel: model.upstreamModel,
     maxTokens,
-    temperature: input.temperature ?? undefined,
+    temperature: options.temperature ?? undefined,
     tools: options.tools,
     toolChoice: options.toolChoice,
     parallelToolCalls: options.parallelToolCalls,
@@ -90,14 +95,24 @@ export function prepareChat(deps: ChatPrepareDeps, actor: Actor, asked: ChatInpu
     store: options.store,
     promptCacheKey: options.promptCacheKey,
     safetyIdentifier: options.safetyIdentifier,
+    choices: options.choices,
+    logprobs: options.logprobs,
+    topK: options.topK,
+    verbosity: options.verbosity,
   };
   return {
     model,
     replaced,
     route,
+    /** The conversation as this vendor takes it (documents it cannot read as such given as text or PDFs). */
+    messages,
     request,
     promptTokens,
-    reserve: estimateChatReservation(model, promptTokens, maxTokens),
+    // Every choice may write up to the limit, and each is billed.
+    reserve:
+      choices > 1
+        ? priceChatUsage(model, { promptTokens, completionTokens: maxTokens * choices })
+        : estimateChatReservation(model, promptTokens, maxTokens),
     ignored: ignored.params,
   };
 }

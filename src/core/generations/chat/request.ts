@@ -1,5 +1,6 @@
 import { ParamError } from '../../catalog/errors';
 import { TextModel } from '../../catalog/types';
+import { documentText } from '../../providers/documents';
 import {
   CacheMark,
   ChatCapability,
@@ -36,10 +37,18 @@ export interface ChatInputMessage {
 }
 
 /**
- * Options that never change what the answer says (labels, hints, best-effort controls): where the vendor model has
- * no equivalent they are dropped and named as ignored, never refused (decisions, "The compatible surface, revised").
+ * Options a vendor model may go without: labels, hints, best-effort controls and sampling controls (a model without
+ * sampling control answers as it would anyway). Where the model has no equivalent they are dropped and named as
+ * ignored, never refused (decisions, wave 3 "The compatible surface, revised" and wave 4 "round 3").
  */
 const IGNORABLE: ReadonlySet<ChatOption> = new Set<ChatOption>([
+  'temperature',
+  'top_p',
+  'top_k',
+  'stop',
+  'presence_penalty',
+  'frequency_penalty',
+  'verbosity',
   'parallel_tool_calls',
   'seed',
   'user',
@@ -75,6 +84,10 @@ function requestedOptions(options: ChatOptions, temperature: number | null | und
   if (options.store !== undefined) out.push(['store', 'store']);
   if (options.promptCacheKey !== undefined) out.push(['prompt_cache_key', 'prompt_cache_key']);
   if (options.safetyIdentifier !== undefined) out.push(['safety_identifier', 'safety_identifier']);
+  if (options.choices !== undefined && options.choices > 1) out.push(['n', 'n']);
+  if (options.logprobs !== undefined) out.push(['logprobs', options.logprobs.top > 0 ? 'top_logprobs' : 'logprobs']);
+  if (options.topK !== undefined) out.push(['top_k', 'top_k']);
+  if (options.verbosity !== undefined) out.push(['verbosity', 'verbosity']);
   return out;
 }
 
@@ -180,9 +193,16 @@ export function checkChatRequest(
 }
 
 /** The request without the options the model ignores, so no adapter sends what its vendor would refuse. */
-export function withoutIgnored<T extends ChatOptions>(options: T, ignored: IgnoredOptions): T {
+export function withoutIgnored<T extends ChatOptions & { temperature?: number | null }>(options: T, ignored: IgnoredOptions): T {
   const out = { ...options };
   const drop = ignored.options;
+  if (drop.has('temperature')) delete out.temperature;
+  if (drop.has('top_p')) delete out.topP;
+  if (drop.has('top_k')) delete out.topK;
+  if (drop.has('stop')) delete out.stop;
+  if (drop.has('presence_penalty')) delete out.presencePenalty;
+  if (drop.has('frequency_penalty')) delete out.frequencyPenalty;
+  if (drop.has('verbosity')) delete out.verbosity;
   if (drop.has('parallel_tool_calls')) delete out.parallelToolCalls;
   if (drop.has('seed')) delete out.seed;
   if (drop.has('user')) delete out.user;
@@ -210,6 +230,41 @@ export function reasoningFor(provider: ProviderName, messages: readonly ChatInpu
     const { reasoning: _dropped, ...rest } = m;
     return own.length > 0 ? { ...rest, reasoning: own } : rest;
   });
+}
+
+/**
+ * Documents and search results for a vendor that reads neither as such: a PDF becomes a `file` part (the vendors that
+ * read PDFs), anything else its text. A document by URL only Claude fetches. @throws ParamError
+ */
+export function lowerDocuments(messages: readonly ChatInputMessage[]): ChatInputMessage[] {
+  return messages.map((m, i) => {
+    if (typeof m.content === 'string' || !m.content.some((p) => p.type === 'document' || p.type === 'search_result')) return m;
+    const content = m.content.map((p, j): ChatInputPart => {
+      if (p.type === 'search_result') return { type: 'text', text: documentText(p) };
+      if (p.type !== 'document') return p;
+      if (p.source.type === 'pdf') {
+        return { type: 'file', mime: 'application/pdf', data: p.source.data, ...(p.title !== undefined ? { filename: p.title } : {}) };
+      }
+      if (p.source.type === 'url') {
+        throw new ParamError(
+          `messages.${i}.content.${j}.source`,
+          `messages.${i}.content.${j}: a document by URL is read only by Claude models; send it as base64 data`,
+        );
+      }
+      return { type: 'text', text: documentText(p) };
+    });
+    return { ...m, content };
+  });
+}
+
+/** The text of documents and search results, which is prompt text too. */
+export function documentsText(messages: readonly ChatInputMessage[]): number {
+  let chars = 0;
+  for (const m of messages) {
+    if (typeof m.content === 'string') continue;
+    for (const p of m.content) if (p.type === 'document' || p.type === 'search_result') chars += documentText(p).length;
+  }
+  return chars;
 }
 
 /** The messages as the vendor takes them when none refers to an image to fetch; undefined when one does. */

@@ -144,7 +144,7 @@ export class ChatService {
     const admitted = this.settlement.admit(actor, generation, lease);
     // A key with a budget of its own is checked in the hold: no vendor call before that check has passed.
     const covered = early && !client?.aborted && !actor.key?.budgeted && this.balances.covers(actor.user.id, prepared.reserve);
-    const conversation = reasoningFor(prepared.model.provider, input.messages);
+    const conversation = reasoningFor(prepared.model.provider, prepared.messages);
     const plain = covered ? withoutImageRefs(conversation) : undefined;
     if (early && plain) {
       const request: ChatRequest = { ...prepared.request, messages: plain };
@@ -248,7 +248,7 @@ export class ChatService {
     const self = this;
 
     async function* events(): AsyncGenerator<ChatStreamEvent> {
-      // Tool-call names and argument fragments are completion text too.
+      // Tool-call names and argument fragments (and the other answers' text) are completion text too.
       let toolText = '';
       // Reasoning is output the vendor bills: a stream cut off mid-thought is billed on it too.
       let reasoningChars = 0;
@@ -266,8 +266,11 @@ export class ChatService {
         const events =
           started ?? run.route.stream(({ conn }) => chat.chatStream(run.request, conn, upstreamAbort.signal), upstreamAbort.signal);
         for await (const ev of events) {
-          if (ev.type === 'delta') text += ev.text;
-          else if (ev.type === 'tool_call') toolText += (ev.name ?? '') + ev.arguments;
+          // The first answer is the generation's text; the others (`n` > 1) are measured too, for a cut-off stream.
+          if (ev.type === 'delta') {
+            if (ev.choice) toolText += ev.text;
+            else text += ev.text;
+          } else if (ev.type === 'tool_call') toolText += (ev.name ?? '') + ev.arguments;
           else if (ev.type === 'reasoning_delta') reasoningChars += ev.text.length;
           else if (ev.type === 'usage') usage = ev.usage;
           else if (ev.type === 'finish') finish = ev.finishReason;

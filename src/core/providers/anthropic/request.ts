@@ -1,16 +1,18 @@
 import {
   CacheMark,
   ChatContentPart,
+  ChatDocumentPart,
   ChatMessage,
   ChatOption,
   ChatReasoning,
   ChatRequest,
   ChatRequestTraits,
+  ChatSearchResultPart,
   ProviderError,
   ReasoningEffort,
 } from '../types';
 import { toAnthropicSchema } from './output-schema';
-import { AnthropicCacheControl, AnthropicContentBlock, AnthropicRequestBody } from './wire';
+import { AnthropicCacheControl, AnthropicContentBlock, AnthropicDocumentSource, AnthropicRequestBody } from './wire';
 
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 
@@ -29,6 +31,8 @@ const SUPPORTED = new Set<ChatOption>([
   'response_format.json_schema',
   'response_format.json_object',
   'reasoning_effort',
+  'top_k',
+  'documents',
 ]);
 
 /** The tool whose input is the answer, for JSON output without a schema (structured outputs need one). */
@@ -136,11 +140,44 @@ function plainText(content: string | ChatContentPart[]): string {
 const cacheControl = (mark: CacheMark | undefined): { cache_control?: AnthropicCacheControl } =>
   mark ? { cache_control: { type: 'ephemeral', ...(mark.ttl ? { ttl: mark.ttl } : {}) } } : {};
 
+function documentBlock(part: ChatDocumentPart): AnthropicContentBlock {
+  const src = part.source;
+  const source: AnthropicDocumentSource =
+    src.type === 'text'
+      ? { type: 'text', media_type: 'text/plain', data: src.text }
+      : src.type === 'pdf'
+        ? { type: 'base64', media_type: 'application/pdf', data: src.data.toString('base64') }
+        : src.type === 'url'
+          ? { type: 'url', url: src.url }
+          : { type: 'content', content: src.texts.map((text) => ({ type: 'text', text })) };
+  return {
+    type: 'document',
+    source,
+    ...(part.title !== undefined ? { title: part.title } : {}),
+    ...(part.context !== undefined ? { context: part.context } : {}),
+    ...(part.citations !== undefined ? { citations: { enabled: part.citations } } : {}),
+    ...cacheControl(part.cache),
+  };
+}
+
+function searchResultBlock(part: ChatSearchResultPart): AnthropicContentBlock {
+  return {
+    type: 'search_result',
+    source: part.source,
+    title: part.title,
+    content: part.texts.map((text) => ({ type: 'text', text })),
+    ...(part.citations !== undefined ? { citations: { enabled: part.citations } } : {}),
+    ...cacheControl(part.cache),
+  };
+}
+
 function toBlocks(content: string | ChatContentPart[]): AnthropicContentBlock[] {
   // The API refuses empty text blocks (an assistant turn that only called tools has none).
   if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
   return content.map((part): AnthropicContentBlock => {
     if (part.type === 'text') return { type: 'text', text: part.text, ...cacheControl(part.cache) };
+    if (part.type === 'document') return documentBlock(part);
+    if (part.type === 'search_result') return searchResultBlock(part);
     if (part.type === 'file') {
       return {
         type: 'document',
@@ -192,8 +229,11 @@ const lastMark = (content: string | ChatContentPart[]) =>
  */
 function toTurn(msg: ChatMessage): { role: 'user' | 'assistant'; content: AnthropicContentBlock[] } {
   if (msg.role === 'tool') {
-    const result = { type: 'tool_result' as const, tool_use_id: msg.toolCallId ?? '', content: plainText(msg.content) };
-    return { role: 'user', content: [{ ...result, ...cacheControl(lastMark(msg.content)) }] };
+    // A tool may answer with search results or documents, which Claude reads (and cites) as such.
+    const rich = typeof msg.content !== 'string' && msg.content.some((p) => p.type === 'search_result' || p.type === 'document');
+    const content = rich ? toBlocks(msg.content) : plainText(msg.content);
+    const result = { type: 'tool_result' as const, tool_use_id: msg.toolCallId ?? '', content };
+    return { role: 'user', content: [{ ...result, ...cacheControl(rich ? undefined : lastMark(msg.content)) }] };
   }
   const blocks = [...(msg.role === 'assistant' ? reasoningBlocks(msg.reasoning) : []), ...toBlocks(msg.content)];
   for (const call of msg.toolCalls ?? [])
@@ -241,6 +281,7 @@ export function toAnthropicBody(req: ChatRequest, stream: boolean): AnthropicReq
   // The Messages API accepts 0..1; callers speaking the chat-completions dialect may send up to 2.
   if (req.temperature !== undefined) body.temperature = Math.min(1, Math.max(0, req.temperature));
   if (req.topP !== undefined) body.top_p = req.topP;
+  if (req.topK !== undefined) body.top_k = req.topK;
   if (req.stop?.length) body.stop_sequences = req.stop;
   if (req.tools?.length) {
     body.tools = req.tools.map((t) => ({

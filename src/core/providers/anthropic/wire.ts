@@ -81,6 +81,7 @@ export interface AnthropicRequestBody {
   system?: string | { type: 'text'; text: string; cache_control?: AnthropicCacheControl }[];
   temperature?: number;
   top_p?: number;
+  top_k?: number;
   stop_sequences?: string[];
   tools?: { name: string; description?: string; input_schema: Record<string, unknown>; cache_control?: AnthropicCacheControl }[];
   tool_choice?: { type: 'auto' | 'any' | 'none' } | { type: 'tool'; name: string } | AnthropicToolChoiceFlags;
@@ -95,11 +96,24 @@ type AnthropicToolChoiceFlags =
 
 type Cached = { cache_control?: AnthropicCacheControl };
 
+export type AnthropicDocumentSource =
+  | { type: 'base64'; media_type: 'application/pdf'; data: string }
+  | { type: 'text'; media_type: 'text/plain'; data: string }
+  | { type: 'url'; url: string }
+  | { type: 'content'; content: { type: 'text'; text: string }[] };
+
 export type AnthropicContentBlock =
   | ({ type: 'text'; text: string } & Cached)
   | ({ type: 'image'; source: { type: 'base64'; media_type: string; data: string } } & Cached)
-  | ({ type: 'document'; source: { type: 'base64'; media_type: 'application/pdf'; data: string }; title?: string } & Cached)
+  | ({ type: 'document'; source: AnthropicDocumentSource; title?: string; context?: string; citations?: { enabled: boolean } } & Cached)
+  | ({
+      type: 'search_result';
+      source: string;
+      title: string;
+      content: { type: 'text'; text: string }[];
+      citations?: { enabled: boolean };
+    } & Cached)
   | ({ type: 'tool_use'; id: string; name: string; input: unknown } & Cached)
-  | ({ type: 'tool_result'; tool_use_id: string; content: string } & Cached)
+  | ({ type: 'tool_result'; tool_use_id: string; content: string | AnthropicContentBlock[] } & Cached)
   | { type: 'thinking'; thinking: string; signature: string }
   | { type: 'redacted_thinking'; data: string };

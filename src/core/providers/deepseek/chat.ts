@@ -65,8 +65,12 @@ export const deepSeekChatProfile: ChatCompletionsProfile = {
   maxOutputTokens: (model) => OUTPUT_CEILINGS[model],
   // Thinking mode accepts temperature for compatibility but ignores it; leave it out.
   acceptsTemperature: (model) => model !== PRO,
-  supports: (option, model, traits) =>
-    (model === PRO ? PRO_OPTIONS : FLASH_OPTIONS).has(option) && !(option === 'reasoning_effort' && traits?.toolTurns),
+  supports: (option, model, traits) => {
+    // Log probabilities come only without thinking: V4 Flash as it answers by default.
+    if (option === 'logprobs') return model === FLASH;
+    const thinkingExcluded = traits?.toolTurns || traits?.options.has('logprobs');
+    return (model === PRO ? PRO_OPTIONS : FLASH_OPTIONS).has(option) && !(option === 'reasoning_effort' && thinkingExcluded);
+  },
   reasoningFields,
   requiredFields: thinkingFields,
   acceptsImages: false,

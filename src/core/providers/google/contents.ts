@@ -1,3 +1,4 @@
+import { documentText } from '../documents';
 import { ChatContentPart, ChatMessage, ChatOption, ChatRequest, ReasoningEffort } from '../types';
 import { GeminiContent, GeminiPart } from './wire';
 
@@ -14,6 +15,7 @@ const SUPPORTED = new Set<ChatOption>([
   'frequency_penalty',
   'pdf',
   'reasoning_effort',
+  'top_k',
 ]);
 
 export function geminiSupports(option: ChatOption): boolean {
@@ -22,13 +24,18 @@ export function geminiSupports(option: ChatOption): boolean {
 
 function toParts(content: string | ChatContentPart[]): GeminiPart[] {
   if (typeof content === 'string') return [{ text: content }];
-  return content.map((p): GeminiPart =>
-    p.type === 'text' ? { text: p.text } : { inline_data: { mime_type: p.mime, data: p.data.toString('base64') } },
-  );
+  return content.map((p): GeminiPart => {
+    if (p.type === 'text') return { text: p.text };
+    if (p.type === 'document' || p.type === 'search_result') return { text: documentText(p) };
+    return { inline_data: { mime_type: p.mime, data: p.data.toString('base64') } };
+  });
 }
 
 function plainText(content: string | ChatContentPart[]): string {
-  return typeof content === 'string' ? content : content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+  if (typeof content === 'string') return content;
+  return content
+    .flatMap((p) => (p.type === 'text' ? [p.text] : p.type === 'document' || p.type === 'search_result' ? [documentText(p)] : []))
+    .join('\n');
 }
 
 function asObject(text: string): Record<string, unknown> | undefined {
@@ -44,6 +51,7 @@ interface GenerationConfig {
   maxOutputTokens: number;
   temperature?: number;
   topP?: number;
+  topK?: number;
   seed?: number;
   presencePenalty?: number;
   frequencyPenalty?: number;
@@ -116,6 +124,7 @@ function generationConfig(req: ChatRequest): GenerationConfig {
   const config: GenerationConfig = { maxOutputTokens: req.maxTokens };
   if (req.temperature !== undefined) config.temperature = req.temperature;
   if (req.topP !== undefined) config.topP = req.topP;
+  if (req.topK !== undefined) config.topK = req.topK;
   if (req.seed !== undefined) config.seed = req.seed;
   if (req.presencePenalty !== undefined) config.presencePenalty = req.presencePenalty;
   if (req.frequencyPenalty !== undefined) config.frequencyPenalty = req.frequencyPenalty;

@@ -1,6 +1,7 @@
 import { discardBody, hasBody, readSseResponse } from '../http';
 import {
   ChatCapability,
+  ChatChoice,
   ChatRequest,
   ChatResult,
   ChatStreamEvent,
@@ -11,9 +12,9 @@ import {
 } from '../types';
 import type { ChatCompletionsProfile } from './profile';
 import { buildChatBody } from './request';
-import { mapFinishReason, mapUsage } from './response';
+import { mapFinishReason, mapLogprobs, mapUsage } from './response';
 import { bearerPost, bodyReadFailure, inBodyError, readJsonBody } from './transport';
-import { chunkSchema, completionSchema, WireChunk } from './wire';
+import { chunkSchema, completionSchema, WireChunk, WireCompletion } from './wire';
 
 function refused(profile: ChatCompletionsProfile, detail?: string | null): ProviderError {
   const reason = detail ? `: ${detail}` : '';
@@ -39,23 +40,33 @@ async function chat(
   const res = await send(profile, conn, req, false, signal);
   const json = await readJsonBody(profile.provider, res, signal);
   const parsed = completionSchema.safeParse(json);
-  const choice = parsed.success ? parsed.data.choices[0] : undefined;
-  if (!parsed.success || !choice) {
+  const choices = parsed.success ? [...parsed.data.choices].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)) : [];
+  if (!parsed.success || choices.length === 0) {
     throw new ProviderError('upstream', `${profile.provider} answered without a completion choice`, profile.provider);
   }
-  const text = choice.message.content ?? '';
+  const [first, ...more] = choices.map(choiceOf);
+  // A refusal or a filtered answer with nothing to show is a content-policy failure, not an empty reply.
+  if (!first.text && !first.toolCalls && (choices[0].message.refusal || first.finishReason === 'content_filter')) {
+    throw refused(profile, choices[0].message.refusal);
+  }
+  const usage = parsed.data.usage ? mapUsage(profile, parsed.data.usage) : { promptTokens: 0, completionTokens: 0 };
+  return { ...first, usage, ...(more.length > 0 ? { moreChoices: more } : {}) };
+}
+
+/** One choice of a completion as the core's answer (without usage, which covers them all). */
+function choiceOf(choice: WireCompletion['choices'][number]): ChatChoice {
   const toolCalls = (choice.message.tool_calls ?? []).map((c) => ({
     id: c.id,
     name: c.function.name,
     arguments: c.function.arguments ?? '',
   }));
-  const finishReason = mapFinishReason(choice.finish_reason);
-  // A refusal or a filtered answer with nothing to show is a content-policy failure, not an empty reply.
-  if (!text && toolCalls.length === 0 && (choice.message.refusal || finishReason === 'content_filter')) {
-    throw refused(profile, choice.message.refusal);
-  }
-  const usage = parsed.data.usage ? mapUsage(profile, parsed.data.usage) : { promptTokens: 0, completionTokens: 0 };
-  return { text, usage, finishReason, ...(toolCalls.length > 0 ? { toolCalls } : {}) };
+  const logprobs = mapLogprobs(choice.logprobs);
+  return {
+    text: choice.message.content ?? '',
+    finishReason: mapFinishReason(choice.finish_reason),
+    ...(toolCalls.length > 0 ? { toolCalls } : {}),
+    ...(logprobs ? { logprobs } : {}),
+  };
 }
 
 function parseChunk(profile: ChatCompletionsProfile, data: string): WireChunk {
@@ -81,7 +92,7 @@ async function* chatStream(
 ): AsyncGenerator<ChatStreamEvent> {
   const res = await send(profile, conn, req, true, signal);
   if (!hasBody(res)) throw new ProviderError('upstream', `${profile.provider} answered a stream request without a body`, profile.provider);
-  let finish: FinishReason | undefined;
+  const finishes = new Map<number, FinishReason>();
   let usage: ChatUsage | undefined;
   let done = false;
   let answered = false;
@@ -94,37 +105,47 @@ async function* chatStream(
       }
       const chunk = parseChunk(profile, event.data);
       if (chunk.usage) usage = mapUsage(profile, chunk.usage);
-      // We ask for one choice; `reasoning_content` deltas are chain of thought, never answer text.
-      const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0);
-      if (!choice) continue;
-      if (choice.delta?.refusal) refusal += choice.delta.refusal;
-      const text = choice.delta?.content;
-      if (text) {
-        answered = true;
-        yield { type: 'delta', text };
+      // `reasoning_content` deltas are chain of thought, never answer text. Choices after the first (`n` > 1) carry
+      // their index.
+      for (const choice of chunk.choices ?? []) {
+        const index = choice.index ?? 0;
+        const tag = index > 0 ? { choice: index } : {};
+        if (index === 0 && choice.delta?.refusal) refusal += choice.delta.refusal;
+        const text = choice.delta?.content;
+        if (text) {
+          answered = true;
+          yield { type: 'delta', text, ...tag };
+        }
+        const logprobs = mapLogprobs(choice.logprobs);
+        if (logprobs?.length) yield { type: 'logprobs', content: logprobs, ...tag };
+        for (const call of choice.delta?.tool_calls ?? []) {
+          answered = true;
+          yield {
+            type: 'tool_call',
+            ...tag,
+            index: call.index ?? 0,
+            ...(call.id ? { id: call.id } : {}),
+            ...(call.function?.name ? { name: call.function.name } : {}),
+            arguments: call.function?.arguments ?? '',
+          };
+        }
+        if (choice.finish_reason) finishes.set(index, mapFinishReason(choice.finish_reason));
       }
-      for (const call of choice.delta?.tool_calls ?? []) {
-        answered = true;
-        yield {
-          type: 'tool_call',
-          index: call.index ?? 0,
-          ...(call.id ? { id: call.id } : {}),
-          ...(call.function?.name ? { name: call.function.name } : {}),
-          arguments: call.function?.arguments ?? '',
-        };
-      }
-      if (choice.finish_reason) finish = mapFinishReason(choice.finish_reason);
     }
   } catch (err) {
     throw bodyReadFailure(profile.provider, err, signal);
   } finally {
     await discardBody(res);
   }
+  const finish = finishes.get(0);
   if (!done && !finish) {
     throw new ProviderError('upstream', `${profile.provider} ended the stream before the answer was complete`, profile.provider);
   }
   if (!answered && (refusal || finish === 'content_filter')) throw refused(profile, refusal);
   if (usage) yield { type: 'usage', usage };
+  for (const [choice, reason] of [...finishes].sort(([a], [b]) => a - b)) {
+    if (choice > 0) yield { type: 'finish', finishReason: reason, choice };
+  }
   yield { type: 'finish', finishReason: finish ?? 'stop' };
 }
 

@@ -1,9 +1,13 @@
 import { ChatContentPart, ChatMessage, ChatRequest, ProviderError } from '../types';
+import { documentText } from '../documents';
 import type { ChatCompletionsProfile } from './profile';
 import type { WireContentPart, WireMessage } from './wire';
 
 function plainText(content: string | ChatContentPart[]): string {
-  return typeof content === 'string' ? content : content.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
+  if (typeof content === 'string') return content;
+  return content
+    .map((p) => (p.type === 'text' ? p.text : p.type === 'document' || p.type === 'search_result' ? documentText(p) : ''))
+    .join('\n');
 }
 
 function toWirePart(part: ChatContentPart): WireContentPart {
@@ -15,12 +19,16 @@ function toWirePart(part: ChatContentPart): WireContentPart {
       return { type: 'image_url', image_url: { url: dataUri(part.mime, part.data) } };
     case 'file':
       return { type: 'file', file: { file_data: dataUri(part.mime, part.data), filename: part.filename ?? 'document.pdf' } };
+    case 'document':
+    case 'search_result':
+      return { type: 'text', text: documentText(part) };
   }
 }
 
 function toWireContent(profile: ChatCompletionsProfile, content: string | ChatContentPart[]): string | WireContentPart[] {
   // Plain text goes as a string: every compatible server accepts that form (DeepSeek accepts only it).
-  if (typeof content === 'string' || content.every((part) => part.type === 'text')) return plainText(content);
+  const textual = (part: ChatContentPart) => part.type === 'text' || part.type === 'document' || part.type === 'search_result';
+  if (typeof content === 'string' || content.every(textual)) return plainText(content);
   if (!profile.acceptsImages) {
     throw new ProviderError('bad_request', `${profile.provider} models do not accept images or documents`, profile.provider);
   }
@@ -78,6 +86,12 @@ function options(profile: ChatCompletionsProfile, req: ChatRequest): Record<stri
   if (req.store !== undefined) out.store = req.store;
   if (req.promptCacheKey !== undefined) out.prompt_cache_key = req.promptCacheKey;
   if (req.safetyIdentifier !== undefined) out.safety_identifier = req.safetyIdentifier;
+  if (req.choices !== undefined && req.choices > 1) out.n = req.choices;
+  if (req.logprobs !== undefined) {
+    out.logprobs = true;
+    if (req.logprobs.top > 0) out.top_logprobs = req.logprobs.top;
+  }
+  if (req.verbosity !== undefined) out.verbosity = req.verbosity;
   if (req.reasoningEffort !== undefined) {
     Object.assign(out, profile.reasoningFields?.(req.reasoningEffort, req.upstreamModel) ?? { reasoning_effort: req.reasoningEffort });
   }

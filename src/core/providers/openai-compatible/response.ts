@@ -1,6 +1,6 @@
-import { ChatUsage, FinishReason } from '../types';
+import { ChatUsage, FinishReason, TokenLogprob } from '../types';
 import type { ChatCompletionsProfile } from './profile';
-import type { WireUsage } from './wire';
+import type { WireLogprobs, WireUsage } from './wire';
 
 /** Anything unknown counts as a normal stop. */
 export function mapFinishReason(raw: string | null | undefined): FinishReason {
@@ -17,4 +17,17 @@ export function mapUsage(profile: ChatCompletionsProfile, usage: WireUsage): Cha
     completion += usage.completion_tokens_details?.reasoning_tokens ?? 0;
   }
   return { promptTokens: prompt, completionTokens: completion };
+}
+
+/** A choice's token log probabilities in the core's (Chat Completions') shape; undefined when none came. */
+export function mapLogprobs(logprobs: WireLogprobs): TokenLogprob[] | undefined {
+  const content = logprobs?.content;
+  if (!content) return undefined;
+  const bytes = (b: number[] | null | undefined) => b ?? null;
+  return content.map((t) => ({
+    token: t.token,
+    logprob: t.logprob,
+    bytes: bytes(t.bytes),
+    top_logprobs: (t.top_logprobs ?? []).map((a) => ({ token: a.token, logprob: a.logprob, bytes: bytes(a.bytes) })),
+  }));
 }

@@ -11,6 +11,12 @@ export const usageSchema = z.object({
 });
 export type WireUsage = z.infer<typeof usageSchema>;
 
+const alternative = z.object({ token: z.string(), logprob: z.number(), bytes: z.array(z.number()).nullish() });
+const tokenLogprob = alternative.extend({ top_logprobs: z.array(alternative).nullish() });
+/** A choice's `logprobs`: the answer's tokens (`content`), when the request asked for them. */
+const choiceLogprobs = z.object({ content: z.array(tokenLogprob).nullish() }).nullish();
+export type WireLogprobs = z.infer<typeof choiceLogprobs>;
+
 export const completionSchema = z.object({
   id: z.string().nullish(),
   choices: z.array(
@@ -33,6 +39,7 @@ export const completionSchema = z.object({
           .nullish(),
       }),
       finish_reason: z.string().nullish(),
+      logprobs: choiceLogprobs,
     }),
   ),
   usage: usageSchema.nullish(),
@@ -62,6 +69,7 @@ export const chunkSchema = z.object({
           })
           .nullish(),
         finish_reason: z.string().nullish(),
+        logprobs: choiceLogprobs,
       }),
     )
     .nullish(),

@@ -1,5 +1,5 @@
 import { ChatCompletionsProfile, createChatCompletionsChat } from '../openai-compatible';
-import type { ChatOption, ChatRequestTraits, ReasoningEffort } from '../types';
+import type { ChatOption, ChatRequest, ChatRequestTraits, ReasoningEffort } from '../types';
 import { openAiFamily } from './families';
 
 /**
@@ -42,11 +42,32 @@ function toolsNeedNoReasoning(model: string, traits?: ChatRequestTraits): boolea
   return openAiFamily(model)?.tools === 'without-reasoning' && (traits?.options.has('tools') ?? false);
 }
 
+/** Reasoning models give token log probabilities only with reasoning off: those whose efforts include `none`. */
+function logprobsWithoutReasoning(model: string): boolean {
+  return openAiFamily(model)?.efforts.includes('none') ?? false;
+}
+
 function supports(option: ChatOption, model: string, traits?: ChatRequestTraits): boolean {
   const family = openAiFamily(model);
-  if (option === 'reasoning_effort') return family !== undefined && !toolsNeedNoReasoning(model, traits);
+  if (option === 'reasoning_effort') {
+    const offForLogprobs = traits?.options.has('logprobs') ?? false;
+    return family !== undefined && !toolsNeedNoReasoning(model, traits) && !offForLogprobs;
+  }
   if (option === 'tools' || option === 'parallel_tool_calls') return family?.tools !== 'responses-only';
+  if (option === 'n') return true;
+  if (option === 'logprobs') return family === undefined || logprobsWithoutReasoning(model);
+  // `verbosity` came with GPT-5; OpenAI has no top_k.
+  if (option === 'verbosity') return family !== undefined && !/^o\d/.test(model);
+  if (option === 'top_k') return false;
   return !(family && REASONING_REFUSES.has(option));
+}
+
+/** Fields the model needs whatever the caller asked: reasoning off where tools or log probabilities need it. */
+function requiredFields(model: string, req: ChatRequest): Record<string, unknown> {
+  const family = openAiFamily(model);
+  if (family?.tools === 'without-reasoning' && req.tools?.length) return { reasoning_effort: 'none' };
+  if (family && req.logprobs !== undefined) return { reasoning_effort: 'none' };
+  return {};
 }
 
 export const openAiChatProfile: ChatCompletionsProfile = {
@@ -57,8 +78,7 @@ export const openAiChatProfile: ChatCompletionsProfile = {
   acceptsTemperature: (model) => !isOpenAiReasoningModel(model),
   supports,
   reasoningFields: (effort, model) => ({ reasoning_effort: nearestOpenAiEffort(effort, model) }),
-  requiredFields: (model, req) =>
-    openAiFamily(model)?.tools === 'without-reasoning' && req.tools?.length ? { reasoning_effort: 'none' } : {},
+  requiredFields,
   acceptsImages: true,
   reasoningTokensOutsideCompletion: false,
 };

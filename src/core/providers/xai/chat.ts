@@ -16,8 +16,20 @@ export function refineXaiError(err: ProviderError): ProviderError {
 const REASONING_REFUSES = new Set<ChatOption>(['presence_penalty', 'frequency_penalty', 'stop']);
 const isReasoning = (model: string) => /^grok-(3-mini|4)/.test(model) && !model.includes('non-reasoning');
 
-// xAI's chat completions take `user` and `seed`, but none of OpenAI's other labels, and no documents.
-const NOT_TAKEN = new Set<ChatOption>(['metadata', 'service_tier', 'store', 'prompt_cache_key', 'safety_identifier', 'pdf']);
+// xAI's chat completions take `user` and `seed`, but none of OpenAI's other labels, and no documents; we send one
+// choice without log probabilities (xAI documents neither for its reasoning models).
+const NOT_TAKEN = new Set<ChatOption>([
+  'metadata',
+  'service_tier',
+  'store',
+  'prompt_cache_key',
+  'safety_identifier',
+  'pdf',
+  'n',
+  'logprobs',
+  'top_k',
+  'verbosity',
+]);
 
 /**
  * The models with a reasoning effort: grok-3-mini (`low`, `high`) and grok-4.3 (`none`, `low`, `medium`, `high`);
