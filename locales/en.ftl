@@ -464,7 +464,11 @@ admin-catalog-changed = Catalog check: { $count } { $count ->
     [one] model changed
    *[other] models changed
  } at its vendor
-admin-catalog-model = • { $slug }: { $status }, shutdown { $shutdown }, replacement { $replacement }
+admin-catalog-model = • { $slug }: { $status ->
+    [missing] missing from its vendor's list (it is retired only if a check 24 h later misses it too and the vendor answers not found)
+    [suspect] the vendor answered "model not found" to a request (nothing is retired; catalog:check decides)
+   *[other] { $status }
+ }, shutdown { $shutdown }, replacement { $replacement }
 admin-provider-down = 🔴 Provider { $provider } is failing: its models are paused. { $reason }
 admin-provider-up = 🟢 Provider { $provider } recovered.
 admin-failure-burst = ⚠️ { $count } generations failed in the last { $minutes } min (latest: { $model }, { $kind }).

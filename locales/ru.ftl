@@ -464,7 +464,11 @@ admin-user =
     С { $created }
 admin-new-user = 🆕 Новый пользователь #{ $id } { $name } ({ $username })
 admin-catalog-changed = Проверка каталога: у поставщиков изменилось моделей: { $count }
-admin-catalog-model = • { $slug }: { $status }, отключение { $shutdown }, замена { $replacement }
+admin-catalog-model = • { $slug }: { $status ->
+    [missing] нет в списке поставщика (модель отключится, только если проверка через сутки тоже её не найдёт и поставщик ответит «не найдена»)
+    [suspect] поставщик ответил на запрос «модель не найдена» (ничего не отключено; решит catalog:check)
+   *[other] { $status }
+ }, отключение { $shutdown }, замена { $replacement }
 admin-provider-down = 🔴 Провайдер { $provider } сбоит: его модели приостановлены. { $reason }
 admin-provider-up = 🟢 Провайдер { $provider } восстановился.
 admin-failure-burst = ⚠️ За последние { $minutes } мин сбоев генерации: { $count } (последний: { $model }, { $kind }).

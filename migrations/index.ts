@@ -29,6 +29,7 @@ import { RateCounterMode1764230100000 } from './1764230100000-RateCounterMode';
 import { TranscribeSuccessor1764390000000 } from './1764390000000-TranscribeSuccessor';
 import { CatalogPriceOverrides1764390100000 } from './1764390100000-CatalogPriceOverrides';
 import { RefusedRequests1764360000000 } from './1764360000000-RefusedRequests';
+import { CatalogMissedChecks1764390200000 } from './1764390200000-CatalogMissedChecks';
 
 /** Every migration in order; the data source lists them explicitly so the compiled build needs no glob. */
 export const migrations = [
@@ -63,4 +64,5 @@ export const migrations = [
   UpstreamConnection1764320000000,
   RefusedRequests1764360000000,
   OrphanPayments1764310100000,
+  CatalogMissedChecks1764390200000,
 ];

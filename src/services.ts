@@ -247,7 +247,10 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
   });
   notifier.add(webhooks);
   notifier.add({ generationFinished: async (g) => void generationsTotal.inc({ model: g.modelSlug, status: g.status }) });
-  const runner = new MediaRunner({ ds, sql, plans, storage, router, adapters: providerAdapters, notifier, log });
+  // A vendor's "model not found" on a real request marks the model suspect and tells the admins; it retires nothing.
+  const onModelNotFound = (slug: string) =>
+    void catalog.modelNotFound(slug).catch((err: Error) => log.warn({ err: err.message, model: slug }, 'suspect model not recorded'));
+  const runner = new MediaRunner({ ds, sql, plans, storage, router, adapters: providerAdapters, notifier, log, onModelNotFound });
   const inputs = new InputResolver({ storage, allowPrivateHosts: options.allowPrivateHosts });
   const readiness = new Readiness();
   readiness.addCheck('database', () => ds.query('SELECT 1'));
@@ -325,6 +328,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     outbox,
     notifier,
     leases,
+    onModelNotFound,
   });
   setGaugeSource(GAUGES.openAnswers, () => chat.openAnswers);
   return {

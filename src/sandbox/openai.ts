@@ -15,6 +15,7 @@ import {
   sendError,
   VendorErrors,
 } from './chat-completions-fake';
+import { sandboxModelLists } from './model-lists';
 import { syntheticImage, syntheticMp3, syntheticWav } from './synthetic';
 import { syntheticOggOpus } from './ogg-opus';
 import { sendBytes, sendJson, type SandboxHandler, type SandboxRequest } from './types';
@@ -111,10 +112,11 @@ const SHUTDOWN_DATES: Record<string, string> = {
   'gpt-4o-transcribe': '2027-02-26',
 };
 
-/** The 404 OpenAI answers for a model it does not (or no longer) serve; undefined while the model answers. */
+/** The 404 OpenAI answers for a model it does not (or no longer) serve, or a test stopped; undefined while it answers. */
 export function shutDownModel(model: string, now = new Date()): ErrorReply | undefined {
   const day = SHUTDOWN_DATES[model];
-  if (day === undefined || now.toISOString().slice(0, 10) < day) return undefined;
+  const stopped = !sandboxModelLists.serves('openai', model);
+  if (!stopped && (day === undefined || now.toISOString().slice(0, 10) < day)) return undefined;
   return openAiError(
     404,
     `The model \`${model}\` does not exist or you do not have access to it.`,

@@ -7,16 +7,15 @@ import { BackgroundTasks } from '../../src/bot/services/background';
 import { I18n } from '../../src/bot/i18n';
 import { connectionsFor, type CatalogChange } from '../../src/core/catalog/live/check';
 import { MODELS } from '../../src/core/catalog/models';
-import { providerAdapters } from '../../src/core/providers/registry';
 import { createLogger } from '../../src/logger';
 import { sandboxModelLists } from '../../src/sandbox/model-lists';
 import { ApiHarness, expectErrorShape, startApi } from '../api/harness';
 import { CATALOG_SHAPE } from '../fixtures/catalog-shape';
 import { buildOnce } from '../ops/service-process';
 
-// catalog:check against the sandbox: the OpenAI fake announces a shutdown_date for one model and stops listing
-// another; the check classifies them `deprecated` and `gone`, keeps the findings (a gone model is retired at once),
-// and tells the admins once per change.
+// catalog:check against the sandbox: the OpenAI fake announces a shutdown_date for one model and stops serving
+// another; the check classifies them `deprecated` and (only after two misses a day apart and a direct not-found)
+// `gone`, keeps the findings (a gone model is retired), and tells the admins once per change, first.
 
 const run = promisify(execFile);
 const root = path.join(__dirname, '../..');
@@ -27,6 +26,10 @@ const deprecated = openAiText[0]!;
 const gone = openAiText[1]!;
 // OpenAI's list already announces this shutdown (its deprecations page: 2027-02-26).
 const vendorAnnounced = ['gpt-4o-transcribe'];
+// BFL and the local OCR have no list; ElevenLabs documents its list as its voice models (not Scribe or Music).
+const notOnAnyList = MODELS.filter(
+  (m) => m.provider === 'bfl' || m.provider === 'local' || (m.provider === 'elevenlabs' && m.category !== 'tts'),
+).map((m) => m.slug);
 
 beforeAll(async () => {
   buildOnce();
@@ -38,13 +41,14 @@ afterAll(async () => {
   await api?.close();
 });
 
-test('a shutdown_date makes a model deprecated, an unlisted one gone; every model is reported once; news only once', async () => {
+test('a shutdown_date makes a model deprecated; an unlisted one is warned about, then gone a day later; news once', async () => {
   const heard: CatalogChange[][] = [];
   api.services.catalog.onChange((changes) => heard.push(changes));
   sandboxModelLists.announceShutdown('openai', deprecated.upstreamModel, '2027-03-01');
   sandboxModelLists.unlist('openai', gone.upstreamModel);
+  const day0 = new Date();
 
-  const { report, changes } = await api.services.catalog.check(connectionsFor(api.services.connections));
+  const { report, changes } = await api.services.catalog.check(connectionsFor(api.services.connections), day0);
   expect(Number.isNaN(Date.parse(report.checked_at))).toBe(false);
   expect(report.models.map((m) => m.slug)).toEqual(MODELS.map((m) => m.slug));
   expect(report.models).toHaveLength(CATALOG_SHAPE.models);
@@ -55,30 +59,38 @@ test('a shutdown_date makes a model deprecated, an unlisted one gone; every mode
     status: 'deprecated',
     shutdown_at: '2027-03-01',
   });
-  expect(bySlug.get(gone.slug)).toMatchObject({ status: 'gone' });
+  // One miss retires nothing: unchecked this time, and the admins are warned.
+  expect(bySlug.get(gone.slug)).toMatchObject({ status: 'unchecked' });
   for (const m of report.models) {
-    if (providerAdapters[m.provider].models === null) expect(m.status).toBe('unchecked');
+    if (notOnAnyList.includes(m.slug)) expect(m.status).toBe('unchecked');
     else if (vendorAnnounced.includes(m.slug)) expect(m).toMatchObject({ slug: m.slug, status: 'deprecated', shutdown_at: '2027-02-26' });
     else if (m.slug !== deprecated.slug && m.slug !== gone.slug) expect(m).toMatchObject({ slug: m.slug, status: 'live' });
   }
   expect(changes.map((c) => [c.slug, c.status])).toEqual([
     [deprecated.slug, 'deprecated'],
-    [gone.slug, 'gone'],
+    [gone.slug, 'missing'],
     ...vendorAnnounced.map((slug) => [slug, 'deprecated']),
   ]);
   expect(heard).toHaveLength(1);
-
-  // The same answer again is no news.
-  expect((await api.services.catalog.check(connectionsFor(api.services.connections))).changes).toEqual([]);
-  expect(heard).toHaveLength(1);
-
-  // Gone is retired at once: without a replacement the model answers 410, and it leaves the lists.
   const account = await api.account('vip');
   const key = await api.apiKey(account);
-  const res = await api.request('POST', '/v1/chat/completions', {
-    token: key,
-    body: { model: gone.slug, messages: [{ role: 'user', content: 'hi' }] },
-  });
+  const ask = () =>
+    api.request('POST', '/v1/chat/completions', { token: key, body: { model: gone.slug, messages: [{ role: 'user', content: 'hi' }] } });
+  expect((await api.request('GET', '/v1/models', { token: key })).body.data.map((m: { id: string }) => m.id)).toContain(gone.slug);
+
+  // The same answer again within the day is no news, and still retires nothing.
+  expect((await api.services.catalog.check(connectionsFor(api.services.connections), new Date(day0.getTime() + 3600_000))).changes).toEqual(
+    [],
+  );
+  expect(heard).toHaveLength(1);
+
+  // A day later it is still missing and OpenAI's lookup answers not found: gone, told, then retired.
+  const later = await api.services.catalog.check(connectionsFor(api.services.connections), new Date(day0.getTime() + 25 * 3600_000));
+  expect(later.report.models.find((m) => m.slug === gone.slug)).toMatchObject({ status: 'gone' });
+  // (A fresh database: the check never saw it listed, so there is no status before.)
+  expect(later.changes.map((c) => [c.slug, c.before, c.status])).toEqual([[gone.slug, null, 'gone']]);
+  expect(heard).toHaveLength(2);
+  const res = await ask();
   expect(res.status).toBe(410);
   const listed = await api.request('GET', '/v1/models', { token: key });
   expect(listed.body.data.map((m: { id: string }) => m.id)).not.toContain(gone.slug);
@@ -91,7 +103,7 @@ test('a shutdown_date makes a model deprecated, an unlisted one gone; every mode
 
   // The vendor lists it again: back in service, and that is news too.
   sandboxModelLists.reset();
-  const back = await api.services.catalog.check(connectionsFor(api.services.connections));
+  const back = await api.services.catalog.check(connectionsFor(api.services.connections), new Date(day0.getTime() + 26 * 3600_000));
   expect(back.changes.map((c) => [c.slug, c.before, c.status])).toEqual([
     [deprecated.slug, 'deprecated', 'live'],
     [gone.slug, 'gone', 'live'],
@@ -140,8 +152,7 @@ test('`npm run cli -- catalog:check` prints {checked_at, models} for every catal
   for (const m of report.models) {
     expect(Object.keys(m).sort()).toEqual(['provider', 'replacement', 'shutdown_at', 'slug', 'status', 'upstream_id']);
   }
-  const unchecked = MODELS.filter((m) => m.provider === 'bfl' || m.provider === 'local').map((m) => m.slug);
-  expect(report.models.filter((m) => m.status === 'unchecked').map((m) => m.slug)).toEqual(unchecked);
+  expect(report.models.filter((m) => m.status === 'unchecked').map((m) => m.slug)).toEqual(notOnAnyList);
   const announced = report.models.filter((m) => m.status === 'deprecated');
   expect(announced.map((m) => [m.slug, m.shutdown_at])).toEqual(vendorAnnounced.map((slug) => [slug, '2027-02-26']));
   expect(report.models.filter((m) => m.status !== 'unchecked' && m.status !== 'deprecated').every((m) => m.status === 'live')).toBe(true);

@@ -4,19 +4,26 @@ import type { ChatCapability, FaultTable, MediaCapability, MediaCategory, Provid
 /** What a vendor lists: each model id, with the shutdown date it announced (OpenAI's `shutdown_date`) or null. */
 export type VendorModels = ReadonlyMap<string, { shutdownAt: string | null }>;
 
-/** A vendor's answer for one model id: listed (with its shutdown), or not. */
-export type VendorLookup = (upstreamId: string) => Promise<{ shutdownAt: string | null } | null>;
+/** One model as the vendor's "retrieve a model" describes it: its own id (a dated snapshot for an alias), its shutdown. */
+export interface VendorModel {
+  id: string;
+  shutdownAt: string | null;
+}
 
 /** The documented model-list protocols; the sandbox fakes serve each one (`src/sandbox/model-lists.ts`). */
 export type ModelListProtocol = 'openai' | 'anthropic' | 'gemini' | 'elevenlabs' | 'replicate';
 
-/** How catalog:check asks a vendor about its models. */
+/** How catalog:check asks a vendor about its models, as far as the vendor documents it. */
 export interface ModelListing {
   protocol: ModelListProtocol;
   /** Where the list lives under the vendor's base URL (Replicate: the prefix of its per-model lookup). */
   path: string;
-  /** Asks over `conn`: the list is read once, on the first id asked about (or each id is looked up). */
-  lookup(conn: ProviderConnection): VendorLookup;
+  /** The vendor's whole list, read over `conn`; null for a vendor asked one model at a time (Replicate). */
+  list: ((conn: ProviderConnection) => Promise<VendorModels>) | null;
+  /** Its documented "retrieve a model" (`path/{id}`): the model, or null when the vendor answers not found; null when it documents none. */
+  retrieve: ((conn: ProviderConnection, id: string) => Promise<VendorModel | null>) | null;
+  /** The catalog categories the list documents, when it covers only some (ElevenLabs lists its speech models). */
+  categories?: readonly (MediaCategory | 'text')[];
 }
 
 /** Tools a vendor runs on its side, by the names clients send them (OpenAI's Responses API, Anthropic's server tools). */

@@ -1,6 +1,6 @@
 // Shared pieces of the vendors' model-list readers (each vendor's reader is in its folder). Wire formats are
 // parsed there, at the edge; catalog:check only sees the answers.
-import type { VendorLookup, VendorModels } from './adapter';
+import type { VendorModel } from './adapter';
 import { ProviderError, type ProviderName } from './types';
 
 /** Model lists are paged; a vendor that never ends its pages is a fault, not a loop. */
@@ -14,11 +14,12 @@ export function malformedList(provider: ProviderName, what: string): ProviderErr
   return new ProviderError('upstream', `${provider} model list: ${what}`, provider);
 }
 
-/** A lookup over a whole list, read once on the first id asked about. */
-export function fromList(load: () => Promise<VendorModels>): VendorLookup {
-  let listed: Promise<VendorModels> | undefined;
-  return async (id) => {
-    listed ??= load();
-    return (await listed).get(id) ?? null;
-  };
+/** A vendor's "retrieve a model": its answer, or null when it says not found (404). */
+export async function orNotFound(retrieve: () => Promise<VendorModel>): Promise<VendorModel | null> {
+  try {
+    return await retrieve();
+  } catch (err) {
+    if (err instanceof ProviderError && err.upstreamStatus === 404) return null;
+    throw err;
+  }
 }

@@ -22,4 +22,12 @@ export class CatalogVendorStatusEntity {
 
   @Column({ name: 'checked_at', type: 'timestamptz' })
   checkedAt: Date;
+
+  /** The first check whose list left the model out, while it still does (see catalog/live/check.ts). */
+  @Column({ name: 'missing_since', type: 'timestamptz', nullable: true })
+  missingSince: Date | null;
+
+  /** When a real request was answered "model not found" (the admins were told; it retires nothing). */
+  @Column({ name: 'suspect_since', type: 'timestamptz', nullable: true })
+  suspectSince: Date | null;
 }

@@ -13,7 +13,7 @@ import { applyPriceOverrides, priceOverrideOf, type OperatorPriceOverride } from
 import { MODELS } from '../models';
 import { baseTokenCost, priceRange } from '../pricing';
 import type { ChangeChannelListener } from './changes';
-import { changesSince, checkCatalog, type CatalogChange, type CatalogReport, type ConnectionFor } from './check';
+import { checkCatalog, vendorAccess, type CatalogChange, type CatalogReport, type ConnectionFor } from './check';
 import type { CatalogStore, StoredFinding } from './store';
 
 /** What `catalog:set` prints: the slug's effective lifecycle after the change. */
@@ -214,19 +214,38 @@ export class LiveCatalog implements ChangeChannelListener {
   }
 
   /**
-   * Asks every vendor (catalog:check, the daily job), keeps the findings (every instance reloads them) and tells
-   * the listeners what changed since the last check, once: a change is news only against the stored findings.
+   * Asks every vendor (catalog:check, the daily job) and keeps the findings (every instance reloads them). What changed
+   * since the last check is told to the listeners (the admins) once, and before the findings take effect: a model found
+   * gone is retired only after they were told, and its first miss warned them at least a day earlier.
    */
   async check(connectionFor: ConnectionFor, now = new Date()): Promise<{ report: CatalogReport; changes: CatalogChange[] }> {
     const previous = await this.store.findings();
-    const { report, findings } = await checkCatalog(connectionFor, now);
-    const changes = changesSince(previous, report, findings);
-    await this.saveFindings(findings);
-    if (changes.length > 0) {
-      this.log.warn({ changes }, `catalog check: ${changes.map((c) => `${c.slug} ${c.status}`).join(', ')}`);
-      for (const listener of this.changeListeners) listener(changes);
-    }
+    const { report, findings, found, changes } = await checkCatalog(vendorAccess(connectionFor), previous, now);
+    this.tell(changes);
+    await this.store.saveFindings(findings, found);
+    await this.load();
     return { report, changes };
+  }
+
+  /**
+   * A vendor answered "model not found" to a real request: the model is marked suspect and the admins are told (once
+   * until a check finds it again). It retires nothing: only catalog:check can find a model gone.
+   */
+  async modelNotFound(slug: string, now = new Date()): Promise<boolean> {
+    const model = MODELS.find((m) => m.slug === slug);
+    if (!model) return false;
+    const marked = await this.store.markSuspect(slug, model.provider, model.upstreamModel, now);
+    if (marked) {
+      const l = lifecycleOf(slug)!;
+      this.tell([{ slug, before: null, status: 'suspect', shutdownAt: l.shutdownAt, replacement: l.replacement }]);
+    }
+    return marked;
+  }
+
+  private tell(changes: CatalogChange[]): void {
+    if (changes.length === 0) return;
+    this.log.warn({ changes }, `catalog: ${changes.map((c) => `${c.slug} ${c.status}`).join(', ')}`);
+    for (const listener of this.changeListeners) listener(changes);
   }
 }
 

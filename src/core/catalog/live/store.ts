@@ -8,6 +8,10 @@ export interface StoredFinding extends VendorFinding {
   provider: string;
   upstreamId: string;
   checkedAt: Date;
+  /** The first check whose list left the model out, while it still does. */
+  missingSince: Date | null;
+  /** When a real request was answered "model not found" (cleared when a check finds the model). */
+  suspectSince: Date | null;
 }
 
 /** The catalog's rows in PostgreSQL: operator overrides and the vendors' last answers. */
@@ -49,6 +53,8 @@ export class CatalogStore {
       status: r.status as VendorStatus,
       shutdownAt: r.shutdownAt,
       checkedAt: r.checkedAt,
+      missingSince: r.missingSince,
+      suspectSince: r.suspectSince,
     }));
   }
 
@@ -62,8 +68,11 @@ export class CatalogStore {
     });
   }
 
-  /** Replaces the stored findings of the checked models, in one transaction (one change notice). */
-  async saveFindings(findings: readonly StoredFinding[]): Promise<void> {
+  /**
+   * Replaces the stored findings of the checked models, in one transaction (one change notice). Suspect marks are
+   * cleared only for `found` (models a check found at the vendor), so a mark a request set meanwhile is not lost.
+   */
+  async saveFindings(findings: readonly StoredFinding[], found: readonly string[] = []): Promise<void> {
     if (findings.length === 0) return;
     await this.ds.transaction(async (m) => {
       await m.getRepository(CatalogVendorStatusEntity).upsert(
@@ -74,9 +83,27 @@ export class CatalogStore {
           status: f.status,
           shutdownAt: f.shutdownAt,
           checkedAt: f.checkedAt,
+          missingSince: f.missingSince,
         })),
         ['slug'],
       );
+      if (found.length > 0) {
+        await m.query(`UPDATE catalog_vendor_status SET suspect_since = NULL WHERE slug = ANY($1) AND suspect_since IS NOT NULL`, [
+          [...found],
+        ]);
+      }
     });
+  }
+
+  /** Marks a model suspect (a request was answered "model not found"); false when it already was. */
+  async markSuspect(slug: string, provider: string, upstreamId: string, at: Date): Promise<boolean> {
+    const rows: unknown[] = await this.ds.query(
+      `INSERT INTO catalog_vendor_status (slug, provider, upstream_id, status, checked_at, suspect_since)
+       VALUES ($1, $2, $3, 'unchecked', $4, $4)
+       ON CONFLICT (slug) DO UPDATE SET suspect_since = EXCLUDED.suspect_since WHERE catalog_vendor_status.suspect_since IS NULL
+       RETURNING slug`,
+      [slug, provider, upstreamId, at],
+    );
+    return rows.length > 0;
   }
 }

@@ -48,6 +48,8 @@ export interface ChatServiceDeps {
   notifier?: GenerationNotifier;
   /** The balances this instance last saw: when one clearly covers a hold, the vendor call starts beside the hold. */
   balances?: BalanceHints;
+  /** Told when the vendor answers that a catalog model does not exist (the catalog marks it suspect). */
+  onModelNotFound?: (slug: string) => void;
 }
 
 /** A vendor call started before its hold committed: it is aborted through `abort` if the hold is refused. */

@@ -6,6 +6,7 @@ import { priceChatUsage } from '../../catalog/pricing';
 import { TextModel } from '../../catalog/types';
 import { RateDecision, RateLimiter } from '../../limits/rate-limiter';
 import { deferredBillingTotal } from '../../ops/metrics';
+import { saysModelNotFound } from '../../providers/not-found';
 import { ChatUsage, ProviderError } from '../../providers/types';
 import { announceFinished } from '../delivery/announce';
 import { BalanceHints } from './balance-hints';
@@ -31,6 +32,8 @@ export interface ChatSettlementDeps {
   notifier?: GenerationNotifier;
   /** The balances this instance last saw; a refused hold forgets one, a settle notes the new one. */
   balances: BalanceHints;
+  /** Told when the vendor answers that a catalog model does not exist (the catalog marks it suspect). */
+  onModelNotFound?: (slug: string) => void;
 }
 
 /** An answer's billing state: which generation holds its tokens, on which model, since when. */
@@ -104,6 +107,7 @@ export class ChatSettlement {
   async fail(run: ChatRun, err: unknown): Promise<ChatBilling> {
     const kind = err instanceof ProviderError ? err.kind : 'upstream';
     if (!(err instanceof ProviderError)) this.deps.log.error({ err, generationId: run.generationId }, 'chat failed unexpectedly');
+    if (saysModelNotFound(err)) this.deps.onModelNotFound?.(run.model.slug);
     const outcome = {
       op: 'fail' as const,
       generationId: run.generationId,

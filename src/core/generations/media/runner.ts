@@ -10,6 +10,7 @@ import { InputFile, MediaPoll, MediaRequest, MediaStart, ProviderError, Provider
 import type { ProviderAdapter } from '../../providers/adapter';
 import { failureMessage } from '../errors';
 import { markCompleted, markFailed } from '../settlement/lifecycle';
+import { saysModelNotFound } from '../../providers/not-found';
 import { GenerationNotifier } from '../ports';
 import { ProviderRouter } from '../../providers/router';
 import { storeResult } from './results';
@@ -30,6 +31,8 @@ export interface MediaRunnerDeps {
   adapters: Readonly<Record<ProviderName, ProviderAdapter>>;
   notifier: GenerationNotifier;
   log: Logger;
+  /** Told when the vendor answers that a catalog model does not exist (the catalog marks it suspect). */
+  onModelNotFound?: (slug: string) => void;
 }
 
 /** Extra per-request options that are not part of the generate body (STT). */
@@ -158,6 +161,7 @@ export class MediaRunner {
     if (err instanceof ProviderError)
       this.deps.log.warn({ generation: gen.id, model: model.slug, kind, upstream: err.message }, 'generation failed');
     else this.deps.log.error({ generation: gen.id, model: model.slug, err }, 'generation failed unexpectedly');
+    if (saysModelNotFound(err)) this.deps.onModelNotFound?.(model.slug);
     const won = await markFailed(this.deps.sql, gen.id, kind, failureMessage(kind, model.slug), Date.now() - gen.createdAt.getTime());
     return this.finished(gen.id, won !== null);
   }

@@ -1,6 +1,6 @@
 import type { ModelListing, VendorModels } from '../adapter';
 import { upstreamJson } from '../http';
-import { fromList, isObject, malformedList, MAX_LIST_PAGES } from '../model-listing';
+import { isObject, malformedList, MAX_LIST_PAGES, orNotFound } from '../model-listing';
 import type { ProviderConnection } from '../types';
 
 const path = '/models';
@@ -24,4 +24,17 @@ async function listModels(conn: ProviderConnection): Promise<VendorModels> {
   throw malformedList('anthropic', 'too many pages');
 }
 
-export const anthropicModelList: ModelListing = { protocol: 'anthropic', path, lookup: (conn) => fromList(() => listModels(conn)) };
+/** GET /v1/models/{model_id}: one model by its id or alias, answered with its own (dated) id. */
+async function retrieveModel(conn: ProviderConnection, id: string) {
+  return orNotFound(async () => {
+    const body = await upstreamJson<unknown>('anthropic', conn, {
+      method: 'GET',
+      path: `${path}/${encodeURIComponent(id)}`,
+      headers: { 'x-api-key': conn.apiKey, 'anthropic-version': '2023-06-01' },
+    });
+    if (!isObject(body) || typeof body.id !== 'string') throw malformedList('anthropic', `no model object for ${id}`);
+    return { id: body.id, shutdownAt: null };
+  });
+}
+
+export const anthropicModelList: ModelListing = { protocol: 'anthropic', path, list: listModels, retrieve: retrieveModel };

@@ -9,7 +9,7 @@ export const deepseekAdapter: ProviderAdapter<'deepseek'> = {
   name: 'deepseek',
   defaultBaseUrl: 'https://api.deepseek.com',
   faults: deepseekFaults,
-  models: openAiStyleModelList('deepseek'),
+  models: openAiStyleModelList('deepseek', { retrieve: false }),
   prices: DEEPSEEK_PRICES,
   capabilities: { chat: true, media: [], hostedTools: [], caching: 'automatic', reasoning: true },
   chat: deepSeekChat,

@@ -1,6 +1,6 @@
 import type { ModelListing, VendorModels } from '../adapter';
 import { upstreamJson } from '../http';
-import { fromList, isObject, malformedList, MAX_LIST_PAGES } from '../model-listing';
+import { isObject, malformedList, MAX_LIST_PAGES, orNotFound } from '../model-listing';
 import type { ProviderConnection } from '../types';
 
 const path = '/models';
@@ -26,4 +26,17 @@ async function listModels(conn: ProviderConnection): Promise<VendorModels> {
   throw malformedList('google', 'too many pages');
 }
 
-export const geminiModelList: ModelListing = { protocol: 'gemini', path, lookup: (conn) => fromList(() => listModels(conn)) };
+/** models.get: GET /models/{id} → {name: "models/<id>", ...}. */
+async function retrieveModel(conn: ProviderConnection, id: string) {
+  return orNotFound(async () => {
+    const body = await upstreamJson<unknown>('google', conn, {
+      method: 'GET',
+      path: `${path}/${encodeURIComponent(id)}`,
+      headers: { 'x-goog-api-key': conn.apiKey },
+    });
+    if (!isObject(body) || typeof body.name !== 'string') throw malformedList('google', `no model object for ${id}`);
+    return { id: body.name.replace(/^models\//, ''), shutdownAt: null };
+  });
+}
+
+export const geminiModelList: ModelListing = { protocol: 'gemini', path, list: listModels, retrieve: retrieveModel };

@@ -14,7 +14,7 @@ export const openaiAdapter: ProviderAdapter<'openai'> = {
   name: 'openai',
   defaultBaseUrl: 'https://api.openai.com/v1',
   faults: openaiFaults,
-  models: openAiStyleModelList('openai'),
+  models: openAiStyleModelList('openai', { retrieve: true }),
   prices: OPENAI_PRICES,
   capabilities: { chat: true, media: ['image', 'tts', 'stt'], hostedTools: [], caching: 'automatic', reasoning: true },
   chat: openAiChat,

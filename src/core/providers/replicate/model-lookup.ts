@@ -1,27 +1,25 @@
 import type { ModelListing } from '../adapter';
-import { upstreamFetch } from '../http';
-import { ProviderError } from '../types';
+import { upstreamJson } from '../http';
+import { isObject, malformedList, orNotFound } from '../model-listing';
 
 const path = '/models';
 
-/** Replicate has no list of its own models to ask: GET /v1/models/{owner}/{name} answers 200 or 404 per model. */
+/** Replicate has no list of its own models to ask: GET /v1/models/{owner}/{name} answers each (404: not found). */
 export const replicateModelLookup: ModelListing = {
   protocol: 'replicate',
   path,
-  lookup: (conn) => async (upstreamId) => {
-    const [owner, name] = upstreamId.split('/');
-    if (!owner || !name) return null;
-    try {
-      const res = await upstreamFetch('replicate', conn, {
+  list: null,
+  retrieve: (conn, id) => {
+    const [owner, name] = id.split('/');
+    if (!owner || !name) return Promise.resolve(null);
+    return orNotFound(async () => {
+      const body = await upstreamJson<unknown>('replicate', conn, {
         method: 'GET',
         path: `${path}/${encodeURIComponent(owner)}/${encodeURIComponent(name)}`,
         headers: { authorization: `Bearer ${conn.apiKey}` },
       });
-      await res.arrayBuffer();
-      return { shutdownAt: null };
-    } catch (err) {
-      if (err instanceof ProviderError && err.upstreamStatus === 404) return null;
-      throw err;
-    }
+      if (!isObject(body)) throw malformedList('replicate', `no model object for ${id}`);
+      return { id: typeof body.owner === 'string' && typeof body.name === 'string' ? `${body.owner}/${body.name}` : id, shutdownAt: null };
+    });
   },
 };

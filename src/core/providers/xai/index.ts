@@ -12,7 +12,7 @@ export const xaiAdapter: ProviderAdapter<'xai'> = {
   name: 'xai',
   defaultBaseUrl: 'https://api.x.ai/v1',
   faults: xaiFaults,
-  models: openAiStyleModelList('xai'),
+  models: openAiStyleModelList('xai', { retrieve: true }),
   prices: XAI_PRICES,
   capabilities: { chat: true, media: ['image'], hostedTools: [], caching: 'automatic', reasoning: true },
   chat: xaiChat,
