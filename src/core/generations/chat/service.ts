@@ -115,9 +115,11 @@ export class ChatService {
   /**
    * Checks, counts and holds: the rate check and the hold run at the same time (two round trips in parallel); when
    * the rate limit refuses, or an image cannot be fetched, the hold is withdrawn before the error goes out.
-   * With `early`, the vendor call starts beside them when no image has to be fetched first and the balance this
-   * instance last saw clearly covers the hold (the hold's round trip is then off the answer's path); a refused hold
-   * or rate check aborts that call at once, and nothing is charged.
+   * With `early`, the vendor call starts once the limits passed (the plan and the key's model list at once, the
+   * hourly and daily counts after their quick round trip; a key with a budget waits for its hold), beside the hold,
+   * when no image has to be fetched first and the balance this instance last saw clearly covers the hold: the
+   * hold's durable commit is then off the answer's path. A hold refused after all aborts that call at once, and
+   * nothing is charged; a request refused by a limit never reaches the vendor.
    */
   private async begin<T>(actor: Actor, input: ChatInput, ctx: RequestContext, client: AbortSignal | undefined, early?: EarlyStart<T>) {
     const prepared = prepareChat(this.deps, actor, input);
@@ -143,12 +145,20 @@ export class ChatService {
       deadlineAt: new Date(Date.now() + 30 * 60_000),
       apiKeyId: actor.key?.id ?? null,
     };
-    const admitted = this.settlement.admit(actor, generation, lease);
+    const { rated, admitted } = this.settlement.admit(actor, generation, lease);
     // A key with a budget of its own is checked in the hold: no vendor call before that check has passed.
     const covered = early && !client?.aborted && !actor.key?.budgeted && this.balances.covers(actor.user.id, prepared.reserve);
     const conversation = reasoningFor(prepared.model.provider, prepared.messages);
     const plain = covered ? withoutImageRefs(conversation) : undefined;
-    if (early && plain) {
+    // The hourly and daily limits first: a refusal withdraws the hold (in `admitted`) and nothing was sent.
+    if (
+      early &&
+      plain &&
+      (await rated.then(
+        () => !client?.aborted,
+        () => false,
+      ))
+    ) {
       const request: ChatRequest = { ...prepared.request, messages: plain };
       const started = early.start({ chat: this.deps.adapters[prepared.model.provider].chat!, request, route: prepared.route });
       chatEarlyDispatchTotal.inc();

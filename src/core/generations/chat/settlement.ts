@@ -53,21 +53,33 @@ export interface ChatRun {
 export class ChatSettlement {
   constructor(private readonly deps: ChatSettlementDeps) {}
 
-  /** The rate check and the hold, side by side; a hold whose rate check refused is withdrawn before the error goes out. */
-  async admit(actor: Actor, generation: NewGeneration, lease: NewLease): Promise<{ rate: RateDecision; id: number; createdAt: Date }> {
-    const [rated, opened] = await Promise.allSettled([
-      this.deps.limiter.admit(actor.user.id, actor.plan),
-      this.deps.billing.open(generation, lease),
-    ]);
-    if (rated.status === 'rejected') {
-      if (opened.status === 'fulfilled') await this.withdraw(opened.value.id);
-      throw rated.reason;
-    }
-    if (opened.status === 'rejected') {
-      if (opened.reason instanceof InsufficientTokensError) this.deps.balances.forget(actor.user.id);
-      throw opened.reason;
-    }
-    return { rate: rated.value, ...opened.value };
+  /**
+   * The rate check and the hold, side by side; a hold whose rate check refused is withdrawn before the error goes
+   * out. `rated` settles as soon as the rate check does (the hold may still be committing): a vendor call started
+   * early waits for it, so a request over its limits never reaches the vendor. `admitted` is both.
+   */
+  admit(
+    actor: Actor,
+    generation: NewGeneration,
+    lease: NewLease,
+  ): { rated: Promise<RateDecision>; admitted: Promise<{ rate: RateDecision; id: number; createdAt: Date }> } {
+    const rating = this.deps.limiter.admit(actor.user.id, actor.plan);
+    const opening = this.deps.billing.open(generation, lease);
+    rating.catch(() => undefined);
+    const admitted = (async () => {
+      const [rated, opened] = await Promise.allSettled([rating, opening]);
+      if (rated.status === 'rejected') {
+        if (opened.status === 'fulfilled') await this.withdraw(opened.value.id);
+        throw rated.reason;
+      }
+      if (opened.status === 'rejected') {
+        if (opened.reason instanceof InsufficientTokensError) this.deps.balances.forget(actor.user.id);
+        throw opened.reason;
+      }
+      return { rate: rated.value, ...opened.value };
+    })();
+    admitted.catch(() => undefined);
+    return { rated: rating, admitted };
   }
 
   /** Takes back a hold whose request was refused before the vendor call; if that fails, the deadline sweeper releases it. */
