@@ -10,18 +10,21 @@ import {
   hangUntilClosed,
   hostFile,
   maskKey,
+  normalizePath,
+  checkBearer,
   parseJsonObject,
   routeVendorRequests,
   sendError,
   VendorErrors,
 } from './chat-completions-fake';
 import { sandboxModelLists } from './model-lists';
+import { createResponsesFake } from './openai-responses';
 import { syntheticImage, syntheticMp3, syntheticWav } from './synthetic';
 import { syntheticOggOpus } from './ogg-opus';
 import { sendBytes, sendJson, type SandboxHandler, type SandboxRequest } from './types';
 
-// An in-process fake of api.openai.com/v1: Chat Completions, Images, Speech, Transcriptions and Translations,
-// with OpenAI's paths, bearer auth, JSON shapes, SSE framing and error bodies.
+// An in-process fake of api.openai.com/v1: Chat Completions, Responses (openai-responses.ts), Images, Speech,
+// Transcriptions and Translations, with OpenAI's paths, bearer auth, JSON shapes, SSE framing and error bodies.
 
 function openAiError(status: number, message: string, type: string, param: string | null, code: string | null): ErrorReply {
   return { status, body: { error: { message, type, param, code } } };
@@ -586,8 +589,15 @@ export function createOpenAiSandbox(options: OpenAiSandboxOptions = {}): Sandbox
         : undefined,
     systemFingerprint: 'fp_sandbox',
   };
+  const responses = createResponsesFake({
+    errors: openAiErrors,
+    chunkDelayMs: chatProfile.chunkDelayMs,
+    modelProblem: (model) => shutDownModel(model, now()),
+    efforts: (model) => reasoningFamily(model)?.efforts,
+    webSearch: () => true,
+  });
   // Result URLs are signed blob links at OpenAI: the router serves them without the API key.
-  return routeVendorRequests(
+  const routed = routeVendorRequests(
     openAiErrors,
     new Map<string, SandboxHandler>([
       ['/v1/chat/completions', (r, s) => handleChatCompletions(chatProfile, r, s)],
@@ -597,6 +607,13 @@ export function createOpenAiSandbox(options: OpenAiSandboxOptions = {}): Sandbox
       ['/v1/audio/translations', (r, s) => handleTranscriptions(r, s, now(), 'translate')],
     ]),
   );
+  return async (req, res) => {
+    const path = normalizePath(req.path);
+    if (!/^\/v1\/responses(\/|$)/.test(path)) return routed(req, res);
+    const denied = checkBearer(req, openAiErrors);
+    if (denied) return sendError(res, denied);
+    if (!(await responses.handle(req, res))) sendError(res, openAiErrors.notFound(req.method, path));
+  };
 }
 
 /** The OpenAI fake mounted by the sandbox server. */
