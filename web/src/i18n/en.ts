@@ -197,6 +197,8 @@ export const en = {
   'playground.imageTooLarge': '{name} is larger than 5 MB.',
   'playground.viewCode': 'View code',
   'playground.codeHint': 'The request this page sends next, for your own code. Set NEBULA_API_KEY to one of your API keys.',
+  'playground.mediaCodeHint':
+    'The same request through the standard OpenAI clients (images, audio and videos; music through /api/v2/generate), at the same price. Set NEBULA_API_KEY to one of your API keys.',
   'playground.codePlaceholder': 'Your message',
   'playground.conversations': 'Conversations',
   'playground.newConversation': 'New conversation',

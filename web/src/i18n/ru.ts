@@ -251,6 +251,8 @@ export const ru: Record<MessageKey, string> = {
   'playground.viewCode': 'Показать код',
   'playground.codeHint':
     'Запрос, который страница отправит следующим, — для вашего кода. Задайте NEBULA_API_KEY одним из своих API-ключей.',
+  'playground.mediaCodeHint':
+    'Тот же запрос через стандартные клиенты OpenAI (изображения, аудио и видео; музыка — через /api/v2/generate) по той же цене. Задайте NEBULA_API_KEY одним из своих API-ключей.',
   'playground.codePlaceholder': 'Ваше сообщение',
   'playground.conversations': 'Диалоги',
   'playground.newConversation': 'Новый диалог',

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useApp } from '../../app-context';
 import { Dialog } from '../../components/Dialog';
 import { requestCode, type ChatBody, type CodeLanguage } from '../../lib/chat-request';
+import { mediaCode, type MediaRequest } from '../../lib/media-code';
 
 const LANGUAGES: { id: CodeLanguage; label: string }[] = [
   { id: 'curl', label: 'curl' },
@@ -9,15 +10,19 @@ const LANGUAGES: { id: CodeLanguage; label: string }[] = [
   { id: 'javascript', label: 'JavaScript' },
 ];
 
-/** The request the playground would send next, as curl and as the openai SDK for Python and JavaScript. */
-export function CodeDialog({ open, body, onClose }: { open: boolean; body: ChatBody; onClose(): void }) {
+/**
+ * The request the playground would send next, as curl and as the openai SDK for Python and JavaScript: a chat
+ * (`body`), or a media request (`media`) through the standard clients' images, audio and videos calls.
+ */
+export function CodeDialog({ open, body, media, onClose }: { open: boolean; body?: ChatBody; media?: MediaRequest; onClose(): void }) {
   const { t } = useApp();
   const [language, setLanguage] = useState<CodeLanguage>('curl');
   const [copied, setCopied] = useState(false);
-  const code = requestCode(language, body, window.location.origin);
+  const origin = window.location.origin;
+  const code = media ? mediaCode(language, media, origin) : body ? requestCode(language, body, origin) : '';
   return (
     <Dialog open={open} wide title={t('playground.viewCode')} onClose={onClose}>
-      <p className="hint">{t('playground.codeHint')}</p>
+      <p className="hint">{media ? t('playground.mediaCodeHint') : t('playground.codeHint')}</p>
       <div className="tabs" role="tablist" aria-label={t('playground.viewCode')}>
         {LANGUAGES.map((l) => (
           <button

@@ -4,6 +4,7 @@ import type { components, paths } from '../../api/schema';
 import { useApp } from '../../app-context';
 import { Alert } from '../../components/Alert';
 import { GenerationResult } from '../../components/GenerationResult';
+import { CodeDialog } from './CodeDialog';
 import { ModelSelect } from '../../components/ModelSelect';
 import { describeError } from '../../lib/describe-error';
 import { imageOptions, type ModelChoice, type ModelInfo } from '../../lib/models';
@@ -37,6 +38,7 @@ export function MediaPanel({ kind, choices, models }: { kind: 'image' | 'media';
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<Generation | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [showCode, setShowCode] = useState(false);
   const polling = useRef<AbortController | null>(null);
 
   useEffect(() => () => polling.current?.abort(), []);
@@ -157,8 +159,22 @@ export function MediaPanel({ kind, choices, models }: { kind: 'image' | 'media';
               </button>
             </>
           )}
+          <button type="button" className="secondary" disabled={!model} onClick={() => setShowCode(true)}>
+            {t('playground.viewCode')}
+          </button>
         </div>
       </form>
+      <CodeDialog
+        open={showCode}
+        media={{
+          category: info?.category ?? kind,
+          model,
+          prompt: prompt || t('playground.codePlaceholder'),
+          ...(kind === 'image' ? { size, format } : {}),
+          ...(info?.category === 'music' ? { duration } : {}),
+        }}
+        onClose={() => setShowCode(false)}
+      />
       {error && <Alert kind="error">{error}</Alert>}
       {busy && !result && <p role="status">{t('playground.working')}</p>}
       {result && (
