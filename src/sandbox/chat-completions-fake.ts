@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { sendBytes, sendJson, type SandboxHandler, type SandboxRequest } from './types';
 import { failureMarkerIn, hangUntilClosed } from './failures';
 import { chooseToolCall, jsonAnswer, OfferedTool, toolResultAnswer } from './tool-play';
+import type { AutomaticPromptCache, PrefixPart } from './prefix-cache';
 
 // Shared pieces of the OpenAI, xAI and DeepSeek fakes: all three speak Chat Completions and differ in
 // error bodies, reasoning output and small framing details, which each vendor's profile supplies.
@@ -156,6 +157,11 @@ export interface ChatFakeProfile {
   policyError?(model: string): ErrorReply | undefined;
   /** DeepSeek keeps queued requests alive with blank lines / `: keep-alive` comments. */
   keepAlive?: boolean;
+  /**
+   * The vendor's automatic prompt cache and how its usage reports hits: `prompt_tokens_details.cached_tokens` (OpenAI,
+   * xAI) or `prompt_cache_hit_tokens` / `prompt_cache_miss_tokens` (DeepSeek); `keyed`: `prompt_cache_key` routes.
+   */
+  promptCache?: { cache: AutomaticPromptCache; reports: 'details' | 'hit-miss'; keyed: boolean };
   systemFingerprint: string | null;
 }
 
@@ -249,8 +255,22 @@ export function tokenPieces(text: string): string[] {
   return text.match(/\S+\s*/g) ?? [];
 }
 
+const messageTokens = (m: ParsedMessage) => Math.ceil(m.text.length / 4) + 4 + m.images * 85;
+
 function promptTokens(messages: ParsedMessage[]): number {
-  return messages.reduce((sum, m) => sum + Math.ceil(m.text.length / 4) + 4 + m.images * 85, 3);
+  return messages.reduce((sum, m) => sum + messageTokens(m), 3);
+}
+
+/** The prompt's cached tokens, by the vendor's automatic cache (the tools, then each message, make the prefix). */
+function cachedTokens(profile: ChatFakeProfile, model: string, messages: ParsedMessage[], body: Record<string, unknown>): number {
+  const cache = profile.promptCache;
+  if (!cache) return 0;
+  const parts: PrefixPart[] = [
+    { content: `tools:${JSON.stringify(body.tools ?? [])}`, tokens: 3 },
+    ...messages.map((m) => ({ content: `${m.role}:${m.text}:${m.images}:${m.documents ?? 0}`, tokens: messageTokens(m) })),
+  ];
+  const key = cache.keyed && typeof body.prompt_cache_key === 'string' ? body.prompt_cache_key : '';
+  return cache.cache.account(`${model}\n${key}`, parts, promptTokens(messages));
 }
 
 function excerpt(text: string): string {
@@ -265,6 +285,8 @@ interface Plan {
   reasoningMode: 'hidden' | 'visible' | undefined;
   finish: 'stop' | 'length' | 'content_filter' | 'tool_calls';
   prompt: number;
+  /** Of `prompt`, tokens read from the prompt cache. */
+  cached: number;
   toolCall?: { id: string; name: string; arguments: string };
 }
 
@@ -296,18 +318,22 @@ function plan(
     (docs ? ` I received ${docs} document${docs > 1 ? 's' : ''}.` : '');
   const reasoningMode = profile.reasoning(model, asked.body);
   const prompt = promptTokens(messages);
-  if (policy) return { model, answer: [], reasoning: [], reasoningMode, finish: 'content_filter', prompt };
+  const cached = cachedTokens(profile, model, messages, asked.body);
+  if (policy) return { model, answer: [], reasoning: [], reasoningMode, finish: 'content_filter', prompt, cached };
   const call = chooseToolCall(asked.tools, asked.toolChoice, final.role === 'tool', last.text);
   if (call) {
     callCounter += 1;
     const id = `call_sandbox${callCounter}${Date.now().toString(36)}`;
+    // A reasoning model thinks before it calls, too.
+    const thought = `Sandbox reasoning: to answer "${excerpt(last.text)}" I call ${call.name}.`;
     return {
       model,
       answer: [],
-      reasoning: [],
+      reasoning: reasoningMode ? reasoningPieces(thought, asked.body.reasoning_effort) : [],
       reasoningMode,
       finish: 'tool_calls',
       prompt,
+      cached,
       toolCall: { id, name: call.name, arguments: JSON.stringify(call.arguments) },
     };
   }
@@ -329,7 +355,7 @@ function plan(
       finish = 'length';
     }
   }
-  return { model, answer, reasoning, reasoningMode, finish, prompt };
+  return { model, answer, reasoning, reasoningMode, finish, prompt, cached };
 }
 
 /** How long the sandbox model reasons: an explicit effort scales it (minimal, none: not at all), so a test sees it arrive. */
@@ -349,10 +375,17 @@ function usageOf(profile: ChatFakeProfile, plans: Plan[]): Record<string, unknow
   }
   const prompt = plans[0].prompt;
   const completion = profile.reasoningTokensOutsideCompletion ? answerTokens : answerTokens + reasoningTokens;
+  const cache =
+    profile.promptCache?.reports === 'hit-miss'
+      ? { prompt_cache_hit_tokens: plans[0].cached, prompt_cache_miss_tokens: prompt - plans[0].cached }
+      : profile.promptCache
+        ? { prompt_tokens_details: { cached_tokens: plans[0].cached } }
+        : {};
   return {
     prompt_tokens: prompt,
     completion_tokens: completion,
     total_tokens: prompt + answerTokens + reasoningTokens,
+    ...cache,
     completion_tokens_details: { reasoning_tokens: reasoningTokens },
   };
 }

@@ -9,6 +9,7 @@ import {
   VendorErrors,
 } from './chat-completions-fake';
 import type { SandboxHandler } from './types';
+import { AutomaticPromptCache } from './prefix-cache';
 
 // An in-process fake of api.deepseek.com: POST /chat/completions (also under /v1, which DeepSeek
 // accepts as an alias). The V4 models think unless `thinking: {type: "disabled"}`, streaming their chain of thought
@@ -130,6 +131,8 @@ export function createDeepSeekSandbox(options: DeepSeekSandboxOptions = {}): San
     reasoningTokensOutsideCompletion: false,
     validate: validateChat,
     keepAlive: true,
+    // Context caching on disk: repeated prefixes in 64-token units, reported as hit and miss tokens.
+    promptCache: { cache: new AutomaticPromptCache({ minimum: 64, step: 64, ttlMs: 60 * 60_000 }), reports: 'hit-miss', keyed: false },
     systemFingerprint: 'fp_sandbox_prod0820_fp8_kvcache',
   };
   return async (req, res) => {

@@ -6,6 +6,7 @@ import { failureMarkerIn, hangUntilClosed } from './failures';
 import { chooseToolCall, jsonAnswer, OfferedTool, toolResultAnswer } from './tool-play';
 import { isTtsModel, speechAnswer, speechProblem } from './google-speech';
 import { createInteractions } from './google-interactions';
+import { AutomaticPromptCache } from './prefix-cache';
 
 /**
  * In-process fake of the Gemini API under /v1beta: generateContent, streamGenerateContent (?alt=sse, or a JSON
@@ -28,6 +29,7 @@ type Failure = (typeof FAILURES)[number];
 
 interface Part {
   text?: unknown;
+  thought?: unknown;
   functionCall?: { name?: unknown; args?: unknown };
   thoughtSignature?: unknown;
   functionResponse?: { name?: unknown; response?: unknown };
@@ -258,6 +260,8 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
     return signature;
   };
   const interactions = createInteractions({ pendingPolls, files, error });
+  // Implicit caching: 1024 tokens or more on the Gemini models, reported as cachedContentTokenCount.
+  const implicitCache = new AutomaticPromptCache({ minimum: 1024, step: 1, ttlMs: 10 * 60_000 });
 
   async function generateContent(model: string, stream: boolean, req: SandboxRequest, res: ServerResponse): Promise<void> {
     const body = readJson(req, res);
@@ -293,6 +297,17 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
     const systemText = textOf(partsOf((body.systemInstruction ?? body.system_instruction) as Content | undefined));
     const promptTokenCount =
       tokens(contents.map((c) => textOf(partsOf(c))).join(' ') + systemText) + contents.reduce((n, c) => n + imagesIn(partsOf(c)) * 258, 0);
+    // Implicit caching: a repeated prefix of contents (after the same system instruction and tools) is read again.
+    const cachedContentTokenCount = implicitCache.account(
+      `${model}\n${systemText}\n${JSON.stringify(body.tools ?? [])}`,
+      contents.map((c) => ({ content: JSON.stringify(c), tokens: tokens(textOf(partsOf(c))) + imagesIn(partsOf(c)) * 258 })),
+      promptTokenCount,
+    );
+    const cacheUsage = cachedContentTokenCount > 0 ? { cachedContentTokenCount } : {};
+    // With includeThoughts, a thinking model's answer opens with a thought summary part.
+    const showThoughts = (config.thinkingConfig as { includeThoughts?: unknown } | undefined)?.includeThoughts === true;
+    const thoughtPart = (about: string): Part[] =>
+      showThoughts && (thinking > 0 || model.startsWith('gemini-3')) ? [{ text: `Sandbox thought: ${about}`, thought: true } as Part] : [];
 
     // A blocked TTS prompt answers like a blocked text prompt (promptFeedback, no candidates).
     if (isTtsModel(model) && failure !== 'policy') return speechAnswer(model, said, promptTokenCount, stream, res);
@@ -323,6 +338,7 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
           {
             content: {
               parts: [
+                ...thoughtPart(`call ${call.name} for "${snippet(said)}".`),
                 {
                   functionCall: { name: call.name, args: call.arguments },
                   ...(model.startsWith('gemini-3') ? { thoughtSignature: issueSignature() } : {}),
@@ -334,7 +350,13 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
             index: 0,
           },
         ],
-        usageMetadata: { promptTokenCount, candidatesTokenCount: argsTokens, totalTokenCount: promptTokenCount + argsTokens },
+        usageMetadata: {
+          promptTokenCount,
+          candidatesTokenCount: argsTokens,
+          ...(thinking > 0 ? { thoughtsTokenCount: thinking } : {}),
+          ...cacheUsage,
+          totalTokenCount: promptTokenCount + argsTokens + thinking,
+        },
         modelVersion: model,
         responseId,
       };
@@ -368,7 +390,11 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
       pieces = pieces.slice(0, Math.max(0, max));
       finishReason = 'MAX_TOKENS';
     }
+    // Gemini 3 signs the last part of an answer that called nothing when it thought (kept only with thoughts shown).
+    const answerThought = thoughtPart(`answer "${snippet(said)}".`);
+    const answerSignature = answerThought.length > 0 && model.startsWith('gemini-3') ? { thoughtSignature: issueSignature() } : {};
     const usage = {
+      ...cacheUsage,
       promptTokenCount,
       candidatesTokenCount: pieces.length,
       ...(thinking > 0 ? { thoughtsTokenCount: thinking } : {}),
@@ -377,21 +403,29 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
 
     if (!stream) {
       return sendJson(res, 200, {
-        candidates: [{ content: { parts: [{ text: pieces.join('') }], role: 'model' }, finishReason, index: 0 }],
+        candidates: [
+          { content: { parts: [...answerThought, { text: pieces.join(''), ...answerSignature }], role: 'model' }, finishReason, index: 0 },
+        ],
         usageMetadata: usage,
         modelVersion: model,
         responseId,
       });
     }
 
-    // Two word pieces a chunk; the last chunk carries finishReason and the full usage.
-    const chunks: Record<string, unknown>[] = [];
+    // Two word pieces a chunk (the thought summary first); the last chunk carries finishReason, the full usage and
+    // the answer's signature.
+    const chunks: Record<string, unknown>[] = answerThought.map((part) => ({
+      candidates: [{ content: { parts: [part], role: 'model' }, index: 0 }],
+      usageMetadata: { promptTokenCount, totalTokenCount: promptTokenCount },
+      modelVersion: model,
+      responseId,
+    }));
     for (let i = 0; i < pieces.length; i += 2) {
       const last = i + 2 >= pieces.length;
       chunks.push({
         candidates: [
           {
-            content: { parts: [{ text: pieces.slice(i, i + 2).join('') }], role: 'model' },
+            content: { parts: [{ text: pieces.slice(i, i + 2).join(''), ...(last ? answerSignature : {}) }], role: 'model' },
             ...(last ? { finishReason } : {}),
             index: 0,
           },

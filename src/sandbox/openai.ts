@@ -20,6 +20,7 @@ import {
 import { sandboxModelLists } from './model-lists';
 import { createResponsesFake } from './openai-responses';
 import { syntheticImage, syntheticMp3, syntheticWav } from './synthetic';
+import { AutomaticPromptCache } from './prefix-cache';
 import { syntheticOggOpus } from './ogg-opus';
 import { sendBytes, sendJson, type SandboxHandler, type SandboxRequest } from './types';
 
@@ -588,6 +589,8 @@ export function createOpenAiSandbox(options: OpenAiSandboxOptions = {}): Sandbox
           )
         : undefined,
     systemFingerprint: 'fp_sandbox',
+    // Prompts of 1024 tokens or more, hits in 128-token steps, kept 5 to 10 minutes; prompt_cache_key routes.
+    promptCache: { cache: new AutomaticPromptCache({ minimum: 1024, step: 128, ttlMs: 10 * 60_000 }), reports: 'details', keyed: true },
   };
   const responses = createResponsesFake({
     errors: openAiErrors,

@@ -17,6 +17,7 @@ import {
   VendorErrors,
 } from './chat-completions-fake';
 import { syntheticImage } from './synthetic';
+import { AutomaticPromptCache } from './prefix-cache';
 import { sendJson, type SandboxHandler, type SandboxRequest } from './types';
 
 // An in-process fake of api.x.ai/v1: Chat Completions and grok-2-image generations. xAI's error
@@ -121,6 +122,8 @@ export function createXaiSandbox(options: XaiSandboxOptions = {}): SandboxHandle
     reasoningTokensOutsideCompletion: true,
     validate: validateChat,
     systemFingerprint: 'fp_sandbox',
+    // xAI caches repeated prefixes on its own and reports them as OpenAI does; prompt_cache_key is not taken.
+    promptCache: { cache: new AutomaticPromptCache({ minimum: 1024, step: 128, ttlMs: 10 * 60_000 }), reports: 'details', keyed: false },
   };
   return routeVendorRequests(
     xaiErrors,

@@ -195,19 +195,25 @@ describe('DeepSeek thinking mode', () => {
     expect(reasoner.response.headers.get('x-ignored-parameters')).toBeNull();
   });
 
-  test('a tool loop on deepseek-v4-pro completes: the turn after the tool call goes without thinking', async () => {
+  test('a tool loop on deepseek-v4-pro keeps thinking when the message comes back whole; rebuilt without it, it goes on without', async () => {
     const tools: OpenAI.ChatCompletionTool[] = [
       { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } },
     ];
     const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: 'What is the weather in Paris?' }];
     const first = await openai().chat.completions.create({ model: 'deepseek-v4-pro', messages, tools, tool_choice: 'required' });
-    const call = first.choices[0].message.tool_calls![0] as OpenAI.ChatCompletionMessageFunctionToolCall;
-    messages.push(first.choices[0].message, { role: 'tool', tool_call_id: call.id, content: '18°C, clear' });
-    const second = await openai().chat.completions.create({ model: 'deepseek-v4-pro', messages, tools }).withResponse();
-    expect(second.data.choices[0].message.content!.length).toBeGreaterThan(0);
-    // Asked for, the effort is ignored there, and named.
+    const message = first.choices[0].message;
+    const call = message.tool_calls![0] as OpenAI.ChatCompletionMessageFunctionToolCall;
+    const result: OpenAI.ChatCompletionMessageParam = { role: 'tool', tool_call_id: call.id, content: '18°C, clear' };
+    // The SDK's own message object keeps reasoning_content and reasoning_details: thinking goes on, the effort is taken.
+    const kept = await openai()
+      .chat.completions.create({ model: 'deepseek-v4-pro', messages: [...messages, message, result], tools, reasoning_effort: 'high' })
+      .withResponse();
+    expect(kept.data.choices[0].message.content!.length).toBeGreaterThan(0);
+    expect(kept.response.headers.get('x-ignored-parameters')).toBeNull();
+    // A client that rebuilds the message without its reasoning: the loop still completes, the effort is ignored and named.
+    const rebuilt: OpenAI.ChatCompletionMessageParam = { role: 'assistant', content: null, tool_calls: message.tool_calls };
     const effort = await openai()
-      .chat.completions.create({ model: 'deepseek-v4-flash', messages, tools, reasoning_effort: 'high' })
+      .chat.completions.create({ model: 'deepseek-v4-flash', messages: [...messages, rebuilt, result], tools, reasoning_effort: 'high' })
       .withResponse();
     expect(effort.data.choices[0].message.content!.length).toBeGreaterThan(0);
     expect(effort.response.headers.get('x-ignored-parameters')).toBe('reasoning_effort');

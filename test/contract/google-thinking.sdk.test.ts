@@ -52,3 +52,43 @@ test('inlineData application/pdf: a PDF is read; bytes that are not one are refu
   expect((await withPdf(PDF)).text).toMatch(/with 1 document/);
   await expect(withPdf(Buffer.from('plain text'))).rejects.toThrow(/no pages/);
 });
+
+test('includeThoughts: a thought summary part before the answer, whose last part Gemini 3 signs; tool turns think first', async () => {
+  const answer = await ask('gemini-3.5-flash', { thinkingConfig: { thinkingLevel: ThinkingLevel.LOW, includeThoughts: true } });
+  const parts = answer.candidates![0].content!.parts!;
+  expect(parts[0]).toMatchObject({ thought: true, text: expect.stringMatching(/Sandbox thought/) });
+  expect(parts[parts.length - 1].thoughtSignature).toBeTruthy();
+  expect(answer.text).not.toMatch(/Sandbox thought/);
+  const plain = await ask('gemini-3.5-flash', { thinkingConfig: { thinkingLevel: ThinkingLevel.LOW } });
+  expect(plain.candidates![0].content!.parts!.some((p) => p.thought)).toBe(false);
+
+  const call = await ai().models.generateContent({
+    model: 'gemini-3.5-flash',
+    contents: 'Weather in Paris?',
+    config: {
+      thinkingConfig: { thinkingLevel: ThinkingLevel.LOW, includeThoughts: true },
+      tools: [{ functionDeclarations: [{ name: 'get_weather', parametersJsonSchema: { type: 'object', properties: {} } }] }],
+    },
+  });
+  const callParts = call.candidates![0].content!.parts!;
+  expect(callParts.map((p) => (p.thought ? 'thought' : p.functionCall ? 'call' : 'text'))).toEqual(['thought', 'call']);
+  expect(callParts[1].thoughtSignature).toBeTruthy();
+});
+
+test('implicit caching: a repeated long prefix is reported as cachedContentTokenCount', async () => {
+  const manual = 'Rivers carry water from the hills to the sea, every day. '.repeat(120);
+  const again = (q: string) =>
+    ai().models.generateContent({
+      model: 'gemini-3.5-flash',
+      contents: [
+        { role: 'user', parts: [{ text: manual }] },
+        { role: 'model', parts: [{ text: 'Noted.' }] },
+        { role: 'user', parts: [{ text: q }] },
+      ],
+    });
+  const first = await again('First?');
+  expect(first.usageMetadata!.cachedContentTokenCount ?? 0).toBe(0);
+  const second = await again('Second?');
+  expect(second.usageMetadata!.cachedContentTokenCount).toBeGreaterThan(1000);
+  expect(second.usageMetadata!.cachedContentTokenCount).toBeLessThan(second.usageMetadata!.promptTokenCount!);
+});

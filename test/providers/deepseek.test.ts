@@ -61,7 +61,7 @@ describe('deepseek chat (against the sandbox)', () => {
   test.each([
     ['deepseek-v4-pro', undefined],
     ['deepseek-v4-flash', 'high' as const],
-  ])('%s after a tool call runs without thinking (its reasoning_content cannot come back), effort %s', async (model, effort) => {
+  ])('%s after a tool call whose reasoning_content the client dropped runs without thinking, effort %s', async (model, effort) => {
     const call = { id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' };
     const messages: ChatRequest['messages'] = [
       { role: 'user', content: 'Weather in Paris?' },
@@ -73,6 +73,28 @@ describe('deepseek chat (against the sandbox)', () => {
     expect(bodyOf(seen[0]).thinking).toEqual({ type: 'disabled' });
     expect(bodyOf(seen[0])).not.toHaveProperty('reasoning_effort');
     expect(result.text).toMatch(/^Sandbox reply/);
+  });
+
+  test.each([
+    ['deepseek-v4-pro', undefined],
+    ['deepseek-v4-flash', 'high' as const],
+  ])('%s: a tool loop that keeps its reasoning_content keeps thinking (effort %s), and it goes back as it came', async (model, effort) => {
+    const tools = [{ name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }];
+    const question: ChatRequest['messages'][number] = { role: 'user', content: 'Weather in Paris?' };
+    const first = await chat.chat({ ...ask('x', model, { reasoningEffort: effort, tools }), messages: [question] }, conn());
+    expect(first.toolCalls).toHaveLength(1);
+    expect(first.reasoning).toEqual([{ type: 'text', provider: 'deepseek', text: expect.stringMatching(/Sandbox reasoning/) }]);
+    const messages: ChatRequest['messages'] = [
+      question,
+      { role: 'assistant', content: '', reasoning: first.reasoning, toolCalls: first.toolCalls },
+      { role: 'tool', content: '18°C, clear', toolCallId: first.toolCalls![0].id },
+    ];
+    const second = await chat.chat({ ...ask('x', model, { reasoningEffort: effort, tools }), messages }, conn());
+    const body = bodyOf(seen[1]);
+    expect(body.thinking).not.toEqual({ type: 'disabled' });
+    expect((body.messages as Array<Record<string, unknown>>)[1].reasoning_content).toBe((first.reasoning![0] as { text: string }).text);
+    expect(second.reasoning?.[0]).toMatchObject({ type: 'text', provider: 'deepseek' });
+    expect(second.text).toMatch(/^Sandbox reply/);
   });
 
   test('deepseek-v4-pro thinks (the vendor default) while no tool call is in the conversation', async () => {
@@ -151,13 +173,14 @@ describe('deepseek adapter replaying documented payloads', () => {
     });
   });
 
-  test('reasoner response: the answer without the chain of thought', async () => {
+  test('reasoner response: the answer without the chain of thought, which is kept as the turn reasoning', async () => {
     const result = await chat.chat(ask('9.11 and 9.8, which is greater?', 'deepseek-v4-pro'), stubbed('chat-completion-reasoner.json'));
     expect(result.text).toBe('9.8 is greater than 9.11.');
-    expect(result.usage).toEqual({ promptTokens: 20, completionTokens: 58 });
+    expect(result.usage).toEqual({ promptTokens: 20, completionTokens: 58, reasoningTokens: 50 });
+    expect(result.reasoning).toEqual([{ type: 'text', provider: 'deepseek', text: expect.stringMatching(/./) }]);
   });
 
-  test('reasoner stream with a keep-alive comment: only content deltas are yielded', async () => {
+  test('reasoner stream with a keep-alive comment: reasoning deltas, the whole reasoning, then the answer', async () => {
     const events = await collect(
       chat.chatStream(
         ask('9.11 and 9.8, which is greater?', 'deepseek-v4-pro'),
@@ -165,9 +188,12 @@ describe('deepseek adapter replaying documented payloads', () => {
       ),
     );
     expect(events).toEqual([
+      { type: 'reasoning_delta', text: 'Let me' },
+      { type: 'reasoning_delta', text: 'think step by step' },
+      { type: 'reasoning', reasoning: { type: 'text', provider: 'deepseek', text: 'Let methink step by step' } },
       { type: 'delta', text: '9.8 is greater' },
       { type: 'delta', text: ' than 9.11.' },
-      { type: 'usage', usage: { promptTokens: 20, completionTokens: 58 } },
+      { type: 'usage', usage: { promptTokens: 20, completionTokens: 58, reasoningTokens: 50 } },
       { type: 'finish', finishReason: 'stop' },
     ]);
   });

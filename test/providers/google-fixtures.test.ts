@@ -23,7 +23,7 @@ describe('gemini text', () => {
     expect(result).toEqual({
       text: 'AI learns patterns from data to make predictions or decisions without being explicitly programmed.',
       finishReason: 'stop',
-      usage: { promptTokens: 8, completionTokens: 17 + 627 },
+      usage: { promptTokens: 8, completionTokens: 17 + 627, reasoningTokens: 627 },
     });
     expect(calls[0].url).toBe('https://generativelanguage.googleapis.com/v1beta/models/gemini-3.5-flash:generateContent');
     expect(headerOf(calls[0], 'x-goog-api-key')).toBe('AIza-test');
@@ -32,7 +32,7 @@ describe('gemini text', () => {
 
   test('MAX_TOKENS without a text part → empty text, length', async () => {
     const result = await chat.chat(req, stub(json(200, fixture('max-tokens.json'))).conn);
-    expect(result).toEqual({ text: '', finishReason: 'length', usage: { promptTokens: 12, completionTokens: 49 } });
+    expect(result).toEqual({ text: '', finishReason: 'length', usage: { promptTokens: 12, completionTokens: 49, reasoningTokens: 49 } });
   });
 
   test('a prompt blocked by safety (200 with promptFeedback.blockReason) → content_policy', async () => {
@@ -48,7 +48,7 @@ describe('gemini text', () => {
       { type: 'delta', text: 'Certainly' },
       { type: 'delta', text: '! Here is a short' },
       { type: 'delta', text: ' answer.' },
-      { type: 'usage', usage: { promptTokens: 399, completionTokens: 7 + 34 } },
+      { type: 'usage', usage: { promptTokens: 399, completionTokens: 7 + 34, reasoningTokens: 34 } },
       { type: 'finish', finishReason: 'stop' },
     ]);
     expect(calls[0].url).toBe(`${BASE}/models/gemini-3.5-flash:streamGenerateContent?alt=sse`);

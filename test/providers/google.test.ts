@@ -99,7 +99,7 @@ describe('gemini text against the sandbox', () => {
     expect(times[deltas.length - 1] - times[0]).toBeGreaterThanOrEqual((deltas.length - 1) * DELAY_MS * 0.5);
   });
 
-  test("replayed tool calls carry the dummy thought signature on each step's first call (a client keeps none)", async () => {
+  test("replayed tool calls a client kept no signature for carry the dummy on each step's first call", async () => {
     const calls = [
       { id: 'c1', name: 'get_weather', arguments: '{"city":"Prague"}' },
       { id: 'c2', name: 'get_weather', arguments: '{"city":"Brno"}' },
@@ -122,6 +122,54 @@ describe('gemini text against the sandbox', () => {
       { functionCall: { name: 'get_weather', args: { city: 'Brno' } } },
     ]);
     expect(result.text.length).toBeGreaterThan(0);
+  });
+
+  test('real thought signatures: a call signature comes back tied to its call and goes back on it; the answer signature on its text', async () => {
+    const tools = [{ name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }];
+    const question: ChatRequest['messages'][number] = { role: 'user', content: 'Weather in Prague?' };
+    const first = await chat.chat(ask('x', { tools, reasoningEffort: 'low', messages: [question] }), conn());
+    expect(bodyOf(received[0]).generationConfig).toMatchObject({ thinkingConfig: { thinkingLevel: 'LOW', includeThoughts: true } });
+    const call = first.toolCalls![0];
+    expect(first.reasoning).toEqual([
+      { type: 'text', provider: 'google', text: expect.stringMatching(/Sandbox thought/) },
+      { type: 'encrypted', provider: 'google', data: expect.any(String), callId: call.id },
+    ]);
+    const signature = (first.reasoning![1] as { data: string }).data;
+    const messages: ChatRequest['messages'] = [
+      question,
+      { role: 'assistant', content: '', reasoning: first.reasoning, toolCalls: first.toolCalls },
+      { role: 'tool', content: '{"sky":"hail"}', toolCallId: call.id },
+    ];
+    const second = await chat.chat(ask('x', { tools, reasoningEffort: 'low', messages }), conn());
+    const contents = bodyOf(received[1]).contents as { role: string; parts: Record<string, unknown>[] }[];
+    expect(contents[1].parts).toEqual([{ functionCall: { name: 'get_weather', args: expect.any(Object) }, thoughtSignature: signature }]);
+    const turn = second.reasoning!.find((r) => r.type === 'encrypted')!;
+    expect(turn).toEqual({ type: 'encrypted', provider: 'google', data: expect.any(String) });
+
+    const third = await chat.chat(
+      ask('x', {
+        messages: [
+          ...messages,
+          { role: 'assistant', content: second.text, reasoning: second.reasoning },
+          { role: 'user', content: 'Thanks' },
+        ],
+      }),
+      conn(),
+    );
+    const replayed = bodyOf(received[2]).contents as { role: string; parts: Record<string, unknown>[] }[];
+    expect(replayed[3].parts).toEqual([{ text: second.text, thoughtSignature: (turn as { data: string }).data }]);
+    expect(third.text.length).toBeGreaterThan(0);
+  });
+
+  test('streamed thoughts: reasoning deltas, the whole thought, the call, then its signature', async () => {
+    const tools = [{ name: 'get_weather', parameters: { type: 'object', properties: {} } }];
+    const events = await collect(chat.chatStream(ask('Weather?', { tools, reasoningEffort: 'low' }), conn()));
+    expect(events.map((e) => e.type)).toEqual(['reasoning_delta', 'reasoning', 'tool_call', 'reasoning', 'usage', 'finish']);
+    const call = events[2] as { id: string };
+    expect(events[3]).toEqual({
+      type: 'reasoning',
+      reasoning: { type: 'encrypted', provider: 'google', data: expect.any(String), callId: call.id },
+    });
   });
 
   test('no API key → the vendor 403 → auth', async () => {

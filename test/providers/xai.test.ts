@@ -109,7 +109,7 @@ describe('xai adapter replaying recorded payloads', () => {
     const result = await chat.chat(ask('Who are you?', 'grok-4'), stubbed('chat-completion-reasoning.json'));
     expect(result).toEqual({
       text: 'I am Grok, an AI assistant built by xAI...',
-      usage: { promptTokens: 663, completionTokens: 50 + 124 },
+      usage: { promptTokens: 663, completionTokens: 50 + 124, cachedTokens: 654, reasoningTokens: 124 },
       finishReason: 'stop',
     });
   });
@@ -117,7 +117,8 @@ describe('xai adapter replaying recorded payloads', () => {
   test('grok-3-mini reasoning_content stays out of the answer', async () => {
     const result = await chat.chat(ask('Say a single word.', 'grok-3-mini'), stubbed('chat-completion-grok-3-mini.json'));
     expect(result.text).toBe('Hello');
-    expect(result.usage).toEqual({ promptTokens: 12, completionTokens: 119 });
+    expect(result.usage).toEqual({ promptTokens: 12, completionTokens: 119, cachedTokens: 1, reasoningTokens: 118 });
+    expect(result.reasoning?.[0]).toMatchObject({ type: 'text', provider: 'xai' });
   });
 
   test('an image sent as a data URI is decoded and typed by its bytes', async () => {

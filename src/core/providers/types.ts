@@ -325,6 +325,8 @@ export interface ChatChoice {
   finishReason: FinishReason;
   toolCalls?: ChatToolCall[];
   logprobs?: TokenLogprob[];
+  /** The reasoning behind this answer, as the vendor returned it. */
+  reasoning?: ChatReasoning[];
 }
 
 export interface ChatResult {

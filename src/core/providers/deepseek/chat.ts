@@ -44,17 +44,23 @@ function reasoningFields(effort: ReasoningEffort): Record<string, unknown> {
   return { thinking: { type: 'enabled' }, reasoning_effort: named };
 }
 
-const hasToolCalls = (req: ChatRequest) => req.messages.some((m) => m.role === 'assistant' && (m.toolCalls?.length ?? 0) > 0);
+/** An earlier assistant turn called tools without its reasoning_content (the client did not keep it). */
+const lostReasoning = (req: ChatRequest) =>
+  req.messages.some(
+    (m) =>
+      m.role === 'assistant' && (m.toolCalls?.length ?? 0) > 0 && !m.reasoning?.some((r) => r.provider === 'deepseek' && r.type === 'text'),
+  );
 
 /**
  * In thinking mode DeepSeek refuses (400) a conversation whose earlier assistant tool calls come back without their
- * `reasoning_content`, which our clients never have (answers carry no chain of thought). Such a conversation runs
- * without thinking, the mode in which DeepSeek ignores it: a `reasoning_effort` is then ignored (and named so), and
- * V4 Pro is told not to think. Flash answers directly, as deepseek-chat did, until a reasoning effort is asked.
+ * `reasoning_content`. Our answers carry it (each surface in its own shape) and a replayed turn gives it back, so a
+ * tool loop keeps thinking; a client that dropped it gets its conversation run without thinking, the mode in which
+ * DeepSeek ignores it: a `reasoning_effort` is then ignored (and named so), and V4 Pro is told not to think. Flash
+ * answers directly, as deepseek-chat did, until a reasoning effort is asked.
  */
 function thinkingFields(model: string, req: ChatRequest): Record<string, unknown> {
   if (!flash(model) && model !== PRO) return {};
-  if (hasToolCalls(req)) return { thinking: { type: 'disabled' }, reasoning_effort: undefined };
+  if (lostReasoning(req)) return { thinking: { type: 'disabled' }, reasoning_effort: undefined };
   return flash(model) && (req.reasoningEffort === undefined || req.reasoningEffort === 'none') ? { thinking: { type: 'disabled' } } : {};
 }
 
@@ -68,15 +74,15 @@ export const deepSeekChatProfile: ChatCompletionsProfile = {
   supports: (option, model, traits) => {
     // Log probabilities come only without thinking: V4 Flash as it answers by default.
     if (option === 'logprobs') return model === FLASH;
-    const thinkingExcluded = traits?.toolTurns || traits?.options.has('logprobs');
+    const thinkingExcluded = traits?.unreasonedToolTurns || traits?.options.has('logprobs');
     return (model === PRO ? PRO_OPTIONS : FLASH_OPTIONS).has(option) && !(option === 'reasoning_effort' && thinkingExcluded);
   },
   reasoningFields,
   requiredFields: thinkingFields,
   acceptsImages: false,
   reasoningTokensOutsideCompletion: false,
+  replaysReasoningContent: true,
   refineError: refineDeepSeekError,
 };
 
-/** `reasoning_content` (the chain of thought in thinking mode) is dropped by the shared client. */
 export const deepSeekChat = createChatCompletionsChat(deepSeekChatProfile);

@@ -1,18 +1,9 @@
 import { readSse, upstreamFetch, upstreamJson } from '../http';
-import {
-  ChatCapability,
-  ChatRequest,
-  ChatResult,
-  ChatStreamEvent,
-  ChatToolCall,
-  ChatUsage,
-  ProviderConnection,
-  ProviderError,
-} from '../types';
+import { ChatCapability, ChatRequest, ChatResult, ChatStreamEvent, ChatUsage, ProviderConnection, ProviderError } from '../types';
 import { googleHeaders, modelPath } from './auth';
-import { randomBytes } from 'node:crypto';
 import { geminiSupports, toGeminiChatBody } from './contents';
 import { blockedError, mapFinishReason, statusError } from './errors';
+import { PartStream, readParts } from './thoughts';
 import { GenerateContentResponse, generateContentResponse } from './wire';
 
 function parseResponse(raw: unknown): GenerateContentResponse {
@@ -21,35 +12,17 @@ function parseResponse(raw: unknown): GenerateContentResponse {
   return parsed.data;
 }
 
-/** Answer text of the first candidate; thought summaries are not part of it. */
-function candidateText(res: GenerateContentResponse): string {
-  const parts = res.candidates?.[0]?.content?.parts ?? [];
-  return parts.flatMap((p) => (p.text && !p.thought ? [p.text] : [])).join('');
-}
-
-/** Gemini's function calls carry no id we could rely on: each gets one, as chat-completions clients expect. */
-function candidateToolCalls(res: GenerateContentResponse): ChatToolCall[] {
-  const parts = res.candidates?.[0]?.content?.parts ?? [];
-  return parts.flatMap((p) =>
-    p.functionCall
-      ? [
-          {
-            id: p.functionCall.id ?? `call_${randomBytes(12).toString('hex')}`,
-            name: p.functionCall.name,
-            arguments: JSON.stringify(p.functionCall.args ?? {}),
-          },
-        ]
-      : [],
-  );
-}
-
-/** Thinking tokens are billed as output, so they count as completion tokens. */
+/** Thinking tokens are billed as output, so they count as completion tokens; the prompt count includes the cached part. */
 function usageOf(res: GenerateContentResponse): ChatUsage | undefined {
   const u = res.usageMetadata;
   if (!u) return undefined;
+  const thoughts = u.thoughtsTokenCount ?? 0;
+  const cached = u.cachedContentTokenCount ?? 0;
   return {
     promptTokens: u.promptTokenCount ?? 0,
-    completionTokens: (u.candidatesTokenCount ?? 0) + (u.thoughtsTokenCount ?? 0),
+    completionTokens: (u.candidatesTokenCount ?? 0) + thoughts,
+    ...(cached > 0 ? { cachedTokens: cached } : {}),
+    ...(thoughts > 0 ? { reasoningTokens: thoughts } : {}),
   };
 }
 
@@ -69,14 +42,15 @@ async function chat(req: ChatRequest, conn: ProviderConnection, signal?: AbortSi
   if (blocked) throw blockedError(blocked);
   const candidate = res.candidates?.[0];
   if (!candidate) throw new ProviderError('upstream', 'google answered without candidates', 'google');
-  const text = candidateText(res);
-  const toolCalls = candidateToolCalls(res);
+  const { text, toolCalls, reasoning } = readParts(candidate.content?.parts ?? []);
   const finishReason = mapFinishReason(candidate.finishReason);
   if (finishReason === 'content_filter' && text === '') throw blockedError(candidate.finishReason ?? 'SAFETY');
   const usage = usageOf(res) ?? { promptTokens: 0, completionTokens: 0 };
+  const thought = reasoning.length > 0 ? { reasoning } : {};
   // Gemini finishes a function-calling turn with STOP; chat-completions clients look for tool_calls.
-  if (toolCalls.length > 0) return { text, finishReason: finishReason === 'stop' ? 'tool_calls' : finishReason, usage, toolCalls };
-  return { text, finishReason, usage };
+  if (toolCalls.length > 0)
+    return { text, finishReason: finishReason === 'stop' ? 'tool_calls' : finishReason, usage, toolCalls, ...thought };
+  return { text, finishReason, usage, ...thought };
 }
 
 function streamFailure(err: unknown, signal?: AbortSignal): unknown {
@@ -100,7 +74,7 @@ async function* chatStream(req: ChatRequest, conn: ProviderConnection, signal?: 
   let usage: ChatUsage | undefined;
   let finish: string | undefined;
   let sawText = false;
-  let toolCalls = 0;
+  const parts = new PartStream();
   try {
     for await (const sse of readSse(res.body)) {
       let json: unknown;
@@ -113,14 +87,9 @@ async function* chatStream(req: ChatRequest, conn: ProviderConnection, signal?: 
       if (chunk.error) throw statusError(chunk.error);
       const blocked = blockReason(chunk);
       if (blocked) throw blockedError(blocked);
-      const text = candidateText(chunk);
-      if (text) {
-        sawText = true;
-        yield { type: 'delta', text };
-      }
-      // Gemini streams a function call whole, in one chunk.
-      for (const call of candidateToolCalls(chunk)) {
-        yield { type: 'tool_call', index: toolCalls++, id: call.id, name: call.name, arguments: call.arguments };
+      for (const ev of parts.accept(chunk.candidates?.[0]?.content?.parts ?? [])) {
+        if (ev.type === 'delta') sawText = true;
+        yield ev;
       }
       // usageMetadata is cumulative: the last one seen is the total.
       usage = usageOf(chunk) ?? usage;
@@ -135,8 +104,9 @@ async function* chatStream(req: ChatRequest, conn: ProviderConnection, signal?: 
   if (!finish) throw new ProviderError('upstream', 'google stream ended without a finish reason', 'google');
   const mapped = mapFinishReason(finish);
   if (mapped === 'content_filter' && !sawText) throw blockedError(finish);
+  yield* parts.end();
   if (usage) yield { type: 'usage', usage };
-  yield { type: 'finish', finishReason: toolCalls > 0 && mapped === 'stop' ? 'tool_calls' : mapped };
+  yield { type: 'finish', finishReason: parts.toolCalls > 0 && mapped === 'stop' ? 'tool_calls' : mapped };
 }
 
 export const googleChat: ChatCapability = { chat, chatStream, supports: (option) => geminiSupports(option) };

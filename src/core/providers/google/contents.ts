@@ -1,5 +1,6 @@
 import { documentText } from '../documents';
-import { ChatContentPart, ChatMessage, ChatOption, ChatRequest, ReasoningEffort } from '../types';
+import { ChatContentPart, ChatMessage, ChatOption, ChatRequest, ReasoningEffort, ThinkingRequest } from '../types';
+import { modelParts } from './thoughts';
 import { GeminiContent, GeminiPart } from './wire';
 
 /** generateContent has every sampling control and JSON output, but no switch for parallel function calls. */
@@ -62,7 +63,7 @@ interface GenerationConfig {
 }
 
 type ThinkingLevel = 'MINIMAL' | 'LOW' | 'MEDIUM' | 'HIGH';
-type ThinkingConfig = { thinkingLevel: ThinkingLevel } | { thinkingBudget: number };
+type ThinkingConfig = ({ thinkingLevel: ThinkingLevel } | { thinkingBudget: number }) & { includeThoughts?: boolean };
 
 // Gemini 2.5 takes a token budget (Pro cannot go below 128); Gemini 3 a level, of which Pro has only LOW and HIGH.
 // Gemini 3 cannot switch thinking off: `none` is its lowest level; above high, HIGH is the most it does.
@@ -76,6 +77,12 @@ const LEVELS: Record<ReasoningEffort, ThinkingLevel> = {
   xhigh: 'HIGH',
   max: 'HIGH',
 };
+
+/** Messages' thinking without an effort: a budget sizes it, adaptive is the model's middle. */
+function effortOfThinking(thinking: ThinkingRequest): ReasoningEffort {
+  if (thinking.type !== 'budget') return 'medium';
+  return thinking.budgetTokens <= 1024 ? 'low' : thinking.budgetTokens <= 8192 ? 'medium' : 'high';
+}
 
 export function thinkingConfig(effort: ReasoningEffort, model: string): ThinkingConfig {
   const pro = model.includes('-pro');
@@ -94,13 +101,6 @@ export interface GeminiChatBody {
 }
 
 /**
- * Gemini 3 signs each step's first function call and wants the signature back within the current turn (400
- * otherwise). A chat-completions client keeps no signature, so replayed calls carry the dummy Google documents for
- * calls it did not sign; the reasoning behind the earlier call is then not carried over.
- */
-const UNSIGNED_CALL = 'skip_thought_signature_validator';
-
-/**
  * A chat message as Gemini parts: tool calls become `functionCall`, a tool answer a `functionResponse` named after
  * the call it answers (Gemini matches them by name), its JSON object as the response or `{result: text}`.
  */
@@ -111,13 +111,13 @@ function toContent(msg: ChatMessage, callNames: Map<string, string>): GeminiCont
     return { role: 'user', parts: [{ functionResponse: { name, response: asObject(text) ?? { result: text } } }] };
   }
   // A turn that only called tools has no text to send.
-  const parts = msg.toolCalls?.length && plainText(msg.content) === '' ? [] : toParts(msg.content);
-  for (const [i, call] of (msg.toolCalls ?? []).entries()) {
-    callNames.set(call.id, call.name);
-    const functionCall = { name: call.name, args: asObject(call.arguments) ?? {} };
-    parts.push(i === 0 ? { functionCall, thoughtSignature: UNSIGNED_CALL } : { functionCall });
-  }
-  return { role: msg.role === 'assistant' ? 'model' : 'user', parts };
+  const text = (msg.toolCalls?.length || msg.reasoning?.length) && plainText(msg.content) === '' ? [] : toParts(msg.content);
+  const calls = msg.toolCalls ?? [];
+  for (const call of calls) callNames.set(call.id, call.name);
+  if (msg.role !== 'assistant') return { role: 'user', parts: text };
+  // Gemini 3 signs each step's first function call and wants the signature back within the current turn (400
+  // otherwise): the turn goes back with the signatures it came with.
+  return { role: 'model', parts: modelParts(text, calls, msg.reasoning ?? [], (call) => asObject(call.arguments) ?? {}) };
 }
 
 function generationConfig(req: ChatRequest): GenerationConfig {
@@ -132,7 +132,11 @@ function generationConfig(req: ChatRequest): GenerationConfig {
   if (req.responseFormat?.type === 'json_object' || req.responseFormat?.type === 'json_schema')
     config.responseMimeType = 'application/json';
   if (req.responseFormat?.type === 'json_schema') config.responseJsonSchema = req.responseFormat.schema;
-  if (req.reasoningEffort !== undefined) config.thinkingConfig = thinkingConfig(req.reasoningEffort, req.upstreamModel);
+  // A request that asks for reasoning gets its summaries back, to show in each surface's shape.
+  const effort = req.reasoningEffort ?? (req.thinking && req.thinking.type !== 'disabled' ? effortOfThinking(req.thinking) : undefined);
+  if (effort !== undefined)
+    config.thinkingConfig = { ...thinkingConfig(effort, req.upstreamModel), ...(effort !== 'none' ? { includeThoughts: true } : {}) };
+  else if (req.thinking?.type === 'disabled') config.thinkingConfig = thinkingConfig('none', req.upstreamModel);
   return config;
 }
 

@@ -8,6 +8,8 @@ const part = z.object({
   thought: z.boolean().optional(),
   inlineData: z.object({ mimeType: z.string(), data: z.string() }).optional(),
   functionCall: z.object({ name: z.string(), args: z.record(z.string(), z.unknown()).optional(), id: z.string().optional() }).optional(),
+  /** Opaque reasoning state: on a step's first function call, or on the last part of an answer. */
+  thoughtSignature: z.string().optional(),
 });
 
 const candidate = z.object({
@@ -19,6 +21,8 @@ export const usageMetadata = z.object({
   promptTokenCount: z.number().optional(),
   candidatesTokenCount: z.number().optional(),
   thoughtsTokenCount: z.number().optional(),
+  /** Of the prompt, tokens served from the (implicit or explicit) context cache. */
+  cachedContentTokenCount: z.number().optional(),
   totalTokenCount: z.number().optional(),
 });
 
@@ -39,7 +43,7 @@ export const generateContentResponse = z.object({
 export type GenerateContentResponse = z.infer<typeof generateContentResponse>;
 
 export type GeminiPart =
-  | { text: string }
+  | { text: string; thought?: boolean; thoughtSignature?: string }
   | { inline_data: { mime_type: string; data: string } }
   | { functionCall: { name: string; args: Record<string, unknown> }; thoughtSignature?: string }
   | { functionResponse: { name: string; response: Record<string, unknown> } };

@@ -44,7 +44,7 @@ async function chat(
   if (!parsed.success || choices.length === 0) {
     throw new ProviderError('upstream', `${profile.provider} answered without a completion choice`, profile.provider);
   }
-  const [first, ...more] = choices.map(choiceOf);
+  const [first, ...more] = choices.map((c) => choiceOf(profile, c));
   // A refusal or a filtered answer with nothing to show is a content-policy failure, not an empty reply.
   if (!first.text && !first.toolCalls && (choices[0].message.refusal || first.finishReason === 'content_filter')) {
     throw refused(profile, choices[0].message.refusal);
@@ -54,18 +54,21 @@ async function chat(
 }
 
 /** One choice of a completion as the core's answer (without usage, which covers them all). */
-function choiceOf(choice: WireCompletion['choices'][number]): ChatChoice {
+function choiceOf(profile: ChatCompletionsProfile, choice: WireCompletion['choices'][number]): ChatChoice {
   const toolCalls = (choice.message.tool_calls ?? []).map((c) => ({
     id: c.id,
     name: c.function.name,
     arguments: c.function.arguments ?? '',
   }));
   const logprobs = mapLogprobs(choice.logprobs);
+  // DeepSeek's and xAI's chain of thought: never answer text, kept as the turn's reasoning.
+  const thought = choice.message.reasoning_content;
   return {
     text: choice.message.content ?? '',
     finishReason: mapFinishReason(choice.finish_reason),
     ...(toolCalls.length > 0 ? { toolCalls } : {}),
     ...(logprobs ? { logprobs } : {}),
+    ...(thought ? { reasoning: [{ type: 'text' as const, provider: profile.provider, text: thought }] } : {}),
   };
 }
 
@@ -97,6 +100,15 @@ async function* chatStream(
   let done = false;
   let answered = false;
   let refusal = '';
+  // The first choice's chain of thought streamed so far: a block of reasoning, complete when its answer (or the end)
+  // comes.
+  let thought = '';
+  const thoughtDone = (): ChatStreamEvent | undefined => {
+    if (thought === '') return undefined;
+    const reasoning = { type: 'text' as const, provider: profile.provider, text: thought };
+    thought = '';
+    return { type: 'reasoning', reasoning };
+  };
   try {
     for await (const event of readSseResponse(res)) {
       if (event.data === '[DONE]') {
@@ -111,7 +123,16 @@ async function* chatStream(
         const index = choice.index ?? 0;
         const tag = index > 0 ? { choice: index } : {};
         if (index === 0 && choice.delta?.refusal) refusal += choice.delta.refusal;
+        const reasoningText = index === 0 ? choice.delta?.reasoning_content : undefined;
+        if (reasoningText) {
+          thought += reasoningText;
+          yield { type: 'reasoning_delta', text: reasoningText };
+        }
         const text = choice.delta?.content;
+        if (index === 0 && (text || choice.delta?.tool_calls?.length)) {
+          const closed = thoughtDone();
+          if (closed) yield closed;
+        }
         if (text) {
           answered = true;
           yield { type: 'delta', text, ...tag };
@@ -142,6 +163,8 @@ async function* chatStream(
     throw new ProviderError('upstream', `${profile.provider} ended the stream before the answer was complete`, profile.provider);
   }
   if (!answered && (refusal || finish === 'content_filter')) throw refused(profile, refusal);
+  const closed = thoughtDone();
+  if (closed) yield closed;
   if (usage) yield { type: 'usage', usage };
   for (const [choice, reason] of [...finishes].sort(([a], [b]) => a - b)) {
     if (choice > 0) yield { type: 'finish', finishReason: reason, choice };

@@ -24,6 +24,8 @@ export interface ChatCompletionsProfile {
   acceptsImages: boolean;
   /** xAI reports `reasoning_tokens` outside `completion_tokens`, though they are billed as output. */
   reasoningTokensOutsideCompletion: boolean;
+  /** DeepSeek's thinking mode wants an assistant turn's `reasoning_content` back on it (tool loops refuse without). */
+  replaysReasoningContent?: boolean;
   /** Vendor quirks in error statuses, e.g. xAI answers a wrong key with HTTP 400. */
   refineError?(err: ProviderError): ProviderError;
 }

@@ -35,19 +35,29 @@ function toWireContent(profile: ChatCompletionsProfile, content: string | ChatCo
   return content.map(toWirePart);
 }
 
+/** An assistant turn's own reasoning text, as the vendor wants it back. */
+function reasoningContentOf(profile: ChatCompletionsProfile, message: ChatMessage): string | undefined {
+  const own = (message.reasoning ?? []).flatMap((r) => (r.provider === profile.provider && r.type === 'text' ? [r.text] : []));
+  return message.role === 'assistant' && own.length > 0 ? own.join('') : undefined;
+}
+
 function toWireMessage(profile: ChatCompletionsProfile, message: ChatMessage): WireMessage {
   if (message.role === 'tool') {
     return { role: 'tool', tool_call_id: message.toolCallId ?? '', content: plainText(message.content) };
   }
+  const reasoning = profile.replaysReasoningContent ? reasoningContentOf(profile, message) : undefined;
+  const thought = reasoning !== undefined ? { reasoning_content: reasoning } : {};
   if (message.role === 'assistant' && message.toolCalls?.length) {
     const text = plainText(message.content);
     return {
       role: 'assistant',
       content: text === '' ? null : text,
+      ...thought,
       tool_calls: message.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
     };
   }
-  return { role: message.role, content: toWireContent(profile, message.content) };
+  if (message.role === 'assistant') return { role: 'assistant', content: toWireContent(profile, message.content), ...thought };
+  return { role: message.role, content: toWireContent(profile, message.content) } as WireMessage;
 }
 
 /** Function calling and the sampling options, in the Chat Completions names. */

@@ -12,11 +12,16 @@ export function mapFinishReason(raw: string | null | undefined): FinishReason {
 
 export function mapUsage(profile: ChatCompletionsProfile, usage: WireUsage): ChatUsage {
   const prompt = usage.prompt_tokens ?? 0;
+  const reasoning = usage.completion_tokens_details?.reasoning_tokens ?? 0;
   let completion = usage.completion_tokens ?? 0;
-  if (profile.reasoningTokensOutsideCompletion) {
-    completion += usage.completion_tokens_details?.reasoning_tokens ?? 0;
-  }
-  return { promptTokens: prompt, completionTokens: completion };
+  if (profile.reasoningTokensOutsideCompletion) completion += reasoning;
+  const cached = Math.min(prompt, usage.prompt_tokens_details?.cached_tokens ?? usage.prompt_cache_hit_tokens ?? 0);
+  return {
+    promptTokens: prompt,
+    completionTokens: completion,
+    ...(cached > 0 ? { cachedTokens: cached } : {}),
+    ...(reasoning > 0 ? { reasoningTokens: reasoning } : {}),
+  };
 }
 
 /** A choice's token log probabilities in the core's (Chat Completions') shape; undefined when none came. */

@@ -7,6 +7,9 @@ export const usageSchema = z.object({
   prompt_tokens: z.number().nullish(),
   completion_tokens: z.number().nullish(),
   total_tokens: z.number().nullish(),
+  prompt_tokens_details: z.object({ cached_tokens: z.number().nullish() }).nullish(),
+  /** DeepSeek's own count of prompt tokens served from its context cache. */
+  prompt_cache_hit_tokens: z.number().nullish(),
   completion_tokens_details: z.object({ reasoning_tokens: z.number().nullish() }).nullish(),
 });
 export type WireUsage = z.infer<typeof usageSchema>;
@@ -92,5 +95,5 @@ export interface WireToolCall {
 
 export type WireMessage =
   | { role: 'system' | 'user'; content: string | WireContentPart[] }
-  | { role: 'assistant'; content: string | WireContentPart[] | null; tool_calls?: WireToolCall[] }
+  | { role: 'assistant'; content: string | WireContentPart[] | null; tool_calls?: WireToolCall[]; reasoning_content?: string }
   | { role: 'tool'; tool_call_id: string; content: string };
