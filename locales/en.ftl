@@ -37,7 +37,8 @@ help-text =
     ❓ How it works
 
     💬 Just write a message to chat with the selected text model; it remembers the conversation. /new starts over, /chat picks the model, /mode picks a persona. 🔄 under an answer asks the same question again (billed again).
-    👁 Send a photo with a question in the caption (or reply to a photo with a question) and a model that sees images answers.
+    👁 Send a photo with a question in the caption (or reply to a photo with a question) and a model that sees images answers; reply to any photo with what to change (“make the sky purple”) and it is edited.
+    🎨 Under every image: 🔄 Again, 🎲 Variations, 🔍 Upscale, ✏️ Edit.
     ⚡ /image a red fox, /video waves at sunset, /music calm piano, /speak Hello!: one step, with the model and options you used last; only the price is confirmed (in /settings: never ask below a price you choose).
     🖼 /image, 🎬 /video, 🗣 /speech, 🎵 /music alone: pick a model and options, write the prompt, see the price, confirm.
     🎙 Send a voice message or an audio file to get it transcribed; in /settings, voice messages can be answered by the chat model instead.
@@ -95,6 +96,10 @@ button-newest = ‹ Newest
 button-resend = 📎 #{ $id } { $label }
 button-retry = 🔄 Ask again · ≈{ $price } tkn
 button-stop = ⏹ Stop
+button-again = 🔄 Again
+button-variations = 🎲 Variations
+button-upscale = 🔍 Upscale
+button-edit = ✏️ Edit
 button-persona = 🎭 Persona
 button-persona-none = 🚫 No persona
 button-voice-transcribe = 📝 Transcribe voice
@@ -137,6 +142,9 @@ chat-stopped-before = ⏹ Stopped before the model began. Nothing was charged.
 stop-done = ⏹ Stopped.
 stop-requested = ⏹ Stop requested.
 stop-nothing = Nothing is being written right now.
+edit-ask = ✏️ What should change? Write it in one message, e.g. “make the sky purple”.
+follow-up-gone = This result is no longer available.
+follow-up-variation-prompt = A variation of this image
 document-joined = 📄 { $name }{ $pages ->
         [0] {""}
        *[other] {" "}({ $pages } { $pages ->

@@ -18,6 +18,7 @@ import {
   type SessionData,
 } from './context';
 import { createMediaConversation } from './conversations/media';
+import { createEditConversation } from './conversations/edit';
 import { createQuickConversation } from './conversations/quick';
 import { createToolsConversation } from './conversations/tools';
 import { linkBase } from '../core/links/link-origins';
@@ -27,6 +28,7 @@ import { adminFeature } from './features/admin';
 import { balanceFeature } from './features/balance';
 import { chatFeature } from './features/chat';
 import { documentsFeature } from './features/documents';
+import { followUpsFeature } from './features/follow-ups';
 import { historyFeature } from './features/history';
 import { mediaFeature } from './features/media';
 import { paymentsFeature } from './features/payments';
@@ -88,8 +90,10 @@ export function createBot(token: string, services: BotServices, options: BotOpti
   const settings: BotSettings = { ...DEFAULT_BOT_SETTINGS, ...options.settings };
   const i18n = I18n.load(options.localesDir, (locale, key) => log.warn({ locale, key }, 'bot text missing in a locale'));
   const tasks = new BackgroundTasks(log);
+  const owners = new ButtonOwners(services.jsonStores.open<number>('owner:'));
   const delivery = new ResultDelivery({
     outbox: services.deliveries,
+    owners,
     balanceOf: (userId) => services.profiles.totalTokens(userId),
     storage: services.storage,
     i18n,
@@ -118,7 +122,6 @@ export function createBot(token: string, services: BotServices, options: BotOpti
     log,
     tasks,
   });
-  const owners = new ButtonOwners(services.jsonStores.open<number>('owner:'));
   const answers = new RunningAnswers(services.answerStops, log);
   const deps: BotDeps = {
     services,
@@ -190,6 +193,7 @@ export function createBot(token: string, services: BotServices, options: BotOpti
   bot.use(createConversation<BotContext, ConvContext>(createMediaConversation(i18n), { id: 'media', ...conversationOptions }));
   bot.use(createConversation<BotContext, ConvContext>(createToolsConversation(i18n), { id: 'tools', ...conversationOptions }));
   bot.use(createConversation<BotContext, ConvContext>(createQuickConversation(i18n), { id: 'quick', ...conversationOptions }));
+  bot.use(createConversation<BotContext, ConvContext>(createEditConversation(i18n), { id: 'edit', ...conversationOptions }));
 
   bot
     .errorBoundary(async (err: BotError<BotContext>) => {
@@ -207,6 +211,7 @@ export function createBot(token: string, services: BotServices, options: BotOpti
       statsFeature(),
       historyFeature(),
       mediaFeature(),
+      followUpsFeature(),
       voiceFeature(),
       photosFeature(),
       documentsFeature(),

@@ -569,9 +569,12 @@ export class FakeTelegram {
     return { ...this.fileMeta(file), file_name: file?.name, mime_type: file?.type || 'application/octet-stream' };
   }
 
+  /** A file the bot uploaded: like Telegram, the bot can get it back later by its file id (getFile). */
   private fileMeta(file: UploadedFile | undefined) {
     const n = this.nextFileId++;
-    return { file_id: `BQAC-sent-${n}`, file_unique_id: `sent${n}`, file_size: file?.data.length ?? 0 };
+    const fileId = `BQAC-sent-${n}`;
+    if (file) this.files.set(fileId, { path: `sent/file_${n}_${file.name.replace(/[^\w.-]/g, '_')}`, data: file.data });
+    return { file_id: fileId, file_unique_id: `sent${n}`, file_size: file?.data.length ?? 0 };
   }
 
   private answer(method: string, p: Record<string, unknown>, files: Record<string, UploadedFile>): Record<string, unknown> {
@@ -671,6 +674,9 @@ export class FakeTelegram {
       }
       case 'sendPhoto': {
         const meta = this.fileMeta(files.photo);
+        // Both sizes of the photo can be fetched again (the large one is the upload itself).
+        const stored = this.files.get(meta.file_id);
+        if (stored) this.files.set(`${meta.file_id}-l`, stored);
         return ok(
           this.message(chatId, {
             photo: [

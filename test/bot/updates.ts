@@ -122,8 +122,11 @@ export class TestUser {
     };
   }
 
-  /** Pressing an inline button of a message the bot sent. */
-  press(data: string, message: { message_id: number; text?: string }): Update {
+  /** Pressing an inline button of a message the bot sent (a text message, or a photo or file with its caption). */
+  press(
+    data: string,
+    message: { message_id: number; text?: string; photo?: unknown[]; document?: Record<string, unknown>; caption?: string },
+  ): Update {
     return {
       update_id: updateId++,
       callback_query: {
@@ -136,9 +139,11 @@ export class TestUser {
           from: BOT_USER,
           chat: this.chat,
           date: Math.floor(Date.now() / 1000),
-          text: message.text ?? '…',
+          ...(message.photo || message.document
+            ? { ...(message.photo ? { photo: message.photo } : { document: message.document }), caption: message.caption }
+            : { text: message.text ?? '…' }),
         },
       },
-    };
+    } as Update;
   }
 }

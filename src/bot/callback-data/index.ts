@@ -77,6 +77,20 @@ export const HISTORY_PAGE = callbackKind<string | null>('hist', {
 /** Send a finished generation again, by id. */
 export const RESEND = callbackKind('res', integer);
 
+/** What a button under an image result does with it: the same request again, variations, upscale, edit. */
+export const FOLLOW_UPS = ['again', 'vary', 'up', 'edit'] as const;
+export type FollowUp = (typeof FOLLOW_UPS)[number];
+/** A follow-up of a finished image result, by the generation's id. */
+export const RESULT_FOLLOW_UP = callbackKind<{ action: FollowUp; id: number }>('img', {
+  pattern: `(?:${FOLLOW_UPS.join('|')}):\\d{1,10}`,
+  maxBytes: 5 + 1 + 10,
+  encode: ({ action, id }) => `${action}:${id}`,
+  decode: (text) => {
+    const [action, id] = text.split(':');
+    return { action: action as FollowUp, id: Number(id) };
+  },
+});
+
 /**
  * A button of a wizard step: `x` cancels, `skip` skips an optional photo, `ok` confirms, `o:<value>` picks an
  * option, `m:<slug>` picks a model.
@@ -120,5 +134,6 @@ export const CALLBACK_KINDS = [
   PAY,
   HISTORY_PAGE,
   RESEND,
+  RESULT_FOLLOW_UP,
   WIZARD,
 ] as const;

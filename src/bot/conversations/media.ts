@@ -265,10 +265,10 @@ export function confirmationText(t: Translate, draft: Draft, cost: number, balan
  * Starts the draft's generation for the update's user (inside `conversation.external`), and keeps its model and
  * options for the category's one-step command.
  */
-export async function startDraft(octx: BotContext, draft: Draft, cost: number, replyTo?: number): Promise<void> {
+export async function startDraft(octx: BotContext, draft: Draft, cost: number, replyTo?: number, remember = true): Promise<void> {
   await startForUpdate(octx, draft.model.slug, { kind: 'generate', request: draft.request, images: draft.images }, replyTo, cost);
   const category = draft.model.category;
-  if (isPresetCategory(category) && octx.account) {
+  if (remember && isPresetCategory(category) && octx.account) {
     await octx.deps.services.settings.rememberMediaPreset(octx.account.user.id, category, draft.request);
   }
 }
@@ -278,6 +278,8 @@ export interface ConfirmOptions {
   optionsData?: string;
   /** The message the run answers. */
   replyTo?: number;
+  /** The run's model and options become its category's preset (default: yes). */
+  remember?: boolean;
 }
 
 /** Step 4: limits, balance and price; the generation starts only on confirmation. */
@@ -315,7 +317,7 @@ export async function confirmAndStart(
     }
     if (value !== 'ok') continue;
     await pressed.api.editMessageText(pressed.chat!.id, sent.message_id, summary).catch(() => undefined);
-    await conversation.external((octx) => startDraft(octx, draft, cost, options.replyTo));
+    await conversation.external((octx) => startDraft(octx, draft, cost, options.replyTo, options.remember ?? true));
     return;
   }
 }

@@ -6,6 +6,7 @@ import type { ToolsArgs } from '../conversations/tools';
 import { imageOf, type ImageRef } from '../conversations/wizard';
 import { imageFormatSetting, startForUpdate, type BotRequest } from '../services/generation-runner';
 import { chatTurn } from '../services/chat-turn';
+import type { QuickArgs } from '../conversations/quick';
 
 /** What a photo caption asks for. */
 export interface CaptionIntent {
@@ -53,6 +54,19 @@ export function toolFromCaption(caption: string | undefined): CaptionIntent | un
   return undefined;
 }
 
+/** Words that open a question in English or Russian (no \b: it only knows ASCII letters). */
+const QUESTION_START =
+  /^(?:what|what's|whats|who|whom|whose|which|where|when|why|how|is|are|am|was|were|do|does|did|can|could|should|would|will|describe|explain|tell|read|translate|identify|count|что|кто|где|когда|почему|зачем|как|какой|какая|какое|какие|сколько|чей|чья|чьё|опиши|объясни|расскажи|прочитай|переведи|есть ли|можно ли|это)(?=$|[\s,.!:;])/i;
+
+/**
+ * Whether words about a photo ask about it (a vision question) rather than say what to change (an edit): a question
+ * mark, or a question word first.
+ */
+export function isQuestion(words: string): boolean {
+  const text = words.trim();
+  return /[?？]$/.test(text) || QUESTION_START.test(text);
+}
+
 /** A tool runs straight from a caption when the photo is all it needs: one input, no mask to ask, its prompt given. */
 function runsDirectly(intent: CaptionIntent): boolean {
   const tool = toolModel(intent.tool);
@@ -62,8 +76,8 @@ function runsDirectly(intent: CaptionIntent): boolean {
 /**
  * What to do with a photo and the words that came with it (its caption, or a reply to it): a caption naming a tool
  * runs it at once (upscale, remove-bg, colorize, text-ocr, style-transfer with its style); inpaint and face-swap
- * continue in the tools wizard (mask, second photo); other words are a question for a vision model; no words open
- * the wizard to pick a tool for the photo.
+ * continue in the tools wizard (mask, second photo); a question goes to a vision model; any other words are an
+ * instruction that edits the photo (in one step); no words open the wizard to pick a tool for the photo.
  */
 export async function photoRequest(ctx: BotContext, photo: ImageRef, words: string | undefined): Promise<void> {
   const intent = toolFromCaption(words);
@@ -81,10 +95,21 @@ export async function photoRequest(ctx: BotContext, photo: ImageRef, words: stri
     );
     return;
   }
-  const question = words?.trim();
-  if (!intent && question) {
+  const said = words?.trim();
+  if (!intent && said) {
     await ctx.conversation.exitAll();
-    await chatTurn(ctx, { text: question, image: photo, replyTo: ctx.message?.message_id });
+    if (isQuestion(said)) {
+      await chatTurn(ctx, { text: said, image: photo, replyTo: ctx.message?.message_id });
+      return;
+    }
+    // An instruction ("make the sky purple"): the photo is edited by an image model that takes one.
+    await ctx.conversation.enter('quick', {
+      category: 'image',
+      prompt: said,
+      locale: ctx.locale,
+      replyTo: ctx.message?.message_id,
+      run: { kind: 'photo', image: photo },
+    } satisfies QuickArgs);
     return;
   }
   await ctx.conversation.exitAll();

@@ -39,6 +39,11 @@ export class ButtonOwners {
     };
   }
 
+  /** Makes `ownerId` the owner of a message with buttons sent outside an update (a result delivered later). */
+  record(chatId: number, messageId: number, ownerId: number): Promise<void> {
+    return this.store.write(`${chatId}:${messageId}`, ownerId);
+  }
+
   purgeOlderThan(days: number): Promise<number> {
     return this.store.purgeOlderThan(days);
   }

@@ -1,4 +1,4 @@
-import { CHAT_NEW, CHAT_RETRY, MENU, WIZARD } from '../callback-data';
+import { CHAT_NEW, CHAT_RETRY, MENU, RESULT_FOLLOW_UP, WIZARD } from '../callback-data';
 
 /**
  * What stays in the private chat when asked for in a group, by command: everything that shows or changes the
@@ -31,10 +31,10 @@ const GROUP_MENU_ENTRIES = new Set(['image', 'video', 'tts', 'music', 'tools', '
 
 /**
  * The buttons that work in a group (for the member who asked): wizards, the chat's retry and new-conversation
- * buttons, and the menu entries that start a wizard. Every other button opens an account screen: private chat.
+ * buttons, the follow-ups under an image result, and the menu entries that start a wizard. Every other button opens an account screen: private chat.
  */
 export function buttonWorksInGroups(data: string): boolean {
-  if (WIZARD.filter.test(data) || CHAT_RETRY.filter.test(data) || data === CHAT_NEW.data) return true;
+  if (WIZARD.filter.test(data) || CHAT_RETRY.filter.test(data) || RESULT_FOLLOW_UP.filter.test(data) || data === CHAT_NEW.data) return true;
   const entry = MENU.parse(data);
   return entry !== undefined && GROUP_MENU_ENTRIES.has(entry);
 }

@@ -1,4 +1,7 @@
-import { GrammyError, InputFile, type Api } from 'grammy';
+import { GrammyError, InlineKeyboard, InputFile, type Api } from 'grammy';
+import type { Message } from 'grammy/types';
+import { RESULT_FOLLOW_UP, type FollowUp } from '../callback-data';
+import type { ButtonOwners } from '../group/button-owners';
 import { findModel, resultAsDocument } from '../../core/catalog/catalog';
 import { deliveryTargetOf, type DeliveryOutbox, type DeliveryTarget } from '../../core/generations/delivery/delivery-outbox';
 import type { GenerationNotifier } from '../../core/generations/ports';
@@ -9,7 +12,7 @@ import type { GenerationRecord } from '../../core/records';
 import type { Logger } from '../../logger';
 import { actionForUpload, withChatAction } from '../transport/chat-action';
 import { failureText } from '../errors';
-import { DEFAULT_LOCALE, isLocale, type I18n, type Locale } from '../i18n';
+import { DEFAULT_LOCALE, isLocale, type I18n, type Locale, type Translate } from '../i18n';
 import { splitMessage } from '../transport/streaming-reply';
 import { expectedSeconds, progressText } from '../render/progress';
 import { extensionOf } from '../../core/media/mime';
@@ -19,6 +22,8 @@ import { isGroupChatId } from '../group/chats';
 
 export interface ResultDeliveryDeps {
   outbox: DeliveryOutbox;
+  /** Who may press the buttons under a result in a group: the member who asked. */
+  owners: Pick<ButtonOwners, 'record'>;
   /** A user's total balance, for the caption. */
   balanceOf: (userId: number) => Promise<number>;
   storage: ResultStorage;
@@ -61,6 +66,33 @@ interface SendOptions {
   disable_notification: boolean;
   reply_parameters?: { message_id: number; allow_sending_without_reply: boolean };
   message_thread_id?: number;
+  reply_markup?: InlineKeyboard;
+}
+
+/**
+ * The buttons under an image result: the same request again (not for a result made from the user's photo, which
+ * the bot no longer holds), variations, upscale (not of an upscale) and edit. Tools' image results are edited and
+ * upscaled only.
+ */
+export function followUpKeyboard(
+  t: Translate,
+  gen: Pick<GenerationRecord, 'id' | 'modelSlug' | 'category'>,
+  target: DeliveryTarget,
+): InlineKeyboard {
+  const button = (label: string, action: FollowUp) => [label, RESULT_FOLLOW_UP.data({ action, id: gen.id })] as const;
+  const buttons: (readonly [string, string])[] = [];
+  if (gen.category === 'image') {
+    if (!target.photos) buttons.push(button(t('button-again'), 'again'));
+    buttons.push(button(t('button-variations'), 'vary'));
+  }
+  if (gen.modelSlug !== 'upscale') buttons.push(button(t('button-upscale'), 'up'));
+  buttons.push(button(t('button-edit'), 'edit'));
+  const kb = new InlineKeyboard();
+  buttons.forEach(([label, data], i) => {
+    kb.text(label, data);
+    if (i % 2 === 1) kb.row();
+  });
+  return kb;
 }
 
 /** The topic of a delivery target, as the Bot API's send methods take it. */
@@ -126,7 +158,7 @@ export class ResultDelivery implements GenerationNotifier {
       ? t('result-caption-group', { model, tokens: gen.tokensSpent })
       : t('result-caption', { model, tokens: gen.tokensSpent, balance });
     if (gen.sandbox) caption += `\n${t('result-sandbox')}`;
-    const options = {
+    const options: SendOptions = {
       disable_notification: target.silent === true,
       ...(target.replyTo ? { reply_parameters: { message_id: target.replyTo, allow_sending_without_reply: true } } : {}),
       ...topicParams(target),
@@ -145,16 +177,22 @@ export class ResultDelivery implements GenerationNotifier {
         return;
       }
       const data = await readStoredObject(stored, MAX_UPLOAD_BYTES);
-      await withChatAction(
+      const image = stored.mime.startsWith('image/') && !target.voice;
+      const withButtons = image ? { ...options, reply_markup: followUpKeyboard(t, gen, target) } : options;
+      const sent = await withChatAction(
         api,
         target.chatId,
         target.voice ? 'record_voice' : actionForUpload(stored.mime),
         () =>
           target.voice
             ? this.sendSpeech(api, target.chatId, gen, data, caption, options)
-            : this.sendFile(api, target.chatId, gen, stored.mime, data, caption, options),
+            : this.sendFile(api, target.chatId, gen, stored.mime, data, caption, withButtons),
         { threadId: target.threadId },
       );
+      // In a group the buttons belong to the member who asked (see ButtonOwners).
+      if (image && isGroupChatId(target.chatId) && target.askerId !== undefined) {
+        await this.deps.owners.record(target.chatId, sent.message_id, target.askerId);
+      }
     } else {
       const text = gen.resultText?.trim() ? gen.resultText : t('result-empty-text');
       for (const piece of splitMessage(`${text}\n\n${caption}`, this.deps.maxMessageLength)) {
@@ -175,18 +213,16 @@ export class ResultDelivery implements GenerationNotifier {
     data: Buffer,
     caption: string,
     options: SendOptions,
-  ): Promise<void> {
+  ): Promise<Message> {
     const kind = sniffAudio(data);
     const file = new InputFile(data, `${gen.modelSlug}-${gen.id}.${kind?.ext ?? 'bin'}`);
     if (kind?.ext === 'ogg') {
-      await api.sendVoice(chatId, file, { ...options, caption, ...(gen.durationSeconds ? { duration: gen.durationSeconds } : {}) });
-      return;
+      return api.sendVoice(chatId, file, { ...options, caption, ...(gen.durationSeconds ? { duration: gen.durationSeconds } : {}) });
     }
     if (kind?.ext === 'mp3' || kind?.ext === 'm4a') {
-      await api.sendAudio(chatId, file, { ...options, caption, performer: findModel(gen.modelSlug)?.name ?? gen.modelSlug });
-      return;
+      return api.sendAudio(chatId, file, { ...options, caption, performer: findModel(gen.modelSlug)?.name ?? gen.modelSlug });
     }
-    await api.sendDocument(chatId, file, { ...options, caption });
+    return api.sendDocument(chatId, file, { ...options, caption });
   }
 
   private async sendFile(
@@ -197,29 +233,25 @@ export class ResultDelivery implements GenerationNotifier {
     data: Buffer,
     caption: string,
     options: SendOptions,
-  ): Promise<void> {
+  ): Promise<Message> {
     const file = () => new InputFile(data, `${gen.modelSlug}-${gen.id}.${extensionOf(mime)}`);
     const withCaption = { ...options, caption };
     if (mime.startsWith('image/') && !resultAsDocument(gen.modelSlug) && data.length <= MAX_PHOTO_BYTES) {
       try {
-        await api.sendPhoto(chatId, file(), withCaption);
-        return;
+        return await api.sendPhoto(chatId, file(), withCaption);
       } catch (err) {
         // Telegram refuses some photos (extreme aspect ratios, dimensions): the file still arrives as a document.
         if (!isGone(err)) throw err;
       }
     } else if (mime.startsWith('video/')) {
-      await api.sendVideo(chatId, file(), { ...withCaption, supports_streaming: true });
-      return;
+      return api.sendVideo(chatId, file(), { ...withCaption, supports_streaming: true });
     } else if (findModel(gen.modelSlug)?.category === 'music' && PLAYER_AUDIO.has(mime)) {
       // The music player: a track with its title (the prompt), performer (the model) and length.
-      await api.sendAudio(chatId, file(), { ...withCaption, ...trackInfo(gen) });
-      return;
+      return api.sendAudio(chatId, file(), { ...withCaption, ...trackInfo(gen) });
     } else if (PLAYER_AUDIO.has(mime) || mime === 'audio/aac') {
-      await api.sendAudio(chatId, file(), withCaption);
-      return;
+      return api.sendAudio(chatId, file(), withCaption);
     }
-    await api.sendDocument(chatId, file(), withCaption);
+    return api.sendDocument(chatId, file(), withCaption);
   }
 
   /** Edits the progress message into `text`, or sends `text` when there is none (or it is gone). */

@@ -50,6 +50,8 @@ export interface GenerationJob {
   chatId: number;
   /** The topic the request came from: progress and result go there. */
   threadId?: number;
+  /** The Telegram user who asked (the result's buttons are theirs in a group). */
+  askerId?: number;
   actor: Actor;
   locale: Locale;
   /** Notifications off: results arrive silently. */
@@ -95,6 +97,8 @@ export async function startGeneration(deps: BotDeps, job: GenerationJob): Promis
     locale: job.locale,
     silent: job.silent,
     ...(job.threadId !== undefined ? { threadId: job.threadId } : {}),
+    ...(job.askerId !== undefined ? { askerId: job.askerId } : {}),
+    ...(job.input.kind === 'generate' && job.input.images?.length ? { photos: job.input.images.length } : {}),
   };
   const ctx: RequestContext = { source: 'bot', ownOrigins: [deps.ownOrigin], delivery };
   deps.tasks.run('generation', async () => {
@@ -145,6 +149,7 @@ export async function startForUpdate(
   await startGeneration(ctx.deps, {
     chatId,
     threadId: topicOf(ctx),
+    askerId: ctx.from?.id,
     actor: account,
     locale: account.locale,
     silent: !account.settings.notifications_enabled,

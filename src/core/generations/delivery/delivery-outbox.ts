@@ -17,6 +17,10 @@ export const deliveryTargetSchema = z.object({
   replyTo: z.number().int().optional(),
   /** The topic the request came from (a forum topic, or a topic of a private chat): the result goes there. */
   threadId: z.number().int().optional(),
+  /** The messenger user who asked: in a group, the only one who may press the result's buttons. */
+  askerId: z.number().int().optional(),
+  /** How many of the user's photos the request worked on (a result made from one cannot simply be made again). */
+  photos: z.number().int().optional(),
   deliveredAt: z.string().optional(),
   attempts: z.number().int().optional(),
 });
