@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import { AutomaticPromptCache } from './prefix-cache';
 import { ErrorReply, failureMarker, parseJsonObject, sendError, sleep, tokenPieces, VendorErrors } from './chat-completions-fake';
 import { hangUntilClosed } from './failures';
 import { chooseToolCall, jsonAnswer, OfferedTool, toolResultAnswer } from './tool-play';
@@ -492,6 +493,17 @@ export interface ResponsesFake {
 
 export function createResponsesFake(options: ResponsesFakeOptions): ResponsesFake {
   const { errors } = options;
+  // Prompt caching as on Chat Completions: 1024 tokens or more, 128-token steps, per prompt_cache_key.
+  const promptCache = new AutomaticPromptCache({ minimum: 1024, step: 128, ttlMs: 10 * 60_000 });
+  const cachedOf = (body: Json, items: Item[], prompt: number): number => {
+    const instructions = typeof body.instructions === 'string' ? body.instructions : '';
+    const parts = [instructions, JSON.stringify(body.tools ?? []), ...items.map((i) => JSON.stringify(i))].map((content) => ({
+      content,
+      tokens: Math.ceil(content.length / 4),
+    }));
+    const key = typeof body.prompt_cache_key === 'string' ? body.prompt_cache_key : '';
+    return promptCache.account(`${String(body.model)}\n${key}`, parts, prompt);
+  };
   const stored = new Map<string, StoredResponse>();
   const notFound = (id: string): ErrorReply => ({
     status: 404,
@@ -671,6 +683,7 @@ export function createResponsesFake(options: ResponsesFakeOptions): ResponsesFak
     const createdAt = Math.floor(Date.now() / 1000);
     const base = responseObject(id, createdAt, body, {});
     const p = plan(ready.asked, ready.conv, ready.prompt);
+    p.usage.input_tokens_details = { cached_tokens: cachedOf(body, ready.conv.items, ready.prompt) };
     const store = body.store !== false;
     const keep = (response: Json, background = false) => {
       if (store) stored.set(id, { response, inputItems: ready.inputItems, background });

@@ -59,3 +59,15 @@ test('DeepSeek: context caching reports hit and miss tokens that add up to the p
   expect(second.prompt_cache_hit_tokens % 64).toBe(0);
   expect(second.prompt_cache_hit_tokens + second.prompt_cache_miss_tokens).toBe(second.prompt_tokens);
 });
+
+test('OpenAI Responses: input_tokens_details.cached_tokens on a repeated prefix, per prompt_cache_key', async () => {
+  const client = new OpenAI({ apiKey: 'sk-contract', baseURL: `${openai.mount()}/v1`, maxRetries: 0 });
+  const instructions = manual('responses');
+  const ask = (input: string, key: string) =>
+    client.responses.create({ model: 'gpt-6-luna', instructions, input, prompt_cache_key: key, store: false });
+  expect((await ask('First?', 'k1')).usage!.input_tokens_details.cached_tokens).toBe(0);
+  const second = (await ask('Second?', 'k1')).usage!;
+  expect(second.input_tokens_details.cached_tokens).toBeGreaterThanOrEqual(1024);
+  expect(second.input_tokens_details.cached_tokens % 128).toBe(0);
+  expect((await ask('Third?', 'k2')).usage!.input_tokens_details.cached_tokens).toBe(0);
+});
