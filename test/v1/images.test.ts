@@ -198,3 +198,28 @@ test('the same Idempotency-Key replays the images without charging again', async
   expect(again.body.data).toEqual(first.body.data);
   expect(await chargedInLedger(account.user.id)).toBe(await quote(key, 'flux-dev', { prompt: 'x' }));
 });
+
+test('a key’s model list and budget hold on the media routes: 403 model_not_allowed, 402 key_budget_exceeded', async () => {
+  const account = await api.account('vip', { planTokens: 1000, bonusTokens: 0 });
+  const listed = (await api.services.createApiKey(account.user.id, 'flux only', { models: ['flux-dev'] })).key;
+  const openai = new OpenAI({ apiKey: listed, baseURL: `${api.baseUrl}/v1`, maxRetries: 0 });
+  expect((await openai.images.generate({ model: 'flux-dev', prompt: 'a fox' })).data).toHaveLength(1);
+  const refused = (await openai.images
+    .generate({ model: 'gpt-image-2.6-flare', prompt: 'a fox' })
+    .catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
+  expect([refused.status, refused.code]).toEqual([403, 'model_not_allowed']);
+  const budget = (await api.services.createApiKey(account.user.id, 'tiny', { token_budget: 2, budget_period: 'total' })).key;
+  const poor = new OpenAI({ apiKey: budget, baseURL: `${api.baseUrl}/v1`, maxRetries: 0 });
+  const over = (await poor.images.generate({ model: 'flux-dev', prompt: 'a fox' }).catch((e: unknown) => e)) as InstanceType<
+    typeof OpenAI.APIError
+  >;
+  expect([over.status, over.code]).toEqual([402, 'key_budget_exceeded']);
+  expect(await chargedInLedger(account.user.id)).toBe(await quote(listed, 'flux-dev', { prompt: 'x' }));
+});
+
+test('GET /v1/models lists every category, each entry naming its category', async () => {
+  const { openai } = await client();
+  const models = (await openai.models.list()).data as (OpenAI.Models.Model & { category: string })[];
+  expect(new Set(models.map((m) => m.category))).toEqual(new Set(['text', 'image', 'video', 'tts', 'stt', 'music', 'tool']));
+  expect(models.find((m) => m.id === 'gemini-omni-1.1-flash')).toMatchObject({ object: 'model', category: 'video', owned_by: 'google' });
+});
