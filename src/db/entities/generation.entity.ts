@@ -75,6 +75,21 @@ export class GenerationEntity {
   @Column({ name: 'tokens_spent', type: 'integer', default: 0 })
   tokensSpent: number;
 
+  /** What the vendor reported (or the request made): tokens of each kind, images, seconds, characters. */
+  @Column({ name: 'vendor_usage', type: 'jsonb', nullable: true })
+  vendorUsage: Record<string, number> | null;
+
+  /** What that cost the operator at the vendor's list price, in US dollars (null: failed, or from before). */
+  @Column({
+    name: 'vendor_cost_usd',
+    type: 'numeric',
+    precision: 16,
+    scale: 8,
+    nullable: true,
+    transformer: { to: (v: number | null) => v, from: (v: string | null) => (v === null ? null : Number(v)) },
+  })
+  vendorCostUsd: number | null;
+
   @Column({ name: 'processing_ms', type: 'integer', nullable: true })
   processingMs: number | null;
 

@@ -1,3 +1,4 @@
+import { chatVendorUsage, vendorCostUsd } from '../../catalog/vendor-cost';
 import { DataSource } from 'typeorm';
 import type { Logger } from '../../../logger';
 import { getBalance } from '../../billing/ledger';
@@ -94,6 +95,7 @@ export class ChatSettlement {
   /** Settles on the real usage; when the database cannot take it, the outcome goes to the outbox instead. */
   async settle(run: ChatRun, text: string, usage: ChatUsage): Promise<ChatBilling> {
     const cost = priceChatUsage(run.model, usage);
+    const vendorUsage = chatVendorUsage(usage);
     const outcome = {
       op: 'complete' as const,
       generationId: run.generationId,
@@ -101,6 +103,8 @@ export class ChatSettlement {
       metadata: { ...usage },
       cost,
       processingMs: Date.now() - run.startedAt,
+      vendorUsage: { ...vendorUsage },
+      vendorCostUsd: vendorCostUsd(run.model, vendorUsage),
     };
     try {
       const done = await this.deps.billing.finish(outcome);

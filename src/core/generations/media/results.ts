@@ -13,6 +13,9 @@ export interface StoredResult {
   metadata: Record<string, unknown> | null;
   seed: number | null;
   durationSeconds: number | null;
+  /** What the vendor used and what it cost the operator (catalog/vendor-cost.ts); absent: not known. */
+  vendorUsage?: Record<string, number> | null;
+  vendorCostUsd?: number | null;
 }
 
 /** A transcript's segments, words and language, kept with its text (the compatible surfaces render srt, vtt...). */

@@ -11,6 +11,7 @@ import type { ProviderAdapter } from '../../providers/adapter';
 import { failureMessage } from '../errors';
 import { markCompleted, markFailed } from '../settlement/lifecycle';
 import { saysModelNotFound } from '../../providers/not-found';
+import { mediaVendorUsage, vendorCostUsd } from '../../catalog/vendor-cost';
 import { GenerationNotifier } from '../ports';
 import { ProviderRouter } from '../../providers/router';
 import { storeResult } from './results';
@@ -143,6 +144,8 @@ export class MediaRunner {
     }
     // Options the vendor left out travel with the result's metadata; the generation view shows them as `warnings`.
     if (output.warnings && output.warnings.length > 0) stored = { ...stored, metadata: { ...stored.metadata, warnings: output.warnings } };
+    const vendorUsage = mediaVendorUsage(model, params, output);
+    stored = { ...stored, vendorUsage: { ...vendorUsage }, vendorCostUsd: vendorCostUsd(model, vendorUsage, params) };
     const user = await this.deps.ds.query<{ plan_slug: string }[]>('SELECT plan_slug FROM users WHERE id = $1', [gen.userId]);
     const plan = await this.deps.plans.get(user[0]?.plan_slug ?? 'free');
     const won = await markCompleted(

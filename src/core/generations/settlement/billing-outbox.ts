@@ -15,6 +15,9 @@ export type DeferredOutcome =
       metadata: Record<string, unknown>;
       cost: number;
       processingMs: number;
+      /** What the vendor used and what that cost the operator (catalog/vendor-cost.ts). */
+      vendorUsage?: Record<string, number>;
+      vendorCostUsd?: number;
     }
   | { op: 'fail'; generationId: number; kind: string; message: string; processingMs: number };
 
@@ -23,7 +26,16 @@ export type ApplyOutcome = (outcome: DeferredOutcome) => Promise<unknown>;
 /** The single-shot transition an outcome stands for; null when the generation was no longer pending. */
 export function applyDeferredOutcome(db: Queryable, o: DeferredOutcome): Promise<Transition | null> {
   if (o.op === 'fail') return markFailed(db, o.generationId, o.kind as ProviderErrorKind, o.message, o.processingMs);
-  const result = { resultKey: null, resultMime: null, resultText: o.text, metadata: o.metadata, seed: null, durationSeconds: null };
+  const result = {
+    resultKey: null,
+    resultMime: null,
+    resultText: o.text,
+    metadata: o.metadata,
+    seed: null,
+    durationSeconds: null,
+    vendorUsage: o.vendorUsage ?? null,
+    vendorCostUsd: o.vendorCostUsd ?? null,
+  };
   return markCompleted(db, o.generationId, result, o.cost, o.processingMs, null);
 }
 

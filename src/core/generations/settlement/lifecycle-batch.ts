@@ -94,8 +94,10 @@ export async function createPendingGenerations(
 
 const FINISH_SQL = `WITH items AS (
     SELECT DISTINCT ON (t.id) t.*
-      FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::int[])
-           WITH ORDINALITY AS t(id, status, result_text, metadata, charge, error_kind, error, processing_ms, ord)
+      FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::int[], $9::text[],
+                  $10::numeric[])
+           WITH ORDINALITY AS t(id, status, result_text, metadata, charge, error_kind, error, processing_ms, vendor_usage,
+                                vendor_cost_usd, ord)
      ORDER BY t.id, t.ord
   ), g AS (
     UPDATE generations gen
@@ -108,7 +110,8 @@ const FINISH_SQL = `WITH items AS (
            duration_seconds = CASE WHEN i.status = 'completed' THEN NULL ELSE gen.duration_seconds END,
            expires_at = CASE WHEN i.status = 'completed' THEN NULL ELSE gen.expires_at END,
            processing_ms = i.processing_ms, completed_at = now(), tokens_spent = LEAST(i.charge, gen.tokens_reserved),
-           error = i.error, error_kind = i.error_kind
+           error = i.error, error_kind = i.error_kind,
+           vendor_usage = i.vendor_usage::jsonb, vendor_cost_usd = i.vendor_cost_usd
       FROM items i
      WHERE gen.id = i.id AND gen.status = 'pending'
     RETURNING gen.*, i.ord AS item_ord, i.charge AS item_charge
@@ -136,6 +139,8 @@ export async function finishGenerations(db: Queryable, outcomes: readonly Deferr
     outcomes.map((o) => (o.op === 'fail' ? o.kind : null)),
     outcomes.map((o) => (o.op === 'fail' ? o.message : null)),
     outcomes.map((o) => o.processingMs),
+    outcomes.map((o) => (o.op === 'complete' && o.vendorUsage ? JSON.stringify(o.vendorUsage) : null)),
+    outcomes.map((o) => (o.op === 'complete' ? (o.vendorCostUsd ?? null) : null)),
   ]);
   const byOrd = new Map(rows.map(({ item_ord, item_charge: _charge, ...row }) => [Number(item_ord), row]));
   return outcomes.map((_, i) => {

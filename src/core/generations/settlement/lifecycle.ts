@@ -133,7 +133,8 @@ export async function markCompleted(
        UPDATE generations SET status = 'completed', result_key = $2, result_mime = $3, result_text = $4,
               result_metadata = $5::jsonb, seed = $6, duration_seconds = $7, processing_ms = $8, completed_at = now(),
               expires_at = CASE WHEN $9::int IS NULL THEN NULL ELSE now() + make_interval(days => $9::int) END,
-              tokens_spent = LEAST($10::int, tokens_reserved), error = NULL, error_kind = NULL
+              tokens_spent = LEAST($10::int, tokens_reserved), error = NULL, error_kind = NULL,
+              vendor_usage = $11::jsonb, vendor_cost_usd = $12::numeric
         WHERE id = $1 AND status = 'pending'
         RETURNING *
      ),
@@ -150,6 +151,8 @@ export async function markCompleted(
       processingMs,
       retentionDays,
       tokensToCharge,
+      result.vendorUsage ? JSON.stringify(result.vendorUsage) : null,
+      result.vendorCostUsd ?? null,
     ],
   );
   return rows[0] ? toTransition(rows[0]) : null;

@@ -1,3 +1,4 @@
+import { chatVendorUsage, vendorCostUsd } from '../../catalog/vendor-cost';
 import type { Logger } from '../../../logger';
 import { Queryable } from '../../billing/queryable';
 import { modelOfRecord } from '../../catalog/lifecycle';
@@ -28,6 +29,7 @@ export async function recoverAbandoned(
     const elapsed = Date.now() - lease.createdAt.getTime();
     if (lease.category === 'text' && lease.deliveredChars > 0) {
       const usage = { promptTokens: lease.promptTokens, completionTokens: Math.ceil(lease.deliveredChars / CHARS_PER_TOKEN) };
+      const vendorUsage = chatVendorUsage(usage);
       const result = {
         resultKey: null,
         resultMime: null,
@@ -35,6 +37,8 @@ export async function recoverAbandoned(
         metadata: { ...usage, recovered: true },
         seed: null,
         durationSeconds: null,
+        vendorUsage: { ...vendorUsage },
+        vendorCostUsd: vendorCostUsd(model, vendorUsage),
       };
       if (await markCompleted(deps.sql, lease.generationId, result, priceChatUsage(model as TextModel, usage), elapsed, null))
         resolved += 1;

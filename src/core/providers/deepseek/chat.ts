@@ -73,7 +73,7 @@ export const deepSeekChatProfile: ChatCompletionsProfile = {
   acceptsTemperature: (model) => model !== PRO,
   supports: (option, model, traits) => {
     // Log probabilities come only without thinking: V4 Flash as it answers by default.
-    if (option === 'logprobs') return model === FLASH;
+    if (option === 'logprobs') return flash(model);
     const thinkingExcluded = traits?.unreasonedToolTurns || traits?.options.has('logprobs');
     return (model === PRO ? PRO_OPTIONS : FLASH_OPTIONS).has(option) && !(option === 'reasoning_effort' && thinkingExcluded);
   },
