@@ -356,7 +356,7 @@ describe('model lifecycle (refresh of 2026-11-27)', () => {
 
   test('a model nearing its shutdown is reported for the start warning and marked on the Model object', () => {
     expect(endingModels(new Date('2027-04-01T00:00:00Z'))).toEqual([
-      { slug: 'gemini-3.1-flash-lite', shutdownAt: '2027-05-07', deprecatedAt: null, replacement: null, retired: false },
+      { slug: 'gemini-3.1-flash-lite', shutdownAt: '2027-05-07', deprecatedAt: null, replacement: 'gemini-3.5-flash', retired: false },
       { slug: 'gpt-4o-transcribe', shutdownAt: '2027-02-26', deprecatedAt: '2026-08-26', replacement: 'gpt-transcribe', retired: true },
     ]);
     expect(toPublicModel(requireModel('gemini-3.1-flash-lite'))).toMatchObject({ deprecated_at: null, shutdown_at: '2027-05-07' });

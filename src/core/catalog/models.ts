@@ -952,7 +952,8 @@ const LIVE = [...TEXT_MODELS, ...IMAGE_MODELS, ...VIDEO_MODELS, ...TTS_MODELS, .
 
 /** Vendor dates of catalog models; a model past `shutdownAt` is served by its `replacement`. */
 const LIFECYCLES: { [S in (typeof LIVE)[number]['slug']]?: ModelLifecycle } = {
-  'gemini-3.1-flash-lite': { shutdownAt: '2027-05-07' },
+  // Google names no successor in the catalog; Gemini 3.5 Flash serves the same Starter users at one token too.
+  'gemini-3.1-flash-lite': { shutdownAt: '2027-05-07', replacement: 'gemini-3.5-flash' },
   // OpenAI names gpt-transcribe as its successor.
   'gpt-4o-transcribe': { deprecatedAt: '2026-08-26', shutdownAt: '2027-02-26', replacement: 'gpt-transcribe' },
 };
