@@ -171,7 +171,7 @@ persona-intro =
     A persona gives the chat its instructions and its model. Choosing one starts a new conversation.
 persona-line = 🎭 { $name } — { $description }
 persona-line-own = 👤 { $name } — { $description }
-persona-own-hint = Your own assistants, created in the web dashboard, appear here too.
+persona-own-hint = Assistants you create for your account appear here too.
 persona-none = none
 persona-set = 🎭 Persona: { $name }, model: { $model }. A new conversation has started.
 persona-set-model-kept = 🎭 Persona: { $name }. Its model, { $wanted }, is not available to you, so { $model } answers. A new conversation has started.
@@ -335,7 +335,13 @@ balance-limits = Limits: { $hourly } requests/hour, { $daily }/day
 balance-no-limits = Limits: none
 plans-title = ⭐ Plans
 plan-line =
-    { $mark }{ $name } — { $price } ₽/month
+    { $mark }{ $name } — ⭐ { $stars } / 30 days
+      { $tokens } { $tokens ->
+          [one] token
+         *[other] tokens
+      } a month, { $hourly } requests/hour, { $daily }/day, all models
+plan-line-unsold =
+    { $mark }{ $name }
       { $tokens } { $tokens ->
           [one] token
          *[other] tokens

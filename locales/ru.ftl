@@ -171,7 +171,7 @@ persona-intro =
     Персона задаёт чату инструкции и модель. При выборе персоны начинается новый разговор.
 persona-line = 🎭 { $name } — { $description }
 persona-line-own = 👤 { $name } — { $description }
-persona-own-hint = Здесь появятся и ваши собственные ассистенты, созданные в веб-кабинете.
+persona-own-hint = Здесь появятся и ассистенты, которые вы создадите для своего аккаунта.
 persona-none = нет
 persona-set = 🎭 Персона: { $name }, модель: { $model }. Начат новый разговор.
 persona-set-model-kept = 🎭 Персона: { $name }. Её модель { $wanted } вам недоступна, поэтому отвечает { $model }. Начат новый разговор.
@@ -335,7 +335,14 @@ balance-limits = Лимиты: { $hourly } запросов в час, { $daily 
 balance-no-limits = Лимитов на запросы нет
 plans-title = ⭐ Тарифы
 plan-line =
-    { $mark }{ $name } — { $price } ₽/мес.
+    { $mark }{ $name } — ⭐ { $stars } / 30 дней
+      { $tokens } { $tokens ->
+          [one] токен
+          [few] токена
+         *[many] токенов
+      } в месяц, { $hourly } запросов в час, { $daily } в сутки, все модели
+plan-line-unsold =
+    { $mark }{ $name }
       { $tokens } { $tokens ->
           [one] токен
           [few] токена

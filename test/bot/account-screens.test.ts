@@ -27,6 +27,12 @@ test('balance shows plan tokens and bonus tokens; Starter promises no refill and
   const plans = lastKeyboard(h.telegram, user.id);
   expect(plans.method).toBe('editMessageText');
   expect(plans.payload.text).toContain('✓ Starter — free');
+  // Priced in what the bot sells them for: Stars, as on the buttons (no rouble price in the bot).
+  const articles = await h.engine.services.payments.catalog.list();
+  const basic = articles.find((a) => a.id === 'plan-basic-month')!;
+  expect(plans.payload.text).toContain(`Basic — ⭐ ${basic.stars} / 30 days`);
+  expect(plans.payload.text).not.toMatch(/₽|RUB/);
+  expect(buttonsOf(plans).find((b) => b.callback_data === 'pay:plan-basic-month')!.text).toContain(String(basic.stars));
   expect(buttonsOf(plans).map((b) => b.callback_data)).toEqual(expect.arrayContaining(['pay:plan-basic-month', 'pay:plan-elite-month']));
 
   // Buying is a Telegram Stars subscription link (test/bot/payments.test.ts follows the payment through).
@@ -112,4 +118,16 @@ test('stats and a paged history of results; a result can be sent again', async (
   const photosBefore = h.telegram.callsOf('sendPhoto').length;
   await h.send(user.press(resend.callback_data, { message_id: messageIdOf(first) }));
   expect(h.telegram.callsOf('sendPhoto').length).toBe(photosBefore + 1);
+});
+
+test('/mode lists the assistants without promising a dashboard page', async () => {
+  const user = h.user(4_800_009, { languageCode: 'en' });
+  await h.send(user.text('/mode'));
+  const text = h.telegram.sentTexts(user.id).pop()!;
+  expect(text).toMatch(/^🎭 Personas/);
+  expect(text).toContain('Assistants you create for your account appear here too.');
+  expect(text).not.toMatch(/dashboard/i);
+  const ru = h.user(4_800_010, { languageCode: 'ru' });
+  await h.send(ru.text('/mode'));
+  expect(h.telegram.sentTexts(ru.id).pop()).not.toMatch(/кабинет/i);
 });

@@ -33,23 +33,34 @@ async function showBalance(ctx: BotContext): Promise<void> {
   await show(ctx, text, kb);
 }
 
-async function showPlans(ctx: BotContext): Promise<void> {
+/**
+ * The plans with their limits, priced in what the bot takes: Telegram Stars, for 30 days (the article that sells the
+ * plan here). A plan the bot does not sell has no price line.
+ */
+export async function showPlans(ctx: BotContext): Promise<void> {
   const plans = [...(await ctx.deps.services.plans.all()).values()];
   const current = ctx.account?.plan.slug;
+  const articles = await ctx.deps.services.payments.catalog.list();
+  const starsOf = (plan: string) => articles.find((a) => a.kind === 'plan' && a.plan === plan)?.stars;
   const lines = plans.map((p) => {
+    const stars = starsOf(p.slug);
     const args = {
       mark: p.slug === current ? '✓ ' : '',
       name: p.name,
-      price: p.priceRub,
+      stars: stars ?? 0,
       tokens: p.monthlyTokens,
       hourly: p.rateLimitHourly === 0 ? ctx.t('unlimited') : String(p.rateLimitHourly),
       daily: p.rateLimitDaily === 0 ? ctx.t('unlimited') : String(p.rateLimitDaily),
     };
-    return p.level === 0 ? ctx.t('plan-line-starter', args) : ctx.t('plan-line', args);
+    return p.level === 0
+      ? ctx.t('plan-line-starter', args)
+      : stars === undefined
+        ? ctx.t('plan-line-unsold', args)
+        : ctx.t('plan-line', args);
   });
   const names = Object.fromEntries(plans.map((p) => [p.slug, p.name]));
   const kb = new InlineKeyboard();
-  for (const article of await ctx.deps.services.payments.catalog.list()) {
+  for (const article of articles) {
     if (article.kind === 'plan' && article.plan && article.plan !== current) {
       kb.text(ctx.t('button-buy-plan', { name: names[article.plan] ?? article.plan, stars: article.stars }), PAY.data(article.id)).row();
     }
