@@ -1,3 +1,4 @@
+import { fallbacksOf } from './fallback-models';
 import { ParamError } from '../../core/catalog/errors';
 import type { ChatInput } from '../../core/generations/chat/types';
 import type { ChatInputMessage, ChatInputPart, ChatOptions } from '../../core/generations/chat/request';
@@ -181,6 +182,7 @@ export function toChatInput(body: ChatCompletionBody, envelope?: ReasoningEnvelo
     throw new ParamError('modalities', 'modalities: audio output is not supported, this server answers in text');
   return {
     model: body.model,
+    ...fallbacksOf(body.model, body.models),
     messages: toChatMessages(body.messages, catalogEntry(body.model)?.provider, envelope),
     maxTokens: body.max_completion_tokens ?? body.max_tokens,
     temperature: body.temperature,

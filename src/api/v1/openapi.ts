@@ -30,7 +30,10 @@ export function documentV1(router: Router): void {
       'that read PDFs. Any other parameter, audio output and an unknown content part type answer 400 naming it in ' +
       '`param`. ' +
       'With `stream: true` the answer is server-sent events of chat.completion.chunk objects ending in `[DONE]`; the ' +
-      'last chunk carries the `service` object.',
+      'last chunk carries the `service` object. `models` (as OpenRouter takes it) lists fallback models, tried in ' +
+      'order when `model` cannot serve before its first byte (an outage, an overload, a retirement): each must be ' +
+      "open to the key and the plan and take the request; the answer's `model` names the one that served, billed at " +
+      'its price.',
     tags,
     security: 'bearer',
     body: chatCompletionBody,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fallbackModels } from './fallback-models';
 import { BODY_CAPS } from './body-caps';
 import { unsupportedTag } from './wire-types';
 import { reasoningDetail, thinkingBlock } from './chat-reasoning';
@@ -91,6 +92,7 @@ const responseFormat = z.discriminatedUnion('type', [
 /** The chat-completions request as SDK clients send it. Parameters not listed here are refused (see router). */
 export const chatCompletionBody = z.object({
   model: z.string().trim().min(1, 'model is required'),
+  models: fallbackModels.nullish(),
   messages: z.array(message).min(1, 'messages must not be empty').max(BODY_CAPS.items),
   temperature: z.number().min(0).max(2).nullish(),
   top_p: z.number().min(0).max(1).nullish(),

@@ -36,6 +36,14 @@ const paramsSchema = z.strictObject({
 
 export const generateBodySchema = z.strictObject({
   model: z.string().trim().min(1, 'model is required'),
+  fallbacks: z
+    .array(z.string().trim().min(1, 'a model slug must not be empty'))
+    .min(1)
+    .max(5)
+    .nullish()
+    .describe(
+      "models to run instead, in order, when `model` cannot serve before its first byte (an outage, an overload, a retirement); each takes the same options. The generation's `model_slug` names the one that served, billed at its price",
+    ),
   prompt: z.string().nullish(),
   negative_prompt: z.string().nullish(),
   size: z.string().trim().toLowerCase().nullish(),
@@ -76,7 +84,7 @@ function defined<T>(value: T | null | undefined): T | undefined {
   return value ?? undefined;
 }
 
-type OptionsBody = Omit<GenerateBody, 'model'>;
+type OptionsBody = Omit<GenerateBody, 'model' | 'fallbacks'>;
 
 function imageUrlsOf(body: OptionsBody): Record<ImageField, string | undefined> {
   const p = body.params ?? {};
@@ -91,7 +99,8 @@ function imageUrlsOf(body: OptionsBody): Record<ImageField, string | undefined> 
 
 /** A shape-checked body (with `files` for the image fields received as files) as the core's request. @throws ParamError */
 export function requestFromBody<F = never>(body: GenerateBody, files: AttachedFiles<F> = {}): GenerateRequest<F> {
-  return { model: body.model, ...optionsFromBody(body, files) };
+  const { fallbacks, ...options } = body;
+  return { model: body.model, ...(fallbacks?.length ? { fallbacks } : {}), ...optionsFromBody(options, files) };
 }
 
 function optionsFromBody<F>(body: OptionsBody, files: AttachedFiles<F> = {}): Omit<GenerateRequest<F>, 'model'> {
@@ -150,6 +159,7 @@ export function bodyFromRequest(request: GenerateRequest): GenerateBody {
   // Undefined entries vanish when the body is sent as JSON.
   return {
     model: request.model,
+    fallbacks: request.fallbacks,
     prompt: request.prompt,
     negative_prompt: request.negativePrompt,
     size: request.size,

@@ -33,7 +33,12 @@ export interface GenerateCommand<F = UploadedImage> {
   replaced?: { from: string; shutdownAt: string | null };
   params: NormalizedParams;
   inputs: CommandInputs<F>;
+  /** The same request on the models to run instead, in order, when this one cannot serve before its first byte. */
+  fallbacks?: FallbackCommand[];
 }
+
+/** A model to run instead, with the request's options under its own rules (it takes the first model's inputs). */
+export type FallbackCommand = Pick<GenerateCommand, 'model' | 'replaced' | 'params'>;
 
 /** The same command with every file replaced by `load(file)` (one at a time, in order); URLs stay as they are. */
 export async function loadCommandFiles<F, G>(command: GenerateCommand<F>, load: (file: F) => Promise<G>): Promise<GenerateCommand<G>> {

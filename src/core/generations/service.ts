@@ -16,7 +16,7 @@ import { ModelDefinition } from '../catalog/types';
 import { RateDecision, RateLimiter } from '../limits/rate-limiter';
 import { newResultKey, ResultStorage, readStoredObject } from '../media/storage';
 import { InputFile, MediaPoll, MediaStart, ProviderError } from '../providers/types';
-import { assertRunnable } from './access';
+import { assertCanUseModel, assertRunnable } from './access';
 import { InputError } from './errors';
 import { inpaintMask } from './media/inpaint-mask';
 import type { DeliveryTarget } from './delivery/delivery-outbox';
@@ -25,7 +25,8 @@ import { GenerationLeases } from './settlement/leases';
 import { createPendingGeneration, withdrawPendingGeneration } from './settlement/lifecycle';
 import { buildMediaRequest, MediaInputs, MediaRunner, SttExtras } from './media/runner';
 import { GenerationQueue } from './ports';
-import { ProviderRouter } from '../providers/router';
+import { movesOn, ProviderRouter } from '../providers/router';
+import { cannotServeNow } from './chat/prepare';
 
 export interface Actor {
   user: UserRecord;
@@ -84,6 +85,22 @@ interface StoredParams extends NormalizedParams {
   stt?: SttExtras;
   /** The retired model the request named, served by this generation's model (see views.ts: its warning). */
   replacedFrom?: { slug: string; shutdownAt: string | null };
+  /** The price of this model's result, when the hold also covers fallbacks (else the hold is the price). */
+  charge?: number;
+  /** Models to run instead, in order (with their own options and price), when this one cannot serve before its first byte. */
+  fallbacks?: StoredFallback[];
+}
+
+interface StoredFallback {
+  slug: string;
+  params: StoredParams;
+  charge: number;
+}
+
+function storedParamsOf(command: Pick<GenerateCommand, 'params' | 'replaced'>): StoredParams {
+  return command.replaced
+    ? { ...command.params, replacedFrom: { slug: command.replaced.from, shutdownAt: command.replaced.shutdownAt } }
+    : command.params;
 }
 
 /** How long a media request waits for its result before answering with the pending generation. */
@@ -116,6 +133,68 @@ export class GenerationService {
   }
 
   /**
+   * A command with fallbacks: every model must be open to the key and the plan; the first that can serve now runs
+   * (one whose vendor is unreachable, or that retired, is passed over), the others wait in its params. One hold
+   * covers whichever serves; it is billed at its own price.
+   */
+  private async admitWithFallbacks(actor: Actor, command: GenerateCommand) {
+    const candidates = [command, ...(command.fallbacks ?? [])];
+    for (const c of candidates) {
+      assertKeyAllowsModel(actor.key, c.replaced?.from ?? c.model.slug);
+      assertCanUseModel(actor.plan, c.model);
+    }
+    let reason: unknown;
+    const first = candidates.findIndex((c) => {
+      try {
+        this.deps.router.assertAvailable(c.model.provider, c.model.slug);
+        return true;
+      } catch (err) {
+        if (!cannotServeNow(err)) throw err;
+        reason ??= err;
+        return false;
+      }
+    });
+    if (first < 0) throw reason;
+    const [chosen, ...rest] = candidates.slice(first).map((c) => {
+      const params = storedParamsOf(c);
+      return { model: c.model, params, charge: quoteGeneration(c.model, params) };
+    });
+    const cost = Math.max(chosen!.charge, ...rest.map((c) => c.charge));
+    const fallbacks = rest.map((c) => ({ slug: c.model.slug, params: c.params, charge: c.charge }));
+    const params: StoredParams = { ...chosen!.params, charge: chosen!.charge, ...(fallbacks.length ? { fallbacks } : {}) };
+    return { model: chosen!.model, params, cost, rate: await this.deps.limiter.admit(actor.user.id, actor.plan) };
+  }
+
+  /**
+   * The generation's next fallback, after its model failed before its first byte (the row then names that model
+   * and keeps its options and price); undefined when there is none, or the failure would stop any model.
+   */
+  private async fallBack(gen: GenerationEntity, params: StoredParams, failure: unknown) {
+    if (!movesOn(failure)) return undefined;
+    const [next, ...rest] = params.fallbacks ?? [];
+    if (!next) return undefined;
+    const { inputKeys, maskKey, audioKey } = params;
+    const stored: StoredParams = {
+      ...next.params,
+      ...(inputKeys ? { inputKeys } : {}),
+      ...(maskKey ? { maskKey } : {}),
+      ...(audioKey ? { audioKey } : {}),
+      charge: next.charge,
+      ...(rest.length ? { fallbacks: rest } : {}),
+    };
+    const model = modelOfRecord(next.slug);
+    await this.deps.ds.query(`UPDATE generations SET model_slug = $2, params = $3 WHERE id = $1 AND status = 'pending'`, [
+      gen.id,
+      model.slug,
+      JSON.stringify(stored),
+    ]);
+    gen.modelSlug = model.slug;
+    gen.params = stored as unknown as Record<string, unknown>;
+    this.deps.log.info({ generation: gen.id, to: model.slug }, 'generation falls back to the next model');
+    return { model, params: stored };
+  }
+
+  /**
    * POST /api/v2/generate and /inpaint, the bot's image, video, speech, music and tool actions, schedules: the
    * door has parsed its request into the command.
    */
@@ -130,12 +209,14 @@ export class GenerationService {
    * taken are withdrawn and nothing reaches the vendor.
    */
   async generateCopies(actor: Actor, command: GenerateCommand, ctx: RequestContext, copies: number): Promise<CopiesOutcome> {
-    const { model } = command;
-    const params: StoredParams = command.replaced
-      ? { ...command.params, replacedFrom: { slug: command.replaced.from, shutdownAt: command.replaced.shutdownAt } }
-      : command.params;
-    const cost = quoteGeneration(model, params);
-    const rate = await this.admit(actor, model, command.replaced?.from);
+    const { model, params, cost, rate } = command.fallbacks?.length
+      ? await this.admitWithFallbacks(actor, command)
+      : {
+          ...command,
+          params: storedParamsOf(command),
+          cost: quoteGeneration(command.model, storedParamsOf(command)),
+          rate: await this.admit(actor, command.model, command.replaced?.from),
+        };
     const inputs = await this.resolveInputs(command.inputs, ctx);
     if (model.category === 'tool' && model.config.supports_mask && inputs.images[0]) {
       inputs.mask = await inpaintMask(inputs.images[0], inputs.mask, command.inputs.maskField ?? 'params.mask_url', {
@@ -268,13 +349,23 @@ export class GenerationService {
     params: StoredParams,
     inputs: MediaInputs,
   ): Promise<GenerationEntity> {
-    const req = buildMediaRequest(model, params, inputs, params.stt);
+    let req = buildMediaRequest(model, params, inputs, params.stt);
     const deadline = Date.now() + this.inlineBudgetMs;
     let started: MediaStart & { connection: string };
-    try {
-      started = await this.deps.runner.start(model, req, deadline);
-    } catch (err) {
-      return this.deps.runner.fail(gen, model, err);
+    for (;;) {
+      try {
+        started = await this.deps.runner.start(model, req, deadline, !!params.fallbacks?.length);
+        break;
+      } catch (err) {
+        const next = await this.fallBack(gen, params, err);
+        if (!next) return this.deps.runner.fail(gen, model, err);
+        ({ model, params } = next);
+        if (model.execution === 'async') {
+          await this.handOff(gen, params, inputs);
+          return gen;
+        }
+        req = buildMediaRequest(model, params, inputs, params.stt);
+      }
     }
     let state: MediaStart | MediaPoll = started;
     if (started.state === 'pending') {
@@ -368,7 +459,7 @@ export class GenerationService {
     let state: MediaStart | MediaPoll;
     try {
       if (!gen.upstreamJobId) {
-        const started = await this.deps.runner.start(model, req, gen.deadlineAt?.getTime());
+        const started = await this.deps.runner.start(model, req, gen.deadlineAt?.getTime(), !!params.fallbacks?.length);
         if (started.state === 'pending') {
           await this.saveUpstreamJob(gen, started.upstreamJobId, started.etaSeconds, started.connection);
           return interval;
@@ -378,8 +469,10 @@ export class GenerationService {
         state = await this.deps.runner.poll(model, req, gen.upstreamJobId, gen.upstreamConnection, gen.deadlineAt?.getTime());
       }
     } catch (err) {
-      // A flaky poll is retried until the deadline; a refused submission fails the generation now.
+      // A flaky poll is retried until the deadline; a refused submission fails the generation now, unless a
+      // fallback may take it (its submission is the next step).
       if (gen.upstreamJobId && err instanceof ProviderError && err.retryable) return interval * 2;
+      if (!gen.upstreamJobId && (await this.fallBack(gen, params, err))) return 0;
       await this.deps.runner.fail(gen, model, err);
       return null;
     }

@@ -37,6 +37,8 @@ export interface CallOptions {
   queued?: boolean;
   /** When the work must be over (epoch ms): bounds each connection's retries. */
   deadlineAt?: number;
+  /** Another model may take the request after this vendor: no connection retries in place, the next one is tried. */
+  moreToTry?: boolean;
 }
 
 /**
@@ -62,8 +64,8 @@ export class VendorRoute {
     return this.order.filter((c) => !this.gate.isOpen(c));
   }
 
-  private via(c: PooledConnection, last: boolean, deadlineAt?: number): Via {
-    const conn = { ...c.conn, ...(last ? {} : { maxAttempts: 1 }), ...(deadlineAt !== undefined ? { deadlineAt } : {}) };
+  private via(c: PooledConnection, retries: boolean, deadlineAt?: number): Via {
+    const conn = { ...c.conn, ...(retries ? {} : { maxAttempts: 1 }), ...(deadlineAt !== undefined ? { deadlineAt } : {}) };
     return { conn, connection: c };
   }
 
@@ -83,7 +85,7 @@ export class VendorRoute {
         const c = candidates[i]!;
         const last = i === candidates.length - 1;
         try {
-          const result = await this.gate.attempt(c, () => task(this.via(c, last, options.deadlineAt)));
+          const result = await this.gate.attempt(c, () => task(this.via(c, last && !options.moreToTry, options.deadlineAt)));
           countRequest(c, null);
           return result;
         } catch (err) {
@@ -100,7 +102,7 @@ export class VendorRoute {
    * A stream from the first connection that starts one: it moves on only before the first event (a failure after
    * that is the stream's). `signal` is the caller's abort: an aborted stream is not the vendor's failure.
    */
-  stream<E>(open: (via: Via) => AsyncIterable<E>, signal?: AbortSignal): AsyncIterable<E> {
+  stream<E>(open: (via: Via) => AsyncIterable<E>, signal?: AbortSignal, options: Pick<CallOptions, 'moreToTry'> = {}): AsyncIterable<E> {
     const route = this;
     return (async function* () {
       const candidates = route.candidates();
@@ -108,7 +110,7 @@ export class VendorRoute {
         const c = candidates[i]!;
         const last = i === candidates.length - 1;
         const startedAt = Date.now();
-        const it = open(route.via(c, last))[Symbol.asyncIterator]();
+        const it = open(route.via(c, last && !options.moreToTry))[Symbol.asyncIterator]();
         let first: IteratorResult<E>;
         try {
           first = await it.next();

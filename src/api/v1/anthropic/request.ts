@@ -1,3 +1,4 @@
+import { fallbacksOf } from '../fallback-models';
 import type { ReasoningEnvelope } from '../../../core/generations/chat/reasoning-envelope';
 import type { ChatInput } from '../../../core/generations/chat/types';
 import type { ChatInputMessage, ChatInputPart } from '../../../core/generations/chat/request';
@@ -197,6 +198,7 @@ export function toChatInput(body: MessagesBody, envelope: ReasoningEnvelope): Ch
   const effort = body.output_config?.effort;
   return {
     ...toConversation(body, envelope),
+    ...fallbacksOf(body.model, body.models),
     ...thinkingOf(body.thinking),
     ...(effort ? { reasoningEffort: effort } : {}),
     maxTokens: body.max_tokens,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fallbackModels } from '../fallback-models';
 import { BODY_CAPS } from '../body-caps';
 import { functionName, unsupportedTag } from '../wire-types';
 
@@ -134,6 +135,7 @@ const requestFields = {
 
 export const messagesBody = z.strictObject({
   ...requestFields,
+  models: fallbackModels.optional(),
   max_tokens: z.number().int().min(1, 'max_tokens must be at least 1'),
   // Four is what every vendor of the catalog takes.
   stop_sequences: z.array(z.string().min(1)).max(4).optional(),

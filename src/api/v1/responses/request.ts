@@ -1,3 +1,4 @@
+import { fallbacksOf } from '../fallback-models';
 import { ParamError } from '../../../core/catalog/errors';
 import type { ChatInput } from '../../../core/generations/chat/types';
 import type { ChatInputMessage, ChatInputPart } from '../../../core/generations/chat/request';
@@ -110,6 +111,7 @@ export function toChatInput(body: ResponsesBody, envelope: ReasoningEnvelope): C
   const orUndefined = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
   return {
     model: body.model,
+    ...fallbacksOf(body.model, body.models),
     messages: [...system, ...toMessages(items, envelope)],
     maxTokens: body.max_output_tokens,
     temperature: body.temperature,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fallbackModels } from '../fallback-models';
 import { functionName, unsupportedTag } from '../wire-types';
 
 // The Responses request, stateless subset, as the official SDK and the Agents SDK send it. A parameter it does
@@ -97,6 +98,7 @@ const textFormat = z.discriminatedUnion(
 
 export const responsesBody = z.object({
   model: z.string().trim().min(1, 'model is required'),
+  models: fallbackModels.nullish(),
   input: z.union([z.string(), z.array(item).min(1, 'input must not be empty')]),
   instructions: z.string().nullish(),
   tools: z

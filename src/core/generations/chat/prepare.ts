@@ -1,5 +1,5 @@
 import { aliasReasoningEffort, resolveModel } from '../../catalog/lifecycle';
-import { ParamError } from '../../catalog/errors';
+import { ModelRetiredError, ParamError } from '../../catalog/errors';
 import { estimateChatReservation, estimatePromptTokens, priceChatUsage, resolveMaxTokens } from '../../catalog/pricing';
 import { TextModel } from '../../catalog/types';
 import { ChatRequest, ProviderName } from '../../providers/types';
@@ -8,6 +8,7 @@ import { assertKeyAllowsModel } from '../../accounts/key-limits';
 import { assertRunnable } from '../access';
 import { ChatInputMessage, checkChatRequest, documentsText, lowerDocuments, toolCallsText, withoutIgnored } from './request';
 import type { ChatInput, ModelReplaced } from './types';
+import { ProviderUnavailableError } from '../../providers/errors';
 import { ProviderRouter } from '../../providers/router';
 import { Actor } from '../service';
 
@@ -68,7 +69,6 @@ export function prepareChat(deps: ChatPrepareDeps, actor: Actor, asked: ChatInpu
   const ignored = checkChatRequest(model, chat, messages, input.temperature, input, maxTokens);
   const options = withoutIgnored(input, ignored);
   assertRunnable(actor.plan, model, deps.router);
-  const route = deps.router.route(model.provider, model.slug);
   const promptTokens = promptTokensOf(input);
   const choices = options.choices ?? 1;
   if (promptTokens >= model.config.max_context) {
@@ -103,7 +103,6 @@ export function prepareChat(deps: ChatPrepareDeps, actor: Actor, asked: ChatInpu
   return {
     model,
     replaced,
-    route,
     /** The conversation as this vendor takes it (documents it cannot read as such given as text or PDFs). */
     messages,
     request,
@@ -118,3 +117,30 @@ export function prepareChat(deps: ChatPrepareDeps, actor: Actor, asked: ChatInpu
 }
 
 export type PreparedChat = ReturnType<typeof prepareChat>;
+
+/** A model that cannot serve now (retired without a replacement, or its vendor unreachable): its fallback may. */
+export function cannotServeNow(err: unknown): boolean {
+  return err instanceof ProviderUnavailableError || err instanceof ModelRetiredError;
+}
+
+/**
+ * The request's model and its fallbacks (`fallbacks`, tried in order), each prepared as if asked alone: every one
+ * must exist, be open to the key and the plan, and take the request. Those that cannot serve now are left out; when
+ * none can, the first one's reason is thrown. @throws as `prepareChat`
+ */
+export function prepareCandidates(deps: ChatPrepareDeps, actor: Actor, input: ChatInput): PreparedChat[] {
+  const slugs = [...new Set([input.model, ...(input.fallbacks ?? [])])];
+  if (slugs.length === 1) return [prepareChat(deps, actor, input)];
+  const servable: PreparedChat[] = [];
+  let firstReason: unknown;
+  for (const slug of slugs) {
+    try {
+      servable.push(prepareChat(deps, actor, { ...input, model: slug }));
+    } catch (err) {
+      if (!cannotServeNow(err)) throw err;
+      firstReason ??= err;
+    }
+  }
+  if (servable.length === 0) throw firstReason;
+  return servable;
+}

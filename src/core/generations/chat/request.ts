@@ -222,13 +222,13 @@ export function withoutIgnored<T extends ChatOptions & { temperature?: number | 
  * Reasoning goes back only to the vendor that produced it: another vendor can neither read nor verify it (a model
  * switched mid-conversation starts its reasoning afresh).
  */
-export function reasoningFor(provider: ProviderName, messages: readonly ChatInputMessage[]): ChatInputMessage[] {
+export function reasoningFor<M extends Pick<ChatInputMessage, 'reasoning'>>(provider: ProviderName, messages: readonly M[]): M[] {
   return messages.map((m) => {
     if (m.reasoning === undefined) return m;
     const own = m.reasoning.filter((r) => r.provider === provider);
     if (own.length === m.reasoning.length) return m;
     const { reasoning: _dropped, ...rest } = m;
-    return own.length > 0 ? { ...rest, reasoning: own } : rest;
+    return (own.length > 0 ? { ...rest, reasoning: own } : rest) as M;
   });
 }
 

@@ -1,8 +1,9 @@
 import type { Logger } from '../../../logger';
 import { TextModel } from '../../catalog/types';
-import { RateLimiter } from '../../limits/rate-limiter';
+import { RateDecision, RateLimiter } from '../../limits/rate-limiter';
 import {
   ChatCapability,
+  ChatMessage,
   ChatRequest,
   ChatResult,
   ChatStreamEvent,
@@ -18,7 +19,7 @@ import { AnswersInFlight } from './answers-in-flight';
 import { BalanceHints } from './balance-hints';
 import { BillingOutbox } from '../settlement/billing-outbox';
 import { GenerationBilling } from '../settlement/billing-batches';
-import { CHARS_PER_TOKEN, messageText, prepareChat, promptTokensOf, textModelFor } from './prepare';
+import { CHARS_PER_TOKEN, messageText, PreparedChat, prepareCandidates, promptTokensOf, textModelFor } from './prepare';
 import { reasoningFor, resolveImages, toolCallsText, withoutImageRefs } from './request';
 import { ChatSettlement } from './settlement';
 import type { ChatInput, ChatOutcome, ChatStream, StreamBilling } from './types';
@@ -27,7 +28,7 @@ import { InputResolver } from '../media/inputs';
 import { GenerationLeases } from '../settlement/leases';
 import { NewGeneration, NewLease } from '../settlement/lifecycle';
 import { GenerationNotifier } from '../ports';
-import { ProviderRouter, VendorRoute } from '../../providers/router';
+import { movesOn, ProviderRouter, VendorRoute } from '../../providers/router';
 import { Actor, RequestContext } from '../service';
 
 export interface ChatServiceDeps {
@@ -55,7 +56,36 @@ export interface ChatServiceDeps {
 /** A vendor call started before its hold committed: it is aborted through `abort` if the hold is refused. */
 interface EarlyStart<T> {
   abort: AbortController;
-  start: (call: { chat: ChatCapability; request: ChatRequest; route: VendorRoute }) => T;
+  start: (call: { chat: ChatCapability; request: ChatRequest; route: VendorRoute; moreToTry: boolean }) => T;
+}
+
+/** What a fallback needs of a run: the models it may try, which one runs, and the messages every one of them takes. */
+interface ChatAttempt extends PreparedChat {
+  candidates: PreparedChat[];
+  candidate: number;
+  /** Fetches an image the conversation refers to, once whichever model takes it. */
+  fetchImage: (field: string, url: string) => Promise<{ data: Buffer; mime: string }>;
+  request: ChatRequest;
+  route: VendorRoute;
+  generationId: number;
+}
+
+/** A stream whose first step was already read. */
+function resumed<E>(first: IteratorResult<E>, it: AsyncIterator<E>): AsyncIterable<E> {
+  return (async function* () {
+    let ended = false;
+    try {
+      for (let step = first; !step.done; step = await it.next()) yield step.value;
+      ended = true;
+    } finally {
+      if (!ended) await it.return?.();
+    }
+  })();
+}
+
+/** A stream that fails at once (the answer's accounting then records the failure as for any stream). */
+function failing<E>(err: unknown): AsyncIterable<E> {
+  return { [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(err) }) };
 }
 
 /** Asks an event stream for its first event at once (its request goes out now); the events are read later, in order. */
@@ -122,7 +152,11 @@ export class ChatService {
    * nothing is charged; a request refused by a limit never reaches the vendor.
    */
   private async begin<T>(actor: Actor, input: ChatInput, ctx: RequestContext, client: AbortSignal | undefined, early?: EarlyStart<T>) {
-    const prepared = prepareChat(this.deps, actor, input);
+    const candidates = prepareCandidates(this.deps, actor, input);
+    const prepared = candidates[0]!;
+    const route = this.deps.router.route(prepared.model.provider, prepared.model.slug);
+    // One hold covers whichever model answers; the answer is billed at that model's price.
+    const reserve = Math.max(...candidates.map((c) => c.reserve));
     const last = input.messages[input.messages.length - 1];
     const lease: NewLease = { instanceId: this.deps.leases.instanceId, promptTokens: prepared.promptTokens };
     const generation: NewGeneration = {
@@ -138,18 +172,38 @@ export class ChatService {
         ...(input.user !== undefined ? { user: input.user } : {}),
         ...(prepared.replaced ? { replacedFrom: { slug: prepared.replaced.from, shutdownAt: prepared.replaced.shutdownAt } } : {}),
       },
-      tokensReserved: prepared.reserve,
+      tokensReserved: reserve,
       etaSeconds: prepared.model.etaSeconds,
       delivery: ctx.delivery ?? null,
-      sandbox: prepared.route.sandbox,
+      sandbox: route.sandbox,
       deadlineAt: new Date(Date.now() + 30 * 60_000),
       apiKeyId: actor.key?.id ?? null,
     };
     const { rated, admitted } = this.settlement.admit(actor, generation, lease);
     // A key with a budget of its own is checked in the hold: no vendor call before that check has passed.
-    const covered = early && !client?.aborted && !actor.key?.budgeted && this.balances.covers(actor.user.id, prepared.reserve);
+    const covered = early && !client?.aborted && !actor.key?.budgeted && this.balances.covers(actor.user.id, reserve);
     const conversation = reasoningFor(prepared.model.provider, prepared.messages);
     const plain = covered ? withoutImageRefs(conversation) : undefined;
+    // Each image is fetched once, whichever model (or fallback) the conversation goes to.
+    const fetched = new Map<string, Promise<{ data: Buffer; mime: string }>>();
+    const fetchImage = (field: string, url: string) => {
+      let image = fetched.get(`${field}\n${url}`);
+      if (!image) fetched.set(`${field}\n${url}`, (image = this.deps.inputs.image(field, url, ctx.ownOrigins)));
+      return image;
+    };
+    const runOf = (request: ChatRequest, opened: { rate: RateDecision; id: number; createdAt: Date }) => ({
+      ...prepared,
+      reserve,
+      route,
+      candidates,
+      candidate: 0,
+      fetchImage,
+      request,
+      userId: actor.user.id,
+      rate: opened.rate,
+      generationId: opened.id,
+      startedAt: opened.createdAt.getTime(),
+    });
     // The hourly and daily limits first: a refusal withdraws the hold (in `admitted`) and nothing was sent.
     if (
       early &&
@@ -160,29 +214,79 @@ export class ChatService {
       ))
     ) {
       const request: ChatRequest = { ...prepared.request, messages: plain };
-      const started = early.start({ chat: this.deps.adapters[prepared.model.provider].chat!, request, route: prepared.route });
+      const chat = this.deps.adapters[prepared.model.provider].chat!;
+      const started = early.start({ chat, request, route, moreToTry: candidates.length > 1 });
       chatEarlyDispatchTotal.inc();
       try {
-        const { rate, id, createdAt } = await admitted;
-        return { ...prepared, userId: actor.user.id, request, rate, generationId: id, startedAt: createdAt.getTime(), started };
+        return { ...runOf(request, await admitted), started };
       } catch (err) {
         early.abort.abort();
         chatEarlyDispatchRefusedTotal.inc();
         throw err;
       }
     }
-    const { rate, id, createdAt } = await admitted;
-    let messages: ChatRequest['messages'];
+    const opened = await admitted;
+    let messages: ChatMessage[];
     try {
-      this.stillWanted(client, id);
-      messages = await resolveImages(conversation, (field, url) => this.deps.inputs.image(field, url, ctx.ownOrigins));
-      this.stillWanted(client, id);
+      this.stillWanted(client, opened.id);
+      messages = await resolveImages(conversation, fetchImage);
+      this.stillWanted(client, opened.id);
     } catch (err) {
-      await this.settlement.withdraw(id);
+      await this.settlement.withdraw(opened.id);
       throw err;
     }
-    const request: ChatRequest = { ...prepared.request, messages };
-    return { ...prepared, userId: actor.user.id, request, rate, generationId: id, startedAt: createdAt.getTime(), started: undefined };
+    return { ...runOf({ ...prepared.request, messages }, opened), started: undefined };
+  }
+
+  /**
+   * The run on the next fallback model, after `failure` stopped this one before its first byte; undefined when
+   * there is none (or the failure would stop any model). The generation names the model that now runs it.
+   */
+  private async fallBack<R extends ChatAttempt>(run: R, failure: unknown, aborted: boolean): Promise<R | undefined> {
+    if (aborted || !movesOn(failure)) return undefined;
+    for (let i = run.candidate + 1; i < run.candidates.length; i++) {
+      const next = run.candidates[i]!;
+      let route: VendorRoute;
+      try {
+        route = this.deps.router.route(next.model.provider, next.model.slug);
+      } catch (err) {
+        if (movesOn(err)) continue;
+        throw err;
+      }
+      await this.settlement.switchModel(run.generationId, next.model.slug);
+      this.deps.log.info(
+        { generationId: run.generationId, from: run.model.slug, to: next.model.slug },
+        'chat falls back to the next model',
+      );
+      const messages = await resolveImages(reasoningFor(next.model.provider, next.messages), run.fetchImage);
+      const request = { ...next.request, messages };
+      return { ...run, ...next, reserve: run.reserve, route, candidate: i, request } as R;
+    }
+    return undefined;
+  }
+
+  /**
+   * Opens the stream of the first model (the request's, then its fallbacks) that sends a first event, and gives it
+   * back with that event still to be read. When none does, the last failure is what the stream yields.
+   */
+  private async firstThatStreams<R extends ChatAttempt & { started?: AsyncIterable<ChatStreamEvent> }>(
+    first: R,
+    signal: AbortSignal,
+  ): Promise<{ run: R; events: AsyncIterable<ChatStreamEvent> }> {
+    let run = first;
+    for (let started = first.started; ; started = undefined) {
+      const chat = this.deps.adapters[run.model.provider].chat!;
+      const moreToTry = run.candidate < run.candidates.length - 1;
+      const events = started ?? run.route.stream(({ conn }) => chat.chatStream(run.request, conn, signal), signal, { moreToTry });
+      const it = events[Symbol.asyncIterator]();
+      try {
+        return { run, events: resumed(await it.next(), it) };
+      } catch (err) {
+        const next = await this.fallBack(run, err, signal.aborted).catch((dbErr: unknown) => dbErr as Error);
+        if (next === undefined || next instanceof Error) return { run, events: failing(next ?? err) };
+        run = next;
+      }
+    }
   }
 
   /**
@@ -200,10 +304,10 @@ export class ChatService {
     const abort = new AbortController();
     const onClientAbort = () => abort.abort();
     signal?.addEventListener('abort', onClientAbort, { once: true });
-    const run = await this.begin(actor, input, ctx, signal, {
+    const begun = await this.begin(actor, input, ctx, signal, {
       abort,
-      start: ({ chat, request, route }) => {
-        const call = route.call(({ conn }) => chat.chat(request, conn, abort.signal));
+      start: ({ chat, request, route, moreToTry }) => {
+        const call = route.call(({ conn }) => chat.chat(request, conn, abort.signal), { moreToTry });
         call.catch(() => undefined);
         return call;
       },
@@ -211,12 +315,22 @@ export class ChatService {
       signal?.removeEventListener('abort', onClientAbort);
       throw err;
     });
-    const chat = this.deps.adapters[run.model.provider].chat!;
-    const started = run.started;
+    let run = begun;
     const work = (async (): Promise<ChatOutcome> => {
       let result: ChatResult;
       try {
-        result = await (started ?? run.route.call(({ conn }) => chat.chat(run.request, conn, abort.signal)));
+        for (let started = begun.started; ; started = undefined) {
+          const chat = this.deps.adapters[run.model.provider].chat!;
+          try {
+            const moreToTry = run.candidate < run.candidates.length - 1;
+            result = await (started ?? run.route.call(({ conn }) => chat.chat(run.request, conn, abort.signal), { moreToTry }));
+            break;
+          } catch (err) {
+            const next = await this.fallBack(run, err, abort.signal.aborted);
+            if (!next) throw err;
+            run = next;
+          }
+        }
       } catch (err) {
         await this.settlement.fail(run, err);
         const kind = err instanceof ProviderError ? err.kind : 'upstream';
@@ -243,20 +357,23 @@ export class ChatService {
     const upstreamAbort = new AbortController();
     const onClientAbort = () => upstreamAbort.abort();
     signal?.addEventListener('abort', onClientAbort, { once: true });
-    const run = await this.begin(actor, input, ctx, signal, {
+    let run = await this.begin(actor, input, ctx, signal, {
       abort: upstreamAbort,
-      start: ({ chat, request, route }) =>
-        startNow(route.stream(({ conn }) => chat.chatStream(request, conn, upstreamAbort.signal), upstreamAbort.signal)),
+      start: ({ chat, request, route, moreToTry }) =>
+        startNow(route.stream(({ conn }) => chat.chatStream(request, conn, upstreamAbort.signal), upstreamAbort.signal, { moreToTry })),
     }).catch((err: unknown) => {
       signal?.removeEventListener('abort', onClientAbort);
       throw err;
     });
-    const chat = this.deps.adapters[run.model.provider].chat!;
-    const started = run.started;
     let resolveBilled!: (b: StreamBilling) => void;
     const billed = new Promise<StreamBilling>((r) => (resolveBilled = r));
     let text = '';
     this.answers.follow(run.generationId, upstreamAbort, billed, () => text.length);
+    // With fallbacks, the model that serves is known at its first event: the answer names it from the start.
+    const served = run.candidates.length > 1 ? await this.firstThatStreams(run, upstreamAbort.signal) : undefined;
+    if (served) run = served.run;
+    const chat = this.deps.adapters[run.model.provider].chat!;
+    const started = served?.events ?? run.started;
     const self = this;
 
     async function* events(): AsyncGenerator<ChatStreamEvent> {

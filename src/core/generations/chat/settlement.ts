@@ -15,7 +15,7 @@ import { BillingOutbox, DeferredOutcome } from '../settlement/billing-outbox';
 import { GenerationBilling } from '../settlement/billing-batches';
 import type { ChatBilling } from './types';
 import { failureMessage } from '../errors';
-import { NewGeneration, NewLease } from '../settlement/lifecycle';
+import { NewGeneration, NewLease, switchPendingModel } from '../settlement/lifecycle';
 import { GenerationNotifier } from '../ports';
 import { Actor } from '../service';
 
@@ -81,6 +81,11 @@ export class ChatSettlement {
     })();
     admitted.catch(() => undefined);
     return { rated: rating, admitted };
+  }
+
+  /** The answer's model changed before its first byte (a fallback): its generation names the one that runs it now. */
+  async switchModel(generationId: number, modelSlug: string): Promise<void> {
+    await switchPendingModel(this.deps.ds, generationId, modelSlug);
   }
 
   /** Takes back a hold whose request was refused before the vendor call; if that fails, the deadline sweeper releases it. */

@@ -7,6 +7,8 @@ import type { ChatInputMessage, ChatOptions } from './request';
 
 export interface ChatInput extends ChatOptions {
   model: string;
+  /** Models to try in order when `model` cannot serve before its first byte (outage, overload, retirement). */
+  fallbacks?: string[];
   messages: ChatInputMessage[];
   maxTokens?: number | null;
   temperature?: number | null;

@@ -109,15 +109,17 @@ export class MediaRunner {
 
   /**
    * Runs or submits the request on the vendor's first connection that takes it, and names that connection (a
-   * pending job is polled there). `deadlineAt` bounds the retries of transient vendor failures (epoch ms).
+   * pending job is polled there). `deadlineAt` bounds the retries of transient vendor failures (epoch ms);
+   * `moreToTry`: a fallback model waits, so no connection retries in place.
    */
-  start(model: ModelDefinition, req: MediaRequest, deadlineAt?: number): Promise<MediaStart & { connection: string }> {
+  start(model: ModelDefinition, req: MediaRequest, deadlineAt?: number, moreToTry = false): Promise<MediaStart & { connection: string }> {
     const media = this.adapter(model);
     return this.deps.router
       .route(model.provider, model.slug)
       .call(async ({ conn, connection }) => ({ ...(await media.start(req, conn)), connection: connection.id }), {
         queued: true,
         deadlineAt,
+        moreToTry,
       });
   }
 
@@ -148,14 +150,9 @@ export class MediaRunner {
     stored = { ...stored, vendorUsage: { ...vendorUsage }, vendorCostUsd: vendorCostUsd(model, vendorUsage, params) };
     const user = await this.deps.ds.query<{ plan_slug: string }[]>('SELECT plan_slug FROM users WHERE id = $1', [gen.userId]);
     const plan = await this.deps.plans.get(user[0]?.plan_slug ?? 'free');
-    const won = await markCompleted(
-      this.deps.sql,
-      gen.id,
-      stored,
-      gen.tokensReserved,
-      Date.now() - gen.createdAt.getTime(),
-      plan.retentionDays,
-    );
+    // A hold that also covered fallbacks says what the model that served costs; otherwise the hold is the price.
+    const charge = typeof gen.params.charge === 'number' ? gen.params.charge : gen.tokensReserved;
+    const won = await markCompleted(this.deps.sql, gen.id, stored, charge, Date.now() - gen.createdAt.getTime(), plan.retentionDays);
     return this.finished(gen.id, won !== null);
   }
 

@@ -199,3 +199,11 @@ export async function withdrawPendingGeneration(db: Queryable, id: number): Prom
   );
   return rows.length > 0;
 }
+
+/**
+ * A pending generation now runs on another model (a fallback took it before the first one's first byte): the row
+ * names the model that serves it, so its settlement, a restart's recovery and its history all see that one.
+ */
+export async function switchPendingModel(db: Queryable, id: number, modelSlug: string): Promise<void> {
+  await db.query(`UPDATE generations SET model_slug = $2 WHERE id = $1 AND status = 'pending'`, [id, modelSlug]);
+}
