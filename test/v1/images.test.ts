@@ -223,3 +223,13 @@ test('GET /v1/models lists every category, each entry naming its category', asyn
   expect(new Set(models.map((m) => m.category))).toEqual(new Set(['text', 'image', 'video', 'tts', 'stt', 'music', 'tool']));
   expect(models.find((m) => m.id === 'gemini-omni-1.1-flash')).toMatchObject({ object: 'model', category: 'video', owned_by: 'google' });
 });
+
+test('n images are one request against the hourly and daily limits', async () => {
+  const { key } = await client();
+  const body = { model: 'flux-dev', prompt: 'a fox', response_format: 'url' };
+  const first = await api.request('POST', '/v1/images/generations', { token: key, body: { ...body, n: 3 } });
+  const second = await api.request('POST', '/v1/images/generations', { token: key, body });
+  expect(first.body.data).toHaveLength(3);
+  const left = (res: typeof first) => Number(res.headers.get('x-ratelimit-remaining-hour'));
+  expect(left(first) - left(second)).toBe(1);
+});
