@@ -158,3 +158,18 @@ test('refusals: seconds or a size no video model offers, a missing first frame, 
   expect((await refusal(stranger.videos.delete(job.id))).status).toBe(404);
   expect((await refusal(openai.videos.retrieve('video_abc'))).status).toBe(404);
 });
+
+test('videos.list pages through the caller’s jobs, newest first; deleted ones and other accounts’ are left out', async () => {
+  await runJobs();
+  const { openai } = await client();
+  const made = [];
+  for (const prompt of ['one', 'two', 'three']) made.push(await openai.videos.create({ model: 'wan-2.2', prompt }));
+  await finished(openai, made[0]!.id);
+  await openai.videos.delete(made[0]!.id);
+  const seen: string[] = [];
+  for await (const video of openai.videos.list({ limit: 1 })) seen.push(video.id);
+  expect(seen).toEqual([made[2]!.id, made[1]!.id]);
+  const oldest = await openai.videos.list({ order: 'asc' });
+  expect(oldest.data.map((v) => v.prompt)).toEqual(['two', 'three']);
+  expect((await (await client()).openai.videos.list()).data).toEqual([]);
+});

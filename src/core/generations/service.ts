@@ -272,6 +272,27 @@ export class GenerationService {
     return replaced ? { generation, rate, replaced: { from: replaced.from } } : { generation, rate };
   }
 
+  /**
+   * The account's generations of one category whose results were not deleted, newest first (or oldest, `asc`), after
+   * the generation `afterId` in that order: a page of OpenAI's GET /v1/videos. `onlyKey`: a restricted key's own.
+   */
+  async listOfCategory(
+    userId: number,
+    category: string,
+    page: { afterId?: number; limit: number; order: 'asc' | 'desc'; onlyKey?: number },
+  ): Promise<{ items: GenerationEntity[]; hasMore: boolean }> {
+    const query = this.deps.ds
+      .getRepository(GenerationEntity)
+      .createQueryBuilder('g')
+      .where('g.user_id = :userId AND g.category = :category AND g.result_deleted_at IS NULL', { userId, category })
+      .orderBy('g.id', page.order === 'asc' ? 'ASC' : 'DESC')
+      .take(page.limit + 1);
+    if (page.onlyKey !== undefined) query.andWhere('g.api_key_id = :key', { key: page.onlyKey });
+    if (page.afterId !== undefined) query.andWhere(page.order === 'asc' ? 'g.id > :after' : 'g.id < :after', { after: page.afterId });
+    const rows = await query.getMany();
+    return { items: rows.slice(0, page.limit), hasMore: rows.length > page.limit };
+  }
+
   /** One generation of the account; `onlyKey`: the reader is a restricted API key, which sees only its own. */
   async get(userId: number, id: number, onlyKey?: number): Promise<GenerationEntity> {
     const gen = await this.deps.ds.getRepository(GenerationEntity).findOneBy({ id, userId });

@@ -6,7 +6,7 @@ import { documentOperation, type ResponseSpec } from '../../openapi/registry';
 import { V1ErrorSchema } from '../../openapi/v1-components';
 import { speechBody, transcriptionFields, translationFields } from './audio-request';
 import { imageEditFields, imageGenerationBody } from './image-request';
-import { videoCreateBody } from './video-request';
+import { videoCreateBody, videoListQuery } from './video-request';
 
 const errorSchema = V1ErrorSchema;
 const error = (description: string): ResponseSpec => ({ description, schema: errorSchema });
@@ -219,6 +219,26 @@ function documentVideos(router: Router): void {
         413: error('A body over 28 MB, or a reference image over 20 MB'),
         415: error('Neither JSON nor multipart/form-data'),
       }),
+    },
+  });
+  documentOperation(router, {
+    ...common,
+    method: 'get',
+    path: '/videos',
+    operationId: 'listVideos',
+    summary: 'The caller’s video jobs, newest first, a page at a time (deleted ones left out)',
+    query: videoListQuery,
+    responses: {
+      200: {
+        description: 'A page of jobs',
+        schema: z.object({
+          object: z.literal('list'),
+          data: z.array(VideoSchema),
+          first_id: z.string().nullable(),
+          last_id: z.string().nullable(),
+          has_more: z.boolean(),
+        }),
+      },
     },
   });
   documentOperation(router, {

@@ -74,6 +74,13 @@ export function referenceUrl(body: VideoCreateBody): string | undefined {
   return body.input_reference?.image_url ?? body['input_reference[image_url]'] ?? undefined;
 }
 
+/** GET /v1/videos: a page after a video id, newest first unless `order` is `asc`. */
+export const videoListQuery = z.object({
+  after: z.string().max(32).optional().describe('the id of the last video of the previous page'),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  order: z.enum(['asc', 'desc']).default('desc'),
+});
+
 /** `video_42` (or the generation's own `42`) as a generation id; undefined for anything else. */
 export function generationIdOfVideo(id: string): number | undefined {
   const m = /^(?:video_)?(\d{1,10})$/.exec(id);

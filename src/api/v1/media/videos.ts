@@ -28,6 +28,7 @@ import {
   VIDEO_VENDOR_NAMES,
   videoCreateBody,
   type VideoCreateBody,
+  videoListQuery,
   videoModelFor,
   videoObject,
 } from './video-request';
@@ -103,9 +104,31 @@ async function remove(ctx: ParameterizedContext, services: MediaServices): Promi
   ctx.body = { id: `video_${g.id}`, object: 'video.deleted', deleted: true };
 }
 
+/** The caller's videos, a page at a time (the SDK's `videos.list` follows `last_id` while `has_more`). */
+async function list(ctx: ParameterizedContext, services: MediaServices): Promise<void> {
+  const query = parseInput(videoListQuery, ctx.query, 'query');
+  const afterId = query.after === undefined ? undefined : generationIdOfVideo(query.after);
+  if (query.after !== undefined && afterId === undefined) throw new ParamError('after', 'after: not a video id');
+  const page = await services.generations.listOfCategory(authOf(ctx).userId, 'video', {
+    afterId,
+    limit: query.limit,
+    order: query.order,
+    onlyKey: ownReadsOf(ctx),
+  });
+  const data = page.items.map((g) => videoObject(g));
+  ctx.body = {
+    object: 'list',
+    data,
+    first_id: (data[0]?.id as string | undefined) ?? null,
+    last_id: (data.at(-1)?.id as string | undefined) ?? null,
+    has_more: page.hasMore,
+  };
+}
+
 /** The Videos API routes. */
 export function registerVideoRoutes(router: Router, services: MediaServices): void {
   router.post('/videos', (ctx) => create(ctx, services));
+  router.get('/videos', (ctx) => list(ctx, services));
   router.get('/videos/:id', async (ctx) => {
     ctx.body = videoObject(await videoOf(ctx, services));
   });
