@@ -69,7 +69,8 @@ export interface TelegramBot {
   deps: BotDeps;
   /**
    * Connects the bot to the core: result delivery and failure-burst alerts through the notification port, provider
-   * outage and recovery alerts, and the progress refresher of pending results. Call once per process.
+   * outage and recovery alerts, the progress refresher of pending results, and the stops other instances publish.
+   * Call once per process.
    */
   attach(): void;
   /** Disconnects from the core and waits for background work (shutdown). */
@@ -234,11 +235,13 @@ export function createBot(token: string, services: BotServices, options: BotOpti
 
   let attached = false;
   let registered = false;
+  let unlistenStops: (() => void) | undefined;
   return {
     bot,
     deps,
     attach() {
       attached = true;
+      unlistenStops ??= answers.listen();
       delivery.start();
       purgeTimer ??= setInterval(() => purgeState().catch((err: unknown) => log.warn({ err }, 'bot state purge failed')), 6 * 3600_000);
       purgeTimer.unref();
@@ -269,6 +272,8 @@ export function createBot(token: string, services: BotServices, options: BotOpti
     },
     async stop() {
       attached = false;
+      unlistenStops?.();
+      unlistenStops = undefined;
       delivery.stop();
       if (purgeTimer) clearInterval(purgeTimer);
       purgeTimer = undefined;

@@ -45,8 +45,11 @@ export class RunningAnswers {
   constructor(
     private readonly stops: Pick<AnswerStops, 'publish' | 'onStop'>,
     private readonly log: Logger,
-  ) {
-    stops.onStop((stop) => this.stopHere(stop));
+  ) {}
+
+  /** Hears the stops every instance publishes (from `attach` until the returned function is called). */
+  listen(): () => void {
+    return this.stops.onStop((stop) => this.stopHere(stop));
   }
 
   begin(place: AnswerPlace, draftId?: number): RunningAnswer {

@@ -22,8 +22,13 @@ export class AnswerStops implements ChangeChannelListener {
 
   constructor(private readonly ds: DataSource) {}
 
-  onStop(listener: AnswerStopListener): void {
+  /** Hears every stop; the returned function stops listening (a bot that shuts down). */
+  onStop(listener: AnswerStopListener): () => void {
     this.listeners.push(listener);
+    return () => {
+      const i = this.listeners.indexOf(listener);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
   }
 
   /** Tells every instance (this one too, through the channel). */
