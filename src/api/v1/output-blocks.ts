@@ -1,6 +1,14 @@
 import crypto from 'node:crypto';
 import type { ChatStream } from '../../core/generations/chat/types';
-import type { ChatReasoning, ChatResult, ChatStreamEvent, ChatUsage, FinishReason } from '../../core/providers/types';
+import type {
+  ChatHostedCall,
+  ChatReasoning,
+  ChatResult,
+  ChatStreamEvent,
+  ChatToolCall,
+  ChatUsage,
+  FinishReason,
+} from '../../core/providers/types';
 
 // The answer as a list of output blocks (reasoning, text, or one function call), the shape both the Responses and the
 // Messages wire formats are built on. A stream's flat deltas become block starts, deltas and stops here, once,
@@ -8,7 +16,10 @@ import type { ChatReasoning, ChatResult, ChatStreamEvent, ChatUsage, FinishReaso
 
 export type OutputBlock =
   | { kind: 'text'; text: string }
-  | { kind: 'tool'; id: string; name: string; arguments: string }
+  /** A call of the client's tool: JSON arguments, or a custom tool's free-form input; with its tool's namespace. */
+  | { kind: 'tool'; id: string; name: string; arguments: string; custom?: boolean; namespace?: string }
+  /** A tool the vendor ran itself (a web search), whole once it is done. */
+  | { kind: 'hosted'; call: ChatHostedCall }
   /** Reasoning: its text as it streamed, and the whole of it (signature, opaque state) once it is complete. */
   | { kind: 'reasoning'; text: string; reasoning?: ChatReasoning };
 
@@ -23,11 +34,21 @@ export type BlockEvent =
 /** A vendor that streams a call without an id still gets one the client can answer. */
 const callId = () => `call_${crypto.randomBytes(12).toString('base64url')}`;
 
-/** The blocks of a whole answer: its reasoning, its text (when there is any), then each tool call. */
+const toolBlock = (call: Pick<ChatToolCall, 'id' | 'name' | 'arguments' | 'kind' | 'namespace'>): OutputBlock => ({
+  kind: 'tool',
+  id: call.id,
+  name: call.name,
+  arguments: call.arguments,
+  ...(call.kind === 'custom' ? { custom: true } : {}),
+  ...(call.namespace !== undefined ? { namespace: call.namespace } : {}),
+});
+
+/** The blocks of a whole answer: its reasoning, the hosted tools' runs, its text (when there is any), then each tool call. */
 export function blocksOfResult(result: ChatResult): OutputBlock[] {
   const blocks: OutputBlock[] = (result.reasoning ?? []).map((r) => ({ kind: 'reasoning', text: reasoningText(r), reasoning: r }));
+  for (const call of result.hostedCalls ?? []) blocks.push({ kind: 'hosted', call });
   if (result.text !== '') blocks.push({ kind: 'text', text: result.text });
-  for (const call of result.toolCalls ?? []) blocks.push({ kind: 'tool', id: call.id, name: call.name, arguments: call.arguments });
+  for (const call of result.toolCalls ?? []) blocks.push(toolBlock(call));
   return blocks;
 }
 
@@ -50,6 +71,10 @@ export class BlockAssembler {
     // These surfaces ask for one answer and no log probabilities.
     if (ev.type === 'logprobs' || ('choice' in ev && (ev.choice ?? 0) > 0)) return [];
     const out: BlockEvent[] = [];
+    if (ev.type === 'hosted_call') {
+      out.push(...this.stop(), this.start({ kind: 'hosted', call: ev.call }), ...this.stop());
+      return out;
+    }
     if (ev.type === 'reasoning_delta') {
       if (ev.text === '') return out;
       if (!this.open?.reasoning) out.push(...this.stop(), this.start({ kind: 'reasoning', text: '' }));
@@ -75,7 +100,8 @@ export class BlockAssembler {
       return out;
     }
     if (this.open?.toolIndex !== ev.index) {
-      out.push(...this.stop(), this.start({ kind: 'tool', id: ev.id ?? callId(), name: ev.name ?? '', arguments: '' }, ev.index));
+      const call = { id: ev.id ?? callId(), name: ev.name ?? '', arguments: '', kind: ev.kind, namespace: ev.namespace };
+      out.push(...this.stop(), this.start(toolBlock(call), ev.index));
     }
     const block = this.blocks[this.open!.index] as { arguments: string };
     if (ev.arguments !== '') {

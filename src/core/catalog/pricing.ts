@@ -1,6 +1,9 @@
 // Prices in tokens (our credit). Every price is an integer >= 1 (spec billing rule 5). The rates come from
 // effective-prices.ts: the vendors' list prices under the rule (price-rule.ts), or an override.
+import type { HostedTool } from '../providers/adapter';
+import { toolUsePrice } from '../providers/price-lists';
 import { pricingOf } from './effective-prices';
+import { ruleTokens } from './price-rule';
 import { ParamError } from './errors';
 import { MAX_PROMPT_LENGTH, characterCount } from './limits';
 import type { ImageQuality, ModelDefinition, PerMillionPrices, TextModel } from './types';
@@ -21,6 +24,8 @@ export interface ChatUsageCount {
   cachedTokens?: number;
   /** Of the prompt, tokens written to the vendor's prompt cache. */
   cacheWriteTokens?: number;
+  /** Hosted tool runs (web searches), each at the vendor's price per use under the rule. */
+  toolUses?: Partial<Record<HostedTool, number>>;
 }
 
 /** The "ordinary request" behind a text model's `token_cost`: 1000 tokens in, 1000 out. */
@@ -67,7 +72,17 @@ export function priceChatUsage(model: ModelDefinition, usage: ChatUsageCount): n
       written * pricing.cacheWritePer1k +
       count(usage.completionTokens) * pricing.outputPer1k) /
     1000;
-  return Math.max(pricing.min, toTokens(raw));
+  return Math.max(pricing.min, toTokens(raw + toolUseTokens(model, usage.toolUses)));
+}
+
+/** Hosted tool runs in tokens: the vendor's price per use under the rule (a tool it lists no price for costs nothing). */
+function toolUseTokens(model: ModelDefinition, uses: ChatUsageCount['toolUses']): number {
+  let tokens = 0;
+  for (const [tool, n] of Object.entries(uses ?? {}) as [HostedTool, number][]) {
+    const price = toolUsePrice(model.provider, tool);
+    if (price) tokens += count(n) * ruleTokens(price.perUse);
+  }
+  return tokens;
 }
 
 /** A text model's rates per million model tokens (the Models page and the Model object show them). */

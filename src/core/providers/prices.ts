@@ -1,3 +1,5 @@
+import type { HostedTool } from './adapter';
+
 // The shape of a vendor's price list. Each vendor keeps its own list, in USD at the vendor's list (pay-as-you-go)
 // rates, in its room (`providers/<vendor>/prices.ts`); what the service charges follows from it by one rule
 // (core/catalog/price-rule.ts).
@@ -90,4 +92,16 @@ export function perAudioMinute(usd: number, from: PriceSource): AudioMinutePrice
 
 export function perRun(usd: number, from: PriceSource): RunPrice {
   return { unit: 'run', perRun: usd, ...from };
+}
+
+/** A tool the vendor runs itself (a web search): USD per use, as its price list gives it. */
+export interface ToolUsePrice extends PriceSource {
+  perUse: number;
+}
+
+/** A vendor's prices of the hosted tools its adapter passes on (see `VendorCapabilities.hostedTools`). */
+export type HostedToolPriceList = Readonly<Partial<Record<HostedTool, ToolUsePrice>>>;
+
+export function perUse(usd: number, from: PriceSource): ToolUsePrice {
+  return { perUse: usd, ...from };
 }

@@ -1,4 +1,5 @@
 // The one contract every upstream adapter implements. The generation pipeline only sees these types.
+import type { HostedTool } from './adapter';
 import { DomainError } from '../errors';
 import type { GenerationWarning } from '../warnings';
 
@@ -145,8 +146,12 @@ export interface ChatSearchResultPart {
 export interface ChatToolCall {
   id: string;
   name: string;
+  /** JSON text of the arguments; for a custom tool (`kind: 'custom'`), the free-form input the model wrote. */
   arguments: string;
   cache?: CacheMark;
+  kind?: 'custom';
+  /** The namespace of the tool it calls (OpenAI's namespace tools). */
+  namespace?: string;
 }
 
 /**
@@ -186,6 +191,29 @@ export interface ChatTool {
   parameters?: Record<string, unknown>;
   strict?: boolean;
   cache?: CacheMark;
+  /**
+   * `custom`: the model calls it with free-form text instead of JSON arguments (OpenAI's custom tools), constrained by
+   * `format` (a grammar) where the vendor reads one. Vendors without them are offered a function of one `input` string.
+   */
+  kind?: 'custom';
+  format?: Record<string, unknown>;
+  /** The namespace it was offered in (OpenAI's namespace tools); elsewhere it is offered as `<namespace>__<name>`. */
+  namespace?: { name: string; description?: string };
+}
+
+/** A tool the vendor runs on its side (web search), with its settings as the client sent them. */
+export interface ChatHostedTool {
+  type: HostedTool;
+  settings: Record<string, unknown>;
+}
+
+/** A hosted tool's run, as the vendor reports it (OpenAI's `web_search_call`, Anthropic's `server_tool_use`). */
+export interface ChatHostedCall {
+  id: string;
+  type: HostedTool;
+  status: 'completed' | 'failed';
+  /** What it did: for a web search, `{type: 'search', query}`. */
+  action: Record<string, unknown>;
 }
 
 export type ChatToolChoice = 'auto' | 'none' | 'required' | { name: string };
@@ -241,7 +269,11 @@ export type ChatOption =
   /** How long the answer should be (OpenAI's `verbosity`, `text.verbosity` on Responses). */
   | 'verbosity'
   /** `document` and `search_result` parts as such (else the core gives the vendor their text). */
-  | 'documents';
+  | 'documents'
+  /** Custom (free-form) and namespace tools as such (else the core offers them as plain functions). */
+  | 'tool_shapes'
+  /** The hosted web search. */
+  | 'web_search';
 
 /** What an adapter may look at besides the option itself: some options exclude others on some vendors. */
 export interface ChatRequestTraits {
@@ -287,6 +319,8 @@ export interface ChatOptions {
   logprobs?: { top: number };
   topK?: number;
   verbosity?: 'low' | 'medium' | 'high';
+  /** Tools the vendor runs itself (the core drops those the model's vendor does not host). */
+  hostedTools?: ChatHostedTool[];
 }
 
 export interface ChatRequest extends ChatOptions {
@@ -309,6 +343,8 @@ export interface ChatUsage {
   cacheWriteTokens?: number;
   /** Of `completionTokens`, those spent reasoning. */
   reasoningTokens?: number;
+  /** Hosted tool runs (web searches), each billed at the vendor's price per use. */
+  toolUses?: Partial<Record<HostedTool, number>>;
 }
 
 /** One token of an answer with its log probability and, when asked, the likeliest alternatives (Chat Completions' shape). */
@@ -340,6 +376,8 @@ export interface ChatResult {
   logprobs?: TokenLogprob[];
   /** The other answers, when more than one was asked for (`usage` counts them all). */
   moreChoices?: ChatChoice[];
+  /** Hosted tools the vendor ran for this answer, in order (they precede the text). */
+  hostedCalls?: ChatHostedCall[];
 }
 
 /**
@@ -353,6 +391,9 @@ export interface ChatToolCallDelta {
   index: number;
   id?: string;
   name?: string;
+  /** With the first fragment: a custom tool's call (its fragments are free-form input), and the tool's namespace. */
+  kind?: 'custom';
+  namespace?: string;
   arguments: string;
 }
 
@@ -368,6 +409,8 @@ export type ChatStreamEvent =
   | { type: 'reasoning'; reasoning: ChatReasoning }
   | ChatToolCallDelta
   | { type: 'logprobs'; content: TokenLogprob[]; choice?: number }
+  /** A hosted tool ran (a web search): reported once it is done. */
+  | { type: 'hosted_call'; call: ChatHostedCall }
   | { type: 'usage'; usage: ChatUsage }
   | { type: 'finish'; finishReason: FinishReason; choice?: number };
 

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { ReasoningEnvelope } from '../../../core/generations/chat/reasoning-envelope';
 import type { ChatOutcome, ChatStream } from '../../../core/generations/chat/types';
-import type { ChatUsage, FinishReason } from '../../../core/providers/types';
+import type { ChatHostedCall, ChatUsage, FinishReason } from '../../../core/providers/types';
 import { anthropicErrorBody, describeError } from '../../middleware/errors';
 import type { SseChannel } from '../../sse';
 import { serviceObject } from '../chat-run';
@@ -37,7 +37,15 @@ function contentBlock(block: OutputBlock, envelope: ReasoningEnvelope): Record<s
       return { type: 'tool_use', id: block.id, name: block.name, input: parseInput(block.arguments) };
     case 'reasoning':
       return block.reasoning ? thinkingBlock(block.reasoning, envelope) : { type: 'thinking', thinking: block.text, signature: '' };
+    case 'hosted':
+      return serverToolUse(block.call);
   }
+}
+
+/** A hosted tool's run as Anthropic shows a server tool's call (its results stay with the vendor). */
+function serverToolUse(call: ChatHostedCall): Record<string, unknown> {
+  const query = call.action.query;
+  return { type: 'server_tool_use', id: call.id, name: call.type, input: typeof query === 'string' ? { query } : {} };
 }
 
 /** Anthropic's usage fields: `input_tokens` is the prompt that was neither read from nor written to the cache. */
@@ -93,6 +101,11 @@ export async function writeMessageStream(stream: ChatStream, sse: SseChannel, en
     if (block.kind === 'tool') {
       const content_block = { type: 'tool_use', id: block.id, name: block.name, input: {} };
       return sse.event('content_block_start', { type: 'content_block_start', index, content_block });
+    }
+    if (block.kind === 'hosted') {
+      const { input, ...content_block } = serverToolUse(block.call);
+      sse.event('content_block_start', { type: 'content_block_start', index, content_block: { ...content_block, input: {} } });
+      return delta(index, { type: 'input_json_delta', partial_json: JSON.stringify(input) });
     }
     if (block.reasoning && !readable(block.reasoning)) {
       return sse.event('content_block_start', {

@@ -89,15 +89,36 @@ function outputItem(frame: ResponseFrame, block: OutputBlock, id: string, status
   switch (block.kind) {
     case 'text':
       return { type: 'message', id, status, role: 'assistant', content: status === 'completed' ? [outputTextPart(block.text)] : [] };
-    case 'tool':
-      return { type: 'function_call', id, call_id: block.id, name: block.name, arguments: block.arguments, status };
+    case 'tool': {
+      const namespace = block.namespace !== undefined ? { namespace: block.namespace } : {};
+      return block.custom
+        ? { type: 'custom_tool_call', id, call_id: block.id, name: block.name, ...namespace, input: block.arguments, status }
+        : { type: 'function_call', id, call_id: block.id, name: block.name, ...namespace, arguments: block.arguments, status };
+    }
     case 'reasoning':
       return reasoningItem(id, status === 'completed' ? block.text : '', block.reasoning, frame.reasoning);
+    case 'hosted':
+      return {
+        type: `${block.call.type}_call`,
+        id,
+        status: status === 'completed' ? block.call.status : status,
+        action: block.call.action,
+      };
   }
 }
 
-const itemId = (block: OutputBlock) =>
-  block.kind === 'reasoning' ? reasoningItemId(block.reasoning) : newId(block.kind === 'text' ? 'msg' : 'fc');
+function itemId(block: OutputBlock): string {
+  switch (block.kind) {
+    case 'reasoning':
+      return reasoningItemId(block.reasoning);
+    case 'hosted':
+      return block.call.id;
+    case 'tool':
+      return newId(block.custom ? 'ctc' : 'fc');
+    case 'text':
+      return newId('msg');
+  }
+}
 
 /** A whole answer as a Responses `response`. */
 export function responseBody(frame: ResponseFrame, out: ChatOutcome): Json {
@@ -119,10 +140,12 @@ export async function writeResponseStream(frame: ResponseFrame, stream: ChatStre
   emit('response.in_progress', { response: started });
 
   const ids: string[] = [];
+  const blocks: OutputBlock[] = [];
   const done: Json[] = [];
   const write = (ev: BlockEvent): boolean => {
     const output_index = ev.index;
     if (ev.type === 'start') {
+      blocks[ev.index] = ev.block;
       ids[ev.index] = itemId(ev.block);
       const item_id = ids[ev.index];
       const added = emit('response.output_item.added', { output_index, item: outputItem(frame, ev.block, item_id, 'in_progress') });
@@ -133,6 +156,11 @@ export async function writeResponseStream(frame: ResponseFrame, stream: ChatStre
         if (ev.block.text === '') return added;
         return emit('response.reasoning_summary_text.delta', { item_id, output_index, summary_index: 0, delta: ev.block.text });
       }
+      if (ev.block.kind === 'hosted') {
+        const kind = `response.${ev.block.call.type}_call`;
+        emit(`${kind}.in_progress`, { item_id, output_index });
+        return emit(`${kind}.searching`, { item_id, output_index });
+      }
       if (ev.block.kind !== 'text') return added;
       return emit('response.content_part.added', { item_id, output_index, content_index: 0, part: outputTextPart('') });
     }
@@ -142,9 +170,15 @@ export async function writeResponseStream(frame: ResponseFrame, stream: ChatStre
         if (!frame.reasoning.summary) return true;
         return emit('response.reasoning_summary_text.delta', { item_id, output_index, summary_index: 0, delta: ev.text });
       }
-      return ev.kind === 'text'
-        ? emit('response.output_text.delta', { item_id, output_index, content_index: 0, delta: ev.text, logprobs: [] })
-        : emit('response.function_call_arguments.delta', { item_id, output_index, delta: ev.text });
+      if (ev.kind === 'text') {
+        return emit('response.output_text.delta', { item_id, output_index, content_index: 0, delta: ev.text, logprobs: [] });
+      }
+      const custom = (blocks[ev.index] as { custom?: boolean } | undefined)?.custom;
+      return emit(custom ? 'response.custom_tool_call_input.delta' : 'response.function_call_arguments.delta', {
+        item_id,
+        output_index,
+        delta: ev.text,
+      });
     }
     const item = outputItem(frame, ev.block, item_id, 'completed');
     done[ev.index] = item;
@@ -152,7 +186,10 @@ export async function writeResponseStream(frame: ResponseFrame, stream: ChatStre
       emit('response.output_text.done', { item_id, output_index, content_index: 0, text: ev.block.text, logprobs: [] });
       emit('response.content_part.done', { item_id, output_index, content_index: 0, part: outputTextPart(ev.block.text) });
     } else if (ev.block.kind === 'tool') {
-      emit('response.function_call_arguments.done', { item_id, output_index, name: ev.block.name, arguments: ev.block.arguments });
+      if (ev.block.custom) emit('response.custom_tool_call_input.done', { item_id, output_index, input: ev.block.arguments });
+      else emit('response.function_call_arguments.done', { item_id, output_index, name: ev.block.name, arguments: ev.block.arguments });
+    } else if (ev.block.kind === 'hosted') {
+      emit(`response.${ev.block.call.type}_call.completed`, { item_id, output_index });
     } else if (frame.reasoning.summary) {
       emit('response.reasoning_summary_text.done', { item_id, output_index, summary_index: 0, text: ev.block.text });
       emit('response.reasoning_summary_part.done', { item_id, output_index, summary_index: 0, part: summaryPart(ev.block.text) });

@@ -9,6 +9,7 @@ import { assertRunnable } from '../access';
 import { ChatInputMessage, checkChatRequest, documentsText, lowerDocuments, toolCallsText, withoutIgnored } from './request';
 import type { ChatInput, ModelReplaced } from './types';
 import { ProviderUnavailableError } from '../../providers/errors';
+import { shapeTools } from './tool-shapes';
 import { ProviderRouter } from '../../providers/router';
 import { Actor } from '../service';
 
@@ -65,9 +66,15 @@ export function prepareChat(deps: ChatPrepareDeps, actor: Actor, asked: ChatInpu
   assertKeyAllowsModel(actor.key, replaced?.from ?? model.slug);
   const maxTokens = resolveMaxTokens(model, input.maxTokens);
   const chat = deps.adapters[model.provider].chat!;
-  const messages = chat.supports('documents', model.upstreamModel) ? input.messages : lowerDocuments(input.messages);
-  const ignored = checkChatRequest(model, chat, messages, input.temperature, input, maxTokens);
-  const options = withoutIgnored(input, ignored);
+  const upstream = model.upstreamModel;
+  const documents = chat.supports('documents', upstream) ? input.messages : lowerDocuments(input.messages);
+  const shapes = shapeTools(input.tools, documents, chat.supports('tool_shapes', upstream));
+  const messages = shapes.messages;
+  const ignored = checkChatRequest(model, chat, messages, input.temperature, { ...input, tools: shapes.tools }, maxTokens);
+  const options = withoutIgnored({ ...input, tools: shapes.tools }, ignored);
+  // Hosted tools run where the vendor runs them; elsewhere they are named as ignored.
+  const hosted = (input.hostedTools ?? []).filter((t) => t.type === 'web_search' && chat.supports('web_search', upstream));
+  const unhosted = (input.hostedTools ?? []).filter((t) => !hosted.includes(t)).map((t) => `tools.${t.type}`);
   assertRunnable(actor.plan, model, deps.router);
   const promptTokens = promptTokensOf(input);
   const choices = options.choices ?? 1;
@@ -99,12 +106,15 @@ export function prepareChat(deps: ChatPrepareDeps, actor: Actor, asked: ChatInpu
     logprobs: options.logprobs,
     topK: options.topK,
     verbosity: options.verbosity,
+    ...(hosted.length > 0 ? { hostedTools: hosted } : {}),
   };
   return {
     model,
     replaced,
     /** The conversation as this vendor takes it (documents it cannot read as such given as text or PDFs). */
     messages,
+    /** Custom and namespace tools' calls in the client's shape again, where the vendor was offered plain functions. */
+    shapes,
     request,
     promptTokens,
     // Every choice may write up to the limit, and each is billed.
@@ -112,7 +122,7 @@ export function prepareChat(deps: ChatPrepareDeps, actor: Actor, asked: ChatInpu
       choices > 1
         ? priceChatUsage(model, { promptTokens, completionTokens: maxTokens * choices })
         : estimateChatReservation(model, promptTokens, maxTokens),
-    ignored: ignored.params,
+    ignored: [...ignored.params, ...new Set(unhosted)],
   };
 }
 

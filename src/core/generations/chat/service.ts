@@ -323,7 +323,8 @@ export class ChatService {
           const chat = this.deps.adapters[run.model.provider].chat!;
           try {
             const moreToTry = run.candidate < run.candidates.length - 1;
-            result = await (started ?? run.route.call(({ conn }) => chat.chat(run.request, conn, abort.signal), { moreToTry }));
+            const answer = await (started ?? run.route.call(({ conn }) => chat.chat(run.request, conn, abort.signal), { moreToTry }));
+            result = run.shapes.restore(answer);
             break;
           } catch (err) {
             const next = await this.fallBack(run, err, abort.signal.aborted);
@@ -392,8 +393,9 @@ export class ChatService {
         return;
       }
       try {
-        const events =
-          started ?? run.route.stream(({ conn }) => chat.chatStream(run.request, conn, upstreamAbort.signal), upstreamAbort.signal);
+        const events = run.shapes.restoreStream(
+          started ?? run.route.stream(({ conn }) => chat.chatStream(run.request, conn, upstreamAbort.signal), upstreamAbort.signal),
+        );
         for await (const ev of events) {
           // The first answer is the generation's text; the others (`n` > 1) are measured too, for a cut-off stream.
           if (ev.type === 'delta') {

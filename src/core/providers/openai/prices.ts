@@ -1,4 +1,4 @@
-import { perAudioMinute, perImage, perToken, type PriceSource, type VendorPriceList } from '../prices';
+import { perAudioMinute, perImage, perToken, perUse, type HostedToolPriceList, type PriceSource, type VendorPriceList } from '../prices';
 
 // OpenAI's list prices (Standard processing, prompts up to 272K input tokens). Each model page gives the text-token
 // prices; the GPT-5.6 and later families bill a 30-minute cache write at 1.25x the input price.
@@ -43,4 +43,13 @@ export const OPENAI_PRICES: VendorPriceList = {
   'gpt-image-2.6-sunburst': { ...IMAGE_2_6, source: 'https://developers.openai.com/api/docs/models/gpt-image-2.6-sunburst' },
   'gpt-transcribe': perAudioMinute(0.0045, model('gpt-transcribe')),
   'gpt-4o-transcribe': perAudioMinute(0.006, model('gpt-4o-transcribe', '$2.50 / $10 per million audio / text tokens, $0.006 a minute')),
+};
+
+/** Built-in tools of the Responses API: web search is billed per call (its search content tokens as input tokens). */
+export const OPENAI_TOOL_PRICES: HostedToolPriceList = {
+  web_search: perUse(0.01, {
+    source: 'https://developers.openai.com/api/docs/pricing#built-in-tools',
+    read: READ,
+    note: '$10 per 1000 calls',
+  }),
 };
