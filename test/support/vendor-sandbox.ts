@@ -44,6 +44,7 @@ export function useVendorSandbox(adapter: VendorAdapter, handler: SandboxHandler
   const received: SandboxRequest[] = [];
   const cutShort: boolean[] = [];
   const closed: Promise<boolean>[] = [];
+  let generation = 0;
   const started = () => {
     if (!sandbox) throw new Error('the vendor sandbox starts in beforeAll');
     return sandbox;
@@ -53,13 +54,22 @@ export function useVendorSandbox(adapter: VendorAdapter, handler: SandboxHandler
     sandbox = await startSandbox({
       [adapter.name]: (req: SandboxRequest, res: ServerResponse) => {
         const i = received.push(req) - 1;
-        closed[i] = new Promise((resolve) => res.once('close', () => resolve((cutShort[i] = !res.writableFinished))));
+        // A request of an earlier test that closes late must not write into this test's records.
+        const test = generation;
+        closed[i] = new Promise((resolve) =>
+          res.once('close', () => {
+            const cut = !res.writableFinished;
+            if (test === generation) cutShort[i] = cut;
+            resolve(cut);
+          }),
+        );
         return handler(req, res);
       },
     });
   });
   afterAll(() => sandbox?.close());
   beforeEach(() => {
+    generation += 1;
     received.length = 0;
     cutShort.length = 0;
     closed.length = 0;
