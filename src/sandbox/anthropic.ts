@@ -350,7 +350,11 @@ function answer(input: ValidRequest, failure: Failure | undefined): Answer {
   const snippet = said.length > 80 ? `${said.slice(0, 80)}...` : said;
   const toolResult = finalToolResult(messages);
   const thinking = thinkingBlocks(input, snippet);
-  const call = chooseToolCall(input.tools, input.toolChoice, toolResult !== undefined, lastUserText(messages));
+  // The model reads the user's own words: the last text block (clients put reminders before it).
+  const asked = blocksOf([...messages].reverse().find((m) => m.role === 'user')?.content).filter(
+    (b) => b.type === 'text' && typeof b.text === 'string',
+  );
+  const call = chooseToolCall(input.tools, input.toolChoice, toolResult !== undefined, String(asked[asked.length - 1]?.text ?? ''));
   if (call) {
     const forced = input.toolChoice === 'required' || typeof input.toolChoice === 'object';
     const id = toolUseId(++toolUseCounter, thinking.length > 0);

@@ -9,7 +9,10 @@ function snippet(text: string, max = 40): string {
   return flat.length > max ? flat.slice(0, max) : flat;
 }
 
-/** A value that satisfies a (simple) JSON Schema: required properties filled, enums take their first value. */
+/**
+ * A value that satisfies a (simple) JSON Schema, as a model fills a call: the required properties (all of them when
+ * the schema lists none), enums take their first value.
+ */
 export function sampleValue(schema: unknown, hint: string, depth = 0): unknown {
   const s = (schema && typeof schema === 'object' ? schema : {}) as Schema;
   if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
@@ -22,7 +25,12 @@ export function sampleValue(schema: unknown, hint: string, depth = 0): unknown {
     case 'object': {
       if (depth > 4) return {};
       const props = (s.properties ?? {}) as Record<string, unknown>;
-      return Object.fromEntries(Object.entries(props).map(([name, sub]) => [name, sampleValue(sub, hint || name, depth + 1)]));
+      const required = Array.isArray(s.required) ? new Set(s.required as unknown[]) : undefined;
+      return Object.fromEntries(
+        Object.entries(props)
+          .filter(([name]) => required === undefined || required.has(name))
+          .map(([name, sub]) => [name, sampleValue(sub, hint || name, depth + 1)]),
+      );
     }
     case 'array':
       return depth > 4 ? [] : [sampleValue(s.items, hint, depth + 1)];
