@@ -135,12 +135,10 @@ describe('npm run cli -- catalog:price', () => {
       return res.body.models.find((m: { slug: string }) => m.slug === 'upscale').token_cost === 4 ? true : undefined;
     }, 10_000);
 
-    // Refused: tokens on a model priced by usage, no reason, an unknown model, two changes at once.
+    // Refused: tokens on a model priced by usage, no reason, two changes at once (the rest: LiveCatalog.setPrice).
     for (const args of [
       ['--slug', 'claude-opus-4-8', '--tokens', '5', '--reason', 'x'],
       ['--slug', 'claude-opus-4-8', '--factor', '2'],
-      ['--slug', 'claude-opus-4-8', '--factor', '0', '--reason', 'free'],
-      ['--slug', 'no-such-model', '--factor', '2', '--reason', 'x'],
       ['--slug', 'upscale', '--factor', '2', '--tokens', '3', '--reason', 'x'],
     ]) {
       const out = await cli(['catalog:price', ...args]);
@@ -148,9 +146,17 @@ describe('npm run cli -- catalog:price', () => {
       expect(out.stderr).toMatch(/^error: /);
     }
 
+    for (const [slug, input, field] of [
+      ['claude-opus-4-8', { factor: 0, reason: 'free' }, 'factor'],
+      ['claude-opus-4-8', { factor: 101, reason: 'x' }, 'factor'],
+      ['upscale', { tokens: 1.5, reason: 'x' }, 'tokens'],
+      ['no-such-model', { factor: 2, reason: 'x' }, 'slug'],
+    ] as const) {
+      await expect(api.services.catalog.setPrice(slug, input)).rejects.toMatchObject({ field });
+    }
+
     const cleared = await cli(['catalog:price', '--slug', 'claude-opus-4-8', '--clear']);
     expect(JSON.parse(cleared.stdout)).toMatchObject({ slug: 'claude-opus-4-8', override: null, token_cost: 10 });
-    await cli(['catalog:price', '--slug', 'upscale', '--clear']);
     // Back to the catalog's own override for a spec-priced tool.
     const upscale = await cli(['catalog:price', '--slug', 'upscale', '--clear']);
     expect(JSON.parse(upscale.stdout)).toMatchObject({ override: { by: 'catalog', tokens: 1 }, token_cost: 1 });
