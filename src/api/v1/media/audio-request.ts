@@ -4,6 +4,7 @@ import { listModels } from '../../../core/catalog/catalog';
 import { ParamError } from '../../../core/catalog/errors';
 import { resolveModel } from '../../../core/catalog/lifecycle';
 import type { ModelDefinition } from '../../../core/catalog/types';
+import { fallbackModels } from '../fallback-models';
 import type { OptionNames } from './run';
 
 /** What each core option is called in the speech API. */
@@ -19,6 +20,7 @@ export const AUDIO_VENDOR_NAMES: Readonly<Record<string, string>> = {
 
 export const speechBody = z.strictObject({
   model: z.string().trim().min(1).describe('a catalog speech model'),
+  models: fallbackModels.nullish(),
   input: z.string().describe('the text to speak; required, not empty'),
   voice: z
     .union([z.string().trim().min(1).max(128), z.object({ id: z.string().trim().min(1).max(128) })])

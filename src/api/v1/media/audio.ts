@@ -13,6 +13,7 @@ import { readMultipart } from '../../middleware/multipart';
 import { parseInput } from '../../middleware/validation';
 import { announceReplacement } from '../../model-replaced';
 import { STT_MAX_BYTES } from '../../v2/generation-routes';
+import { fallbacksOf } from '../fallback-models';
 import {
   AUDIO_VENDOR_NAMES,
   ignoredTranscriptionOptions,
@@ -49,6 +50,7 @@ async function speech(ctx: ParameterizedContext, services: MediaServices): Promi
       model,
       {
         model: body.model,
+        ...fallbacksOf(body.model, body.models),
         prompt: body.input,
         voiceId: voice,
         audioFormat: body.response_format ?? undefined,

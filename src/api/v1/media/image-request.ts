@@ -7,6 +7,7 @@ import { ParamError } from '../../../core/catalog/errors';
 import type { FitKey } from '../../../core/catalog/fit';
 import type { GenerateRequest } from '../../../core/catalog/params';
 import type { ImageQuality, ModelDefinition } from '../../../core/catalog/types';
+import { fallbackModels, fallbacksOf } from '../fallback-models';
 import type { OptionNames } from './run';
 
 export const MAX_IMAGES = 10;
@@ -57,6 +58,7 @@ const formNumber = z
 
 export const imageGenerationBody = z.strictObject({
   ...imageOptions(jsonNumber),
+  models: fallbackModels.nullish(),
   style: optional(z.enum(['vivid', 'natural'])).describe('for models that have styles; elsewhere ignored'),
   moderation: optional(z.enum(['low', 'auto'])).describe('ignored'),
   complexity: optional(z.enum(['low', 'medium', 'high'])).describe('ignored'),
@@ -134,6 +136,7 @@ export function imageRequest<F>(slug: string, body: ImageGenerationBody | ImageE
   const size = body.size && body.size !== 'auto' ? body.size : undefined;
   return {
     model: slug,
+    ...('models' in body ? fallbacksOf(slug, body.models) : {}),
     prompt: body.prompt,
     size,
     quality: coreQuality(body.quality),

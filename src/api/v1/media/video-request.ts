@@ -7,6 +7,7 @@ import { resolveModel } from '../../../core/catalog/lifecycle';
 import type { ModelDefinition } from '../../../core/catalog/types';
 import { PROVIDER_ERROR_CODES, type ProviderErrorKind } from '../../../core/providers/types';
 import type { GenerationRecord } from '../../../core/records';
+import { fallbackModels } from '../fallback-models';
 import type { OptionNames } from './run';
 
 /** What each core option is called in the Videos API. */
@@ -30,6 +31,7 @@ const imageReference = z.strictObject({
 export const videoCreateBody = z.strictObject({
   prompt: z.string().describe('what the clip shows; required, not empty'),
   model: z.string().trim().min(1).nullish().describe('a catalog video model; default: the first Starter one'),
+  models: fallbackModels.nullish().describe('JSON bodies only: models to try in order when `model` cannot serve before its first byte'),
   seconds: z
     .union([
       z.number().int(),

@@ -19,6 +19,7 @@ import { readJsonBody } from '../../middleware/json-body';
 import { readMultipart, type UploadedFile } from '../../middleware/multipart';
 import { parseInput } from '../../middleware/validation';
 import { GENERATE_BODY_LIMIT } from '../../v2/generation-routes';
+import { fallbacksOf } from '../fallback-models';
 import { withWireNames } from '../wire-names';
 import { type MediaServices, runCommand, setIgnored, startOnce, wireNames } from './run';
 import {
@@ -56,6 +57,7 @@ async function create(ctx: ParameterizedContext, services: MediaServices): Promi
     const ignored: string[] = [];
     const request: GenerateRequest<UploadedImage> = {
       model: model.slug,
+      ...fallbacksOf(model.slug, body.models),
       prompt: body.prompt,
       size: body.size ?? undefined,
       duration: body.seconds === null || body.seconds === undefined ? undefined : Number(body.seconds),
