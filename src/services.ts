@@ -44,7 +44,8 @@ import { applyDeferredOutcome, BillingOutbox } from './core/generations/settleme
 import { readWalPosition, SettleJournal } from './core/generations/settlement/settle-journal';
 import { GenerationBilling } from './core/generations/settlement/billing-batches';
 import { GenerationLeases } from './core/generations/settlement/leases';
-import { recoverAbandoned } from './core/generations/settlement/recovery';
+import { recoverAbandoned, settleAccountGenerations } from './core/generations/settlement/recovery';
+import { cutAnswersOfDeletedAccounts } from './core/generations/chat/deleted-accounts';
 import { resolveInstanceId } from './core/ops/instance-id';
 import { ScheduleService } from './core/schedules/schedules';
 import { RefundMail } from './core/payments/refund-mail';
@@ -331,6 +332,13 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     onModelNotFound,
   });
   setGaugeSource(GAUGES.openAnswers, () => chat.openAnswers);
+  cutAnswersOfDeletedAccounts(accountChanges, chat, sql);
+  const closeAccountGenerations = {
+    closeAccount: async (userId: number) => {
+      await chat.cutAccount(userId);
+      await settleAccountGenerations({ sql, leases, queue, log }, userId);
+    },
+  };
   return {
     config,
     log,
@@ -373,7 +381,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     preflight: new RunPreflight({ sql, limiter, router }),
     createApiKey: (userId, name, limits, by) => createApiKeyWithinQuota(ds, apiKeys, userId, name, limits, by),
     resultFiles: new ResultFiles(ds, storage),
-    accounts: new AccountManagement(ds, storage, log, payments),
+    accounts: new AccountManagement(ds, storage, log, payments, closeAccountGenerations),
     payments,
     outbox,
     readiness,

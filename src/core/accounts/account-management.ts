@@ -21,7 +21,10 @@ const MAX_USER_AGENT_LENGTH = 300;
  * What an account holder manages about their own account: the password, the sign-in sessions, and the account's
  * deletion. (Sign-in itself, and the verification mail, are AuthService's.)
  */
-/** What must happen to an account's money before it is deleted (PaymentService.closeAccount). */
+/**
+ * What must happen before an account is deleted: its checkouts canceled (PaymentService.closeAccount), its running
+ * answers cut and its pending generations settled (services.ts).
+ */
 export interface AccountClosing {
   closeAccount(userId: number): Promise<unknown>;
 }
@@ -32,6 +35,7 @@ export class AccountManagement {
     private readonly storage: ResultStorage,
     private readonly log: Logger,
     private readonly payments?: AccountClosing,
+    private readonly generations?: AccountClosing,
   ) {}
 
   /**
@@ -120,6 +124,8 @@ export class AccountManagement {
       .where('g.userId = :userId AND g.resultKey IS NOT NULL', { userId })
       .getRawMany<{ key: string }>();
     await this.payments?.closeAccount(userId);
+    // Its rows go with it: what was delivered is billed first (the ledger keeps its rows).
+    await this.generations?.closeAccount(userId);
     await this.ds.query('DELETE FROM users WHERE id = $1', [userId]);
     for (const { key } of files) {
       await this.storage.delete(key).catch((err: Error) => this.log.warn({ err: err.message, key }, 'a deleted account’s file stayed'));

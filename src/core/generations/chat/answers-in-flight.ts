@@ -3,10 +3,21 @@ import { GenerationLeases } from '../settlement/leases';
 
 /** How often a running answer refreshes its lease (and a stream its delivered length). */
 const LEASE_HEARTBEAT_MS = 2000;
+/** How long an answer whose billing waits in the outbox keeps its lease fresh (its generation's deadline). */
+const DEFERRED_HEARTBEAT_MS = 30 * 60_000;
 
-/** The chat answers this process is running: their leases kept fresh, and a shutdown that waits, then aborts. */
+interface OpenAnswer {
+  abort: AbortController;
+  done: Promise<unknown>;
+  userId?: number;
+}
+
+/**
+ * The chat answers this process is running: their leases kept fresh, a shutdown that waits, then aborts, and the
+ * answers of an account that was just deleted, cut.
+ */
 export class AnswersInFlight {
-  private readonly open = new Set<{ abort: AbortController; done: Promise<unknown> }>();
+  private readonly open = new Set<OpenAnswer>();
 
   constructor(
     private readonly leases: GenerationLeases,
@@ -17,18 +28,65 @@ export class AnswersInFlight {
     return this.open.size;
   }
 
-  /** Tracks an answer until `done`, refreshing its lease with `delivered()` characters meanwhile. */
-  follow(generationId: number, abort: AbortController, done: Promise<unknown>, delivered: () => number = () => 0): void {
-    const entry = { abort, done };
+  /**
+   * Tracks an answer until `done`, refreshing its lease with `delivered()` characters meanwhile. When `done` says
+   * its billing was deferred (the database was away), the lease stays fresh until the outbox has settled it, so no
+   * instance takes the answer for an abandoned one while its outcome waits here.
+   */
+  follow(generationId: number, abort: AbortController, done: Promise<unknown>, delivered: () => number = () => 0, userId?: number): void {
+    const entry: OpenAnswer = { abort, done, userId };
     this.open.add(entry);
-    const heartbeat = setInterval(() => void this.leases.progress(generationId, delivered()).catch(() => undefined), LEASE_HEARTBEAT_MS);
+    const beat = () => this.leases.progress(generationId, delivered());
+    const heartbeat = setInterval(() => void beat().catch(() => undefined), LEASE_HEARTBEAT_MS);
     heartbeat.unref();
     void done
+      .then((billing) => {
+        if ((billing as { deferred?: boolean } | undefined)?.deferred) this.keepFresh(generationId, delivered());
+      })
       .finally(() => {
         clearInterval(heartbeat);
         this.open.delete(entry);
       })
       .catch(() => undefined);
+  }
+
+  /** Writes a stream's delivered length to its lease now (its first output); a failure is left to the heartbeat. */
+  noteProgress(generationId: number, deliveredChars: number): void {
+    void this.leases.progress(generationId, deliveredChars).catch(() => undefined);
+  }
+
+  /** Refreshes a deferred answer's lease until its generation is settled (the lease is gone) or its deadline. */
+  private keepFresh(generationId: number, deliveredChars: number): void {
+    const until = Date.now() + DEFERRED_HEARTBEAT_MS;
+    const timer = setInterval(() => {
+      if (Date.now() > until) return clearInterval(timer);
+      void this.leases
+        .refresh(generationId, deliveredChars)
+        .then((pending) => {
+          if (!pending) clearInterval(timer);
+        })
+        .catch(() => undefined);
+    }, LEASE_HEARTBEAT_MS);
+    timer.unref();
+  }
+
+  /**
+   * Aborts the answers of an account that is being deleted: each is billed on what it delivered and its client gets
+   * its end. Resolves once they were billed, or after `billMs` at the latest. @returns how many were cut
+   */
+  async cut(userId: number, billMs = 5000): Promise<number> {
+    const cut = [...this.open].filter((e) => e.userId === userId);
+    for (const e of cut) e.abort.abort();
+    if (cut.length === 0) return 0;
+    this.log.warn({ userId, cut: cut.length }, 'answers of a deleted account were cut');
+    await Promise.race([Promise.allSettled(cut.map((e) => e.done)), new Promise<void>((r) => setTimeout(r, billMs).unref())]);
+    return cut.length;
+  }
+
+  /** Whether this process runs an answer of the account. */
+  runs(userId: number): boolean {
+    for (const e of this.open) if (e.userId === userId) return true;
+    return false;
   }
 
   /**

@@ -126,6 +126,16 @@ export class ChatService {
     return this.answers.size;
   }
 
+  /** The account is being deleted: its answers running here are cut, and billed on what they delivered. */
+  cutAccount(userId: number): Promise<number> {
+    return this.answers.cut(userId);
+  }
+
+  /** Whether an answer of the account runs in this process. */
+  runsFor(userId: number): boolean {
+    return this.answers.runs(userId);
+  }
+
   /** Shutdown: lets open answers finish for up to `graceMs`, then aborts the rest (billed on what was delivered). */
   drain(graceMs: number, billMs?: number): Promise<void> {
     return this.answers.drain(graceMs, billMs);
@@ -349,7 +359,7 @@ export class ChatService {
         ignored: run.ignored,
       };
     })();
-    this.answers.follow(run.generationId, abort, work);
+    this.answers.follow(run.generationId, abort, work, undefined, actor.user.id);
     return work;
   }
 
@@ -369,7 +379,12 @@ export class ChatService {
     let resolveBilled!: (b: StreamBilling) => void;
     const billed = new Promise<StreamBilling>((r) => (resolveBilled = r));
     let text = '';
-    this.answers.follow(run.generationId, upstreamAbort, billed, () => text.length);
+    // Tool-call names and argument fragments (and the other answers' text) are completion text too.
+    let toolText = '';
+    // Reasoning is output the vendor bills: a stream cut off mid-thought is billed on it too.
+    let reasoningChars = 0;
+    const delivered = () => text.length + toolText.length + reasoningChars;
+    this.answers.follow(run.generationId, upstreamAbort, billed, delivered, actor.user.id);
     // With fallbacks, the model that serves is known at its first event: the answer names it from the start.
     const served = run.candidates.length > 1 ? await this.firstThatStreams(run, upstreamAbort.signal) : undefined;
     if (served) run = served.run;
@@ -378,10 +393,7 @@ export class ChatService {
     const self = this;
 
     async function* events(): AsyncGenerator<ChatStreamEvent> {
-      // Tool-call names and argument fragments (and the other answers' text) are completion text too.
-      let toolText = '';
-      // Reasoning is output the vendor bills: a stream cut off mid-thought is billed on it too.
-      let reasoningChars = 0;
+      let progressNoted = false;
       let usage: ChatUsage | undefined;
       let finish: FinishReason | undefined;
       let failure: unknown;
@@ -405,6 +417,12 @@ export class ChatService {
           else if (ev.type === 'reasoning_delta') reasoningChars += ev.text.length;
           else if (ev.type === 'usage') usage = ev.usage;
           else if (ev.type === 'finish') finish = ev.finishReason;
+          // The first output is on its way to the client: its length goes to the lease now (before the bytes), so a
+          // process killed from here on is billed for what it delivered; the heartbeat keeps it current afterwards.
+          if (!progressNoted && delivered() > 0) {
+            progressNoted = true;
+            self.answers.noteProgress(run.generationId, delivered());
+          }
           yield ev;
         }
       } catch (err) {

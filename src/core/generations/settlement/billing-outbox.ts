@@ -46,9 +46,15 @@ const REPLAY_PREFIX = 'billing.replaying-';
  * An append-only file under DATA_DIR: it is the one durable place left when PostgreSQL itself is down. Each line
  * is flushed to disk before the client is answered. Replay (at start and on a timer) renames the file first, so
  * new outcomes go to a fresh one, applies every line, and appends back those that still fail.
+ *
+ * When the disk refuses them too (full, read-only), outcomes are kept in memory and applied by the same replay as
+ * soon as the database takes them: the answers stay billable while the process lives.
  */
 export class BillingOutbox {
   private readonly file: string;
+  /** Outcomes neither the database nor the disk took. */
+  private unsaved: DeferredOutcome[] = [];
+  private diskRefused = false;
   private replaying: Promise<number> | undefined;
   private timer: NodeJS.Timeout | undefined;
 
@@ -64,9 +70,25 @@ export class BillingOutbox {
     return this.addAll([outcome]);
   }
 
-  /** Appends outcomes with one flush to disk. */
+  /** Appends outcomes with one flush to disk; when the disk refuses them, keeps them in memory (never throws). */
   async addAll(outcomes: DeferredOutcome[]): Promise<void> {
     if (outcomes.length === 0) return;
+    try {
+      await this.write(outcomes);
+      if (this.diskRefused) this.log.info('the billing outbox is written to disk again');
+      this.diskRefused = false;
+    } catch (err) {
+      this.unsaved.push(...outcomes);
+      if (!this.diskRefused)
+        this.log.error(
+          { err: (err as Error).message, kept: this.unsaved.length },
+          'the disk refused the billing outbox: deferred billing is kept in memory until the database takes it',
+        );
+      this.diskRefused = true;
+    }
+  }
+
+  private async write(outcomes: DeferredOutcome[]): Promise<void> {
     await fs.mkdir(this.dir, { recursive: true });
     const handle = await fs.open(this.file, 'a');
     try {
@@ -77,9 +99,9 @@ export class BillingOutbox {
     }
   }
 
-  /** Outcomes waiting in the file (for tests and metrics). */
+  /** Outcomes waiting, in the file and in memory (for tests and metrics). */
   async pending(): Promise<number> {
-    let count = 0;
+    let count = this.unsaved.length;
     for (const file of await this.files()) count += (await this.readLines(file)).length;
     return count;
   }
@@ -121,13 +143,26 @@ export class BillingOutbox {
   }
 
   private async replayOnce(): Promise<number> {
+    let applied = 0;
+    const kept = this.unsaved;
+    this.unsaved = [];
+    const stillFailing: DeferredOutcome[] = [];
+    for (const outcome of kept) {
+      try {
+        await this.apply(outcome);
+        applied += 1;
+      } catch {
+        stillFailing.push(outcome);
+      }
+    }
+    // Back to the disk if it takes them now, else to memory again.
+    await this.addAll(stillFailing);
     // Leftovers of a replay interrupted by a crash are applied again: harmless, the transitions are single-shot.
     const exists = await fs.stat(this.file).then(
       (s) => s.size > 0,
       () => false,
     );
     if (exists) await fs.rename(this.file, path.join(this.dir, `${REPLAY_PREFIX}${Date.now()}-${randomBytes(4).toString('hex')}`));
-    let applied = 0;
     for (const file of (await this.files()).filter((f) => path.basename(f).startsWith(REPLAY_PREFIX))) {
       const failed: DeferredOutcome[] = [];
       for (const outcome of await this.readLines(file)) {
