@@ -307,6 +307,11 @@ export interface ChatOptions {
   reasoningEffort?: ReasoningEffort;
   /** Messages' `thinking`; the option `reasoning_effort` covers it (set when either is). */
   thinking?: ThinkingRequest;
+  /**
+   * The client keeps the answer's reasoning state to replay it (Responses `include: ["reasoning.encrypted_content"]`,
+   * Messages with thinking on): a vendor that returns that state only from one of its APIs is called there.
+   */
+  keepReasoning?: boolean;
   /** Labels: passed on only where the vendor takes them (the core drops the ones an adapter does not support). */
   metadata?: Record<string, string>;
   serviceTier?: string;

@@ -200,6 +200,8 @@ export function toChatInput(body: MessagesBody, envelope: ReasoningEnvelope): Ch
     ...toConversation(body, envelope),
     ...fallbacksOf(body.model, body.models),
     ...thinkingOf(body.thinking),
+    // Claude Code and the SDK replay a turn's thinking blocks: the vendor's reasoning state should come with them.
+    ...(body.thinking?.type === 'enabled' || body.thinking?.type === 'adaptive' ? { keepReasoning: true } : {}),
     ...(effort ? { reasoningEffort: effort } : {}),
     maxTokens: body.max_tokens,
     ...(body.temperature !== undefined ? { temperature: body.temperature } : {}),

@@ -4,7 +4,7 @@ import type { ChatInput } from '../../../core/generations/chat/types';
 import type { ChatInputMessage, ChatInputPart } from '../../../core/generations/chat/request';
 import type { ReasoningEnvelope } from '../../../core/generations/chat/reasoning-envelope';
 import type { ChatReasoning, ChatResponseFormat } from '../../../core/providers/types';
-import { reasoningOfItem } from './reasoning-items';
+import { ENCRYPTED_CONTENT, reasoningOfItem } from './reasoning-items';
 import { KNOWN_RESPONSES_PARAMETERS, ResponsesBody, ResponsesItem } from './schema';
 
 type MessageItem = Extract<ResponsesItem, { type: 'message' }>;
@@ -129,5 +129,6 @@ export function toChatInput(body: ResponsesBody, envelope: ReasoningEnvelope): C
     user: orUndefined(body.safety_identifier) ?? orUndefined(body.user),
     ...(body.reasoning?.effort ? { reasoningEffort: body.reasoning.effort } : {}),
     ...(body.prompt_cache_key ? { promptCacheKey: body.prompt_cache_key } : {}),
+    ...(body.include?.includes(ENCRYPTED_CONTENT) ? { keepReasoning: true } : {}),
   };
 }

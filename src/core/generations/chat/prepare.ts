@@ -97,6 +97,7 @@ export function prepareChat(deps: ChatPrepareDeps, actor: Actor, asked: ChatInpu
     user: options.user,
     reasoningEffort: options.reasoningEffort,
     thinking: options.thinking,
+    keepReasoning: options.keepReasoning,
     metadata: options.metadata,
     serviceTier: options.serviceTier,
     store: options.store,

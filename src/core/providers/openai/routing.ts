@@ -5,12 +5,14 @@ import { responsesChat, responsesChatStream } from './responses-api';
 
 // Which OpenAI API answers a chat request. Chat Completions, unless the request needs what only the Responses API
 // has: tools on a model that takes them only there (the issue names gpt-6.1-terra and gpt-6.1-sol), custom and
-// namespace tools, the hosted web search, or OpenAI's encrypted reasoning to restore from an earlier turn.
+// namespace tools, the hosted web search, OpenAI's encrypted reasoning to restore from an earlier turn, or a reasoning
+// model's answer whose reasoning the client keeps (only the Responses API hands it out).
 
 function needsResponses(req: ChatRequest): boolean {
   if ((req.tools?.length ?? 0) > 0 && openAiFamily(req.upstreamModel)?.tools === 'responses-only') return true;
   if (req.tools?.some((t) => t.kind === 'custom' || t.namespace !== undefined)) return true;
   if ((req.hostedTools?.length ?? 0) > 0) return true;
+  if (req.keepReasoning && openAiFamily(req.upstreamModel) !== undefined && req.reasoningEffort !== 'none') return true;
   return req.messages.some(
     (m) =>
       m.toolCalls?.some((c) => c.kind === 'custom' || c.namespace !== undefined) ||
