@@ -128,11 +128,11 @@ describe('images.edit', () => {
     );
   });
 
-  test('AI SDK generateImage with an input image edits it', async () => {
+  test.each(['flux-kontext-pro', 'gemini-3.1-flash-image'])('AI SDK generateImage with an input image: %s edits it', async (model) => {
     const { key } = await client();
     const provider = createOpenAI({ baseURL: `${api.baseUrl}/v1`, apiKey: key });
     const { images } = await generateImage({
-      model: provider.image('flux-kontext-pro'),
+      model: provider.image(model),
       prompt: { text: 'make it snow', images: [await syntheticImage(128, 128, 'street')] },
     });
     expect(images).toHaveLength(1);
