@@ -1,8 +1,31 @@
 import type { Services } from '../services';
 
 /**
- * What the HTTP door may use: every core service, but not the persistence and infrastructure handles
- * (`ds`, `boss`, `redis`) nor the process's lifecycle. A door that reaches for them fails the type check
- * (test/architecture/door-types.ts).
+ * What the HTTP door may use, named one by one: a new core service reaches HTTP only when it is added here, and
+ * each route registrar takes a `Pick` of exactly what it uses. The persistence and infrastructure handles (`ds`,
+ * `boss`, `redis`) and the process's lifecycle are never on the list (test/architecture/door-types.ts).
  */
-export type ApiServices = Omit<Services, 'ds' | 'boss' | 'redis' | 'close' | 'stopJobs' | 'recoverAbandoned'>;
+export type ApiServices = Pick<
+  Services,
+  | 'accounts'
+  | 'apiKeys'
+  | 'assistants'
+  | 'auth'
+  | 'chat'
+  | 'config'
+  | 'createApiKey'
+  | 'generations'
+  | 'idempotency'
+  | 'limiter'
+  | 'log'
+  | 'payments'
+  | 'plans'
+  | 'profiles'
+  | 'readiness'
+  | 'refusals'
+  | 'resultFiles'
+  | 'schedules'
+  | 'settings'
+  | 'usage'
+  | 'webhooks'
+>;

@@ -1,7 +1,7 @@
 // The typed command a door hands to GenerationService.generate: the model, its normalised options and its input
 // images, each a reference to fetch or a file the door already holds. Doors build it with parseGenerateCommand
 // (params.ts) from the /generate body plus the files they received; the core never parses a request body.
-import type { NormalizedParams } from './params';
+import type { NormalizedParams } from './request';
 import type { ImageField, ModelDefinition } from './types';
 
 export type { ImageField } from './types';

@@ -2,6 +2,8 @@ import { PlanTooLowError } from '../accounts/errors';
 import { Plan } from '../accounts/plans';
 import { canUseModel, requiredPlanFor } from '../catalog/catalog';
 import { ModelDefinition } from '../catalog/types';
+import { ModelRetiredError } from '../catalog/errors';
+import { ProviderUnavailableError } from '../providers/errors';
 import { ProviderRouter } from '../providers/router';
 
 const PLAN_NAMES: Record<string, string> = { free: 'Starter', basic: 'Basic', pro: 'Pro', vip: 'VIP', elite: 'Elite' };
@@ -27,4 +29,9 @@ export function assertCanUseModel(plan: Plan, model: ModelDefinition): void {
 export function assertRunnable(plan: Plan, model: ModelDefinition, router: ProviderRouter): void {
   assertCanUseModel(plan, model);
   router.assertAvailable(model.provider, model.slug);
+}
+
+/** A model that cannot serve now (retired without a replacement, or its vendor unreachable): a fallback may. */
+export function cannotServeNow(err: unknown): boolean {
+  return err instanceof ProviderUnavailableError || err instanceof ModelRetiredError;
 }

@@ -16,7 +16,7 @@ import { ModelDefinition } from '../catalog/types';
 import { RateDecision, RateLimiter } from '../limits/rate-limiter';
 import { newResultKey, ResultStorage, readStoredObject } from '../media/storage';
 import { InputFile, MediaPoll, MediaStart, ProviderError } from '../providers/types';
-import { assertCanUseModel, assertRunnable } from './access';
+import { assertCanUseModel, assertRunnable, cannotServeNow } from './access';
 import { InputError } from './errors';
 import { inpaintMask } from './media/inpaint-mask';
 import type { DeliveryTarget } from './delivery/delivery-outbox';
@@ -26,7 +26,6 @@ import { createPendingGeneration, withdrawPendingGeneration } from './settlement
 import { buildMediaRequest, MediaInputs, MediaRunner, SttExtras } from './media/runner';
 import { GenerationQueue } from './ports';
 import { movesOn, ProviderRouter } from '../providers/router';
-import { cannotServeNow } from './chat/prepare';
 
 export interface Actor {
   user: UserRecord;

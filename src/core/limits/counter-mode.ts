@@ -2,7 +2,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { isRefusedStatement } from '../../db/transaction';
 import { GroupCommit } from '../billing/group-commit';
 import { Queryable } from '../billing/queryable';
-import type { CounterEntry } from './postgres-store';
+import type { CounterEntry } from './types';
 import type { RedisCounterStore } from './redis-store';
 
 /**

@@ -1,7 +1,8 @@
 import { rateCounterFailoversTotal } from '../ops/metrics';
 import { changedMode, CounterMode, CounterModes, markerOf } from './counter-mode';
 import { CountersUnavailableError } from './errors';
-import { CounterEntry, PostgresCounterStore } from './postgres-store';
+import { PostgresCounterStore } from './postgres-store';
+import type { CounterEntry } from './types';
 import { RedisCounterStore, RedisHit, STALE } from './redis-store';
 import { CounterStore, HitResult, RateWindow, windowStart } from './types';
 

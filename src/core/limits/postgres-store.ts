@@ -4,14 +4,6 @@ import { CounterStore, HitResult, isOver, RateWindow, windowStart } from './type
 
 class RefusedError extends Error {}
 
-/** One counter window as both stores can hold it. `windowStart` and `expiresAt` in Unix seconds. */
-export interface CounterEntry {
-  key: string;
-  windowStart: number;
-  count: number;
-  expiresAt: number;
-}
-
 /**
  * Counters in the `rate_counters` table: they count without Redis, or while Redis is down; with Redis they also
  * hold every count Redis admitted (written through, see counter-mode.ts), so Redis can be restored from them.

@@ -1,5 +1,5 @@
 import type Redis from 'ioredis';
-import type { CounterEntry } from './postgres-store';
+import type { CounterEntry } from './types';
 import { HitResult, RateWindow, windowStart } from './types';
 
 // KEYS: the marker, then one counter key per window. ARGV: mode (1 = hit, 0 = peek), the marker this instance

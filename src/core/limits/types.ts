@@ -34,3 +34,11 @@ export function windowStart(nowMs: number, seconds: number): number {
 export function isOver(count: number, limit: number): boolean {
   return limit > 0 && count >= limit;
 }
+
+/** One counter window as both stores can hold it. `windowStart` and `expiresAt` in Unix seconds. */
+export interface CounterEntry {
+  key: string;
+  windowStart: number;
+  count: number;
+  expiresAt: number;
+}

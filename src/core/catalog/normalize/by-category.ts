@@ -2,7 +2,7 @@
 // images and refuses the rest.
 import type { CommandInputs } from '../command';
 import { ParamError } from '../errors';
-import type { GenerateRequest, NormalizedParams } from '../params';
+import type { GenerateRequest, NormalizedParams } from '../request';
 import type { Category, ModelDefinition } from '../types';
 import {
   baseParams,

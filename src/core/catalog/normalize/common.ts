@@ -1,7 +1,7 @@
 // Checks every category shares: the prompt, the options a category does not take, sizes and audio formats.
 import { ParamError } from '../errors';
 import { MAX_PROMPT_LENGTH, characterCount } from '../limits';
-import type { GenerateRequest, NormalizedParams } from '../params';
+import type { GenerateRequest, NormalizedParams } from '../request';
 import type { ModelDefinition } from '../types';
 
 export function unsupported(field: string, model: ModelDefinition): ParamError {

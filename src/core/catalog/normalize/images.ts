@@ -1,7 +1,7 @@
 // Which input images a model takes, and under which request fields.
 import type { CommandInput, CommandInputs } from '../command';
 import { ParamError } from '../errors';
-import type { GenerateRequest } from '../params';
+import type { GenerateRequest } from '../request';
 import type { ImageField, ImageInput, ModelDefinition, ToolModel } from '../types';
 import { unsupported } from './common';
 

@@ -1,14 +1,13 @@
 import { aliasReasoningEffort, resolveModel } from '../../catalog/lifecycle';
-import { ModelRetiredError, ParamError } from '../../catalog/errors';
+import { ParamError } from '../../catalog/errors';
 import { estimateChatReservation, estimatePromptTokens, priceChatUsage, resolveMaxTokens } from '../../catalog/pricing';
 import { TextModel } from '../../catalog/types';
 import { ChatRequest, ProviderName } from '../../providers/types';
 import type { ProviderAdapter } from '../../providers/adapter';
 import { assertKeyAllowsModel } from '../../accounts/key-limits';
-import { assertRunnable } from '../access';
+import { assertRunnable, cannotServeNow } from '../access';
 import { ChatInputMessage, checkChatRequest, documentsText, lowerDocuments, toolCallsText, withoutIgnored } from './request';
 import type { ChatInput, ModelReplaced } from './types';
-import { ProviderUnavailableError } from '../../providers/errors';
 import { shapeTools } from './tool-shapes';
 import { ProviderRouter } from '../../providers/router';
 import { Actor } from '../service';
@@ -128,11 +127,6 @@ export function prepareChat(deps: ChatPrepareDeps, actor: Actor, asked: ChatInpu
 }
 
 export type PreparedChat = ReturnType<typeof prepareChat>;
-
-/** A model that cannot serve now (retired without a replacement, or its vendor unreachable): its fallback may. */
-export function cannotServeNow(err: unknown): boolean {
-  return err instanceof ProviderUnavailableError || err instanceof ModelRetiredError;
-}
 
 /**
  * The request's model and its fallbacks (`fallbacks`, tried in order), each prepared as if asked alone: every one
