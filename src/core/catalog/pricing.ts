@@ -1,6 +1,6 @@
 // Prices in tokens (our credit). Every price is an integer >= 1 (spec billing rule 5). The rates come from
 // effective-prices.ts: the vendors' list prices under the rule (price-rule.ts), or an override.
-import type { HostedTool } from '../providers/adapter';
+import type { HostedTool } from '../providers/types';
 import { toolUsePrice } from '../providers/price-lists';
 import { pricingOf } from './effective-prices';
 import { ruleTokens } from './price-rule';

@@ -1,5 +1,7 @@
 import type { VendorPriceList } from './prices';
-import type { ChatCapability, FaultTable, MediaCapability, MediaCategory, ProviderConnection, ProviderName } from './types';
+import type { ChatCapability, FaultTable, HostedTool, MediaCapability, MediaCategory, ProviderConnection, ProviderName } from './types';
+
+export type { HostedTool } from './types';
 
 /** What a vendor lists: each model id, with the shutdown date it announced (OpenAI's `shutdown_date`) or null. */
 export type VendorModels = ReadonlyMap<string, { shutdownAt: string | null }>;
@@ -25,9 +27,6 @@ export interface ModelListing {
   /** The catalog categories the list documents, when it covers only some (ElevenLabs lists its speech models). */
   categories?: readonly (MediaCategory | 'text')[];
 }
-
-/** Tools a vendor runs on its side, by the names clients send them (OpenAI's Responses API, Anthropic's server tools). */
-export type HostedTool = 'web_search' | 'web_fetch' | 'code_execution' | 'file_search' | 'image_generation';
 
 /** What the vendor's adapter can do (test/providers/registry.test.ts holds it against the adapter and the catalog). */
 export interface VendorCapabilities {

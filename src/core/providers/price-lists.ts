@@ -6,7 +6,7 @@ import { GOOGLE_PRICES } from './google/prices';
 import { LOCAL_PRICES } from './local/prices';
 import { OPENAI_PRICES, OPENAI_TOOL_PRICES } from './openai/prices';
 import type { HostedToolPriceList, ToolUsePrice, VendorPrice, VendorPriceList } from './prices';
-import type { HostedTool } from './adapter';
+import type { HostedTool } from './types';
 import { REPLICATE_PRICES } from './replicate/prices';
 import type { ProviderName } from './types';
 import { XAI_PRICES } from './xai/prices';

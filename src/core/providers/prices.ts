@@ -1,4 +1,4 @@
-import type { HostedTool } from './adapter';
+import type { HostedTool } from './types';
 
 // The shape of a vendor's price list. Each vendor keeps its own list, in USD at the vendor's list (pay-as-you-go)
 // rates, in its room (`providers/<vendor>/prices.ts`); what the service charges follows from it by one rule

@@ -1,5 +1,4 @@
 // The one contract every upstream adapter implements. The generation pipeline only sees these types.
-import type { HostedTool } from './adapter';
 import { DomainError } from '../errors';
 import type { GenerationWarning } from '../warnings';
 
@@ -200,6 +199,9 @@ export interface ChatTool {
   /** The namespace it was offered in (OpenAI's namespace tools); elsewhere it is offered as `<namespace>__<name>`. */
   namespace?: { name: string; description?: string };
 }
+
+/** Tools a vendor runs on its side, by the names clients send them (OpenAI's Responses API, Anthropic's server tools). */
+export type HostedTool = 'web_search' | 'web_fetch' | 'code_execution' | 'file_search' | 'image_generation';
 
 /** A tool the vendor runs on its side (web search), with its settings as the client sent them. */
 export interface ChatHostedTool {
