@@ -157,6 +157,32 @@ describe('/v1/responses', () => {
   });
 });
 
+test('/v1/responses streamed: reasoning summary events, then the item with its encrypted content', async () => {
+  const openai = new OpenAI({ apiKey: await key(), baseURL: `${api.baseUrl}/v1`, maxRetries: 0 });
+  const stream = openai.responses.stream({
+    model: 'claude-haiku-4-5',
+    input: 'Think about tides.',
+    reasoning: { effort: 'low', summary: 'auto' },
+    include: ['reasoning.encrypted_content'],
+    store: false,
+  });
+  const types: string[] = [];
+  stream.on('event', (ev) => types.push(ev.type));
+  const final = await stream.finalResponse();
+  expect(types).toEqual(
+    expect.arrayContaining([
+      'response.reasoning_summary_part.added',
+      'response.reasoning_summary_text.delta',
+      'response.reasoning_summary_text.done',
+      'response.reasoning_summary_part.done',
+    ]),
+  );
+  expect(types.indexOf('response.reasoning_summary_text.done')).toBeLessThan(types.indexOf('response.output_text.delta'));
+  const item = final.output[0] as OpenAI.Responses.ResponseReasoningItem;
+  expect(item).toMatchObject({ type: 'reasoning', summary: [{ type: 'summary_text', text: expect.stringMatching(/Sandbox thinking/) }] });
+  expect(item.encrypted_content).toMatch(/^nbr1\./);
+});
+
 describe('/v1/chat/completions', () => {
   test('reasoning_content and reasoning_details; the SDK message replayed as it came continues the tool loop', async () => {
     const openai = new OpenAI({ apiKey: await key(), baseURL: `${api.baseUrl}/v1`, maxRetries: 0 });
@@ -188,6 +214,23 @@ describe('/v1/chat/completions', () => {
       signature: message.reasoning_details![0].signature,
     });
     expect(lastSent()).toMatchObject({ thinking: { type: 'adaptive' } });
+  });
+
+  test('cache_control on a vendor that caches on its own is ignored and named', async () => {
+    const openai = new OpenAI({ apiKey: await key(), baseURL: `${api.baseUrl}/v1`, maxRetries: 0 });
+    const mark = { type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } } as OpenAI.ChatCompletionContentPartText;
+    const ask = (model: string) =>
+      openai.chat.completions
+        .create({
+          model,
+          messages: [
+            { role: 'system', content: [mark] },
+            { role: 'user', content: 'Hi?' },
+          ],
+        })
+        .withResponse();
+    expect((await ask('deepseek-v4-flash')).response.headers.get('x-ignored-parameters')).toBe('cache_control');
+    expect((await ask('claude-haiku-4-5')).response.headers.get('x-ignored-parameters')).toBeNull();
   });
 
   test('cache_control on chat content parts reaches Claude; cached_tokens in prompt_tokens_details', async () => {

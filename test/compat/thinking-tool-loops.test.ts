@@ -87,6 +87,30 @@ describe.each([
     expectStateBack();
   });
 
+  test('messages, streamed: thinking_delta then the sealed signature_delta; the assembled blocks replay', async () => {
+    const anthropic = new Anthropic({ apiKey: await key(), baseURL: api.baseUrl, maxRetries: 0 });
+    const question: Anthropic.MessageParam = { role: 'user', content: 'Weather in Paris?' };
+    const params = { model, max_tokens: 4000, tools: [messagesTool], thinking: { type: 'enabled' as const, budget_tokens: 2048 } };
+    const deltas: string[] = [];
+    const stream = anthropic.messages.stream({ ...params, messages: [question] });
+    stream.on('streamEvent', (ev) => {
+      if (ev.type === 'content_block_delta') deltas.push(ev.delta.type);
+    });
+    const first = await stream.finalMessage();
+    expect(deltas).toContain('signature_delta');
+    const use = first.content.find((b) => b.type === 'tool_use') as Anthropic.ToolUseBlock;
+    const second = await anthropic.messages.create({
+      ...params,
+      messages: [
+        question,
+        { role: 'assistant', content: first.content },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: '18C' }] },
+      ],
+    });
+    expect(second.stop_reason).toBe('end_turn');
+    expectStateBack();
+  });
+
   test('responses: reasoning items with encrypted_content replayed', async () => {
     const openai = new OpenAI({ apiKey: await key(), baseURL: `${api.baseUrl}/v1`, maxRetries: 0 });
     const input: OpenAI.Responses.ResponseInput = [{ role: 'user', content: 'Weather in Paris?' }];

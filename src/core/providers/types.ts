@@ -259,6 +259,8 @@ export type ChatOption =
   | 'service_tier'
   | 'store'
   | 'prompt_cache_key'
+  /** Prompt-cache breakpoints on blocks (`cache_control`): vendors that cache on their own have no use for them. */
+  | 'cache_control'
   | 'safety_identifier'
   /** `file` content parts (PDF documents). */
   | 'pdf'

@@ -57,14 +57,26 @@ const IGNORABLE: ReadonlySet<ChatOption> = new Set<ChatOption>([
   'service_tier',
   'store',
   'prompt_cache_key',
+  'cache_control',
   'safety_identifier',
 ]);
 
 /** The option as the request sets it and the chat-completions parameter that carries it. */
 type Requested = [ChatOption, string];
 
+const marked = (parts: string | ReadonlyArray<{ cache?: unknown }>) => typeof parts !== 'string' && parts.some((p) => p.cache);
+
+/** Whether a cache breakpoint is set anywhere: a content part, a tool call or a tool. */
+function hasCacheMarks(messages: readonly ChatInputMessage[], options: ChatOptions): boolean {
+  return (options.tools ?? []).some((t) => t.cache) || messages.some((m) => marked(m.content) || (m.toolCalls ?? []).some((c) => c.cache));
+}
+
 /** Which option a request sets, under its chat-completions parameter name. */
-function requestedOptions(options: ChatOptions, temperature: number | null | undefined): Requested[] {
+function requestedOptions(
+  options: ChatOptions,
+  temperature: number | null | undefined,
+  messages: readonly ChatInputMessage[] = [],
+): Requested[] {
   const out: Requested[] = [];
   // A temperature of 1 is every vendor's default, so models that only take the default accept it.
   if (temperature !== undefined && temperature !== null && temperature !== 1) out.push(['temperature', 'temperature']);
@@ -83,6 +95,7 @@ function requestedOptions(options: ChatOptions, temperature: number | null | und
   if (options.serviceTier !== undefined) out.push(['service_tier', 'service_tier']);
   if (options.store !== undefined) out.push(['store', 'store']);
   if (options.promptCacheKey !== undefined) out.push(['prompt_cache_key', 'prompt_cache_key']);
+  if (hasCacheMarks(messages, options)) out.push(['cache_control', 'cache_control']);
   if (options.safetyIdentifier !== undefined) out.push(['safety_identifier', 'safety_identifier']);
   if (options.choices !== undefined && options.choices > 1) out.push(['n', 'n']);
   if (options.logprobs !== undefined) out.push(['logprobs', options.logprobs.top > 0 ? 'top_logprobs' : 'logprobs']);
@@ -162,7 +175,7 @@ export function checkChatRequest(
     throw new ParamError(filePart, `${filePart}: content part type "file" (a PDF document) is not supported by ${model.slug}`);
   }
   checkToolRoundTrip(messages);
-  const requested = requestedOptions(options, temperature);
+  const requested = requestedOptions(options, temperature, messages);
   const unreasoned = (m: ChatInputMessage) => (m.toolCalls?.length ?? 0) > 0 && !m.reasoning?.some((r) => r.provider === model.provider);
   const lastCalling = [...messages].reverse().find((m) => (m.toolCalls?.length ?? 0) > 0);
   const traits: ChatRequestTraits = {

@@ -33,6 +33,7 @@ const SUPPORTED = new Set<ChatOption>([
   'reasoning_effort',
   'top_k',
   'documents',
+  'cache_control',
 ]);
 
 /** The tool whose input is the answer, for JSON output without a schema (structured outputs need one). */

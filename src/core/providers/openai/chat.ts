@@ -58,7 +58,8 @@ function supports(option: ChatOption, model: string, traits?: ChatRequestTraits)
   if (option === 'logprobs') return family === undefined || logprobsWithoutReasoning(model);
   // `verbosity` came with GPT-5; OpenAI has no top_k.
   if (option === 'verbosity') return family !== undefined && !/^o\d/.test(model);
-  if (option === 'top_k') return false;
+  // OpenAI caches prompts on its own (prompt_cache_key steers it); breakpoints mean nothing there.
+  if (option === 'top_k' || option === 'cache_control') return false;
   return !(family && REASONING_REFUSES.has(option));
 }
 

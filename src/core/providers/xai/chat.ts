@@ -23,6 +23,7 @@ const NOT_TAKEN = new Set<ChatOption>([
   'service_tier',
   'store',
   'prompt_cache_key',
+  'cache_control',
   'safety_identifier',
   'pdf',
   'n',
