@@ -4,6 +4,7 @@ import { announceReplacement } from '../model-replaced';
 import { commandFromRequest } from '../../core/catalog/params';
 import { GenerationFailedError } from '../../core/generations/errors';
 import { fingerprint, StoredResponse } from '../../core/generations/idempotency';
+import { clientSignal } from '../client-signal';
 import { idempotentResponse } from '../idempotent';
 import { GenerationOutcome, RequestContext } from '../../core/generations/service';
 import { toGenerationView } from '../../core/generations/views';
@@ -58,7 +59,7 @@ export function requestContextOf(
   ctx: ParameterizedContext,
   services: Pick<ApiServices, 'config' | 'generations' | 'idempotency' | 'chat'>,
 ): RequestContext {
-  return { source: 'api', ownOrigins: ownOrigins(ctx, services.config), linkOrigin: requestOrigin(ctx) };
+  return { source: 'api', ownOrigins: ownOrigins(ctx, services.config), linkOrigin: requestOrigin(ctx), signal: clientSignal(ctx) };
 }
 
 function renderOutcome(

@@ -17,7 +17,7 @@ import { RateDecision, RateLimiter } from '../limits/rate-limiter';
 import { newResultKey, ResultStorage, readStoredObject } from '../media/storage';
 import { InputFile, MediaPoll, MediaStart, ProviderError } from '../providers/types';
 import { assertCanUseModel, assertRunnable, cannotServeNow } from './access';
-import { InputError } from './errors';
+import { ClientGoneError, InputError } from './errors';
 import { inpaintMask } from './media/inpaint-mask';
 import type { DeliveryTarget } from './delivery/delivery-outbox';
 import { InputResolver } from './media/inputs';
@@ -42,6 +42,11 @@ export interface RequestContext {
   delivery?: DeliveryTarget;
   /** The origin the request was addressed to, stored as the base of the result's link (core/links); none for the bot and schedules. */
   linkOrigin?: string;
+  /**
+   * Aborted when the client leaves: until the vendor call goes out (waiting for a slot under PROVIDER_CONCURRENCY
+   * included), its generation is withdrawn, nothing is charged and the vendor is not called.
+   */
+  signal?: AbortSignal;
 }
 
 export interface GenerationOutcome {
@@ -106,6 +111,11 @@ function storedParamsOf(command: Pick<GenerateCommand, 'params' | 'replaced'>): 
 export const DEFAULT_INLINE_BUDGET_MS = 90_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** @throws ClientGoneError when the request's client has left (before anything was sent to the vendor). */
+function stillWanted(ctx: RequestContext): void {
+  if (ctx.signal?.aborted) throw new ClientGoneError();
+}
 
 /**
  * The generation pipeline shared by the API and the bot:
@@ -225,11 +235,12 @@ export class GenerationService {
     const opened: GenerationEntity[] = [];
     try {
       for (let i = 0; i < copies; i++) opened.push(await this.open(actor, model, params, cost, ctx));
+      stillWanted(ctx);
     } catch (err) {
       await Promise.all(opened.map((gen) => withdrawPendingGeneration(this.deps.sql, gen.id)));
       throw err;
     }
-    const generations = await Promise.all(opened.map((gen) => this.execute(gen, model, params, inputs)));
+    const generations = await Promise.all(opened.map((gen) => this.execute(gen, model, params, inputs, ctx.signal)));
     return { generations, rate };
   }
 
@@ -317,7 +328,14 @@ export class GenerationService {
     cost: number,
     ctx: RequestContext,
   ): Promise<GenerationEntity> {
-    return this.execute(await this.open(actor, model, params, cost, ctx), model, params, inputs);
+    const gen = await this.open(actor, model, params, cost, ctx);
+    try {
+      stillWanted(ctx);
+    } catch (err) {
+      await withdrawPendingGeneration(this.deps.sql, gen.id);
+      throw err;
+    }
+    return this.execute(gen, model, params, inputs, ctx.signal);
   }
 
   /** Inserts the pending generation with its hold. @throws InsufficientTokensError, KeyBudgetExceededError */
@@ -353,13 +371,14 @@ export class GenerationService {
     model: ModelDefinition,
     params: StoredParams,
     inputs: MediaInputs,
+    client?: AbortSignal,
   ): Promise<GenerationEntity> {
     if (model.execution === 'async') {
       await this.handOff(gen, params, inputs);
       return gen;
     }
     await this.deps.leases?.take(gen.id);
-    return this.runInline(gen, model, params, inputs);
+    return this.runInline(gen, model, params, inputs, client);
   }
 
   /** Runs a synchronous model within the request; past the inline budget it continues in the workers. */
@@ -368,15 +387,21 @@ export class GenerationService {
     model: ModelDefinition,
     params: StoredParams,
     inputs: MediaInputs,
+    client?: AbortSignal,
   ): Promise<GenerationEntity> {
     let req = buildMediaRequest(model, params, inputs, params.stt);
     const deadline = Date.now() + this.inlineBudgetMs;
     let started: MediaStart & { connection: string };
     for (;;) {
       try {
-        started = await this.deps.runner.start(model, req, deadline, !!params.fallbacks?.length);
+        started = await this.deps.runner.start(model, req, deadline, !!params.fallbacks?.length, client);
         break;
       } catch (err) {
+        if (err instanceof ClientGoneError) {
+          // Gone while it waited for the vendor: never sent, nothing charged, no history.
+          await withdrawPendingGeneration(this.deps.sql, gen.id);
+          throw err;
+        }
         const next = await this.fallBack(gen, params, err);
         if (!next) return this.deps.runner.fail(gen, model, err);
         ({ model, params } = next);

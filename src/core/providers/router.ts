@@ -39,6 +39,11 @@ export interface CallOptions {
   deadlineAt?: number;
   /** Another model may take the request after this vendor: no connection retries in place, the next one is tried. */
   moreToTry?: boolean;
+  /**
+   * Called once the call may go (its slot under the cap taken), before any byte goes to the vendor: it throws when
+   * the request is no longer wanted (its client left while it waited), and nothing is sent.
+   */
+  beforeDispatch?: () => void;
 }
 
 /**
@@ -80,6 +85,7 @@ export class VendorRoute {
   /** Runs `task` on the first connection that serves it. */
   async call<T>(task: (via: Via) => Promise<T>, options: CallOptions = {}): Promise<T> {
     const attempt = async () => {
+      options.beforeDispatch?.();
       const candidates = this.candidates();
       for (let i = 0; ; i++) {
         const c = candidates[i]!;

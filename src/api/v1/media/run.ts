@@ -28,7 +28,7 @@ export const RESULT_WAIT_MS = 5 * 60_000;
 const MAX_RESULT_BYTES = 64 * 1024 * 1024;
 
 export function mediaContext(ctx: ParameterizedContext, services: MediaServices): RequestContext {
-  return { source: 'v1', ownOrigins: ownOrigins(ctx, services.config), linkOrigin: requestOrigin(ctx) };
+  return { source: 'v1', ownOrigins: ownOrigins(ctx, services.config), linkOrigin: requestOrigin(ctx), signal: clientSignal(ctx) };
 }
 
 /** What a run stores under its Idempotency-Key: the generations it started and the options it ignored. */

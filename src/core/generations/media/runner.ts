@@ -8,7 +8,7 @@ import { ModelDefinition } from '../../catalog/types';
 import { ResultStorage } from '../../media/storage';
 import { InputFile, MediaPoll, MediaRequest, MediaStart, ProviderError, ProviderName } from '../../providers/types';
 import type { ProviderAdapter } from '../../providers/adapter';
-import { failureMessage } from '../errors';
+import { ClientGoneError, failureMessage } from '../errors';
 import { markCompleted, markFailed } from '../settlement/lifecycle';
 import { saysModelNotFound } from '../../providers/not-found';
 import { mediaVendorUsage, vendorCostUsd } from '../../catalog/vendor-cost';
@@ -112,7 +112,13 @@ export class MediaRunner {
    * pending job is polled there). `deadlineAt` bounds the retries of transient vendor failures (epoch ms);
    * `moreToTry`: a fallback model waits, so no connection retries in place.
    */
-  start(model: ModelDefinition, req: MediaRequest, deadlineAt?: number, moreToTry = false): Promise<MediaStart & { connection: string }> {
+  start(
+    model: ModelDefinition,
+    req: MediaRequest,
+    deadlineAt?: number,
+    moreToTry = false,
+    client?: AbortSignal,
+  ): Promise<MediaStart & { connection: string }> {
     const media = this.adapter(model);
     return this.deps.router
       .route(model.provider, model.slug)
@@ -120,6 +126,10 @@ export class MediaRunner {
         queued: true,
         deadlineAt,
         moreToTry,
+        // A client that left while the call waited for its slot gets none: the vendor is not called.
+        beforeDispatch: () => {
+          if (client?.aborted) throw new ClientGoneError();
+        },
       });
   }
 
