@@ -138,6 +138,9 @@ export interface ApiKeyServiceOptions {
   cache?: AccountCacheOptions;
 }
 
+/** The longest a request waits for its key's last-use write (a slow database does not hold it up longer). */
+const MARK_WAIT_MS = 250;
+
 export class ApiKeyService {
   private readonly sql: Queryable;
   private readonly changes?: AccountChangeFeed;
@@ -276,17 +279,25 @@ export class ApiKeyService {
     return deleted;
   }
 
-  private markUsed(keyId: number): void {
+  /**
+   * Writes the key's last use, at most once a minute per key per instance. The request waits for that write (once
+   * a minute, and at most MARK_WAIT_MS): a key's use is on record before its answer leaves, so the keys list read
+   * right after shows it (written in the background, a list read at once missed it now and then).
+   */
+  private async markUsed(keyId: number): Promise<void> {
     const now = Date.now();
     if (now - (this.lastMarked.get(keyId) ?? 0) < 60_000) return;
     this.lastMarked.set(keyId, now);
     if (this.lastMarked.size > 10_000) this.lastMarked.clear();
-    void this.sql
+    const written = this.sql
       .query(
         `UPDATE api_keys SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
         [keyId],
       )
       .catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([written, new Promise((resolve) => (timer = setTimeout(resolve, MARK_WAIT_MS)))]);
+    clearTimeout(timer);
   }
 
   /** Resolves a presented key to its owner, or null (unknown or expired). Marks it used (at most once a minute per key). */
@@ -305,7 +316,7 @@ export class ApiKeyService {
     const hash = hashApiKey(key, this.pepper);
     const found = this.cache?.get(hash) ?? (await this.lookup(key, hash));
     if (!found || (found.scope.expiresAt && found.scope.expiresAt.getTime() <= Date.now())) return null;
-    this.markUsed(found.scope.id);
+    await this.markUsed(found.scope.id);
     return { user: found.user, key: found.scope };
   }
 
