@@ -31,6 +31,12 @@ function hasControlCharacter(text: string): boolean {
   return false;
 }
 
+/** A file name for Content-Disposition from `?download=`: letters, digits, dots, dashes and underscores only. */
+function downloadName(value: unknown): string | null {
+  if (typeof value !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(value)) return null;
+  return value;
+}
+
 export function resultFiles(services: Pick<ApiServices, 'resultFiles'>): Middleware {
   return async (ctx, next) => {
     if (!ctx.path.startsWith(PREFIX)) return next();
@@ -48,6 +54,9 @@ export function resultFiles(services: Pick<ApiServices, 'resultFiles'>): Middlew
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Accept-Ranges', 'bytes');
     if (stored.etag) ctx.set('ETag', stored.etag);
+    // `?download=<name>` saves the file instead of showing it, whatever origin the page that links it is on.
+    const saveAs = downloadName(ctx.query.download);
+    if (saveAs) ctx.set('Content-Disposition', `attachment; filename="${saveAs}"`);
     if (matchesEtag(ctx.get('If-None-Match'), stored.etag)) {
       stored.stream?.destroy();
       ctx.status = 304;

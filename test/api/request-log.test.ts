@@ -106,6 +106,12 @@ describe('deleting a result', () => {
     const made = await api.request('POST', '/api/v2/generate', { token, body: { model: 'flux-dev', prompt: 'a lighthouse at dusk' } });
     expect(made.body.status).toBe('completed');
     expect((await fetch(made.body.result_url)).status).toBe(200);
+    // ?download= saves the file under a name (the dashboard's Download), whatever origin links it; odd names are ignored.
+    const saved = await fetch(`${made.body.result_url}?download=flux-dev-${made.body.id}.webp`);
+    expect(saved.headers.get('content-disposition')).toBe(`attachment; filename="flux-dev-${made.body.id}.webp"`);
+    expect(
+      (await fetch(`${made.body.result_url}?download=${encodeURIComponent('a"b\r\n.png')}`)).headers.get('content-disposition'),
+    ).toBeNull();
 
     const other = await api.accessToken(await api.account('pro'));
     expect((await api.request('DELETE', `/api/v2/generate/${made.body.id}`, { token: other })).status).toBe(404);

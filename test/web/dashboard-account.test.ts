@@ -104,7 +104,7 @@ describe('API keys with their own limits', () => {
     await page.getByRole('button', { name: 'Create key' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Name').fill('Budgeted');
-    await dialog.getByLabel('Tokens').fill('1');
+    await dialog.getByLabel('Budget (tkn)').fill('1');
     await dialog.getByLabel('Period').selectOption('day');
     await dialog.getByLabel('Only the models I choose').check();
     await dialog.getByPlaceholder('Search models').fill('6-luna');
@@ -117,20 +117,20 @@ describe('API keys with their own limits', () => {
     expect(listed).toMatchObject({ name: 'Budgeted', token_budget: 1, budget_period: 'day', models: ['gpt-6-luna'], expired: false });
     expect(listed.expires_at).toMatch(/^2099-12-31T23:59:59/);
     const row = page.getByTestId('key-row').filter({ hasText: 'Budgeted' });
-    await row.getByTestId('key-budget').filter({ hasText: '0 of 1 token today' }).waitFor();
+    await row.getByTestId('key-budget').filter({ hasText: '0 of 1 tkn today' }).waitFor();
     expect(await row.innerText()).toContain('1 model');
 
     // Its model list holds: another model answers 403 with words.
     await page.goto('/playground');
     await page.getByLabel('API key (optional)').fill(key);
-    await page.getByLabel('Model').selectOption('gpt-5.6-luna');
+    await page.getByLabel('Model', { exact: true }).selectOption('gpt-5.6-luna');
     await send(page, 'hello');
     await page.getByRole('alert').filter({ hasText: 'This API key may not use this model.' }).waitFor();
 
     // Its budget holds: within two requests the key is refused with 402 and the page says why.
-    await page.getByLabel('Model').selectOption('gpt-6-luna');
+    await page.getByLabel('Model', { exact: true }).selectOption('gpt-6-luna');
     // A small answer cap keeps the hold within the 1-token budget (gpt-6-luna may write 128K tokens otherwise).
-    await page.getByLabel('Max tokens').fill('100');
+    await page.getByLabel('Max output (model tokens)').fill('100');
     const refused = page.getByRole('alert').filter({ hasText: /^This API key has spent its token budget for the period/ });
     const statuses: number[] = [];
     page.on('response', (r) => r.url().endsWith('/v1/chat/completions') && statuses.push(r.status()));
@@ -141,13 +141,13 @@ describe('API keys with their own limits', () => {
     await page.goto('/keys');
     await row
       .getByTestId('key-budget')
-      .filter({ hasText: /^1 of 1 token today$/ })
+      .filter({ hasText: /^1 of 1 tkn today$/ })
       .waitFor();
     await screenshot(page, 'api-keys');
 
     // Edited: the budget removed; the list says so.
     await row.getByRole('button', { name: 'Edit: Budgeted' }).click();
-    await dialog.getByLabel('Tokens').fill('');
+    await dialog.getByLabel('Budget (tkn)').fill('');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await row.getByText('No budget').waitFor();
     expect((await api.request('GET', '/api/v2/keys', { token })).body.keys[0].token_budget).toBeNull();
@@ -207,10 +207,10 @@ describe('usage', () => {
     await bars.last().hover();
     await page
       .getByTestId('usage-tooltip')
-      .filter({ hasText: /tokens · \d+ generations?/ })
+      .filter({ hasText: /tkn · \d+ generations?/ })
       .waitFor();
     await bars.nth(10).focus();
-    expect(await bars.nth(10).getAttribute('aria-label')).toMatch(/^\d{1,2} \w{3} \d{4}: \d+ tokens?, \d+ generations?$/);
+    expect(await bars.nth(10).getAttribute('aria-label')).toMatch(/^\d{1,2} \w{3} \d{4}: \d+ tkn, \d+ generations?$/);
     await screenshot(page, 'overview');
 
     // The 7-day preset asks the API for 7 days; the table alternative has a row per day.
@@ -240,7 +240,7 @@ describe('usage', () => {
     await page.getByTestId('log-row').nth(24).waitFor();
     expect(await page.getByTestId('log-row').count()).toBe(25);
     const second = page.getByTestId('log-row').nth(1);
-    expect(await second.innerText()).toMatch(/API\s+ci\s+gpt-6-luna\s+Completed\s+3\s+640 ms/);
+    expect(await second.innerText()).toMatch(/API\s+ci\s+gpt-6-luna\s+Completed\s+3\s+—\s+640 ms/);
     expect(await page.getByTestId('log-row').first().innerText()).toMatch(/Bot\s+—\s+flux-dev\s+Failed/);
     await screenshot(page, 'request-log');
 
@@ -261,7 +261,9 @@ describe('usage', () => {
     const chunks: Buffer[] = [];
     for await (const chunk of file) chunks.push(chunk as Buffer);
     const lines = Buffer.concat(chunks).toString('utf8').trimEnd().split('\r\n');
-    expect(lines[0]).toBe('id,created_at,door,api_key_id,api_key,model,category,status,tokens,latency_ms,error');
+    expect(lines[0]).toBe(
+      'id,created_at,door,api_key_id,api_key,model,category,status,cost_tkn,model_tokens_in,model_tokens_out,model_tokens_cached,latency_ms,error',
+    );
     expect(lines).toHaveLength(31);
     expect(lines.slice(1).every((l) => l.split(',')[2] === 'web')).toBe(true);
     expect(lines.some((l) => l.startsWith(`${viaKey.id},`))).toBe(false);
@@ -274,7 +276,7 @@ describe('playground', () => {
     const page = await signedIn(account);
     await page.goto('/playground');
     // A model that takes a temperature (every OpenAI model of the catalog reasons and refuses one).
-    await page.getByLabel('Model').selectOption('grok-4.20');
+    await page.getByLabel('Model', { exact: true }).selectOption('grok-4.20');
     // Each number field is wide enough for its placeholder ("Model default"), the spin buttons beside it.
     for (const id of ['chat-temperature', 'chat-max-tokens']) {
       const room = await page.evaluate<number>(`(() => {
@@ -288,12 +290,12 @@ describe('playground', () => {
     }
     await page.getByLabel('System prompt').fill('You are a lighthouse keeper. Answer briefly.');
     await page.getByLabel('Temperature (0–2)').fill('0.3');
-    await page.getByLabel('Max tokens').fill('300');
+    await page.getByLabel('Max output (model tokens)').fill('300');
     vendorBodies.length = 0;
     await send(page, '**bold** and `code` <img src=x onerror="window.__xss=1">');
     await page
       .getByRole('status')
-      .filter({ hasText: /^Done: \d+ tokens? spent\.$/ })
+      .filter({ hasText: /^Done: \d+ tkn spent/ })
       .waitFor();
     const body = vendorBodies.at(-1)!;
     expect((body.messages as { role: string; content: unknown }[])[0]).toEqual({
@@ -314,7 +316,7 @@ describe('playground', () => {
     const account = await api.account('pro', { planTokens: 500 });
     const page = await signedIn(account);
     await page.goto('/playground');
-    await page.getByLabel('Model').selectOption('gpt-6-luna');
+    await page.getByLabel('Model', { exact: true }).selectOption('gpt-6-luna');
     const hills =
       '<svg xmlns="http://www.w3.org/2000/svg" width="160" height="120"><rect width="160" height="120" fill="#7dd3fc"/>' +
       '<circle cx="120" cy="32" r="16" fill="#facc15"/><path d="M0 120 L50 50 L85 95 L110 70 L160 120 Z" fill="#15803d"/></svg>';
@@ -346,7 +348,7 @@ describe('playground', () => {
     const account = await api.account('vip', { planTokens: 500 });
     const page = await signedIn(account);
     await page.goto('/playground');
-    await page.getByLabel('Model').selectOption('grok-4.20');
+    await page.getByLabel('Model', { exact: true }).selectOption('grok-4.20');
     await page.getByLabel('System prompt').fill('Speak like a sailor.');
     await page.getByLabel('Temperature (0–2)').fill('0.7');
     await page.getByLabel('Message').fill('Where is the harbour?');

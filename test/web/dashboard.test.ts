@@ -133,8 +133,8 @@ describe('sign-in', () => {
     expect(balance.token_balance).toBe(1290);
     expect(await page.getByTestId('plan').innerText()).toBe('Pro');
     expect(await page.getByTestId('limit-hour').innerText()).toMatch(/60 of 60 left/);
-    await page.getByRole('heading', { name: 'Tokens spent' }).waitFor();
-    await page.getByText(/^\d[\d,]* tokens in \d+ generations/).waitFor();
+    await page.getByRole('heading', { name: 'Spent (tkn)' }).waitFor();
+    await page.getByText(/^\d[\d,]* tkn in \d+ generations/).waitFor();
     await screenshot(page, 'overview');
 
     // No token in web storage: the access token is in memory only.
@@ -353,7 +353,7 @@ describe('playground, history, billing, settings', () => {
     await page.getByRole('heading', { name: 'Playground' }).waitFor();
 
     // Chat: the answer grows on the page while the events arrive.
-    await page.getByLabel('Model').selectOption('gpt-6-luna');
+    await page.getByLabel('Model', { exact: true }).selectOption('gpt-6-luna');
     await page.evaluate(`(() => {
       window.__chatStates = [];
       new MutationObserver(() => {
@@ -366,7 +366,7 @@ describe('playground, history, billing, settings', () => {
     await page.getByLabel('Message').fill('Tell me about tides in a few words');
     await page.keyboard.press('Enter');
     expect((await streamed).headers()['content-type']).toMatch(/^text\/event-stream/);
-    await page.getByText(/^Done: \d+ tokens? spent\.$/).waitFor();
+    await page.getByText(/^Done: \d+ tkn spent \(\d+ model tokens? in, \d+ model tokens? out\)\.$/).waitFor();
     const answer = (await page.getByTestId('chat-assistant').innerText()).replace(/^Assistant\s*/, '');
     expect(answer.length).toBeGreaterThan(10);
     const states = await page.evaluate<string[]>('window.__chatStates');
@@ -375,7 +375,7 @@ describe('playground, history, billing, settings', () => {
 
     // Image: size and format, the price shown (and equal to calculate-price) before anything is generated.
     await page.getByRole('tab', { name: 'Image' }).click();
-    await page.getByLabel('Model').selectOption('flux-dev');
+    await page.getByLabel('Model', { exact: true }).selectOption('flux-dev');
     await page.getByLabel('Prompt').fill('a lighthouse at dusk');
     await page.getByLabel('Size').selectOption('768x1344');
     await page.getByLabel('Format').selectOption('png');
@@ -389,10 +389,10 @@ describe('playground, history, billing, settings', () => {
     expect(quote.status).toBe(200);
     await page
       .getByTestId('price')
-      .filter({ hasText: `This costs ${quote.body.tokens} tokens.` })
+      .filter({ hasText: `This costs ${quote.body.tokens} tkn.` })
       .waitFor();
     expect((await api.request('GET', '/api/v2/user/history?category=image', { token })).body.items.length).toBe(before);
-    await page.getByRole('button', { name: `Generate for ${quote.body.tokens} tokens` }).click();
+    await page.getByRole('button', { name: `Generate for ${quote.body.tokens} tkn` }).click();
     const image = page.getByTestId('result-image');
     await image.waitFor();
     expect(
@@ -426,16 +426,16 @@ describe('playground, history, billing, settings', () => {
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     await page.goto('/playground');
     await page.getByRole('tab', { name: 'Video and music' }).click();
-    await page.getByLabel('Model').selectOption('musicgen');
+    await page.getByLabel('Model', { exact: true }).selectOption('musicgen');
     await page.getByLabel('Prompt').fill('calm piano');
     await page.getByLabel('Duration (seconds)').fill('20');
     await page.getByRole('button', { name: 'Check price' }).click();
     const price = await page.getByTestId('price').innerText();
-    const tokens = Number(/(\d+) tokens/.exec(price)?.[1]);
-    await page.getByRole('button', { name: `Generate for ${tokens} tokens` }).click();
+    const tokens = Number(/(\d+) tkn/.exec(price)?.[1]);
+    await page.getByRole('button', { name: `Generate for ${tokens} tkn` }).click();
     await page.getByText(/^Queued: about \d+ s\./).waitFor();
     await page.getByTestId('result-audio').waitFor({ timeout: 45_000 });
-    await page.getByText(/^Done: \d+ tokens? spent\.$/).waitFor();
+    await page.getByText(/^Done: \d+ tkn spent\.$/).waitFor();
     await screenshot(page, 'playground-music');
   });
 
@@ -509,12 +509,15 @@ describe('playground, history, billing, settings', () => {
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     await page.goto('/billing');
     await page.getByRole('heading', { name: 'Billing' }).waitFor();
-    const articles = (await api.request('GET', '/api/v2/payments/articles')).body.articles as { title: string }[];
+    const all = (await api.request('GET', '/api/v2/payments/articles')).body.articles as { title: string; kind: string }[];
+    // Token packages are listed as cards; plans are bought from the comparison of plans.
+    const articles = all.filter((a) => a.kind === 'tokens');
     await page
       .getByTestId('article')
       .nth(articles.length - 1)
       .waitFor();
     expect(await page.getByTestId('article').count()).toBe(articles.length);
+    expect(await page.getByTestId('plan-column').count()).toBe(5);
     await page.getByText('No orders yet.').waitFor();
     await screenshot(page, 'billing');
 
@@ -541,7 +544,7 @@ describe('playground, history, billing, settings', () => {
     const balance = (await api.request('GET', '/api/v2/user/balance', { token })).body.token_balance as number;
     await page
       .getByTestId('billing-balance')
-      .filter({ hasText: `${balance.toLocaleString('en-GB')} tokens` })
+      .filter({ hasText: `${balance.toLocaleString('en-GB')} tkn` })
       .waitFor();
   });
 });

@@ -104,16 +104,12 @@ export async function unlabelledControls(page: Page): Promise<string[]> {
     .map((el) => el.outerHTML)`);
 }
 
-/** The pages the README shows (docs/img/<name>.png), at desktop width. */
-const README_SHOTS = new Set(['overview', 'api-keys', 'playground', 'request-log', 'models', 'account']);
-
-/** Saves a full-page screenshot as a test artifact, after checking that every form control on it is labelled. */
+/**
+ * Saves a full-page screenshot as a test artifact, after checking that every form control on it is labelled. (The
+ * README's pictures come from `npm run docs:screenshots`, not from the tests.)
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
   expect(await unlabelledControls(page)).toEqual([]);
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
-  // The README's pictures: written only on request, so test runs leave the work tree clean.
-  if (process.env.UPDATE_README_SCREENSHOTS === '1' && README_SHOTS.has(name)) {
-    await page.screenshot({ path: path.join(ROOT, 'docs', 'img', `${name}.png`), fullPage: true });
-  }
 }

@@ -18,19 +18,37 @@ describe('catalogues', () => {
     for (const key of Object.keys(en) as (keyof typeof en)[]) expect([key, placeholders(ru[key])]).toEqual([key, placeholders(en[key])]);
   });
 
-  test('counts take their plural form: one, few and many in Russian', () => {
-    expect([1, 2, 5, 1234].map((n) => countOf('en', 'token', n))).toEqual(['1 token', '2 tokens', '5 tokens', '1,234 tokens']);
-    expect([1, 2, 5, 21, 22, 25, 111].map((n) => countOf('ru', 'token', n))).toEqual([
-      '1 токен',
-      '2 токена',
-      '5 токенов',
-      '21 токен',
-      '22 токена',
-      '25 токенов',
-      '111 токенов',
+  test('counts take their plural form: one, few and many in Russian; tkn is one word for any count', () => {
+    expect([1, 2, 5, 1234].map((n) => countOf('en', 'modelToken', n))).toEqual([
+      '1 model token',
+      '2 model tokens',
+      '5 model tokens',
+      '1,234 model tokens',
     ]);
-    expect(translate('en', 'playground.spent', { tokens: 1 })).toBe('Done: 1 token spent.');
-    expect(translate('ru', 'overview.usageTotal', { tokens: 3, count: 1 })).toBe('3 токена, 1 генерация');
+    expect([1, 2, 5, 21, 22, 25, 111].map((n) => countOf('ru', 'modelToken', n))).toEqual([
+      '1 токен модели',
+      '2 токена модели',
+      '5 токенов модели',
+      '21 токен модели',
+      '22 токена модели',
+      '25 токенов модели',
+      '111 токенов модели',
+    ]);
+    expect([1, 2, 1234].map((n) => countOf('en', 'tkn', n))).toEqual(['1 tkn', '2 tkn', '1,234 tkn']);
+    expect(translate('en', 'playground.spent', { tokens: 1 })).toBe('Done: 1 tkn spent.');
+    expect(translate('en', 'playground.spentUsage', { tokens: 2, input: 37, output: 1 })).toBe(
+      'Done: 2 tkn spent (37 model tokens in, 1 model token out).',
+    );
+    expect(translate('ru', 'overview.usageTotal', { tokens: 3, count: 1 })).toBe('3 ток., 1 генерация');
+  });
+
+  test('no text calls the service’s unit and the model’s tokens by one word', () => {
+    for (const catalogue of [en, ru] as Record<string, string>[]) {
+      for (const [key, text] of Object.entries(catalogue)) expect([key, text]).not.toEqual([key, expect.stringMatching(/\{\w+:token\}/)]);
+    }
+    // Our unit is tkn wherever a count of it is shown; "model tokens" only ever means the model's.
+    expect(en['log.tokens']).toBe('Cost (tkn)');
+    expect(en['playground.maxTokens']).toContain('model tokens');
   });
 
   test('placeholders are filled; unknown ones stay visible', () => {

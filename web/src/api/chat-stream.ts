@@ -9,11 +9,14 @@ export interface StreamEnd {
   balance?: number;
   error?: string;
   code?: string;
+  /** The model's own token counts of the answer (the stream's `usage`). */
+  usage?: { input: number; output: number };
 }
 
 interface Chunk {
   choices?: { delta?: { content?: string | null } }[];
   service?: { tokens_spent?: number; balance?: number };
+  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
   error?: { message?: string; code?: string };
 }
 
@@ -45,6 +48,7 @@ export async function streamChat(
   const reader = response.body.pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>).getReader();
   const parser = new SseParser();
   let end: StreamEnd = { status: 'failed', error: 'The stream ended early' };
+  let usage: StreamEnd['usage'];
   for (;;) {
     const { value, done } = await reader.read();
     if (done) break;
@@ -57,8 +61,9 @@ export async function streamChat(
       }
       const delta = chunk.choices?.[0]?.delta?.content;
       if (delta) onDelta(delta);
+      if (chunk.usage) usage = { input: chunk.usage.prompt_tokens ?? 0, output: chunk.usage.completion_tokens ?? 0 };
       if (chunk.service) end = { status: 'completed', ...chunk.service };
     }
   }
-  return end;
+  return end.status === 'completed' && usage ? { ...end, usage } : end;
 }

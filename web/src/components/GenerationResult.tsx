@@ -1,10 +1,11 @@
 import type { components } from '../api/schema';
 import { useApp } from '../app-context';
 import { resultKind } from '../lib/models';
+import { Markdown } from './Markdown';
 
 type Generation = components['schemas']['Generation'];
 
-/** A generation's result: a picture, an audio or video player, or its text. */
+/** A generation's result: a picture, an audio or video player, or its text (Markdown, rendered safely). */
 export function GenerationResult({ generation, compact = false }: { generation: Generation; compact?: boolean }) {
   const { t } = useApp();
   const kind = resultKind(generation.category, generation.result_url, generation.result_text);
@@ -18,9 +19,9 @@ export function GenerationResult({ generation, compact = false }: { generation: 
       return <audio src={generation.result_url!} controls preload="none" aria-label={label} data-testid="result-audio" />;
     case 'text':
       return (
-        <p className={compact ? 'text-result' : 'text-result full'} data-testid="result-text">
-          {generation.result_text}
-        </p>
+        <div className={compact ? 'text-result' : 'text-result full'} data-testid="result-text">
+          <Markdown text={generation.result_text ?? ''} />
+        </div>
       );
     default:
       return generation.result_url ? <a href={generation.result_url}>{t('history.open')}</a> : null;

@@ -1,13 +1,18 @@
 import type { Lang } from '../lib/format';
 
-/** Things the dashboard counts. Each has a form per plural category of each language (Intl.PluralRules). */
-export type Unit = 'token' | 'generation' | 'request' | 'minute' | 'day' | 'session' | 'model' | 'key' | 'message';
+/**
+ * Things the dashboard counts. Each has a form per plural category of each language (Intl.PluralRules). `tkn` is
+ * the service's own billing unit (written the same for every count, as the bot writes it); `modelToken` is a
+ * model's token (what its context and usage are counted in): the two are never called by the same word.
+ */
+export type Unit = 'tkn' | 'modelToken' | 'generation' | 'request' | 'minute' | 'day' | 'session' | 'model' | 'key' | 'message';
 
 type Forms = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
 
 const FORMS: Record<Lang, Record<Unit, Forms>> = {
   en: {
-    token: { one: 'token', other: 'tokens' },
+    tkn: { other: 'tkn' },
+    modelToken: { one: 'model token', other: 'model tokens' },
     generation: { one: 'generation', other: 'generations' },
     request: { one: 'request', other: 'requests' },
     minute: { one: 'minute', other: 'minutes' },
@@ -18,7 +23,8 @@ const FORMS: Record<Lang, Record<Unit, Forms>> = {
     message: { one: 'message', other: 'messages' },
   },
   ru: {
-    token: { one: 'токен', few: 'токена', many: 'токенов', other: 'токена' },
+    tkn: { other: 'ток.' },
+    modelToken: { one: 'токен модели', few: 'токена модели', many: 'токенов модели', other: 'токена модели' },
     generation: { one: 'генерация', few: 'генерации', many: 'генераций', other: 'генерации' },
     request: { one: 'запрос', few: 'запроса', many: 'запросов', other: 'запроса' },
     minute: { one: 'минуту', few: 'минуты', many: 'минут', other: 'минуты' },
@@ -39,13 +45,13 @@ function ruleOf(lang: Lang): Intl.PluralRules {
   return rule;
 }
 
-/** The word for `n` of `unit`: "token" for 1, "tokens" for 2; in Russian "токен", "токена", "токенов". */
+/** The word for `n` of `unit`: "model token" for 1, "model tokens" for 2; "tkn" for any count. */
 export function unitWord(lang: Lang, unit: Unit, n: number): string {
   const forms = FORMS[lang][unit];
   return forms[ruleOf(lang).select(n)] ?? forms.other;
 }
 
-/** `n` formatted for the language with its word: "1 token", "1,234 tokens", "21 токен", "5 токенов". */
+/** `n` formatted for the language with its word: "1 tkn", "1,234 tkn", "21 ток.", "5 model tokens", "5 токенов модели". */
 export function countOf(lang: Lang, unit: Unit, n: number): string {
   return `${n.toLocaleString(LOCALE[lang])} ${unitWord(lang, unit, n)}`;
 }

@@ -13,14 +13,26 @@ export function registerCatalogue(lang: Lang, catalogue: Record<MessageKey, stri
 export function hasCatalogue(lang: Lang): boolean {
   return CATALOGUES[lang] !== undefined;
 }
-const UNITS = new Set<string>(['token', 'generation', 'request', 'minute', 'day', 'session', 'model', 'key', 'message'] satisfies Unit[]);
+const UNITS = new Set<string>([
+  'tkn',
+  'modelToken',
+  'generation',
+  'request',
+  'minute',
+  'day',
+  'session',
+  'model',
+  'key',
+  'message',
+] satisfies Unit[]);
 
 export type Vars = Record<string, string | number>;
 export type Translate = (key: MessageKey, vars?: Vars) => string;
 
 /**
- * The text of `key` in `lang`, placeholders filled from `vars`: `{name}` as given, `{n:token}` as a count with
- * its plural word ("1 token", "5 tokens", "5 токенов"). Unknown placeholders are left as typed.
+ * The text of `key` in `lang`, placeholders filled from `vars`: `{name}` as given, `{n:tkn}` as a count with its
+ * unit ("1 tkn", "1,234 tkn"), `{n:modelToken}` with its plural word ("5 model tokens", "5 токенов модели").
+ * Unknown placeholders are left as typed.
  */
 export function translate(lang: Lang, key: MessageKey, vars: Vars = {}): string {
   const text = CATALOGUES[lang]?.[key] ?? en[key];

@@ -40,7 +40,10 @@ const CSV_COLUMNS = [
   'model',
   'category',
   'status',
-  'tokens',
+  'cost_tkn',
+  'model_tokens_in',
+  'model_tokens_out',
+  'model_tokens_cached',
   'latency_ms',
   'error',
 ] as const;
@@ -53,7 +56,7 @@ export function csvField(value: string | number | null): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** The entries as CSV (RFC 4180, CRLF line ends), one row per request, with a header row. */
+/** The entries as CSV (RFC 4180, CRLF line ends), one row per request, with a header row: cost in tkn, the model's own tokens. */
 export function toCsv(entries: LogEntry[], keyName: (id: number) => string): string {
   const rows = entries.map((e) =>
     [
@@ -66,6 +69,9 @@ export function toCsv(entries: LogEntry[], keyName: (id: number) => string): str
       e.category,
       e.status,
       e.tokens_spent,
+      e.usage?.input_tokens ?? null,
+      e.usage?.output_tokens ?? null,
+      e.usage?.cached_tokens ?? null,
       e.processing_ms,
       e.error,
     ].map(csvField),

@@ -5,23 +5,19 @@ import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { useApp } from '../app-context';
 import { Alert } from '../components/Alert';
+import { EmptyState } from '../components/EmptyState';
+import { money } from '../lib/money';
+import { PlanComparison } from './billing/PlanComparison';
 import { describeError } from '../lib/describe-error';
 import { formatDateTime, planName } from '../lib/format';
 
 type Article = components['schemas']['Article'];
 type Order = components['schemas']['Order'];
 type Balance = components['schemas']['Balance'];
+type Plan = components['schemas']['Plan'];
 
 const RETURN_POLL_MS = 2000;
 const RETURN_POLL_TRIES = 15;
-
-function money(amount: number, currency: string, lang: 'en' | 'ru'): string {
-  try {
-    return new Intl.NumberFormat(lang === 'ru' ? 'ru-RU' : 'en-GB', { style: 'currency', currency }).format(amount);
-  } catch {
-    return `${amount} ${currency}`;
-  }
-}
 
 /** Buy tokens or a plan through the carrier's checkout page, and see the orders. */
 export default function Billing() {
@@ -29,6 +25,7 @@ export default function Billing() {
   const [articles, setArticles] = useState<Article[] | null>(null);
   const [orders, setOrders] = useState<Order[] | null>(null);
   const [balance, setBalance] = useState<Balance | null>(null);
+  const [plans, setPlans] = useState<Plan[] | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   // Back from the checkout page (?paid=1): the newest order is watched until the payment is credited.
@@ -38,14 +35,16 @@ export default function Billing() {
   useEffect(() => {
     void (async () => {
       try {
-        const [a, o, b] = await Promise.all([
+        const [a, o, b, p] = await Promise.all([
           api.GET('/api/v2/payments/articles'),
           api.GET('/api/v2/payments/orders'),
           api.GET('/api/v2/user/balance'),
+          api.GET('/api/v2/plans'),
         ]);
         setArticles(unwrap(a).articles);
         setOrders(unwrap(o).orders);
         setBalance(unwrap(b));
+        setPlans(unwrap(p).plans);
       } catch (err) {
         setError(describeError(err, t));
       }
@@ -111,23 +110,28 @@ export default function Billing() {
           <p>{t('billing.currentPlan', { plan: planName(balance.plan) })}</p>
         </section>
       )}
+      {plans && articles && balance && (
+        <PlanComparison plans={plans} articles={articles} current={balance.plan} busy={busy} onBuy={(a) => void buy(a)} />
+      )}
       <h2>{t('billing.articles')}</h2>
       {articles && articles.length === 0 && <p>{t('billing.unavailable')}</p>}
       {articles && (
         <ul className="cards plain">
-          {articles.map((a) => (
-            <li key={a.id} className="card" data-testid="article">
-              <h3>{what(a)}</h3>
-              <p className="big">{money(a.price.amount, a.price.currency, lang)}</p>
-              <button type="button" disabled={busy !== null} aria-label={`${t('billing.buy')}: ${a.title}`} onClick={() => void buy(a)}>
-                {busy === a.id ? t('billing.redirecting') : t('billing.buy')}
-              </button>
-            </li>
-          ))}
+          {articles
+            .filter((a) => a.kind === 'tokens')
+            .map((a) => (
+              <li key={a.id} className="card" data-testid="article">
+                <h3>{what(a)}</h3>
+                <p className="big">{money(a.price.amount, a.price.currency, lang)}</p>
+                <button type="button" disabled={busy !== null} aria-label={`${t('billing.buy')}: ${a.title}`} onClick={() => void buy(a)}>
+                  {busy === a.id ? t('billing.redirecting') : t('billing.buy')}
+                </button>
+              </li>
+            ))}
         </ul>
       )}
       <h2>{t('billing.orders')}</h2>
-      {orders && orders.length === 0 && <p>{t('billing.noOrders')}</p>}
+      {orders && orders.length === 0 && <EmptyState text={t('billing.noOrders')} />}
       {orders && orders.length > 0 && (
         <div className="table-wrap">
           <table>

@@ -3,6 +3,8 @@ import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { useApp } from '../app-context';
 import { Alert } from '../components/Alert';
+import { EmptyState } from '../components/EmptyState';
+import { Link } from '../components/Link';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { Dialog } from '../components/Dialog';
 import type { MessageKey } from '../i18n/en';
@@ -123,7 +125,16 @@ export default function Keys() {
   return (
     <>
       <h1>{t('keys.title')}</h1>
-      {user && !planAllowsApiKeys(user.plan) && <Alert kind="warning">{t('keys.needVip', { plan: planName(user.plan) })}</Alert>}
+      {user && !planAllowsApiKeys(user.plan) && (
+        <Alert kind="warning">
+          <p>
+            {t('keys.needVip', { plan: planName(user.plan) })} <Link href="/billing">{t('keys.upgradeHint')}</Link>
+          </p>
+          <p className="hint" data-testid="operator-hint">
+            {t('keys.operatorHint', { id: String(user.id) })}
+          </p>
+        </Alert>
+      )}
       {error && <Alert kind="error">{error}</Alert>}
       {created && (
         <section className="card created-key" aria-labelledby="created-h">
@@ -147,10 +158,15 @@ export default function Keys() {
           {t('keys.create')}
         </button>
       </p>
-      {keys && keys.length === 0 && <p>{t('keys.empty')}</p>}
+      {keys === null && !error && (
+        <p role="status" data-testid="keys-loading">
+          {t('keys.loading')}
+        </p>
+      )}
+      {keys && keys.length === 0 && <EmptyState text={t('keys.empty')} />}
       {keys && keys.length > 0 && (
         <div className="table-wrap" tabIndex={0} role="region" aria-label={t('keys.title')}>
-          <table>
+          <table className="cards-on-phone">
             <thead>
               <tr>
                 <th scope="col">{t('keys.name')}</th>
@@ -165,18 +181,22 @@ export default function Keys() {
             <tbody>
               {keys.map((key) => (
                 <tr key={key.id} data-testid="key-row" className={key.expired ? 'expired' : undefined}>
-                  <td>
+                  <td data-label={t('keys.name')}>
                     <span data-testid="key-name">{key.name}</span>
                   </td>
-                  <td>
+                  <td data-label={t('keys.key')}>
                     <code data-testid="masked-key">{key.masked_key}</code>
                   </td>
-                  <td>
+                  <td data-label={t('keys.budget')}>
                     <BudgetCell apiKey={key} />
                   </td>
-                  <td title={key.models?.join(', ')}>{modelsOf(key)}</td>
-                  <td data-testid="last-used">{key.last_used_at ? formatDateTime(key.last_used_at, lang) : t('keys.never')}</td>
-                  <td data-testid="key-expiry">
+                  <td data-label={t('keys.models')} title={key.models?.join(', ')}>
+                    {modelsOf(key)}
+                  </td>
+                  <td data-label={t('keys.lastUsed')} data-testid="last-used">
+                    {key.last_used_at ? formatDateTime(key.last_used_at, lang) : t('keys.never')}
+                  </td>
+                  <td data-label={t('keys.expires')} data-testid="key-expiry">
                     {key.expired ? (
                       <span className="badge badge-danger">{t('keys.expired')}</span>
                     ) : key.expires_at ? (
@@ -185,7 +205,7 @@ export default function Keys() {
                       t('keys.noExpiry')
                     )}
                   </td>
-                  <td className="actions">
+                  <td className="actions" data-label={t('keys.actions')}>
                     <button
                       type="button"
                       className="secondary"

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useApp } from '../app-context';
 import { Alert } from '../components/Alert';
+import { EmptyState } from '../components/EmptyState';
 import type { MessageKey } from '../i18n/en';
 import { loadCatalog, type CatalogModel } from '../lib/catalog';
 import { describeError } from '../lib/describe-error';
@@ -40,10 +41,34 @@ export default function Models() {
   }, [models, category, search]);
 
   const plan = user?.plan ?? 'free';
-  const price = (m: CatalogModel) =>
-    m.min_token_cost === m.max_token_cost
-      ? t('models.price', { tokens: m.token_cost })
-      : t('models.priceRange', { min: formatNumber(m.min_token_cost, lang), max: formatNumber(m.max_token_cost, lang) });
+  const decimal = (n: number) => n.toLocaleString(lang === 'ru' ? 'ru-RU' : 'en-GB', { maximumFractionDigits: 2 });
+  // Text models are priced on the model's tokens (per million, in and out), others per request.
+  const price = (m: CatalogModel) => {
+    const perMillion = m.price_per_million_tokens;
+    if (perMillion)
+      return (
+        <>
+          <strong data-testid="price-per-million">
+            {t('models.perMillion', { input: decimal(perMillion.input), output: decimal(perMillion.output) })}
+          </strong>
+          <span className="hint block">{t('models.perMillionUnit')}</span>
+          <span className="hint block">
+            {t('models.cachedPerMillion', { cached: decimal(perMillion.cached_input) })} · {t('models.minRequest', { n: m.min_token_cost })}
+          </span>
+        </>
+      );
+    return (
+      <span data-testid="price-per-request">
+        {m.min_token_cost === m.max_token_cost
+          ? t('models.price', { tokens: m.token_cost })
+          : t('models.priceRange', { min: formatNumber(m.min_token_cost, lang), max: formatNumber(m.max_token_cost, lang) })}
+      </span>
+    );
+  };
+  // en-US: "1.05M" (en-GB writes "1.05m", easily read as metres).
+  const compact = new Intl.NumberFormat(lang === 'ru' ? 'ru-RU' : 'en-US', { notation: 'compact', maximumSignificantDigits: 3 });
+  const context = (m: CatalogModel) =>
+    typeof m.config.max_context === 'number' ? t('models.contextValue', { n: compact.format(m.config.max_context) }) : '—';
 
   return (
     <>
@@ -71,6 +96,20 @@ export default function Models() {
           {t('models.count', { n: shown.length })}
         </p>
       )}
+      {models && shown.length === 0 && (
+        <EmptyState text={t('models.empty')}>
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => {
+              setCategory('');
+              setSearch('');
+            }}
+          >
+            {t('history.clearFilters')}
+          </button>
+        </EmptyState>
+      )}
       {shown.length > 0 && (
         <div className="table-wrap" tabIndex={0} role="region" aria-label={t('models.title')}>
           <table>
@@ -79,6 +118,7 @@ export default function Models() {
                 <th scope="col">{t('models.model')}</th>
                 <th scope="col">{t('history.category')}</th>
                 <th scope="col">{t('models.priceCol')}</th>
+                <th scope="col">{t('models.context')}</th>
                 <th scope="col">{t('models.plan')}</th>
                 <th scope="col">{t('models.capabilities')}</th>
                 <th scope="col">{t('models.lifecycle')}</th>
@@ -95,7 +135,8 @@ export default function Models() {
                       <code>{m.slug}</code> <span className="hint">{m.provider}</span>
                     </th>
                     <td>{t(`category.${m.category}` as MessageKey)}</td>
-                    <td>{price(m)}</td>
+                    <td className="price">{price(m)}</td>
+                    <td data-testid="context">{context(m)}</td>
                     <td>
                       {locked ? (
                         <span className="badge badge-warn" data-testid="locked">

@@ -3,6 +3,7 @@ import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { useApp } from '../app-context';
 import { Alert } from '../components/Alert';
+import { Link } from '../components/Link';
 import { RangePicker } from '../components/RangePicker';
 import { UsageChart } from '../components/UsageChart';
 import { UsageBreakdown } from '../components/UsageBreakdown';
@@ -97,12 +98,21 @@ export default function Overview() {
             </p>
             <dl className="split">
               <dt>{t('overview.planTokens')}</dt>
-              <dd data-testid="plan-tokens">{formatNumber(balance.plan_tokens_remaining, lang)}</dd>
+              <dd data-testid="plan-tokens">{t('overview.tokens', { n: balance.plan_tokens_remaining })}</dd>
               <dt>{t('overview.bonusTokens')}</dt>
-              <dd data-testid="bonus-tokens">{formatNumber(balance.bonus_tokens, lang)}</dd>
-              <dt>{t('overview.nextRefill')}</dt>
-              <dd>{formatDateTime(balance.next_refill_at, lang)}</dd>
+              <dd data-testid="bonus-tokens">{t('overview.tokens', { n: balance.bonus_tokens })}</dd>
+              {balance.plan !== 'free' && (
+                <>
+                  <dt>{t('overview.nextRefill')}</dt>
+                  <dd data-testid="next-refill">{formatDateTime(balance.next_refill_at, lang)}</dd>
+                </>
+              )}
             </dl>
+            {balance.plan === 'free' && (
+              <p className="hint" data-testid="no-refill">
+                <Link href="/billing">{t('overview.noRefill')}</Link>
+              </p>
+            )}
           </section>
           {limits && (
             <section className="card" aria-labelledby="limits-h">
@@ -117,6 +127,13 @@ export default function Overview() {
         <h2 id="usage-h">{t('overview.usage')}</h2>
         <RangePicker idPrefix="usage" range={range} onChange={setRange} />
         {usage && <UsageChart usage={usage.days} />}
+        {usage && usage.days.total.count === 0 && (
+          <p>
+            <Link className="button" href="/playground">
+              {t('overview.usageEmptyAction')}
+            </Link>
+          </p>
+        )}
       </section>
       {usage && usage.days.total.count > 0 && (
         <div className="cards two">

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { api, unwrap } from '../api/client';
 import { useApp } from '../app-context';
 import { Alert } from '../components/Alert';
+import { Tabs } from '../components/Tabs';
 import type { MessageKey } from '../i18n/en';
 import { describeError } from '../lib/describe-error';
 import { modelChoices, type ModelInfo } from '../lib/models';
@@ -9,7 +10,7 @@ import { ChatPanel } from './playground/ChatPanel';
 import { MediaPanel } from './playground/MediaPanel';
 
 type Tab = 'chat' | 'image' | 'media';
-const TABS: { id: Tab; label: MessageKey }[] = [
+const TABS: readonly { id: Tab; label: MessageKey }[] = [
   { id: 'chat', label: 'playground.chat' },
   { id: 'image', label: 'playground.image' },
   { id: 'media', label: 'playground.media' },
@@ -34,30 +35,14 @@ export default function Playground() {
     <>
       <h1>{t('playground.title')}</h1>
       {error && <Alert kind="error">{error}</Alert>}
-      <div className="tabs" role="tablist" aria-label={t('playground.title')}>
-        {TABS.map((item) => (
-          <button
-            key={item.id}
-            type="button"
-            role="tab"
-            id={`tab-${item.id}`}
-            aria-selected={tab === item.id}
-            aria-controls={`panel-${item.id}`}
-            className="secondary"
-            onClick={() => setTab(item.id)}
-          >
-            {t(item.label)}
-          </button>
-        ))}
-      </div>
       {models && (
-        <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+        <Tabs<Tab> label={t('playground.title')} tabs={TABS} current={tab} onChange={setTab}>
           {tab === 'chat' && <ChatPanel choices={modelChoices(models, ['text'], plan)} models={models} />}
           {tab === 'image' && <MediaPanel key="image" kind="image" models={models} choices={modelChoices(models, ['image'], plan)} />}
           {tab === 'media' && (
             <MediaPanel key="media" kind="media" models={models} choices={modelChoices(models, ['video', 'music'], plan)} />
           )}
-        </div>
+        </Tabs>
       )}
     </>
   );

@@ -4,6 +4,7 @@ import type { components } from '../api/schema';
 import { useApp } from '../app-context';
 import { Alert } from '../components/Alert';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { EmptyState } from '../components/EmptyState';
 import { describeError } from '../lib/describe-error';
 import { formatDateTime } from '../lib/format';
 
@@ -123,7 +124,7 @@ export default function Webhooks() {
           {t('webhooks.add')}
         </button>
       </form>
-      {hooks && hooks.length === 0 && <p>{t('webhooks.empty')}</p>}
+      {hooks && hooks.length === 0 && <EmptyState text={t('webhooks.empty')} />}
       {hooks?.map((hook) => (
         <section key={hook.id} className="card" aria-label={hook.url} data-testid="webhook">
           <p>
@@ -140,6 +141,7 @@ export default function Webhooks() {
               {t('webhooks.delete')}
             </button>
           </div>
+          {deliveries[hook.id]?.length === 0 && <p className="hint">{t('webhooks.noDeliveries')}</p>}
           {deliveries[hook.id] && (
             <ul className="plain">
               {deliveries[hook.id]!.map((d) => (

@@ -136,7 +136,12 @@ export function ChatPanel({ choices, models }: { choices: ModelChoice[]; models:
             ? describeError(new ApiFailure(502, { error: end.code, message: end.error ?? '' }), t)
             : t('playground.failed', { error: end.error ?? '' }),
         );
-      else setNote(t('playground.spent', { tokens: end.tokens_spent ?? 0 }));
+      else
+        setNote(
+          end.usage
+            ? t('playground.spentUsage', { tokens: end.tokens_spent ?? 0, input: end.usage.input, output: end.usage.output })
+            : t('playground.spent', { tokens: end.tokens_spent ?? 0 }),
+        );
     } catch (err) {
       if ((err as Error).name !== 'AbortError') {
         setError(describeError(err, t));
@@ -153,67 +158,15 @@ export function ChatPanel({ choices, models }: { choices: ModelChoice[]; models:
 
   return (
     <div className="playground">
-      <Conversations
-        list={list}
-        currentId={current.id}
-        onOpen={open}
-        onDelete={remove}
-        onNew={() => open(newConversation({ ...defaults, model: current.model, system: current.system }))}
-      />
       <section aria-labelledby="chat-h" className="chat">
         <h2 id="chat-h" className="visually-hidden">
           {t('playground.chat')}
         </h2>
-        <details className="card settings" open>
-          <summary>{t('playground.settings')}</summary>
-          <ModelSelect id="chat-model" choices={choices} value={current.model} onChange={(model) => update({ model })} />
-          <label htmlFor="chat-system">{t('playground.system')}</label>
-          <textarea
-            id="chat-system"
-            value={current.system}
-            placeholder={t('playground.systemHint')}
-            onChange={(e) => update({ system: e.target.value })}
-          />
-          <div className="row fields">
-            <div>
-              <label htmlFor="chat-temperature">{t('playground.temperature')}</label>
-              <input
-                id="chat-temperature"
-                type="number"
-                min={0}
-                max={2}
-                step={0.1}
-                placeholder={t('playground.default')}
-                value={temperature}
-                onChange={(e) => setTemperature(e.target.value)}
-              />
-            </div>
-            <div>
-              <label htmlFor="chat-max-tokens">{t('playground.maxTokens')}</label>
-              <input
-                id="chat-max-tokens"
-                type="number"
-                min={1}
-                step={1}
-                placeholder={t('playground.default')}
-                value={maxTokens}
-                onChange={(e) => setMaxTokens(e.target.value)}
-              />
-            </div>
-          </div>
-          <label htmlFor="chat-api-key">{t('playground.apiKey')}</label>
-          <input
-            id="chat-api-key"
-            type="password"
-            autoComplete="off"
-            aria-describedby="chat-api-key-hint"
-            value={apiKey}
-            onChange={(e) => setApiKey(e.target.value)}
-          />
-          <p id="chat-api-key-hint" className="hint">
-            {t('playground.apiKeyHint')}
+        {current.turns.length === 0 && (
+          <p className="hint empty-chat" data-testid="empty-state">
+            {t('playground.emptyChat')}
           </p>
-        </details>
+        )}
         <ol className="chat-log" aria-live="polite">
           {current.turns.map((turn, i) => (
             <li key={i} data-testid={`chat-${turn.role}`}>
@@ -231,7 +184,7 @@ export function ChatPanel({ choices, models }: { choices: ModelChoice[]; models:
         </ol>
         {error && <Alert kind="error">{error}</Alert>}
         {note && <p role="status">{note}</p>}
-        <form onSubmit={send}>
+        <form className="composer" onSubmit={send}>
           <label htmlFor="chat-input">{t('playground.message')}</label>
           <textarea
             id="chat-input"
@@ -283,6 +236,63 @@ export function ChatPanel({ choices, models }: { choices: ModelChoice[]; models:
           </div>
         </form>
       </section>
+      <aside className="card chat-settings" aria-labelledby="settings-h">
+        <h2 id="settings-h">{t('playground.settings')}</h2>
+        <ModelSelect id="chat-model" choices={choices} value={current.model} onChange={(model) => update({ model })} />
+        <label htmlFor="chat-system">{t('playground.system')}</label>
+        <textarea
+          id="chat-system"
+          value={current.system}
+          placeholder={t('playground.systemHint')}
+          onChange={(e) => update({ system: e.target.value })}
+        />
+        <div className="row fields">
+          <div>
+            <label htmlFor="chat-temperature">{t('playground.temperature')}</label>
+            <input
+              id="chat-temperature"
+              type="number"
+              min={0}
+              max={2}
+              step={0.1}
+              placeholder={t('playground.default')}
+              value={temperature}
+              onChange={(e) => setTemperature(e.target.value)}
+            />
+          </div>
+          <div>
+            <label htmlFor="chat-max-tokens">{t('playground.maxTokens')}</label>
+            <input
+              id="chat-max-tokens"
+              type="number"
+              min={1}
+              step={1}
+              placeholder={t('playground.default')}
+              value={maxTokens}
+              onChange={(e) => setMaxTokens(e.target.value)}
+            />
+          </div>
+        </div>
+        <label htmlFor="chat-api-key">{t('playground.apiKey')}</label>
+        <input
+          id="chat-api-key"
+          type="password"
+          autoComplete="off"
+          aria-describedby="chat-api-key-hint"
+          value={apiKey}
+          onChange={(e) => setApiKey(e.target.value)}
+        />
+        <p id="chat-api-key-hint" className="hint">
+          {t('playground.apiKeyHint')}
+        </p>
+      </aside>
+      <Conversations
+        list={list}
+        currentId={current.id}
+        onOpen={open}
+        onDelete={remove}
+        onNew={() => open(newConversation({ ...defaults, model: current.model, system: current.system }))}
+      />
       <CodeDialog open={showCode} body={chatBody(settings, codeTurns)} onClose={() => setShowCode(false)} />
     </div>
   );

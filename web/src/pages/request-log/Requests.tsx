@@ -1,13 +1,18 @@
 import { useEffect, useState } from 'react';
-import { api, unwrap } from '../api/client';
-import type { components } from '../api/schema';
-import { useApp } from '../app-context';
-import { Alert } from '../components/Alert';
-import type { MessageKey } from '../i18n/en';
-import { loadCatalog, type CatalogModel } from '../lib/catalog';
-import { describeError } from '../lib/describe-error';
-import { formatDateTime, formatNumber } from '../lib/format';
-import { EMPTY_FILTERS, fetchAll, logQuery, toCsv, type LogEntry, type LogFilters } from '../lib/request-log';
+import { api, unwrap } from '../../api/client';
+import type { components } from '../../api/schema';
+import { useApp } from '../../app-context';
+import { Alert } from '../../components/Alert';
+import { Dialog } from '../../components/Dialog';
+import { EmptyState } from '../../components/EmptyState';
+import { EntryDetails } from '../../components/EntryDetails';
+import { Link } from '../../components/Link';
+import type { MessageKey } from '../../i18n/en';
+import { loadCatalog, type CatalogModel } from '../../lib/catalog';
+import { describeError } from '../../lib/describe-error';
+import { saveFile } from '../../lib/downloads';
+import { formatDateTime, formatNumber } from '../../lib/format';
+import { EMPTY_FILTERS, fetchAll, logQuery, toCsv, type LogEntry, type LogFilters } from '../../lib/request-log';
 
 type ApiKey = components['schemas']['ApiKey'];
 
@@ -16,21 +21,15 @@ const EXPORT_MAX = 10_000;
 const DOORS = ['web', 'api', 'bot', 'schedule'] as const;
 const STATUSES = ['completed', 'failed', 'pending'] as const;
 
-function download(name: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
-/** Every request of the account, newest first: latency, door, key, model, status and tokens; filtered, paged, exported. */
-export default function RequestLog() {
+/**
+ * Every request of the account, newest first: latency, door, key, model, status, cost in tkn and the model's own
+ * tokens; each opens with what was asked and answered; filtered, paged, exported.
+ */
+export function Requests({ keys }: { keys: ApiKey[] }) {
   const { t, lang } = useApp();
   const [filters, setFilters] = useState<LogFilters>(EMPTY_FILTERS);
   const [models, setModels] = useState<CatalogModel[]>([]);
-  const [keys, setKeys] = useState<ApiKey[]>([]);
+  const [open, setOpen] = useState<LogEntry | null>(null);
   const [entries, setEntries] = useState<LogEntry[] | null>(null);
   // Cursors of the pages before the shown one (the first page has none), and the next page's.
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
@@ -40,10 +39,6 @@ export default function RequestLog() {
 
   useEffect(() => {
     loadCatalog().then(setModels, () => setModels([]));
-    api.GET('/api/v2/keys').then(
-      (r) => setKeys(r.data?.keys ?? []),
-      () => setKeys([]),
-    );
   }, []);
 
   const cursor = cursors.at(-1) ?? null;
@@ -79,7 +74,7 @@ export default function RequestLog() {
     setExporting(0);
     try {
       const all = await fetchAll(filters, EXPORT_MAX, setExporting);
-      download(`nebula-requests-${new Date().toISOString().slice(0, 10)}.csv`, toCsv(all, keyName));
+      saveFile(`nebula-requests-${new Date().toISOString().slice(0, 10)}.csv`, toCsv(all, keyName), 'text/csv;charset=utf-8');
     } catch (err) {
       setError(describeError(err, t));
     } finally {
@@ -88,9 +83,9 @@ export default function RequestLog() {
   };
 
   const pageNumber = cursors.length;
+  const filtered = JSON.stringify(filters) !== JSON.stringify(EMPTY_FILTERS);
   return (
     <>
-      <h1>{t('log.title')}</h1>
       <form className="filters card" onSubmit={(e) => e.preventDefault()} aria-label={t('log.filters')}>
         <div>
           <label htmlFor="log-model">{t('log.model')}</label>
@@ -160,7 +155,21 @@ export default function RequestLog() {
         </div>
       </form>
       {error && <Alert kind="error">{error}</Alert>}
-      {entries && entries.length === 0 && <p>{t('history.empty')}</p>}
+      {entries === null && !error && <p role="status">{t('app.loading')}</p>}
+      {entries && entries.length === 0 && filtered && (
+        <EmptyState text={t('history.empty')}>
+          <button type="button" className="secondary" onClick={() => showFiltered(EMPTY_FILTERS)}>
+            {t('history.clearFilters')}
+          </button>
+        </EmptyState>
+      )}
+      {entries && entries.length === 0 && !filtered && pageNumber === 1 && (
+        <EmptyState text={t('log.emptyNone')}>
+          <Link className="button" href="/playground">
+            {t('history.goPlayground')}
+          </Link>
+        </EmptyState>
+      )}
       {entries && entries.length > 0 && (
         <div className="table-wrap" tabIndex={0} role="region" aria-label={t('log.title')}>
           <table className="log">
@@ -175,7 +184,13 @@ export default function RequestLog() {
                   {t('log.tokens')}
                 </th>
                 <th scope="col" className="num">
+                  {t('log.modelTokens')}
+                </th>
+                <th scope="col" className="num">
                   {t('log.latency')}
+                </th>
+                <th scope="col">
+                  <span className="visually-hidden">{t('log.details')}</span>
                 </th>
               </tr>
             </thead>
@@ -194,7 +209,20 @@ export default function RequestLog() {
                     </span>
                   </td>
                   <td className="num">{formatNumber(e.tokens_spent, lang)}</td>
+                  <td className="num">
+                    {e.usage ? `${formatNumber(e.usage.input_tokens, lang)} / ${formatNumber(e.usage.output_tokens, lang)}` : '—'}
+                  </td>
                   <td className="num">{e.processing_ms === null ? '—' : t('log.ms', { ms: formatNumber(e.processing_ms, lang) })}</td>
+                  <td>
+                    <button
+                      type="button"
+                      className="secondary small"
+                      aria-label={t('log.detailsOf', { id: String(e.id) })}
+                      onClick={() => setOpen(e)}
+                    >
+                      {t('log.details')}
+                    </button>
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -210,6 +238,14 @@ export default function RequestLog() {
           {t('common.next')}
         </button>
       </nav>
+      <Dialog open={open !== null} wide title={open ? t('log.detailsOf', { id: String(open.id) }) : ''} onClose={() => setOpen(null)}>
+        {open && <EntryDetails entry={open} keyName={open.api_key_id === null ? null : keyName(open.api_key_id)} />}
+        <div className="row end">
+          <button type="button" className="secondary" onClick={() => setOpen(null)}>
+            {t('common.close')}
+          </button>
+        </div>
+      </Dialog>
     </>
   );
 }
