@@ -989,7 +989,7 @@ export interface paths {
         put?: never;
         /**
          * Chat completions, compatible with the OpenAI SDKs (any text model of the catalog)
-         * @description Roles system, developer (as system), user, assistant (with tool_calls, content null) and tool. Honoured: tools, tool_choice, response_format (json_object, json_schema: on every vendor, through its own structured-output mechanism), max_tokens, max_completion_tokens, temperature, top_p, stop, presence_penalty, frequency_penalty, stream, stream_options.include_usage. reasoning_effort maps to the model's reasoning control (models with config.supports_reasoning_effort). Labels and hints (metadata, service_tier, store, user, prompt_cache_key, safety_identifier, seed, parallel_tool_calls, reasoning_effort) are passed on where the vendor takes them and otherwise ignored, named in the X-Ignored-Parameters header. Images (image_url: https or data:) only for models with config.supports_vision; PDF documents as `file` parts (file_data, base64) for vision models of vendors that read PDFs. A sampling parameter the model cannot honour, any other parameter, n other than 1, audio output and an unknown content part type answer 400 naming it in `param`. With `stream: true` the answer is server-sent events of chat.completion.chunk objects ending in `[DONE]`; the last chunk carries the `service` object.
+         * @description Roles system, developer (as system), user, assistant (with tool_calls, content null) and tool. Honoured: tools, tool_choice, response_format (json_object, json_schema: on every vendor, through its own structured-output mechanism), max_tokens, max_completion_tokens, stream, stream_options.include_usage. reasoning_effort maps to the model's reasoning control (models with config.supports_reasoning_effort). Sampling controls (temperature, top_p, stop, presence_penalty, frequency_penalty) and verbosity, labels and hints (metadata, service_tier, store, user, prompt_cache_key, safety_identifier, seed, parallel_tool_calls, reasoning_effort) are passed on where the model takes them and otherwise ignored, named in the X-Ignored-Parameters header. `n` > 1 (one choice each, billed on the vendor's count of them all) and `logprobs`/`top_logprobs` work on the vendors that have them (OpenAI; log probabilities also on DeepSeek V4 Flash; an OpenAI reasoning model then answers without reasoning) and answer 400 naming them elsewhere. Images (image_url: https or data:) only for models with config.supports_vision; PDF documents as `file` parts (file_data, base64) for vision models of vendors that read PDFs. Any other parameter, audio output and an unknown content part type answer 400 naming it in `param`. With `stream: true` the answer is server-sent events of chat.completion.chunk objects ending in `[DONE]`; the last chunk carries the `service` object. `models` (as OpenRouter takes it) lists fallback models, tried in order when `model` cannot serve before its first byte (an outage, an overload, a retirement): each must be open to the key and the plan and take the request; the answer's `model` names the one that served, billed at its price.
          */
         post: operations["createChatCompletion"];
         delete?: never;
@@ -1063,7 +1063,7 @@ export interface paths {
         put?: never;
         /**
          * The Anthropic Messages API for any chat model of the catalog (Anthropic SDKs, Claude Code)
-         * @description Authenticated with `x-api-key` or `Authorization: Bearer`; `anthropic-version` and `anthropic-beta` are accepted. `system` (string or text blocks), messages with text, image (base64 or url, for models with config.supports_vision), tool_use and tool_result blocks; `cache_control` breakpoints reach Claude models (others cache on their own); thinking (enabled with budget_tokens, adaptive, disabled) and output_config.effort map to the model's reasoning control; thinking and redacted_thinking blocks come back with their signatures (other vendors' reasoning sealed in them) and replayed blocks go back to their vendor unchanged. tools, tool_choice (auto, any, tool, none), max_tokens (required), stop_sequences, temperature, top_p, metadata.user_id, output_config.format (structured output: the text is JSON of the schema); context_management is accepted. Same accounts, limits, hold and ledger as /v1/chat/completions. With `stream: true` the answer is the event sequence message_start, content_block_start, ping, content_block_delta (thinking_delta, signature_delta, text_delta, input_json_delta), content_block_stop, message_delta (stop_reason, usage, service), message_stop; a failure after the start is an `error` event.
+         * @description Authenticated with `x-api-key` or `Authorization: Bearer`; `anthropic-version` and `anthropic-beta` are accepted. `system` (string or text blocks), messages with text, image (base64 or url, for models with config.supports_vision), document (base64 PDF, plain text, content, url) and search_result blocks (also inside tool_result; sent to Claude as they are, to other vendors as their text or the PDF, a document by URL only to Claude), tool_use and tool_result blocks; `cache_control` breakpoints reach Claude models (others cache on their own); thinking (enabled with budget_tokens, adaptive, disabled) and output_config.effort map to the model's reasoning control; thinking and redacted_thinking blocks come back with their signatures (other vendors' reasoning sealed in them) and replayed blocks go back to their vendor unchanged. tools, tool_choice (auto, any, tool, none), max_tokens (required), stop_sequences, temperature, top_p, top_k (sampling controls a model lacks are ignored and named in X-Ignored-Parameters), metadata.user_id, output_config.format (structured output: the text is JSON of the schema); context_management is accepted. Same accounts, limits, hold and ledger as /v1/chat/completions. With `stream: true` the answer is the event sequence message_start, content_block_start, ping, content_block_delta (thinking_delta, signature_delta, text_delta, input_json_delta), content_block_stop, message_delta (stop_reason, usage, service), message_stop; a failure after the start is an `error` event.
          */
         post: operations["createMessage"];
         delete?: never;
@@ -1143,6 +1143,62 @@ export interface paths {
          * @description multipart/form-data. The same generation, price, limits, Idempotency-Key, history and ledger as POST /api/v2/stt. `response_format`: json (default), text, srt, vtt, verbose_json (timed segments: the vendor’s, or one over the whole audio where the vendor gives none; Whisper’s decoding statistics are 0), diarized_json (speaker-labelled segments, models with diarization).
          */
         post: operations["createTranslation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/videos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller’s video jobs, newest first, a page at a time (deleted ones left out) */
+        get: operations["listVideos"];
+        put?: never;
+        /**
+         * OpenAI’s video generation for every video model of the catalog: answers the job (queued)
+         * @description JSON or multipart/form-data (the SDK sends a form; `input_reference` may then be the first frame as a file). The job is the pending generation of POST /api/v2/generate: the same price (calculate-price with `duration` = `seconds`), hold, limits, Idempotency-Key, history, webhooks and ledger. Poll GET /v1/videos/{id}.
+         */
+        post: operations["createVideo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/videos/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A video job: queued, in_progress (with progress), completed or failed (with error) */
+        get: operations["getVideo"];
+        put?: never;
+        post?: never;
+        /** Deletes a finished video’s file; the job then answers 404 (the generation stays in the history and ledger) */
+        delete: operations["deleteVideo"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/videos/{id}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The finished video file (MP4) */
+        get: operations["getVideoContent"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1400,7 +1456,7 @@ export interface components {
         };
         NotificationAck: {
             /** @enum {string} */
-            status: "fulfilled" | "duplicate" | "canceled" | "pending" | "ignored" | "mismatch";
+            status: "fulfilled" | "duplicate" | "canceled" | "pending" | "ignored" | "mismatch" | "refunded";
         };
         PlanList: {
             plans: components["schemas"]["Plan"][];
@@ -1891,7 +1947,19 @@ export interface components {
                         index: number;
                     }[];
                 };
-                logprobs: null;
+                logprobs: {
+                    content: {
+                        token: string;
+                        logprob: number;
+                        bytes: number[] | null;
+                        top_logprobs: {
+                            token: string;
+                            logprob: number;
+                            bytes: number[] | null;
+                        }[];
+                    }[];
+                    refusal: null;
+                } | null;
                 /** @enum {string} */
                 finish_reason: "stop" | "length" | "content_filter" | "tool_calls";
             }[];
@@ -2129,6 +2197,29 @@ export interface components {
                 tokens_spent: number;
                 balance: number;
             };
+        };
+        /** @description A video job of the Videos API: the pending generation itself */
+        Video: {
+            id: string;
+            /** @constant */
+            object: "video";
+            model: string;
+            /** @enum {string} */
+            status: "queued" | "in_progress" | "completed" | "failed";
+            progress: number;
+            created_at: number;
+            completed_at: number | null;
+            expires_at: number | null;
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            prompt: string | null;
+            remixed_from_video_id: null;
+            seconds: string;
+            size: string;
+        } & {
+            [key: string]: unknown;
         };
         /** @description An answer of the Images API routes */
         ImagesResponse: {
@@ -5272,6 +5363,7 @@ export interface operations {
             content: {
                 "application/json": {
                     model?: string;
+                    fallbacks?: string[] | null;
                     prompt?: string | null;
                     negative_prompt?: string | null;
                     size?: string | null;
@@ -7578,6 +7670,7 @@ export interface operations {
             content: {
                 "application/json": {
                     model: string;
+                    fallbacks?: string[] | null;
                     prompt?: string | null;
                     negative_prompt?: string | null;
                     size?: string | null;
@@ -8642,6 +8735,7 @@ export interface operations {
             content: {
                 "application/json": {
                     model: string;
+                    models?: string[] | null;
                     messages: ({
                         /** @enum {string} */
                         role: "system" | "developer";
@@ -8789,6 +8883,8 @@ export interface operations {
                     temperature?: number | null;
                     top_p?: number | null;
                     n?: number | null;
+                    logprobs?: boolean | null;
+                    top_logprobs?: number | null;
                     max_tokens?: number | null;
                     max_completion_tokens?: number | null;
                     stop?: (string | string[]) | null;
@@ -8845,6 +8941,7 @@ export interface operations {
                         };
                     }) | null;
                     reasoning_effort?: ("none" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max") | null;
+                    verbosity?: ("low" | "medium" | "high") | null;
                     metadata?: {
                         [key: string]: string;
                     } | null;
@@ -9222,6 +9319,7 @@ export interface operations {
             content: {
                 "application/json": {
                     model: string;
+                    models?: string[] | null;
                     input: string | ({
                         /** @constant */
                         type: "message";
@@ -9557,6 +9655,77 @@ export interface operations {
                             } | null;
                         } | {
                             /** @constant */
+                            type: "document";
+                            source: {
+                                /** @constant */
+                                type: "base64";
+                                /** @constant */
+                                media_type: "application/pdf";
+                                data: string;
+                            } | {
+                                /** @constant */
+                                type: "text";
+                                /** @constant */
+                                media_type: "text/plain";
+                                data: string;
+                            } | {
+                                /** @constant */
+                                type: "url";
+                                /** Format: uri */
+                                url: string;
+                            } | {
+                                /** @constant */
+                                type: "content";
+                                content: {
+                                    /** @constant */
+                                    type: "text";
+                                    text: string;
+                                    cache_control?: {
+                                        /** @constant */
+                                        type: "ephemeral";
+                                        /** @enum {string} */
+                                        ttl?: "5m" | "1h";
+                                    } | null;
+                                }[];
+                            };
+                            title?: string | null;
+                            context?: string | null;
+                            citations?: {
+                                enabled?: boolean;
+                            } | null;
+                            cache_control?: {
+                                /** @constant */
+                                type: "ephemeral";
+                                /** @enum {string} */
+                                ttl?: "5m" | "1h";
+                            } | null;
+                        } | {
+                            /** @constant */
+                            type: "search_result";
+                            source: string;
+                            title: string;
+                            content: {
+                                /** @constant */
+                                type: "text";
+                                text: string;
+                                cache_control?: {
+                                    /** @constant */
+                                    type: "ephemeral";
+                                    /** @enum {string} */
+                                    ttl?: "5m" | "1h";
+                                } | null;
+                            }[];
+                            citations?: {
+                                enabled?: boolean;
+                            } | null;
+                            cache_control?: {
+                                /** @constant */
+                                type: "ephemeral";
+                                /** @enum {string} */
+                                ttl?: "5m" | "1h";
+                            } | null;
+                        } | {
+                            /** @constant */
                             type: "tool_use";
                             id: string;
                             name: string;
@@ -9598,6 +9767,77 @@ export interface operations {
                                     type: "url";
                                     url: string;
                                 };
+                                cache_control?: {
+                                    /** @constant */
+                                    type: "ephemeral";
+                                    /** @enum {string} */
+                                    ttl?: "5m" | "1h";
+                                } | null;
+                            } | {
+                                /** @constant */
+                                type: "document";
+                                source: {
+                                    /** @constant */
+                                    type: "base64";
+                                    /** @constant */
+                                    media_type: "application/pdf";
+                                    data: string;
+                                } | {
+                                    /** @constant */
+                                    type: "text";
+                                    /** @constant */
+                                    media_type: "text/plain";
+                                    data: string;
+                                } | {
+                                    /** @constant */
+                                    type: "url";
+                                    /** Format: uri */
+                                    url: string;
+                                } | {
+                                    /** @constant */
+                                    type: "content";
+                                    content: {
+                                        /** @constant */
+                                        type: "text";
+                                        text: string;
+                                        cache_control?: {
+                                            /** @constant */
+                                            type: "ephemeral";
+                                            /** @enum {string} */
+                                            ttl?: "5m" | "1h";
+                                        } | null;
+                                    }[];
+                                };
+                                title?: string | null;
+                                context?: string | null;
+                                citations?: {
+                                    enabled?: boolean;
+                                } | null;
+                                cache_control?: {
+                                    /** @constant */
+                                    type: "ephemeral";
+                                    /** @enum {string} */
+                                    ttl?: "5m" | "1h";
+                                } | null;
+                            } | {
+                                /** @constant */
+                                type: "search_result";
+                                source: string;
+                                title: string;
+                                content: {
+                                    /** @constant */
+                                    type: "text";
+                                    text: string;
+                                    cache_control?: {
+                                        /** @constant */
+                                        type: "ephemeral";
+                                        /** @enum {string} */
+                                        ttl?: "5m" | "1h";
+                                    } | null;
+                                }[];
+                                citations?: {
+                                    enabled?: boolean;
+                                } | null;
                                 cache_control?: {
                                     /** @constant */
                                     type: "ephemeral";
@@ -9676,11 +9916,13 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
+                    models?: string[];
                     max_tokens: number;
                     stop_sequences?: string[];
                     stream?: boolean;
                     temperature?: number;
                     top_p?: number;
+                    top_k?: number;
                     metadata?: {
                         user_id?: string | null;
                     };
@@ -9907,6 +10149,77 @@ export interface operations {
                             } | null;
                         } | {
                             /** @constant */
+                            type: "document";
+                            source: {
+                                /** @constant */
+                                type: "base64";
+                                /** @constant */
+                                media_type: "application/pdf";
+                                data: string;
+                            } | {
+                                /** @constant */
+                                type: "text";
+                                /** @constant */
+                                media_type: "text/plain";
+                                data: string;
+                            } | {
+                                /** @constant */
+                                type: "url";
+                                /** Format: uri */
+                                url: string;
+                            } | {
+                                /** @constant */
+                                type: "content";
+                                content: {
+                                    /** @constant */
+                                    type: "text";
+                                    text: string;
+                                    cache_control?: {
+                                        /** @constant */
+                                        type: "ephemeral";
+                                        /** @enum {string} */
+                                        ttl?: "5m" | "1h";
+                                    } | null;
+                                }[];
+                            };
+                            title?: string | null;
+                            context?: string | null;
+                            citations?: {
+                                enabled?: boolean;
+                            } | null;
+                            cache_control?: {
+                                /** @constant */
+                                type: "ephemeral";
+                                /** @enum {string} */
+                                ttl?: "5m" | "1h";
+                            } | null;
+                        } | {
+                            /** @constant */
+                            type: "search_result";
+                            source: string;
+                            title: string;
+                            content: {
+                                /** @constant */
+                                type: "text";
+                                text: string;
+                                cache_control?: {
+                                    /** @constant */
+                                    type: "ephemeral";
+                                    /** @enum {string} */
+                                    ttl?: "5m" | "1h";
+                                } | null;
+                            }[];
+                            citations?: {
+                                enabled?: boolean;
+                            } | null;
+                            cache_control?: {
+                                /** @constant */
+                                type: "ephemeral";
+                                /** @enum {string} */
+                                ttl?: "5m" | "1h";
+                            } | null;
+                        } | {
+                            /** @constant */
                             type: "tool_use";
                             id: string;
                             name: string;
@@ -9948,6 +10261,77 @@ export interface operations {
                                     type: "url";
                                     url: string;
                                 };
+                                cache_control?: {
+                                    /** @constant */
+                                    type: "ephemeral";
+                                    /** @enum {string} */
+                                    ttl?: "5m" | "1h";
+                                } | null;
+                            } | {
+                                /** @constant */
+                                type: "document";
+                                source: {
+                                    /** @constant */
+                                    type: "base64";
+                                    /** @constant */
+                                    media_type: "application/pdf";
+                                    data: string;
+                                } | {
+                                    /** @constant */
+                                    type: "text";
+                                    /** @constant */
+                                    media_type: "text/plain";
+                                    data: string;
+                                } | {
+                                    /** @constant */
+                                    type: "url";
+                                    /** Format: uri */
+                                    url: string;
+                                } | {
+                                    /** @constant */
+                                    type: "content";
+                                    content: {
+                                        /** @constant */
+                                        type: "text";
+                                        text: string;
+                                        cache_control?: {
+                                            /** @constant */
+                                            type: "ephemeral";
+                                            /** @enum {string} */
+                                            ttl?: "5m" | "1h";
+                                        } | null;
+                                    }[];
+                                };
+                                title?: string | null;
+                                context?: string | null;
+                                citations?: {
+                                    enabled?: boolean;
+                                } | null;
+                                cache_control?: {
+                                    /** @constant */
+                                    type: "ephemeral";
+                                    /** @enum {string} */
+                                    ttl?: "5m" | "1h";
+                                } | null;
+                            } | {
+                                /** @constant */
+                                type: "search_result";
+                                source: string;
+                                title: string;
+                                content: {
+                                    /** @constant */
+                                    type: "text";
+                                    text: string;
+                                    cache_control?: {
+                                        /** @constant */
+                                        type: "ephemeral";
+                                        /** @enum {string} */
+                                        ttl?: "5m" | "1h";
+                                    } | null;
+                                }[];
+                                citations?: {
+                                    enabled?: boolean;
+                                } | null;
                                 cache_control?: {
                                     /** @constant */
                                     type: "ephemeral";
@@ -10333,7 +10717,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
-            /** @description The provider did not answer in time, or the result is still being made (`generation_pending` names it) */
+            /** @description The provider did not answer in time, or the result is still being made (`result_timeout` names the generation) */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -10534,7 +10918,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
-            /** @description The provider did not answer in time, or the result is still being made (`generation_pending` names it) */
+            /** @description The provider did not answer in time, or the result is still being made (`result_timeout` names the generation) */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -10727,8 +11111,648 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
-            /** @description The provider did not answer in time, or the result is still being made (`generation_pending` names it) */
+            /** @description The provider did not answer in time, or the result is still being made (`result_timeout` names the generation) */
             504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    listVideos: {
+        parameters: {
+            query?: {
+                after?: string;
+                limit?: number;
+                order?: "asc" | "desc";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of jobs */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["Video"][];
+                        first_id: string | null;
+                        last_id: string | null;
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    createVideo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description At most 28 MB (29360128 bytes); larger bodies answer 413. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    prompt: string;
+                    model?: string | null;
+                    seconds?: (number | string) | null;
+                    size?: string | null;
+                    input_reference?: {
+                        image_url?: string;
+                        file_id?: string;
+                    } | null;
+                    "input_reference[image_url]"?: string | null;
+                    "input_reference[file_id]"?: string | null;
+                };
+                "multipart/form-data": {
+                    prompt: string;
+                    model?: string | null;
+                    seconds?: (number | string) | null;
+                    size?: string | null;
+                    /** Format: binary */
+                    input_reference?: string;
+                    "input_reference[image_url]"?: string | null;
+                    "input_reference[file_id]"?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The job */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description request parameters the model does not take, ignored (comma-separated; absent when none) */
+                    "X-Ignored-Parameters"?: string;
+                    /** @description balance after the charge */
+                    "X-Token-Balance"?: string;
+                    /** @description `<requested>-><served>` when the requested model is retired and its replacement served it */
+                    "X-Model-Replaced"?: string;
+                    /** @description `true` when the answer is the replay of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Video"];
+                };
+            };
+            /** @description Invalid input, named in `param`: an unknown parameter, an empty prompt, a value no catalog model of the category offers, a model of another category, a non-image upload, a mask of another size */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The balance or the API key’s budget cannot cover the request (`insufficient_tokens`, `key_budget_exceeded`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description No model with this id (`model_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`idempotency_conflict`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `model_retired`: the model is retired and has no replacement */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description A body over 28 MB, or a reference image over 20 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Neither JSON nor multipart/form-data */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another body (`idempotency_key_reused`), or an input could not be read */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The provider failed (nothing charged) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The model is unavailable or its provider overloaded; or: Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description The provider did not answer in time, or the result is still being made (`result_timeout` names the generation) */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    getVideo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Video"];
+                };
+            };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description No video of the caller with this id (also once deleted or past retention) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    deleteVideo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @constant */
+                        object: "video.deleted";
+                        /** @constant */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description No video of the caller with this id (also once deleted or past retention) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `generation_pending`: the job is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    getVideoContent: {
+        parameters: {
+            query?: {
+                variant?: "video" | "thumbnail" | "spritesheet";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The video */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "video/mp4": string;
+                };
+            };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description No such video, or it failed (no file) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `generation_pending`: the job is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10931,7 +11955,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
-            /** @description The provider did not answer in time, or the result is still being made (`generation_pending` names it) */
+            /** @description The provider did not answer in time, or the result is still being made (`result_timeout` names the generation) */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -11136,7 +12160,7 @@ export interface operations {
                     "application/json": components["schemas"]["V1Error"];
                 };
             };
-            /** @description The provider did not answer in time, or the result is still being made (`generation_pending` names it) */
+            /** @description The provider did not answer in time, or the result is still being made (`result_timeout` names the generation) */
             504: {
                 headers: {
                     [name: string]: unknown;
