@@ -156,3 +156,19 @@ test('GET /plans compares the plans: tokens, limits, models, keys; Starter has a
   expect(luna.price_per_million_tokens.output).toBeGreaterThan(luna.price_per_million_tokens.input);
   expect(catalog.models.find((m: { slug: string }) => m.slug === 'flux-dev').price_per_million_tokens).toBeUndefined();
 });
+
+test('the service log keeps probes and the dashboard’s files below info; API calls and failures stay at info', async () => {
+  const probe = await fetch(`${api.baseUrl}/health/live`);
+  const page = await fetch(`${api.baseUrl}/keys`, { headers: { Accept: 'text/html' } });
+  const call = await api.request('GET', '/api/v2/plans');
+  const missing = await fetch(`${api.baseUrl}/assets/missing-123.js`);
+  expect([probe.status, page.status, call.status, missing.status]).toEqual([200, 200, 200, 404]);
+  const lines = api.logs.map((l) => JSON.parse(l) as { msg: string; path?: string }).filter((l) => l.msg === 'request');
+  const logged = (path: string) => lines.some((l) => l.path === path);
+  expect([logged('/health/live'), logged('/keys'), logged('/api/v2/plans'), logged('/assets/missing-123.js')]).toEqual([
+    false,
+    false,
+    true,
+    true,
+  ]);
+});

@@ -56,14 +56,26 @@ export function requestContext(services: Pick<ApiServices, 'log' | 'config' | 'l
     try {
       await next();
     } finally {
-      if (services.log.isLevelEnabled('info')) logRequest(ctx, started);
+      if (services.log.isLevelEnabled(routineRequest(ctx) ? 'debug' : 'info')) logRequest(ctx, started);
     }
   };
 }
 
+/** The service's own paths; anything else is the dashboard's (its page and its files). */
+const SERVICE_PATHS = /^\/(api|v1|files|telegram|sandbox|metrics)(\/|$)/;
+
+/**
+ * Probes (`/health*`, every few seconds from a container's health check) and the dashboard's files (a dozen per
+ * page load) that went well are logged at debug level: at info they would bury what happens on the API.
+ */
+function routineRequest(ctx: ParameterizedContext): boolean {
+  if (ctx.status >= 400) return false;
+  return ctx.path === '/health' || ctx.path.startsWith('/health/') || !SERVICE_PATHS.test(ctx.path);
+}
+
 function logRequest(ctx: ParameterizedContext, started: bigint): void {
   const auth = ctx.state.auth as { userId?: number; via?: string } | undefined;
-  requestLog(ctx).info(
+  requestLog(ctx)[routineRequest(ctx) ? 'debug' : 'info'](
     {
       method: ctx.method,
       path: ctx.path,

@@ -10544,6 +10544,7 @@ export interface operations {
             content: {
                 "application/json": {
                     model: string;
+                    models?: string[] | null;
                     input: string;
                     voice?: (string | {
                         id: string;
@@ -11237,6 +11238,7 @@ export interface operations {
                 "application/json": {
                     prompt: string;
                     model?: string | null;
+                    models?: string[] | null;
                     seconds?: (number | string) | null;
                     size?: string | null;
                     input_reference?: {
@@ -11249,6 +11251,7 @@ export interface operations {
                 "multipart/form-data": {
                     prompt: string;
                     model?: string | null;
+                    models?: string[] | null;
                     seconds?: (number | string) | null;
                     size?: string | null;
                     /** Format: binary */
@@ -11786,6 +11789,7 @@ export interface operations {
                     stream?: (boolean | ("true" | "false")) | null;
                     user?: string | null;
                     safety_identifier?: string | null;
+                    models?: string[] | null;
                     style?: ("vivid" | "natural") | null;
                     moderation?: ("low" | "auto") | null;
                     complexity?: ("low" | "medium" | "high") | null;

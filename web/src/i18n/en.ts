@@ -463,6 +463,8 @@ export const en = {
   'models.perMillionUnit': 'tkn per 1M model tokens',
   'error.keyRestricted':
     'This API key has limits: it may generate and read, but not manage the account. Use the dashboard, or a key without limits.',
+  'error.documentTooLarge': 'This document is too large: {message}',
+  'error.documentUnreadable': 'This document cannot be read: {message}',
 } as const;
 
 export type MessageKey = keyof typeof en;

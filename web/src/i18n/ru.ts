@@ -462,4 +462,6 @@ export const ru: Record<MessageKey, string> = {
   'models.perMillionUnit': 'ток. за 1 млн токенов модели',
   'error.keyRestricted':
     'У этого API-ключа есть ограничения: он может генерировать и читать, но не управлять аккаунтом. Воспользуйтесь сайтом или ключом без ограничений.',
+  'error.documentTooLarge': 'Документ слишком большой: {message}',
+  'error.documentUnreadable': 'Этот документ не удаётся прочитать: {message}',
 };

@@ -48,6 +48,8 @@ const WORDING: Record<string, Wording> = {
     b.field ? ['error.validationField', { field: String(b.field), message: b.message }] : ['error.validation', { message: b.message }],
   invalid_input: (b) => ['error.invalidInput', { message: b.message }],
   payload_too_large: () => ['error.tooLarge'],
+  document_too_large: (b) => ['error.documentTooLarge', { message: b.message }],
+  document_unreadable: (b) => ['error.documentUnreadable', { message: b.message }],
   idempotency_conflict: () => ['error.inProgress'],
   generation_pending: () => ['error.generationPending'],
   unknown_article: () => ['error.unknownArticle'],
