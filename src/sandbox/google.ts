@@ -330,7 +330,9 @@ export function createGoogleSandbox(options: GoogleSandboxOptions = {}): Sandbox
 
     const responseId = randomBytes(9).toString('base64url');
     const finalResponse = partsOf(contents[contents.length - 1]).find((p) => p.functionResponse)?.functionResponse;
-    const call = chooseToolCall(offered.tools, offered.choice, finalResponse !== undefined, said);
+    // A model acts on the user's latest words: the last text part.
+    const latest = partsOf(lastUser).flatMap((p) => (typeof p.text === 'string' ? [p.text] : []));
+    const call = chooseToolCall(offered.tools, offered.choice, finalResponse !== undefined, latest[latest.length - 1] ?? said);
     if (call) {
       const argsTokens = Math.ceil(JSON.stringify(call.arguments).length / 4);
       const answer = {

@@ -24,6 +24,7 @@ export function sampleValue(schema: unknown, hint: string, depth = 0): unknown {
   switch (type ?? (s.properties ? 'object' : 'string')) {
     case 'object': {
       if (depth > 4) return {};
+      // Where the schema names what is required, a model fills that and leaves the optional properties out.
       const props = (s.properties ?? {}) as Record<string, unknown>;
       const required = Array.isArray(s.required) ? new Set(s.required as unknown[]) : undefined;
       return Object.fromEntries(

@@ -209,9 +209,9 @@ test('stateful features answer 400 naming them; errors in the OpenAI shape', asy
   const stored = await openai.responses.create({ model, input: 'hi', store: false, metadata: { run: '1' }, user: 'u-1' });
   expect(stored.status).toBe('completed');
 
-  const hosted = await openai.responses.create({ model, input: 'hi', tools: [{ type: 'web_search' }] }).catch((e) => e);
-  expect(hosted).toBeInstanceOf(OpenAI.BadRequestError);
-  expect(hosted.message).toMatch(/tools\.0\.type.*"web_search"/);
+  const unknownTool = await openai.responses.create({ model, input: 'hi', tools: [{ type: 'hologram' } as never] }).catch((e) => e);
+  expect(unknownTool).toBeInstanceOf(OpenAI.BadRequestError);
+  expect(unknownTool.message).toMatch(/tools\.0\.type.*"hologram"/);
 
   const missing = await openai.responses.create({ model: 'no-such-model', input: 'hi' }).catch((e) => e);
   expect(missing).toBeInstanceOf(OpenAI.NotFoundError);

@@ -25,8 +25,9 @@ function applyRate(ctx: ParameterizedContext, rate: RateDecision): void {
 }
 
 /** Names the request parameters the model did not take (labels and hints it has no equivalent for), in the surface's words. */
-function setIgnoredParameters(ctx: ParameterizedContext, ignored: readonly string[], names: WireNames): void {
-  if (ignored.length > 0) ctx.set('X-Ignored-Parameters', ignored.map((p) => wireName(names, p)).join(', '));
+function setIgnoredParameters(ctx: ParameterizedContext, ignored: readonly string[], names: WireNames, atDoor: readonly string[]): void {
+  const all = [...ignored.map((p) => wireName(names, p)), ...atDoor];
+  if (all.length > 0) ctx.set('X-Ignored-Parameters', all.join(', '));
 }
 
 /** A whole answer; sets the rate headers, X-Token-Balance and (a retired model's replacement answered) X-Model-Replaced. */
@@ -35,12 +36,14 @@ export async function completeChat(
   services: ChatRunServices,
   input: ChatInput,
   names: WireNames = {},
+  /** Parameters the surface itself takes and does not act on (named after the model's). */
+  ignoredAtDoor: readonly string[] = [],
 ): Promise<ChatOutcome> {
   // The client leaving before the vendor call means no call and no charge; after it, the call is aborted.
   const out = await services.chat.complete(actorOf(ctx), input, requestContext(ctx, services), clientSignal(ctx));
   announceReplacement(ctx, out.replaced, out.model.slug);
   applyRate(ctx, out.rate);
-  setIgnoredParameters(ctx, out.ignored, names);
+  setIgnoredParameters(ctx, out.ignored, names, ignoredAtDoor);
   if (out.balance !== undefined) ctx.set('X-Token-Balance', String(out.balance));
   return out;
 }
@@ -55,11 +58,12 @@ export async function streamChat(
   services: ChatRunServices,
   input: ChatInput,
   names: WireNames = {},
+  ignoredAtDoor: readonly string[] = [],
 ): Promise<{ stream: ChatStream; sse: SseChannel }> {
   const stream = await services.chat.stream(actorOf(ctx), input, requestContext(ctx, services), clientSignal(ctx));
   announceReplacement(ctx, stream.replaced, stream.model.slug);
   applyRate(ctx, stream.rate);
-  setIgnoredParameters(ctx, stream.ignored, names);
+  setIgnoredParameters(ctx, stream.ignored, names, ignoredAtDoor);
   return { stream, sse: openSse(ctx) };
 }
 

@@ -14,7 +14,7 @@ type WireUserPart = Exclude<Extract<WireMessage, { role: 'user' }>['content'], s
 const PDF_MAGIC = Buffer.from('%PDF-');
 
 /** A `file` part's `file_data` (a base64 `data:` URI of a PDF, or bare base64) as the document's bytes. */
-function pdfPart(file: { file_data?: string; file_id?: string; filename?: string }, field: string): ChatInputPart {
+export function pdfPart(file: { file_data?: string; file_id?: string; filename?: string }, field: string): ChatInputPart {
   if (file.file_data === undefined) {
     const why = file.file_id !== undefined ? 'file_id is not supported (uploaded files are not kept here)' : 'file_data is required';
     throw new ParamError(`${field}.file`, `${field}.file: ${why}; send the document inline as file_data (base64)`);

@@ -21,8 +21,24 @@ const outputItem = z.union([
     id: z.string(),
     call_id: z.string().describe('answer it with a function_call_output item of this call_id'),
     name: z.string(),
+    namespace: z.string().optional().describe('the namespace of a tool offered in a namespace tool'),
     arguments: z.string().describe('JSON text written by the model'),
     status: z.literal('completed'),
+  }),
+  z.object({
+    type: z.literal('custom_tool_call'),
+    id: z.string(),
+    call_id: z.string().describe('answer it with a custom_tool_call_output item of this call_id'),
+    name: z.string(),
+    namespace: z.string().optional(),
+    input: z.string().describe('free-form text written by the model'),
+    status: z.literal('completed'),
+  }),
+  z.object({
+    type: z.literal('web_search_call'),
+    id: z.string(),
+    status: z.enum(['completed', 'failed']),
+    action: z.record(z.string(), z.unknown()).describe('what the vendor searched for: {type: "search", query}'),
   }),
   z.object({
     type: z.literal('reasoning'),
@@ -71,9 +87,14 @@ export function documentResponses(router: Router): void {
     summary: 'The OpenAI Responses API, stateless subset, for any chat model of the catalog (OpenAI SDK, Agents SDK)',
     description:
       '`input` as a string or items: messages (input_text, input_image with an https or data: URL for models with ' +
-      'config.supports_vision), function_call and function_call_output items; `instructions`; function tools and ' +
-      'tool_choice; text.format (json_object, json_schema); max_output_tokens, temperature, top_p; labels (metadata, ' +
-      'user, safety_identifier, prompt_cache_key, service_tier, store: false) accepted; reasoning.effort maps to the ' +
+      'config.supports_vision, input_file with file_data), function_call, custom_tool_call and their output items, ' +
+      'additional_tools items (the tools they add are offered); `instructions`; function, custom (free-form input) ' +
+      'and namespace tools on every vendor (offered as plain functions where the vendor has no such tools, the calls ' +
+      'coming back in the shape they were offered), tool_choice (also allowed_tools); the hosted web_search runs where ' +
+      "the model's vendor hosts it (OpenAI), priced per search, and other hosted tools are named in X-Ignored-" +
+      'Parameters; an OpenAI model that takes tools only on its Responses API is called there. text.format ' +
+      '(json_object, json_schema), text.verbosity; max_output_tokens, temperature, top_p; labels (metadata, user, ' +
+      'safety_identifier, prompt_cache_key, service_tier, client_metadata, store: false) accepted; reasoning.effort maps to the ' +
       "model's reasoning control, reasoning items come back (summaries with reasoning.summary, encrypted_content with " +
       'include ["reasoning.encrypted_content"], restoring any vendor\'s reasoning when replayed). Nothing is stored: ' +
       '`previous_response_id`, `conversation`, `store: true`, `background` and `prompt` answer 400 naming them. Same ' +

@@ -3,7 +3,9 @@ import { ParamError } from '../../../core/catalog/errors';
 import type { ChatInput } from '../../../core/generations/chat/types';
 import type { ChatInputMessage, ChatInputPart } from '../../../core/generations/chat/request';
 import type { ReasoningEnvelope } from '../../../core/generations/chat/reasoning-envelope';
-import type { ChatReasoning, ChatResponseFormat } from '../../../core/providers/types';
+import type { ChatReasoning, ChatResponseFormat, ChatToolCall } from '../../../core/providers/types';
+import { pdfPart } from '../messages';
+import { toolChoiceOf, toolsOf } from './tools';
 import { ENCRYPTED_CONTENT, reasoningOfItem } from './reasoning-items';
 import { KNOWN_RESPONSES_PARAMETERS, ResponsesBody, ResponsesItem } from './schema';
 
@@ -33,18 +35,37 @@ function refuseStateful(body: ResponsesBody): void {
   if (body.prompt !== undefined && body.prompt !== null) refuse('prompt', 'this server keeps no prompt templates');
 }
 
-const textOf = (parts: readonly Part[]) =>
+type TextPart = { type: 'input_text' | 'output_text'; text: string } | { type: 'refusal'; refusal: string } | { type: string };
+
+const textOf = (parts: readonly TextPart[]) =>
   parts
-    .flatMap((p) => (p.type === 'input_text' || p.type === 'output_text' ? [p.text] : p.type === 'refusal' ? [p.refusal] : []))
+    .flatMap((p) =>
+      (p.type === 'input_text' || p.type === 'output_text') && 'text' in p
+        ? [p.text]
+        : p.type === 'refusal' && 'refusal' in p
+          ? [p.refusal]
+          : [],
+    )
     .join('\n');
 
+type FilePart = Extract<Part, { type: 'input_file' }>;
+
+/** An inline document (`file_data`) as a PDF part; by id or URL it would need a file store this service has not. */
+function filePart(p: FilePart, field: string): ChatInputPart {
+  if (p.file_data === undefined) {
+    const by = p.file_id ? 'file_id' : 'file_url';
+    throw new ParamError(`${field}.${by}`, `${field}.${by}: files are read inline here; send the document as file_data (base64)`);
+  }
+  return pdfPart({ file_data: p.file_data, ...(p.filename !== undefined ? { filename: p.filename } : {}) }, field);
+}
+
 function userContent(parts: readonly Part[], field: string): string | ChatInputPart[] {
-  if (parts.every((p) => p.type !== 'input_image')) return textOf(parts);
-  return parts.map((p, j): ChatInputPart =>
-    p.type === 'input_image'
-      ? { type: 'image_url', url: p.image_url, field: `${field}.${j}.image_url` }
-      : { type: 'text', text: textOf([p]) },
-  );
+  if (parts.every((p) => p.type !== 'input_image' && p.type !== 'input_file')) return textOf(parts);
+  return parts.map((p, j): ChatInputPart => {
+    if (p.type === 'input_image') return { type: 'image_url', url: p.image_url, field: `${field}.${j}.image_url` };
+    if (p.type === 'input_file') return filePart(p, `${field}.${j}`);
+    return { type: 'text', text: textOf([p]) };
+  });
 }
 
 /**
@@ -73,11 +94,25 @@ function toMessages(items: readonly ResponsesItem[], envelope: ReasoningEnvelope
           reasoning = [];
         } else out.push({ role: 'system', content: textOf(item.content) });
         break;
-      case 'function_call': {
+      case 'function_call':
+      case 'custom_tool_call': {
         const turn = assistant();
-        turn.toolCalls = [...(turn.toolCalls ?? []), { id: item.call_id, name: item.name, arguments: item.arguments }];
+        const call: ChatToolCall =
+          item.type === 'function_call'
+            ? { id: item.call_id, name: item.name, arguments: item.arguments }
+            : { id: item.call_id, name: item.name, arguments: item.input, kind: 'custom' };
+        if (item.namespace) call.namespace = item.namespace;
+        turn.toolCalls = [...(turn.toolCalls ?? []), call];
         break;
       }
+      case 'custom_tool_call_output':
+        out.push({ role: 'tool', toolCallId: item.call_id, content: textOf(item.output) });
+        break;
+      case 'web_search_call':
+      case 'additional_tools':
+      case 'item_reference':
+        // A search's results stay with its vendor; tools are offered apart (toolsOf); references are resolved before.
+        break;
       case 'function_call_output':
         out.push({ role: 'tool', toolCallId: item.call_id, content: textOf(item.output) });
         break;
@@ -101,27 +136,24 @@ function responseFormat(format: NonNullable<ResponsesBody['text']>['format']): C
   };
 }
 
-/** A Responses request as the core's chat input. @throws ParamError for the stateful features */
-export function toChatInput(body: ResponsesBody, envelope: ReasoningEnvelope): ChatInput {
+/** A Responses request as the core's chat input. @throws ParamError for what needs state this server does not keep */
+export function toChatInput(body: ResponsesBody, envelope: ReasoningEnvelope): { input: ChatInput; ignored: string[] } {
   refuseStateful(body);
   const items: ResponsesItem[] =
     typeof body.input === 'string' ? [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: body.input }] }] : body.input;
   const system: ChatInputMessage[] = body.instructions ? [{ role: 'system', content: body.instructions }] : [];
-  const choice = body.tool_choice;
+  const offered = toolsOf([body.tools ?? [], ...items.flatMap((i) => (i.type === 'additional_tools' ? [i.tools] : []))]);
+  const { toolChoice, tools } = toolChoiceOf(body.tool_choice, offered.tools);
   const orUndefined = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
-  return {
+  const input: ChatInput = {
     model: body.model,
     ...fallbacksOf(body.model, body.models),
     messages: [...system, ...toMessages(items, envelope)],
     maxTokens: body.max_output_tokens,
     temperature: body.temperature,
-    tools: body.tools?.map((t) => ({
-      name: t.name,
-      ...(t.description ? { description: t.description } : {}),
-      ...(t.parameters ? { parameters: t.parameters } : {}),
-      ...(typeof t.strict === 'boolean' ? { strict: t.strict } : {}),
-    })),
-    toolChoice: choice === null || choice === undefined ? undefined : typeof choice === 'string' ? choice : { name: choice.name },
+    ...(tools.length > 0 ? { tools } : {}),
+    ...(offered.hostedTools.length > 0 ? { hostedTools: offered.hostedTools } : {}),
+    toolChoice,
     parallelToolCalls: orUndefined(body.parallel_tool_calls),
     responseFormat: responseFormat(body.text?.format),
     topP: orUndefined(body.top_p),
@@ -130,5 +162,14 @@ export function toChatInput(body: ResponsesBody, envelope: ReasoningEnvelope): C
     ...(body.reasoning?.effort ? { reasoningEffort: body.reasoning.effort } : {}),
     ...(body.prompt_cache_key ? { promptCacheKey: body.prompt_cache_key } : {}),
     ...(body.include?.includes(ENCRYPTED_CONTENT) ? { keepReasoning: true } : {}),
+    ...(body.metadata ? { metadata: body.metadata } : {}),
+    ...(body.service_tier ? { serviceTier: body.service_tier } : {}),
   };
+  return { input, ignored: [...offered.ignored, ...ignoredLabels(body)] };
+}
+
+/** Request fields this service takes and has no use for (Codex CLI's `client_metadata`, for one). */
+function ignoredLabels(body: ResponsesBody): string[] {
+  const set = (v: unknown) => v !== undefined && v !== null;
+  return (['client_metadata', 'top_logprobs', 'max_tool_calls', 'context_management'] as const).filter((k) => set(body[k]));
 }

@@ -73,7 +73,7 @@ function responseObject(frame: ResponseFrame, model: string, fields: Json): Json
     temperature: b.temperature ?? 1,
     text: { format: b.text?.format ?? { type: 'text' } },
     tool_choice: b.tool_choice ?? 'auto',
-    tools: (b.tools ?? []).map((t) => ({ ...t, strict: t.strict ?? true })),
+    tools: (b.tools ?? []).map((t) => (t.type === 'function' ? { ...t, strict: t.strict ?? true } : t)),
     top_p: b.top_p ?? 1,
     truncation: b.truncation ?? 'disabled',
     usage: null,

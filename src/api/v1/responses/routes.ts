@@ -29,13 +29,16 @@ async function createResponse(ctx: ParameterizedContext, services: ChatRunServic
   refuseUnknownResponsesParameters(raw);
   const body = parseInput(responsesBody, raw, 'body');
   const envelope = reasoningEnvelope(services.config.reasoningSecret);
-  const input = toChatInput(body, envelope);
+  const { input, ignored } = toChatInput(body, envelope);
   const frame = responseFrame(body, envelope);
   if (!body.stream) {
-    ctx.body = responseBody(frame, await withWireNames(RESPONSES_NAMES, () => completeChat(ctx, services, input, RESPONSES_NAMES)));
+    ctx.body = responseBody(
+      frame,
+      await withWireNames(RESPONSES_NAMES, () => completeChat(ctx, services, input, RESPONSES_NAMES, ignored)),
+    );
     return;
   }
-  const { stream, sse } = await withWireNames(RESPONSES_NAMES, () => streamChat(ctx, services, input, RESPONSES_NAMES));
+  const { stream, sse } = await withWireNames(RESPONSES_NAMES, () => streamChat(ctx, services, input, RESPONSES_NAMES, ignored));
   await writeResponseStream(frame, stream, sse);
 }
 

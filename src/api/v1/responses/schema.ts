@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { fallbackModels } from '../fallback-models';
 import { functionName, unsupportedTag } from '../wire-types';
 
-// The Responses request, stateless subset, as the official SDK and the Agents SDK send it. A parameter it does
-// not define is refused by name (as OpenAI does); labels are accepted.
+// The Responses request as the official SDK, the Agents SDK and Codex CLI send it. A parameter it does not define is
+// refused by name (as OpenAI does); labels are accepted.
 
 const inputText = z.object({ type: z.literal('input_text'), text: z.string() });
 const inputImage = z.object({
@@ -18,8 +18,16 @@ const outputText = z.object({
   logprobs: z.array(z.unknown()).nullish(),
 });
 const refusal = z.object({ type: z.literal('refusal'), refusal: z.string() });
+/** A document given inline (`file_data`, a base64 PDF); files by id or URL need a file store this server has not. */
+const inputFile = z.object({
+  type: z.literal('input_file'),
+  file_data: z.string().min(1).optional(),
+  file_id: z.string().nullish(),
+  file_url: z.string().optional(),
+  filename: z.string().max(255).optional(),
+});
 
-const part = z.discriminatedUnion('type', [inputText, inputImage, outputText, refusal], unsupportedTag('content part'));
+const part = z.discriminatedUnion('type', [inputText, inputImage, inputFile, outputText, refusal], unsupportedTag('content part'));
 
 /** Content given as a string is one text part (the API's shorthand). */
 const parts = <T extends z.ZodType>(schema: T) =>
@@ -43,7 +51,18 @@ const functionCallItem = z.object({
   status: itemStatus,
   call_id: z.string().min(1),
   name: functionName,
+  namespace: z.string().nullish(),
   arguments: z.string(),
+});
+
+const customToolCallItem = z.object({
+  type: z.literal('custom_tool_call'),
+  id: z.string().optional(),
+  status: itemStatus,
+  call_id: z.string().min(1),
+  name: functionName,
+  namespace: z.string().nullish(),
+  input: z.string(),
 });
 
 const functionCallOutputItem = z.object({
@@ -54,21 +73,34 @@ const functionCallOutputItem = z.object({
   output: parts(z.discriminatedUnion('type', [inputText, inputImage], unsupportedTag('function_call_output part'))),
 });
 
+const customToolCallOutputItem = z.object({
+  type: z.literal('custom_tool_call_output'),
+  id: z.string().nullish(),
+  status: itemStatus.nullable(),
+  call_id: z.string().min(1),
+  output: parts(z.discriminatedUnion('type', [inputText, inputImage], unsupportedTag('custom_tool_call_output part'))),
+});
+
+/** A web search the vendor ran in an earlier turn, replayed by the client: its results are the vendor's alone. */
+const webSearchCallItem = z.object({
+  type: z.literal('web_search_call'),
+  id: z.string().optional(),
+  status: z.string().optional(),
+  action: z.record(z.string(), z.unknown()).nullish(),
+});
+
+/** A stored item, by its id (a response kept with `store`). */
+const itemReference = z.object({ type: z.literal('item_reference'), id: z.string().min(1) });
+
 // An earlier turn's reasoning, sent back by clients that keep it: it informs nothing the other vendors read.
 const reasoningItem = z.object({
   type: z.literal('reasoning'),
   id: z.string().optional(),
   summary: z.array(z.unknown()),
-  content: z.array(z.unknown()).optional(),
+  content: z.array(z.unknown()).nullish(),
   encrypted_content: z.string().nullish(),
   status: itemStatus,
 });
-
-const item = z.preprocess(
-  // An item without a type is a message (the "easy input message" shape).
-  (v) => (v && typeof v === 'object' && !('type' in v) && 'role' in v ? { ...v, type: 'message' } : v),
-  z.discriminatedUnion('type', [messageItem, functionCallItem, functionCallOutputItem, reasoningItem], unsupportedTag('input item')),
-);
 
 const functionTool = z.object({
   type: z.literal('function'),
@@ -78,7 +110,80 @@ const functionTool = z.object({
   strict: z.boolean().nullish(),
 });
 
-const toolChoice = z.union([z.enum(['auto', 'none', 'required']), z.object({ type: z.literal('function'), name: functionName })]);
+/** A tool the model calls with free-form text, constrained by a grammar where one is given. */
+const customTool = z.object({
+  type: z.literal('custom'),
+  name: functionName,
+  description: z.string().nullish(),
+  format: z
+    .discriminatedUnion('type', [
+      z.object({ type: z.literal('text') }),
+      z.object({ type: z.literal('grammar'), syntax: z.enum(['lark', 'regex']), definition: z.string() }),
+    ])
+    .nullish(),
+});
+
+const namespaceTool = z.object({
+  type: z.literal('namespace'),
+  name: functionName,
+  description: z.string().nullish(),
+  tools: z.array(z.discriminatedUnion('type', [functionTool, customTool], unsupportedTag('namespace tool'))).max(128),
+});
+
+/** Tools OpenAI runs itself (or its client runs for it); the web search runs where the model's vendor hosts one. */
+export const HOSTED_TOOL_TYPES = [
+  'web_search',
+  'web_search_preview',
+  'web_search_2025_08_26',
+  'web_search_preview_2025_03_11',
+  'file_search',
+  'code_interpreter',
+  'image_generation',
+  'mcp',
+  'computer_use_preview',
+  'local_shell',
+  'shell',
+  'apply_patch',
+  'tool_search',
+] as const;
+const hostedTool = z.object({ type: z.enum(HOSTED_TOOL_TYPES) }).catchall(z.unknown());
+
+const tool = z.discriminatedUnion('type', [functionTool, customTool, namespaceTool, hostedTool], unsupportedTag('tool'));
+
+/** Tools offered from this point of the input on (the "responses-lite" form Codex CLI sends). */
+const additionalToolsItem = z.object({
+  type: z.literal('additional_tools'),
+  id: z.string().nullish(),
+  role: z.literal('developer').optional(),
+  tools: z.array(tool).max(128),
+});
+
+const item = z.preprocess(
+  // An item without a type is a message (the "easy input message" shape).
+  (v) => (v && typeof v === 'object' && !('type' in v) && 'role' in v ? { ...v, type: 'message' } : v),
+  z.discriminatedUnion(
+    'type',
+    [
+      messageItem,
+      functionCallItem,
+      functionCallOutputItem,
+      customToolCallItem,
+      customToolCallOutputItem,
+      reasoningItem,
+      webSearchCallItem,
+      additionalToolsItem,
+      itemReference,
+    ],
+    unsupportedTag('input item'),
+  ),
+);
+
+const toolChoice = z.union([
+  z.enum(['auto', 'none', 'required']),
+  z.object({ type: z.enum(['function', 'custom']), name: functionName }),
+  z.object({ type: z.literal('allowed_tools'), mode: z.enum(['auto', 'required']), tools: z.array(z.record(z.string(), z.unknown())) }),
+  z.object({ type: z.enum(HOSTED_TOOL_TYPES) }).catchall(z.unknown()),
+]);
 
 const textFormat = z.discriminatedUnion(
   'type',
@@ -101,10 +206,7 @@ export const responsesBody = z.object({
   models: fallbackModels.nullish(),
   input: z.union([z.string(), z.array(item).min(1, 'input must not be empty')]),
   instructions: z.string().nullish(),
-  tools: z
-    .array(z.discriminatedUnion('type', [functionTool], unsupportedTag('tool')))
-    .max(128)
-    .nullish(),
+  tools: z.array(tool).max(128).nullish(),
   tool_choice: toolChoice.nullish(),
   parallel_tool_calls: z.boolean().nullish(),
   text: z.object({ format: textFormat.optional(), verbosity: z.enum(['low', 'medium', 'high']).nullish() }).nullish(),
@@ -129,6 +231,10 @@ export const responsesBody = z.object({
   prompt_cache_key: z.string().nullish(),
   prompt_cache_retention: z.string().nullish(),
   service_tier: z.string().nullish(),
+  client_metadata: z.record(z.string(), z.unknown()).nullish(),
+  top_logprobs: z.number().int().min(0).max(20).nullish(),
+  max_tool_calls: z.number().int().positive().nullish(),
+  context_management: z.array(z.record(z.string(), z.unknown())).nullish(),
   // Stateful features this server does not keep: refused by name when set.
   previous_response_id: z.string().nullish(),
   conversation: z.unknown().optional(),
@@ -138,5 +244,6 @@ export const responsesBody = z.object({
 
 export type ResponsesBody = z.infer<typeof responsesBody>;
 export type ResponsesItem = Exclude<ResponsesBody['input'], string>[number];
+export type ResponsesTool = NonNullable<ResponsesBody['tools']>[number];
 
 export const KNOWN_RESPONSES_PARAMETERS: ReadonlySet<string> = new Set(Object.keys(responsesBody.shape));

@@ -14,6 +14,9 @@ import { Actor } from '../service';
 
 export const CHARS_PER_TOKEN = 4;
 
+/** Hosted tool runs (web searches) a request's hold covers; more are billed up to the hold. */
+const HOSTED_RUNS_HELD = 5;
+
 export interface ChatPrepareDeps {
   adapters: Readonly<Record<ProviderName, ProviderAdapter>>;
   router: ProviderRouter;
@@ -117,10 +120,14 @@ export function prepareChat(deps: ChatPrepareDeps, actor: Actor, asked: ChatInpu
     shapes,
     request,
     promptTokens,
-    // Every choice may write up to the limit, and each is billed.
+    // Every choice may write up to the limit, and each is billed; a hosted search is held for a few runs.
     reserve:
-      choices > 1
-        ? priceChatUsage(model, { promptTokens, completionTokens: maxTokens * choices })
+      choices > 1 || hosted.length > 0
+        ? priceChatUsage(model, {
+            promptTokens,
+            completionTokens: maxTokens * choices,
+            ...(hosted.length > 0 ? { toolUses: { web_search: HOSTED_RUNS_HELD } } : {}),
+          })
         : estimateChatReservation(model, promptTokens, maxTokens),
     ignored: [...ignored.params, ...new Set(unhosted)],
   };

@@ -130,7 +130,7 @@ async function* restoreEvents(
   };
   for await (const ev of events) {
     if (ev.type !== 'tool_call') {
-      if (ev.type === 'finish' || ev.type === 'usage' || ev.type === 'delta') yield* release();
+      yield* release();
       yield ev;
       continue;
     }
