@@ -39,6 +39,11 @@ describe('thinking control per model', () => {
       { thinking: { type: 'adaptive' }, output_config: { effort: 'max' } },
     ],
     ['claude-opus-4-8', { thinking: { type: 'disabled' } }, { thinking: { type: 'disabled' } }],
+    [
+      'claude-opus-4-8',
+      { thinking: { type: 'adaptive', display: 'summarized' } },
+      { thinking: { type: 'adaptive', display: 'summarized' } },
+    ],
   ] as const)('%s with %j sends %j, and the fake accepts it', async (model, asked, sent) => {
     const result = await chat.chat(ask(model, asked as Partial<ChatRequest>), conn());
     const body = lastBody();

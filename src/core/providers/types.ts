@@ -232,12 +232,15 @@ export type ChatResponseFormat =
  */
 export type ReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max';
 
-/** Extended thinking as the Messages API asks for it, beside (or instead of) an effort. */
+/**
+ * Extended thinking as the Messages API asks for it, beside (or instead of) an effort; `display` (`summarized` or
+ * `omitted`) is whether Claude shows the thinking text, passed on as the client set it.
+ */
 export type ThinkingRequest =
   /** `thinking: {type: "enabled", budget_tokens}`: reason with at most this many tokens. */
-  | { type: 'budget'; budgetTokens: number }
+  | { type: 'budget'; budgetTokens: number; display?: string }
   /** `thinking: {type: "adaptive"}`: the model decides how much, steered by the effort. */
-  | { type: 'adaptive' }
+  | { type: 'adaptive'; display?: string }
   /** `thinking: {type: "disabled"}`. */
   | { type: 'disabled' };
 

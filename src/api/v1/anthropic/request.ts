@@ -167,9 +167,11 @@ function toolChoice(choice: CountTokensBody['tool_choice']): { toolChoice?: Chat
  * left to the model's default.
  */
 function thinkingOf(thinking: CountTokensBody['thinking']): { thinking?: ThinkingRequest } {
-  if (thinking?.type === 'enabled' && thinking.budget_tokens !== undefined)
-    return { thinking: { type: 'budget', budgetTokens: thinking.budget_tokens } };
-  if (thinking?.type === 'adaptive') return { thinking: { type: 'adaptive' } };
+  const display = typeof thinking?.display === 'string' ? { display: thinking.display } : {};
+  if (thinking?.type === 'enabled' && thinking.budget_tokens !== undefined) {
+    return { thinking: { type: 'budget', budgetTokens: thinking.budget_tokens, ...display } };
+  }
+  if (thinking?.type === 'adaptive') return { thinking: { type: 'adaptive', ...display } };
   if (thinking?.type === 'disabled') return { thinking: { type: 'disabled' } };
   return {};
 }

@@ -124,11 +124,12 @@ function reasoningFields(req: ChatRequest): { thinking?: AnthropicRequestBody['t
   const model = claudeReasoning(req.upstreamModel);
   const effort = req.reasoningEffort ?? (asked?.type === 'budget' ? effortOfBudget(asked.budgetTokens) : undefined);
   const effortField = effort !== undefined && model.efforts.length > 0 ? { effort: nearestEffort(effort, model.efforts) } : {};
+  const display = asked?.display !== undefined ? { display: asked.display } : {};
   if (asked?.type === 'budget' && model.budget) {
     const budget = Math.max(MIN_THINKING_BUDGET, Math.min(asked.budgetTokens, req.maxTokens - 1));
-    return { thinking: { type: 'enabled', budget_tokens: budget }, ...(req.reasoningEffort !== undefined ? effortField : {}) };
+    return { thinking: { type: 'enabled', budget_tokens: budget, ...display }, ...(req.reasoningEffort !== undefined ? effortField : {}) };
   }
-  if (model.adaptive) return { thinking: { type: 'adaptive' }, ...effortField };
+  if (model.adaptive) return { thinking: { type: 'adaptive', ...display }, ...effortField };
   const sized = effort === undefined || effort === 'none' ? 'medium' : effort;
   return { thinking: { type: 'enabled', budget_tokens: thinkingBudget(sized, req.maxTokens) } };
 }

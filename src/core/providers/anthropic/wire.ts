@@ -86,7 +86,7 @@ export interface AnthropicRequestBody {
   tools?: { name: string; description?: string; input_schema: Record<string, unknown>; cache_control?: AnthropicCacheControl }[];
   tool_choice?: { type: 'auto' | 'any' | 'none' } | { type: 'tool'; name: string } | AnthropicToolChoiceFlags;
   metadata?: { user_id: string };
-  thinking?: { type: 'enabled'; budget_tokens: number } | { type: 'adaptive' } | { type: 'disabled' };
+  thinking?: { type: 'enabled'; budget_tokens: number; display?: string } | { type: 'adaptive'; display?: string } | { type: 'disabled' };
   output_config?: { format?: { type: 'json_schema'; schema: Record<string, unknown> }; effort?: string };
   stream?: boolean;
 }
