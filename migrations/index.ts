@@ -20,6 +20,7 @@ import { BotQuickRuns1764380000000 } from './1764380000000-BotQuickRuns';
 import { ScheduleKeys1764310000000 } from './1764310000000-ScheduleKeys';
 import { UpstreamConnection1764320000000 } from './1764320000000-UpstreamConnection';
 import { OrphanPayments1764310100000 } from './1764310100000-OrphanPayments';
+import { IdempotencyGenerations1764310200000 } from './1764310200000-IdempotencyGenerations';
 import { IdempotencyAttemptOwner1764023000000 } from './1764023000000-IdempotencyAttemptOwner';
 import { GenerationLinkOrigin1764028100000 } from './1764028100000-GenerationLinkOrigin';
 import { VoiceAnswers1764030000000 } from './1764030000000-VoiceAnswers';
@@ -67,4 +68,5 @@ export const migrations = [
   OrphanPayments1764310100000,
   CatalogMissedChecks1764390200000,
   GenerationVendorCost1764390300000,
+  IdempotencyGenerations1764310200000,
 ];

@@ -75,7 +75,10 @@ const generate = (baseUrl: string, token: string, key: string, prompt: string, s
     signal,
   });
 
-test('PostgreSQL stopped 1.5 s into the first attempt, then started: the immediate retry runs once', async () => {
+test('PostgreSQL stopped 1.5 s into the first attempt, then started: the retry answers with its generation, billed once', async () => {
+  // Issue 34, finding 11: the first attempt answered 503, was billed anyway once the database returned (its job
+  // completed the generation the vendor had started), and the retry, which had run the request again, was billed
+  // too: 12 tokens for one 6-token image. The retry now answers with the first attempt's generation.
   const { userId, token } = await userWithKey(ds, app.baseUrl);
   const callsBefore = vendorCalls;
   const first = generate(app.baseUrl, token, 'stopped-1', 'a lighthouse at dusk');
@@ -87,24 +90,39 @@ test('PostgreSQL stopped 1.5 s into the first attempt, then started: the immedia
 
   let retry = await generate(app.baseUrl, token, 'stopped-1', 'a lighthouse at dusk');
   const deadline = Date.now() + 10_000;
-  // The release of the failed attempt lands within its retry tick once the database is back; never 27 s of 409.
+  // The failed attempt's outcome lands within its retry tick once the database is back; never 27 s of 409.
   while (retry.status !== 200 && Date.now() < deadline) {
     expect([409, 503]).toContain(retry.status);
     await new Promise((r) => setTimeout(r, 200));
     retry = await generate(app.baseUrl, token, 'stopped-1', 'a lighthouse at dusk');
   }
   expect(retry.status).toBe(200);
-  expect(retry.headers.get('idempotent-replayed')).toBeNull();
-  const again = await generate(app.baseUrl, token, 'stopped-1', 'a lighthouse at dusk');
-  expect(again.headers.get('idempotent-replayed')).toBe('true');
+  expect(retry.headers.get('idempotent-replayed')).toBe('true');
   const check = createDataSource(pg.urlOf('nebula'), { poolSize: 1 });
   await check.initialize();
-  const charged = await check.query(
-    `SELECT count(*)::int AS n FROM generations WHERE user_id = $1 AND status = 'completed' AND tokens_spent > 0`,
-    [userId],
-  );
-  await check.destroy();
-  expect(charged[0].n).toBe(1);
+  try {
+    const rows: { id: number }[] = await check.query('SELECT id FROM generations WHERE user_id = $1', [userId]);
+    // One generation: the first attempt's, which the retry answers with (the vendor ran the request once).
+    expect(rows).toHaveLength(1);
+    const body = (await retry.json()) as { id: number };
+    expect(body.id).toBe(rows[0].id);
+    expect(vendorCalls - callsBefore).toBe(1);
+
+    // What the job queue does once the database is back: the vendor's job is polled and the generation completed.
+    for (let step = 0; step < 50 && (await app.services.generations.advance(body.id)) !== null; step++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const again = await generate(app.baseUrl, token, 'stopped-1', 'a lighthouse at dusk');
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(((await again.json()) as { id: number; status: string }).status).toBe('completed');
+    const charged = await check.query(
+      `SELECT count(*)::int AS n FROM generations WHERE user_id = $1 AND status = 'completed' AND tokens_spent > 0`,
+      [userId],
+    );
+    expect(charged[0].n).toBe(1);
+  } finally {
+    await check.destroy();
+  }
 }, 60_000);
 
 test('an instance killed mid-attempt and started again: the retry takes the key at once (no 409 for 24 h)', async () => {

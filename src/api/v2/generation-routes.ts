@@ -5,7 +5,7 @@ import { commandFromRequest } from '../../core/catalog/params';
 import { GenerationFailedError } from '../../core/generations/errors';
 import { fingerprint, StoredResponse } from '../../core/generations/idempotency';
 import { clientSignal } from '../client-signal';
-import { idempotentResponse } from '../idempotent';
+import { idempotentAttemptOf, idempotentResponse } from '../idempotent';
 import { GenerationOutcome, RequestContext } from '../../core/generations/service';
 import { toGenerationView } from '../../core/generations/views';
 import { sniffAudio } from '../../core/media/sniff';
@@ -59,7 +59,13 @@ export function requestContextOf(
   ctx: ParameterizedContext,
   services: Pick<ApiServices, 'config' | 'generations' | 'idempotency' | 'chat'>,
 ): RequestContext {
-  return { source: 'api', ownOrigins: ownOrigins(ctx, services.config), linkOrigin: requestOrigin(ctx), signal: clientSignal(ctx) };
+  return {
+    source: 'api',
+    ownOrigins: ownOrigins(ctx, services.config),
+    linkOrigin: requestOrigin(ctx),
+    signal: clientSignal(ctx),
+    attempt: idempotentAttemptOf(ctx),
+  };
 }
 
 function renderOutcome(
@@ -79,12 +85,17 @@ function renderOutcome(
 /** Answers with what `work` (or, for a replayed Idempotency-Key, the first attempt) answered. */
 async function idempotent(
   ctx: ParameterizedContext,
-  services: Pick<ApiServices, 'idempotency'>,
+  services: Pick<ApiServices, 'idempotency' | 'generations' | 'config'>,
   route: string,
   body: unknown,
   work: () => Promise<StoredResponse>,
 ): Promise<void> {
-  const response = await idempotentResponse(ctx, services, route, body, work);
+  // A retry after an attempt that failed with its generation opened answers with that generation as it is now.
+  const replay = async (ids: number[]): Promise<StoredResponse> => ({
+    status: 200,
+    body: toGenerationView(await services.generations.get(authOf(ctx).userId, ids[0]!), services.config.links),
+  });
+  const response = await idempotentResponse(ctx, services, route, body, work, replay);
   ctx.status = response.status;
   ctx.body = response.body;
 }

@@ -24,6 +24,7 @@ import { InputResolver } from './media/inputs';
 import { GenerationLeases } from './settlement/leases';
 import { createPendingGeneration, withdrawPendingGeneration } from './settlement/lifecycle';
 import { buildMediaRequest, MediaInputs, MediaRunner, SttExtras } from './media/runner';
+import type { IdempotentAttempt } from './idempotency';
 import { GenerationQueue } from './ports';
 import { movesOn, ProviderRouter } from '../providers/router';
 
@@ -47,6 +48,8 @@ export interface RequestContext {
    * included), its generation is withdrawn, nothing is charged and the vendor is not called.
    */
   signal?: AbortSignal;
+  /** The request's attempt under an Idempotency-Key: each generation opened is tied to it before the vendor call. */
+  attempt?: IdempotentAttempt;
 }
 
 export interface GenerationOutcome {
@@ -362,6 +365,15 @@ export class GenerationService {
       linkOrigin: ctx.linkOrigin ?? null,
     };
     const { id, createdAt } = await createPendingGeneration(this.deps.sql, row);
+    if (ctx.attempt) {
+      try {
+        await ctx.attempt.link([id]);
+      } catch (err) {
+        // Not tied to its key, it must not run: a retry would run (and charge) the request a second time.
+        await withdrawPendingGeneration(this.deps.sql, id).catch(() => undefined);
+        throw err;
+      }
+    }
     return this.deps.ds.getRepository(GenerationEntity).create({ ...row, id, createdAt, status: 'pending' });
   }
 

@@ -18,8 +18,9 @@ export class IdempotencyRecordEntity {
   @Column({ name: 'request_hash', type: 'text' })
   requestHash: string;
 
+  /** `failed`: the attempt failed after opening generations; the key answers with them until all of them failed. */
   @Column({ type: 'text', default: 'running' })
-  state: 'running' | 'done';
+  state: 'running' | 'done' | 'failed';
 
   @Column({ name: 'response_status', type: 'integer', nullable: true })
   responseStatus: number | null;
@@ -34,6 +35,10 @@ export class IdempotencyRecordEntity {
   /** The running attempt (a late release of an earlier attempt never touches a later one). */
   @Column({ name: 'attempt_id', type: 'text', nullable: true })
   attemptId: string | null;
+
+  /** The generations the attempt opened (before any vendor call): what a retry after a failed attempt answers with. */
+  @Column({ name: 'generation_ids', type: 'integer', array: true, nullable: true })
+  generationIds: number[] | null;
 
   /** The running attempt's deadline: past it, a retry takes the key over. */
   @Column({ name: 'running_until', type: 'timestamptz', nullable: true })

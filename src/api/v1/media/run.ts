@@ -12,7 +12,7 @@ import type { GenerationRecord } from '../../../core/records';
 import { readWarnings } from '../../../core/warnings';
 import type { ApiServices } from '../../api-services';
 import { clientSignal } from '../../client-signal';
-import { idempotentResponse } from '../../idempotent';
+import { idempotentAttemptOf, idempotentResponse } from '../../idempotent';
 import { actorOf, authOf } from '../../middleware/auth';
 import { ApiError } from '../../middleware/errors';
 import { applyRateLimitHeaders } from '../../middleware/rate-limit-headers';
@@ -28,7 +28,13 @@ export const RESULT_WAIT_MS = 5 * 60_000;
 const MAX_RESULT_BYTES = 64 * 1024 * 1024;
 
 export function mediaContext(ctx: ParameterizedContext, services: MediaServices): RequestContext {
-  return { source: 'v1', ownOrigins: ownOrigins(ctx, services.config), linkOrigin: requestOrigin(ctx), signal: clientSignal(ctx) };
+  return {
+    source: 'v1',
+    ownOrigins: ownOrigins(ctx, services.config),
+    linkOrigin: requestOrigin(ctx),
+    signal: clientSignal(ctx),
+    attempt: idempotentAttemptOf(ctx),
+  };
 }
 
 /** What a run stores under its Idempotency-Key: the generations it started and the options it ignored. */
@@ -51,10 +57,18 @@ export async function startOnce(
   fingerprintBody: unknown,
   start: () => Promise<{ ids: number[]; ignored: string[] }>,
 ): Promise<StartedRun> {
-  const stored = await idempotentResponse(ctx, services, route, fingerprintBody, async () => {
-    const { ids, ignored } = await start();
-    return { status: 200, body: { generation_ids: ids, ignored } satisfies StartedRun };
-  });
+  const stored = await idempotentResponse(
+    ctx,
+    services,
+    route,
+    fingerprintBody,
+    async () => {
+      const { ids, ignored } = await start();
+      return { status: 200, body: { generation_ids: ids, ignored } satisfies StartedRun };
+    },
+    // The first attempt failed after starting them: the answer is theirs (the options it ignored are not known).
+    async (ids) => ({ status: 200, body: { generation_ids: ids, ignored: [] } satisfies StartedRun }),
+  );
   return stored.body as StartedRun;
 }
 
