@@ -7,7 +7,8 @@ import { emailSchema, phoneSchema } from './core/accounts/identifiers';
 import { hashPassword, MIN_PASSWORD_LENGTH } from './core/accounts/passwords';
 import { PlanDirectory } from './core/accounts/plans';
 import { changePlan, createUser, findUserById } from './core/accounts/users';
-import { toUserView, UserView } from './core/accounts/views';
+import { summarizeAccount } from './core/accounts/summaries';
+import { toUserBody } from './api/views/account';
 import { getBalance, grantBonus } from './core/billing/ledger';
 import { ArticleCatalog, toArticleView } from './core/payments/articles';
 import { listModels, toPublicModel } from './core/catalog/catalog';
@@ -55,11 +56,11 @@ function requirePlan(value: string | undefined): PlanSlug {
 }
 
 /** The spec's User object, plus the plan's name as the dashboard and the bot show it (`plan: "free"` is Starter). */
-async function userView(ds: DataSource, plans: PlanDirectory, id: number): Promise<UserView & { plan_name: string }> {
+async function userView(ds: DataSource, plans: PlanDirectory, id: number): Promise<ReturnType<typeof toUserBody> & { plan_name: string }> {
   const user = await findUserById(ds, id);
   if (!user) throw new UsageError(`no user with id ${id}`);
   const plan = await plans.get(user.planSlug);
-  return { ...toUserView(user, plan, await getBalance(ds, id)), plan_name: plan.name };
+  return { ...toUserBody(summarizeAccount(user, plan, await getBalance(ds, id))), plan_name: plan.name };
 }
 
 type Command = (ds: DataSource, args: Record<string, string | undefined>) => Promise<unknown>;

@@ -370,7 +370,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     idempotency,
     settings: new SettingsService(ds),
     profiles: new ProfileService(ds),
-    usage: new UsageService(ds, config.links),
+    usage: new UsageService(ds),
     refusals,
     accountAdmin: new AccountAdmin(ds, plans),
     deliveries: new DeliveryOutbox(ds),

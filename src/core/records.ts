@@ -44,6 +44,13 @@ export interface GenerationRecord {
   /** When the result file was deleted (retention, or its owner). */
   readonly resultDeletedAt: Date | null;
   readonly tokensSpent: number;
+  readonly processingMs: number | null;
+  /** The seed the vendor reported, when it did. */
+  readonly seed: number | null;
+  /** When its owner deleted it: the result, text and prompt are gone. */
+  readonly userDeletedAt: Date | null;
+  /** The API key that asked for it, if one did. */
+  readonly apiKeyId: number | null;
   /** Seconds of music or video, as generated. */
   readonly durationSeconds: number | null;
   readonly sandbox: boolean;

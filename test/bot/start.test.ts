@@ -57,7 +57,7 @@ test('the web messenger login of that Telegram user reaches the same account as 
   const account = await h.engine.db.dataSource.getRepository(UserEntity).findOneByOrFail({ telegramId: String(user.id) });
   expect(signIn.isNewUser).toBe(false);
   expect(signIn.user.id).toBe(account.id);
-  expect(signIn.user.token_balance).toBe(50);
+  expect(signIn.user.tokenBalance).toBe(50);
 });
 
 test('an account first created by the web login is the one the bot finds', async () => {

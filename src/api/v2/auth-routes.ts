@@ -46,7 +46,13 @@ function sessionBody(result: SignInResult, opts: { refreshInBody: boolean; newUs
     expires_in: result.expiresIn,
     ...(opts.refreshInBody ? { refresh_token: result.refreshToken } : {}),
     ...(opts.newUserFlag ? { is_new_user: result.isNewUser } : {}),
-    user: result.user,
+    user: {
+      id: result.user.id,
+      name: result.user.name,
+      email: result.user.email,
+      plan: result.user.plan,
+      token_balance: result.user.tokenBalance,
+    },
   };
 }
 

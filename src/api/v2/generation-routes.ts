@@ -7,7 +7,7 @@ import { fingerprint, StoredResponse } from '../../core/generations/idempotency'
 import { clientSignal } from '../client-signal';
 import { idempotentAttemptOf, idempotentResponse } from '../idempotent';
 import { GenerationOutcome, RequestContext } from '../../core/generations/service';
-import { toGenerationView } from '../../core/generations/views';
+import { toGenerationView } from '../views/generation';
 import { sniffAudio } from '../../core/media/sniff';
 import type { ApiServices } from '../api-services';
 import { actorOf, authOf, ownReadsOf } from '../middleware/auth';

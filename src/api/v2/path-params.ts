@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { parseGenerationId } from '../../core/generations/views';
-import { MAX_ROW_ID } from '../../core/row-ids';
+import { isRowId, MAX_ROW_ID } from '../../core/row-ids';
 
 const NOT_AN_ID = `must be a positive integer of at most ${MAX_ROW_ID}`;
 
@@ -26,3 +25,11 @@ export const generationIdParams = z.object({
       return id ?? 0;
     }),
 });
+
+/** Accepts `42` and the music example's `gen_42`. */
+export function parseGenerationId(raw: string): number | null {
+  const m = /^(?:gen_)?(\d{1,10})$/.exec(raw);
+  if (!m) return null;
+  const id = Number(m[1]);
+  return isRowId(id) ? id : null;
+}

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import { MAX_INTERVAL_MINUTES, MIN_INTERVAL_MINUTES, type ScheduleView } from '../../core/schedules/schedules';
+import { MAX_INTERVAL_MINUTES, MIN_INTERVAL_MINUTES, type ScheduleRecord } from '../../core/schedules/schedules';
 import type { ApiServices } from '../api-services';
 import { actorOf, authOf } from '../middleware/auth';
 import { ErrorSchema, ScheduleListSchema, ScheduleSchema } from '../openapi/components';
@@ -17,9 +17,21 @@ const createBody = z.strictObject({
 const tags = ['Schedules'];
 const notFound = { description: 'No such schedule of the caller', schema: ErrorSchema };
 
-/** The schedule with the request it runs as the POST /generate body that asks for it. */
-function toScheduleBody(schedule: ScheduleView) {
-  return { ...schedule, request: bodyFromRequest(schedule.request) };
+/** The schedule, with the request it runs as the POST /generate body that asks for it. */
+function toScheduleBody(s: ScheduleRecord) {
+  return {
+    id: s.id,
+    name: s.name,
+    request: bodyFromRequest(s.request),
+    interval_minutes: s.intervalMinutes,
+    enabled: s.enabled,
+    next_run_at: s.nextRunAt.toISOString(),
+    last_run_at: s.lastRunAt ? s.lastRunAt.toISOString() : null,
+    last_generation_id: s.lastGenerationId,
+    last_error: s.lastError,
+    created_at: s.createdAt.toISOString(),
+    api_key_id: s.apiKeyId,
+  };
 }
 
 /** Recurring generations: POST/GET /schedules, PATCH (enable/disable) and DELETE /schedules/{id}. */

@@ -7,6 +7,8 @@ import { HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT } from '../../core/stats/histo
 import type { ApiServices } from '../api-services';
 import { authOf, ownReadsOf } from '../middleware/auth';
 import { BalanceSchema, ErrorSchema, HistoryPageSchema, SettingsSchema, StatsSchema, UserSchema } from '../openapi/components';
+import { toBalanceBody, toUserBody } from '../views/account';
+import { toHistoryPageBody } from '../views/generation';
 import { addRoute } from './route';
 
 const httpUrl = z
@@ -58,7 +60,7 @@ const historyQuery = z.object({
 
 /** /user/*: the caller's own account; nothing here can reach another account. */
 export function registerUserRoutes(router: Router, services: Pick<ApiServices, 'config' | 'profiles' | 'settings' | 'usage'>): void {
-  const { profiles, settings, usage } = services;
+  const { config, profiles, settings, usage } = services;
   const tags = ['User'];
 
   addRoute(
@@ -74,7 +76,7 @@ export function registerUserRoutes(router: Router, services: Pick<ApiServices, '
     },
     async (ctx) => {
       const { userId, plan } = authOf(ctx);
-      return profiles.describe(userId, plan);
+      return toUserBody(await profiles.describe(userId, plan));
     },
   );
 
@@ -92,7 +94,7 @@ export function registerUserRoutes(router: Router, services: Pick<ApiServices, '
     },
     async (ctx, { body }) => {
       const { userId, plan } = authOf(ctx);
-      return profiles.update(userId, plan, { name: body.name, avatarUrl: body.avatar_url });
+      return toUserBody(await profiles.update(userId, plan, { name: body.name, avatarUrl: body.avatar_url }));
     },
   );
 
@@ -108,7 +110,7 @@ export function registerUserRoutes(router: Router, services: Pick<ApiServices, '
       security: 'bearer',
       responses: { 200: { description: 'The Balance object', schema: BalanceSchema } },
     },
-    async (ctx) => profiles.balance(authOf(ctx).user),
+    async (ctx) => toBalanceBody(await profiles.balance(authOf(ctx).user)),
   );
 
   addRoute(
@@ -176,8 +178,8 @@ export function registerUserRoutes(router: Router, services: Pick<ApiServices, '
         400: { description: 'Invalid filter or cursor', schema: ErrorSchema },
       },
     },
-    async (ctx, { query }) =>
-      usage.history(authOf(ctx).userId, {
+    async (ctx, { query }) => {
+      const page = await usage.history(authOf(ctx).userId, {
         category: query.category,
         model: query.model,
         status: query.status,
@@ -189,6 +191,8 @@ export function registerUserRoutes(router: Router, services: Pick<ApiServices, '
         cursor: query.cursor,
         limit: query.limit,
         excludeDeleted: query.deleted === 'exclude',
-      }),
+      });
+      return toHistoryPageBody(page, config.links);
+    },
   );
 }

@@ -9,17 +9,17 @@ async function showBalance(ctx: BotContext): Promise<void> {
   if (!account) return;
   const b = await ctx.deps.services.profiles.balance(account.user);
   const { plan } = account;
-  const date = (iso: string) => formatDate(ctx.locale, new Date(iso));
+  const date = (d: Date) => formatDate(ctx.locale, d);
   const limit = (n: number) => (n === 0 ? ctx.t('unlimited') : String(n));
   const text = [
-    ctx.t('balance-text', { total: b.token_balance, planTokens: b.plan_tokens_remaining, bonus: b.bonus_tokens }),
+    ctx.t('balance-text', { total: b.tokenBalance, planTokens: b.planTokensRemaining, bonus: b.bonusTokens }),
     [
-      b.plan_expires_at
-        ? ctx.t('balance-plan-until', { plan: plan.name, date: date(b.plan_expires_at) })
+      b.planExpiresAt
+        ? ctx.t('balance-plan-until', { plan: plan.name, date: date(b.planExpiresAt) })
         : ctx.t('balance-plan', { plan: plan.name }),
       // A plan without a monthly allowance (Starter) never refills: no refill date to promise.
       plan.monthlyTokens > 0
-        ? ctx.t('balance-refill', { date: date(b.next_refill_at), tokens: plan.monthlyTokens })
+        ? ctx.t('balance-refill', { date: date(b.nextRefillAt), tokens: plan.monthlyTokens })
         : ctx.t('balance-no-refill', { plan: plan.name }),
       plan.rateLimitHourly === 0 && plan.rateLimitDaily === 0
         ? ctx.t('balance-no-limits')

@@ -25,10 +25,10 @@ async function showHistory(ctx: BotContext, cursor?: string): Promise<void> {
     page = await services.usage.historyEntries(account.user.id, { limit: settings.historyPageSize });
   }
   const kb = new InlineKeyboard();
-  const lines = page.items.map((g) => {
-    const model = findModel(g.model_slug)?.name ?? g.model_slug;
+  const lines = page.items.map(({ generation: g, prompt }) => {
+    const model = findModel(g.modelSlug)?.name ?? g.modelSlug;
     // Labelled by what was asked (or, for prompt-less tools and transcriptions, by what came out).
-    const about = oneLine(g.prompt) || oneLine(g.result_text);
+    const about = oneLine(prompt) || oneLine(g.resultText);
     if (g.status === 'completed' && g.category !== 'text') {
       const label = about ? truncate(about, BUTTON_LABEL_CHARS) : model;
       kb.text(ctx.t('button-resend', { id: String(g.id), label }), RESEND.data(g.id)).row();
@@ -37,13 +37,13 @@ async function showHistory(ctx: BotContext, cursor?: string): Promise<void> {
       icon: STATUS_ICON[g.status] ?? '•',
       id: String(g.id),
       model,
-      tokens: g.tokens_spent,
-      date: formatDateTime(ctx.locale, new Date(g.created_at)),
+      tokens: g.tokensSpent,
+      date: formatDateTime(ctx.locale, g.createdAt),
     });
     return about ? `${item}\n${ctx.t('history-item-about', { text: truncate(about, ITEM_LABEL_CHARS) })}` : item;
   });
   if (cursor) kb.text(ctx.t('button-newest'), HISTORY_PAGE.data(null));
-  if (page.next_cursor) kb.text(ctx.t('button-older'), HISTORY_PAGE.data(page.next_cursor));
+  if (page.nextCursor) kb.text(ctx.t('button-older'), HISTORY_PAGE.data(page.nextCursor));
   kb.row().text(ctx.t('button-menu'), MENU.data('main'));
   const text = lines.length === 0 ? ctx.t('history-empty') : `${ctx.t('history-title')}\n\n${lines.join('\n\n')}`;
   await show(ctx, text, kb);

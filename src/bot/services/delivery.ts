@@ -5,7 +5,7 @@ import type { ButtonOwners } from '../group/button-owners';
 import { findModel, resultAsDocument } from '../../core/catalog/catalog';
 import { deliveryTargetOf, type DeliveryOutbox, type DeliveryTarget } from '../../core/generations/delivery/delivery-outbox';
 import type { GenerationNotifier } from '../../core/generations/ports';
-import { resultUrl } from '../../core/generations/views';
+import { resultUrl } from '../../core/generations/result-url';
 import type { LinkOrigins } from '../../core/links/link-origins';
 import { readStoredObject, type ResultStorage } from '../../core/media/storage';
 import type { GenerationRecord } from '../../core/records';

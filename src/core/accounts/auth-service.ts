@@ -36,13 +36,13 @@ export interface AuthSettings {
   idp: IdpSettings;
 }
 
-/** The `user` object of the sign-in responses. */
+/** Who signed in, as the sign-in answers show it. */
 export interface SessionUser {
   id: number;
   name: string;
   email: string | null;
   plan: string;
-  token_balance: number;
+  tokenBalance: number;
 }
 
 export interface SessionTokens {
@@ -259,7 +259,7 @@ export class AuthService {
       refreshToken: refresh.token,
       refreshExpiresAt: refresh.expiresAt,
       isNewUser,
-      user: { id: user.id, name: user.name, email: user.email, plan: user.planSlug, token_balance: balance.total },
+      user: { id: user.id, name: user.name, email: user.email, plan: user.planSlug, tokenBalance: balance.total },
     };
   }
 

@@ -4,22 +4,22 @@ import type { UserRecord } from '../records';
 import { Plan } from './plans';
 import { findUserById } from './users';
 import { describeBalance, loadAndDescribeUser, ProfilePatch, updateProfile } from './profile';
-import { BalanceOwner, BalanceView, UserView } from './views';
+import { AccountSummary, BalanceOwner, BalanceSummary } from './summaries';
 
-/** The account's profile and balance views, for the doors. */
+/** The account's profile and balance, summarized for the doors. */
 export class ProfileService {
   constructor(private readonly ds: DataSource) {}
 
-  /** The User object of an account, read afresh (it shows what the door's record does not carry). */
-  describe(userId: number, plan: Plan): Promise<UserView> {
+  /** An account's summary, read afresh (it shows what the door's record does not carry). */
+  describe(userId: number, plan: Plan): Promise<AccountSummary> {
     return loadAndDescribeUser(this.ds, userId, plan);
   }
 
-  update(userId: number, plan: Plan, patch: ProfilePatch): Promise<UserView> {
+  update(userId: number, plan: Plan, patch: ProfilePatch): Promise<AccountSummary> {
     return updateProfile(this.ds, userId, plan, patch);
   }
 
-  balance(user: BalanceOwner): Promise<BalanceView> {
+  balance(user: BalanceOwner): Promise<BalanceSummary> {
     return describeBalance(this.ds, user);
   }
 

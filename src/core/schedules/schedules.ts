@@ -15,35 +15,36 @@ export const MIN_INTERVAL_MINUTES = 15;
 export const MAX_INTERVAL_MINUTES = 7 * 24 * 60;
 export const MAX_SCHEDULES_PER_USER = 20;
 
-export interface ScheduleView {
+/** A schedule as its owner sees it (the API renders it with the request as the /generate body that asks for it). */
+export interface ScheduleRecord {
   id: number;
   name: string;
   /** The request run each time. */
   request: GenerateRequest;
-  interval_minutes: number;
+  intervalMinutes: number;
   enabled: boolean;
-  next_run_at: string;
-  last_run_at: string | null;
-  last_generation_id: number | null;
-  last_error: string | null;
-  created_at: string;
+  nextRunAt: Date;
+  lastRunAt: Date | null;
+  lastGenerationId: number | null;
+  lastError: string | null;
+  createdAt: Date;
   /** The API key it runs as (its budget, models and expiry apply; deleting the key deletes the schedule), or null. */
-  api_key_id: number | null;
+  apiKeyId: number | null;
 }
 
-export function toScheduleView(s: ScheduleEntity): ScheduleView {
+export function toScheduleRecord(s: ScheduleEntity): ScheduleRecord {
   return {
     id: s.id,
     name: s.name,
     request: readStoredCommand(s.id, s.command),
-    interval_minutes: s.intervalMinutes,
+    intervalMinutes: s.intervalMinutes,
     enabled: s.enabled,
-    next_run_at: s.nextRunAt.toISOString(),
-    last_run_at: s.lastRunAt ? s.lastRunAt.toISOString() : null,
-    last_generation_id: s.lastGenerationId,
-    last_error: s.lastError,
-    created_at: s.createdAt.toISOString(),
-    api_key_id: s.apiKeyId,
+    nextRunAt: s.nextRunAt,
+    lastRunAt: s.lastRunAt,
+    lastGenerationId: s.lastGenerationId,
+    lastError: s.lastError,
+    createdAt: s.createdAt,
+    apiKeyId: s.apiKeyId,
   };
 }
 
@@ -69,7 +70,7 @@ export class ScheduleService {
   async create(
     actor: Actor,
     input: { name: string; request: GenerateRequest; intervalMinutes: number; startAt?: Date },
-  ): Promise<ScheduleView> {
+  ): Promise<ScheduleRecord> {
     if (actor.key?.restricted) throw new KeyRestrictedError();
     const { model } = commandFromRequest(input.request);
     assertKeyAllowsModel(actor.key, input.request.model);
@@ -91,19 +92,19 @@ export class ScheduleService {
         }),
       );
     });
-    return toScheduleView(saved);
+    return toScheduleRecord(saved);
   }
 
-  async list(userId: number): Promise<ScheduleView[]> {
-    return (await this.repo.find({ where: { userId }, order: { id: 'ASC' } })).map(toScheduleView);
+  async list(userId: number): Promise<ScheduleRecord[]> {
+    return (await this.repo.find({ where: { userId }, order: { id: 'ASC' } })).map(toScheduleRecord);
   }
 
-  async setEnabled(userId: number, id: number, enabled: boolean): Promise<ScheduleView> {
+  async setEnabled(userId: number, id: number, enabled: boolean): Promise<ScheduleRecord> {
     const s = await this.repo.findOneBy({ id, userId });
     if (!s) throw new NotFoundError('Schedule');
     s.enabled = enabled;
     if (enabled && s.nextRunAt.getTime() < Date.now()) s.nextRunAt = new Date(Date.now() + s.intervalMinutes * 60_000);
-    return toScheduleView(await this.repo.save(s));
+    return toScheduleRecord(await this.repo.save(s));
   }
 
   async delete(userId: number, id: number): Promise<void> {

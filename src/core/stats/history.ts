@@ -1,8 +1,7 @@
 import { DataSource } from 'typeorm';
 import { GenerationEntity, GenerationStatus } from '../../db/entities/generation.entity';
 import { Category, ParamError } from '../catalog';
-import { GenerationView, toGenerationView } from '../generations/views';
-import type { LinkOrigins } from '../links/link-origins';
+import type { GenerationRecord } from '../records';
 import { Door, doorOf } from './doors';
 import { isRowId } from '../row-ids';
 
@@ -35,47 +34,41 @@ export interface HistoryQuery {
   excludeDeleted?: boolean;
 }
 
-/** A text model's own token counts for one answer (what `tokens_spent` was priced from). */
+/** A text model's own token counts for one answer (what its tokens spent were priced from). */
 export interface ModelTokenUsage {
-  input_tokens: number;
-  output_tokens: number;
-  cached_tokens: number;
+  inputTokens: number;
+  outputTokens: number;
+  cachedTokens: number;
 }
 
 /**
- * A request-log entry: the Generation object, the door it came in through, the API key it used, what was asked,
- * and a chat's model tokens.
+ * A request-log entry: the generation, the door it came in through, what was asked, and a chat's model tokens
+ * (the doors render it: the API's history item is the Generation object with these beside it).
  */
-export type HistoryItem = GenerationView & {
+export interface HistoryItem {
+  generation: GenerationRecord;
   door: Door;
-  api_key_id: number | null;
   prompt: string | null;
   usage: ModelTokenUsage | null;
-};
+}
 
 /** A chat answer's usage as its settlement stored it (camelCase counts in result_metadata), or null. */
 function modelTokenUsage(g: GenerationEntity): ModelTokenUsage | null {
   const m = g.resultMetadata as { promptTokens?: unknown; completionTokens?: unknown; cachedTokens?: unknown } | null;
   const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.round(v) : 0);
   if (g.category !== 'text' || !m || typeof m.promptTokens !== 'number') return null;
-  return { input_tokens: n(m.promptTokens), output_tokens: n(m.completionTokens), cached_tokens: n(m.cachedTokens) };
+  return { inputTokens: n(m.promptTokens), outputTokens: n(m.completionTokens), cachedTokens: n(m.cachedTokens) };
 }
 
 /** The request-log entry of a generation row. */
-export function toHistoryItem(g: GenerationEntity, links: LinkOrigins): HistoryItem {
-  return {
-    ...toGenerationView(g, links),
-    door: doorOf(g),
-    api_key_id: g.apiKeyId ?? null,
-    prompt: g.prompt ?? null,
-    usage: modelTokenUsage(g),
-  };
+export function toHistoryItem(g: GenerationEntity): HistoryItem {
+  return { generation: g, door: doorOf(g), prompt: g.prompt ?? null, usage: modelTokenUsage(g) };
 }
 
-export interface HistoryPage {
-  items: HistoryItem[];
+export interface HistoryPage<T = HistoryItem> {
+  items: T[];
   /** Pass as `cursor` for the next (older) page; null on the last page. */
-  next_cursor: string | null;
+  nextCursor: string | null;
 }
 
 // The cursor is opaque to clients: the id of the last row of the page, encoded.
@@ -90,13 +83,13 @@ export function decodeCursor(cursor: string): number {
   return id;
 }
 
-/** A history entry for the bot: the Generation object plus the start of its prompt (to label it). */
-export type HistoryEntry = GenerationView & { prompt: string | null };
-
-export interface HistoryEntryPage {
-  items: HistoryEntry[];
-  next_cursor: string | null;
+/** A history entry for the bot: the generation plus the start of its prompt (to label it). */
+export interface HistoryEntry {
+  generation: GenerationRecord;
+  prompt: string | null;
 }
+
+export type HistoryEntryPage = HistoryPage<HistoryEntry>;
 
 async function historyRows(
   ds: DataSource,
@@ -124,26 +117,15 @@ async function historyRows(
 }
 
 /** One page of the caller's own generations, newest first. */
-export async function listHistory(ds: DataSource, userId: number, query: HistoryQuery, links: LinkOrigins): Promise<HistoryPage> {
+export async function listHistory(ds: DataSource, userId: number, query: HistoryQuery): Promise<HistoryPage> {
   const { rows, next } = await historyRows(ds, userId, query);
-  return {
-    items: rows.map((g) => toHistoryItem(g, links)),
-    next_cursor: next,
-  };
+  return { items: rows.map(toHistoryItem), nextCursor: next };
 }
 
 const PROMPT_LABEL_CHARS = 200;
 
 /** listHistory with the start of each prompt (the API's history entry has no prompt field). */
-export async function listHistoryEntries(
-  ds: DataSource,
-  userId: number,
-  query: HistoryQuery,
-  links: LinkOrigins,
-): Promise<HistoryEntryPage> {
+export async function listHistoryEntries(ds: DataSource, userId: number, query: HistoryQuery): Promise<HistoryEntryPage> {
   const { rows, next } = await historyRows(ds, userId, query);
-  return {
-    items: rows.map((g) => ({ ...toGenerationView(g, links), prompt: g.prompt ? g.prompt.slice(0, PROMPT_LABEL_CHARS) : null })),
-    next_cursor: next,
-  };
+  return { items: rows.map((g) => ({ generation: g, prompt: g.prompt ? g.prompt.slice(0, PROMPT_LABEL_CHARS) : null })), nextCursor: next };
 }

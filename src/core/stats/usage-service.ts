@@ -1,5 +1,4 @@
 import { DataSource } from 'typeorm';
-import type { LinkOrigins } from '../links/link-origins';
 import { DailyUsage, dailyUsage, UsageRange } from './daily-usage';
 import { HistoryEntryPage, HistoryPage, HistoryQuery, listHistory, listHistoryEntries } from './history';
 import { AvgTimeView, modelAverageTime } from './model-timing';
@@ -8,19 +7,15 @@ import { StatsView, userStats } from './user-stats';
 
 /** Read-only usage views for the doors: a user's history and stats, model timing, service totals. */
 export class UsageService {
-  constructor(
-    private readonly ds: DataSource,
-    /** Bases of the result links in the history (core/links). */
-    private readonly links: LinkOrigins,
-  ) {}
+  constructor(private readonly ds: DataSource) {}
 
   history(userId: number, query: HistoryQuery): Promise<HistoryPage> {
-    return listHistory(this.ds, userId, query, this.links);
+    return listHistory(this.ds, userId, query);
   }
 
   /** The same page with the start of each prompt (the bot labels its entries with it). */
   historyEntries(userId: number, query: HistoryQuery): Promise<HistoryEntryPage> {
-    return listHistoryEntries(this.ds, userId, query, this.links);
+    return listHistoryEntries(this.ds, userId, query);
   }
 
   /** Completed generations and tokens per UTC day over a range of days (and per model or key, when asked). */

@@ -1,5 +1,5 @@
 import type { GenerationEntity } from '../../db/entities';
-import { resultUrl } from '../generations/views';
+import { resultUrl } from '../generations/result-url';
 import type { LinkOrigins } from '../links/link-origins';
 import type { PaymentRefundedEvent, PaymentSucceededEvent } from '../payments/ports';
 

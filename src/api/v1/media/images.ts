@@ -9,7 +9,7 @@ import type { ModelDefinition } from '../../../core/catalog/types';
 import { MAX_INPUT_IMAGE_BYTES } from '../../../core/generations/media/inputs';
 import { sniffImage } from '../../../core/media/sniff';
 import type { GenerationRecord } from '../../../core/records';
-import { resultUrl } from '../../../core/generations/views';
+import { resultUrl } from '../../../core/generations/result-url';
 import { fileDigest } from '../../idempotent';
 import { ApiError } from '../../middleware/errors';
 import { readJsonBody } from '../../middleware/json-body';

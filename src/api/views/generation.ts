@@ -1,7 +1,10 @@
-import { GenerationEntity } from '../../db/entities';
-import { linkBase, LinkOrigins } from '../links/link-origins';
-import { type GenerationWarning, modelReplaced, readWarnings } from '../warnings';
-import { isRowId } from '../row-ids';
+// The spec's Generation object, as /api/v2 renders a generation record (every route: generate, poll, history, stt,
+// inpaint).
+import { resultUrl } from '../../core/generations/result-url';
+import type { LinkOrigins } from '../../core/links/link-origins';
+import type { GenerationRecord } from '../../core/records';
+import type { HistoryItem, HistoryPage } from '../../core/stats/history';
+import { type GenerationWarning, modelReplaced, readWarnings } from '../../core/warnings';
 
 /** The spec's Generation object: one shape on every route (generate, poll, history, stt, inpaint). */
 export interface GenerationView {
@@ -34,15 +37,7 @@ export interface GenerationView {
 
 const AUDIO_CATEGORIES = new Set(['music', 'tts']);
 
-/**
- * `result_url` is `<base>/files/<key>`, served by the service itself (410 once retention removed it); the base is
- * the generation's own (core/links), so every surface shows the same URL.
- */
-export function resultUrl(links: LinkOrigins, g: Pick<GenerationEntity, 'resultKey' | 'linkOrigin'>): string | null {
-  return g.resultKey ? `${linkBase(links, g.linkOrigin)}/files/${g.resultKey}` : null;
-}
-
-export function toGenerationView(g: GenerationEntity, links: LinkOrigins): GenerationView {
+export function toGenerationView(g: GenerationRecord, links: LinkOrigins): GenerationView {
   const view: GenerationView = {
     id: g.id,
     status: g.status,
@@ -77,17 +72,25 @@ export function toGenerationView(g: GenerationEntity, links: LinkOrigins): Gener
 }
 
 /** A generation served by the replacement of the retired model its request named says so. */
-function replacementWarnings(g: GenerationEntity): GenerationWarning[] {
+function replacementWarnings(g: GenerationRecord): GenerationWarning[] {
   const replaced = (g.params as { replacedFrom?: { slug?: unknown; shutdownAt?: unknown } } | null)?.replacedFrom;
   if (!replaced || typeof replaced.slug !== 'string') return [];
   const shutdownAt = typeof replaced.shutdownAt === 'string' ? replaced.shutdownAt : null;
   return [modelReplaced(replaced.slug, g.modelSlug, shutdownAt)];
 }
 
-/** Accepts `42` and the music example's `gen_42`. */
-export function parseGenerationId(raw: string): number | null {
-  const m = /^(?:gen_)?(\d{1,10})$/.exec(raw);
-  if (!m) return null;
-  const id = Number(m[1]);
-  return isRowId(id) ? id : null;
+/** A request-log entry: the Generation object, the door it came in through, the key it used, what was asked, a chat's model tokens. */
+export function toHistoryItemBody(item: HistoryItem, links: LinkOrigins) {
+  const { usage } = item;
+  return {
+    ...toGenerationView(item.generation, links),
+    door: item.door,
+    api_key_id: item.generation.apiKeyId ?? null,
+    prompt: item.prompt,
+    usage: usage && { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, cached_tokens: usage.cachedTokens },
+  };
+}
+
+export function toHistoryPageBody(page: HistoryPage, links: LinkOrigins) {
+  return { items: page.items.map((item) => toHistoryItemBody(item, links)), next_cursor: page.nextCursor };
 }
