@@ -33,6 +33,7 @@ menu-settings = ⚙️ Settings
 menu-stats = 📊 Stats
 menu-history = 🗂 History
 menu-help = ❓ Help
+menu-button-app = Open app
 help-text =
     ❓ How it works
 
@@ -171,7 +172,8 @@ persona-intro =
     A persona gives the chat its instructions and its model. Choosing one starts a new conversation.
 persona-line = 🎭 { $name } — { $description }
 persona-line-own = 👤 { $name } — { $description }
-persona-own-hint = Assistants you create for your account appear here too.
+persona-own-hint = Create your own assistants (instructions and model) on the Assistants page of the dashboard: they appear here too.
+button-open-assistants = 🧩 Your assistants
 persona-none = none
 persona-set = 🎭 Persona: { $name }, model: { $model }. A new conversation has started.
 persona-set-model-kept = 🎭 Persona: { $name }. Its model, { $wanted }, is not available to you, so { $model } answers. A new conversation has started.
@@ -398,6 +400,41 @@ admin-refund-queued = The refund is recorded but the payment provider did not an
 admin-refund-failed = The refund was refused: { $reason }
 admin-refund-unknown = No paid order has the charge id { $charge }.
 admin-refund-not-refundable = This order cannot be refunded (it is { $status }).
+
+## Invitations (referrals)
+
+button-invite = 🎁 Invite friends
+button-share-link = 📤 Share the link
+command-referral = Invite friends: your link and bonuses
+referral-title = 🎁 Invite friends
+referral-link = Your invitation link:
+    { $link }
+referral-terms = A friend who joins through it and makes a first payment gets { $invitee } bonus { $invitee ->
+        [one] token
+       *[other] tokens
+    }, and you get { $inviter }.
+referral-terms-none = Share it with friends: they start with the same gift as everyone.
+referral-stats = Joined through your link: { $invited } · earned: { $earned } { $earned ->
+        [one] token
+       *[other] tokens
+    }
+referral-share-text = Try Nebula: chat with AI models, create images, videos and music in Telegram.
+referral-joined = 🤝 You joined through { $name }'s invitation.
+referral-joined-bonus = 🤝 You joined through { $name }'s invitation: with your first payment you get { $tokens } bonus { $tokens ->
+        [one] token
+       *[other] tokens
+    } extra.
+referral-own-link = That is your own invitation link: share it with friends (it counts for new accounts only).
+referral-not-new = Invitation links count for new accounts only; yours is already set up.
+referral-unknown = This invitation link is not valid; you can use the bot as usual.
+referral-rewarded-inviter = 🎁 A friend you invited made their first payment: { $tokens } bonus { $tokens ->
+        [one] token was
+       *[other] tokens were
+    } added to your balance.
+referral-rewarded-invitee = 🎁 You joined through an invitation: { $tokens } bonus { $tokens ->
+        [one] token was
+       *[other] tokens were
+    } added with your first payment.
 
 ## Settings
 

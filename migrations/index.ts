@@ -31,6 +31,7 @@ import { TranscribeSuccessor1764390000000 } from './1764390000000-TranscribeSucc
 import { CatalogPriceOverrides1764390100000 } from './1764390100000-CatalogPriceOverrides';
 import { RefusedRequests1764360000000 } from './1764360000000-RefusedRequests';
 import { CatalogMissedChecks1764390200000 } from './1764390200000-CatalogMissedChecks';
+import { Referrals1764400000000 } from './1764400000000-Referrals';
 import { GenerationVendorCost1764390300000 } from './1764390300000-GenerationVendorCost';
 
 /** Every migration in order; the data source lists them explicitly so the compiled build needs no glob. */
@@ -69,4 +70,5 @@ export const migrations = [
   CatalogMissedChecks1764390200000,
   GenerationVendorCost1764390300000,
   IdempotencyGenerations1764310200000,
+  Referrals1764400000000,
 ];

@@ -134,6 +134,9 @@ const envSchema = z
     OIDC_CLIENT_ID: optionalString,
     OIDC_JWKS_URL: z.url().default('https://www.googleapis.com/oauth2/v3/certs'),
     TELEGRAM_WIDGET_SCRIPT_URL: optionalUrl,
+    TELEGRAM_WEBAPP_SCRIPT_URL: z.url().default('https://telegram.org/js/telegram-web-app.js'),
+    REFERRAL_BONUS_INVITER: z.coerce.number().int().min(0).max(1_000_000).default(100),
+    REFERRAL_BONUS_INVITEE: z.coerce.number().int().min(0).max(1_000_000).default(50),
     OIDC_AUTHORIZATION_URL: z.url().default('https://accounts.google.com/o/oauth2/v2/auth'),
     SMTP_URL: optionalUrl,
     MAIL_FROM: z.string().default('no-reply@localhost'),
@@ -300,7 +303,14 @@ function toConfig(e: Env) {
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     /** What the web dashboard needs to offer the Telegram and identity-provider sign-ins. */
-    web: { telegramWidgetScriptUrl: widgetScriptUrl, oidcAuthorizationUrl: e.OIDC_AUTHORIZATION_URL },
+    web: {
+      telegramWidgetScriptUrl: widgetScriptUrl,
+      oidcAuthorizationUrl: e.OIDC_AUTHORIZATION_URL,
+      /** Telegram's Mini App script, which the dashboard loads only when Telegram opened it (allowed by the CSP). */
+      telegramWebAppScriptUrl: e.TELEGRAM_WEBAPP_SCRIPT_URL,
+    },
+    /** Bonus tokens of a referral, credited at the invitee's first payment (0 turns one off). */
+    referrals: { inviterBonus: e.REFERRAL_BONUS_INVITER, inviteeBonus: e.REFERRAL_BONUS_INVITEE },
     /** Peers whose X-Forwarded-For is believed (TRUST_PROXY); none by default. */
     trustProxy: e.TRUST_PROXY,
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },

@@ -13,6 +13,7 @@ import { DeliveryOutbox } from './core/generations/delivery/delivery-outbox';
 import { JsonStores } from './core/sessions/json-store';
 import { GroupChats } from './core/messenger/group-chats';
 import { AssistantService } from './core/assistants/assistant-service';
+import { ReferralService } from './core/referrals/referral-service';
 import { AccountManagement } from './core/accounts/account-management';
 import { createApiKeyWithinQuota } from './core/accounts/api-key-quota';
 import type { CreatedApiKey, KeyLimits } from './core/accounts/api-keys';
@@ -131,6 +132,8 @@ export interface Services {
   /** Stop requests for the bot's answers in progress, heard by every instance. */
   answerStops: AnswerStops;
   assistants: AssistantService;
+  /** Invitation codes and links; new accounts tied to their inviters (the bonuses are paid at fulfilment). */
+  referrals: ReferralService;
   /** Rate limit, balance and plan checks before a run is set up (nothing counted or held). */
   preflight: RunPreflight;
   /** Creates an API key within the per-account cap (`by`: the key the request came with, see assertKeyMayWrite). */
@@ -306,6 +309,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     receipts: config.receipts,
     defaultReturnUrl: `${linkBase(config.links, null)}/`,
     sandboxPages: options.sandboxMount && new SandboxCheckoutPages(options.sandboxMount('yookassa')),
+    referralBonuses: config.referrals,
   });
   payments.hub.add(webhooks);
   payments.hub.add(new RefundMail(ds, mailer, log));
@@ -378,6 +382,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     groupChats: new GroupChats(ds),
     answerStops,
     assistants: new AssistantService(ds),
+    referrals: new ReferralService(ds, config.referrals, log),
     preflight: new RunPreflight({ sql, limiter, router }),
     createApiKey: (userId, name, limits, by) => createApiKeyWithinQuota(ds, apiKeys, userId, name, limits, by),
     resultFiles: new ResultFiles(ds, storage),

@@ -22,6 +22,7 @@ export type ApiServices = Pick<
   | 'plans'
   | 'profiles'
   | 'readiness'
+  | 'referrals'
   | 'refusals'
   | 'resultFiles'
   | 'schedules'

@@ -33,6 +33,7 @@ import { historyFeature } from './features/history';
 import { mediaFeature } from './features/media';
 import { paymentsFeature } from './features/payments';
 import { personaFeature } from './features/persona';
+import { referralFeature } from './features/referral';
 import { photosFeature } from './features/photos';
 import { settingsFeature } from './features/settings';
 import { startFeature } from './features/start';
@@ -44,6 +45,7 @@ import { isGroupChat, stateKey } from './group/chats';
 import { groupGate } from './group/gate';
 import { groupRules } from './group/rules';
 import { TelegramStarsGateway } from './transport/stars-gateway';
+import { TelegramInvoiceLinks } from './transport/stars-invoice-links';
 import { answerStops } from './middleware/stops';
 import { topicReplies } from './transport/topics';
 import { RunningAnswers } from './services/running-answers';
@@ -208,6 +210,7 @@ export function createBot(token: string, services: BotServices, options: BotOpti
       adminFeature(),
       paymentsFeature(),
       balanceFeature(),
+      referralFeature(),
       settingsFeature(),
       statsFeature(),
       historyFeature(),
@@ -267,8 +270,15 @@ export function createBot(token: string, services: BotServices, options: BotOpti
       services.payments.hub.add({
         subscriptionReplaced: (e) => (attached ? buyers.subscriptionReplaced(e) : undefined),
         paymentRefunded: (e) => (attached ? buyers.paymentRefunded(e) : undefined),
+        referralRewarded: (e) => (attached ? buyers.referralRewarded(e) : undefined),
+      });
+      // Invitation links become the bot's deep links (getMe once, when first needed).
+      services.referrals.useBot(async () => {
+        await bot.init();
+        return bot.botInfo.username;
       });
       services.payments.refunds.useGateway('stars', new TelegramStarsGateway(bot.api));
+      services.payments.stars.useInvoiceLinks(new TelegramInvoiceLinks(bot.api));
     },
     async stop() {
       attached = false;

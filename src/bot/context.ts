@@ -121,6 +121,7 @@ export type BotServices = Pick<
   | 'payments'
   | 'webhooks'
   | 'assistants'
+  | 'referrals'
   | 'preflight'
   | 'catalog'
 >;

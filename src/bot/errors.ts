@@ -154,6 +154,8 @@ const BOT_ERRORS: ErrorTable<BotRendering> & Record<TelegramFileError['code'], (
   unknown_payment: () => internal,
   payments_unavailable: () => internal,
   receipt_contact_required: () => internal,
+  stars_unavailable: () => internal,
+  telegram_account_required: () => internal,
   payment_provider_unavailable: () => internal,
   payment_provider_rejected: () => internal,
   client_closed_request: () => internal,

@@ -38,6 +38,8 @@ import { FetchFailedError, UnsafeUrlError } from '../../src/core/net/errors';
 import {
   CarrierNotConfiguredError,
   ReceiptContactMissingError,
+  StarsUnavailableError,
+  TelegramAccountRequiredError,
   InvalidNotificationError,
   OrderNotFoundError,
   OrderNotRefundableError,
@@ -108,6 +110,8 @@ const SAMPLES: Record<CoreErrorCode, DomainError> = {
   unknown_payment: new UnknownPaymentError('p'),
   payments_unavailable: new CarrierNotConfiguredError(),
   receipt_contact_required: new ReceiptContactMissingError(),
+  stars_unavailable: new StarsUnavailableError(),
+  telegram_account_required: new TelegramAccountRequiredError(),
   payment_provider_unavailable: new PaymentProviderUnavailableError('yookassa', 'down'),
   payment_provider_rejected: new PaymentProviderRejectedError('yookassa', 'no'),
   model_overloaded: new ProviderError('overloaded', '529', 'bfl'),

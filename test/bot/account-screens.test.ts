@@ -120,14 +120,15 @@ test('stats and a paged history of results; a result can be sent again', async (
   expect(h.telegram.callsOf('sendPhoto').length).toBe(photosBefore + 1);
 });
 
-test('/mode lists the assistants without promising a dashboard page', async () => {
+test('/mode lists the assistants and points to the dashboard’s Assistants page, where they are made', async () => {
   const user = h.user(4_800_009, { languageCode: 'en' });
   await h.send(user.text('/mode'));
   const text = h.telegram.sentTexts(user.id).pop()!;
   expect(text).toMatch(/^🎭 Personas/);
-  expect(text).toContain('Assistants you create for your account appear here too.');
-  expect(text).not.toMatch(/dashboard/i);
+  expect(text).toContain('Create your own assistants (instructions and model) on the Assistants page of the dashboard');
+  // Without a public address there is no page to link to (test/bot/mini-app.test.ts has the Mini App's button).
+  expect(buttonsOf(lastKeyboard(h.telegram, user.id)).map((b) => b.text)).not.toContain('🧩 Your assistants');
   const ru = h.user(4_800_010, { languageCode: 'ru' });
   await h.send(ru.text('/mode'));
-  expect(h.telegram.sentTexts(ru.id).pop()).not.toMatch(/кабинет/i);
+  expect(h.telegram.sentTexts(ru.id).pop()).toContain('на странице «Ассистенты»');
 });

@@ -1,5 +1,5 @@
 // Deep links: t.me/<bot>?start=<screen> opens that screen (the group notes' buttons link there too); a referral
-// link (ref_<code>) is welcomed as usual.
+// link (ref_<code>) is welcomed as usual, with a note on the invitation.
 import { PRIVATE_COMMANDS } from '../../src/bot/group/private-screens';
 import { DEEP_LINKS } from '../../src/bot/features/start';
 import { BOT_USER } from './fake-telegram';
@@ -54,6 +54,7 @@ test('every link of a group note opens its screen in the private chat', async ()
     chat: /^💬 Chat/,
     mode: /^🎭 Personas/,
     transcribe: /^🎙/,
+    referral: /^🎁 Invite friends/,
     group: /^👋 Welcome back/,
   };
   await h.send(h.user(4_395_002).text('/start'));
@@ -71,6 +72,10 @@ test('every link of a group note opens its screen in the private chat', async ()
 });
 
 test('a referral link (ref_<code>) and unknown parameters get the usual welcome', async () => {
-  expect(await open(4_395_003, 'ref_ABC-123')).toEqual([expect.stringContaining('Welcome')]);
+  // test/bot/referrals.test.ts follows a valid code; an unknown one is only noted.
+  expect(await open(4_395_003, 'ref_ABC-123')).toEqual([
+    expect.stringContaining('Welcome'),
+    'This invitation link is not valid; you can use the bot as usual.',
+  ]);
   expect(await open(4_395_003, 'nonsense')).toEqual([expect.stringContaining('Welcome back')]);
 });

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -211,6 +212,16 @@ const THREADED = new Set([
   'forwardMessage',
 ]);
 
+/** What an invoice link sells: the user's client shows it when the link is opened (openInvoice in a Mini App). */
+export interface InvoiceOfLink {
+  title: string;
+  description: string;
+  payload: string;
+  currency: string;
+  totalAmount: number;
+  subscriptionPeriod?: number;
+}
+
 export class FakeTelegram {
   readonly calls: RecordedCall[] = [];
   private server?: http.Server;
@@ -242,6 +253,10 @@ export class FakeTelegram {
   private nextUpdateId = 900_000_000;
   /** Stars charges refunded so far: a second refundStarPayment answers CHARGE_ALREADY_REFUNDED, as Telegram does. */
   readonly refundedCharges = new Set<string>();
+  /** The invoices behind the links createInvoiceLink made, by link. */
+  private readonly invoiceLinks = new Map<string, InvoiceOfLink>();
+  /** Menu buttons set with setChatMenuButton: `default` (no chat_id) or by chat id. */
+  private readonly menuButtons = new Map<string, Record<string, unknown>>();
   url = '';
 
   constructor(readonly token: string) {}
@@ -397,6 +412,44 @@ export class FakeTelegram {
         draft_id: draftId,
       },
     } as { update_id: number };
+  }
+
+  /** The invoice an invoice link opens (undefined: the fake never made that link). */
+  invoiceOfLink(link: string): InvoiceOfLink | undefined {
+    return this.invoiceLinks.get(link);
+  }
+
+  /** The menu button a chat shows (setChatMenuButton; the bot's default when the chat has none of its own). */
+  menuButtonOf(chatId?: number): Record<string, unknown> | undefined {
+    return (chatId !== undefined ? this.menuButtons.get(String(chatId)) : undefined) ?? this.menuButtons.get('default');
+  }
+
+  /**
+   * The `initData` Telegram hands a Mini App opened by `user` (WebAppInitData as a query string), signed as Telegram
+   * documents it: hash = hex(HMAC-SHA-256(data_check_string, HMAC-SHA-256("WebAppData", bot token))), where the
+   * data-check-string is every field but `hash`, as `key=value` sorted by key and joined by line feeds. Written
+   * from the documentation, not with the service's code.
+   */
+  webAppInitData(
+    user: { id: number; first_name?: string; last_name?: string; username?: string; language_code?: string },
+    options: { authDate?: number; startParam?: string; queryId?: string; token?: string } = {},
+  ): string {
+    const fields: Record<string, string> = {
+      query_id: options.queryId ?? `AAH${crypto.randomBytes(8).toString('base64url')}`,
+      user: JSON.stringify({ first_name: 'Tester', allows_write_to_pm: true, ...user }),
+      auth_date: String(options.authDate ?? Math.floor(Date.now() / 1000)),
+      ...(options.startParam ? { start_param: options.startParam, chat_type: 'sender', chat_instance: '-4011' } : {}),
+    };
+    const checkString = Object.keys(fields)
+      .sort()
+      .map((key) => `${key}=${fields[key]}`)
+      .join('\n');
+    const secret = crypto
+      .createHmac('sha256', 'WebAppData')
+      .update(options.token ?? this.token)
+      .digest();
+    const hash = crypto.createHmac('sha256', secret).update(checkString).digest('hex');
+    return new URLSearchParams({ ...fields, hash }).toString();
   }
 
   callsOf(method: string): RecordedCall[] {
@@ -756,15 +809,58 @@ export class FakeTelegram {
         );
       }
       case 'createInvoiceLink': {
-        const prices = p.prices as { amount: number }[] | undefined;
+        // "title: 1-32 characters", "description: 1-255 characters", "payload: 1-128 bytes"; Stars ("XTR"): an empty
+        // provider token and exactly one price; "subscription_period ... must always be 2592000", Stars only.
+        const prices = p.prices as { label?: string; amount: number }[] | undefined;
+        const title = String(p.title ?? '');
+        const description = String(p.description ?? '');
+        const payload = String(p.payload ?? '');
+        if (title.length < 1 || title.length > 32) return { ok: false, error_code: 400, description: 'Bad Request: INVOICE_TITLE_INVALID' };
+        if (description.length < 1 || description.length > 255)
+          return { ok: false, error_code: 400, description: 'Bad Request: INVOICE_DESCRIPTION_INVALID' };
+        if (Buffer.byteLength(payload) < 1 || Buffer.byteLength(payload) > 128)
+          return { ok: false, error_code: 400, description: 'Bad Request: INVOICE_PAYLOAD_INVALID' };
+        if (!Array.isArray(prices) || prices.length === 0)
+          return { ok: false, error_code: 400, description: 'Bad Request: prices are empty' };
+        if (p.currency === 'XTR' && (prices.length !== 1 || (p.provider_token !== undefined && p.provider_token !== ''))) {
+          return { ok: false, error_code: 400, description: 'Bad Request: STARS_INVOICE_INVALID' };
+        }
         if (
           p.subscription_period !== undefined &&
           (p.currency !== 'XTR' || Number(p.subscription_period) !== 2592000 || prices?.length !== 1)
         ) {
           return { ok: false, error_code: 400, description: 'Bad Request: SUBSCRIPTION_PERIOD_INVALID' };
         }
-        return ok(`https://t.me/$${Buffer.from(String(p.payload)).toString('base64url')}`);
+        const link = `https://t.me/$${Buffer.from(payload).toString('base64url')}`;
+        this.invoiceLinks.set(link, {
+          title,
+          description,
+          payload,
+          currency: String(p.currency),
+          totalAmount: prices.reduce((sum, x) => sum + x.amount, 0),
+          ...(p.subscription_period !== undefined ? { subscriptionPeriod: Number(p.subscription_period) } : {}),
+        });
+        return ok(link);
       }
+      case 'setChatMenuButton': {
+        // No chat_id: the bot's default button. A Web App button: a text and "an HTTPS URL of a Web App" (the
+        // refusal's wording is the fake's own).
+        const button = (p.menu_button ?? { type: 'default' }) as { type?: string; text?: string; web_app?: { url?: string } };
+        if (!['commands', 'web_app', 'default'].includes(String(button.type)))
+          return { ok: false, error_code: 400, description: 'Bad Request: menu button type is invalid' };
+        if (button.type === 'web_app') {
+          if (!button.text) return { ok: false, error_code: 400, description: 'Bad Request: menu button text is empty' };
+          const url = String(button.web_app?.url ?? '');
+          if (!/^https:\/\/[^/]+/.test(url)) return { ok: false, error_code: 400, description: 'Bad Request: WEBAPP_URL_INVALID' };
+        }
+        this.menuButtons.set(p.chat_id === undefined ? 'default' : String(p.chat_id), button);
+        return ok(true);
+      }
+      case 'getChatMenuButton':
+        return ok(
+          this.menuButtons.get(p.chat_id === undefined ? 'default' : String(p.chat_id)) ??
+            this.menuButtons.get('default') ?? { type: 'commands' },
+        );
       case 'refundStarPayment': {
         const charge = String(p.telegram_payment_charge_id);
         if (this.refundedCharges.has(charge)) return { ok: false, error_code: 400, description: 'Bad Request: CHARGE_ALREADY_REFUNDED' };

@@ -33,10 +33,26 @@ const idpBody = z.strictObject({
   code: z.string().max(4096).optional().describe('older variant: not supported'),
   redirect_uri: z.string().max(4096).optional().describe('older variant: not supported'),
 });
+const referralCode = z
+  .string()
+  .trim()
+  .max(60)
+  .optional()
+  .describe(
+    'an invitation code (the `ref` of an invitation link): the new account joins its owner’s referrals; an unknown code is ignored',
+  );
 const registerBody = z.strictObject({
   email: emailSchema,
   password: newPassword,
   name: z.string().trim().min(1).max(100).optional().describe('display name (default: the part of the email before @)'),
+  referral_code: referralCode,
+});
+const webAppBody = z.strictObject({
+  init_data: z
+    .string()
+    .min(1, 'is required')
+    .max(8192)
+    .describe('`Telegram.WebApp.initData` exactly as Telegram handed it to the Mini App (a query string)'),
 });
 
 function sessionBody(result: SignInResult, opts: { refreshInBody: boolean; newUserFlag: boolean }) {
@@ -62,8 +78,13 @@ function signedIn(ctx: ParameterizedContext, result: SignInResult, opts: { refre
 }
 
 /** Sign-in and registration: public routes (no bearer credential) that start a session. */
-export function registerAuthRoutes(router: Router, services: Pick<ApiServices, 'config' | 'auth'>): void {
-  const { auth } = services;
+export function registerAuthRoutes(router: Router, services: Pick<ApiServices, 'config' | 'auth' | 'referrals'>): void {
+  const { auth, referrals } = services;
+
+  /** A new account that came with an invitation code joins its owner's referrals; nothing else changes. */
+  const joinReferrals = async (result: SignInResult, code: string | undefined) => {
+    if (result.isNewUser && code) await referrals.join(result.user.id, code, { newAccount: true });
+  };
 
   addRoute(
     router,
@@ -89,6 +110,38 @@ export function registerAuthRoutes(router: Router, services: Pick<ApiServices, '
       },
     },
     async (ctx, { body }) => signedIn(ctx, await auth.signInWithTelegram(body), { refreshInBody: false, newUserFlag: true }),
+  );
+
+  addRoute(
+    router,
+    {
+      method: 'post',
+      path: '/auth/telegram-webapp',
+      operationId: 'signInWithTelegramWebApp',
+      summary: 'Sign in from the Telegram Mini App with its initData (creates the account when new)',
+      description:
+        'The dashboard opened from the bot’s menu button inside Telegram signs in with `Telegram.WebApp.initData`, on the same account as the bot (the Telegram user id). The signature is checked as Telegram documents for Mini Apps (HMAC-SHA-256 with the key HMAC-SHA-256("WebAppData", bot token)) and `auth_date` must be at most a day old. A `start_param` of `ref_<code>` ties a new account to the inviter.',
+      tags,
+      security: 'none',
+      body: webAppBody,
+      before: [limitPerIp('telegram-webapp', SIGN_IN_LIMITS.messenger)],
+      responses: {
+        200: { description: 'Signed in; the refresh cookie is set', schema: SessionSchema },
+        401: {
+          description: 'The signature does not match, the data names no user, or `auth_date` is older than a day (`invalid_credentials`)',
+          schema: ErrorSchema,
+        },
+        403: BLOCKED,
+        429: SIGN_IN_ERRORS[429],
+        503: { description: 'Messenger sign-in is not configured (BOT_TOKEN)', schema: ErrorSchema },
+      },
+    },
+    async (ctx, { body }) => {
+      const result = await auth.signInWithTelegramWebApp(body.init_data);
+      const invitation = /^ref_(.+)$/.exec(result.startParam ?? '');
+      await joinReferrals(result, invitation?.[1]);
+      return signedIn(ctx, result, { refreshInBody: true, newUserFlag: true });
+    },
   );
 
   addRoute(
@@ -185,10 +238,11 @@ export function registerAuthRoutes(router: Router, services: Pick<ApiServices, '
         429: SIGN_IN_ERRORS[429],
       },
     },
-    async (ctx, { body }) =>
-      signedIn(ctx, await auth.register(body, `${mailLinkBase(ctx, services.config)}/verify-email`), {
-        refreshInBody: true,
-        newUserFlag: false,
-      }),
+    async (ctx, { body }) => {
+      const { referral_code: code, ...account } = body;
+      const result = await auth.register(account, `${mailLinkBase(ctx, services.config)}/verify-email`);
+      await joinReferrals(result, code);
+      return signedIn(ctx, result, { refreshInBody: true, newUserFlag: false });
+    },
   );
 }

@@ -2,7 +2,16 @@ import type Router from '@koa/router';
 import { z } from 'zod';
 import type { ApiServices } from '../api-services';
 import { authOf } from '../middleware/auth';
-import { ArticleListSchema, CheckoutSchema, ErrorSchema, NotificationAckSchema, OrderListSchema, OrderSchema } from '../openapi/components';
+import {
+  ArticleListSchema,
+  CheckoutSchema,
+  components,
+  ErrorSchema,
+  NotificationAckSchema,
+  OrderListSchema,
+  OrderSchema,
+} from '../openapi/components';
+import { toOrderView } from '../../core/payments/orders';
 import { idParams } from './path-params';
 import { publicBaseUrl } from './public-url';
 import { addRoute } from './route';
@@ -19,6 +28,11 @@ const initiateBody = z.strictObject({
   save_payment_method: z.boolean().optional().describe('the buyer agrees to save the payment method for quick-checkout'),
 });
 const quickBody = z.strictObject({ article_id: articleId });
+const StarsInvoiceLinkSchema = z.object({
+  invoice_link: z.string().describe('the Telegram invoice link: `Telegram.WebApp.openInvoice(invoice_link)` inside the Mini App'),
+  order: OrderSchema,
+});
+components.add(StarsInvoiceLinkSchema, { id: 'StarsInvoiceLink', description: 'A pending Stars order and its invoice link' });
 const notificationBody = z.looseObject({
   type: z.string().max(50),
   event: z.string().max(100),
@@ -118,6 +132,32 @@ export function registerPaymentRoutes(router: Router, services: Pick<ApiServices
     async (ctx, { body }) => {
       const origin = publicBaseUrl(ctx, services.config);
       return payments.carrier.quickCheckout(authOf(ctx).userId, body.article_id, { returnUrl: `${origin}/`, publicOrigin: origin });
+    },
+  );
+  addRoute(
+    router,
+    {
+      method: 'post',
+      path: '/payments/stars/invoice-link',
+      operationId: 'starsInvoiceLink',
+      summary: 'Start a Telegram Stars payment for an article: an invoice link for the Mini App',
+      description:
+        'Creates a pending Stars order and its invoice link (the bot’s createInvoiceLink; a plan is a 30-day subscription). Inside Telegram the dashboard opens it with `Telegram.WebApp.openInvoice`; the payment reaches the bot, which fulfils the order as any Stars payment. The account must be linked to Telegram.',
+      tags,
+      security: 'bearer',
+      body: quickBody,
+      status: 201,
+      responses: {
+        201: { description: 'The pending order and its invoice link', schema: StarsInvoiceLinkSchema },
+        400: { description: 'Unknown article id (`unknown_article`) or invalid body', schema: ErrorSchema },
+        409: { description: 'The account is not linked to Telegram (`telegram_account_required`)', schema: ErrorSchema },
+        502: rejected,
+        503: { description: 'No Telegram bot runs here (`stars_unavailable`), or Telegram is unreachable', schema: ErrorSchema },
+      },
+    },
+    async (ctx, { body }) => {
+      const { order, link } = await payments.stars.startLinkPurchase(authOf(ctx).userId, body.article_id);
+      return { invoice_link: link, order: toOrderView(order) };
     },
   );
   addRoute(

@@ -64,6 +64,8 @@ export const SET_CONFIRM_ABOVE = callbackKind('set:ask', integer);
 export const BALANCE_TOP_UP = plainCallback('bal:topup');
 export const BALANCE_PLANS = plainCallback('bal:plans');
 export const SUBSCRIPTION_CANCEL = plainCallback('sub:cancel');
+/** The invitation screen (/referral). */
+export const REFERRAL = plainCallback('ref');
 /** Buy one payment article (token package or plan) by its id. */
 export const PAY = callbackKind('pay', token('[a-z0-9-]', 40));
 
@@ -131,6 +133,7 @@ export const CALLBACK_KINDS = [
   BALANCE_TOP_UP,
   BALANCE_PLANS,
   SUBSCRIPTION_CANCEL,
+  REFERRAL,
   PAY,
   HISTORY_PAGE,
   RESEND,

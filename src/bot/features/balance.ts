@@ -2,7 +2,7 @@ import { Composer, InlineKeyboard } from 'grammy';
 import type { BotContext } from '../context';
 import { formatDate } from '../render/format';
 import { show } from './respond';
-import { BALANCE_PLANS, BALANCE_TOP_UP, MENU, PAY, SUBSCRIPTION_CANCEL } from '../callback-data';
+import { BALANCE_PLANS, BALANCE_TOP_UP, MENU, PAY, REFERRAL, SUBSCRIPTION_CANCEL } from '../callback-data';
 
 async function showBalance(ctx: BotContext): Promise<void> {
   const account = ctx.account;
@@ -29,6 +29,7 @@ async function showBalance(ctx: BotContext): Promise<void> {
   const kb = new InlineKeyboard().text(ctx.t('button-top-up'), BALANCE_TOP_UP.data).text(ctx.t('button-plans'), BALANCE_PLANS.data).row();
   if (await ctx.deps.services.payments.stars.activeSubscription(account.user.id))
     kb.text(ctx.t('button-cancel-subscription'), SUBSCRIPTION_CANCEL.data).row();
+  kb.text(ctx.t('button-invite'), REFERRAL.data).row();
   kb.text(ctx.t('button-menu'), MENU.data('main'));
   await show(ctx, text, kb);
 }

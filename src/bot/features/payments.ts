@@ -124,8 +124,10 @@ async function paid(ctx: BotContext): Promise<void> {
   }
   const order = result.order;
   const balance = await profiles.totalTokens(order.userId);
+  // The invitation's bonus came with this first payment: said with the thanks.
+  const invited = result.referral?.inviteeBonus ? `\n${ctx.t('referral-rewarded-invitee', { tokens: result.referral.inviteeBonus })}` : '';
   if (order.kind === 'tokens') {
-    await ctx.reply(ctx.t('payment-thanks-tokens', { tokens: order.tokens ?? 0, balance }));
+    await ctx.reply(ctx.t('payment-thanks-tokens', { tokens: order.tokens ?? 0, balance }) + invited);
     return;
   }
   const user = await profiles.user(order.userId);
@@ -138,11 +140,11 @@ async function paid(ctx: BotContext): Promise<void> {
         tokens: result.bonusTokens ?? 0,
         until,
         balance,
-      }),
+      }) + invited,
     );
     return;
   }
-  await ctx.reply(ctx.t('payment-thanks-plan', { plan: await planName(plans, order.planSlug ?? ''), until, balance }));
+  await ctx.reply(ctx.t('payment-thanks-plan', { plan: await planName(plans, order.planSlug ?? ''), until, balance }) + invited);
 }
 
 /** Stops the renewal (editUserStarSubscription); the plan stays to the end of the paid period. */

@@ -5,12 +5,24 @@ import { MENU, onCallback, PERSONA, PERSONAS } from '../callback-data';
 import type { BotContext } from '../context';
 import { truncate } from '../render/format';
 import { show } from './respond';
+import { miniAppUrl } from '../transport/menu-button';
 
 /** Button labels stay short: Telegram cuts long ones anyway. */
 const NAME_CHARS = 40;
 const DESCRIPTION_CHARS = 120;
 /** The screen stays within one message and Telegram's 100 buttons: the newest of the user's own assistants. */
 const OWN_SHOWN = 30;
+
+/**
+ * The dashboard's Assistants page, where the user's own assistants are created and edited: inside Telegram as the
+ * Mini App (an https PUBLIC_URL, private chats), else as a link when the dashboard has a public address.
+ */
+function addAssistantsPageButton(ctx: BotContext, kb: InlineKeyboard): void {
+  const publicUrl = ctx.deps.services.config.publicUrl;
+  const app = miniAppUrl(publicUrl);
+  if (app && ctx.chat?.type === 'private') kb.webApp(ctx.t('button-open-assistants'), `${app}assistants`).row();
+  else if (publicUrl) kb.url(ctx.t('button-open-assistants'), `${publicUrl}/assistants`).row();
+}
 
 /** /mode: the built-in assistants and the user's own, each with its description; the current one is checked. */
 async function showPersonas(ctx: BotContext): Promise<void> {
@@ -33,6 +45,7 @@ async function showPersonas(ctx: BotContext): Promise<void> {
     lines.push(ctx.t('persona-line-own', { name: a.name, description: describe(a.description) }));
   }
   kb.text(`${current === undefined ? '✓ ' : ''}${ctx.t('button-persona-none')}`, PERSONA.data('off')).row();
+  addAssistantsPageButton(ctx, kb);
   kb.text(ctx.t('button-back'), MENU.data('chat')).text(ctx.t('button-menu'), MENU.data('main'));
   const text = [
     ctx.t('persona-intro', { persona: ctx.session.persona?.name ?? ctx.t('persona-none') }),

@@ -16,6 +16,7 @@ export const DEEP_LINKS: Readonly<Record<string, string>> = {
   plans: 'plans',
   paysupport: 'paysupport',
   settings: 'settings',
+  referral: 'referral',
   stats: 'stats',
   history: 'history',
   admin: 'admin',
@@ -60,8 +61,10 @@ export function startFeature(): Composer<BotContext> {
       return next();
     }
     const referral = REFERRAL.exec(param);
-    if (referral) await onReferralStart(ctx, referral[1]);
+    // Tied first, so the welcome comes with the invitation's note after it.
+    const note = referral ? await onReferralStart(ctx, referral[1]) : undefined;
     await welcome(ctx);
+    if (note) await ctx.reply(note);
   });
 
   const menu = async (ctx: BotContext) => {

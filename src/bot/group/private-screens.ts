@@ -12,6 +12,8 @@ export const PRIVATE_COMMANDS: Readonly<Record<string, string>> = {
   buy: 'buy',
   paysupport: 'paysupport',
   settings: 'settings',
+  referral: 'referral',
+  invite: 'referral',
   stats: 'stats',
   history: 'history',
   admin: 'admin',

@@ -1,6 +1,6 @@
 import type { Api } from 'grammy';
 import type { PlanDirectory } from '../../core/accounts/plans';
-import type { PaymentListener, PaymentRefundedEvent, SubscriptionReplacedEvent } from '../../core/payments/ports';
+import type { PaymentListener, PaymentRefundedEvent, ReferralRewardedEvent, SubscriptionReplacedEvent } from '../../core/payments/ports';
 import type { Logger } from '../../logger';
 import type { BackgroundTasks } from './background';
 import { planName } from '../render/format';
@@ -19,7 +19,8 @@ export interface BuyerNoticesDeps {
 
 /**
  * What the buyer hears from the bot about their money outside a checkout: a Stars subscription stopped because
- * they bought another plan, and a Stars payment given back. Sent in the background; a failure is logged.
+ * they bought another plan, a Stars payment given back, and referral bonuses (the inviter's; the invitee's when it
+ * paid on the web: a Stars payment's thanks name it). Sent in the background; a failure is logged.
  */
 export class BuyerNotices implements PaymentListener {
   constructor(private readonly deps: BuyerNoticesDeps) {}
@@ -51,5 +52,18 @@ export class BuyerNotices implements PaymentListener {
         t('payment-refunded-buyer', { article: e.articleTitle, amount: e.amount, taken: e.tokensTaken, spent: e.tokensSpent }),
       ),
     );
+  }
+
+  async referralRewarded(e: ReferralRewardedEvent): Promise<void> {
+    if (e.inviterId !== null && e.inviterBonus > 0) {
+      this.send('referral-inviter', await this.deps.telegramIdOf(e.inviterId), (t) =>
+        Promise.resolve(t('referral-rewarded-inviter', { tokens: e.inviterBonus })),
+      );
+    }
+    if (e.provider !== 'stars' && e.inviteeBonus > 0) {
+      this.send('referral-invitee', await this.deps.telegramIdOf(e.inviteeId), (t) =>
+        Promise.resolve(t('referral-rewarded-invitee', { tokens: e.inviteeBonus })),
+      );
+    }
   }
 }

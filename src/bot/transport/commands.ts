@@ -18,6 +18,7 @@ function commandList(t: Translate): { command: string; description: string }[] {
     { command: 'tools', description: t('command-tools') },
     { command: 'balance', description: t('command-balance') },
     { command: 'buy', description: t('command-buy') },
+    { command: 'referral', description: t('command-referral') },
     { command: 'paysupport', description: t('command-paysupport') },
     { command: 'settings', description: t('command-settings') },
     { command: 'stats', description: t('command-stats') },

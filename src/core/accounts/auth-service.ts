@@ -73,6 +73,11 @@ export class AuthService {
     return this.credentials.signInWithTelegram(data);
   }
 
+  /** Telegram Mini App `initData`, on the bot's account (see CredentialSignIn); `startParam` is the link's `startapp`. */
+  signInWithTelegramWebApp(initData: string): Promise<SignInResult & { startParam?: string }> {
+    return this.credentials.signInWithTelegramWebApp(initData);
+  }
+
   /** An identity provider's ID token, accepted once (see IdpSignIn). */
   signInWithIdp(idToken: string): Promise<SignInResult> {
     return this.idp.signIn(idToken);

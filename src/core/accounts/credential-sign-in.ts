@@ -8,6 +8,7 @@ import type { Sessions, SignInResult } from './sessions';
 import { spendOnce } from './single-use';
 import { findOrCreateTelegramUser } from './telegram-account';
 import { TelegramLoginData, verifyTelegramLogin } from './telegram-login';
+import { verifyWebAppInitData } from './telegram-webapp';
 import { createUser } from './users';
 
 export interface CredentialSettings {
@@ -16,7 +17,7 @@ export interface CredentialSettings {
   loginWidgetMaxAgeSeconds: number;
 }
 
-/** Registration, and sign-in with a password (email or phone) or the Telegram Login Widget. */
+/** Registration, and sign-in with a password (email or phone), the Telegram Login Widget or the Mini App's initData. */
 export class CredentialSignIn {
   constructor(
     private readonly ds: DataSource,
@@ -71,6 +72,18 @@ export class CredentialSignIn {
     await this.spendLoginWidget(data);
     const { user, created } = await findOrCreateTelegramUser(this.ds, this.plans, data);
     return this.sessions.start(user, created);
+  }
+
+  /**
+   * Telegram Mini App: the `initData` Telegram hands the dashboard opened from the bot, on the same account as the
+   * bot (by Telegram id; a new one gets a Starter account). Unlike a widget payload it may sign in again while it
+   * is fresh (Telegram hands the same data to every reload of the app). `startParam` is the link's `startapp`.
+   */
+  async signInWithTelegramWebApp(initData: string): Promise<SignInResult & { startParam?: string }> {
+    if (!this.settings.botToken) throw new SignInUnavailableError('Messenger sign-in is not configured on this server (BOT_TOKEN)');
+    const data = verifyWebAppInitData(initData, this.settings.botToken);
+    const { user, created } = await findOrCreateTelegramUser(this.ds, this.plans, data.user);
+    return { ...(await this.sessions.start(user, created)), ...(data.startParam ? { startParam: data.startParam } : {}) };
   }
 
   /**

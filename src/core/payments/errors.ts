@@ -88,3 +88,19 @@ export class ReceiptContactMissingError extends DomainError {
     super('A receipt must be sent for this payment: add an email address (or a phone number) to your account first');
   }
 }
+
+/** Stars invoice links need the Telegram bot, and none runs in this process (BOT_TOKEN unset). */
+export class StarsUnavailableError extends DomainError {
+  readonly code = 'stars_unavailable';
+  constructor() {
+    super('Telegram Stars payments need the Telegram bot, which is not configured on this server (BOT_TOKEN)');
+  }
+}
+
+/** A Stars payment is made by the account's Telegram user: an account without one cannot pay in Stars. */
+export class TelegramAccountRequiredError extends DomainError {
+  readonly code = 'telegram_account_required';
+  constructor() {
+    super('Paying with Telegram Stars needs an account linked to Telegram: open the dashboard from the bot, or pay by card');
+  }
+}

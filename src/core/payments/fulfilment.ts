@@ -4,6 +4,7 @@ import { inTransaction, isUniqueViolation } from '../../db/transaction';
 import { PlanDirectory } from '../accounts/plans';
 import { addDays } from '../accounts/users';
 import { grantBonus, setPlanTokens } from '../billing/ledger';
+import { NO_REFERRAL_BONUSES, rewardFirstPayment, type ReferralBonuses, type ReferralReward } from '../referrals/first-payment';
 import type { OrderRecord } from './orders';
 
 export interface Fulfilment {
@@ -17,6 +18,8 @@ export interface Fulfilment {
   planChange?: PlanChange;
   /** Bonus tokens credited for a plan order (planChange `bonus`). */
   bonusTokens?: number;
+  /** The referral bonuses this payment credited: the first payment of an invited account. */
+  referral?: ReferralReward;
 }
 
 export type PlanChange = 'new_period' | 'extended' | 'bonus';
@@ -78,10 +81,16 @@ async function applyPlan(em: EntityManager, plans: PlanDirectory, order: OrderRe
  * Fulfils an order paid by `providerChargeId`, in ONE transaction: the order goes pending (or expired: the
  * provider took the money after we gave up waiting) -> paid -> fulfilled, the charge id is stored under a unique
  * constraint, and the ledger rows are written (a `grant` of bonus tokens; or a plan change starting a new period
- * with the plan's allowance, or extending the paid period). A duplicate, a replay or a concurrent copy changes
- * nothing and answers `applied: false`.
+ * with the plan's allowance, or extending the paid period; and the referral bonuses of an invited account's first
+ * payment). A duplicate, a replay or a concurrent copy changes nothing and answers `applied: false`.
  */
-export async function fulfil(ds: DataSource, plans: PlanDirectory, orderId: number, providerChargeId: string): Promise<Fulfilment> {
+export async function fulfil(
+  ds: DataSource,
+  plans: PlanDirectory,
+  orderId: number,
+  providerChargeId: string,
+  referralBonuses: ReferralBonuses = NO_REFERRAL_BONUSES,
+): Promise<Fulfilment> {
   try {
     const result = await inTransaction(ds, async (em) => {
       const paid = await em.query<{ id: number }[]>(
@@ -106,8 +115,9 @@ export async function fulfil(ds: DataSource, plans: PlanDirectory, orderId: numb
       } else {
         ({ change: planChange, bonus: bonusTokens } = await applyPlan(em, plans, order));
       }
+      const referral = (await rewardFirstPayment(em, order, referralBonuses)) ?? undefined;
       await em.query(`UPDATE payment_orders SET status = 'fulfilled', fulfilled_at = now(), updated_at = now() WHERE id = $1`, [orderId]);
-      return { order: await em.getRepository(PaymentOrderEntity).findOneByOrFail({ id: orderId }), planChange, bonusTokens };
+      return { order: await em.getRepository(PaymentOrderEntity).findOneByOrFail({ id: orderId }), planChange, bonusTokens, referral };
     });
     if (result) return { applied: true, ...result };
   } catch (err) {

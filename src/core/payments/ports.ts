@@ -40,6 +40,18 @@ export interface SubscriptionReplacedEvent {
   orderId: number;
 }
 
+/** An invited account's first payment credited the referral bonuses (each a ledger row of the fulfilment). */
+export interface ReferralRewardedEvent {
+  orderId: number;
+  /** Who took the payment (the bot thanks a Stars buyer for both at once). */
+  provider: PaymentProviderName;
+  inviteeId: number;
+  /** Null when the inviter's account is gone. */
+  inviterId: number | null;
+  inviterBonus: number;
+  inviteeBonus: number;
+}
+
 /** A port for whoever reacts to money coming in (or going back): the bot's admin notices, webhooks. */
 export interface PaymentListener {
   paymentSucceeded?(event: PaymentSucceededEvent): Promise<void> | void;
@@ -47,6 +59,7 @@ export interface PaymentListener {
   subscriptionReplaced?(event: SubscriptionReplacedEvent): Promise<void> | void;
   refundCanceled?(event: RefundCanceledEvent): Promise<void> | void;
   orphanPayment?(event: OrphanPaymentEvent): Promise<void> | void;
+  referralRewarded?(event: ReferralRewardedEvent): Promise<void> | void;
 }
 
 /** Fans payment events out to the registered listeners; a failing listener is logged, never raised. */
@@ -90,6 +103,10 @@ export class PaymentHub {
 
   orphanPayment(event: OrphanPaymentEvent): Promise<void> {
     return this.emit(0, (l) => l.orphanPayment?.(event));
+  }
+
+  referralRewarded(event: ReferralRewardedEvent): Promise<void> {
+    return this.emit(event.orderId, (l) => l.referralRewarded?.(event));
   }
 }
 

@@ -7,6 +7,7 @@ import { ArticleCatalog, toArticleView, type ArticleView } from './articles';
 import { CarrierCheckout } from './carrier';
 import { expireStaleOrders } from './expiry';
 import { listUserOrders, requireUserOrder, toOrderView, type OrderView } from './orders';
+import type { ReferralBonuses } from '../referrals/first-payment';
 import { PaymentHub, type CarrierGateway } from './ports';
 import { OrphanPayments } from './orphans';
 import { RefundDesk } from './refund-desk';
@@ -62,12 +63,19 @@ export class PaymentService {
     private readonly ds: DataSource,
     plans: PlanDirectory,
     private readonly log: Logger,
-    options: { carrier?: CarrierGateway; defaultReturnUrl: string; receipts?: ReceiptSettings | null; sandboxPages?: SandboxCheckoutPages },
+    options: {
+      carrier?: CarrierGateway;
+      defaultReturnUrl: string;
+      receipts?: ReceiptSettings | null;
+      sandboxPages?: SandboxCheckoutPages;
+      /** Credited at an invited account's first payment (none when absent). */
+      referralBonuses?: ReferralBonuses;
+    },
   ) {
     this.sandboxCheckout = options.carrier?.sandbox ? options.sandboxPages : undefined;
     this.catalog = new ArticleCatalog(ds);
     this.hub = new PaymentHub(log);
-    this.settlement = new PaymentSettlement(ds, plans, this.hub, log);
+    this.settlement = new PaymentSettlement(ds, plans, this.hub, log, options.referralBonuses);
     this.refunds = new RefundDesk(ds, this.settlement, this.hub, log, options.receipts);
     if (options.carrier) this.refunds.useGateway(options.carrier.name, options.carrier);
     const orphans = new OrphanPayments(ds, (provider) => this.refunds.gateway(provider), this.hub, log);

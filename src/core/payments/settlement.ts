@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import type { Logger } from '../../logger';
 import { PlanDirectory } from '../accounts/plans';
 import { majorAmount } from './articles';
+import type { ReferralBonuses } from '../referrals/first-payment';
 import { fulfil, type Fulfilment } from './fulfilment';
 import type { OrderRecord } from './orders';
 import type { PaymentHub } from './ports';
@@ -16,6 +17,7 @@ export class PaymentSettlement {
     private readonly plans: PlanDirectory,
     private readonly hub: PaymentHub,
     private readonly log: Logger,
+    private readonly referralBonuses?: ReferralBonuses,
   ) {}
 
   private async names(order: OrderRecord): Promise<{ userName: string; articleTitle: string }> {
@@ -48,9 +50,9 @@ export class PaymentSettlement {
     this.planBought = action;
   }
 
-  /** fulfil() once per order and charge; announces `payment.succeeded` when it applied. */
+  /** fulfil() once per order and charge; announces `payment.succeeded` (and a referral's bonuses) when it applied. */
   async fulfil(orderId: number, chargeId: string): Promise<Fulfilment> {
-    const result = await fulfil(this.ds, this.plans, orderId, chargeId);
+    const result = await fulfil(this.ds, this.plans, orderId, chargeId, this.referralBonuses);
     if (result.applied) {
       const order = result.order;
       this.log.info({ orderId, provider: order.provider, chargeId, article: order.articleId }, 'order paid and fulfilled');
@@ -60,6 +62,7 @@ export class PaymentSettlement {
         paidAt: order.paidAt ?? new Date(),
       });
       if (order.kind === 'plan' && order.parentOrderId === null) await this.planBought?.(order);
+      if (result.referral) await this.hub.referralRewarded({ ...result.referral, orderId, provider: order.provider });
     }
     return result;
   }

@@ -1,12 +1,14 @@
 import { DataSource } from 'typeorm';
 import { PaymentOrderEntity } from '../../db/entities';
 import type { Logger } from '../../logger';
+import { DomainError } from '../errors';
 import { ArticleCatalog, STARS_CURRENCY, STARS_SUBSCRIPTION_PERIOD_SECONDS, type Article } from './articles';
 import type { Fulfilment } from './fulfilment';
 import { cancelOrder, createOrder, createRenewalOrder, findOrderByReference, type OrderRecord } from './orders';
 import type { OrphanPayments } from './orphans';
 import type { OrphanReason } from './ports';
 import type { PaymentSettlement } from './settlement';
+import { PaymentProviderUnavailableError, StarsUnavailableError, TelegramAccountRequiredError } from './errors';
 
 /** What the bot puts in sendInvoice (packages) or createInvoiceLink (plan subscriptions). */
 export interface StarsInvoice {
@@ -18,6 +20,15 @@ export interface StarsInvoice {
   amount: number;
   /** Set for plans: a 30-day Stars subscription. */
   subscriptionPeriod?: number;
+}
+
+/**
+ * Makes a Stars invoice link (the bot's createInvoiceLink) that the Mini App opens with `Telegram.WebApp.openInvoice`;
+ * its payment reaches the bot like any other and is fulfilled by the same flow.
+ * @throws PaymentProviderUnavailableError (retry later), PaymentProviderRejectedError
+ */
+export interface StarsInvoiceLinks {
+  create(invoice: StarsInvoice): Promise<string>;
 }
 
 export type PreCheckoutAnswer = { ok: true } | { ok: false; reason: 'unknown_order' | 'not_pending' | 'wrong_amount' };
@@ -39,10 +50,14 @@ export interface StarsPaymentResult {
   planChange?: Fulfilment['planChange'];
   /** Bonus tokens credited for a plan paid while a higher plan runs. */
   bonusTokens?: number;
+  /** The referral bonuses this first payment of an invited account credited. */
+  referral?: Fulfilment['referral'];
 }
 
 /** Telegram Stars purchases: orders priced in XTR, paid through the bot's invoices. */
 export class StarsPayments {
+  private invoiceLinks?: StarsInvoiceLinks;
+
   constructor(
     private readonly ds: DataSource,
     private readonly catalog: ArticleCatalog,
@@ -70,6 +85,30 @@ export class StarsPayments {
     const article = await this.catalog.require(articleId);
     const order = await createOrder(this.ds, { userId, article, provider: 'stars', isSubscription: article.kind === 'plan' });
     return { order, article, invoice: this.invoiceFor(order, article) };
+  }
+
+  /** The bot running in this process makes the invoice links of purchases started elsewhere (the Mini App). */
+  useInvoiceLinks(links: StarsInvoiceLinks): void {
+    this.invoiceLinks = links;
+  }
+
+  /**
+   * A pending Stars order and its invoice link, for a purchase the dashboard starts inside Telegram. The account
+   * pays as its Telegram user, so it needs one. A link Telegram refuses to make cancels the order.
+   * @throws UnknownArticleError, StarsUnavailableError, TelegramAccountRequiredError, PaymentProviderUnavailableError
+   */
+  async startLinkPurchase(userId: number, articleId: string): Promise<{ order: OrderRecord; link: string }> {
+    const links = this.invoiceLinks;
+    if (!links) throw new StarsUnavailableError();
+    const [user] = await this.ds.query<{ telegram_id: string | null }[]>('SELECT telegram_id FROM users WHERE id = $1', [userId]);
+    if (!user?.telegram_id) throw new TelegramAccountRequiredError();
+    const { order, invoice } = await this.startPurchase(userId, articleId);
+    try {
+      return { order, link: await links.create(invoice) };
+    } catch (err) {
+      await cancelOrder(this.ds, order.id);
+      throw err instanceof DomainError ? err : new PaymentProviderUnavailableError('stars', (err as Error).message);
+    }
   }
 
   private async ownedBy(order: OrderRecord, telegramUserId: number): Promise<boolean> {
@@ -113,6 +152,7 @@ export class StarsPayments {
         order: result.order,
         planChange: result.planChange,
         bonusTokens: result.bonusTokens,
+        referral: result.referral,
       };
     }
     const repo = this.ds.getRepository(PaymentOrderEntity);

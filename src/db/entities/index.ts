@@ -18,6 +18,8 @@ import { PaymentOrderEntity } from './payment-order.entity';
 import { PlanEntity } from './plan.entity';
 import { RateCounterEntity } from './rate-counter.entity';
 import { RateCounterStateEntity } from './rate-counter-state.entity';
+import { ReferralCodeEntity } from './referral-code.entity';
+import { ReferralEntity } from './referral.entity';
 import { RefreshTokenEntity } from './refresh-token.entity';
 import { RefusedRequestEntity } from './refused-request.entity';
 import { ReservationEntity } from './reservation.entity';
@@ -54,6 +56,8 @@ export const entities = [
   PlanEntity,
   RateCounterEntity,
   RateCounterStateEntity,
+  ReferralCodeEntity,
+  ReferralEntity,
   RefreshTokenEntity,
   RefusedRequestEntity,
   ReservationEntity,
@@ -90,6 +94,8 @@ export * from './payment-order.entity';
 export * from './plan.entity';
 export * from './rate-counter.entity';
 export * from './rate-counter-state.entity';
+export * from './referral-code.entity';
+export * from './referral.entity';
 export * from './refresh-token.entity';
 export * from './refused-request.entity';
 export * from './reservation.entity';
