@@ -9,6 +9,7 @@ import { startWorkers } from '../../src/jobs/workers';
 import { syntheticImage, syntheticWav } from '../../src/sandbox/synthetic';
 import { multipart } from '../support/multipart';
 import { ApiHarness, expectErrorShape, startApi } from './harness';
+import { eventually } from '../support/wait';
 
 let api: ApiHarness;
 
@@ -24,13 +25,15 @@ async function pngDataUri(w = 64, h = 64): Promise<string> {
 }
 
 async function poll(token: string, id: number | string, path = '/api/v2/generate'): Promise<any> {
-  for (let i = 0; i < 200; i++) {
-    const res = await api.request('GET', `${path}/${id}`, { token });
-    expect(res.status).toBe(200);
-    if (res.body.status !== 'pending') return res.body;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('still pending');
+  return eventually(
+    async () => {
+      const res = await api.request('GET', `${path}/${id}`, { token });
+      expect(res.status).toBe(200);
+      return res.body.status === 'pending' ? undefined : res.body;
+    },
+    20_000,
+    `generation ${id} finished`,
+  );
 }
 
 async function expectBooksBalanced(userId: number) {

@@ -209,7 +209,7 @@ test('a chat action is repeated while the work lasts and stops with it', async (
     'upload_photo',
     async () => {
       // The work ends only once Telegram has been told three times.
-      while (actions().filter((c) => c.result === true).length < 3) await new Promise((r) => setTimeout(r, 5));
+      await waitUntil(() => actions().filter((c) => c.result === true).length >= 3, 5000, 'three chat actions answered');
     },
     { repeatMs: 10 },
   );

@@ -1,4 +1,5 @@
 import { ApiHarness, startApi } from '../api/harness';
+import { eventually } from '../support/wait';
 
 // calculate-price takes the very body a user sends to /generate and answers what that request is charged.
 
@@ -11,12 +12,14 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 async function settled(id: number): Promise<{ status: string; tokens_spent: number }> {
-  for (let i = 0; i < 100; i++) {
-    const g = (await api.request('GET', `/api/v2/generate/${id}`, { token })).body;
-    if (g.status !== 'pending') return g;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`generation ${id} still pending`);
+  return eventually(
+    async () => {
+      const g = (await api.request('GET', `/api/v2/generate/${id}`, { token })).body;
+      return g.status === 'pending' ? undefined : g;
+    },
+    20_000,
+    `generation ${id} finished`,
+  );
 }
 
 test.each([

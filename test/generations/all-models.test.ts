@@ -6,6 +6,7 @@ import { syntheticImage, syntheticWav } from '../../src/sandbox/synthetic';
 import { Engine, startEngine } from '../support/engine';
 import { parseGenerateCommand } from '../../src/api/v2/generate-body';
 import { CATALOG_SHAPE } from '../fixtures/catalog-shape';
+import { eventually } from '../support/wait';
 
 // Every model of the catalog runs end to end through its real adapter against the sandbox upstream: what
 // `npm start` offers a newcomer with no credentials.
@@ -59,12 +60,14 @@ async function bodyFor(m: ModelDefinition): Promise<Record<string, unknown>> {
 
 async function settled(id: number): Promise<GenerationEntity> {
   const repo = engine.db.dataSource.getRepository(GenerationEntity);
-  for (let i = 0; i < 300; i++) {
-    const g = await repo.findOneByOrFail({ id });
-    if (g.status !== 'pending') return g;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return repo.findOneByOrFail({ id });
+  return eventually(
+    async () => {
+      const g = await repo.findOneByOrFail({ id });
+      return g.status === 'pending' ? undefined : g;
+    },
+    30_000,
+    `generation ${id} finished`,
+  );
 }
 
 const models = listModels();

@@ -13,6 +13,7 @@ import { startWorkers } from '../../src/jobs/workers';
 import { syntheticImage, syntheticWav } from '../../src/sandbox/synthetic';
 import { Engine, startEngine } from '../support/engine';
 import { parseGenerateCommand } from '../../src/api/v2/generate-body';
+import { eventually } from '../support/wait';
 
 let engine: Engine;
 const ctx = { source: 'api' as const, ownOrigins: ['http://service.test'] };
@@ -22,14 +23,14 @@ beforeAll(async () => {
 });
 afterAll(() => engine.close());
 
+/** The generation once it is no longer pending (or as it is after `timeoutMs`: the caller's expectations say why). */
 async function waitFor(id: number, timeoutMs = 20_000): Promise<GenerationEntity> {
   const repo = engine.db.dataSource.getRepository(GenerationEntity);
-  const until = Date.now() + timeoutMs;
-  for (;;) {
+  const finished = await eventually(async () => {
     const g = await repo.findOneByOrFail({ id });
-    if (g.status !== 'pending' || Date.now() > until) return g;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    return g.status === 'pending' ? undefined : g;
+  }, timeoutMs).catch(() => undefined);
+  return finished ?? repo.findOneByOrFail({ id });
 }
 
 async function expectBooksBalanced(userId: number) {

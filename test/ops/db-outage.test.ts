@@ -3,6 +3,7 @@ import { createOpenAiSandbox } from '../../src/sandbox/openai';
 import { createTestDatabase, TestDatabase } from '../support/databases';
 import { startTcpProxy, TcpProxy } from '../support/tcp-proxy';
 import { accountWithToken, Instance, startInstance, watchSse } from './instance';
+import { eventually } from '../support/wait';
 
 // A database outage while streams are open: every client gets its end at once, and the billing lands once the
 // database is back (from the outbox under DATA_DIR), exactly once.
@@ -67,15 +68,17 @@ test('streams open during an outage all end, the probes answer 503 with Retry-Af
   expect(await app.services.outbox.pending()).toBe(3);
 
   await proxy.restore();
-  const deadline = Date.now() + 20_000;
-  let rows: { status: string; tokens_spent: number; user_id: number }[] = [];
-  while (Date.now() < deadline) {
-    rows = await db.dataSource.query(`SELECT status, tokens_spent, user_id FROM generations WHERE user_id = ANY($1) ORDER BY user_id`, [
-      users.map((u) => u.userId),
-    ]);
-    if (rows.length === 3 && rows.every((r) => r.status === 'completed')) break;
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  const rows = await eventually(
+    async () => {
+      const found: { status: string; tokens_spent: number; user_id: number }[] = await db.dataSource.query(
+        `SELECT status, tokens_spent, user_id FROM generations WHERE user_id = ANY($1) ORDER BY user_id`,
+        [users.map((u) => u.userId)],
+      );
+      return found.length === 3 && found.every((r) => r.status === 'completed') ? found : undefined;
+    },
+    20_000,
+    'the three deferred answers settled',
+  );
   expect(rows.map((r) => r.status)).toEqual(['completed', 'completed', 'completed']);
   for (const [i, u] of users.entries()) {
     const spent = ends[i].find((e) => e.event === 'generation_end')!.data.tokens_spent as number;

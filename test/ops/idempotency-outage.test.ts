@@ -8,7 +8,7 @@ import type { SandboxHandler } from '../../src/sandbox/types';
 import { createTestDatabase, TestDatabase } from '../support/databases';
 import { startTcpProxy, TcpProxy } from '../support/tcp-proxy';
 import { accountWithToken, Instance, startInstance } from './instance';
-import { waitUntil } from '../support/wait';
+import { eventually, waitUntil } from '../support/wait';
 
 // An Idempotency-Key whose first attempt died with a database outage: once the database is back, an immediate
 // retry answers with that attempt's generation (not 409 for the rest of the day, and never a second charge); a
@@ -80,12 +80,14 @@ test('database down during the first attempt, then back: the retry answers with 
   // The attempt's outcome waits in memory and lands within its retry tick; the retry then answers with the first
   // attempt's generation (issue 34, finding 11): the vendor may well have done its work, and the job queue finishes
   // it once the database is back, so running the request again would charge it twice.
-  let retry = await generate(token, 'outage-1');
-  const deadline = Date.now() + 5000;
-  while (retry.status === 409 && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 200));
-    retry = await generate(token, 'outage-1');
-  }
+  const retry = await eventually(
+    async () => {
+      const answer = await generate(token, 'outage-1');
+      return answer.status === 409 ? undefined : answer;
+    },
+    5000,
+    'the retry answered',
+  );
   expect(retry.status).toBe(200);
   console.log(`Idempotency-Key after an outage: the retry answered ${Date.now() - restoredAt} ms after the database returned`);
   expect(retry.headers.get('idempotent-replayed')).toBe('true');
@@ -94,9 +96,7 @@ test('database down during the first attempt, then back: the retry answers with 
   expect(body.id).toBe(firstId);
 
   // The job queue's step, as it runs once the database is back: the first attempt's generation finishes.
-  for (let step = 0; step < 50 && (await app.services.generations.advance(body.id)) !== null; step++) {
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitUntil(async () => (await app.services.generations.advance(body.id)) === null, 10_000, 'the generation finished');
   const again = await generate(token, 'outage-1');
   expect(again.status).toBe(200);
   expect(again.headers.get('idempotent-replayed')).toBe('true');

@@ -88,15 +88,17 @@ test('PostgreSQL stopped 1.5 s into the first attempt, then started: the retry a
   expect((await first).status).toBeGreaterThanOrEqual(500);
   await pg.start();
 
-  let retry = await generate(app.baseUrl, token, 'stopped-1', 'a lighthouse at dusk');
-  const deadline = Date.now() + 10_000;
   // The failed attempt's outcome lands within its retry tick once the database is back; never 27 s of 409.
-  while (retry.status !== 200 && Date.now() < deadline) {
-    expect([409, 503]).toContain(retry.status);
-    await new Promise((r) => setTimeout(r, 200));
-    retry = await generate(app.baseUrl, token, 'stopped-1', 'a lighthouse at dusk');
-  }
-  expect(retry.status).toBe(200);
+  const retry = await eventually(
+    async () => {
+      const answer = await generate(app.baseUrl, token, 'stopped-1', 'a lighthouse at dusk');
+      if (answer.status === 200) return answer;
+      expect([409, 503]).toContain(answer.status);
+      return undefined;
+    },
+    10_000,
+    'the retry answered 200',
+  );
   expect(retry.headers.get('idempotent-replayed')).toBe('true');
   const check = createDataSource(pg.urlOf('nebula'), { poolSize: 1 });
   await check.initialize();
@@ -109,9 +111,7 @@ test('PostgreSQL stopped 1.5 s into the first attempt, then started: the retry a
     expect(vendorCalls - callsBefore).toBe(1);
 
     // What the job queue does once the database is back: the vendor's job is polled and the generation completed.
-    for (let step = 0; step < 50 && (await app.services.generations.advance(body.id)) !== null; step++) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitUntil(async () => (await app.services.generations.advance(body.id)) === null, 10_000, 'the generation finished');
     const again = await generate(app.baseUrl, token, 'stopped-1', 'a lighthouse at dusk');
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(((await again.json()) as { id: number; status: string }).status).toBe('completed');

@@ -6,6 +6,7 @@ import type { OrderRecord } from '../../src/core/payments/orders';
 import type { RefundGateway } from '../../src/core/payments/ports';
 import { UserEntity } from '../../src/db/entities';
 import { Engine, startEngine } from '../support/engine';
+import { waitUntil } from '../support/wait';
 
 let engine: Engine;
 let nextTelegramId = 7_100_000;
@@ -221,14 +222,12 @@ test('a refund request is durable: the provider failing (429/5xx) leaves it queu
   const first = await payments().refunds.request('durable-refund');
   expect(first.state).toBe('queued');
   expect((await getBalance(ds(), b.id)).bonusTokens).toBe(100);
-  const until = Date.now() + 60_000;
-  let status = '';
-  while (Date.now() < until) {
-    [{ status }] = await ds().query(`SELECT status FROM payment_orders WHERE provider_charge_id = 'durable-refund'`);
-    if (status === 'refunded') break;
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  expect(status).toBe('refunded');
+  await waitUntil(
+    async () =>
+      (await ds().query(`SELECT status FROM payment_orders WHERE provider_charge_id = 'durable-refund'`))[0].status === 'refunded',
+    60_000,
+    'the queued refund went through',
+  );
   expect(calls).toBe(3);
   expect((await getBalance(ds(), b.id)).bonusTokens).toBe(0);
   await expectLedgerMatchesBalance(b.id);

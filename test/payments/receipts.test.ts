@@ -7,6 +7,7 @@ import { YooKassaGateway } from '../../src/core/payments/yookassa/client';
 import type { SandboxHandler } from '../../src/sandbox/types';
 import { createYooKassaSandbox } from '../../src/sandbox/yookassa';
 import { ApiHarness, startApi } from '../api/harness';
+import { waitUntil } from '../support/wait';
 
 const recorded: { path: string; body: Record<string, unknown> }[] = [];
 const fiscal = createYooKassaSandbox({ fiscalisation: true });
@@ -28,13 +29,11 @@ const fixture = (name: string) => JSON.parse(fs.readFileSync(path.resolve(__dirn
 const lastBodyOf = (p: string) => recorded.filter((r) => r.path === p).pop()!.body;
 
 async function waitForStatus(orderId: number, status: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const [row] = await api.db.dataSource.query('SELECT status FROM payment_orders WHERE id = $1', [orderId]);
-    if (row.status === status) return;
-    if (Date.now() > deadline) throw new Error(`order ${orderId} is ${row.status}, not ${status}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitUntil(
+    async () => (await api.db.dataSource.query('SELECT status FROM payment_orders WHERE id = $1', [orderId]))[0].status === status,
+    20_000,
+    `order ${orderId} ${status}`,
+  );
 }
 
 test('payment and refund requests carry the receipt: email, one item, vat_code, payment_subject, payment_mode', async () => {

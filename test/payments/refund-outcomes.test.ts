@@ -7,20 +7,7 @@ import { PaymentOrderEntity } from '../../src/db/entities';
 import { createYooKassaSandbox, type RefundOutcome } from '../../src/sandbox/yookassa';
 import { accountOf, messageIdOf, startBotHarness, type BotHarness } from '../bot/harness';
 import { startReceiver, type Receiver } from '../webhooks/receiver';
-
-/** Retries `assertion` until it passes (state reached), or rethrows its last failure after `timeoutMs`. */
-async function eventually(assertion: () => unknown, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await assertion();
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
+import { untilPasses } from '../support/wait';
 
 const ADMIN = 4_980_999;
 let h: BotHarness;
@@ -89,7 +76,7 @@ test('pending: refund_pending with nothing taken, followed up until it succeeds;
   expect(view.status).toBe('refund_pending');
 
   // Still pending after the job asked again: nothing changes.
-  await eventually(async () => {
+  await untilPasses(async () => {
     const runs = await ds().query(`SELECT retry_count FROM pgboss.job WHERE name = 'payment-refund' AND data->>'orderId' = $1`, [
       String(order.id),
     ]);
@@ -101,13 +88,13 @@ test('pending: refund_pending with nothing taken, followed up until it succeeds;
   // The bank completes it: the follow-up sees `succeeded`, and only now are the tokens taken back.
   const settled = await fetch(`${h.engine.sandbox.mountUrl('yookassa')}/refunds/${current.providerRefundId}/succeed`, { method: 'POST' });
   expect(settled.status).toBe(200);
-  await eventually(async () => expect((await orderOf(order.id)).status).toBe('refunded'), 60_000);
+  await untilPasses(async () => expect((await orderOf(order.id)).status).toBe('refunded'), 60_000);
   current = await orderOf(order.id);
   expect(current.refundTokensTaken).toBe(500);
   expect((await getBalance(ds(), account.id)).bonusTokens).toBe(before.bonusTokens - 500);
   await expectLedgerMatchesBalance(account.id);
 
-  await eventually(async () => expect(await mailsTo(email)).toHaveLength(1));
+  await untilPasses(async () => expect(await mailsTo(email)).toHaveLength(1));
   const [mail] = await mailsTo(email);
   expect(mail.subject).toBe('Refund of your payment: 500 tokens');
   expect(mail.text).toContain('590.00 RUB');
@@ -124,7 +111,7 @@ test('pending: refund_pending with nothing taken, followed up until it succeeds;
     tokens_spent: 0,
     created_at: expect.any(String),
   });
-  await eventually(() => expect(h.telegram.sentTexts(ADMIN).some((t) => t.startsWith('↩️ Refunded'))).toBe(true));
+  await untilPasses(() => expect(h.telegram.sentTexts(ADMIN).some((t) => t.startsWith('↩️ Refunded'))).toBe(true));
 }, 120_000);
 
 test('canceled at once: the order stays fulfilled, nothing taken back, the admins told, the buyer not told of a refund', async () => {
@@ -137,7 +124,7 @@ test('canceled at once: the order stays fulfilled, nothing taken back, the admin
   expect(h.telegram.sentTexts(ADMIN).some((t) => /^❌ The payment provider canceled the refund of order ord_[0-9a-f]+ \(/.test(t))).toBe(
     true,
   );
-  await eventually(() =>
+  await untilPasses(() =>
     expect(h.telegram.sentTexts(ADMIN).some((t) => t.startsWith(`❌ Refund canceled by yookassa: order ${order.reference}`))).toBe(true),
   );
   const current = await orderOf(order.id);
@@ -163,8 +150,8 @@ test('a pending refund that the bank then cancels goes back to fulfilled: nothin
   const pending = await orderOf(order.id);
   expect(pending.status).toBe('refund_pending');
   await fetch(`${h.engine.sandbox.mountUrl('yookassa')}/refunds/${pending.providerRefundId}/cancel`, { method: 'POST' });
-  await eventually(async () => expect((await orderOf(order.id)).status).toBe('fulfilled'), 60_000);
-  await eventually(() =>
+  await untilPasses(async () => expect((await orderOf(order.id)).status).toBe('fulfilled'), 60_000);
+  await untilPasses(() =>
     expect(h.telegram.sentTexts(ADMIN).some((t) => t.startsWith(`❌ Refund canceled by yookassa: order ${order.reference}`))).toBe(true),
   );
   expect(await getBalance(ds(), account.id)).toEqual(before);
@@ -182,7 +169,7 @@ test('a Stars refund tells the buyer in the bot', async () => {
   await h.send(user.preCheckout(payload, 75));
   await h.send(user.successfulPayment(payload, 75, 'stxTellBuyer'));
   await h.send(h.user(ADMIN, { languageCode: 'en' }).text('/admin refund stxTellBuyer'));
-  await eventually(() =>
+  await untilPasses(() =>
     expect(h.telegram.sentTexts(user.id).pop()).toBe(
       '↩️ Your payment of 75 ⭐ for 100 tokens was refunded. 100 tokens were taken back (0 had already been used).',
     ),

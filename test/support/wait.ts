@@ -17,3 +17,17 @@ export async function eventually<T>(
 export async function waitUntil(predicate: () => Promise<boolean> | boolean, timeoutMs = 20_000, what = 'condition'): Promise<void> {
   await eventually(async () => ((await predicate()) ? true : undefined), timeoutMs, what);
 }
+
+/** Retries `assertion` until it passes (the state it checks was reached); rethrows its last failure after `timeoutMs`. */
+export async function untilPasses(assertion: () => unknown, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  await eventually(async () => {
+    try {
+      await assertion();
+      return true;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      return undefined;
+    }
+  }, timeoutMs * 2);
+}

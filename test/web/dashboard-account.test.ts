@@ -10,6 +10,7 @@ import { sandboxHandlers } from '../../src/sandbox/handlers';
 import type { SandboxHandler } from '../../src/sandbox/types';
 import { seriousAxeFindings } from './support/axe';
 import { ensureWebBuild, launchBrowser, openDashboard, screenshot, type WatchedPage } from './support/browser';
+import { waitUntil } from '../support/wait';
 
 jest.setTimeout(120_000);
 
@@ -67,8 +68,7 @@ async function signedIn(account: TestAccount, options: { phone?: boolean } = {})
 
 /** Waits until the locator matches exactly `n` elements (the page re-renders after its API answer). */
 async function waitCount(locator: Locator, n: number): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while ((await locator.count()) !== n && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  await waitUntil(async () => (await locator.count()) === n, 10_000).catch(() => undefined);
   expect(await locator.count()).toBe(n);
 }
 
@@ -77,8 +77,7 @@ type Tagged = { getAttribute(name: string): string | null };
 /** Waits until every element of the locator has the attribute value `value`. */
 async function waitAll(locator: Locator, attribute: string, test: (value: string) => boolean): Promise<void> {
   const read = () => locator.evaluateAll((els: Tagged[], name: string) => els.map((e) => e.getAttribute(name) ?? ''), attribute);
-  const deadline = Date.now() + 10_000;
-  while (!(await read()).every(test) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  await waitUntil(async () => (await read()).every(test), 10_000).catch(() => undefined);
   expect((await read()).every(test)).toBe(true);
 }
 

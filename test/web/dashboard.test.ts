@@ -7,6 +7,7 @@ import { ApiHarness, BOT_TOKEN, insertGeneration, startApi } from '../api/harnes
 import { startWorkers } from '../../src/jobs/workers';
 import { ensureWebBuild, launchBrowser, openDashboard, screenshot, type WatchedPage } from './support/browser';
 import { signWidgetData, startWidgetStandIn, type WidgetStandIn } from './support/telegram-stand-in';
+import { eventually as polled } from '../support/wait';
 
 jest.setTimeout(90_000);
 
@@ -68,14 +69,13 @@ async function seedUsage(userId: number): Promise<void> {
   }
 }
 
-/** The value of `read` once `done` accepts it, or the last one read after a few seconds. */
+/** The value of `read` once `done` accepts it, or the last one read after a few seconds (the expectations say why). */
 async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  const accepted = await polled(async () => {
     const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+    return done(value) ? { value } : undefined;
+  }, timeoutMs).catch(() => undefined);
+  return accepted ? accepted.value : read();
 }
 
 async function signIn(page: Page, identifier: string, password: string): Promise<void> {

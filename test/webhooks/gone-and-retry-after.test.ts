@@ -4,6 +4,7 @@ import { parseRetryAfter } from '../../src/core/webhooks/sender';
 import { startWorkers } from '../../src/jobs/workers';
 import { ApiHarness, startApi } from '../api/harness';
 import { Receiver, startReceiver } from './receiver';
+import { waitUntil } from '../support/wait';
 
 let api: ApiHarness;
 let receiver: Receiver;
@@ -26,13 +27,7 @@ async function register(token: string): Promise<{ id: number; secret: string }> 
 }
 
 /** Waits until `check` holds (the state it reads reached). */
-async function until(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = (check: () => Promise<boolean>, timeoutMs = 30_000) => waitUntil(check, timeoutMs);
 
 const deliveriesOf = (endpointId: number) =>
   api.db.dataSource.query<{ id: number; state: string; attempts: number }[]>(
