@@ -33,6 +33,7 @@ import { RefusedRequests1764360000000 } from './1764360000000-RefusedRequests';
 import { CatalogMissedChecks1764390200000 } from './1764390200000-CatalogMissedChecks';
 import { Referrals1764400000000 } from './1764400000000-Referrals';
 import { GenerationVendorCost1764390300000 } from './1764390300000-GenerationVendorCost';
+import { StoredResponses1764340000000 } from './1764340000000-StoredResponses';
 
 /** Every migration in order; the data source lists them explicitly so the compiled build needs no glob. */
 export const migrations = [
@@ -71,4 +72,5 @@ export const migrations = [
   GenerationVendorCost1764390300000,
   IdempotencyGenerations1764310200000,
   Referrals1764400000000,
+  StoredResponses1764340000000,
 ];

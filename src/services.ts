@@ -49,12 +49,13 @@ import { recoverAbandoned, settleAccountGenerations } from './core/generations/s
 import { cutAnswersOfDeletedAccounts } from './core/generations/chat/deleted-accounts';
 import { resolveInstanceId } from './core/ops/instance-id';
 import { ScheduleService } from './core/schedules/schedules';
+import { StoredResponses } from './core/responses/stored-responses';
 import { RefundMail } from './core/payments/refund-mail';
 import { carrierGateway, PaymentService } from './core/payments/service';
 import { LocalDiskStorage, ResultStorage } from './core/media/storage';
 import { providerAdapters } from './core/providers/registry';
 import { ProviderName } from './core/providers/types';
-import { createBoss, GENERATION_STEP, PgBossGenerationQueue } from './jobs/boss';
+import { createBoss, GENERATION_STEP, PgBossGenerationQueue, PgBossResponseQueue } from './jobs/boss';
 import { QueuedMailer } from './jobs/mail';
 import { PgBossWebhookQueue } from './jobs/webhook-jobs';
 import { announceFinished } from './core/generations/delivery/announce';
@@ -103,6 +104,8 @@ export interface Services {
   generations: GenerationService;
   chat: ChatService;
   schedules: ScheduleService;
+  /** Responses kept for their account (`/v1/responses` with `store`), and the background ones' runs. */
+  responses: StoredResponses;
   idempotency: IdempotencyStore;
   /** Generations this process runs itself; what a crashed process left is resolved from here. */
   leases: GenerationLeases;
@@ -235,6 +238,8 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     return rows[0].n;
   });
   const queue = new PgBossGenerationQueue(boss);
+  const responses = new StoredResponses(ds, plans, apiKeys);
+  responses.runOn(new PgBossResponseQueue(boss));
   const webhooks = new WebhookService({
     ds,
     queue: new PgBossWebhookQueue(boss),
@@ -371,6 +376,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     generations,
     chat,
     schedules: new ScheduleService(ds, plans, generations, apiKeys, log),
+    responses,
     idempotency,
     settings: new SettingsService(ds),
     profiles: new ProfileService(ds),

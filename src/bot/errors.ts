@@ -169,6 +169,8 @@ const BOT_ERRORS: ErrorTable<BotRendering> & Record<TelegramFileError['code'], (
   forbidden_address: () => internal,
   unknown_event: () => internal,
   webhook_limit_reached: () => internal,
+  response_not_found: () => internal,
+  response_not_cancellable: () => internal,
 };
 
 /** A document cap as the user reads it: megabytes for the file size, else the count. */

@@ -38,6 +38,7 @@ import {
   UnknownPaymentError,
 } from './payments/errors';
 import { ProviderError } from './providers/types';
+import { ResponseNotCancellableError, ResponseNotFoundError } from './responses/errors';
 import { WebhookInputError } from './webhooks/errors';
 
 /**
@@ -94,6 +95,8 @@ export const CORE_ERROR_CLASSES = [
   WebhookInputError,
   DocumentTooLargeError,
   DocumentUnreadableError,
+  ResponseNotFoundError,
+  ResponseNotCancellableError,
 ] as const;
 
 export type CoreError = InstanceType<(typeof CORE_ERROR_CLASSES)[number]>;

@@ -1,8 +1,13 @@
 import PgBoss from 'pg-boss';
 import type { Logger } from '../logger';
 import { GenerationQueue } from '../core/generations/ports';
+import type { BackgroundQueue } from '../core/responses/stored-responses';
 
 export const GENERATION_STEP = 'generation-step';
+/** A background response of /v1/responses, run once (a retry after a crash finds it running and fails it). */
+export const RESPONSE_RUN = 'response-run';
+/** A background answer may think for a long time: its job is alive for the chat deadline and a minute. */
+const RESPONSE_RUN_EXPIRE_SECONDS = 31 * 60;
 
 interface JobOutcomeMethods {
   complete(...args: unknown[]): Promise<unknown>;
@@ -78,5 +83,20 @@ export class PgBossGenerationQueue implements GenerationQueue {
         expireInSeconds: STEP_EXPIRE_SECONDS,
       },
     );
+  }
+}
+
+/** Background responses run as durable jobs: queued before the request that makes them is answered. */
+export class PgBossResponseQueue implements BackgroundQueue {
+  constructor(private readonly boss: PgBoss) {}
+
+  async enqueue(responseId: string): Promise<void> {
+    const job = await this.boss.send(
+      RESPONSE_RUN,
+      { responseId },
+      { retryLimit: 1, retryDelay: 1, expireInSeconds: RESPONSE_RUN_EXPIRE_SECONDS },
+    );
+    // pg-boss answers null instead of failing when the queue does not exist yet (the workers create it at start).
+    if (job === null) throw new Error(`the job queue ${RESPONSE_RUN} is not ready`);
   }
 }

@@ -3,7 +3,8 @@ import { refillDuePlans } from '../core/billing/refill';
 import { connectionsFor } from '../core/catalog/live/check';
 import { deleteExpiredResults } from '../core/generations/media/retention';
 import { Services } from '../services';
-import { GENERATION_STEP } from './boss';
+import { GENERATION_STEP, RESPONSE_RUN } from './boss';
+import { runBackgroundResponse } from '../api/v1/responses/background';
 import { startMailWorker } from './mail';
 import { startPaymentWorkers } from './payments';
 import { startWebhookWorkers } from './webhook-jobs';
@@ -18,7 +19,7 @@ const REFUSALS_KEPT_DAYS = 90;
 /** Registers the durable job handlers and schedules on a started pg-boss. */
 export async function startWorkers(boss: PgBoss, services: Services): Promise<void> {
   const { generations, queue, log } = services;
-  for (const name of [GENERATION_STEP, SWEEP, MAINTENANCE, SCHEDULES, CATALOG_CHECK]) await boss.createQueue(name);
+  for (const name of [GENERATION_STEP, RESPONSE_RUN, SWEEP, MAINTENANCE, SCHEDULES, CATALOG_CHECK]) await boss.createQueue(name);
 
   // Each job of a batch succeeds or fails on its own: a failed one is failed (and retried) by itself; pg-boss then
   // completes the rest when the handler returns (its completion only touches jobs still active).
@@ -36,6 +37,17 @@ export async function startWorkers(boss: PgBoss, services: Services): Promise<vo
     );
   });
 
+  // Background responses of /v1/responses: each runs once, to its end (a failed run is stored as failed, not retried).
+  await boss.work<{ responseId: string }>(RESPONSE_RUN, { pollingIntervalSeconds: 0.5, batchSize: 4 }, async (jobs) => {
+    await Promise.all(
+      jobs.map((job) =>
+        runBackgroundResponse(services, job.data.responseId).catch((err: unknown) => {
+          log.warn({ err, response: job.data.responseId }, 'background response run failed');
+        }),
+      ),
+    );
+  });
+
   await boss.work(SWEEP, async () => {
     // Streams of instances that died and did not come back (their lease went silent), then the deadline.
     await services.recoverAbandoned(false);
@@ -46,12 +58,13 @@ export async function startWorkers(boss: PgBoss, services: Services): Promise<vo
   await boss.work(MAINTENANCE, async () => {
     const refilled = await refillDuePlans(services.ds, services.plans);
     const expired = await deleteExpiredResults(services.ds, services.storage);
+    const responses = await services.responses.purgeExpired();
     await services.idempotency.purgeExpired();
     await services.counters.purgeExpired();
     await services.leases.purgeFinished();
     await services.auth.purgeExpired();
     await services.refusals.purgeOlderThan(REFUSALS_KEPT_DAYS);
-    log[refilled + expired > 0 ? 'info' : 'debug']({ refilled, expired }, 'maintenance done');
+    log[refilled + expired + responses > 0 ? 'info' : 'debug']({ refilled, expired, responses }, 'maintenance done');
   });
 
   await boss.work(SCHEDULES, async () => {

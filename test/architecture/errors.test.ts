@@ -52,6 +52,7 @@ import {
 import { ProviderError } from '../../src/core/providers/types';
 import { WebhookInputError } from '../../src/core/webhooks/errors';
 import { DocumentTooLargeError, DocumentUnreadableError } from '../../src/core/documents/errors';
+import { ResponseNotCancellableError, ResponseNotFoundError } from '../../src/core/responses/errors';
 
 const decision = {
   allowed: false,
@@ -129,6 +130,8 @@ const SAMPLES: Record<CoreErrorCode, DomainError> = {
   webhook_limit_reached: new WebhookInputError('webhook_limit_reached', null, 'too many'),
   document_too_large: new DocumentTooLargeError('pages', 100, 240),
   document_unreadable: new DocumentUnreadableError('encrypted'),
+  response_not_found: new ResponseNotFoundError('resp_1'),
+  response_not_cancellable: new ResponseNotCancellableError('resp_1', 'not a background response'),
 };
 
 const CORE = path.resolve(__dirname, '../../src/core');

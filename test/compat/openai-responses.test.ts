@@ -50,7 +50,7 @@ describe.each(['openai', 'anthropic'] as ProviderName[])('responses on a %s mode
     const { data, response } = await openai.responses
       .create({ model, instructions: 'Be brief.', input: 'Hello from the Responses SDK' })
       .withResponse();
-    expect(data).toMatchObject({ object: 'response', status: 'completed', model, error: null, store: false });
+    expect(data).toMatchObject({ object: 'response', status: 'completed', model, error: null, store: true });
     expect(data.id).toMatch(/^resp_/);
     expect(data.output).toEqual([
       {
@@ -190,13 +190,13 @@ test('max_output_tokens reached: status incomplete, reason max_output_tokens', a
   expect(res.incomplete_details).toEqual({ reason: 'max_output_tokens' });
 });
 
-test('stateful features answer 400 naming them; errors in the OpenAI shape', async () => {
+test('what needs state this server does not keep answers 400 naming it; errors in the OpenAI shape', async () => {
   const { openai } = await client(500);
   const model = textModel('openai').slug;
   for (const [params, param] of [
     [{ previous_response_id: 'resp_123' }, 'previous_response_id'],
-    [{ store: true }, 'store'],
-    [{ background: true }, 'background'],
+    [{ conversation: 'conv_123' }, 'conversation'],
+    [{ prompt: { id: 'pmpt_123' } }, 'prompt'],
     [{ frequency_penalty: 1 }, 'frequency_penalty'],
   ] as [Record<string, unknown>, string][]) {
     const err = await openai.responses

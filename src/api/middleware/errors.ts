@@ -202,6 +202,8 @@ const API_ERRORS: ErrorTable<Rendering> = {
   forbidden_address: (err) => ({ status: 400, details: err.details }),
   unknown_event: (err) => ({ status: 400, details: err.details }),
   webhook_limit_reached: (err) => ({ status: 400, details: err.details }),
+  response_not_found: () => ({ status: 404 }),
+  response_not_cancellable: () => ({ status: 400 }),
 };
 
 /** The codes the API door renders, for the test that walks every core error. */

@@ -165,7 +165,17 @@ async function chatCompletions(ctx: ParameterizedContext, services: ChatRunServi
 export function createV1Router(
   services: Pick<
     ApiServices,
-    'chat' | 'config' | 'auth' | 'limiter' | 'readiness' | 'generations' | 'idempotency' | 'resultFiles' | 'profiles'
+    | 'chat'
+    | 'config'
+    | 'auth'
+    | 'limiter'
+    | 'readiness'
+    | 'generations'
+    | 'idempotency'
+    | 'resultFiles'
+    | 'profiles'
+    | 'responses'
+    | 'preflight'
   >,
   registry?: OpenApiRegistry,
 ): Router {

@@ -26,6 +26,7 @@ import { ReservationEntity } from './reservation.entity';
 import { SavedPaymentMethodEntity } from './saved-payment-method.entity';
 import { ScheduleEntity } from './schedule.entity';
 import { SignInLockoutEntity } from './sign-in-lockout.entity';
+import { StoredResponseEntity } from './stored-response.entity';
 import { UsedIdTokenEntity } from './used-id-token.entity';
 import { UsedLoginWidgetEntity } from './used-login-widget.entity';
 import { UserSettingsEntity } from './user-settings.entity';
@@ -64,6 +65,7 @@ export const entities = [
   SavedPaymentMethodEntity,
   ScheduleEntity,
   SignInLockoutEntity,
+  StoredResponseEntity,
   UsedIdTokenEntity,
   UsedLoginWidgetEntity,
   UserEntity,
@@ -105,6 +107,7 @@ export * from './sign-in-lockout.entity';
 export * from './used-id-token.entity';
 export * from './used-login-widget.entity';
 export * from './user-settings.entity';
+export * from './stored-response.entity';
 export * from './user.entity';
 export * from './webhook-attempt.entity';
 export * from './webhook-balance-alert.entity';

@@ -17,6 +17,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/auth/telegram-webapp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in from the Telegram Mini App with its initData (creates the account when new)
+         * @description The dashboard opened from the bot’s menu button inside Telegram signs in with `Telegram.WebApp.initData`, on the same account as the bot (the Telegram user id). The signature is checked as Telegram documents for Mini Apps (HMAC-SHA-256 with the key HMAC-SHA-256("WebAppData", bot token)) and `auth_date` must be at most a day old. A `start_param` of `ref_<code>` ties a new account to the inviter.
+         */
+        post: operations["signInWithTelegramWebApp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/auth/login": {
         parameters: {
             query?: never;
@@ -363,6 +383,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/user/referral": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller’s invitation code and link, how many joined through it, and the bonus tokens it earned */
+        get: operations["getReferral"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/auth/change-password": {
         parameters: {
             query?: never;
@@ -692,6 +729,26 @@ export interface paths {
         put?: never;
         /** Pay for an article with the saved payment method (like initiate when none is saved) */
         post: operations["carrierQuickCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/payments/stars/invoice-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a Telegram Stars payment for an article: an invoice link for the Mini App
+         * @description Creates a pending Stars order and its invoice link (the bot’s createInvoiceLink; a plan is a 30-day subscription). Inside Telegram the dashboard opens it with `Telegram.WebApp.openInvoice`; the payment reaches the bot, which fulfils the order as any Stars payment. The account must be linked to Telegram.
+         */
+        post: operations["starsInvoiceLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1042,10 +1099,62 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * The OpenAI Responses API, stateless subset, for any chat model of the catalog (OpenAI SDK, Agents SDK)
-         * @description `input` as a string or items: messages (input_text, input_image with an https or data: URL for models with config.supports_vision), function_call and function_call_output items; `instructions`; function tools and tool_choice; text.format (json_object, json_schema); max_output_tokens, temperature, top_p; labels (metadata, user, safety_identifier, prompt_cache_key, service_tier, store: false) accepted; reasoning.effort maps to the model's reasoning control, reasoning items come back (summaries with reasoning.summary, encrypted_content with include ["reasoning.encrypted_content"], restoring any vendor's reasoning when replayed). Nothing is stored: `previous_response_id`, `conversation`, `store: true`, `background` and `prompt` answer 400 naming them. Same accounts, limits, hold and ledger as /v1/chat/completions. With `stream: true` the answer is the documented event stream (response.created, response.in_progress, response.output_item.added, response.content_part.added, response.output_text.delta/.done, response.function_call_arguments.delta/.done, response.content_part.done, response.output_item.done, then response.completed with usage, or response.incomplete / response.failed), each event with its sequence_number.
+         * The OpenAI Responses API for any chat model of the catalog (OpenAI SDK, Agents SDK, Codex CLI)
+         * @description `input` as a string or items: messages (input_text, input_image with an https or data: URL for models with config.supports_vision, input_file with file_data), function_call, custom_tool_call and their output items, additional_tools items (the tools they add are offered), item_reference (a stored item by id); `instructions`; function, custom (free-form input) and namespace tools on every vendor (offered as plain functions where the vendor has no such tools, the calls coming back in the shape they were offered), tool_choice (also allowed_tools); the hosted web_search runs where the model’s vendor hosts it (OpenAI), priced per search, and other hosted tools are named in X-Ignored-Parameters; an OpenAI model that takes tools only on its Responses API is called there. text.format (json_object, json_schema), text.verbosity; max_output_tokens, temperature, top_p; labels (metadata, user, safety_identifier, prompt_cache_key, service_tier, client_metadata) accepted; reasoning.effort maps to the model's reasoning control, reasoning items come back (summaries with reasoning.summary, encrypted_content with include ["reasoning.encrypted_content"], restoring any vendor's reasoning when replayed). `store` defaults to true, as at OpenAI: the response is kept for the plan's retention (read with GET /v1/responses/{id}, its input items listed, deleted) and continued with `previous_response_id` (its input items and output come before this request's input; instructions and tools are not carried over). `background: true` (with store) answers at once with the `queued` response and runs it as a durable job, polled with GET and cancelled with POST /v1/responses/{id}/cancel (not streamed: `stream` with it answers 400). `conversation` and `prompt` (stored templates) answer 400 naming them. Same accounts, limits, hold and ledger as /v1/chat/completions. With `stream: true` the answer is the documented event stream (response.created, response.in_progress, response.output_item.added, response.content_part.added, response.output_text.delta/.done, response.function_call_arguments.delta/.done, response.custom_tool_call_input.delta/.done, response.web_search_call.in_progress/.searching/.completed, response.content_part.done, response.output_item.done, then response.completed with usage, or response.incomplete / response.failed), each event with its sequence_number.
          */
         post: operations["createResponse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/responses/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A stored response: as answered, or a background one as it runs (queued, in_progress) and ends */
+        get: operations["getResponse"];
+        put?: never;
+        post?: never;
+        /** Deletes a stored response (a background one still running stops) */
+        delete: operations["deleteResponse"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/responses/{id}/input_items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The items a stored response was generated from (its previous responses' included), a page at a time */
+        get: operations["listResponseInputItems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/responses/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancels a background response: a queued one at once, a running one within moments, billed for what was written */
+        post: operations["cancelResponse"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1601,6 +1710,13 @@ export interface components {
                 cached_tokens: number;
             } | null;
         };
+        /** @description An account’s invitation link and what it brought. A new account that joins through the link is tied to this one once; at its first payment both get bonus tokens (REFERRAL_BONUS_INVITER, REFERRAL_BONUS_INVITEE). */
+        Referral: {
+            code: string;
+            link: string;
+            invited: number;
+            earned_tokens: number;
+        };
         PasswordChanged: {
             /** @constant */
             status: "ok";
@@ -1773,8 +1889,10 @@ export interface components {
             currency: string;
             confirmation_url: string | null;
         };
-        OrderList: {
-            orders: components["schemas"]["Order"][];
+        /** @description A pending Stars order and its invoice link */
+        StarsInvoiceLink: {
+            invoice_link: string;
+            order: components["schemas"]["Order"];
         };
         Order: {
             id: number;
@@ -1800,6 +1918,9 @@ export interface components {
                 tokens_taken: number;
                 tokens_spent: number;
             } | null;
+        };
+        OrderList: {
+            orders: components["schemas"]["Order"][];
         };
         Schedule: {
             id: number;
@@ -2013,7 +2134,9 @@ export interface components {
             object: "response";
             created_at: number;
             /** @enum {string} */
-            status: "completed" | "incomplete" | "failed" | "in_progress";
+            status: "completed" | "incomplete" | "failed" | "in_progress" | "queued" | "cancelled";
+            background: boolean;
+            previous_response_id: string | null;
             error: {
                 code: string;
                 message: string;
@@ -2043,9 +2166,29 @@ export interface components {
                 id: string;
                 call_id: string;
                 name: string;
+                namespace?: string;
                 arguments: string;
                 /** @constant */
                 status: "completed";
+            } | {
+                /** @constant */
+                type: "custom_tool_call";
+                id: string;
+                call_id: string;
+                name: string;
+                namespace?: string;
+                input: string;
+                /** @constant */
+                status: "completed";
+            } | {
+                /** @constant */
+                type: "web_search_call";
+                id: string;
+                /** @enum {string} */
+                status: "completed" | "failed";
+                action: {
+                    [key: string]: unknown;
+                };
             } | {
                 /** @constant */
                 type: "reasoning";
@@ -2057,8 +2200,7 @@ export interface components {
                 }[];
                 encrypted_content?: string;
             })[];
-            /** @constant */
-            store: false;
+            store: boolean;
             usage: {
                 input_tokens: number;
                 input_tokens_details: {
@@ -2070,7 +2212,7 @@ export interface components {
                 };
                 total_tokens: number;
             } | null;
-            service: {
+            service?: {
                 tokens_spent?: number;
                 balance?: number;
             };
@@ -2415,6 +2557,98 @@ export interface operations {
             };
         };
     };
+    signInWithTelegramWebApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description At most 1 MB (1048576 bytes); larger bodies answer 413. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    init_data: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in; the refresh cookie is set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The signature does not match, the data names no user, or `auth_date` is older than a day (`invalid_credentials`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The account is blocked (`account_blocked`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts from this address */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IpRateLimitError"];
+                };
+            };
+            /** @description Messenger sign-in is not configured (BOT_TOKEN); or: Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     login: {
         parameters: {
             query?: never;
@@ -2707,6 +2941,7 @@ export interface operations {
                     email: string;
                     password: string;
                     name?: string;
+                    referral_code?: string;
                 };
             };
         };
@@ -4049,6 +4284,97 @@ export interface operations {
                 };
             };
             /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReferral: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Referral object */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Referral"];
+                };
+            };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6474,6 +6800,140 @@ export interface operations {
                 };
             };
             /** @description Online payment is not configured, or the provider is unreachable; or: Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    starsInvoiceLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description At most 1 MB (1048576 bytes); larger bodies answer 413. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    article_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The pending order and its invoice link */
+            201: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StarsInvoiceLink"];
+                };
+            };
+            /** @description Unknown article id (`unknown_article`) or invalid body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The account is not linked to Telegram (`telegram_account_required`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description The payment provider refused the request (`payment_provider_rejected`) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No Telegram bot runs here (`stars_unavailable`), or Telegram is unreachable; or: Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9340,6 +9800,13 @@ export interface operations {
                             detail?: "auto" | "low" | "high";
                         } | {
                             /** @constant */
+                            type: "input_file";
+                            file_data?: string;
+                            file_id?: string | null;
+                            file_url?: string;
+                            filename?: string;
+                        } | {
+                            /** @constant */
                             type: "output_text";
                             text: string;
                             annotations?: unknown[];
@@ -9357,6 +9824,7 @@ export interface operations {
                         status?: "in_progress" | "completed" | "incomplete";
                         call_id: string;
                         name: string;
+                        namespace?: string | null;
                         arguments: string;
                     } | {
                         /** @constant */
@@ -9377,16 +9845,121 @@ export interface operations {
                         })[];
                     } | {
                         /** @constant */
+                        type: "custom_tool_call";
+                        id?: string;
+                        /** @enum {string} */
+                        status?: "in_progress" | "completed" | "incomplete";
+                        call_id: string;
+                        name: string;
+                        namespace?: string | null;
+                        input: string;
+                    } | {
+                        /** @constant */
+                        type: "custom_tool_call_output";
+                        id?: string | null;
+                        status?: ("in_progress" | "completed" | "incomplete") | null;
+                        call_id: string;
+                        output: ({
+                            /** @constant */
+                            type: "input_text";
+                            text: string;
+                        } | {
+                            /** @constant */
+                            type: "input_image";
+                            image_url: string;
+                            /** @enum {string} */
+                            detail?: "auto" | "low" | "high";
+                        })[];
+                    } | {
+                        /** @constant */
                         type: "reasoning";
                         id?: string;
                         summary: unknown[];
-                        content?: unknown[];
+                        content?: unknown[] | null;
                         encrypted_content?: string | null;
                         /** @enum {string} */
                         status?: "in_progress" | "completed" | "incomplete";
+                    } | {
+                        /** @constant */
+                        type: "web_search_call";
+                        id?: string;
+                        status?: string;
+                        action?: {
+                            [key: string]: unknown;
+                        } | null;
+                    } | {
+                        /** @constant */
+                        type: "additional_tools";
+                        id?: string | null;
+                        /** @constant */
+                        role?: "developer";
+                        tools: ({
+                            /** @constant */
+                            type: "function";
+                            name: string;
+                            description?: string | null;
+                            parameters?: {
+                                [key: string]: unknown;
+                            } | null;
+                            strict?: boolean | null;
+                        } | {
+                            /** @constant */
+                            type: "custom";
+                            name: string;
+                            description?: string | null;
+                            format?: ({
+                                /** @constant */
+                                type: "text";
+                            } | {
+                                /** @constant */
+                                type: "grammar";
+                                /** @enum {string} */
+                                syntax: "lark" | "regex";
+                                definition: string;
+                            }) | null;
+                        } | {
+                            /** @constant */
+                            type: "namespace";
+                            name: string;
+                            description?: string | null;
+                            tools: ({
+                                /** @constant */
+                                type: "function";
+                                name: string;
+                                description?: string | null;
+                                parameters?: {
+                                    [key: string]: unknown;
+                                } | null;
+                                strict?: boolean | null;
+                            } | {
+                                /** @constant */
+                                type: "custom";
+                                name: string;
+                                description?: string | null;
+                                format?: ({
+                                    /** @constant */
+                                    type: "text";
+                                } | {
+                                    /** @constant */
+                                    type: "grammar";
+                                    /** @enum {string} */
+                                    syntax: "lark" | "regex";
+                                    definition: string;
+                                }) | null;
+                            })[];
+                        } | ({
+                            /** @enum {string} */
+                            type: "web_search" | "web_search_preview" | "web_search_2025_08_26" | "web_search_preview_2025_03_11" | "file_search" | "code_interpreter" | "image_generation" | "mcp" | "computer_use_preview" | "local_shell" | "shell" | "apply_patch" | "tool_search";
+                        } & {
+                            [key: string]: unknown;
+                        }))[];
+                    } | {
+                        /** @constant */
+                        type: "item_reference";
+                        id: string;
                     })[];
                     instructions?: string | null;
-                    tools?: {
+                    tools?: ({
                         /** @constant */
                         type: "function";
                         name: string;
@@ -9395,12 +9968,75 @@ export interface operations {
                             [key: string]: unknown;
                         } | null;
                         strict?: boolean | null;
-                    }[] | null;
-                    tool_choice?: (("auto" | "none" | "required") | {
+                    } | {
                         /** @constant */
-                        type: "function";
+                        type: "custom";
                         name: string;
-                    }) | null;
+                        description?: string | null;
+                        format?: ({
+                            /** @constant */
+                            type: "text";
+                        } | {
+                            /** @constant */
+                            type: "grammar";
+                            /** @enum {string} */
+                            syntax: "lark" | "regex";
+                            definition: string;
+                        }) | null;
+                    } | {
+                        /** @constant */
+                        type: "namespace";
+                        name: string;
+                        description?: string | null;
+                        tools: ({
+                            /** @constant */
+                            type: "function";
+                            name: string;
+                            description?: string | null;
+                            parameters?: {
+                                [key: string]: unknown;
+                            } | null;
+                            strict?: boolean | null;
+                        } | {
+                            /** @constant */
+                            type: "custom";
+                            name: string;
+                            description?: string | null;
+                            format?: ({
+                                /** @constant */
+                                type: "text";
+                            } | {
+                                /** @constant */
+                                type: "grammar";
+                                /** @enum {string} */
+                                syntax: "lark" | "regex";
+                                definition: string;
+                            }) | null;
+                        })[];
+                    } | ({
+                        /** @enum {string} */
+                        type: "web_search" | "web_search_preview" | "web_search_2025_08_26" | "web_search_preview_2025_03_11" | "file_search" | "code_interpreter" | "image_generation" | "mcp" | "computer_use_preview" | "local_shell" | "shell" | "apply_patch" | "tool_search";
+                    } & {
+                        [key: string]: unknown;
+                    }))[] | null;
+                    tool_choice?: (("auto" | "none" | "required") | {
+                        /** @enum {string} */
+                        type: "function" | "custom";
+                        name: string;
+                    } | {
+                        /** @constant */
+                        type: "allowed_tools";
+                        /** @enum {string} */
+                        mode: "auto" | "required";
+                        tools: {
+                            [key: string]: unknown;
+                        }[];
+                    } | ({
+                        /** @enum {string} */
+                        type: "web_search" | "web_search_preview" | "web_search_2025_08_26" | "web_search_preview_2025_03_11" | "file_search" | "code_interpreter" | "image_generation" | "mcp" | "computer_use_preview" | "local_shell" | "shell" | "apply_patch" | "tool_search";
+                    } & {
+                        [key: string]: unknown;
+                    })) | null;
                     parallel_tool_calls?: boolean | null;
                     text?: {
                         format?: {
@@ -9443,6 +10079,14 @@ export interface operations {
                     prompt_cache_key?: string | null;
                     prompt_cache_retention?: string | null;
                     service_tier?: string | null;
+                    client_metadata?: {
+                        [key: string]: unknown;
+                    } | null;
+                    top_logprobs?: number | null;
+                    max_tool_calls?: number | null;
+                    context_management?: {
+                        [key: string]: unknown;
+                    }[] | null;
                     previous_response_id?: string | null;
                     conversation?: unknown;
                     background?: boolean | null;
@@ -9598,6 +10242,436 @@ export interface operations {
             };
             /** @description The provider did not answer in time */
             504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    getResponse: {
+        parameters: {
+            query?: {
+                include?: string[];
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The response */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description No stored response of this account (or, for a restricted key, of this key) with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    deleteResponse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @constant */
+                        object: "response";
+                        /** @constant */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description No stored response of this account (or, for a restricted key, of this key) with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    listResponseInputItems: {
+        parameters: {
+            query?: {
+                include?: string[];
+                after?: string;
+                limit?: number;
+                order?: "asc" | "desc";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of items */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: {
+                            [key: string]: unknown;
+                        }[];
+                        first_id: string | null;
+                        last_id: string | null;
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description No stored response of this account (or, for a restricted key, of this key) with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+        };
+    };
+    cancelResponse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The response (cancelled, or as it ended) */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description `response_not_cancellable`: it did not run in the background */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description No stored response of this account (or, for a restricted key, of this key) with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["V1Error"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -22,17 +22,14 @@ export function refuseUnknownResponsesParameters(raw: unknown): void {
   }
 }
 
-/** What needs state kept between requests; this surface is stateless. */
+/** What needs state this service does not keep: conversations (the Conversations API) and stored prompt templates. */
 function refuseStateful(body: ResponsesBody): void {
-  const refuse = (param: string, why: string) => {
-    throw new ParamError(param, `${param} is not supported: ${why}`);
-  };
-  const stateless = 'this server keeps no responses (send the whole conversation as input items instead)';
-  if (body.previous_response_id) refuse('previous_response_id', stateless);
-  if (body.store === true) refuse('store', `${stateless}; send store: false or leave it out`);
-  if (body.conversation !== undefined && body.conversation !== null) refuse('conversation', stateless);
-  if (body.background === true) refuse('background', 'answers are given in the request that asks for them');
-  if (body.prompt !== undefined && body.prompt !== null) refuse('prompt', 'this server keeps no prompt templates');
+  if (body.conversation !== undefined && body.conversation !== null) {
+    throw new ParamError('conversation', 'conversation is not supported: continue a stored response with previous_response_id');
+  }
+  if (body.prompt !== undefined && body.prompt !== null) {
+    throw new ParamError('prompt', 'prompt is not supported: this server keeps no prompt templates');
+  }
 }
 
 type TextPart = { type: 'input_text' | 'output_text'; text: string } | { type: 'refusal'; refusal: string } | { type: string };

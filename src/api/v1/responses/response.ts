@@ -6,6 +6,7 @@ import type { SseChannel } from '../../sse';
 import { serviceObject } from '../chat-run';
 import { BlockEvent, blocksOfResult, OutputBlock, pipeBlocks } from '../output-blocks';
 import type { ResponsesBody } from './schema';
+import { newResponseId } from '../../../core/responses/ids';
 import type { ReasoningEnvelope } from '../../../core/generations/chat/reasoning-envelope';
 import { ENCRYPTED_CONTENT, ReasoningShown, reasoningItem, reasoningItemId, summaryPart } from './reasoning-items';
 
@@ -23,15 +24,46 @@ export interface ResponseFrame {
   body: ResponsesBody;
   /** What of the reasoning the answer shows (summaries, encrypted content) and the envelope that seals it. */
   reasoning: ReasoningShown;
+  /** Kept for the account (`store`, true unless the request says false). */
+  store: boolean;
+  background: boolean;
+  previousResponseId: string | null;
 }
 
-export function responseFrame(body: ResponsesBody, envelope: ReasoningEnvelope): ResponseFrame {
+export function responseFrame(
+  body: ResponsesBody,
+  envelope: ReasoningEnvelope,
+  kept: { id?: string; createdAt?: number } = {},
+): ResponseFrame {
   const reasoning = {
     summary: body.reasoning?.summary !== undefined && body.reasoning.summary !== null,
     encrypted: body.include?.includes(ENCRYPTED_CONTENT) ?? false,
     envelope,
   };
-  return { id: newId('resp'), createdAt: Math.floor(Date.now() / 1000), body, reasoning };
+  return {
+    id: kept.id ?? newResponseId(),
+    createdAt: kept.createdAt ?? Math.floor(Date.now() / 1000),
+    body,
+    reasoning,
+    store: body.store !== false,
+    background: body.background === true,
+    previousResponseId: body.previous_response_id ?? null,
+  };
+}
+
+/** The frame a stored copy is rendered with: reasoning items keep their encrypted content, so a later turn restores it. */
+const keptFrame = (frame: ResponseFrame): ResponseFrame => ({ ...frame, reasoning: { ...frame.reasoning, encrypted: true } });
+
+/** A stored response as its client sees it: encrypted reasoning only when the request asked for it. */
+export function clientView(response: Json, includeEncrypted: boolean): Json {
+  if (includeEncrypted || !Array.isArray(response.output)) return response;
+  return { ...response, output: (response.output as Json[]).map(withoutEncrypted) };
+}
+
+export function withoutEncrypted(item: Json): Json {
+  if (item.type !== 'reasoning' || !('encrypted_content' in item)) return item;
+  const { encrypted_content: _sealed, ...shown } = item;
+  return shown;
 }
 
 function usageOf(usage: ChatUsage): Json {
@@ -58,7 +90,7 @@ function responseObject(frame: ResponseFrame, model: string, fields: Json): Json
     object: 'response',
     created_at: frame.createdAt,
     status: 'in_progress',
-    background: false,
+    background: frame.background,
     error: null,
     incomplete_details: null,
     instructions: b.instructions ?? null,
@@ -67,9 +99,9 @@ function responseObject(frame: ResponseFrame, model: string, fields: Json): Json
     model,
     output: [],
     parallel_tool_calls: b.parallel_tool_calls ?? true,
-    previous_response_id: null,
+    previous_response_id: frame.previousResponseId,
     reasoning: { effort: b.reasoning?.effort ?? null, summary: b.reasoning?.summary ?? null },
-    store: false,
+    store: frame.store,
     temperature: b.temperature ?? 1,
     text: { format: b.text?.format ?? { type: 'text' } },
     tool_choice: b.tool_choice ?? 'auto',
@@ -120,18 +152,33 @@ function itemId(block: OutputBlock): string {
   }
 }
 
-/** A whole answer as a Responses `response`. */
-export function responseBody(frame: ResponseFrame, out: ChatOutcome): Json {
-  return responseObject(frame, out.model.slug, {
-    ...ending(out.result.finishReason),
-    output: blocksOfResult(out.result).map((b) => outputItem(frame, b, itemId(b), 'completed')),
-    usage: usageOf(out.result.usage),
-    service: serviceObject(out),
-  });
+/** A whole answer as a Responses `response`: as its client sees it, and as it is stored (the same items, sealed reasoning kept). */
+export function responseBodies(frame: ResponseFrame, out: ChatOutcome): { client: Json; stored: Json } {
+  const blocks = blocksOfResult(out.result);
+  const ids = blocks.map(itemId);
+  const fields = { ...ending(out.result.finishReason), usage: usageOf(out.result.usage), service: serviceObject(out) };
+  const kept = keptFrame(frame);
+  return {
+    client: responseObject(frame, out.model.slug, { ...fields, output: blocks.map((b, i) => outputItem(frame, b, ids[i], 'completed')) }),
+    stored: responseObject(kept, out.model.slug, { ...fields, output: blocks.map((b, i) => outputItem(kept, b, ids[i], 'completed')) }),
+  };
 }
 
-/** Writes the stream as Responses events; a vendor failure after the start is `response.failed`. */
-export async function writeResponseStream(frame: ResponseFrame, stream: ChatStream, sse: SseChannel): Promise<void> {
+/** The response object before its answer (a background response: `queued`). */
+export function pendingResponse(frame: ResponseFrame, model: string, status: 'queued' | 'in_progress'): Json {
+  return responseObject(frame, model, { status });
+}
+
+/** A response that ended without an answer (a background response whose run failed or was cancelled). */
+export function endedResponse(frame: ResponseFrame, model: string, status: 'failed' | 'cancelled', error: Json | null): Json {
+  return responseObject(frame, model, { status, error });
+}
+
+/**
+ * Writes the stream as Responses events; a vendor failure after the start is `response.failed`. @returns the final
+ * response object as it is stored (sealed reasoning kept)
+ */
+export async function writeResponseStream(frame: ResponseFrame, stream: ChatStream, sse: SseChannel): Promise<Json> {
   let sequence = 0;
   const emit = (type: string, fields: Json): boolean => sse.event(type, { type, sequence_number: sequence++, ...fields });
   const model = stream.model.slug;
@@ -142,6 +189,8 @@ export async function writeResponseStream(frame: ResponseFrame, stream: ChatStre
   const ids: string[] = [];
   const blocks: OutputBlock[] = [];
   const done: Json[] = [];
+  const kept: Json[] = [];
+  const keptAs = keptFrame(frame);
   const write = (ev: BlockEvent): boolean => {
     const output_index = ev.index;
     if (ev.type === 'start') {
@@ -182,6 +231,7 @@ export async function writeResponseStream(frame: ResponseFrame, stream: ChatStre
     }
     const item = outputItem(frame, ev.block, item_id, 'completed');
     done[ev.index] = item;
+    kept[ev.index] = outputItem(keptAs, ev.block, item_id, 'completed');
     if (ev.block.kind === 'text') {
       emit('response.output_text.done', { item_id, output_index, content_index: 0, text: ev.block.text, logprobs: [] });
       emit('response.content_part.done', { item_id, output_index, content_index: 0, part: outputTextPart(ev.block.text) });
@@ -197,26 +247,26 @@ export async function writeResponseStream(frame: ResponseFrame, stream: ChatStre
     return emit('response.output_item.done', { output_index, item });
   };
   const piped = await pipeBlocks(stream, write);
+  let fields: Json;
   if (piped.failure !== undefined) {
     const d = describeError(piped.failure);
-    emit('response.failed', {
-      response: responseObject(frame, model, {
-        status: 'failed',
-        error: { code: d.status >= 500 ? 'server_error' : d.code, message: d.message },
-        output: done.filter(Boolean),
-        service: serviceObject(piped.billed),
-      }),
-    });
+    fields = {
+      status: 'failed',
+      error: { code: d.status >= 500 ? 'server_error' : d.code, message: d.message },
+      service: serviceObject(piped.billed),
+    };
+    emit('response.failed', { response: responseObject(frame, model, { ...fields, output: done.filter(Boolean) }) });
   } else {
     const end = ending(piped.assembler.finishReason);
+    fields = {
+      ...end,
+      usage: usageOf(piped.billed.usage ?? { promptTokens: stream.promptTokens, completionTokens: 0 }),
+      service: serviceObject(piped.billed),
+    };
     emit(end.status === 'completed' ? 'response.completed' : 'response.incomplete', {
-      response: responseObject(frame, model, {
-        ...end,
-        output: done.filter(Boolean),
-        usage: usageOf(piped.billed.usage ?? { promptTokens: stream.promptTokens, completionTokens: 0 }),
-        service: serviceObject(piped.billed),
-      }),
+      response: responseObject(frame, model, { ...fields, output: done.filter(Boolean) }),
     });
   }
   sse.close();
+  return responseObject(keptAs, model, { ...fields, output: kept.filter(Boolean) });
 }

@@ -146,6 +146,15 @@ export class ChatService {
     return model.config.supports_vision && this.deps.adapters[model.provider].chat?.supports('pdf', model.upstreamModel) === true;
   }
 
+  /**
+   * Everything a run would check before it holds or calls (the model, the key's and the plan's permission, the
+   * parameters): what a request that runs later (a background response) is refused for at once. Nothing is held.
+   * @throws ParamError and the access errors
+   */
+  check(actor: Actor, input: ChatInput): TextModel {
+    return prepareCandidates(this.deps, actor, input)[0].model;
+  }
+
   /** The prompt's size as the hold estimates it (what a token-counting endpoint answers); nothing is held or counted. */
   countPromptTokens(input: ChatInput): { model: TextModel; promptTokens: number } {
     const { model } = textModelFor(input.model);
