@@ -30,7 +30,9 @@ test('caps: pages, characters and bytes are refused with the cap named; damaged 
     code: 'document_unreadable',
     reason: 'damaged',
   });
-  await expect(readDocument({ name: 'fake.pdf', data: Buffer.from('not a pdf at all') }, caps)).rejects.toMatchObject({ reason: 'damaged' });
+  await expect(readDocument({ name: 'fake.pdf', data: Buffer.from('not a pdf at all') }, caps)).rejects.toMatchObject({
+    reason: 'damaged',
+  });
   await expect(readDocument({ name: 'data.csv', data: Buffer.from([0x61, 0xff, 0xfe, 0x00]) }, caps)).rejects.toMatchObject({
     reason: 'binary',
   });

@@ -234,7 +234,7 @@ describe('usage', () => {
     });
     await insertGeneration(ds, uid, { source: 'bot', status: 'failed', error: 'The model flux-dev is overloaded' });
     const page = await signedIn(account);
-    await page.getByRole('link', { name: 'Usage' }).click();
+    await page.getByRole('link', { name: 'Usage', exact: true }).click();
     await page.getByRole('heading', { name: 'Usage: request log' }).waitFor();
     await page.getByTestId('log-row').nth(24).waitFor();
     expect(await page.getByTestId('log-row').count()).toBe(25);
@@ -454,7 +454,7 @@ describe('models', () => {
     const account = await api.account('free');
     const catalog = (await api.request('GET', '/api/v2/models', { token: await api.accessToken(account) })).body;
     const page = await signedIn(account);
-    await page.getByRole('link', { name: 'Models' }).click();
+    await page.getByRole('link', { name: 'Models', exact: true }).click();
     await page.getByRole('heading', { name: 'Models' }).waitFor();
     await page
       .getByTestId('models-count')

@@ -349,7 +349,7 @@ describe('playground, history, billing, settings', () => {
     const page = await open();
     await signIn(page, account.email, account.password);
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
-    await page.getByRole('link', { name: 'Playground' }).click();
+    await page.getByRole('link', { name: 'Playground', exact: true }).click();
     await page.getByRole('heading', { name: 'Playground' }).waitFor();
 
     // Chat: the answer grows on the page while the events arrive.
@@ -404,7 +404,7 @@ describe('playground, history, billing, settings', () => {
     await screenshot(page, 'playground-image');
 
     // History: the text and the image.
-    await page.getByRole('link', { name: 'History' }).click();
+    await page.getByRole('link', { name: 'History', exact: true }).click();
     await page.getByRole('heading', { name: 'History' }).waitFor();
     await page.getByTestId('result-image').waitFor();
     await page.getByTestId('result-text').first().waitFor();
@@ -480,7 +480,7 @@ describe('playground, history, billing, settings', () => {
     const page = await open();
     await signIn(page, account.email, account.password);
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
-    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
     await page.getByText('No endpoints yet.').waitFor();
     await page.getByLabel('Endpoint URL').fill('https://hooks.example.com/nebula');
     // Event types are chosen per endpoint: only payments here.

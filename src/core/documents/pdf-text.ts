@@ -48,7 +48,13 @@ export async function pdfText(data: Buffer, maxPages: number): Promise<PdfText> 
       pages.push(content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : '')).join(''));
       page.cleanup();
     }
-    return { pages: doc.numPages, text: pages.map((p) => p.trim()).join('\n\n').trim() };
+    return {
+      pages: doc.numPages,
+      text: pages
+        .map((p) => p.trim())
+        .join('\n\n')
+        .trim(),
+    };
   } catch (err) {
     if (err instanceof DocumentTooLargeError) throw err;
     throw new DocumentUnreadableError('damaged', err instanceof Error ? err.name : 'unknown');

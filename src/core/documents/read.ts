@@ -29,7 +29,8 @@ const TEXT_EXTENSIONS = new Set(
     'dockerfile makefile cmake mk ex exs erl hrl hs ml elm clj cljs lisp scm nim zig sol tf hcl ipynb'
   ).split(' '),
 );
-const TEXT_MIME = /^(text\/|application\/(json|ld\+json|xml|x-yaml|yaml|toml|javascript|x-javascript|typescript|x-sh|x-python|sql|csv|x-ndjson))/i;
+const TEXT_MIME =
+  /^(text\/|application\/(json|ld\+json|xml|x-yaml|yaml|toml|javascript|x-javascript|typescript|x-sh|x-python|sql|csv|x-ndjson))/i;
 
 function extensionOf(name: string): string {
   const base = name.toLowerCase().split('/').pop() ?? '';

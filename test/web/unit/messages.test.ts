@@ -98,7 +98,7 @@ describe('errors in words', () => {
     for (const code of ['not_authenticated', 'session_required', 'payload_too_large', 'service_unavailable', 'internal_error'])
       codes.add(code);
     // Never shown to a user: the payment provider's own callbacks, operator refunds, internal faults, file ranges,
-    // and the request log's mark of a client that left before its answer.
+    // the request log's mark of a client that left before its answer, and /v1's own Responses codes.
     const unseen = [
       'invalid_notification',
       'unknown_payment',
@@ -113,6 +113,9 @@ describe('errors in words', () => {
       'image_rejected',
       'invalid_size',
       'client_closed_request',
+      // The stateful Responses API of /v1, which the dashboard does not call.
+      'response_not_found',
+      'response_not_cancellable',
     ];
     const missing = [...codes].filter((c) => !unseen.includes(c) && !WORDED_CODES.includes(c));
     expect(missing).toEqual([]);

@@ -465,6 +465,8 @@ export const en = {
     'This API key has limits: it may generate and read, but not manage the account. Use the dashboard, or a key without limits.',
   'error.documentTooLarge': 'This document is too large: {message}',
   'error.documentUnreadable': 'This document cannot be read: {message}',
+  'error.starsUnavailable': 'Paying with Telegram Stars is not available here right now. Try again later, or pay by card.',
+  'error.telegramAccountRequired': 'Stars are paid inside Telegram: link your Telegram account on the Account page first.',
 } as const;
 
 export type MessageKey = keyof typeof en;

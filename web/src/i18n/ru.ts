@@ -464,4 +464,6 @@ export const ru: Record<MessageKey, string> = {
     'У этого API-ключа есть ограничения: он может генерировать и читать, но не управлять аккаунтом. Воспользуйтесь сайтом или ключом без ограничений.',
   'error.documentTooLarge': 'Документ слишком большой: {message}',
   'error.documentUnreadable': 'Этот документ не удаётся прочитать: {message}',
+  'error.starsUnavailable': 'Оплата звёздами Telegram сейчас недоступна. Попробуйте позже или оплатите картой.',
+  'error.telegramAccountRequired': 'Звёзды оплачиваются в Telegram: сначала привяжите Telegram на странице «Аккаунт».',
 };
