@@ -81,6 +81,7 @@ function providersOf(e: Env): ProvidersConfig {
   return {
     vendors,
     timeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    poolSize: e.VENDOR_POOL_SIZE,
     concurrency: e.PROVIDER_CONCURRENCY,
   };
 }
@@ -156,6 +157,7 @@ const envSchema = z
       .transform((v) => (v === undefined ? undefined : new URL(v).origin)),
     UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(120000),
     PROVIDER_CONCURRENCY: z.coerce.number().int().positive().default(8),
+    VENDOR_POOL_SIZE: z.coerce.number().int().positive().default(256),
     YOOKASSA_SHOP_ID: optionalString,
     YOOKASSA_SECRET_KEY: optionalString,
     YOOKASSA_BASE_URL: optionalUrl,

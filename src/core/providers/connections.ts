@@ -46,17 +46,29 @@ function connectionId(baseUrl: string, apiKey: string): string {
 export class ProviderConnections {
   private readonly pools = new Map<ProviderName, readonly PooledConnection[]>();
 
+  /**
+   * @param fetchImpl one fetch for every vendor (tests); by default each vendor gets a vendor client of its own, so
+   * its pool of `config.poolSize` connections (and the line in front of it) is its alone, sandboxed or not.
+   */
   constructor(
-    private readonly config: Pick<ProvidersConfig, 'vendors' | 'timeoutMs'>,
+    private readonly config: Pick<ProvidersConfig, 'vendors' | 'timeoutMs'> & Partial<Pick<ProvidersConfig, 'poolSize'>>,
     private readonly vendors: Readonly<Record<ProviderName, Pick<ProviderAdapter, 'defaultBaseUrl' | 'faults'>>>,
     private readonly sandboxMount?: (provider: ProviderName) => string,
-    private readonly fetchImpl: typeof fetch = createVendorFetch({
-      connectTimeoutMs: CONNECT_TIMEOUT_MS,
-      headersTimeoutMs: config.timeoutMs,
-      bodyIdleTimeoutMs: config.timeoutMs,
-      maxResponseBytes: MAX_RESPONSE_BYTES,
-    }),
+    private readonly fetchImpl?: typeof fetch,
   ) {}
+
+  private fetchFor(): typeof fetch {
+    return (
+      this.fetchImpl ??
+      createVendorFetch({
+        connectTimeoutMs: CONNECT_TIMEOUT_MS,
+        headersTimeoutMs: this.config.timeoutMs,
+        bodyIdleTimeoutMs: this.config.timeoutMs,
+        maxResponseBytes: MAX_RESPONSE_BYTES,
+        connections: this.config.poolSize,
+      })
+    );
+  }
 
   info(provider: ProviderName): ConnectionInfo {
     const pool = this.poolOf(provider);
@@ -95,7 +107,7 @@ export class ProviderConnections {
 
   private build(provider: ProviderName): PooledConnection[] {
     const vendor = this.vendors[provider];
-    const base = { sandbox: false, fetch: this.fetchImpl, timeoutMs: this.config.timeoutMs, faults: vendor.faults };
+    const base = { sandbox: false, fetch: this.fetchFor(), timeoutMs: this.config.timeoutMs, faults: vendor.faults };
     // A vendor that runs in this process (its base URL is `local://`) needs no credentials.
     if (vendor.defaultBaseUrl.startsWith('local:')) {
       return [{ provider, index: 0, of: 1, id: 'local', weight: 1, conn: { ...base, apiKey: '', baseUrl: vendor.defaultBaseUrl } }];

@@ -10,6 +10,7 @@ import {
   isResponseTooLarge,
   responseTooLarge,
 } from './transport/vendor-fetch';
+import { isVendorPoolBusy } from './transport/connection-slots';
 import { nodeBodyOf } from './transport/streamed-response';
 import { ProviderConnection, ProviderError, ProviderErrorKind, ProviderName } from './types';
 
@@ -128,7 +129,8 @@ async function attempt(provider: ProviderName, conn: ProviderConnection, req: Up
   try {
     res = await conn.fetch(url, init);
   } catch (err) {
-    if (req.signal?.aborted) throw err;
+    // A call that never got a connection in time is refused as it is (the route renders it): not retried here.
+    if (req.signal?.aborted || isVendorPoolBusy(err)) throw err;
     throw transportFailure(provider, err);
   } finally {
     timer?.clear();

@@ -2,6 +2,7 @@ import { providerConnectionRequestsTotal, providerFailoversTotal } from '../ops/
 import { ProviderUnavailableError } from './errors';
 import type { ProviderConnections, PooledConnection } from './connections';
 import type { CircuitState, ProviderGate } from './provider-gate';
+import { isVendorPoolBusy } from './transport/connection-slots';
 import { ProviderConnection, ProviderError, ProviderName } from './types';
 
 /**
@@ -74,6 +75,20 @@ export class VendorRoute {
     return { conn, connection: c };
   }
 
+  /**
+   * Every connection to the vendor stayed busy for the whole upstream timeout: the request is refused as the
+   * model being unavailable for now (503 with Retry-After). Its keys share one pool, so no other connection is tried.
+   */
+  private refusedWhenBusy(err: unknown): unknown {
+    if (!isVendorPoolBusy(err)) return err;
+    return new ProviderUnavailableError(
+      this.provider,
+      this.modelSlug,
+      `The model ${this.modelSlug} is busy right now (every connection to its provider is in use). Please wait about ${err.retryAfterSeconds} s and try again.`,
+      err.retryAfterSeconds,
+    );
+  }
+
   private failedOver(c: PooledConnection, err: unknown): void {
     providerFailoversTotal.inc({
       provider: c.provider,
@@ -96,6 +111,7 @@ export class VendorRoute {
           return result;
         } catch (err) {
           countRequest(c, err);
+          if (isVendorPoolBusy(err)) throw this.refusedWhenBusy(err);
           if (last || !movesOn(err)) throw err;
           this.failedOver(c, err);
         }
@@ -124,6 +140,7 @@ export class VendorRoute {
           const failure = signal?.aborted ? null : err;
           route.gate.observe(c, failure, startedAt);
           countRequest(c, failure);
+          if (isVendorPoolBusy(err)) throw route.refusedWhenBusy(err);
           if (last || !movesOn(err) || signal?.aborted) throw err;
           route.failedOver(c, err);
           continue;

@@ -17,6 +17,11 @@ export interface ProvidersConfig {
   vendors: Record<ProviderName, readonly ConnectionSettings[]>;
   /** A vendor that sends no headers, or whose body stalls, for this long fails (UPSTREAM_TIMEOUT_MS). */
   timeoutMs: number;
+  /**
+   * HTTP connections per vendor in this process (VENDOR_POOL_SIZE): a call beyond them waits for one within its
+   * UPSTREAM_TIMEOUT_MS, then is refused as busy (503 with Retry-After).
+   */
+  poolSize: number;
   /** Concurrent upstream calls per provider in this process (PROVIDER_CONCURRENCY). */
   concurrency: number;
 }

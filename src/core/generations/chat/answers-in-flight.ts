@@ -7,8 +7,10 @@ const LEASE_HEARTBEAT_MS = 2000;
 const DEFERRED_HEARTBEAT_MS = 30 * 60_000;
 
 interface OpenAnswer {
+  generationId: number;
   abort: AbortController;
   done: Promise<unknown>;
+  delivered: () => number;
   userId?: number;
 }
 
@@ -18,10 +20,14 @@ interface OpenAnswer {
  */
 export class AnswersInFlight {
   private readonly open = new Set<OpenAnswer>();
+  /** One heartbeat for every open answer of the process: one statement per interval, however many there are. */
+  private heartbeat?: NodeJS.Timeout;
+  private beating = false;
 
   constructor(
     private readonly leases: GenerationLeases,
     private readonly log: Logger,
+    private readonly heartbeatMs = LEASE_HEARTBEAT_MS,
   ) {}
 
   get size(): number {
@@ -34,20 +40,34 @@ export class AnswersInFlight {
    * instance takes the answer for an abandoned one while its outcome waits here.
    */
   follow(generationId: number, abort: AbortController, done: Promise<unknown>, delivered: () => number = () => 0, userId?: number): void {
-    const entry: OpenAnswer = { abort, done, userId };
+    const entry: OpenAnswer = { generationId, abort, done, delivered, userId };
     this.open.add(entry);
-    const beat = () => this.leases.progress(generationId, delivered());
-    const heartbeat = setInterval(() => void beat().catch(() => undefined), LEASE_HEARTBEAT_MS);
-    heartbeat.unref();
+    this.heartbeat ??= setInterval(() => void this.beat(), this.heartbeatMs).unref();
     void done
       .then((billing) => {
         if ((billing as { deferred?: boolean } | undefined)?.deferred) this.keepFresh(generationId, delivered());
       })
       .finally(() => {
-        clearInterval(heartbeat);
         this.open.delete(entry);
+        if (this.open.size === 0 && this.heartbeat) {
+          clearInterval(this.heartbeat);
+          this.heartbeat = undefined;
+        }
       })
       .catch(() => undefined);
+  }
+
+  /** Writes every open answer's delivered length to its lease in one statement; a beat still running is not doubled. */
+  private async beat(): Promise<void> {
+    if (this.beating || this.open.size === 0) return;
+    this.beating = true;
+    try {
+      await this.leases.progressMany([...this.open].map((e) => ({ generationId: e.generationId, deliveredChars: e.delivered() })));
+    } catch {
+      // A failed beat is retried by the next one; the lease's age only matters after minutes.
+    } finally {
+      this.beating = false;
+    }
   }
 
   /** Writes a stream's delivered length to its lease now (its first output); a failure is left to the heartbeat. */

@@ -29,6 +29,7 @@ import { GenerationLeases } from '../settlement/leases';
 import { NewGeneration, NewLease } from '../settlement/lifecycle';
 import { GenerationNotifier } from '../ports';
 import { movesOn, ProviderRouter, VendorRoute } from '../../providers/router';
+import { ProviderUnavailableError } from '../../providers/errors';
 import { Actor, RequestContext } from '../service';
 
 export interface ChatServiceDeps {
@@ -291,7 +292,7 @@ export class ChatService {
   private async firstThatStreams<R extends ChatAttempt & { started?: AsyncIterable<ChatStreamEvent> }>(
     first: R,
     signal: AbortSignal,
-  ): Promise<{ run: R; events: AsyncIterable<ChatStreamEvent> }> {
+  ): Promise<{ run: R; events: AsyncIterable<ChatStreamEvent>; failure?: unknown }> {
     let run = first;
     for (let started = first.started; ; started = undefined) {
       const chat = this.deps.adapters[run.model.provider].chat!;
@@ -302,7 +303,7 @@ export class ChatService {
         return { run, events: resumed(await it.next(), it) };
       } catch (err) {
         const next = await this.fallBack(run, err, signal.aborted).catch((dbErr: unknown) => dbErr as Error);
-        if (next === undefined || next instanceof Error) return { run, events: failing(next ?? err) };
+        if (next === undefined || next instanceof Error) return { run, events: failing(next ?? err), failure: next ?? err };
         run = next;
       }
     }
@@ -353,6 +354,8 @@ export class ChatService {
         }
       } catch (err) {
         await this.settlement.fail(run, err);
+        // No connection to the vendor freed in time (or its circuit is open): a 503 with Retry-After, not a failure.
+        if (err instanceof ProviderUnavailableError) throw err;
         const kind = err instanceof ProviderError ? err.kind : 'upstream';
         throw new GenerationFailedError(run.generationId, kind, failureMessage(kind, run.model.slug), run.model.slug);
       } finally {
@@ -394,9 +397,15 @@ export class ChatService {
     let reasoningChars = 0;
     const delivered = () => text.length + toolText.length + reasoningChars;
     this.answers.follow(run.generationId, upstreamAbort, billed, delivered, actor.user.id);
-    // With fallbacks, the model that serves is known at its first event: the answer names it from the start.
-    const served = run.candidates.length > 1 ? await this.firstThatStreams(run, upstreamAbort.signal) : undefined;
+    // The first event is awaited before the answer opens: the model that serves (with fallbacks) is named from the
+    // start, and a vendor whose every connection stayed busy is refused with a 503 rather than a stream that waits.
+    const served = !upstreamAbort.signal.aborted ? await this.firstThatStreams(run, upstreamAbort.signal) : undefined;
     if (served) run = served.run;
+    if (served?.failure instanceof ProviderUnavailableError) {
+      signal?.removeEventListener('abort', onClientAbort);
+      resolveBilled({ ...(await this.settlement.fail(run, served.failure)), failed: true });
+      throw served.failure;
+    }
     const chat = this.deps.adapters[run.model.provider].chat!;
     const started = served?.events ?? run.started;
     const self = this;

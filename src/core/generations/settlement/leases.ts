@@ -36,6 +36,17 @@ export class GenerationLeases {
     ]);
   }
 
+  /** `progress` for many generations in one statement (the heartbeat of every open answer of an instance). */
+  async progressMany(entries: readonly { generationId: number; deliveredChars: number }[]): Promise<void> {
+    if (entries.length === 0) return;
+    await this.sql.query(
+      `UPDATE generation_leases l SET delivered_chars = v.delivered, heartbeat_at = now()
+         FROM unnest($1::int[], $2::int[]) AS v(id, delivered)
+        WHERE l.generation_id = v.id`,
+      [entries.map((e) => e.generationId), entries.map((e) => e.deliveredChars)],
+    );
+  }
+
   /**
    * Like progress, while the generation is still pending (its outcome waits in the billing outbox).
    * @returns false once it is settled (or its lease gone): nothing left to keep fresh

@@ -1,5 +1,6 @@
 import { Agent, Dispatcher, interceptors } from 'undici';
 import { BufferedResponse, RawHeaders, toHeaders } from './buffered-response';
+import { ConnectionSlots, isVendorPoolBusy } from './connection-slots';
 import { StreamedResponse } from './streamed-response';
 
 // The one HTTP client for vendor APIs (user-supplied URLs go through core/net's SSRF-safe fetch instead).
@@ -17,6 +18,11 @@ export interface VendorFetchOptions {
   /** Largest body read into memory (streams are not buffered, so not capped). */
   maxResponseBytes: number;
   maxRedirections?: number;
+  /**
+   * Connections open at once (VENDOR_POOL_SIZE); a request beyond them waits in line, and that wait counts in its
+   * head timeout: no slot before the timeout, and it fails with VendorPoolBusyError.
+   */
+  connections?: number;
 }
 
 /** Per-request overrides a caller may add to the fetch init (ignored by any other fetch). */
@@ -77,7 +83,7 @@ export function isPhaseTimeout(err: unknown): boolean {
 /** undici's own errors in the shapes fetch callers know: TimeoutError, AbortError, or TypeError('fetch failed'). */
 export function asFetchError(err: unknown, signal?: AbortSignal | null): Error {
   if (signal?.aborted) return abortReason(signal);
-  if (err instanceof ResponseTooLargeError) return err;
+  if (err instanceof ResponseTooLargeError || isVendorPoolBusy(err)) return err;
   const code = (err as { code?: string } | null)?.code;
   if (code && TIMEOUT_CODES[code]) return new DOMException(`upstream ${TIMEOUT_CODES[code]} timeout`, 'TimeoutError');
   return Object.assign(new TypeError('fetch failed'), { cause: err });
@@ -124,17 +130,21 @@ function discard(body: Dispatcher.ResponseData['body']): void {
   body.destroy();
 }
 
+/** Connections per vendor when the configuration names none (VENDOR_POOL_SIZE's default). */
+export const DEFAULT_CONNECTIONS = 256;
+
 function firstValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
 export function createVendorFetch(options: VendorFetchOptions): VendorFetch {
+  const slots = new ConnectionSlots(options.connections ?? DEFAULT_CONNECTIONS);
   const dispatcher = new Agent({
     connect: { timeout: options.connectTimeoutMs },
     headersTimeout: options.headersTimeoutMs,
     bodyTimeout: options.bodyIdleTimeoutMs,
     keepAliveTimeout: 10_000,
-    connections: 256,
+    connections: slots.size,
   }).compose(interceptors.redirect({ maxRedirections: options.maxRedirections ?? 5 }));
 
   const vendorFetch = async (input: string | URL | Request, init: VendorInit = {}): Promise<Response> => {
@@ -146,8 +156,12 @@ export function createVendorFetch(options: VendorFetchOptions): VendorFetch {
     const headers = headerRecord(init.headers);
     const method = (init.method ?? 'GET').toUpperCase();
     const limit = init.maxResponseBytes ?? options.maxResponseBytes;
+    const headTimeoutMs = init.headersTimeoutMs ?? options.headersTimeoutMs;
+    const queuedAt = Date.now();
+    let release: (() => void) | undefined;
     try {
       const body = await encodeBody(init.body, headers);
+      release = await slots.acquire(url.origin, headTimeoutMs, signal);
       const res = await dispatcher.request({
         origin: url.origin,
         path: url.pathname + url.search,
@@ -155,9 +169,12 @@ export function createVendorFetch(options: VendorFetchOptions): VendorFetch {
         headers,
         body,
         signal,
-        headersTimeout: init.headersTimeoutMs,
+        // The time in line counts: the head is due within the same timeout from when the request arrived.
+        headersTimeout: Math.max(1, headTimeoutMs - (Date.now() - queuedAt)),
         bodyTimeout: init.bodyIdleTimeoutMs,
       });
+      // The slot is the connection's: it frees once the body is read whole, dropped or broken off.
+      res.body.once('close', release);
       const status = res.statusCode;
       const raw = res.headers as RawHeaders;
       if (status === 204 || status === 304 || method === 'HEAD') {
@@ -181,6 +198,7 @@ export function createVendorFetch(options: VendorFetchOptions): VendorFetch {
       const redirected = (res as { context?: { history?: URL[] } }).context?.history !== undefined;
       return new BufferedResponse(status, '', raw, data, url.href, redirected) as unknown as Response;
     } catch (err) {
+      release?.();
       if (err instanceof BodyBrokeOffError) throw err.cause;
       throw asFetchError(err, signal);
     }
