@@ -15,6 +15,13 @@ export interface MockUpstream {
   close(): Promise<void>;
 }
 
+/**
+ * How long the mock waits before the first byte of each answer (0: at once). Set at start (`--first-byte-ms=20`) or
+ * while it runs with `PUT /_mock/first-byte-ms/<ms>` (the bench switches between an instant and a 20 ms vendor).
+ */
+let firstByteMs = 0;
+const CONTROL = /^\/_mock\/first-byte-ms\/(\d+)$/;
+
 interface ChatRequestView {
   model: string;
   stream: boolean;
@@ -81,6 +88,17 @@ function streamFrames(view: ChatRequestView): string {
 
 function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: string): void {
   const path = (req.url ?? '/').split('?')[0].replace(/\/+$/, '');
+  const control = CONTROL.exec(path);
+  if (req.method === 'PUT' && control) {
+    firstByteMs = Number(control[1]);
+    sendJson(res, 200, { first_byte_ms: firstByteMs });
+    return;
+  }
+  if (firstByteMs > 0) setTimeout(() => answer(req, res, raw, path), firstByteMs);
+  else answer(req, res, raw, path);
+}
+
+function answer(req: http.IncomingMessage, res: http.ServerResponse, raw: string, path: string): void {
   if (req.method !== 'POST' || path !== '/v1/chat/completions') {
     sendError(res, 404, `Unknown request URL: ${req.method} ${req.url}`, 'invalid_request_error', 'unknown_url');
     return;
@@ -104,7 +122,8 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: string
   res.end();
 }
 
-export function startMockUpstream(port = 0, host = '127.0.0.1'): Promise<MockUpstream> {
+export function startMockUpstream(port = 0, host = '127.0.0.1', options: { firstByteMs?: number } = {}): Promise<MockUpstream> {
+  firstByteMs = options.firstByteMs ?? firstByteMs;
   const server = http.createServer((req, res) => {
     const parts: Buffer[] = [];
     let size = 0;
@@ -132,10 +151,16 @@ export function startMockUpstream(port = 0, host = '127.0.0.1'): Promise<MockUps
   });
 }
 
-// Run alone (`node dist/bench/mock-upstream.js [--port=N]`): prints `{"url": ...}` once listening.
+/** Sets the mock's wait before each answer's first byte (it runs in another process). */
+export async function setFirstByteMs(mockUrl: string, ms: number): Promise<void> {
+  const res = await fetch(`${mockUrl}/_mock/first-byte-ms/${ms}`, { method: 'PUT' });
+  if (!res.ok) throw new Error(`the mock refused its first-byte delay: HTTP ${res.status}`);
+}
+
+// Run alone (`node dist/bench/mock-upstream.js [--port=N] [--first-byte-ms=20]`): prints `{"url": ...}` once listening.
 if (require.main === module) {
-  const arg = process.argv.find((a) => a.startsWith('--port='));
-  void startMockUpstream(arg ? Number(arg.slice('--port='.length)) : 0).then((mock) => {
+  const flag = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  void startMockUpstream(Number(flag('port') ?? 0), '127.0.0.1', { firstByteMs: Number(flag('first-byte-ms') ?? 0) }).then((mock) => {
     process.stdout.write(`${JSON.stringify({ url: mock.url })}\n`);
     const stop = () => void mock.close().then(() => process.exit(0));
     process.on('SIGTERM', stop);

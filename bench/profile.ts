@@ -6,6 +6,8 @@ import { renderProfile, summarizeProfile } from './lib/cpuprofile';
 import { runLoad, Target } from './lib/http-load';
 import { BenchDatabase, BenchUser, clearRateCounters, createUserWithKey, redisReachable, serviceEnv } from './lib/service-fixture';
 import { summarize } from './lib/stats';
+import { stepsBetween, stepTotals, StepTotals } from './lib/time-breakdown';
+import crypto from 'node:crypto';
 
 // `node dist/bench/profile.js [sync|stream] [--prof]`: this service alone behind the mock, short runs for
 // direction while changing the hot path (the side-by-side figures with Portkey come from `npm run bench`).
@@ -26,6 +28,9 @@ const ROUNDS = num('PROFILE_ROUNDS', 4);
 const CONCURRENCY = num('PROFILE_CONCURRENCY', 64);
 const ACCOUNTS = num('PROFILE_ACCOUNTS', 1);
 const BASELINE = process.env.PROFILE_BASELINE;
+/** The mock waits this long before each answer's first byte (the 20 ms case of issue 42). */
+const FIRST_BYTE_MS = num('PROFILE_FIRST_BYTE_MS', 0);
+const METRICS_TOKEN = crypto.randomBytes(16).toString('hex');
 
 /** `PROFILE_SERVICE_ENV='A=1;B=2'` as an object. */
 function extraEnv(): Record<string, string> {
@@ -43,6 +48,9 @@ interface Service {
   users: BenchUser[];
   targets: Target[];
   profDir: string;
+  metricsUrl: string;
+  /** The service's hold and settlement waits over its concurrency-1 rounds. */
+  steps: StepTotals[];
   latency: number[];
   rounds: { rps: number; svc: number; pg: number }[];
 }
@@ -56,7 +64,7 @@ async function startService(root: string, label: string, mockUrl: string, dataDi
     process.env,
     { port, dataDir: own, databaseUrl: db.url, mockUrl, redisUrl },
     // Extra environment for the service under test only, e.g. PROFILE_SERVICE_ENV='NODE_OPTIONS=--max-semi-space-size=2'.
-    label === 'this' ? extraEnv() : {},
+    { METRICS_TOKEN, ...(label === 'this' ? extraEnv() : {}) },
   );
   const users: BenchUser[] = [];
   for (let i = 0; i < ACCOUNTS; i++) users.push(await createUserWithKey(root, env, 'elite', 100_000_000));
@@ -68,7 +76,8 @@ async function startService(root: string, label: string, mockUrl: string, dataDi
     url: `http://127.0.0.1:${port}/v1/chat/completions`,
     headers: { authorization: `Bearer ${u.key}` },
   }));
-  return { label, child, db, users, targets, profDir, latency: [], rounds: [] };
+  const metricsUrl = `http://127.0.0.1:${port}/metrics`;
+  return { label, child, db, users, targets, profDir, metricsUrl, steps: [], latency: [], rounds: [] };
 }
 
 async function throughputRound(s: Service): Promise<void> {
@@ -87,7 +96,8 @@ async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nebula-profile-'));
   const redisUrl = (await redisReachable('127.0.0.1', 6379)) ? 'redis://127.0.0.1:6379/14' : undefined;
   try {
-    const mock = Child.start('mock', process.execPath, ['dist/bench/mock-upstream.js'], { env: { PATH: process.env.PATH }, cwd: ROOT });
+    const mockArgs = ['dist/bench/mock-upstream.js', `--first-byte-ms=${FIRST_BYTE_MS}`];
+    const mock = Child.start('mock', process.execPath, mockArgs, { env: { PATH: process.env.PATH }, cwd: ROOT });
     children.push(mock);
     const mockUrl = (await mock.waitForOutput(/\{"url":"([^"]+)"\}/, 10_000))[1];
     const direct: Target = { name: 'mock', url: `${mockUrl}/v1/chat/completions`, headers: { authorization: 'Bearer x' } };
@@ -108,7 +118,11 @@ async function main(): Promise<void> {
       const r = await runLoad(direct, { concurrency: 1, maxRequests: LATENCY / ROUNDS, maxMs: 60_000, stream });
       mockLatency.push(...r.outcomes.filter((o) => o.ok).map((o) => o.totalMs));
       for (const s of round % 2 ? [...services].reverse() : services) {
+        const steps = async () =>
+          stepTotals(await (await fetch(s.metricsUrl, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text());
+        const before = await steps();
         const sr = await runLoad(s.targets, { concurrency: 1, maxRequests: LATENCY / ROUNDS, maxMs: 60_000, stream });
+        s.steps.push(stepsBetween(before, await steps()));
         s.latency.push(...sr.outcomes.filter((o) => o.ok).map((o) => o.totalMs));
       }
     }
@@ -119,8 +133,16 @@ async function main(): Promise<void> {
     const m = summarize(mockLatency);
     const figures = services.map((s) => {
       const l = summarize(s.latency);
+      const mean = (k: keyof StepTotals) => {
+        const sum = s.steps.reduce((t, x) => t + x[k].sum, 0);
+        const count = s.steps.reduce((t, x) => t + x[k].count, 0);
+        return count > 0 ? (sum / count) * 1000 : NaN;
+      };
       return {
         label: s.label,
+        mean: l.mean - m.mean,
+        hold: mean('hold'),
+        settle: mean('settle'),
         p50: l.p50 - m.p50,
         p99: l.p99 - m.p99,
         rps: median(s.rounds.map((r) => r.rps)),
@@ -134,6 +156,10 @@ async function main(): Promise<void> {
       log(
         `${f.label.padEnd(8)} c=1 added p50 ${f.p50.toFixed(3)} ms, p99 ${f.p99.toFixed(3)} ms | c=${CONCURRENCY}: ${f.rps.toFixed(0)} req/s, ` +
           `CPU/request service ${f.svc.toFixed(3)} + PG ${f.pg.toFixed(3)} ms | RSS ${f.rss.toFixed(0)} MB (peak ${f.hwm.toFixed(0)} MB)`,
+      );
+      log(
+        `${f.label.padEnd(8)} c=1 added mean ${f.mean.toFixed(3)} ms; waits (means): hold ${f.hold.toFixed(3)} ms, ` +
+          `settlement ${f.settle.toFixed(3)} ms (mock first byte after ${FIRST_BYTE_MS} ms)`,
       );
     }
     if (figures.length === 2) {
