@@ -1,11 +1,10 @@
 import type { DataSource } from 'typeorm';
-import { PlanDirectory } from '../core/accounts/plans';
 import { ParamError } from '../core/catalog/errors';
 import { LiveCatalog, type CatalogPriceInput, type CatalogPriceState } from '../core/catalog/live/live-catalog';
 import { CatalogStore } from '../core/catalog/live/store';
 import { MODELS } from '../core/catalog/models';
-import { priceReport, type CurrencyRates, type PriceReport, type TokenOffer } from '../core/catalog/price-report';
-import { ArticleCatalog } from '../core/payments/articles';
+import { priceReport, type CurrencyRates, type PriceReport } from '../core/catalog/price-report';
+import { tokenOffers } from '../core/admin/token-offers';
 import type { Logger } from '../logger';
 
 // The operator's price commands: `catalog:price` (an override) and `catalog:prices` (cost, charge and margin).
@@ -23,15 +22,6 @@ export async function setPrice(ds: DataSource, log: Logger, args: Record<string,
   const catalog = new LiveCatalog(new CatalogStore(ds), log);
   await catalog.load();
   return catalog.setPrice(slug, input);
-}
-
-/** What is sold for tokens: each active token package, and each plan period with its allowance. */
-async function tokenOffers(ds: DataSource): Promise<TokenOffer[]> {
-  const [articles, plans] = await Promise.all([new ArticleCatalog(ds).list(), new PlanDirectory(ds).all()]);
-  return articles.flatMap((a) => {
-    const tokens = a.kind === 'tokens' ? a.tokens : a.plan ? (plans.get(a.plan)?.monthlyTokens ?? 0) : 0;
-    return tokens && tokens > 0 ? [{ article: a.id, tokens, rub: a.priceMinor / 100, stars: a.stars }] : [];
-  });
 }
 
 /** `catalog:prices`: every catalog model's vendor cost and charge, valued at the cheapest token sold. */

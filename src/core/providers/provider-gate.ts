@@ -2,6 +2,7 @@ import PQueue from 'p-queue';
 import { upstreamDuration } from '../ops/metrics';
 import { ProviderError, ProviderName } from './types';
 import { ProviderUnavailableError } from './errors';
+import { OutcomeWindow } from './outcome-window';
 
 export interface GateOptions {
   /** Concurrent upstream calls per provider in this process. */
@@ -43,6 +44,9 @@ export interface CircuitState {
   failures: number;
   /** While open: when the next trial call may go (epoch ms). */
   retryAt?: number;
+  /** Calls of the last 5 minutes in this process, and the share that failed at the vendor (null: no calls). */
+  calls5m: number;
+  errorRate5m: number | null;
 }
 
 const DEFAULT_QUOTA_PAUSE_MS = 10 * 60_000;
@@ -54,6 +58,7 @@ interface Circuit {
   openFor?: number;
   quotaPaused?: boolean;
   trialInFlight: boolean;
+  recent: OutcomeWindow;
 }
 
 const keyOf = (ref: ConnectionRef) => `${ref.provider}#${ref.index}`;
@@ -78,7 +83,7 @@ export class ProviderGate {
 
   private circuit(ref: ConnectionRef): Circuit {
     let c = this.circuits.get(keyOf(ref));
-    if (!c) this.circuits.set(keyOf(ref), (c = { failures: 0, trialInFlight: false }));
+    if (!c) this.circuits.set(keyOf(ref), (c = { failures: 0, trialInFlight: false, recent: new OutcomeWindow() }));
     return c;
   }
 
@@ -95,8 +100,10 @@ export class ProviderGate {
 
   state(ref: ConnectionRef): CircuitState {
     const c = this.circuit(ref);
-    if (c.openedAt === undefined) return { state: 'closed', failures: c.failures };
-    return { state: c.quotaPaused ? 'quota_paused' : 'open', failures: c.failures, retryAt: this.openUntil(c) };
+    const { calls, failures } = c.recent.totals(this.now());
+    const recent = { calls5m: calls, errorRate5m: calls > 0 ? failures / calls : null };
+    if (c.openedAt === undefined) return { state: 'closed', failures: c.failures, ...recent };
+    return { state: c.quotaPaused ? 'quota_paused' : 'open', failures: c.failures, retryAt: this.openUntil(c), ...recent };
   }
 
   /** @throws ProviderUnavailableError unless one of `connections` (a vendor's) takes calls. */
@@ -152,6 +159,11 @@ export class ProviderGate {
       upstreamDuration.observe({ provider, outcome }, (Date.now() - startedAt) / 1000);
     }
     const c = this.circuit(ref);
+    // A request the vendor refused for its content is the caller's failure, not the connection's.
+    c.recent.add(
+      this.now(),
+      err !== null && !(err instanceof ProviderError && (err.kind === 'bad_request' || err.kind === 'content_policy')),
+    );
     if (err instanceof ProviderError && err.kind === 'quota') {
       const wasOpen = c.openedAt !== undefined;
       c.openedAt = this.now();

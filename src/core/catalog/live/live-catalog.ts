@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import type { Logger } from '../../../logger';
 import { ParamError } from '../errors';
 import {
@@ -144,8 +145,11 @@ export class LiveCatalog implements ChangeChannelListener {
     });
   }
 
-  /** The operator's change to a slug (`catalog:set`), kept in the database. @throws ParamError */
-  async set(slug: string, input: CatalogSetInput): Promise<CatalogEntryState> {
+  /**
+   * The operator's change to a slug (`catalog:set`), kept in the database; `inside` runs in the change's transaction
+   * (the audit row). @throws ParamError
+   */
+  async set(slug: string, input: CatalogSetInput, inside?: (m: EntityManager) => Promise<void>): Promise<CatalogEntryState> {
     const entry = catalogEntry(slug);
     if (!entry) throw new ParamError('slug', `unknown model "${slug}" (see models:list)`);
     if (input.replacement !== undefined) {
@@ -164,7 +168,7 @@ export class LiveCatalog implements ChangeChannelListener {
       shutdownAt: input.shutdownAt,
       enabled: input.enabled,
     };
-    await this.store.setOverride(slug, patch);
+    await this.store.setOverride(slug, patch, inside);
     await this.load();
     return describeCatalogEntry(slug);
   }

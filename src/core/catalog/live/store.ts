@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { CatalogOverrideEntity, CatalogPriceOverrideEntity, CatalogVendorStatusEntity } from '../../../db/entities';
 import type { OperatorPriceOverride } from '../effective-prices';
 import type { CatalogOverride, VendorFinding, VendorStatus } from '../lifecycle';
@@ -58,13 +58,18 @@ export class CatalogStore {
     }));
   }
 
-  /** Sets the given fields of the slug's override (the others keep their value). */
-  async setOverride(slug: string, patch: Partial<Omit<CatalogOverride, 'slug'>>): Promise<void> {
+  /** Sets the given fields of the slug's override (the others keep their value); `inside` runs in its transaction. */
+  async setOverride(
+    slug: string,
+    patch: Partial<Omit<CatalogOverride, 'slug'>>,
+    inside?: (m: EntityManager) => Promise<void>,
+  ): Promise<void> {
     const repo = this.ds.getRepository(CatalogOverrideEntity);
     await this.ds.transaction(async (m) => {
       await m.query(`INSERT INTO catalog_overrides (slug) VALUES ($1) ON CONFLICT (slug) DO NOTHING`, [slug]);
       const fields = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
       if (Object.keys(fields).length > 0) await m.getRepository(repo.target).update({ slug }, fields);
+      await inside?.(m);
     });
   }
 

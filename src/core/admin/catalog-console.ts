@@ -1,0 +1,89 @@
+// The operator's catalog: each model's lifecycle, what it charges beside what the vendor lists, the last check's
+// findings; and the lifecycle changes of `catalog:set`, audited.
+import type { DataSource } from 'typeorm';
+import { ParamError } from '../catalog/errors';
+import { describeCatalogEntry, type CatalogEntryState, type CatalogSetInput, type LiveCatalog } from '../catalog/live/live-catalog';
+import type { StoredFinding } from '../catalog/live/store';
+import { MODELS } from '../catalog/models';
+import { cheapestToken, modelPriceReport, type CurrencyRates, type ModelPriceReport } from '../catalog/price-report';
+import type { AdminActor, AuditRecorder } from './audit-port';
+import { tokenOffers } from './token-offers';
+
+export interface CatalogModelRecord {
+  state: CatalogEntryState;
+  category: string;
+  /** Rates per unit (tokens charged, vendor list price in USD, that charge valued at the cheapest token sold). */
+  prices: ModelPriceReport;
+  lastCheck: StoredFinding | null;
+}
+
+export interface CatalogConsoleView {
+  rates: CurrencyRates;
+  /** What one token brings in at the cheapest offer (USD), or null when nothing is on sale. */
+  tokenUsd: number | null;
+  models: CatalogModelRecord[];
+}
+
+export class CatalogConsole {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly catalog: LiveCatalog,
+    private readonly rates: CurrencyRates,
+    private readonly audit: AuditRecorder,
+  ) {}
+
+  async view(): Promise<CatalogConsoleView> {
+    const [offers, findings] = await Promise.all([tokenOffers(this.ds), this.catalog.findings()]);
+    const bySlug = new Map(findings.map((f) => [f.slug, f]));
+    const cheapest = cheapestToken(offers, this.rates);
+    return {
+      rates: this.rates,
+      tokenUsd: cheapest?.usd ?? null,
+      models: MODELS.map((m) => ({
+        state: describeCatalogEntry(m.slug),
+        category: m.category,
+        prices: modelPriceReport(m, cheapest?.usd ?? 0),
+        lastCheck: bySlug.get(m.slug) ?? null,
+      })),
+    };
+  }
+
+  async model(slug: string): Promise<CatalogModelRecord> {
+    const view = await this.view();
+    const found = view.models.find((m) => m.state.slug === slug);
+    if (!found) throw new ParamError('slug', `unknown model "${slug}"`);
+    return found;
+  }
+
+  /** Enables, disables, replaces or dates a model's shutdown; one audit row in the change's transaction. @throws ParamError */
+  async update(slug: string, input: CatalogSetInput, actor: AdminActor): Promise<CatalogModelRecord> {
+    if (!MODELS.some((m) => m.slug === slug)) throw new ParamError('slug', `unknown model "${slug}"`);
+    if (input.enabled === undefined && input.replacement === undefined && input.shutdownAt === undefined) {
+      throw new ParamError('body', 'give at least one of enabled, replacement, shutdown_at');
+    }
+    const before = describeCatalogEntry(slug);
+    const lifecycle = (s: Pick<CatalogEntryState, 'enabled' | 'replacement' | 'shutdown_at'>) => ({
+      enabled: s.enabled,
+      replacement: s.replacement,
+      shutdown_at: s.shutdown_at,
+    });
+    await this.catalog.set(slug, input, (m) =>
+      this.audit.record(
+        {
+          actor,
+          action: 'catalog.update',
+          target: { type: 'model', id: slug },
+          before: lifecycle(before),
+          after: {
+            ...lifecycle(before),
+            ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+            ...(input.replacement !== undefined ? { replacement: input.replacement } : {}),
+            ...(input.shutdownAt !== undefined ? { shutdown_at: input.shutdownAt } : {}),
+          },
+        },
+        m,
+      ),
+    );
+    return this.model(slug);
+  }
+}
