@@ -34,6 +34,7 @@ import { CatalogMissedChecks1764390200000 } from './1764390200000-CatalogMissedC
 import { Referrals1764400000000 } from './1764400000000-Referrals';
 import { GenerationVendorCost1764390300000 } from './1764390300000-GenerationVendorCost';
 import { StoredResponses1764340000000 } from './1764340000000-StoredResponses';
+import { GrowthIndexes1764480000000 } from './1764480000000-GrowthIndexes';
 
 /** Every migration in order; the data source lists them explicitly so the compiled build needs no glob. */
 export const migrations = [
@@ -73,4 +74,5 @@ export const migrations = [
   IdempotencyGenerations1764310200000,
   Referrals1764400000000,
   StoredResponses1764340000000,
+  GrowthIndexes1764480000000,
 ];

@@ -1,5 +1,6 @@
 import PgBoss from 'pg-boss';
 import { refillDuePlans } from '../core/billing/refill';
+import { purgeClosedReservations } from '../core/billing/reservation-purge';
 import { connectionsFor } from '../core/catalog/live/check';
 import { deleteExpiredResults } from '../core/generations/media/retention';
 import { Services } from '../services';
@@ -56,15 +57,17 @@ export async function startWorkers(boss: PgBoss, services: Services): Promise<vo
   });
 
   await boss.work(MAINTENANCE, async () => {
-    const refilled = await refillDuePlans(services.ds, services.plans);
+    const refilled = await refillDuePlans(services.ds);
     const expired = await deleteExpiredResults(services.ds, services.storage);
     const responses = await services.responses.purgeExpired();
+    const reservations = await purgeClosedReservations(services.ds);
     await services.idempotency.purgeExpired();
     await services.counters.purgeExpired();
     await services.leases.purgeFinished();
     await services.auth.purgeExpired();
     await services.refusals.purgeOlderThan(REFUSALS_KEPT_DAYS);
-    log[refilled + expired + responses > 0 ? 'info' : 'debug']({ refilled, expired, responses }, 'maintenance done');
+    const done = refilled + expired + responses + reservations;
+    log[done > 0 ? 'info' : 'debug']({ refilled, expired, responses, reservations }, 'maintenance done');
   });
 
   await boss.work(SCHEDULES, async () => {

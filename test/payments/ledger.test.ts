@@ -124,7 +124,7 @@ test('a plan purchase sets the plan, its period and allowance; without renewal i
     `UPDATE users SET next_refill_at = now() - interval '1 minute', plan_paid_through = now() - interval '1 minute', plan_expires_at = now() - interval '1 minute' WHERE id = $1`,
     [b.id],
   );
-  await refillDuePlans(ds(), engine.services.plans);
+  await refillDuePlans(ds());
   user = await userRow(b.id);
   expect(user.planSlug).toBe('free');
   expect(user.planExpiresAt).toBeNull();
@@ -148,7 +148,7 @@ test('a renewed plan refills at the period end and stays; an operator-set plan n
   await reserve(ds(), b.id, 'renew-spend', 700);
   await settle(ds(), 'renew-spend', 700);
   await ds().query(`UPDATE users SET next_refill_at = now() - interval '1 minute' WHERE id = $1`, [b.id]);
-  await refillDuePlans(ds(), engine.services.plans);
+  await refillDuePlans(ds());
   const user = await userRow(b.id);
   expect(user.planSlug).toBe('pro');
   expect(new Date(user.planExpiresAt!).getTime()).toBe(new Date(user.planPaidThrough!).getTime());
@@ -157,7 +157,7 @@ test('a renewed plan refills at the period end and stays; an operator-set plan n
 
   const operator = await engine.actor('basic');
   await ds().query(`UPDATE users SET next_refill_at = now() - interval '1 minute' WHERE id = $1`, [operator.user.id]);
-  await refillDuePlans(ds(), engine.services.plans);
+  await refillDuePlans(ds());
   expect((await userRow(operator.user.id)).planSlug).toBe('basic');
 });
 

@@ -10,6 +10,10 @@ export type GenerationSource = 'api' | 'bot' | 'v1' | 'schedule';
 @Index('generations_result_key_idx', ['resultKey'])
 @Index('generations_api_key_idx', ['apiKeyId', 'createdAt'], { where: '"api_key_id" IS NOT NULL' })
 @Index('generations_pending_deadline_idx', ['deadlineAt'], { where: `"status" = 'pending'` })
+// Built CONCURRENTLY by migration 1764480000000 (one has INCLUDE columns TypeORM cannot express): not synchronized.
+@Index('generations_user_usage_idx', { synchronize: false })
+@Index('generations_user_status_idx', { synchronize: false })
+@Index('generations_retention_idx', { synchronize: false })
 export class GenerationEntity {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id: number;

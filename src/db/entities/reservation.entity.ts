@@ -1,4 +1,4 @@
-import { Check, Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { UserEntity } from './user.entity';
 
 export type ReservationStatus = 'reserved' | 'settled' | 'released';
@@ -6,6 +6,9 @@ export type ReservationStatus = 'reserved' | 'settled' | 'released';
 /** Tokens held for one piece of work. Moves reserved -> settled | released exactly once. */
 @Check('token_reservations_amounts', `"plan_amount" >= 0 AND "bonus_amount" >= 0`)
 @Entity('token_reservations')
+// Built CONCURRENTLY by migration 1764480000000: not synchronized.
+@Index('token_reservations_open_idx', { synchronize: false })
+@Index('token_reservations_closed_idx', { synchronize: false })
 export class ReservationEntity {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id: number;

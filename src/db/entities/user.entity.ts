@@ -3,6 +3,8 @@ import { PlanEntity } from './plan.entity';
 
 @Entity('users')
 @Index('users_idp_identity_idx', ['idpIssuer', 'idpSubject'], { unique: true, where: '"idp_subject" IS NOT NULL' })
+// Built CONCURRENTLY by migration 1764480000000: not synchronized.
+@Index('users_next_refill_idx', { synchronize: false })
 export class UserEntity {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id: number;
