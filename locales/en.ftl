@@ -436,6 +436,21 @@ referral-rewarded-invitee = 🎁 You joined through an invitation: { $tokens } b
        *[other] tokens were
     } added with your first payment.
 
+## Promo codes
+
+command-redeem = Redeem a promo code
+redeem-usage = Send the code after the command, like this: /redeem SPRING
+redeem-private-only = Promo codes are redeemed in the private chat with me, so that nobody else sees them.
+redeem-tokens = 🎟 Promo code { $code } redeemed: { $tokens } bonus { $tokens ->
+        [one] token was
+       *[other] tokens were
+    } added. Balance: { $balance }.
+redeem-plan = 🎟 Promo code { $code } redeemed: { $plan } until { $date }; balance: { $balance }.
+error-promo-not-found = There is no promo code like that: check how it is spelled.
+error-promo-expired = This promo code has expired.
+error-promo-exhausted = This promo code has been used up.
+error-promo-already-redeemed = You have already redeemed this promo code.
+
 ## Settings
 
 settings-text =

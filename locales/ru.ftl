@@ -444,6 +444,22 @@ referral-rewarded-invitee = 🎁 Вы пришли по приглашению: 
        *[other] бонусных токенов
     }.
 
+## Промокоды
+
+command-redeem = Активировать промокод
+redeem-usage = Отправьте код после команды, например: /redeem SPRING
+redeem-private-only = Промокоды активируются в личном чате со мной, чтобы их не видели другие.
+redeem-tokens = 🎟 Промокод { $code } активирован: начислено { $tokens } { $tokens ->
+        [one] бонусный токен
+        [few] бонусных токена
+       *[other] бонусных токенов
+    }. Баланс: { $balance }.
+redeem-plan = 🎟 Промокод { $code } активирован: { $plan } до { $date }; баланс: { $balance }.
+error-promo-not-found = Такого промокода нет: проверьте написание.
+error-promo-expired = Срок действия промокода истёк.
+error-promo-exhausted = Промокод уже использован максимальное число раз.
+error-promo-already-redeemed = Вы уже активировали этот промокод.
+
 ## Настройки
 
 settings-text =

@@ -32,6 +32,7 @@ import { CatalogPriceOverrides1764390100000 } from './1764390100000-CatalogPrice
 import { RefusedRequests1764360000000 } from './1764360000000-RefusedRequests';
 import { CatalogMissedChecks1764390200000 } from './1764390200000-CatalogMissedChecks';
 import { Referrals1764400000000 } from './1764400000000-Referrals';
+import { PromoCodes1764472000000 } from './1764472000000-PromoCodes';
 import { GenerationVendorCost1764390300000 } from './1764390300000-GenerationVendorCost';
 import { StoredResponses1764340000000 } from './1764340000000-StoredResponses';
 import { GrowthIndexes1764480000000 } from './1764480000000-GrowthIndexes';
@@ -73,6 +74,7 @@ export const migrations = [
   GenerationVendorCost1764390300000,
   IdempotencyGenerations1764310200000,
   Referrals1764400000000,
+  PromoCodes1764472000000,
   StoredResponses1764340000000,
   GrowthIndexes1764480000000,
 ];

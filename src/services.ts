@@ -13,6 +13,7 @@ import { DeliveryOutbox } from './core/generations/delivery/delivery-outbox';
 import { JsonStores } from './core/sessions/json-store';
 import { GroupChats } from './core/messenger/group-chats';
 import { AssistantService } from './core/assistants/assistant-service';
+import { PromoService } from './core/promos/promo-service';
 import { ReferralService } from './core/referrals/referral-service';
 import { AccountManagement } from './core/accounts/account-management';
 import { createApiKeyWithinQuota } from './core/accounts/api-key-quota';
@@ -137,6 +138,7 @@ export interface Services {
   assistants: AssistantService;
   /** Invitation codes and links; new accounts tied to their inviters (the bonuses are paid at fulfilment). */
   referrals: ReferralService;
+  promos: PromoService;
   /** Rate limit, balance and plan checks before a run is set up (nothing counted or held). */
   preflight: RunPreflight;
   /** Creates an API key within the per-account cap (`by`: the key the request came with, see assertKeyMayWrite). */
@@ -389,6 +391,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     answerStops,
     assistants: new AssistantService(ds),
     referrals: new ReferralService(ds, config.referrals, log),
+    promos: new PromoService(ds, plans),
     preflight: new RunPreflight({ sql, limiter, router }),
     createApiKey: (userId, name, limits, by) => createApiKeyWithinQuota(ds, apiKeys, userId, name, limits, by),
     resultFiles: new ResultFiles(ds, storage),

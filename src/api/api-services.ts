@@ -21,6 +21,7 @@ export type ApiServices = Pick<
   | 'payments'
   | 'plans'
   | 'preflight'
+  | 'promos'
   | 'profiles'
   | 'readiness'
   | 'referrals'

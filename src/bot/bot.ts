@@ -33,6 +33,7 @@ import { historyFeature } from './features/history';
 import { mediaFeature } from './features/media';
 import { paymentsFeature } from './features/payments';
 import { personaFeature } from './features/persona';
+import { redeemFeature } from './features/redeem';
 import { referralFeature } from './features/referral';
 import { photosFeature } from './features/photos';
 import { settingsFeature } from './features/settings';
@@ -211,6 +212,7 @@ export function createBot(token: string, services: BotServices, options: BotOpti
       paymentsFeature(),
       balanceFeature(),
       referralFeature(),
+      redeemFeature(),
       settingsFeature(),
       statsFeature(),
       historyFeature(),

@@ -122,6 +122,7 @@ export type BotServices = Pick<
   | 'webhooks'
   | 'assistants'
   | 'referrals'
+  | 'promos'
   | 'preflight'
   | 'catalog'
 >;

@@ -171,6 +171,12 @@ const BOT_ERRORS: ErrorTable<BotRendering> & Record<TelegramFileError['code'], (
   webhook_limit_reached: () => internal,
   response_not_found: () => internal,
   response_not_cancellable: () => internal,
+  promo_not_found: () => ({ render: ({ t }) => ({ text: t('error-promo-not-found') }) }),
+  promo_expired: () => ({ render: ({ t }) => ({ text: t('error-promo-expired') }) }),
+  promo_exhausted: () => ({ render: ({ t }) => ({ text: t('error-promo-exhausted') }) }),
+  promo_already_redeemed: () => ({ render: ({ t }) => ({ text: t('error-promo-already-redeemed') }) }),
+  // Codes are made in the dashboard, never in the bot.
+  promo_code_taken: () => internal,
 };
 
 /** A document cap as the user reads it: megabytes for the file size, else the count. */

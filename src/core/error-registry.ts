@@ -38,6 +38,13 @@ import {
   UnknownPaymentError,
 } from './payments/errors';
 import { ProviderError } from './providers/types';
+import {
+  PromoAlreadyRedeemedError,
+  PromoCodeTakenError,
+  PromoExhaustedError,
+  PromoExpiredError,
+  PromoNotFoundError,
+} from './promos/errors';
 import { ResponseNotCancellableError, ResponseNotFoundError } from './responses/errors';
 import { WebhookInputError } from './webhooks/errors';
 
@@ -97,6 +104,11 @@ export const CORE_ERROR_CLASSES = [
   DocumentUnreadableError,
   ResponseNotFoundError,
   ResponseNotCancellableError,
+  PromoNotFoundError,
+  PromoExpiredError,
+  PromoExhaustedError,
+  PromoAlreadyRedeemedError,
+  PromoCodeTakenError,
 ] as const;
 
 export type CoreError = InstanceType<(typeof CORE_ERROR_CLASSES)[number]>;

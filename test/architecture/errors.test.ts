@@ -53,6 +53,13 @@ import { ProviderError } from '../../src/core/providers/types';
 import { WebhookInputError } from '../../src/core/webhooks/errors';
 import { DocumentTooLargeError, DocumentUnreadableError } from '../../src/core/documents/errors';
 import { ResponseNotCancellableError, ResponseNotFoundError } from '../../src/core/responses/errors';
+import {
+  PromoAlreadyRedeemedError,
+  PromoCodeTakenError,
+  PromoExhaustedError,
+  PromoExpiredError,
+  PromoNotFoundError,
+} from '../../src/core/promos/errors';
 
 const decision = {
   allowed: false,
@@ -132,6 +139,11 @@ const SAMPLES: Record<CoreErrorCode, DomainError> = {
   document_unreadable: new DocumentUnreadableError('encrypted'),
   response_not_found: new ResponseNotFoundError('resp_1'),
   response_not_cancellable: new ResponseNotCancellableError('resp_1', 'not a background response'),
+  promo_not_found: new PromoNotFoundError(),
+  promo_expired: new PromoExpiredError(new Date('2026-01-01T00:00:00Z')),
+  promo_exhausted: new PromoExhaustedError(),
+  promo_already_redeemed: new PromoAlreadyRedeemedError(),
+  promo_code_taken: new PromoCodeTakenError('SPRING'),
 };
 
 const CORE = path.resolve(__dirname, '../../src/core');

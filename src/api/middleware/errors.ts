@@ -204,6 +204,12 @@ const API_ERRORS: ErrorTable<Rendering> = {
   webhook_limit_reached: (err) => ({ status: 400, details: err.details }),
   response_not_found: () => ({ status: 404 }),
   response_not_cancellable: () => ({ status: 400 }),
+  promo_not_found: () => ({ status: 404 }),
+  // Gone for good: an expired code never works again (unlike a 409, nothing the caller can change).
+  promo_expired: (err) => ({ status: 410, details: { expires_at: err.expiresAt.toISOString() } }),
+  promo_exhausted: () => ({ status: 409 }),
+  promo_already_redeemed: () => ({ status: 409 }),
+  promo_code_taken: () => ({ status: 409, details: { field: 'code' } }),
 };
 
 /** The codes the API door renders, for the test that walks every core error. */

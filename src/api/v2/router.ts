@@ -7,6 +7,7 @@ import { noteSessionClients, registerAccountRoutes } from './account-routes';
 import { registerAssistantRoutes } from './assistant-routes';
 import { registerAuthRoutes } from './auth-routes';
 import { registerRecoveryRoutes } from './recovery-routes';
+import { registerRedeemRoutes } from './redeem-routes';
 import { registerReferralRoutes } from './referral-routes';
 import { registerRefusalRoutes } from './refusal-routes';
 import { registerResultDeletionRoute } from './result-deletion-route';
@@ -54,6 +55,7 @@ export function createV2Routers(services: ApiServices): V2Routers {
   protectedRouter.use(authenticate(services), refuseRestrictedKeys(protectedRouter, registry));
   registerUserRoutes(protectedRouter, services);
   registerReferralRoutes(protectedRouter, services);
+  registerRedeemRoutes(protectedRouter, services);
   registerAccountRoutes(protectedRouter, services);
   registerUsageRoutes(protectedRouter, services);
   registerKeyRoutes(protectedRouter, services);

@@ -19,6 +19,7 @@ function commandList(t: Translate): { command: string; description: string }[] {
     { command: 'balance', description: t('command-balance') },
     { command: 'buy', description: t('command-buy') },
     { command: 'referral', description: t('command-referral') },
+    { command: 'redeem', description: t('command-redeem') },
     { command: 'paysupport', description: t('command-paysupport') },
     { command: 'settings', description: t('command-settings') },
     { command: 'stats', description: t('command-stats') },

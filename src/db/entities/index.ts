@@ -18,6 +18,8 @@ import { PaymentOrderEntity } from './payment-order.entity';
 import { PlanEntity } from './plan.entity';
 import { RateCounterEntity } from './rate-counter.entity';
 import { RateCounterStateEntity } from './rate-counter-state.entity';
+import { PromoCodeEntity } from './promo-code.entity';
+import { PromoRedemptionEntity } from './promo-redemption.entity';
 import { ReferralCodeEntity } from './referral-code.entity';
 import { ReferralEntity } from './referral.entity';
 import { RefreshTokenEntity } from './refresh-token.entity';
@@ -57,6 +59,8 @@ export const entities = [
   PlanEntity,
   RateCounterEntity,
   RateCounterStateEntity,
+  PromoCodeEntity,
+  PromoRedemptionEntity,
   ReferralCodeEntity,
   ReferralEntity,
   RefreshTokenEntity,
@@ -96,6 +100,8 @@ export * from './payment-order.entity';
 export * from './plan.entity';
 export * from './rate-counter.entity';
 export * from './rate-counter-state.entity';
+export * from './promo-code.entity';
+export * from './promo-redemption.entity';
 export * from './referral-code.entity';
 export * from './referral.entity';
 export * from './refresh-token.entity';
