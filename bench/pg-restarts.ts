@@ -7,6 +7,7 @@ import { auditDeliveries } from './lib/delivery-audit';
 import { LoadTally, oneRequest } from './lib/mixed-load';
 import { PgCluster } from './lib/pg-cluster';
 import { RedisServer } from './lib/redis-server';
+import { writeSection } from './lib/results-section';
 import { BenchDatabase, BenchUser, createUserWithKey } from './lib/service-fixture';
 
 // `npm run bench:pg-restarts -- [--restarts N] [--gap-ms MS]` (default 20 restarts, 4000 ms of load between them):
@@ -71,6 +72,26 @@ async function drained(db: BenchDatabase, ms: number): Promise<boolean> {
   return false;
 }
 
+/** The section of bench/results.md: the command, the load, the figures. */
+function resultsBody(lines: string[]): string {
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+  return [
+    `\`npm run bench:pg-restarts -- --restarts ${RESTARTS} --gap-ms ${GAP_MS}\` (PG_RESTART_CLIENTS=${CLIENTS}), ${new Date().toISOString().slice(0, 10)}, load average at the end ${load}.`,
+    '',
+    `Load: ${CLIENTS} clients in a loop over 4 elite accounts, each request one of 8 in turn: a /v1/chat/completions (sync), a streamed one, three`,
+    '/api/v2/generate/stream, an image (flux-dev) without and two with an Idempotency-Key (retried with the key, up to 5 tries, until',
+    'answered; an answer `pending` is polled). The service: `node dist/src/main.js`, NODE_ENV=production, SANDBOX=1 (40 ms per',
+    'chunk), on a cluster of its own (initdb + pg_ctl) and a redis-server of its own. A client backs off 250 ms after a failure.',
+    '',
+    '```',
+    ...lines,
+    '```',
+  ].join('\n');
+}
+
 async function main(): Promise<void> {
   if (!(RESTARTS >= 1) || !(GAP_MS >= 500)) throw new Error('--restarts must be at least 1 and --gap-ms at least 500');
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'nebula-pg-restarts-'));
@@ -133,6 +154,19 @@ async function main(): Promise<void> {
 
     // What was in flight at an outage and never delivered stays pending until its lease is resolved: by a silent
     // lease's 10 minutes, or at the next start of its instance. The bench takes the second way: stop, start, stop.
+    const queued = await db.query<{ status: string; n: string }>(
+      `SELECT status, count(*) AS n FROM generations WHERE id = ANY($1::int[]) GROUP BY status`,
+      [tally.queued],
+    );
+    if (process.env.PG_RESTART_DEBUG) {
+      const gone = await db.query(
+        `SELECT q.id, (SELECT json_agg(json_build_object('kind', l.kind, 'plan', l.plan_delta, 'bonus', l.bonus_delta, 'at', l.created_at)) FROM ledger_entries l WHERE l.reference = 'gen:' || q.id) AS ledger,
+                (SELECT json_agg(json_build_object('key', r.key, 'state', r.state, 'ids', r.generation_ids)) FROM idempotency_records r WHERE q.id = ANY(r.generation_ids)) AS records
+           FROM unnest($1::int[]) AS q(id) WHERE NOT EXISTS (SELECT 1 FROM generations g WHERE g.id = q.id)`,
+        [tally.queued],
+      );
+      log(`queued and gone: ${JSON.stringify(gone)}`);
+    }
     const settledRunning = await drained(db, 30_000);
     await service.reviveIfExited();
     const [left] = await db.query<{ n: string }>(`SELECT count(*) AS n FROM generations WHERE status = 'pending'`);
@@ -153,12 +187,17 @@ async function main(): Promise<void> {
       `process exits during the run: ${service.exits.length}${service.exits.length ? ` (${service.exits.join(', ')})` : ''}; exits on SIGTERM after the run: ${stopStatus}, ${secondStop}`,
       `requests: ${tally.sent}; delivered: ${audit.delivered} (${[...byKind.entries()].map(([k, v]) => `${k} ${v}`).join(', ')})`,
       `not delivered: ${refused.length === 0 ? 'none' : refused.map(([k, v]) => `${k} x${v}`).join(', ')}`,
+      `answered pending (handed to the job queue) and polled: ${tally.queued.length}; when the load stopped: ${queued.map((r) => `${r.status} ${r.n}`).join(', ') || '-'}`,
       `delivered and billed: ${audit.billed} of ${audit.delivered}; unbilled delivered: ${audit.unbilled.length}`,
       `charged twice: ${audit.chargedTwice.length} (of ${tally.idempotentTags.length} Idempotency-Keys and every other request)`,
       `ledger drift: ${audit.drift} tokens over ${audit.accounts} accounts`,
       `pending after the load: ${left.n}${settledRunning ? '' : ' (not settled within 30 s while running)'}; after a restart of the service: ${audit.pendingGenerations} generations pending, ${audit.openHolds} holds open${settled ? '' : ' (not settled within 60 s)'}`,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
+    if (RESTARTS >= 20) {
+      writeSection(path.join(ROOT, 'bench', 'results.md'), '## PostgreSQL restarts under load', resultsBody(lines));
+      log('written to bench/results.md');
+    }
     for (const d of audit.unbilled.slice(0, 10)) log(`unbilled: ${JSON.stringify(d)}`);
     for (const tag of audit.chargedTwice.slice(0, 10)) log(`charged twice: [pgr:${tag}]`);
     failed =

@@ -21,6 +21,7 @@ import {
 import { median, summarize } from './lib/stats';
 import { measureVendorClient } from './lib/vendor-client';
 import { addSteps, emptyBreakdown, stepsBetween, stepTotals, TimeBreakdown } from './lib/time-breakdown';
+import { keptSections } from './lib/results-section';
 
 // `npm run bench`: the mock upstream, Portkey and this service as child processes, measured side by side in one run.
 // Compiled to dist/bench/run.js, so the repository root is two levels up.
@@ -450,7 +451,8 @@ async function main(): Promise<void> {
       ...report.surfaceBilling,
       ...(report.rateLimit ? [report.rateLimit.billing] : []),
     ].filter((c) => !c.ok);
-    fs.writeFileSync(path.join(ROOT, 'bench', 'results.md'), markdown);
+    const resultsFile = path.join(ROOT, 'bench', 'results.md');
+    fs.writeFileSync(resultsFile, `${markdown.trimEnd()}\n${keptSections(resultsFile)}`);
     process.stdout.write(`${markdown}\n`);
     log('written to bench/results.md');
     if (unbilled.length > 0) {

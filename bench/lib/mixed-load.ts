@@ -21,6 +21,8 @@ export class LoadTally {
   readonly refused = new Map<string, number>();
   /** Idempotent images: the tags of every key sent, delivered or not (each must be billed at most once). */
   readonly idempotentTags: string[] = [];
+  /** Generations answered `pending` (handed to the job queue) and polled. */
+  readonly queued: number[] = [];
   sent = 0;
 
   /** @returns false, for `return tally.refuse(...)` in a request that was not delivered */
@@ -97,6 +99,7 @@ async function polled(base: string, user: BenchUser, id: number): Promise<string
     const res = await fetch(`${base}/api/v2/generate/${id}`, { headers: json(user.key) }).catch(() => undefined);
     const body = (await res?.json().catch(() => ({}))) as { status?: string } | undefined;
     if (res?.status === 200 && body?.status) status = body.status;
+    if (process.env.PG_RESTART_DEBUG && res?.status !== 200) process.stderr.write(`poll ${id}: ${res?.status} ${JSON.stringify(body)}\n`);
   }
   return status;
 }
@@ -113,7 +116,10 @@ async function v2Image(base: string, user: BenchUser, tally: LoadTally, idempote
       const res = await fetch(`${base}/api/v2/generate`, { method: 'POST', headers, body });
       const answer = (await res.json().catch(() => ({}))) as { id?: number; status?: string };
       // An answer handed to the job queue (status pending) is polled as a client does, until it ends.
-      if (res.status === 200 && answer.status === 'pending' && answer.id) answer.status = await polled(base, user, answer.id);
+      if (res.status === 200 && answer.status === 'pending' && answer.id) {
+        tally.queued.push(answer.id);
+        answer.status = await polled(base, user, answer.id);
+      }
       if (res.status === 200 && answer.status === 'completed' && answer.id) {
         tally.delivered.push({ kind, tag, userId: user.id, generationId: answer.id });
         return true;
