@@ -158,15 +158,6 @@ async function main(): Promise<void> {
       `SELECT status, count(*) AS n FROM generations WHERE id = ANY($1::int[]) GROUP BY status`,
       [tally.queued],
     );
-    if (process.env.PG_RESTART_DEBUG) {
-      const gone = await db.query(
-        `SELECT q.id, (SELECT json_agg(json_build_object('kind', l.kind, 'plan', l.plan_delta, 'bonus', l.bonus_delta, 'at', l.created_at)) FROM ledger_entries l WHERE l.reference = 'gen:' || q.id) AS ledger,
-                (SELECT json_agg(json_build_object('key', r.key, 'state', r.state, 'ids', r.generation_ids)) FROM idempotency_records r WHERE q.id = ANY(r.generation_ids)) AS records
-           FROM unnest($1::int[]) AS q(id) WHERE NOT EXISTS (SELECT 1 FROM generations g WHERE g.id = q.id)`,
-        [tally.queued],
-      );
-      log(`queued and gone: ${JSON.stringify(gone)}`);
-    }
     const settledRunning = await drained(db, 30_000);
     await service.reviveIfExited();
     const [left] = await db.query<{ n: string }>(`SELECT count(*) AS n FROM generations WHERE status = 'pending'`);
@@ -187,7 +178,7 @@ async function main(): Promise<void> {
       `process exits during the run: ${service.exits.length}${service.exits.length ? ` (${service.exits.join(', ')})` : ''}; exits on SIGTERM after the run: ${stopStatus}, ${secondStop}`,
       `requests: ${tally.sent}; delivered: ${audit.delivered} (${[...byKind.entries()].map(([k, v]) => `${k} ${v}`).join(', ')})`,
       `not delivered: ${refused.length === 0 ? 'none' : refused.map(([k, v]) => `${k} x${v}`).join(', ')}`,
-      `answered pending (handed to the job queue) and polled: ${tally.queued.length}; when the load stopped: ${queued.map((r) => `${r.status} ${r.n}`).join(', ') || '-'}`,
+      `answers "pending" (handed to the job queue), each polled up to 60 s: ${tally.queued.length}; their generations when the load stopped: ${queued.map((r) => `${r.status} ${r.n}`).join(', ') || '-'}`,
       `delivered and billed: ${audit.billed} of ${audit.delivered}; unbilled delivered: ${audit.unbilled.length}`,
       `charged twice: ${audit.chargedTwice.length} (of ${tally.idempotentTags.length} Idempotency-Keys and every other request)`,
       `ledger drift: ${audit.drift} tokens over ${audit.accounts} accounts`,

@@ -99,7 +99,6 @@ async function polled(base: string, user: BenchUser, id: number): Promise<string
     const res = await fetch(`${base}/api/v2/generate/${id}`, { headers: json(user.key) }).catch(() => undefined);
     const body = (await res?.json().catch(() => ({}))) as { status?: string } | undefined;
     if (res?.status === 200 && body?.status) status = body.status;
-    if (process.env.PG_RESTART_DEBUG && res?.status !== 200) process.stderr.write(`poll ${id}: ${res?.status} ${JSON.stringify(body)}\n`);
   }
   return status;
 }
