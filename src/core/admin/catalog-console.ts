@@ -2,6 +2,7 @@
 // findings; and the lifecycle changes of `catalog:set`, audited.
 import type { DataSource } from 'typeorm';
 import { ParamError } from '../catalog/errors';
+import { catalogEntry } from '../catalog/lifecycle';
 import { describeCatalogEntry, type CatalogEntryState, type CatalogSetInput, type LiveCatalog } from '../catalog/live/live-catalog';
 import type { StoredFinding } from '../catalog/live/store';
 import { MODELS } from '../catalog/models';
@@ -61,29 +62,44 @@ export class CatalogConsole {
     if (input.enabled === undefined && input.replacement === undefined && input.shutdownAt === undefined) {
       throw new ParamError('body', 'give at least one of enabled, replacement, shutdown_at');
     }
-    const before = describeCatalogEntry(slug);
-    const lifecycle = (s: Pick<CatalogEntryState, 'enabled' | 'replacement' | 'shutdown_at'>) => ({
-      enabled: s.enabled,
-      replacement: s.replacement,
-      shutdown_at: s.shutdown_at,
-    });
-    await this.catalog.set(slug, input, (m) =>
-      this.audit.record(
-        {
-          actor,
-          action: 'catalog.update',
-          target: { type: 'model', id: slug },
-          before: lifecycle(before),
-          after: {
-            ...lifecycle(before),
-            ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
-            ...(input.replacement !== undefined ? { replacement: input.replacement } : {}),
-            ...(input.shutdownAt !== undefined ? { shutdown_at: input.shutdownAt } : {}),
-          },
-        },
-        m,
-      ),
-    );
+    await auditedCatalogSet(this.catalog, this.audit, actor, slug, input);
     return this.model(slug);
   }
+}
+
+const lifecycle = (s: Pick<CatalogEntryState, 'enabled' | 'replacement' | 'shutdown_at'>) => ({
+  enabled: s.enabled,
+  replacement: s.replacement,
+  shutdown_at: s.shutdown_at,
+});
+
+/**
+ * `catalog:set` from any door: the change and its audit row (`catalog.update`, before and after) in one transaction.
+ * @throws ParamError
+ */
+export async function auditedCatalogSet(
+  catalog: LiveCatalog,
+  audit: AuditRecorder,
+  actor: AdminActor,
+  slug: string,
+  input: CatalogSetInput,
+): Promise<CatalogEntryState> {
+  const before = catalogEntry(slug) ? describeCatalogEntry(slug) : null;
+  return catalog.set(slug, input, (m) =>
+    audit.record(
+      {
+        actor,
+        action: 'catalog.update',
+        target: { type: 'model', id: slug },
+        before: before && lifecycle(before),
+        after: {
+          ...(before && lifecycle(before)),
+          ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+          ...(input.replacement !== undefined ? { replacement: input.replacement } : {}),
+          ...(input.shutdownAt !== undefined ? { shutdown_at: input.shutdownAt } : {}),
+        },
+      },
+      m,
+    ),
+  );
 }
