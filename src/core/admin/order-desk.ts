@@ -2,7 +2,7 @@
 import type { DataSource } from 'typeorm';
 import { PaymentOrderEntity, type OrderStatus } from '../../db/entities';
 import { decodeCursor, encodeCursor } from '../stats/history';
-import { OrderNotFoundError, OrderNotRefundableError } from '../payments/errors';
+import { OrderNotFoundError, OrderNotRefundableError, UnknownChargeError } from '../payments/errors';
 import type { OrderRecord } from '../payments/orders';
 import type { RefundDesk, RefundResult } from '../payments/refund-desk';
 import type { AdminActor, AuditRecorder } from './audit-port';
@@ -58,13 +58,24 @@ export class AdminOrderDesk {
     const before = await this.ds.getRepository(PaymentOrderEntity).findOneBy({ id: orderId });
     if (!before) throw new OrderNotFoundError();
     if (!before.providerChargeId) throw new OrderNotRefundableError(before.status);
-    const result = await this.refunds.request(before.providerChargeId);
-    const order = await this.ds.getRepository(PaymentOrderEntity).findOneByOrFail({ id: orderId });
+    return this.refundOrder(before, actor);
+  }
+
+  /** The bot's `/admin refund <charge id>`: the same refund, found by the provider's charge id. @throws UnknownChargeError, OrderNotRefundableError */
+  async refundCharge(chargeId: string, actor: AdminActor): Promise<AdminRefund> {
+    const before = await this.ds.getRepository(PaymentOrderEntity).findOneBy({ providerChargeId: chargeId.trim() });
+    if (!before) throw new UnknownChargeError(chargeId);
+    return this.refundOrder(before, actor);
+  }
+
+  private async refundOrder(before: OrderRecord, actor: AdminActor): Promise<AdminRefund> {
+    const result = await this.refunds.request(before.providerChargeId!);
+    const order = await this.ds.getRepository(PaymentOrderEntity).findOneByOrFail({ id: before.id });
     if (ACTED.has(result.state)) {
       await this.audit.record({
         actor,
         action: 'order.refund',
-        target: { type: 'order', id: orderId },
+        target: { type: 'order', id: before.id },
         before: { status: before.status },
         after: {
           status: order.status,
