@@ -35,6 +35,7 @@ import { Referrals1764400000000 } from './1764400000000-Referrals';
 import { PromoCodes1764472000000 } from './1764472000000-PromoCodes';
 import { GenerationVendorCost1764390300000 } from './1764390300000-GenerationVendorCost';
 import { StoredResponses1764340000000 } from './1764340000000-StoredResponses';
+import { RevenueIndexes1764474000000 } from './1764474000000-RevenueIndexes';
 import { GrowthIndexes1764480000000 } from './1764480000000-GrowthIndexes';
 
 /** Every migration in order; the data source lists them explicitly so the compiled build needs no glob. */
@@ -76,5 +77,6 @@ export const migrations = [
   Referrals1764400000000,
   PromoCodes1764472000000,
   StoredResponses1764340000000,
+  RevenueIndexes1764474000000,
   GrowthIndexes1764480000000,
 ];

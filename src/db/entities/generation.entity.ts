@@ -13,6 +13,8 @@ export type GenerationSource = 'api' | 'bot' | 'v1' | 'schedule';
 // Built CONCURRENTLY by migration 1764480000000 (one has INCLUDE columns TypeORM cannot express): not synchronized.
 @Index('generations_user_usage_idx', { synchronize: false })
 @Index('generations_user_status_idx', { synchronize: false })
+// The revenue report's range of finished generations (migration 1764474000000, INCLUDE columns): not synchronized.
+@Index('generations_completed_at_idx', { synchronize: false })
 @Index('generations_retention_idx', { synchronize: false })
 export class GenerationEntity {
   @PrimaryGeneratedColumn({ type: 'integer' })

@@ -27,6 +27,8 @@ export type PaymentProviderName = 'stars' | 'yookassa';
 @Index('payment_orders_pending_idx', ['status', 'expiresAt'])
 @Index('payment_orders_charge_idx', ['provider', 'providerChargeId'], { unique: true, where: '"provider_charge_id" IS NOT NULL' })
 @Index('payment_orders_payment_idx', ['provider', 'providerPaymentId'], { unique: true, where: '"provider_payment_id" IS NOT NULL' })
+// The revenue report's range of paid orders (migration 1764474000000, INCLUDE columns): not synchronized.
+@Index('payment_orders_paid_at_idx', { synchronize: false })
 @Check('payment_orders_status', `"status" IN ('pending', 'paid', 'fulfilled', 'canceled', 'expired', 'refund_pending', 'refunded')`)
 export class PaymentOrderEntity {
   @PrimaryGeneratedColumn({ type: 'integer', primaryKeyConstraintName: 'PK_payment_orders' })
