@@ -107,17 +107,17 @@ export class RevenueReports {
       { day: string; rub: string; stars: string; orders: string; generations: string; tokens: string; cost: string }[]
     >(
       `WITH o AS (
-         SELECT to_char(paid_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
+         SELECT (paid_at AT TIME ZONE 'UTC')::date AS day,
                 coalesce(sum(amount_minor) FILTER (WHERE currency = 'RUB'), 0) / 100.0 AS rub,
                 coalesce(sum(amount_minor) FILTER (WHERE currency = 'XTR'), 0) AS stars, count(*) AS orders
            FROM payment_orders WHERE status IN ${EARNING} AND paid_at >= $1 AND paid_at < $2 GROUP BY 1
        ), g AS (
-         SELECT to_char(completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
+         SELECT (completed_at AT TIME ZONE 'UTC')::date AS day,
                 count(*) FILTER (WHERE status = 'completed') AS generations,
                 coalesce(sum(tokens_spent), 0) AS tokens, coalesce(sum(vendor_cost_usd), 0) AS cost
            FROM generations WHERE completed_at >= $1 AND completed_at < $2 AND NOT sandbox GROUP BY 1
        )
-       SELECT coalesce(o.day, g.day) AS day, coalesce(o.rub, 0) AS rub, coalesce(o.stars, 0) AS stars,
+       SELECT to_char(coalesce(o.day, g.day), 'YYYY-MM-DD') AS day, coalesce(o.rub, 0) AS rub, coalesce(o.stars, 0) AS stars,
               coalesce(o.orders, 0) AS orders, coalesce(g.generations, 0) AS generations,
               coalesce(g.tokens, 0) AS tokens, coalesce(g.cost, 0) AS cost
          FROM o FULL JOIN g ON g.day = o.day ORDER BY 1`,
