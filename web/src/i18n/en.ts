@@ -1,3 +1,5 @@
+import { adminEn } from './admin-en';
+
 /** English UI texts. `{name}` placeholders are filled by `t`. The Russian catalogue must have the same keys. */
 export const en = {
   'app.name': 'Nebula',
@@ -237,6 +239,12 @@ export const en = {
   'billing.redirecting': 'Opening the payment page…',
   'billing.paid': 'Payment received, thank you: {what} added to your account.',
   'billing.confirming': 'Thank you! Your payment is being confirmed; this page updates by itself.',
+  'billing.redeem.title': 'Redeem a promo code',
+  'billing.redeem.code': 'Promo code',
+  'billing.redeem.submit': 'Redeem',
+  'billing.redeem.done': 'Promo code {code} redeemed: {what}.',
+  'billing.redeem.tokens': '{n:tkn} bonus',
+  'billing.redeem.plan': '{plan} plan until {date}',
   'billing.currentPlan': 'Plan: {plan}',
   'billing.status.pending': 'Awaiting payment',
   'billing.status.paid': 'Paid',
@@ -472,6 +480,7 @@ export const en = {
   'error.documentUnreadable': 'This document cannot be read: {message}',
   'error.starsUnavailable': 'Paying with Telegram Stars is not available here right now. Try again later, or pay by card.',
   'error.telegramAccountRequired': 'Stars are paid inside Telegram: link your Telegram account on the Account page first.',
+  ...adminEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

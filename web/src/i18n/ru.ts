@@ -1,3 +1,4 @@
+import { adminRu } from './admin-ru';
 import type { MessageKey } from './en';
 
 /** Russian UI texts: the same keys as the English catalogue (the compiler checks it). */
@@ -263,6 +264,12 @@ export const ru: Record<MessageKey, string> = {
   'playground.deleteConversation': 'Удалить диалог «{title}»',
   'billing.paid': 'Оплата получена, спасибо: {what} зачислено на ваш счёт.',
   'billing.confirming': 'Спасибо! Платёж подтверждается, страница обновится сама.',
+  'billing.redeem.title': 'Активировать промокод',
+  'billing.redeem.code': 'Промокод',
+  'billing.redeem.submit': 'Активировать',
+  'billing.redeem.done': 'Промокод {code} активирован: {what}.',
+  'billing.redeem.tokens': 'бонус {n:tkn}',
+  'billing.redeem.plan': 'тариф {plan} до {date}',
   'billing.currentPlan': 'Тариф: {plan}',
   'billing.status.pending': 'Ожидает оплаты',
   'billing.status.paid': 'Оплачен',
@@ -471,4 +478,5 @@ export const ru: Record<MessageKey, string> = {
   'error.documentUnreadable': 'Этот документ не удаётся прочитать: {message}',
   'error.starsUnavailable': 'Оплата звёздами Telegram сейчас недоступна. Попробуйте позже или оплатите картой.',
   'error.telegramAccountRequired': 'Звёзды оплачиваются в Telegram: сначала привяжите Telegram на странице «Аккаунт».',
+  ...adminRu,
 };

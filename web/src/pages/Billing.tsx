@@ -8,6 +8,7 @@ import { Alert } from '../components/Alert';
 import { EmptyState } from '../components/EmptyState';
 import { money } from '../lib/money';
 import { PlanComparison } from './billing/PlanComparison';
+import { RedeemCard } from './billing/RedeemCard';
 import { describeError } from '../lib/describe-error';
 import { formatDateTime, planName } from '../lib/format';
 
@@ -110,6 +111,7 @@ export default function Billing() {
           <p>{t('billing.currentPlan', { plan: planName(balance.plan) })}</p>
         </section>
       )}
+      <RedeemCard onRedeemed={() => void api.GET('/api/v2/user/balance').then((b) => b.response.ok && b.data && setBalance(b.data))} />
       {plans && articles && balance && (
         <PlanComparison plans={plans} articles={articles} current={balance.plan} busy={busy} onBuy={(a) => void buy(a)} />
       )}
