@@ -7,6 +7,7 @@ import { loadLanguage } from './i18n/languages';
 import { isLang, translate } from './i18n/translate';
 import type { Lang } from './lib/format';
 import { OIDC_CALLBACK_PATH } from './lib/oidc';
+import { startTelegramWebApp, type TelegramWebApp } from './lib/telegram-webapp';
 import { navigate, useLocation } from './lib/router';
 import { PAGES, PUBLIC_PAGES } from './pages';
 
@@ -24,6 +25,8 @@ export function App() {
   const [user, setUser] = useState<User | null>(null);
   const [config, setConfig] = useState<PublicConfig | null>(null);
   const [lang, setLangState] = useState<Lang>(browserLang);
+  const [telegram, setTelegram] = useState<TelegramWebApp | null>(null);
+  const [telegramSignInError, setTelegramSignInError] = useState<unknown>(null);
 
   const setLang = useCallback((next: Lang) => {
     void loadLanguage(next).then(() => {
@@ -42,7 +45,8 @@ export function App() {
     }
   }, [setLang]);
 
-  // Start: the public configuration, and the session kept by the refresh cookie (a reload stays signed in).
+  // Start: the public configuration, and the session: inside Telegram the account of Telegram's initData, else the
+  // one kept by the refresh cookie (a reload stays signed in).
   useEffect(() => {
     void (async () => {
       await loadLanguage(browserLang()).catch(() => undefined);
@@ -50,7 +54,18 @@ export function App() {
         (r) => (r.response.ok ? (r.data ?? null) : null),
         () => null,
       );
-      if (session.mayResume && (await session.refresh())) await loadAccount().catch(() => session.clear());
+      const miniApp = await startTelegramWebApp();
+      setTelegram(miniApp);
+      if (miniApp) {
+        try {
+          const signIn = await api.POST('/api/v2/auth/telegram-webapp', { body: { init_data: miniApp.initData } });
+          session.set(unwrap(signIn).access_token);
+          await loadAccount();
+        } catch (err) {
+          session.clear();
+          setTelegramSignInError(err);
+        }
+      } else if (session.mayResume && (await session.refresh())) await loadAccount().catch(() => session.clear());
       setConfig(await cfg);
       setBooted(true);
     })();
@@ -65,6 +80,8 @@ export function App() {
       t: (key, vars) => translate(lang, key, vars),
       user,
       config,
+      telegram,
+      telegramSignInError,
       setLang,
       reloadUser: loadAccount,
       async signedIn(accessToken) {
@@ -84,7 +101,7 @@ export function App() {
         navigate('/sign-in', { replace: true });
       },
     }),
-    [lang, user, config, setLang, loadAccount],
+    [lang, user, config, telegram, telegramSignInError, setLang, loadAccount],
   );
 
   useEffect(() => {

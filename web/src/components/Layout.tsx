@@ -5,7 +5,7 @@ import { Link } from './Link';
 
 /** The signed-in frame: a skip link, the navigation (behind a menu button on phones), and the page. */
 export function Layout({ path, children }: { path: string; children: ReactNode }) {
-  const { t, user, signOut } = useApp();
+  const { t, user, signOut, telegram } = useApp();
   const [menuOpen, setMenuOpen] = useState(false);
   // Another page (opened from the menu or by going back) closes the menu, in the same render.
   const [menuPath, setMenuPath] = useState(path);
@@ -48,9 +48,12 @@ export function Layout({ path, children }: { path: string; children: ReactNode }
         <div className="who">
           {user?.avatar_url && <img className="avatar" src={user.avatar_url} alt="" width={28} height={28} />}
           <span data-testid="user-name">{user?.name}</span>
-          <button type="button" className="secondary" onClick={() => void signOut()}>
-            {t('nav.signOut')}
-          </button>
+          {/* Inside Telegram the account is Telegram's: closing the app is how one leaves. */}
+          {!telegram && (
+            <button type="button" className="secondary" onClick={() => void signOut()}>
+              {t('nav.signOut')}
+            </button>
+          )}
         </div>
       </header>
       <main id="main" tabIndex={-1}>

@@ -10,10 +10,11 @@ import { describeError } from '../lib/describe-error';
 import { formatDateTime } from '../lib/format';
 import { navigate } from '../lib/router';
 import { deviceName } from '../lib/user-agent';
+import { ReferralCard } from './account/ReferralCard';
 
 type SignInSession = components['schemas']['SignInSession'];
 
-/** Password, email verification, signed-in sessions and deleting the account. */
+/** Email verification, the invitation link, password, signed-in sessions and deleting the account. */
 export default function Account() {
   const { t, lang, user } = useApp();
   const [sessions, setSessions] = useState<SignInSession[] | null>(null);
@@ -124,6 +125,8 @@ export default function Account() {
         )}
         {shown('email')}
       </section>
+
+      <ReferralCard />
 
       {hasPassword && (
         <form className="card" aria-labelledby="password-h" onSubmit={changePassword}>

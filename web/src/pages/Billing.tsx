@@ -10,7 +10,8 @@ import { money } from '../lib/money';
 import { PlanComparison } from './billing/PlanComparison';
 import { RedeemCard } from './billing/RedeemCard';
 import { describeError } from '../lib/describe-error';
-import { formatDateTime, planName } from '../lib/format';
+import { formatDateTime, formatNumber, planName } from '../lib/format';
+import { useStarsPurchase } from './billing/use-stars-purchase';
 
 type Article = components['schemas']['Article'];
 type Order = components['schemas']['Order'];
@@ -20,9 +21,12 @@ type Plan = components['schemas']['Plan'];
 const RETURN_POLL_MS = 2000;
 const RETURN_POLL_TRIES = 15;
 
-/** Buy tokens or a plan through the carrier's checkout page, and see the orders. */
+/**
+ * Buy tokens or a plan, and see the orders: through the carrier's checkout page, or inside Telegram (the Mini App)
+ * with Stars, priced in Stars.
+ */
 export default function Billing() {
-  const { t, lang } = useApp();
+  const { t, lang, telegram } = useApp();
   const [articles, setArticles] = useState<Article[] | null>(null);
   const [orders, setOrders] = useState<Order[] | null>(null);
   const [balance, setBalance] = useState<Balance | null>(null);
@@ -73,6 +77,15 @@ export default function Billing() {
     return () => stop.abort();
   }, [returned]);
 
+  const refresh = async () => {
+    const [o, b] = await Promise.all([api.GET('/api/v2/payments/orders'), api.GET('/api/v2/user/balance')]);
+    setOrders(unwrap(o).orders);
+    setBalance(unwrap(b));
+  };
+  const stars = useStarsPurchase(refresh);
+  const purchase = (article: Article) => void (telegram ? stars.buy(article) : buy(article));
+  const working = busy ?? stars.busy;
+
   const what = (o: Pick<Order, 'kind' | 'tokens' | 'plan' | 'period_days'>) =>
     o.kind === 'tokens'
       ? t('billing.tokens', { n: o.tokens ?? 0 })
@@ -102,6 +115,7 @@ export default function Billing() {
       {paid && <Alert kind="success">{t('billing.paid', { what: what(paid) })}</Alert>}
       {returned && !paid && <Alert kind="info">{t('billing.confirming')}</Alert>}
       {error && <Alert kind="error">{error}</Alert>}
+      {stars.note && <Alert kind={stars.note.kind}>{stars.note.text}</Alert>}
       {balance && (
         <section className="card" aria-labelledby="billing-balance-h">
           <h2 id="billing-balance-h">{t('overview.balance')}</h2>
@@ -113,7 +127,14 @@ export default function Billing() {
       )}
       <RedeemCard onRedeemed={() => void api.GET('/api/v2/user/balance').then((b) => b.response.ok && b.data && setBalance(b.data))} />
       {plans && articles && balance && (
-        <PlanComparison plans={plans} articles={articles} current={balance.plan} busy={busy} onBuy={(a) => void buy(a)} />
+        <PlanComparison
+          plans={plans}
+          articles={articles}
+          current={balance.plan}
+          busy={working}
+          inStars={telegram !== null}
+          onBuy={purchase}
+        />
       )}
       <h2>{t('billing.articles')}</h2>
       {articles && articles.length === 0 && <p>{t('billing.unavailable')}</p>}
@@ -124,10 +145,26 @@ export default function Billing() {
             .map((a) => (
               <li key={a.id} className="card" data-testid="article">
                 <h3>{what(a)}</h3>
-                <p className="big">{money(a.price.amount, a.price.currency, lang)}</p>
-                <button type="button" disabled={busy !== null} aria-label={`${t('billing.buy')}: ${a.title}`} onClick={() => void buy(a)}>
-                  {busy === a.id ? t('billing.redirecting') : t('billing.buy')}
-                </button>
+                <p className="big">{telegram ? `${formatNumber(a.stars, lang)} ⭐` : money(a.price.amount, a.price.currency, lang)}</p>
+                {telegram ? (
+                  <button
+                    type="button"
+                    disabled={working !== null}
+                    aria-label={t('billing.payStarsOf', { n: a.stars, title: a.title })}
+                    onClick={() => purchase(a)}
+                  >
+                    {working === a.id ? t('billing.starsOpening') : t('billing.payStars', { n: a.stars })}
+                  </button>
+                ) : (
+                  <button
+                    type="button"
+                    disabled={working !== null}
+                    aria-label={`${t('billing.buy')}: ${a.title}`}
+                    onClick={() => purchase(a)}
+                  >
+                    {working === a.id ? t('billing.redirecting') : t('billing.buy')}
+                  </button>
+                )}
               </li>
             ))}
         </ul>

@@ -3,6 +3,7 @@ import { api, unwrap } from '../api/client';
 import { useApp } from '../app-context';
 import { Alert } from '../components/Alert';
 import { Link } from '../components/Link';
+import { ApiFailure } from '../lib/api-error';
 import { describeError } from '../lib/describe-error';
 import { classifyIdentifier } from '../lib/identifier';
 import { oidcAuthorizationUrl } from '../lib/oidc';
@@ -10,7 +11,9 @@ import { telegramSignIn } from '../lib/telegram-widget';
 
 /** One "Email or phone" field: the form of the input picks /auth/login or /auth/login-phone. */
 export default function SignIn() {
-  const { t, lang, config, signedIn } = useApp();
+  const { t, lang, config, signedIn, telegram: miniApp, telegramSignInError } = useApp();
+  // Inside Telegram the Telegram sign-in already ran (with initData): its widget would only repeat it.
+  const widget = miniApp ? undefined : config?.telegram;
   const [identifier, setIdentifier] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -40,10 +43,10 @@ export default function SignIn() {
   };
 
   const telegram = async () => {
-    if (!config?.telegram) return;
+    if (!widget) return;
     setError(null);
     try {
-      const user = await telegramSignIn(config.telegram.widget_script_url, config.telegram.bot_id, lang);
+      const user = await telegramSignIn(widget.widget_script_url, widget.bot_id, lang);
       if (!user) {
         setError(t('signIn.telegramFailed'));
         return;
@@ -63,6 +66,13 @@ export default function SignIn() {
       </header>
       <h1>{t('signIn.title')}</h1>
       {deleted && <Alert kind="success">{t('signIn.accountDeleted')}</Alert>}
+      {telegramSignInError !== null && (
+        <Alert kind="error">
+          {telegramSignInError instanceof ApiFailure && telegramSignInError.status === 401
+            ? t('miniapp.refused')
+            : describeError(telegramSignInError, t)}
+        </Alert>
+      )}
       {error && <Alert kind="error">{error}</Alert>}
       <form onSubmit={submit} noValidate>
         <label htmlFor="identifier">{t('signIn.identifier')}</label>
@@ -93,8 +103,8 @@ export default function SignIn() {
           {t('signIn.submit')}
         </button>
       </form>
-      {(config?.telegram || config?.oidc) && <p className="divider">{t('signIn.or')}</p>}
-      {config?.telegram && (
+      {(widget || config?.oidc) && <p className="divider">{t('signIn.or')}</p>}
+      {widget && (
         <button type="button" className="telegram" onClick={telegram}>
           {t('signIn.telegram')}
         </button>

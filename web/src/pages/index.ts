@@ -12,6 +12,7 @@ export const PAGES: Record<string, { label: MessageKey; component: Page }> = {
   '/usage': { label: 'nav.usage', component: page(() => import('./RequestLog')) },
   '/keys': { label: 'nav.keys', component: page(() => import('./Keys')) },
   '/playground': { label: 'nav.playground', component: page(() => import('./Playground')) },
+  '/assistants': { label: 'nav.assistants', component: page(() => import('./Assistants')) },
   '/models': { label: 'nav.models', component: page(() => import('./Models')) },
   '/history': { label: 'nav.history', component: page(() => import('./History')) },
   '/billing': { label: 'nav.billing', component: page(() => import('./Billing')) },

@@ -17,6 +17,8 @@ export function PlanComparison(props: {
   articles: Article[];
   current: string;
   busy: string | null;
+  /** Inside Telegram: prices and buttons in Stars. */
+  inStars?: boolean;
   onBuy(article: Article): void;
 }) {
   const { t, lang } = useApp();
@@ -27,6 +29,7 @@ export function PlanComparison(props: {
       label: 'billing.row.price',
       cell: (p) => {
         const article = articleOf(p);
+        if (article && props.inStars) return `${formatNumber(article.stars, lang)} ⭐`;
         return article ? money(article.price.amount, article.price.currency, lang) : p.level === 0 ? t('billing.free') : '—';
       },
     },
@@ -90,10 +93,18 @@ export function PlanComparison(props: {
                       <button
                         type="button"
                         disabled={props.busy !== null}
-                        aria-label={`${t('billing.buy')}: ${article.title}`}
+                        aria-label={
+                          props.inStars
+                            ? t('billing.payStarsOf', { n: article.stars, title: article.title })
+                            : `${t('billing.buy')}: ${article.title}`
+                        }
                         onClick={() => props.onBuy(article)}
                       >
-                        {props.busy === article.id ? t('billing.redirecting') : t('billing.buy')}
+                        {props.busy === article.id
+                          ? t(props.inStars ? 'billing.starsOpening' : 'billing.redirecting')
+                          : props.inStars
+                            ? t('billing.payStars', { n: article.stars })
+                            : t('billing.buy')}
                       </button>
                     )}
                   </td>
