@@ -260,7 +260,9 @@ const commands: Record<string, { options: string[]; help: CommandHelp; run: Comm
   'models:list': {
     help: { args: '', summary: 'the model catalog, as GET /api/v2/models answers it' },
     options: [],
-    run: async () => {
+    run: async (ds) => {
+      // The operator's catalog:set and catalog:price live in the database, as the running service applies them.
+      await new LiveCatalog(new CatalogStore(ds), createLogger('silent')).load();
       const models = listModels().map(toPublicModel);
       return { models, total: models.length };
     },
@@ -331,10 +333,6 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     }
     values.password = await readFirstLine(process.stdin);
-  }
-  if (name === 'models:list') {
-    process.stdout.write(`${JSON.stringify(await command.run(undefined as unknown as DataSource, values))}\n`);
-    return 0;
   }
   const config = loadConfig();
   const log = createLogger('silent');

@@ -187,3 +187,15 @@ test('articles:list and articles:set: operators edit prices and what is sold; ba
     expect(bad.stderr.length).toBeGreaterThan(0);
   }
 });
+
+test('models:list answers as GET /api/v2/models does: a model taken out of service with catalog:set is not listed', async () => {
+  const slug = (JSON.parse((await cli('models:list')).stdout) as { models: { slug: string }[] }).models[0]!.slug;
+  expect((await cli('catalog:set', '--slug', slug, '--enabled', 'false')).code).toBe(0);
+  try {
+    const body = JSON.parse((await cli('models:list')).stdout) as { models: { slug: string }[]; total: number };
+    expect(body.models.map((m) => m.slug)).not.toContain(slug);
+    expect(body.total).toBe(CATALOG_SHAPE.models - 1);
+  } finally {
+    expect((await cli('catalog:set', '--slug', slug, '--enabled', 'true')).code).toBe(0);
+  }
+});
