@@ -7,7 +7,8 @@ import { Child, cpuMs, freePort, RssSampler } from './lib/child';
 import { intEnv } from './lib/env';
 import http from 'node:http';
 import { requestBody, runLoad, RunResult, sendOnce, Surface, Target } from './lib/http-load';
-import { BenchReport, Mode, ModeFigures, RateLimitRun, renderMarkdown, TargetFigures } from './lib/report';
+import { BenchReport, Mode, ModeFigures, RateLimitRun, renderMarkdown, SlowVendorFigures, TargetFigures } from './lib/report';
+import { setFirstByteMs } from './mock-upstream';
 import {
   BenchDatabase,
   BenchUser,
@@ -37,6 +38,9 @@ const SETTINGS = {
   redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/14',
   cpuProfDir: process.env.BENCH_CPU_PROF_DIR,
   accounts: intEnv('BENCH_ACCOUNTS', 64),
+  /** The slow-vendor phase: the mock waits this long before each first byte (0 leaves the phase out). */
+  slowFirstByteMs: intEnv('BENCH_SLOW_FIRST_BYTE_MS', 20),
+  slowRequests: intEnv('BENCH_SLOW_REQUESTS', 400),
 };
 const LATENCY_ROUNDS = 4;
 const THROUGHPUT_ROUNDS = 3;
@@ -188,6 +192,49 @@ async function throughputRound(e: Entry, mode: Mode, ctx: Context, maxMs: number
   tp.cpu.postgres += pgUsed;
   tp.cpu.mock += cpuMs(ctx.mock.pid) - before.mock;
   tp.hasPostgres ||= pgPids.length > 0;
+}
+
+/**
+ * Concurrency 1 against a vendor that waits before its first byte: what the service adds where users wait. The
+ * mock is switched to the delay for this phase only; its answers are counted for the billing check as any other.
+ */
+async function slowVendorPhase(entries: Entry[], mockUrl: string): Promise<SlowVendorFigures> {
+  const timed = entries.filter((e) => e.latencyMeasured);
+  const samples = new Map(timed.map((e) => [e, { sync: [] as number[], stream: [] as number[], failed: { sync: 0, stream: 0 } }]));
+  await setFirstByteMs(mockUrl, SETTINGS.slowFirstByteMs);
+  try {
+    for (const mode of MODES) {
+      const stream = mode === 'stream';
+      for (const e of timed) await measure(e, { concurrency: 1, maxRequests: 50, maxMs: 30_000, stream });
+      const perRound = Math.ceil(SETTINGS.slowRequests / LATENCY_ROUNDS);
+      for (let round = 0; round < LATENCY_ROUNDS; round++) {
+        for (let i = 0; i < timed.length; i++) {
+          const e = timed[(i + round) % timed.length];
+          log(`${mode}, vendor waits ${SETTINGS.slowFirstByteMs} ms: ${e.name} (round ${round + 1}/${LATENCY_ROUNDS})`);
+          const r = await measure(e, { concurrency: 1, maxRequests: perRound, maxMs: 120_000, stream });
+          const s = samples.get(e)!;
+          s[mode].push(...r.outcomes.filter((o) => o.ok).map((o) => o.totalMs));
+          s.failed[mode] += r.failed;
+        }
+      }
+    }
+  } finally {
+    await setFirstByteMs(mockUrl, 0);
+  }
+  return {
+    firstByteMs: SETTINGS.slowFirstByteMs,
+    requests: SETTINGS.slowRequests,
+    rows: timed.map((e) => {
+      const s = samples.get(e)!;
+      const of = (mode: Mode) => ({ ...summarize(s[mode]), failed: s.failed[mode] });
+      return {
+        name: e.name,
+        isGateway: e.isGateway,
+        isPortkey: e.name.startsWith('Portkey'),
+        modes: { sync: of('sync'), stream: of('stream') },
+      };
+    }),
+  };
 }
 
 function figures(e: Entry, mode: Mode): ModeFigures {
@@ -398,6 +445,7 @@ async function main(): Promise<void> {
     serviceEntry.breakdown = {};
     const metrics = { url: `http://127.0.0.1:${servicePort}/metrics`, token: metricsToken };
     for (const mode of MODES) await benchMode(entries, mode, { mock, db, metrics });
+    const slowVendor = SETTINGS.slowFirstByteMs > 0 ? await slowVendorPhase(entries, mockUrl) : undefined;
     log('rate-limit run with the vip user');
     const rateLimit = await rateLimitRun(serviceUrl, vip, db);
     sampler.stop();
@@ -441,6 +489,7 @@ async function main(): Promise<void> {
       vendorClient,
       earlyDispatch: await earlyDispatchCounts(metrics),
       timeBreakdown: withMockMeans(serviceEntry.breakdown, directEntry),
+      slowVendor,
     };
     await Promise.all(children.map((c) => c.stop()));
     const markdown = renderMarkdown(report);
