@@ -20,6 +20,8 @@ export interface MockUpstream {
  * while it runs with `PUT /_mock/first-byte-ms/<ms>` (the bench switches between an instant and a 20 ms vendor).
  */
 let firstByteMs = 0;
+/** Pause between a stream's frames (`--chunk-delay-ms`), so streams stay open: the many-streams bench. */
+let chunkDelayMs = 0;
 const CONTROL = /^\/_mock\/first-byte-ms\/(\d+)$/;
 
 interface ChatRequestView {
@@ -117,13 +119,29 @@ function answer(req: http.IncomingMessage, res: http.ServerResponse, raw: string
     return;
   }
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+  const frames = streamFrames(view).split(/(?<=\n\n)/);
+  if (chunkDelayMs > 0) {
+    const next = () => {
+      if (res.destroyed) return;
+      res.write(frames.shift()!);
+      if (frames.length === 0) res.end();
+      else setTimeout(next, chunkDelayMs);
+    };
+    next();
+    return;
+  }
   // Each frame is its own write, as a vendor flushes each chunk; the whole answer leaves at once.
-  for (const frame of streamFrames(view).split(/(?<=\n\n)/)) res.write(frame);
+  for (const frame of frames) res.write(frame);
   res.end();
 }
 
-export function startMockUpstream(port = 0, host = '127.0.0.1', options: { firstByteMs?: number } = {}): Promise<MockUpstream> {
+export function startMockUpstream(
+  port = 0,
+  host = '127.0.0.1',
+  options: { firstByteMs?: number; chunkDelayMs?: number } = {},
+): Promise<MockUpstream> {
   firstByteMs = options.firstByteMs ?? firstByteMs;
+  chunkDelayMs = options.chunkDelayMs ?? chunkDelayMs;
   const server = http.createServer((req, res) => {
     const parts: Buffer[] = [];
     let size = 0;
@@ -137,7 +155,7 @@ export function startMockUpstream(port = 0, host = '127.0.0.1', options: { first
   server.keepAliveTimeout = 65_000;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => {
+    server.listen({ port, host, backlog: 4096 }, () => {
       const { port: bound } = server.address() as AddressInfo;
       resolve({
         url: `http://${host}:${bound}`,
@@ -160,7 +178,10 @@ export async function setFirstByteMs(mockUrl: string, ms: number): Promise<void>
 // Run alone (`node dist/bench/mock-upstream.js [--port=N] [--first-byte-ms=20]`): prints `{"url": ...}` once listening.
 if (require.main === module) {
   const flag = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-  void startMockUpstream(Number(flag('port') ?? 0), '127.0.0.1', { firstByteMs: Number(flag('first-byte-ms') ?? 0) }).then((mock) => {
+  void startMockUpstream(Number(flag('port') ?? 0), '127.0.0.1', {
+    firstByteMs: Number(flag('first-byte-ms') ?? 0),
+    chunkDelayMs: Number(flag('chunk-delay-ms') ?? 0),
+  }).then((mock) => {
     process.stdout.write(`${JSON.stringify({ url: mock.url })}\n`);
     const stop = () => void mock.close().then(() => process.exit(0));
     process.on('SIGTERM', stop);

@@ -90,6 +90,7 @@ const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    LISTEN_BACKLOG: z.coerce.number().int().positive().default(4096),
     HOST: z.string().default('0.0.0.0'),
     PUBLIC_URL: optionalUrl,
     DATABASE_URL: optionalUrl,
@@ -270,6 +271,8 @@ function toConfig(e: Env) {
   return {
     env: e.NODE_ENV,
     port: e.PORT,
+    /** Connections the kernel queues before the server accepts them (capped by net.core.somaxconn). */
+    listenBacklog: e.LISTEN_BACKLOG,
     host: e.HOST,
     publicUrl,
     /** The bases of the service's links (result files): PUBLIC_URL, else a request's origin, else the listen address. */

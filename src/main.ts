@@ -159,7 +159,8 @@ async function startServing(
   });
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  // A burst of new connections (thousands of streams opened at once) waits in the kernel's queue, not reset.
+  await new Promise<void>((resolve) => server.listen({ port: config.port, host: config.host, backlog: config.listenBacklog }, resolve));
   // METRICS_PORT: /metrics on a listener of its own (keep that port off the public network).
   const metricsServer = config.metrics.port ? createMetricsServer({ token: config.metrics.token }) : undefined;
   if (metricsServer) {
