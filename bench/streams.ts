@@ -29,6 +29,8 @@ const COUNT = intEnv('STREAMS_COUNT', 5000);
 const OPEN_SECONDS = intEnv('STREAMS_OPEN_SECONDS', 5);
 const ACCOUNTS = intEnv('STREAMS_ACCOUNTS', 8);
 const CHUNK_DELAY_MS = intEnv('STREAMS_CHUNK_DELAY_MS', 1000);
+/** How long a client waits in silence before it gives up (a stream's head comes with its first event). */
+const CLIENT_TIMEOUT_MS = intEnv('STREAMS_CLIENT_TIMEOUT_MS', 60_000);
 const PG_ADMIN = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const log = (msg: string) => process.stderr.write(`[streams] ${msg}\n`);
 
@@ -108,7 +110,7 @@ async function main(): Promise<void> {
       const due = startedAt + i * perStreamMs;
       const wait = due - Date.now();
       if (wait >= 1) await new Promise((r) => setTimeout(r, wait));
-      outcomes.push(sendOnce(targets[i % targets.length]!, agent, body, true));
+      outcomes.push(sendOnce(targets[i % targets.length]!, agent, body, true, CLIENT_TIMEOUT_MS));
     }
     const openedMs = Date.now() - startedAt;
     log(`${COUNT} streams opened in ${(openedMs / 1000).toFixed(1)} s; waiting for them to end`);
@@ -146,7 +148,7 @@ async function main(): Promise<void> {
       `# ${COUNT} streams opened within ${OPEN_SECONDS} s on one instance`,
       '',
       `- Date: ${new Date().toISOString()}; command: \`npm run bench:streams\` (STREAMS_COUNT=${COUNT}, STREAMS_OPEN_SECONDS=${OPEN_SECONDS}, ` +
-        `STREAMS_ACCOUNTS=${ACCOUNTS}, STREAMS_CHUNK_DELAY_MS=${CHUNK_DELAY_MS})`,
+        `STREAMS_ACCOUNTS=${ACCOUNTS}, STREAMS_CHUNK_DELAY_MS=${CHUNK_DELAY_MS}, STREAMS_CLIENT_TIMEOUT_MS=${CLIENT_TIMEOUT_MS})`,
       `- Load: 1-minute load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after (nproc ${os.availableParallelism()})`,
       `- Mock: first byte after 20 ms, then a frame every ${CHUNK_DELAY_MS} ms (7 frames with usage and [DONE]); service VENDOR_POOL_SIZE=${COUNT + 100}`,
       '',

@@ -91,7 +91,13 @@ function problemWith(surface: Surface, stream: boolean, status: number, contentT
 }
 
 /** Sends one chat request and reads the whole answer. Never rejects. */
-export function sendOnce(target: Target, agent: http.Agent, body: Buffer, stream: boolean): Promise<Outcome> {
+export function sendOnce(
+  target: Target,
+  agent: http.Agent,
+  body: Buffer,
+  stream: boolean,
+  timeoutMs = REQUEST_TIMEOUT_MS,
+): Promise<Outcome> {
   return new Promise((resolve) => {
     const started = process.hrtime.bigint();
     const elapsed = () => Number(process.hrtime.bigint() - started) / 1e6;
@@ -107,7 +113,7 @@ export function sendOnce(target: Target, agent: http.Agent, body: Buffer, stream
       agent,
       headers: { ...target.headers, 'content-type': 'application/json', 'content-length': body.length },
     });
-    req.setTimeout(REQUEST_TIMEOUT_MS, () => req.destroy(new Error('timeout')));
+    req.setTimeout(timeoutMs, () => req.destroy(new Error('timeout')));
     req.on('error', (err) => finish({ ok: false, status: 0, problem: err.message }));
     req.on('response', (res) => {
       const parts: Buffer[] = [];
