@@ -1,6 +1,7 @@
 import { Api, GrammyError } from 'grammy';
 import { DraftReply } from '../../src/bot/transport/draft-reply';
 import { FakeTelegram, floodWait } from './fake-telegram';
+import { waitUntil } from '../support/wait';
 
 const TOKEN = '42:draft-reply-test';
 const CHAT = 5_600_001;
@@ -58,7 +59,13 @@ test('a long answer: the draft shows its last 4096 characters; the final answer 
   const words = Array.from({ length: 1800 }, (_, i) => `word${i} `);
   for (let i = 0; i < words.length; i += 100) {
     reply.append(words.slice(i, i + 100).join(''));
-    await new Promise((r) => setTimeout(r, 10));
+    // The draft catches up with each piece before the next arrives, as it would with a vendor's pace.
+    const last = `word${i + 99}`;
+    await waitUntil(
+      () => callsTo(chat, 'sendMessageDraft').some((d) => String(d.payload.text).includes(last)),
+      5_000,
+      `a draft with ${last}`,
+    );
   }
   await reply.finish('— footer', { inline_keyboard: [[{ text: 'again', callback_data: 'x' }]] });
   for (const d of callsTo(chat, 'sendMessageDraft')) {

@@ -56,8 +56,15 @@ test('kill -9 right after a stream’s first piece reached the client: the resta
     }),
   );
   await stream.seen('content_delta');
-  // Well inside the old 2 s heartbeat: the second piece is still 250 ms away.
-  await new Promise((r) => setTimeout(r, 50));
+  // The first piece's length reaches the lease beside the bytes (not awaited); kill once it is there, well inside
+  // the old 2 s heartbeat: the second piece is still 250 ms away.
+  await eventually(async () => {
+    const [lease] = await db.dataSource.query(
+      'SELECT l.delivered_chars FROM generation_leases l JOIN generations g ON g.id = l.generation_id WHERE g.user_id = $1',
+      [user.id],
+    );
+    return lease && lease.delivered_chars > 0 ? true : undefined;
+  }, 5_000);
   first.child.kill('SIGKILL');
   await first.exited;
   await stream.events.catch(() => undefined);
