@@ -31,6 +31,7 @@ import { TranscribeSuccessor1764390000000 } from './1764390000000-TranscribeSucc
 import { CatalogPriceOverrides1764390100000 } from './1764390100000-CatalogPriceOverrides';
 import { RefusedRequests1764360000000 } from './1764360000000-RefusedRequests';
 import { CatalogMissedChecks1764390200000 } from './1764390200000-CatalogMissedChecks';
+import { AdminConsole1764470000000 } from './1764470000000-AdminConsole';
 import { Referrals1764400000000 } from './1764400000000-Referrals';
 import { PromoCodes1764472000000 } from './1764472000000-PromoCodes';
 import { GenerationVendorCost1764390300000 } from './1764390300000-GenerationVendorCost';
@@ -75,6 +76,7 @@ export const migrations = [
   GenerationVendorCost1764390300000,
   IdempotencyGenerations1764310200000,
   Referrals1764400000000,
+  AdminConsole1764470000000,
   PromoCodes1764472000000,
   StoredResponses1764340000000,
   RevenueIndexes1764474000000,

@@ -8,6 +8,8 @@ import { hashPassword, MIN_PASSWORD_LENGTH } from './core/accounts/passwords';
 import { PlanDirectory } from './core/accounts/plans';
 import { changePlan, createUser, findUserById } from './core/accounts/users';
 import { summarizeAccount } from './core/accounts/summaries';
+import { setAdmin } from './core/admin/admins';
+import { AdminAuditLog, adminActors } from './core/admin/audit-log';
 import { toUserBody } from './api/views/account';
 import { getBalance, grantBonus } from './core/billing/ledger';
 import { ArticleCatalog, toArticleView } from './core/payments/articles';
@@ -126,6 +128,22 @@ const commands: Record<string, { options: string[]; help: CommandHelp; run: Comm
       const plans = new PlanDirectory(ds);
       await userView(ds, plans, id);
       await changePlan(ds, plans, id, plan);
+      return userView(ds, plans, id);
+    },
+  },
+  'user:admin': {
+    help: {
+      args: '--user ID --on | --off',
+      summary: "make an account an admin of the operator's console (or no longer one); prints the User object",
+      notes: ['the accounts linked to a Telegram id of ADMIN_CHAT_IDS are made admins at each start (never revoked there)'],
+    },
+    options: ['user', 'on', 'off'],
+    run: async (ds, a) => {
+      const id = parse(positiveId('user'), a.user);
+      if ((a.on === undefined) === (a.off === undefined)) throw new UsageError('give --on or --off');
+      const plans = new PlanDirectory(ds);
+      await userView(ds, plans, id);
+      await setAdmin(ds, new AdminAuditLog(ds), adminActors.cli(), id, a.on !== undefined);
       return userView(ds, plans, id);
     },
   },
@@ -312,12 +330,13 @@ async function main(argv: string[]): Promise<number> {
   }
   // --password-stdin: the password is the first line of stdin (kept out of the process list and shell history).
   const passwordFromStdin = name === 'user:create' && rest.includes('--password-stdin');
-  // catalog:price --clear takes no value.
+  // catalog:price --clear, user:admin --on / --off take no value.
   const clear = name === 'catalog:price' && rest.includes('--clear');
+  const switches: string[] = name === 'user:admin' ? rest.filter((a) => a === '--on' || a === '--off') : [];
   let values: Record<string, string | undefined>;
   try {
     values = parseArgs({
-      args: rest.filter((a) => a !== '--password-stdin' && !(clear && a === '--clear')),
+      args: rest.filter((a) => a !== '--password-stdin' && !(clear && a === '--clear') && !switches.includes(a)),
       options: Object.fromEntries(command.options.map((o) => [o, { type: 'string' as const }])),
       strict: true,
       allowPositionals: false,
@@ -327,6 +346,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (clear) values.clear = 'true';
+  for (const s of switches) values[s.slice(2)] = 'true';
   if (passwordFromStdin) {
     if (values.password !== undefined) {
       process.stderr.write('give --password or --password-stdin, not both\n');

@@ -18,6 +18,7 @@ import { keepRunningOnUnhandledRejection } from './process-guards';
 import { endingModels } from './core/catalog/lifecycle';
 import type { SandboxServer } from './sandbox/server';
 import { createServices, Services } from './services';
+import { syncConfiguredAdmins } from './core/admin/admins';
 import { endingNotice, startingLine, startReport, type StartFacts } from './start-report';
 
 /**
@@ -107,6 +108,8 @@ async function start(config: AppConfig, log: Logger, stopRequested: () => boolea
       const applied = await db.dataSource.runMigrations({ transaction: 'each' });
       migrationsApplied = applied.length;
       log.debug({ applied: applied.map((m) => m.name) }, 'database migrated');
+      const admins = await syncConfiguredAdmins(db.dataSource, config.bot.adminChatIds);
+      if (admins.length > 0) log.info({ users: admins }, 'accounts of ADMIN_CHAT_IDS made admins');
       const built = createServices(config, log, db.dataSource, { databaseUrl: db.url, sandboxMount: sandbox?.mountUrl });
       await built.boss.start();
       return built;

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from './config';
 import type { AccountChangeFeed } from './core/accounts/account-changes';
 import { ApiKeyService } from './core/accounts/api-keys';
+import { AdminAuditLog } from './core/admin/audit-log';
 import { AuthService } from './core/accounts/auth-service';
 import { LogMailer, Mailer } from './core/accounts/mailer';
 import { PlanDirectory } from './core/accounts/plans';
@@ -127,6 +128,8 @@ export interface Services {
   /** Calls refused before anything ran (403, 402, 429), for the account's request log. */
   refusals: RefusalLog;
   accountAdmin: AccountAdmin;
+  /** The append-only log of admin actions (bot, dashboard, CLI): pass the action's transaction manager. */
+  adminAudit: AdminAuditLog;
   /** Messenger results waiting for delivery (claimed once, retried, swept). */
   deliveries: DeliveryOutbox;
   /** Key/value JSON state (the bot's sessions and conversations). */
@@ -385,6 +388,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     usage: new UsageService(ds),
     refusals,
     accountAdmin: new AccountAdmin(ds, plans),
+    adminAudit: new AdminAuditLog(ds),
     deliveries: new DeliveryOutbox(ds),
     jsonStores: new JsonStores(ds),
     groupChats: new GroupChats(ds),

@@ -8,6 +8,7 @@ import type { Services } from '../services';
 export type ApiServices = Pick<
   Services,
   | 'accounts'
+  | 'adminAudit'
   | 'apiKeys'
   | 'assistants'
   | 'auth'

@@ -59,7 +59,7 @@ export function createApiApp(services: ApiServices, options: ApiAppOptions = {})
   app.use(sandboxCheckout(services));
   app.use(metrics.endpoint);
 
-  for (const router of [v2.publicRouter, v2.protectedRouter]) {
+  for (const router of [v2.publicRouter, v2.protectedRouter, v2.adminRouter]) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }

@@ -11,6 +11,7 @@ import {
   SignInUnavailableError,
   SmtpError,
 } from './accounts/errors';
+import { AdminRequiredError } from './admin/errors';
 import { KeyBudgetExceededError, KeyRestrictedError, ModelNotAllowedError } from './accounts/key-limits';
 import { InsufficientTokensError } from './billing/errors';
 import { ModelRetiredError, ParamError, UnknownModelError } from './catalog/errors';
@@ -65,6 +66,7 @@ export const CORE_ERROR_CLASSES = [
   QuotaExceededError,
   SignInUnavailableError,
   SmtpError,
+  AdminRequiredError,
   KeyBudgetExceededError,
   KeyRestrictedError,
   ModelNotAllowedError,

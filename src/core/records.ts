@@ -14,6 +14,8 @@ export interface UserRecord {
   readonly planExpiresAt: Date | null;
   readonly nextRefillAt: Date;
   readonly isBlocked: boolean;
+  /** May use the operator's console. */
+  readonly isAdmin: boolean;
   readonly createdAt: Date;
 }
 

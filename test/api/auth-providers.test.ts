@@ -42,7 +42,7 @@ describe('POST /auth/messenger (Telegram Login Widget)', () => {
       token_type: 'bearer',
       expires_in: 900,
       is_new_user: true,
-      user: { id: expect.any(Number), name: 'Ann Lee', email: null, plan: 'free', token_balance: 50 },
+      user: { id: expect.any(Number), name: 'Ann Lee', email: null, plan: 'free', token_balance: 50, is_admin: false },
     });
     expect(refreshCookieOf(first)).toEqual(expect.any(String));
 
@@ -116,7 +116,7 @@ describe('POST /auth/idp (OIDC ID token against a JWKS)', () => {
       token_type: 'bearer',
       expires_in: 900,
       is_new_user: true,
-      user: { id: expect.any(Number), name: 'Idp User', email: 'idp.user@example.com', plan: 'free', token_balance: 50 },
+      user: { id: expect.any(Number), name: 'Idp User', email: 'idp.user@example.com', plan: 'free', token_balance: 50, is_admin: false },
     });
     const me = await api.request('GET', '/api/v2/user/me', { token: first.body.access_token });
     expect(me.body.auth_methods).toEqual({ messenger: false, identity_provider: true, email: false });

@@ -87,7 +87,7 @@ describe('login', () => {
       refresh_token: expect.any(String),
       token_type: 'bearer',
       expires_in: 900,
-      user: { id: account.user.id, name: account.user.name, email: account.email, plan: 'basic', token_balance: 1000 + 0 },
+      user: { id: account.user.id, name: account.user.name, email: account.email, plan: 'basic', token_balance: 1000 + 0, is_admin: false },
     });
     expect(refreshCookieOf(res)).toBe(res.body.refresh_token);
   });

@@ -37,6 +37,7 @@ describe('GET/PATCH /user/me', () => {
       tokens_used_this_period: 0,
       rate_limit_hourly: 30,
       rate_limit_daily: 200,
+      is_admin: false,
       auth_methods: { messenger: false, identity_provider: false, email: true },
     });
   });

@@ -199,3 +199,24 @@ test('models:list answers as GET /api/v2/models does: a model taken out of servi
     expect((await cli('catalog:set', '--slug', slug, '--enabled', 'true')).code).toBe(0);
   }
 });
+
+test('user:admin --on / --off sets is_admin, prints the User object and writes the audit log; bad input changes nothing', async () => {
+  const user = JSON.parse((await cli('user:create', '--email', 'admin-cli@example.com', '--plan', 'free')).stdout);
+  expect(user.is_admin).toBe(false);
+  const on = await cli('user:admin', '--user', String(user.id), '--on');
+  expect(on.code).toBe(0);
+  expect(JSON.parse(on.stdout)).toMatchObject({ id: user.id, is_admin: true });
+  const off = JSON.parse((await cli('user:admin', '--user', String(user.id), '--off')).stdout);
+  expect(off.is_admin).toBe(false);
+  expect((await cli('user:admin', '--user', String(user.id))).code).not.toBe(0);
+  expect((await cli('user:admin', '--user', String(user.id), '--on', '--off')).code).not.toBe(0);
+  expect((await cli('user:admin', '--user', '999999', '--on')).code).not.toBe(0);
+  const rows = await db.dataSource.query(
+    `SELECT actor_user_id, actor_label, door, action, before, after FROM admin_audit_log WHERE target_type = 'user' AND target_id = $1 ORDER BY id`,
+    [String(user.id)],
+  );
+  expect(rows).toEqual([
+    { actor_user_id: null, actor_label: 'cli', door: 'cli', action: 'user.admin', before: { is_admin: false }, after: { is_admin: true } },
+    { actor_user_id: null, actor_label: 'cli', door: 'cli', action: 'user.admin', before: { is_admin: true }, after: { is_admin: false } },
+  ]);
+}, 30_000);

@@ -132,6 +132,7 @@ const API_ERRORS: ErrorTable<Rendering> = {
   model_not_allowed: (err) => ({ status: 403, details: { model: err.model } }),
   key_restricted: (err) => ({ status: 403, details: err.limits.length > 0 ? { limits: err.limits } : undefined }),
   account_blocked: () => ({ status: 403 }),
+  admin_required: () => ({ status: 403 }),
   invalid_token: () => ({ status: 401 }),
   invalid_reset_token: () => ({ status: 400 }),
   invalid_verification_token: () => ({ status: 400 }),

@@ -69,6 +69,7 @@ export const UserSchema = component(
     rate_limit_daily: z.number().int().describe('0 means unlimited'),
     auth_methods: z.object({ messenger: z.boolean(), identity_provider: z.boolean(), email: z.boolean() }),
     email_verified: z.boolean().describe('the email was confirmed (verification link or identity provider)'),
+    is_admin: z.boolean().describe("may use the operator's console (`/api/v2/admin`)"),
   }),
 );
 
@@ -348,6 +349,7 @@ const sessionUser = z.object({
   email: z.string().nullable(),
   plan: planSlug,
   token_balance: z.number().int(),
+  is_admin: z.boolean().describe('may use the operator’s console (the dashboard shows its Admin section)'),
 });
 
 export const SessionSchema = component(

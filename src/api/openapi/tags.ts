@@ -9,6 +9,7 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   Models: 'The model catalog with prices and lifecycle, average times and price quotes',
   Assistants: 'Built-in, own and published chat assistants (system prompts)',
   Schedules: 'Recurring generations: the same generate request run every interval, billed per run',
+  Admin: 'The operator’s console (an admin’s web session only): users, money, catalog, broadcasts, promo codes, audit log',
   Webhooks: 'Endpoints that receive signed events (Standard Webhooks), their deliveries, and the events themselves',
   Generation: 'Image, video, speech, music and tool models, speech to text, inpainting, and streamed chat',
   'Chat completions (compatible)': 'The chat-completions surface the OpenAI SDKs and most clients speak, for every chat model',

@@ -68,6 +68,7 @@ function sessionBody(result: SignInResult, opts: { refreshInBody: boolean; newUs
       email: result.user.email,
       plan: result.user.plan,
       token_balance: result.user.tokenBalance,
+      is_admin: result.user.isAdmin,
     },
   };
 }

@@ -3,6 +3,7 @@ import type { ApiServices } from '../api-services';
 import { authenticate } from '../middleware/auth';
 import { refuseRestrictedKeys } from '../middleware/key-scope';
 import { attachOpenApi, OpenApiRegistry } from '../openapi/registry';
+import { createAdminRouter } from './admin/router';
 import { noteSessionClients, registerAccountRoutes } from './account-routes';
 import { registerAssistantRoutes } from './assistant-routes';
 import { registerAuthRoutes } from './auth-routes';
@@ -31,6 +32,8 @@ export interface V2Routers {
   publicRouter: Router;
   /** Everything else: `authenticate` runs first and sets `ctx.state.auth`. */
   protectedRouter: Router;
+  /** `/api/v2/admin/*`: an admin's web session only (admin/router.ts). */
+  adminRouter: Router;
   registry: OpenApiRegistry;
 }
 
@@ -68,5 +71,7 @@ export function createV2Routers(services: ApiServices): V2Routers {
   registerResultDeletionRoute(protectedRouter, services);
   registerRefusalRoutes(protectedRouter, services);
 
-  return { publicRouter, protectedRouter, registry };
+  const adminRouter = createAdminRouter(services, registry);
+
+  return { publicRouter, protectedRouter, adminRouter, registry };
 }

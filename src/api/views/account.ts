@@ -18,6 +18,7 @@ export function toUserBody(a: AccountSummary) {
     tokens_used_this_period: a.tokensUsedThisPeriod,
     rate_limit_hourly: a.rateLimitHourly,
     rate_limit_daily: a.rateLimitDaily,
+    is_admin: a.isAdmin,
     auth_methods: { messenger: a.signIn.messenger, identity_provider: a.signIn.identityProvider, email: a.signIn.email },
   };
 }

@@ -13,6 +13,7 @@ export interface SessionUser {
   email: string | null;
   plan: string;
   tokenBalance: number;
+  isAdmin: boolean;
 }
 
 export interface SessionTokens {
@@ -46,7 +47,7 @@ export class Sessions {
       refreshToken: refresh.token,
       refreshExpiresAt: refresh.expiresAt,
       isNewUser,
-      user: { id: user.id, name: user.name, email: user.email, plan: user.planSlug, tokenBalance: balance.total },
+      user: { id: user.id, name: user.name, email: user.email, plan: user.planSlug, tokenBalance: balance.total, isAdmin: user.isAdmin },
     };
   }
 

@@ -18,6 +18,8 @@ export interface AccountSummary {
   tokensUsedThisPeriod: number;
   rateLimitHourly: number;
   rateLimitDaily: number;
+  /** May use the operator's console (`/api/v2/admin`). */
+  isAdmin: boolean;
   /** How the account can sign in. */
   signIn: { messenger: boolean; identityProvider: boolean; email: boolean };
 }
@@ -37,6 +39,7 @@ export function summarizeAccount(user: UserEntity, plan: Plan, balance: Balance)
     tokensUsedThisPeriod: balance.usedThisPeriod,
     rateLimitHourly: plan.rateLimitHourly,
     rateLimitDaily: plan.rateLimitDaily,
+    isAdmin: user.isAdmin,
     signIn: {
       messenger: user.telegramId !== null,
       identityProvider: user.idpSubject !== null,

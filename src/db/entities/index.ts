@@ -1,3 +1,4 @@
+import { AdminAuditEntryEntity } from './admin-audit-entry.entity';
 import { ApiKeyEntity } from './api-key.entity';
 import { ArticleEntity } from './article.entity';
 import { AssistantEntity } from './assistant.entity';
@@ -39,6 +40,7 @@ import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 
 export const entities = [
+  AdminAuditEntryEntity,
   ApiKeyEntity,
   ArticleEntity,
   AssistantEntity,
@@ -80,6 +82,7 @@ export const entities = [
   WebhookEndpointEntity,
 ];
 
+export * from './admin-audit-entry.entity';
 export * from './api-key.entity';
 export * from './article.entity';
 export * from './assistant.entity';

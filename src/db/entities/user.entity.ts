@@ -66,6 +66,17 @@ export class UserEntity {
   @Column({ name: 'is_blocked', type: 'boolean', default: false })
   isBlocked: boolean;
 
+  /** When an operator blocked the account (null: not blocked), and the reason they gave. */
+  @Column({ name: 'blocked_at', type: 'timestamptz', nullable: true })
+  blockedAt: Date | null;
+
+  @Column({ name: 'blocked_reason', type: 'text', nullable: true })
+  blockedReason: string | null;
+
+  /** May use the operator's console (`/api/v2/admin`): set by `user:admin`, or at start for ADMIN_CHAT_IDS. */
+  @Column({ name: 'is_admin', type: 'boolean', default: false })
+  isAdmin: boolean;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -1052,6 +1052,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log of admin actions (bot, dashboard, CLI), newest first
+         * @description Append-only: every state-changing admin action writes one row in its own transaction; a refused one writes none.
+         */
+        get: operations["adminListAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/admin/audit.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log as CSV (same filters), newest first
+         * @description A header row (id, created_at, actor_user_id, actor_label, door, action, target_type, target_id, before, after), then one row per entry; `before` and `after` as JSON text.
+         */
+        get: operations["adminExportAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/chat/completions": {
         parameters: {
             query?: never;
@@ -1512,6 +1552,7 @@ export interface components {
                 /** @enum {string} */
                 plan: "free" | "basic" | "pro" | "vip" | "elite";
                 token_balance: number;
+                is_admin: boolean;
             };
         };
         /** @description Error body of /api/v2 */
@@ -1621,6 +1662,7 @@ export interface components {
                 email: boolean;
             };
             email_verified: boolean;
+            is_admin: boolean;
         };
         /** @description The per-account hourly/daily request limit was reached */
         RateLimitError: {
@@ -2058,6 +2100,27 @@ export interface components {
             status: number;
             error: string;
             message: string;
+        };
+        AdminAuditPage: {
+            items: components["schemas"]["AdminAuditEntry"][];
+            next_cursor: string | null;
+        };
+        AdminAuditEntry: {
+            id: string;
+            actor: {
+                user_id: number | null;
+                label: string;
+                /** @enum {string} */
+                door: "web" | "bot" | "cli";
+            };
+            action: string;
+            target: {
+                type: string;
+                id: string;
+            };
+            before: unknown;
+            after: unknown;
+            created_at: string;
         };
         ChatCompletion: {
             id: string;
@@ -9310,6 +9373,204 @@ export interface operations {
                 };
             };
             /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListAudit: {
+        parameters: {
+            query?: {
+                actor?: string;
+                action?: string;
+                target_type?: string;
+                target_id?: string;
+                from?: string;
+                to?: string;
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of audit entries */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminAuditPage"];
+                };
+            };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminExportAudit: {
+        parameters: {
+            query?: {
+                actor?: string;
+                action?: string;
+                target_type?: string;
+                target_id?: string;
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV with a header row */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": unknown;
+                };
+            };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Insufficient plan` (the message names the required plan) or a blocked account; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
                 headers: {
                     [name: string]: unknown;

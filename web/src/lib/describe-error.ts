@@ -23,6 +23,7 @@ const WORDING: Record<string, Wording> = {
   invalid_token: () => ['error.invalidToken'],
   session_required: () => ['error.sessionRequired'],
   account_blocked: () => ['error.accountBlocked'],
+  admin_required: () => ['error.adminRequired'],
   invalid_reset_token: () => ['reset.invalid'],
   invalid_verification_token: () => ['verify.failed'],
   insufficient_tokens: (b) => ['error.insufficientTokens', { required: num(b.required), available: num(b.available) }],
