@@ -16,9 +16,7 @@ const revenueLine = {
   generations: z.number().int().describe('completed generations and answers'),
   tokens: z.number().int().describe('tokens they consumed'),
   vendor_cost_usd: z.number().describe('what they cost at the vendors, from each generation’s recorded vendor cost'),
-  margin_usd: z
-    .number()
-    .describe('revenue converted at PRICES_RUB_PER_USD and PRICES_USD_PER_STAR, less the vendor cost'),
+  margin_usd: z.number().describe('revenue converted at PRICES_RUB_PER_USD and PRICES_USD_PER_STAR, less the vendor cost'),
 };
 
 export const RevenueReportSchema = component(

@@ -34,7 +34,9 @@ export function registerOrderRoutes(router: Router, services: Pick<ApiServices, 
       },
     },
     async (_ctx, { query }) =>
-      orderPageView(await services.adminOrders.list({ status: query.status, userId: query.user_id, cursor: query.cursor, limit: query.limit })),
+      orderPageView(
+        await services.adminOrders.list({ status: query.status, userId: query.user_id, cursor: query.cursor, limit: query.limit }),
+      ),
   );
 
   addRoute(
