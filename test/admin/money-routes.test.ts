@@ -10,7 +10,8 @@ let userToken: string;
 
 beforeAll(async () => {
   api = await startApi();
-  admin = await api.account('free');
+  await api.services.payments.connectSandboxNotifications(`${api.baseUrl}/api/v2/payments/carrier/notifications`);
+  admin = await api.account('vip');
   await api.db.dataSource.query('UPDATE users SET is_admin = true WHERE id = $1', [admin.user.id]);
   adminToken = await api.accessToken(admin);
   userToken = await api.accessToken(await api.account('free'));

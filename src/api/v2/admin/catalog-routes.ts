@@ -26,7 +26,7 @@ export function registerCatalogRoutes(router: Router, services: Pick<ApiServices
     router,
     {
       method: 'get',
-      path: '/admin/catalog',
+      path: '/catalog',
       operationId: 'adminCatalog',
       summary: 'Every catalog model: lifecycle, rates with the vendor cost beside them, the last check’s findings',
       tags: ['Admin'],
@@ -43,7 +43,7 @@ export function registerCatalogRoutes(router: Router, services: Pick<ApiServices
     router,
     {
       method: 'patch',
-      path: '/admin/catalog/:slug',
+      path: '/catalog/:slug',
       operationId: 'adminUpdateCatalogModel',
       summary: 'Enable or disable a model, set its replacement or shutdown date',
       description:

@@ -21,7 +21,7 @@ export function registerOrderRoutes(router: Router, services: Pick<ApiServices, 
     router,
     {
       method: 'get',
-      path: '/admin/orders',
+      path: '/orders',
       operationId: 'adminListOrders',
       summary: 'Every account’s orders, newest first',
       tags: ['Admin'],
@@ -43,7 +43,7 @@ export function registerOrderRoutes(router: Router, services: Pick<ApiServices, 
     router,
     {
       method: 'post',
-      path: '/admin/orders/:id/refund',
+      path: '/orders/:id/refund',
       operationId: 'adminRefundOrder',
       summary: 'Refund an order at its provider and take back what is left of its credit',
       description:

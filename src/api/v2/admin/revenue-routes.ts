@@ -32,7 +32,7 @@ export function registerRevenueRoutes(router: Router, services: Pick<ApiServices
     router,
     {
       method: 'get',
-      path: '/admin/revenue',
+      path: '/revenue',
       operationId: 'adminRevenue',
       summary: 'Revenue (RUB, Stars), vendor cost (USD) and margin, per day or per model',
       description:

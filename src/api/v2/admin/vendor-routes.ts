@@ -11,7 +11,7 @@ export function registerVendorRoutes(router: Router, services: Pick<ApiServices,
     router,
     {
       method: 'get',
-      path: '/admin/vendors',
+      path: '/vendors',
       operationId: 'adminVendors',
       summary: 'Each vendor connection’s breaker state, error rate over 5 minutes and quota pause',
       description:
