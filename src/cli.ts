@@ -17,6 +17,7 @@ import { listModels, toPublicModel } from './core/catalog/catalog';
 import { ParamError } from './core/catalog/errors';
 import { connectionsFor } from './core/catalog/live/check';
 import { LiveCatalog } from './core/catalog/live/live-catalog';
+import { auditedCatalogSet } from './core/admin/catalog-console';
 import { ProviderConnections } from './core/providers/connections';
 import { PROVIDER_NAMES, providerAdapters } from './core/providers/registry';
 import { sandboxHandlers } from './sandbox/handlers';
@@ -217,7 +218,7 @@ const commands: Record<string, { options: string[]; help: CommandHelp; run: Comm
       const catalog = new LiveCatalog(new CatalogStore(ds), createLogger('silent'));
       await catalog.load();
       try {
-        return await catalog.set(slug, {
+        return await auditedCatalogSet(catalog, new AdminAuditLog(ds), adminActors.cli(), slug, {
           replacement: a.replacement,
           shutdownAt: a['shutdown-at'],
           enabled: a.enabled === undefined ? undefined : a.enabled === 'true',

@@ -4,6 +4,10 @@ import { AppConfig } from './config';
 import type { AccountChangeFeed } from './core/accounts/account-changes';
 import { ApiKeyService } from './core/accounts/api-keys';
 import { AdminAuditLog } from './core/admin/audit-log';
+import { CatalogConsole } from './core/admin/catalog-console';
+import { AdminOrderDesk } from './core/admin/order-desk';
+import { RevenueReports } from './core/admin/revenue';
+import { vendorHealth, type VendorConnectionHealth } from './core/admin/vendor-health';
 import { AuthService } from './core/accounts/auth-service';
 import { LogMailer, Mailer } from './core/accounts/mailer';
 import { PlanDirectory } from './core/accounts/plans';
@@ -130,6 +134,13 @@ export interface Services {
   accountAdmin: AccountAdmin;
   /** The append-only log of admin actions (bot, dashboard, CLI): pass the action's transaction manager. */
   adminAudit: AdminAuditLog;
+  /** The console's money: revenue, vendor cost and margin; every account's orders and their refunds (audited). */
+  revenue: RevenueReports;
+  adminOrders: AdminOrderDesk;
+  /** The console's catalog: lifecycle, rates beside vendor cost, the last check; catalog:set's changes, audited. */
+  catalogConsole: CatalogConsole;
+  /** Each vendor connection's breaker, 5-minute error rate and quota pause (this instance). */
+  vendorHealth(): VendorConnectionHealth[];
   /** Messenger results waiting for delivery (claimed once, retried, swept). */
   deliveries: DeliveryOutbox;
   /** Key/value JSON state (the bot's sessions and conversations). */
@@ -353,6 +364,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
       await settleAccountGenerations({ sql, leases, queue, log }, userId);
     },
   };
+  const adminAudit = new AdminAuditLog(ds);
   return {
     config,
     log,
@@ -388,7 +400,11 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     usage: new UsageService(ds),
     refusals,
     accountAdmin: new AccountAdmin(ds, plans),
-    adminAudit: new AdminAuditLog(ds),
+    adminAudit,
+    revenue: new RevenueReports(ds, config.currencyRates),
+    adminOrders: new AdminOrderDesk(ds, payments.refunds, adminAudit),
+    catalogConsole: new CatalogConsole(ds, catalog, config.currencyRates, adminAudit),
+    vendorHealth: () => vendorHealth(router.health()),
     deliveries: new DeliveryOutbox(ds),
     jsonStores: new JsonStores(ds),
     groupChats: new GroupChats(ds),

@@ -63,6 +63,18 @@ test('catalog:set --replacement --shutdown-at yesterday: /v1 on another instance
     retired: true,
     served_by: 'claude-opus-4-8',
   });
+  // The CLI's change is an admin action: one audit row, door cli.
+  expect(
+    await a.db.dataSource.query(
+      `SELECT actor_label, door, after FROM admin_audit_log WHERE action = 'catalog.update' AND target_id = 'claude-sonnet-4-6'`,
+    ),
+  ).toEqual([
+    {
+      actor_label: 'cli',
+      door: 'cli',
+      after: expect.objectContaining({ replacement: 'claude-opus-4-8', shutdown_at: yesterday }),
+    },
+  ]);
 
   const account = await b.account('vip');
   const key = await b.apiKey(account);

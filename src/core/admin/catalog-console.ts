@@ -7,7 +7,9 @@ import { describeCatalogEntry, type CatalogEntryState, type CatalogSetInput, typ
 import type { StoredFinding } from '../catalog/live/store';
 import { MODELS } from '../catalog/models';
 import { cheapestToken, modelPriceReport, type CurrencyRates, type ModelPriceReport } from '../catalog/price-report';
-import type { AdminActor, AuditRecorder } from './audit-port';
+import type { AdminActor, AdminAuditLog } from './audit-log';
+
+type AuditRecorder = Pick<AdminAuditLog, 'record'>;
 import { tokenOffers } from './token-offers';
 
 export interface CatalogModelRecord {

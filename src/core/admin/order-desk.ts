@@ -5,7 +5,9 @@ import { decodeCursor, encodeCursor } from '../stats/history';
 import { OrderNotFoundError, OrderNotRefundableError, UnknownChargeError } from '../payments/errors';
 import type { OrderRecord } from '../payments/orders';
 import type { RefundDesk, RefundResult } from '../payments/refund-desk';
-import type { AdminActor, AuditRecorder } from './audit-port';
+import type { AdminActor, AdminAuditLog } from './audit-log';
+
+type AuditRecorder = Pick<AdminAuditLog, 'record'>;
 
 export interface OrderFilter {
   status?: OrderStatus;

@@ -3,6 +3,10 @@ import type { ApiServices } from '../../api-services';
 import { adminOnly } from '../../middleware/admin-only';
 import { authenticate } from '../../middleware/auth';
 import { attachOpenApi, OpenApiRegistry } from '../../openapi/registry';
+import { registerCatalogRoutes } from './catalog-routes';
+import { registerOrderRoutes } from './order-routes';
+import { registerRevenueRoutes } from './revenue-routes';
+import { registerVendorRoutes } from './vendor-routes';
 import { registerAuditRoutes } from './audit-routes';
 
 export const ADMIN_PREFIX = '/api/v2/admin';
@@ -16,6 +20,10 @@ export function createAdminRouter(services: ApiServices, registry: OpenApiRegist
   attachOpenApi(router, registry);
   // Router-level middleware runs only for a path one of these routes matches: unknown paths still answer 404.
   router.use(authenticate(services), adminOnly());
+  registerRevenueRoutes(router, services);
+  registerOrderRoutes(router, services);
+  registerCatalogRoutes(router, services);
+  registerVendorRoutes(router, services);
   registerAuditRoutes(router, services);
   return router;
 }
