@@ -110,8 +110,12 @@ test('mail is a durable job: queued by the request, delivered by the worker', as
     const [job] = await db.dataSource.query(`SELECT state FROM pgboss.job WHERE name = $1`, [MAIL_SEND]);
     expect(job.state).toBe('created');
     await startMailWorker(boss, transport);
-    await waitUntil(() => smtp.sessions.length > 0, 10_000, 'the queued mail to reach the relay');
-    expect(smtp.sessions[0]?.commands).toContain('RCPT TO:<queued@example.com>');
+    // The relay's session records each command as it arrives: wait for the recipient, not only for the session.
+    await waitUntil(
+      () => smtp.sessions[0]?.commands.includes('RCPT TO:<queued@example.com>') ?? false,
+      10_000,
+      'the queued mail to reach the relay',
+    );
   } finally {
     quiet();
     await boss.stop({ graceful: false });

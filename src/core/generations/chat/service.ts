@@ -399,7 +399,10 @@ export class ChatService {
     this.answers.follow(run.generationId, upstreamAbort, billed, delivered, actor.user.id);
     // The first event is awaited before the answer opens: the model that serves (with fallbacks) is named from the
     // start, and a vendor whose every connection stayed busy is refused with a 503 rather than a stream that waits.
-    const served = !upstreamAbort.signal.aborted ? await this.firstThatStreams(run, upstreamAbort.signal) : undefined;
+    // The bot places its reply before it reads the stream, so with one model the vendor is called only once that
+    // reply stands (a user who blocked the bot costs nothing).
+    const openOnFirstEvent = run.candidates.length > 1 || ctx.source !== 'bot';
+    const served = openOnFirstEvent && !upstreamAbort.signal.aborted ? await this.firstThatStreams(run, upstreamAbort.signal) : undefined;
     if (served) run = served.run;
     if (served?.failure instanceof ProviderUnavailableError) {
       signal?.removeEventListener('abort', onClientAbort);
