@@ -26,6 +26,8 @@ let endpoints: JsonEndpoint[];
 beforeAll(async () => {
   api = await startApi();
   const account = await api.account('vip');
+  // An admin, so the console's routes are swept past their guard too (a non-admin is refused before the body).
+  await api.db.dataSource.query('UPDATE users SET is_admin = true WHERE id = $1', [account.user.id]);
   token = await api.accessToken(account);
   // Real objects for the {id} routes, so requests get past the lookup where they can.
   const key = await api.request('POST', '/api/v2/keys', { token, body: { name: 'sweep' } });
