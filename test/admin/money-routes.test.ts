@@ -159,8 +159,8 @@ test('catalog: rates with vendor cost; a change applies and is audited; bad chan
   }
   expectErrorShape(
     await api.request('PATCH', '/api/v2/admin/catalog/no-such-model', { token: adminToken, body: { enabled: false } }),
-    400,
-    'validation_error',
+    404,
+    'model_not_found',
   );
   expect(await ds().query(`SELECT slug FROM catalog_overrides WHERE slug = 'flux-dev'`)).toEqual([]);
   expect(await auditRows('catalog.update')).toEqual([]);

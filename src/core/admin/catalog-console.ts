@@ -1,7 +1,7 @@
 // The operator's catalog: each model's lifecycle, what it charges beside what the vendor lists, the last check's
 // findings; and the lifecycle changes of `catalog:set`, audited.
 import type { DataSource } from 'typeorm';
-import { ParamError } from '../catalog/errors';
+import { ParamError, UnknownModelError } from '../catalog/errors';
 import { catalogEntry } from '../catalog/lifecycle';
 import { describeCatalogEntry, type CatalogEntryState, type CatalogSetInput, type LiveCatalog } from '../catalog/live/live-catalog';
 import type { StoredFinding } from '../catalog/live/store';
@@ -60,7 +60,7 @@ export class CatalogConsole {
 
   /** Enables, disables, replaces or dates a model's shutdown; one audit row in the change's transaction. @throws ParamError */
   async update(slug: string, input: CatalogSetInput, actor: AdminActor): Promise<CatalogModelRecord> {
-    if (!MODELS.some((m) => m.slug === slug)) throw new ParamError('slug', `unknown model "${slug}"`);
+    if (!MODELS.some((m) => m.slug === slug)) throw new UnknownModelError(slug);
     if (input.enabled === undefined && input.replacement === undefined && input.shutdownAt === undefined) {
       throw new ParamError('body', 'give at least one of enabled, replacement, shutdown_at');
     }

@@ -10105,7 +10105,7 @@ export interface operations {
                     "application/json": components["schemas"]["AdminCatalogModel"];
                 };
             };
-            /** @description An unknown model, a replacement of another category, a bad date */
+            /** @description A replacement of another category, a bad date, an empty change */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10125,6 +10125,15 @@ export interface operations {
             };
             /** @description Not an admin’s web session; or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such model in the catalog (`model_not_found`) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10409,7 +10418,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": unknown;
+                    "text/csv": string;
                 };
             };
             /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */

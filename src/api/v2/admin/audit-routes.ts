@@ -89,7 +89,9 @@ export function registerAuditRoutes(router: Router, services: Pick<ApiServices, 
       tags,
       security: 'bearer',
       query: filterQuery,
-      responses: { 200: { description: 'CSV with a header row', contentType: 'text/csv' } },
+      responses: {
+        200: { description: 'CSV with a header row', contentType: 'text/csv', schema: z.file().describe('the audit log as a CSV file') },
+      },
     },
     async (ctx, { query }) => {
       const lines = [csvLine(AUDIT_CSV_HEADER)];

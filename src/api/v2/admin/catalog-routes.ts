@@ -55,7 +55,8 @@ export function registerCatalogRoutes(router: Router, services: Pick<ApiServices
       body: catalogPatch,
       responses: {
         200: { description: 'The model after the change', schema: CatalogModelSchema },
-        400: { description: 'An unknown model, a replacement of another category, a bad date', schema: ErrorSchema },
+        400: { description: 'A replacement of another category, a bad date, an empty change', schema: ErrorSchema },
+        404: { description: 'No such model in the catalog (`model_not_found`)', schema: ErrorSchema },
         403: { description: 'Not an admin’s web session', schema: ErrorSchema },
       },
     },
