@@ -2,6 +2,7 @@ import type { Surface } from './http-load';
 import type { BillingCheck } from './service-fixture';
 import type { VendorClientFigures } from './vendor-client';
 import type { LatencySummary } from './stats';
+import { issue42Targets } from './issue42-targets';
 import { renderBreakdown, TimeBreakdown } from './time-breakdown';
 
 export type Mode = 'sync' | 'stream';
@@ -116,82 +117,6 @@ const signedMs = (v: number) => (Number.isFinite(v) ? `${v >= 0 ? '+' : ''}${v.t
 const mb = (kb: number) => (Number.isFinite(kb) ? `${(kb / 1024).toFixed(0)} MB` : 'n/a');
 const MODES: Mode[] = ['sync', 'stream'];
 
-const ratio = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b !== 0 ? `${(a / b).toFixed(2)}×` : 'n/a');
-
-/** The targets of issue 28, each met or MISSED, with the figures and their ratio to Portkey's. */
-function issue28Targets(r: BenchReport): string[] {
-  const direct = r.targets.find((t) => !t.isGateway);
-  const portkey = r.targets.find((t) => t.name.startsWith('Portkey'));
-  const one = r.targets.find((t) => t.accounts === 1 && !t.surface);
-  const many = r.targets.find((t) => t.accounts !== undefined && t.accounts > 1);
-  if (!direct || !portkey || !one) return [];
-  const surfaces = [one, ...r.targets.filter((t) => t.surface && t.surface !== 'chat')];
-  const lines: string[] = [];
-  const verdict = (ok: boolean) => `**${ok ? 'met' : 'MISSED'}**`;
-  const added = (t: TargetFigures, mode: Mode, p: 'p50' | 'p99') => t.modes[mode].latency[p] - direct.modes[mode].latency[p];
-  const label = (t: TargetFigures) =>
-    t === one ? '/v1/chat/completions' : t.name.replace(/^nebula-gen /, '').replace(/ \(elite key\)$/, '');
-
-  const latency: string[] = [];
-  let latencyMet = true;
-  for (const t of surfaces) {
-    const sync50 = [added(t, 'sync', 'p50'), added(portkey, 'sync', 'p50')];
-    const sync99 = [added(t, 'sync', 'p99'), added(portkey, 'sync', 'p99')];
-    const stream50 = [added(t, 'stream', 'p50'), added(portkey, 'stream', 'p50')];
-    const stream99 = [added(t, 'stream', 'p99'), added(portkey, 'stream', 'p99')];
-    const checks = [sync50[0] < sync50[1], sync50[0] <= 1, sync99[0] < sync99[1], stream50[0] <= 1, stream99[0] < stream99[1]];
-    latencyMet &&= checks.every(Boolean);
-    latency.push(
-      `   - ${label(t)}: sync added p50 below Portkey's ${verdict(checks[0])} (${signedMs(sync50[0])} vs ${signedMs(sync50[1])} ms, ${ratio(sync50[0], sync50[1])}), ` +
-        `≤ 1.0 ms ${verdict(checks[1])}; sync added p99 below Portkey's ${verdict(checks[2])} (${signedMs(sync99[0])} vs ${signedMs(sync99[1])} ms); ` +
-        `stream added p50 ≤ 1.0 ms ${verdict(checks[3])} (${signedMs(stream50[0])} ms; Portkey ${signedMs(stream50[1])} ms); ` +
-        `stream added p99 below Portkey's ${verdict(checks[4])} (${signedMs(stream99[0])} vs ${signedMs(stream99[1])} ms)`,
-    );
-  }
-  lines.push(`1. Latency at concurrency 1: ${verdict(latencyMet)}`, ...latency);
-
-  const rss = [one.memory?.sampledPeakKb ?? NaN, portkey.memory?.sampledPeakKb ?? NaN];
-  const idle = [one.memory?.idleKb ?? NaN, portkey.memory?.idleKb ?? NaN];
-  lines.push(
-    `2. Memory, RSS idle and peak under load ≤ Portkey's: ${verdict(rss[0] <= rss[1] && idle[0] <= idle[1])}`,
-    `   - idle: ${verdict(idle[0] <= idle[1])} (${mb(idle[0])} vs ${mb(idle[1])}, ${ratio(idle[0], idle[1])})`,
-    `   - peak sampled under load: ${verdict(rss[0] <= rss[1])} (${mb(rss[0])} vs ${mb(rss[1])}, ${ratio(rss[0], rss[1])})`,
-  );
-
-  const tp: string[] = [];
-  const cpu: string[] = [];
-  let tpMet = many !== undefined;
-  let cpuMet = true;
-  for (const t of [...surfaces, ...(many ? [many] : [])]) {
-    const who = t === many ? `/v1/chat/completions, ${t.accounts} accounts` : `${label(t)}, one account`;
-    for (const mode of MODES) {
-      const ok = t.modes[mode].rps > portkey.modes[mode].rps;
-      tpMet &&= ok;
-      tp.push(
-        `   - ${who}, ${mode}: ${verdict(ok)} (${t.modes[mode].rps.toFixed(0)} vs ${portkey.modes[mode].rps.toFixed(0)} req/s, ${ratio(t.modes[mode].rps, portkey.modes[mode].rps)})`,
-      );
-      const own = t.modes[mode].cpu!;
-      const total = own.gateway + (own.postgres ?? 0);
-      const theirs = portkey.modes[mode].cpu!.gateway;
-      cpuMet &&= total <= theirs;
-      cpu.push(
-        `   - ${who}, ${mode}: ${verdict(total <= theirs)} (${ms(own.gateway)} + ${ms(own.postgres ?? NaN)} = ${ms(total)} ms vs ${ms(theirs)} ms, ${ratio(total, theirs)})`,
-      );
-    }
-  }
-  lines.push(`3. Throughput at concurrency 64 above Portkey's: ${verdict(tpMet)}`, ...tp);
-  lines.push(`4. CPU per request, the service's process plus its PostgreSQL backends ≤ Portkey's process: ${verdict(cpuMet)}`, ...cpu);
-
-  const checks = [r.billing, ...r.manyBilling, ...r.surfaceBilling, ...(r.rateLimit ? [r.rateLimit.billing] : [])];
-  const bad = checks.filter((c) => !c.ok);
-  const requests = checks.reduce((n, c) => n + c.successfulRequests, 0);
-  lines.push(
-    `5. Exact billing: ${verdict(bad.length === 0 && r.manyBilling.length > 0)} (${requests} successful requests of ${checks.length} accounts ` +
-      `checked in SQL${bad.length > 0 ? `; MISMATCH for user ${bad.map((c) => c.userId).join(', ')}` : ', every one billed exactly once'})`,
-  );
-  return lines;
-}
-
 function billingLine(b: BillingCheck): string {
   return (
     `user ${b.userId}: ${b.successfulRequests} successful requests -> ${b.completed} completed generations ` +
@@ -298,7 +223,7 @@ export function renderMarkdown(r: BenchReport): string {
     const table = renderBreakdown(r.timeBreakdown);
     if (table.length > 0) out.push('', ...table);
   }
-  out.push('', '## Against the targets of issue 28', '', ...issue28Targets(r), '');
+  out.push('', '## Against the targets of issue 42', '', ...issue42Targets(r), '');
   out.push('## Billing check (SQL on the bench database)', '', `- elite (throughput runs): ${billingLine(r.billing)}`);
   if (r.manyBilling.length > 0) {
     const bad = r.manyBilling.filter((c) => !c.ok);
