@@ -6,6 +6,7 @@ import { ApiKeyService } from './core/accounts/api-keys';
 import { AdminAuditLog } from './core/admin/audit-log';
 import { CatalogConsole } from './core/admin/catalog-console';
 import { AdminOrderDesk } from './core/admin/order-desk';
+import { AdminUserDesk } from './core/admin/user-desk';
 import { RevenueReports } from './core/admin/revenue';
 import { vendorHealth, type VendorConnectionHealth } from './core/admin/vendor-health';
 import { AuthService } from './core/accounts/auth-service';
@@ -137,6 +138,8 @@ export interface Services {
   /** The console's money: revenue, vendor cost and margin; every account's orders and their refunds (audited). */
   revenue: RevenueReports;
   adminOrders: AdminOrderDesk;
+  /** The console's accounts: search, one account's page; grants, plans, blocks and sessions (audited). */
+  adminUsers: AdminUserDesk;
   /** The console's catalog: lifecycle, rates beside vendor cost, the last check; catalog:set's changes, audited. */
   catalogConsole: CatalogConsole;
   /** Each vendor connection's breaker, 5-minute error rate and quota pause (this instance). */
@@ -365,6 +368,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     },
   };
   const adminAudit = new AdminAuditLog(ds);
+  const accounts = new AccountManagement(ds, storage, log, payments, closeAccountGenerations);
   return {
     config,
     log,
@@ -403,6 +407,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     adminAudit,
     revenue: new RevenueReports(ds, config.currencyRates),
     adminOrders: new AdminOrderDesk(ds, payments.refunds, adminAudit),
+    adminUsers: new AdminUserDesk(ds, plans, apiKeys, accounts),
     catalogConsole: new CatalogConsole(ds, catalog, config.currencyRates, adminAudit),
     vendorHealth: () => vendorHealth(router.health()),
     deliveries: new DeliveryOutbox(ds),
@@ -415,7 +420,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     preflight: new RunPreflight({ sql, limiter, router }),
     createApiKey: (userId, name, limits, by) => createApiKeyWithinQuota(ds, apiKeys, userId, name, limits, by),
     resultFiles: new ResultFiles(ds, storage),
-    accounts: new AccountManagement(ds, storage, log, payments, closeAccountGenerations),
+    accounts,
     payments,
     outbox,
     readiness,

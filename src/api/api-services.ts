@@ -11,6 +11,7 @@ export type ApiServices = Pick<
   | 'adminAudit'
   | 'apiKeys'
   | 'adminOrders'
+  | 'adminUsers'
   | 'assistants'
   | 'catalogConsole'
   | 'auth'

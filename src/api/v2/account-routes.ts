@@ -15,7 +15,7 @@ function component<S extends z.ZodType>(id: string, schema: S): S {
   return schema;
 }
 
-const SessionEntrySchema = component(
+export const SessionEntrySchema = component(
   'SignInSession',
   z.object({
     id: z.string().describe('the session id (a refresh-token family)'),

@@ -1052,6 +1052,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/admin/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find accounts by id, email, Telegram id or username, or phone; newest first
+         * @description Without `q`, every account. A number may be an id, a Telegram id or a phone’s digits: each reading that matches is listed. Emails and usernames match by prefix, in any case.
+         */
+        get: operations["adminListUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/admin/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One account: its latest ledger rows and generations, its API keys and live sessions */
+        get: operations["adminGetUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/admin/revenue": {
         parameters: {
             query?: never;
@@ -2214,6 +2251,62 @@ export interface components {
             status: number;
             error: string;
             message: string;
+        };
+        /** @description One page of accounts, newest first */
+        AdminUserPage: {
+            items: components["schemas"]["AdminUser"][];
+            next_cursor: string | null;
+        };
+        /** @description An account as the operator sees it: the User object, how to reach it, its balance split, whether it is blocked */
+        AdminUser: {
+            id: number;
+            name: string;
+            email: string | null;
+            messenger_username: string | null;
+            avatar_url: string | null;
+            /** @enum {string} */
+            plan: "free" | "basic" | "pro" | "vip" | "elite";
+            plan_expires_at: string | null;
+            token_balance: number;
+            token_limit: number;
+            tokens_used_this_period: number;
+            rate_limit_hourly: number;
+            rate_limit_daily: number;
+            auth_methods: {
+                messenger: boolean;
+                identity_provider: boolean;
+                email: boolean;
+            };
+            email_verified: boolean;
+            is_admin: boolean;
+            phone: string | null;
+            telegram_id: string | null;
+            telegram_username: string | null;
+            plan_tokens_remaining: number;
+            bonus_tokens: number;
+            blocked: boolean;
+            blocked_at: string | null;
+            blocked_reason: string | null;
+            created_at: string;
+        };
+        /** @description One account: the account, its latest ledger rows and generations, its keys and live sessions */
+        AdminUserDetail: {
+            user: components["schemas"]["AdminUser"];
+            ledger: components["schemas"]["AdminLedgerEntry"][];
+            keys: components["schemas"]["ApiKey"][];
+            sessions: components["schemas"]["SignInSession"][];
+            generations: components["schemas"]["Generation"][];
+        };
+        /** @description One row of an account’s token ledger */
+        AdminLedgerEntry: {
+            id: string;
+            /** @enum {string} */
+            kind: "grant" | "reserve" | "settle" | "release" | "refill" | "purchase" | "adjust" | "refund";
+            reference: string | null;
+            plan_delta: number;
+            bonus_delta: number;
+            note: string | null;
+            created_at: string;
         };
         /** @description Revenue, vendor cost and margin of a range, per day or per model */
         RevenueReport: {
@@ -9629,6 +9722,203 @@ export interface operations {
             };
             /** @description `Insufficient plan` (the message names the required plan) or a blocked account */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListUsers: {
+        parameters: {
+            query?: {
+                q?: string;
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of accounts */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUserPage"];
+                };
+            };
+            /** @description A bad limit or cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin’s web session (`admin_required`); or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUserDetail"];
+                };
+            };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin’s web session (`admin_required`); or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such account (`not_found`) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

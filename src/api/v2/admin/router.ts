@@ -8,6 +8,7 @@ import { registerOrderRoutes } from './order-routes';
 import { registerRevenueRoutes } from './revenue-routes';
 import { registerVendorRoutes } from './vendor-routes';
 import { registerAuditRoutes } from './audit-routes';
+import { registerUserRoutes } from './user-routes';
 
 export const ADMIN_PREFIX = '/api/v2/admin';
 
@@ -20,6 +21,7 @@ export function createAdminRouter(services: ApiServices, registry: OpenApiRegist
   attachOpenApi(router, registry);
   // Router-level middleware runs only for a path one of these routes matches: unknown paths still answer 404.
   router.use(authenticate(services), adminOnly());
+  registerUserRoutes(router, services);
   registerRevenueRoutes(router, services);
   registerOrderRoutes(router, services);
   registerCatalogRoutes(router, services);
