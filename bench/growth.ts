@@ -1,4 +1,5 @@
 import os from 'node:os';
+import path from 'node:path';
 import { DataSource } from 'typeorm';
 import { getBalance } from '../src/core/billing/ledger';
 import { refillDuePlans } from '../src/core/billing/refill';
@@ -8,6 +9,7 @@ import { dailyUsage, lastDays } from '../src/core/stats/daily-usage';
 import { listHistory } from '../src/core/stats/history';
 import { userStats } from '../src/core/stats/user-stats';
 import { createDataSource } from '../src/db/data-source';
+import { chatAtC1, type ChatTiming } from './lib/chat-at-c1';
 import { BenchDatabase } from './lib/service-fixture';
 import { percentile } from './lib/stats';
 
@@ -26,7 +28,11 @@ export interface GrowthOptions {
   scale: number;
   /** Timed runs of each read. */
   samples: number;
+  /** Sync chat requests timed at c=1 through the running service, empty and grown (0 leaves the chat out). */
+  chatRequests: number;
 }
+
+const ROOT = path.resolve(__dirname, '..', '..');
 
 let SCALE = 1;
 let SAMPLES = 40;
@@ -139,10 +145,12 @@ async function seed(ds: DataSource, measured: number): Promise<void> {
   await ledger(USER_LEDGER_ROWS, String(measured), 'measured');
   await ledger(LEDGER_ROWS - USER_LEDGER_ROWS, `${lo} + ((g::bigint * 7919) % (${hi} - ${lo} + 1))::int`, 'spread');
   log(`ledger rows: ${LEDGER_ROWS} (${Math.round(performance.now() - t)} ms)`);
-  // Closed reservations of the generations (as the service leaves them), a few still open.
+  // Closed reservations of the generations (as the service leaves them), a few still open; the chat timed on the
+  // empty database left its own.
   await ds.query(
     `INSERT INTO token_reservations (reference, user_id, plan_amount, bonus_amount, status, charged)
-     SELECT 'gen:' || id, user_id, 40, 0, CASE WHEN id % 1000 = 0 THEN 'reserved' ELSE 'settled' END, 17 FROM generations`,
+     SELECT 'gen:' || id, user_id, 40, 0, CASE WHEN id % 1000 = 0 THEN 'reserved' ELSE 'settled' END, 17 FROM generations
+     ON CONFLICT DO NOTHING`,
   );
   await ds.query('VACUUM ANALYZE');
   log(`seeded in ${Math.round((performance.now() - t) / 1000)} s`);
@@ -188,6 +196,19 @@ async function besideReads(
 const noStorage: ResultStorage = { delete: async () => undefined } as unknown as ResultStorage;
 const f = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(2));
 
+/** The c=1 chat line: the measured user's sync /v1/chat/completions, empty and grown (target: at most +10 %). */
+function chatLines(empty: ChatTiming | undefined, grown: ChatTiming | undefined): string[] {
+  if (!empty || !grown) return [];
+  const ratio = grown.p50 / empty.p50;
+  return [
+    '| chat at c=1, through the service (sync /v1/chat/completions, the measured user) | empty p50 / p95 ms | grown p50 / p95 ms | grown / empty p50 | at most +10 % |',
+    '|---|---:|---:|---:|---|',
+    `| ${empty.ok} + ${grown.ok} answers (${empty.failed + grown.failed} failed) | ${f(empty.p50)} / ${f(empty.p95)} | ${f(grown.p50)} / ${f(grown.p95)} | ` +
+      `${ratio.toFixed(2)}x | ${ratio <= 1.1 ? 'met' : 'MISSED'} |`,
+    '',
+  ];
+}
+
 /** Seeds, measures and drops its database; returns the report (Markdown). */
 export async function runGrowth(options: GrowthOptions): Promise<string> {
   size(options);
@@ -197,16 +218,22 @@ export async function runGrowth(options: GrowthOptions): Promise<string> {
   try {
     await ds.runMigrations({ transaction: 'each' });
     const [{ id: measured }] = await ds.query<{ id: number }[]>(
-      `INSERT INTO users (name, next_refill_at, period_started_at, plan_slug) VALUES ('measured', now() + interval '10 days', now(), 'pro') RETURNING id`,
+      `INSERT INTO users (name, next_refill_at, period_started_at, plan_slug, plan_expires_at)
+       VALUES ('measured', now() + interval '10 days', now(), 'elite', now() + interval '30 days') RETURNING id`,
     );
-    await ds.query('INSERT INTO balances (user_id, plan_tokens, bonus_tokens) VALUES ($1, 1000, 50)', [measured]);
+    // Elite: no hourly or daily limit, so the timed chat requests are never refused.
+    await ds.query('INSERT INTO balances (user_id, plan_tokens, bonus_tokens) VALUES ($1, 1000, 100000000)', [measured]);
     const empty = await measureReads(ds, measured);
+    const chat = async (): Promise<ChatTiming | undefined> =>
+      options.chatRequests > 0 ? chatAtC1(ROOT, db.url, measured, options.chatRequests) : undefined;
+    const emptyChat = await chat();
     log('empty measured; seeding');
     await dropGrowthIndexes(ds);
     await seed(ds, measured);
     const before = await measureReads(ds, measured);
     const indexMs = await createGrowthIndexes(ds);
     const after = await measureReads(ds, measured);
+    const grownChat = await chat();
     log('reads measured; refill and retention');
 
     await ds.query(`UPDATE users SET next_refill_at = now() - interval '1 minute'`);
@@ -235,6 +262,7 @@ export async function runGrowth(options: GrowthOptions): Promise<string> {
         return `| ${name} | ${f(e.p50)} / ${f(e.p95)} | ${f(b.p50)} / ${f(b.p95)} | ${f(a.p50)} / ${f(a.p95)} | ${(a.p50 / e.p50).toFixed(2)}x |`;
       }),
       '',
+      ...chatLines(emptyChat, grownChat),
       `Growth indexes built in ${(indexMs / 1000).toFixed(1)} s (plain CREATE INDEX here; the migration builds them CONCURRENTLY).`,
       '',
       '| job | rows | time | rows/s | reads beside it (balance + 7-day usage) p95 |',
@@ -254,6 +282,7 @@ if (require.main === module) {
     adminUrl: process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     scale: Number(process.env.GROWTH_SCALE ?? 1),
     samples: Number(process.env.GROWTH_SAMPLES ?? 40),
+    chatRequests: Number(process.env.GROWTH_CHAT_REQUESTS ?? 1000),
   }).then(
     (report) => process.stdout.write(report),
     (err: unknown) => {
