@@ -134,6 +134,7 @@ const BOT_ERRORS: ErrorTable<BotRendering> & Record<TelegramFileError['code'], (
   // The bot has no API keys; rendered all the same, like every code, should a core path ever raise it there.
   key_restricted: () => ({ render: ({ t }) => ({ text: t('error-key-restricted') }) }),
   admin_required: () => ({ render: ({ t }) => ({ text: t('error-admin-required') }) }),
+  cannot_block_self: () => ({ render: ({ t }) => ({ text: t('error-cannot-block-self') }) }),
   // Failures a bot user cannot cause: logged, and answered as an internal error.
   key_budget_exceeded: () => internal,
   model_not_allowed: () => internal,

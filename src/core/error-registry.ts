@@ -11,7 +11,7 @@ import {
   SignInUnavailableError,
   SmtpError,
 } from './accounts/errors';
-import { AdminRequiredError } from './admin/errors';
+import { AdminRequiredError, CannotBlockSelfError } from './admin/errors';
 import { KeyBudgetExceededError, KeyRestrictedError, ModelNotAllowedError } from './accounts/key-limits';
 import { InsufficientTokensError } from './billing/errors';
 import { ModelRetiredError, ParamError, UnknownModelError } from './catalog/errors';
@@ -67,6 +67,7 @@ export const CORE_ERROR_CLASSES = [
   SignInUnavailableError,
   SmtpError,
   AdminRequiredError,
+  CannotBlockSelfError,
   KeyBudgetExceededError,
   KeyRestrictedError,
   ModelNotAllowedError,

@@ -44,6 +44,13 @@ function missingObjectPath(path: string): string {
     .replace('{slug}', 'no-such-model');
 }
 
+/** Valid bodies of the console's account actions, so the lookup (404) is what answers. */
+const ADMIN_USER_BODIES: Record<string, unknown> = {
+  '/api/v2/admin/users/{id}/grant': { bonus_tokens: 1, reason: 'sweep' },
+  '/api/v2/admin/users/{id}/plan': { plan: 'pro', expires_at: null },
+  '/api/v2/admin/users/{id}/block': { blocked: true, reason: 'sweep' },
+};
+
 /** Sends through the harness, which throws on a status or a body the document does not list for the operation. */
 async function ask(
   o: Operation,
@@ -74,7 +81,7 @@ test('objects that do not exist: a documented 404 on every operation that names 
         ? { prompt: 'x' }
         : o.path.includes('/schedules/') || o.path.includes('/admin/catalog/')
           ? { enabled: true }
-          : {};
+          : (ADMIN_USER_BODIES[o.path] ?? {});
     const res = await ask(o, missingObjectPath(o.path), { token, body });
     expect([`${o.method} ${o.path}`, res.status]).toEqual([`${o.method} ${o.path}`, 404]);
   }

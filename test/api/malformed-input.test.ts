@@ -36,6 +36,8 @@ beforeAll(async () => {
     token,
     body: { name: 'Sweep', request: { model: 'flux-dev', prompt: 'x' }, interval_minutes: 60 },
   });
+  // An account for the console's /admin/users/{id} routes (not the sweep's own: an admin cannot block themselves).
+  const target = await api.account('free');
   const doc = (await api.request('GET', '/api/v2/openapi.json')).body;
   endpoints = Object.entries(doc.paths as Json).flatMap(([path, item]) =>
     Object.entries(item as Json)
@@ -46,6 +48,7 @@ beforeAll(async () => {
           .replace('/keys/{id}', `/keys/${key.body.id}`)
           .replace('/assistants/{id}', `/assistants/${assistant.body.id}`)
           .replace('/schedules/{id}', `/schedules/${schedule.body.id}`)
+          .replace('/admin/users/{id}', `/admin/users/${target.user.id}`)
           .replace('{slug}', 'flux-dev'),
         secured: ((op as Json).security as Json[]).some((s) => 'bearerAuth' in s),
         schema: (op as Json).requestBody.content['application/json'].schema,

@@ -16,7 +16,7 @@ import {
   SignInUnavailableError,
 } from '../../src/core/accounts/errors';
 import { PlanDirectory } from '../../src/core/accounts/plans';
-import { AdminRequiredError } from '../../src/core/admin/errors';
+import { AdminRequiredError, CannotBlockSelfError } from '../../src/core/admin/errors';
 import { KeyBudgetExceededError, KeyRestrictedError, ModelNotAllowedError } from '../../src/core/accounts/key-limits';
 import { SmtpError } from '../../src/core/accounts/smtp-mailer';
 import { InsufficientTokensError } from '../../src/core/billing/errors';
@@ -78,6 +78,7 @@ const decision = {
 const SAMPLES: Record<CoreErrorCode, DomainError> = {
   account_blocked: new AccountBlockedError(),
   admin_required: new AdminRequiredError(),
+  cannot_block_self: new CannotBlockSelfError(),
   account_exists: new AccountConflictError('email', 'taken'),
   invalid_credentials: new InvalidCredentialsError(),
   invalid_token: new InvalidTokenError(),

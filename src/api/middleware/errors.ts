@@ -133,6 +133,7 @@ const API_ERRORS: ErrorTable<Rendering> = {
   key_restricted: (err) => ({ status: 403, details: err.limits.length > 0 ? { limits: err.limits } : undefined }),
   account_blocked: () => ({ status: 403 }),
   admin_required: () => ({ status: 403 }),
+  cannot_block_self: () => ({ status: 409 }),
   invalid_token: () => ({ status: 401 }),
   invalid_reset_token: () => ({ status: 400 }),
   invalid_verification_token: () => ({ status: 400 }),

@@ -60,3 +60,9 @@ export const AdminUserDetailSchema = component(
   }),
   'One account: the account, its latest ledger rows and generations, its keys and live sessions',
 );
+
+export const SessionsRevokedSchema = component(
+  'AdminSessionsRevoked',
+  z.object({ revoked: z.number().int().describe('live sessions signed out') }),
+  'What a sessions revoke did',
+);

@@ -5,7 +5,7 @@ import { inTransaction, isUniqueViolation } from '../../db/transaction';
 import { grantBonus, openBalance, setPlanTokens } from '../billing/ledger';
 import { PlanSlug } from '../catalog/types';
 import { AccountConflictError } from './errors';
-import { BILLING_PERIOD_DAYS, PlanDirectory, STARTER_GRANT_TOKENS } from './plans';
+import { BILLING_PERIOD_DAYS, Plan, PlanDirectory, STARTER_GRANT_TOKENS } from './plans';
 
 export interface NewUser {
   name: string;
@@ -94,25 +94,30 @@ export async function findUserById(ds: DataSource, id: number): Promise<UserEnti
 /** Moves a user to another plan: a new billing period starts now with the new plan's allowance. */
 export async function changePlan(ds: DataSource, plans: PlanDirectory, userId: number, planSlug: PlanSlug): Promise<UserEntity> {
   const plan = await plans.get(planSlug);
+  return inTransaction(ds, (em) => applyPlan(em, plan, userId));
+}
+
+/**
+ * `changePlan` in the caller's transaction. `paidThrough` (an operator's end date): the plan runs to then and lapses to
+ * Starter at the first period end after it, as a bought plan; null: it renews with each period until changed.
+ */
+export async function applyPlan(em: EntityManager, plan: Plan, userId: number, paidThrough: Date | null = null): Promise<UserEntity> {
   const now = new Date();
-  return inTransaction(ds, async (em) => {
-    const repo = em.getRepository(UserEntity);
-    const user = await repo.findOneByOrFail({ id: userId });
-    user.planSlug = planSlug;
-    user.planExpiresAt = plan.level > 0 ? addDays(now, BILLING_PERIOD_DAYS) : null;
-    // A plan set by the operator renews with the cycle; only bought plans lapse.
-    user.planPaidThrough = null;
-    user.periodStartedAt = now;
-    user.nextRefillAt = addDays(now, BILLING_PERIOD_DAYS);
-    await repo.save(user);
-    await setPlanTokens(
-      em,
-      userId,
-      plan.monthlyTokens,
-      'refill',
-      `plan:${planSlug}:${now.toISOString()}:${crypto.randomUUID()}`,
-      `plan changed to ${planSlug}`,
-    );
-    return user;
-  });
+  const repo = em.getRepository(UserEntity);
+  const user = await repo.findOneByOrFail({ id: userId });
+  user.planSlug = plan.slug;
+  user.planPaidThrough = plan.level > 0 ? paidThrough : null;
+  user.planExpiresAt = plan.level > 0 ? (user.planPaidThrough ?? addDays(now, BILLING_PERIOD_DAYS)) : null;
+  user.periodStartedAt = now;
+  user.nextRefillAt = addDays(now, BILLING_PERIOD_DAYS);
+  await repo.save(user);
+  await setPlanTokens(
+    em,
+    userId,
+    plan.monthlyTokens,
+    'refill',
+    `plan:${plan.slug}:${now.toISOString()}:${crypto.randomUUID()}`,
+    `plan changed to ${plan.slug}`,
+  );
+  return user;
 }

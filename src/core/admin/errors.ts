@@ -7,3 +7,11 @@ export class AdminRequiredError extends DomainError {
     super('This needs an administrator signed in to the dashboard (API keys cannot use the admin routes).');
   }
 }
+
+/** An admin asked to block their own account (they would lock themselves out of the console). */
+export class CannotBlockSelfError extends DomainError {
+  readonly code = 'cannot_block_self';
+  constructor() {
+    super('An administrator cannot block their own account; ask another administrator.');
+  }
+}

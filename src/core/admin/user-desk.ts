@@ -1,16 +1,24 @@
 // The operator's accounts: search, one account's whole picture, and the changes an admin makes to an account
 // (grant, plan, block, sessions) from any door (dashboard, bot, CLI), each with its audit row in its transaction.
-import type { DataSource } from 'typeorm';
+import crypto from 'node:crypto';
+import type { DataSource, EntityManager } from 'typeorm';
 import { GenerationEntity, LedgerEntryEntity, UserEntity } from '../../db/entities';
+import { inTransaction } from '../../db/transaction';
 import type { AccountManagement, SessionView } from '../accounts/account-management';
 import type { ApiKeyService, ApiKeyView } from '../accounts/api-keys';
 import { NotFoundError } from '../accounts/errors';
 import type { Plan, PlanDirectory } from '../accounts/plans';
 import { summarizeAccount, type AccountSummary } from '../accounts/summaries';
-import type { Balance } from '../billing/ledger';
+import { applyPlan } from '../accounts/users';
+import { getBalance, grantBonus, type Balance } from '../billing/ledger';
+import { ParamError } from '../catalog/errors';
 import type { GenerationRecord } from '../records';
 import { isRowId } from '../row-ids';
 import { decodeCursor, encodeCursor } from '../stats/history';
+import type { AdminActor, AdminAuditLog } from './audit-log';
+import { CannotBlockSelfError } from './errors';
+
+type AuditRecorder = Pick<AdminAuditLog, 'record'>;
 
 /** The most bonus tokens one grant may give, at every door (the bot's `/admin grant`, the console, the CLI). */
 export const MAX_GRANT_TOKENS = 1_000_000;
@@ -107,8 +115,9 @@ export class AdminUserDesk {
   constructor(
     private readonly ds: DataSource,
     private readonly plans: PlanDirectory,
-    private readonly apiKeys: Pick<ApiKeyService, 'list'>,
+    private readonly apiKeys: Pick<ApiKeyService, 'list' | 'changeHeard'>,
     private readonly accounts: Pick<AccountManagement, 'sessions'>,
+    private readonly audit: AuditRecorder,
   ) {}
 
   /** Newest accounts first. @throws ParamError (a bad cursor) */
@@ -155,6 +164,119 @@ export class AdminUserDesk {
       sessions,
       generations,
     };
+  }
+
+  /**
+   * Gives bonus tokens: a ledger grant and its audit row (`user.grant`, the balance before and after) in one
+   * transaction. `reference` makes a grant single-shot (the bot passes its update id: Telegram may deliver an update
+   * twice); a grant already made changes nothing and writes no audit row. @throws ParamError, NotFoundError
+   */
+  async grant(userId: number, amount: number, reason: string, actor: AdminActor, reference?: string): Promise<AdminUserRecord> {
+    if (!Number.isInteger(amount) || amount < 1 || amount > MAX_GRANT_TOKENS) {
+      throw new ParamError('bonus_tokens', `a grant is a whole number of tokens from 1 to ${MAX_GRANT_TOKENS.toLocaleString('en')}`);
+    }
+    const why = reasonOf(reason, true)!;
+    await inTransaction(this.ds, async (em) => {
+      await lockUser(em, userId);
+      const before = await getBalance(em, userId);
+      const ref = reference ?? `admin:${crypto.randomUUID()}`;
+      if (!(await grantBonus(em, userId, amount, ref, `${actor.label}: ${why}`.slice(0, 600)))) return;
+      const after = await getBalance(em, userId);
+      await this.audit.record(
+        {
+          actor,
+          action: 'user.grant',
+          target: { type: 'user', id: userId },
+          before: balanceFigures(before),
+          after: { ...balanceFigures(after), granted: amount, reason: why },
+        },
+        em,
+      );
+    });
+    return this.get(userId);
+  }
+
+  /**
+   * Moves the account to `planSlug` from now (a new period with the plan's allowance). `expiresAt`: the plan runs to
+   * then (in the future) and lapses to Starter at the first period end after it; null: it renews until changed.
+   * Audited (`user.plan`, before and after) in the change's transaction. @throws ParamError, NotFoundError
+   */
+  async setPlan(userId: number, planSlug: string, expiresAt: Date | null, actor: AdminActor): Promise<AdminUserRecord> {
+    const plan = (await this.plans.all()).get(planSlug);
+    if (!plan) throw new ParamError('plan', `no plan is called "${planSlug}"`);
+    if (expiresAt !== null) {
+      if (plan.level === 0) throw new ParamError('expires_at', 'the Starter plan does not expire: give null');
+      if (!(expiresAt.getTime() > Date.now())) throw new ParamError('expires_at', 'expires_at must be in the future');
+    }
+    await inTransaction(this.ds, async (em) => {
+      const user = await lockUser(em, userId);
+      const updated = await applyPlan(em, plan, userId, expiresAt);
+      await this.audit.record(
+        {
+          actor,
+          action: 'user.plan',
+          target: { type: 'user', id: userId },
+          before: { plan: user.planSlug, plan_expires_at: user.planExpiresAt, plan_paid_through: user.planPaidThrough },
+          after: { plan: updated.planSlug, plan_expires_at: updated.planExpiresAt, plan_paid_through: updated.planPaidThrough },
+        },
+        em,
+      );
+    });
+    return this.get(userId);
+  }
+
+  /**
+   * Blocks the account (its sessions are revoked, its API keys, access tokens and bot chats refused from the next
+   * request on, on every instance) or unblocks it (it signs in again). This answers once this instance heard the
+   * change go out (the account change feed), so no cached key outlives the answer. Audited (`user.block`,
+   * `user.unblock`); asking for the state the account is in changes nothing and records nothing.
+   * @throws CannotBlockSelfError, ParamError, NotFoundError
+   */
+  async setBlocked(userId: number, blocked: boolean, reason: string | undefined, actor: AdminActor): Promise<AdminUserRecord> {
+    if (blocked && actor.userId === userId) throw new CannotBlockSelfError();
+    const why = reasonOf(reason, blocked);
+    const heard = this.apiKeys.changeHeard(userId);
+    const changed = await inTransaction(this.ds, async (em) => {
+      const user = await lockUser(em, userId);
+      if (user.isBlocked === blocked && (!blocked || user.blockedReason === why)) return false;
+      const before = { blocked: user.isBlocked, blocked_at: user.blockedAt, blocked_reason: user.blockedReason };
+      const [row] = await em.query<{ blocked_at: Date | null }[]>(
+        `UPDATE users SET is_blocked = $2, blocked_at = CASE WHEN $2 THEN coalesce(blocked_at, now()) END,
+                blocked_reason = CASE WHEN $2 THEN $3 END, updated_at = now()
+          WHERE id = $1 RETURNING blocked_at`,
+        [userId, blocked, why ?? null],
+      );
+      const revoked = blocked ? await revokeSessions(em, userId) : 0;
+      await this.audit.record(
+        {
+          actor,
+          action: blocked ? 'user.block' : 'user.unblock',
+          target: { type: 'user', id: userId },
+          before,
+          after: {
+            blocked,
+            blocked_at: row?.blocked_at ?? null,
+            blocked_reason: blocked ? why : null,
+            ...(blocked ? { sessions_revoked: revoked } : {}),
+            ...(!blocked && why ? { reason: why } : {}),
+          },
+        },
+        em,
+      );
+      return true;
+    });
+    if (changed) await heard;
+    return this.get(userId);
+  }
+
+  /** Signs every session of the account out (its access tokens stop at once); audited (`user.sessions_revoke`). */
+  async revokeSessions(userId: number, actor: AdminActor): Promise<{ revoked: number }> {
+    return inTransaction(this.ds, async (em) => {
+      await lockUser(em, userId);
+      const revoked = await revokeSessions(em, userId);
+      await this.audit.record({ actor, action: 'user.sessions_revoke', target: { type: 'user', id: userId }, after: { revoked } }, em);
+      return { revoked };
+    });
   }
 
   private rows() {
@@ -215,3 +337,38 @@ export class AdminUserDesk {
     };
   }
 }
+
+/** The account's row, locked for the action's transaction. @throws NotFoundError */
+async function lockUser(em: EntityManager, userId: number): Promise<UserEntity> {
+  const user = await em.getRepository(UserEntity).findOne({ where: { id: userId }, lock: { mode: 'pessimistic_write' } });
+  if (!user) throw new NotFoundError('User');
+  return user;
+}
+
+/** Revokes every live session (refresh-token family) of the account; how many there were. */
+async function revokeSessions(em: EntityManager, userId: number): Promise<number> {
+  const rows = await em.query<{ family_id: string }[]>(
+    `WITH ended AS (
+       UPDATE refresh_tokens SET revoked_at = now()
+        WHERE user_id = $1 AND revoked_at IS NULL AND rotated_at IS NULL AND expires_at > now()
+        RETURNING family_id
+     ) SELECT DISTINCT family_id FROM ended`,
+    [userId],
+  );
+  // Rotated and expired tokens of those families end too (nothing live is left of them).
+  await em.query('UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [userId]);
+  return rows.length;
+}
+
+/** A reason, trimmed: 1 to MAX_REASON_LENGTH characters (required, or absent). @throws ParamError */
+function reasonOf(reason: string | undefined, required: boolean): string | undefined {
+  const r = reason?.trim();
+  if (!r) {
+    if (required) throw new ParamError('reason', 'give a reason (1 to 500 characters)');
+    return undefined;
+  }
+  if (r.length > MAX_REASON_LENGTH) throw new ParamError('reason', `the reason is at most ${MAX_REASON_LENGTH} characters`);
+  return r;
+}
+
+const balanceFigures = (b: Balance) => ({ token_balance: b.total, plan_tokens: b.planTokens, bonus_tokens: b.bonusTokens });

@@ -1089,6 +1089,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/admin/users/{id}/grant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give the account bonus tokens (a ledger grant), with a reason
+         * @description The ledger row and the audit row (`user.grant`, the balance before and after) are written in one transaction. A bad body changes nothing and is not audited.
+         */
+        post: operations["adminGrantTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/admin/users/{id}/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move the account to a plan from now, until a date or until changed
+         * @description A new period starts now with the plan’s allowance. Audited (`user.plan`, before and after). An unknown plan, a past `expires_at`, or an end date on Starter is a 400 with nothing changed.
+         */
+        post: operations["adminSetPlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/admin/users/{id}/block": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Block the account (or unblock it)
+         * @description A blocked account is refused at once everywhere: its sessions are revoked, its API keys and access tokens answer 403 `account_blocked` from the next request on, the bot answers it only that it is blocked. Unblocking lets it sign in again. Audited (`user.block`, `user.unblock`); asking for the state it is in changes nothing. An admin cannot block their own account (409 `cannot_block_self`).
+         */
+        post: operations["adminBlockUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/admin/users/{id}/sessions/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign every session of the account out
+         * @description Its access tokens stop at once; its API keys are untouched. Audited (`user.sessions_revoke`).
+         */
+        post: operations["adminRevokeSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/admin/revenue": {
         parameters: {
             query?: never;
@@ -2307,6 +2387,10 @@ export interface components {
             bonus_delta: number;
             note: string | null;
             created_at: string;
+        };
+        /** @description What a sessions revoke did */
+        AdminSessionsRevoked: {
+            revoked: number;
         };
         /** @description Revenue, vendor cost and margin of a range, per day or per model */
         RevenueReport: {
@@ -9888,6 +9972,501 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AdminUserDetail"];
+                };
+            };
+            /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin’s web session (`admin_required`); or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such account (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGrantTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description At most 1 MB (1048576 bytes); larger bodies answer 413. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    bonus_tokens: number;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The account after the grant */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUser"];
+                };
+            };
+            /** @description A bad body (`validation_error` naming the field): nothing changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin’s web session (`admin_required`); or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such account (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminSetPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description At most 1 MB (1048576 bytes); larger bodies answer 413. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    plan: string;
+                    expires_at: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The account on its new plan */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUser"];
+                };
+            };
+            /** @description A bad body, an unknown plan or a past date (`validation_error`): nothing changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin’s web session (`admin_required`); or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such account (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminBlockUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description At most 1 MB (1048576 bytes); larger bodies answer 413. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    blocked: boolean;
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The account after the change */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUser"];
+                };
+            };
+            /** @description A bad body, or no reason to block (`validation_error`): nothing changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Not authenticated` (missing or malformed Authorization header) or `Invalid or expired token` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an admin’s web session (`admin_required`); or `key_restricted`: an API key with limits (a token budget, a model list or an expiry) may only generate and read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such account (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The admin’s own account (`cannot_block_self`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type must be application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (model-running requests only) */
+            429: {
+                headers: {
+                    /** @description seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description Temporarily unavailable: the instance is shutting down or its database is unreachable (`service_unavailable`, with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminRevokeSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many live sessions were signed out */
+            200: {
+                headers: {
+                    /** @description requests allowed per hour (0: unlimited) */
+                    "X-RateLimit-Limit-Hour"?: number;
+                    /** @description requests left this hour */
+                    "X-RateLimit-Remaining-Hour"?: number;
+                    /** @description requests allowed per day (0: unlimited) */
+                    "X-RateLimit-Limit-Day"?: number;
+                    /** @description requests left today */
+                    "X-RateLimit-Remaining-Day"?: number;
+                    /** @description unix seconds when the hourly window resets */
+                    "X-RateLimit-Reset-Hour"?: number;
+                    /** @description the smaller of the two remaining counts */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminSessionsRevoked"];
                 };
             };
             /** @description Invalid input (`validation_error` names the field; `invalid_json`; `invalid_input`, `invalid_path`: a path or query string with a broken percent-encoding, bytes that are not UTF-8 or a NUL character) */

@@ -24,6 +24,7 @@ const WORDING: Record<string, Wording> = {
   session_required: () => ['error.sessionRequired'],
   account_blocked: () => ['error.accountBlocked'],
   admin_required: () => ['error.adminRequired'],
+  cannot_block_self: () => ['error.cannotBlockSelf'],
   invalid_reset_token: () => ['reset.invalid'],
   invalid_verification_token: () => ['verify.failed'],
   insufficient_tokens: (b) => ['error.insufficientTokens', { required: num(b.required), available: num(b.available) }],
