@@ -42,6 +42,24 @@ function metric(body: string, name: string): number {
   return Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(body)?.[1] ?? NaN);
 }
 
+/**
+ * Connections the kernel completed that the service has not accepted yet (the listening socket's queue, from
+ * /proc/net/tcp; -1 when unreadable). Node 20's libuv accepts one connection per turn of the event loop, so a busy
+ * loop leaves them here, unseen by the service.
+ */
+function acceptQueue(port: number): number {
+  const hex = port.toString(16).toUpperCase().padStart(4, '0');
+  try {
+    for (const line of fs.readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      if (f[1]?.endsWith(`:${hex}`) && f[3] === '0A') return parseInt(f[4]!.split(':')[1]!, 16);
+    }
+  } catch {
+    // not Linux
+  }
+  return -1;
+}
+
 async function dbLoad(db: BenchDatabase): Promise<{ commits: number; pids: number[] }> {
   const [row] = await db.query<{ c: string }>('SELECT xact_commit AS c FROM pg_stat_database WHERE datname = current_database()');
   return { commits: Number(row?.c ?? NaN), pids: await db.backendPids() };
@@ -67,7 +85,10 @@ async function main(): Promise<void> {
       { METRICS_TOKEN: token, VENDOR_POOL_SIZE: String(COUNT + 100) },
     );
     for (let i = 0; i < ACCOUNTS; i++) users.push(await createUserWithKey(ROOT, env, 'elite', 100_000_000));
-    const service = Child.start('service', process.execPath, ['dist/src/main.js'], { env, cwd: ROOT });
+    const profArgs = process.env.STREAMS_CPU_PROF_DIR
+      ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.STREAMS_CPU_PROF_DIR)}`]
+      : [];
+    const service = Child.start('service', process.execPath, [...profArgs, 'dist/src/main.js'], { env, cwd: ROOT });
     children.push(service);
     const base = `http://127.0.0.1:${port}`;
     await service.waitForHttp(`${base}/health`, 60_000, 200);
@@ -92,8 +113,10 @@ async function main(): Promise<void> {
     // /health/live every 100 ms while the streams run: what the event loop's delay means for a probe.
     const probes: number[] = [];
     let probing = true;
+    let acceptQueuePeak = -1;
     const probeLoop = (async () => {
       while (probing) {
+        acceptQueuePeak = Math.max(acceptQueuePeak, acceptQueue(port));
         const t = process.hrtime.bigint();
         const ok = await fetch(`${base}/health/live`).then(
           (r) => r.ok,
@@ -137,6 +160,15 @@ async function main(): Promise<void> {
       .map((r) => r.firstByteMs)
       .sort((a, b) => a - b);
     const probeSorted = [...probes].sort((a, b) => a - b);
+    const sortedOf = (pick: (r: Outcome) => number | undefined) =>
+      results
+        .map(pick)
+        .filter((v): v is number => v !== undefined && Number.isFinite(v))
+        .sort((a, b) => a - b);
+    const spread = (v: number[]) =>
+      `${percentile(v, 50).toFixed(0)} / ${percentile(v, 95).toFixed(0)} / ${(v.at(-1) ?? NaN).toFixed(0)} ms`;
+    const connected = sortedOf((r) => r.connectMs);
+    const heads = sortedOf((r) => r.headMs);
     const lag = (name: string) => metric(metricsAfter, name) * 1000;
     const okPerUser = users.map((_, i) => results.filter((r, j) => j % users.length === i && r.ok).length);
     const billing = [];
@@ -161,6 +193,9 @@ async function main(): Promise<void> {
         .map(([s, n]) => `${s}: ${n}`)
         .join(', ')} |`,
       `| billed exactly once (SQL, ${users.length} accounts) | ${billed ? 'yes' : 'MISMATCH'} |`,
+      `| TCP handshake done (kernel) p50 / p95 / max | ${spread(connected)} |`,
+      `| connections waiting to be accepted by the service (kernel queue, peak) | ${acceptQueuePeak} |`,
+      `| response head (sent with the first event) p50 / p95 / max | ${spread(heads)} |`,
       `| first byte p50 / p95 / max | ${percentile(firstByte, 50).toFixed(0)} / ${percentile(firstByte, 95).toFixed(0)} / ${(firstByte.at(-1) ?? NaN).toFixed(0)} ms |`,
       `| all ended after | ${seconds.toFixed(1)} s |`,
       `| service RSS idle → peak | ${(rssIdleKb / 1024).toFixed(0)} → ${(sampler.peakKb(service) / 1024).toFixed(0)} MB |`,

@@ -19,6 +19,10 @@ export interface Outcome {
   totalMs: number;
   /** Request start to the first byte of the response body (ms). */
   firstByteMs: number;
+  /** Request start to the socket's connection (ms; NaN on a reused keep-alive socket). */
+  connectMs?: number;
+  /** Request start to the response head (ms). */
+  headMs?: number;
   problem?: string;
 }
 
@@ -102,11 +106,13 @@ export function sendOnce(
     const started = process.hrtime.bigint();
     const elapsed = () => Number(process.hrtime.bigint() - started) / 1e6;
     let firstByteMs = NaN;
+    let connectMs = NaN;
+    let headMs = NaN;
     let settled = false;
     const finish = (o: Omit<Outcome, 'totalMs' | 'firstByteMs'>) => {
       if (settled) return;
       settled = true;
-      resolve({ ...o, totalMs: elapsed(), firstByteMs });
+      resolve({ ...o, totalMs: elapsed(), firstByteMs, connectMs, headMs });
     };
     const req = http.request(target.url, {
       method: 'POST',
@@ -115,7 +121,11 @@ export function sendOnce(
     });
     req.setTimeout(timeoutMs, () => req.destroy(new Error('timeout')));
     req.on('error', (err) => finish({ ok: false, status: 0, problem: err.message }));
+    req.on('socket', (socket) => {
+      if (socket.connecting) socket.once('connect', () => (connectMs = elapsed()));
+    });
     req.on('response', (res) => {
+      headMs = elapsed();
       const parts: Buffer[] = [];
       res.on('data', (part: Buffer) => {
         if (parts.length === 0) firstByteMs = elapsed();

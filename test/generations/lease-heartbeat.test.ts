@@ -74,3 +74,44 @@ test('one heartbeat statement per interval carries every open answer’s deliver
   for (const f of finish) f();
   await waitUntil(() => answers.size === 0, 5000, 'every answer done');
 });
+
+// Issue 42, round 3: each stream wrote its first output to its lease with an UPDATE of its own, so 5,000 streams
+// opened within 5 s sent 5,000 statements on the pool settlements use. The first outputs noted together now share
+// one statement, and a late one never lowers what a heartbeat already wrote.
+test('first outputs noted together go to their leases in one statement, and never lower a lease', async () => {
+  const sql = countingSql(db.dataSource);
+  const leases = new GenerationLeases(sql, 'first-output-test');
+  const ids = Array.from({ length: 2 * OPEN }, (_, i) => 9_100_000 + i);
+  await db.dataSource.query(
+    `INSERT INTO generation_leases (generation_id, instance_id, heartbeat_at)
+     SELECT id, 'first-output-test', now() - interval '1 hour' FROM unnest($1::int[]) AS id`,
+    [ids],
+  );
+  // No heartbeat within the test: only the notes write.
+  const answers = new AnswersInFlight(leases, pino({ level: 'silent' }), 3_600_000);
+  const noted = async (from: number, to: number) => {
+    const [row] = (await db.dataSource.query(
+      `SELECT count(*)::int AS n FROM generation_leases
+        WHERE generation_id = ANY($1::int[]) AND delivered_chars = generation_id - 9100000 + 1`,
+      [ids.slice(from, to)],
+    )) as { n: number }[];
+    return row!.n === to - from;
+  };
+
+  for (const id of ids.slice(0, OPEN)) answers.noteProgress(id, id - 9_100_000 + 1);
+  await waitUntil(() => noted(0, OPEN), 10_000, 'the first burst on its leases');
+  expect(sql.statements).toBe(1);
+
+  // A second burst right after the first: it waits for the first statement's turn to pass, then goes as one.
+  for (const id of ids.slice(OPEN)) answers.noteProgress(id, id - 9_100_000 + 1);
+  await waitUntil(() => noted(OPEN, 2 * OPEN), 10_000, 'the second burst on its leases');
+  expect(sql.statements).toBe(2);
+
+  // A note that arrives after a later count was written leaves the later count.
+  await leases.progressMany([{ generationId: ids[0]!, deliveredChars: 500 }]);
+  await leases.progress(ids[0]!, 3);
+  const [row] = (await db.dataSource.query(`SELECT delivered_chars AS chars FROM generation_leases WHERE generation_id = $1`, [
+    ids[0],
+  ])) as { chars: number }[];
+  expect(row!.chars).toBe(500);
+});

@@ -29,18 +29,19 @@ export class GenerationLeases {
     );
   }
 
+  /** Delivered text only grows: a write that arrives late (a first output noted after a heartbeat) never lowers it. */
   async progress(generationId: number, deliveredChars: number): Promise<void> {
-    await this.sql.query(`UPDATE generation_leases SET delivered_chars = $2, heartbeat_at = now() WHERE generation_id = $1`, [
-      generationId,
-      deliveredChars,
-    ]);
+    await this.sql.query(
+      `UPDATE generation_leases SET delivered_chars = GREATEST(delivered_chars, $2), heartbeat_at = now() WHERE generation_id = $1`,
+      [generationId, deliveredChars],
+    );
   }
 
   /** `progress` for many generations in one statement (the heartbeat of every open answer of an instance). */
   async progressMany(entries: readonly { generationId: number; deliveredChars: number }[]): Promise<void> {
     if (entries.length === 0) return;
     await this.sql.query(
-      `UPDATE generation_leases l SET delivered_chars = v.delivered, heartbeat_at = now()
+      `UPDATE generation_leases l SET delivered_chars = GREATEST(l.delivered_chars, v.delivered), heartbeat_at = now()
          FROM unnest($1::int[], $2::int[]) AS v(id, delivered)
         WHERE l.generation_id = v.id`,
       [entries.map((e) => e.generationId), entries.map((e) => e.deliveredChars)],
