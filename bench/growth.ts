@@ -17,7 +17,7 @@ import { percentile } from './lib/stats';
 // (generate_series): 100,000 accounts, 10 million ledger rows, 2 million generations, the measured user with 50,000
 // generations and 200,000 ledger rows (all times GROWTH_SCALE, default 1). Then, in one sitting, times the reads
 // users wait on against the measured user while the database is empty, grown without the growth indexes of
-// migration 1764480000000 ("before") and grown with them ("after"); then the monthly refill of every account due at
+// migrations 1764480000000 and 1764540000000 ("before") and grown with them ("after"); then the monthly refill of every account due at
 // once, with reads timed beside it, and the retention job over the expired files. Prints a Markdown report.
 // The reads are the core queries the routes run (the HTTP layer is the same whatever the table sizes).
 
@@ -63,7 +63,13 @@ const GROWTH_INDEXES = [
   ['users_next_refill_idx', 'users (next_refill_at)'],
   ['token_reservations_open_idx', `token_reservations (id) WHERE status = 'reserved'`],
   ['token_reservations_closed_idx', `token_reservations (updated_at) WHERE status <> 'reserved'`],
+  [
+    'generations_user_history_idx',
+    'generations (user_id, id) INCLUDE (status, source, api_key_id, category, model_slug, created_at, user_deleted_at)',
+  ],
 ] as const;
+/** What migration 1764540000000 replaced: "before" has it, "after" does not. */
+const OLD_HISTORY_INDEX = 'CREATE INDEX IF NOT EXISTS generations_user_created_idx ON generations (user_id, id)';
 
 const log = (msg: string) => process.stderr.write(`[growth] ${msg}\n`);
 
@@ -158,12 +164,14 @@ async function seed(ds: DataSource, measured: number): Promise<void> {
 
 async function dropGrowthIndexes(ds: DataSource): Promise<void> {
   for (const [name] of GROWTH_INDEXES) await ds.query(`DROP INDEX IF EXISTS ${name}`);
+  await ds.query(OLD_HISTORY_INDEX);
   await ds.query('ANALYZE');
 }
 
 async function createGrowthIndexes(ds: DataSource): Promise<number> {
   const t = performance.now();
   for (const [name, definition] of GROWTH_INDEXES) await ds.query(`CREATE INDEX IF NOT EXISTS ${name} ON ${definition}`);
+  await ds.query('DROP INDEX IF EXISTS generations_user_created_idx');
   await ds.query('VACUUM ANALYZE');
   return performance.now() - t;
 }
@@ -273,7 +281,9 @@ export async function runGrowth(options: GrowthOptions): Promise<string> {
     return lines.join('\n') + '\n';
   } finally {
     await ds.destroy();
-    await db.drop();
+    // GROWTH_KEEP_DB=1 keeps the grown database for EXPLAIN (its name goes to stderr); drop it by hand after.
+    if (process.env.GROWTH_KEEP_DB === '1') log(`kept database ${db.name}`);
+    else await db.drop();
   }
 }
 

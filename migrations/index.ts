@@ -38,6 +38,7 @@ import { GenerationVendorCost1764390300000 } from './1764390300000-GenerationVen
 import { StoredResponses1764340000000 } from './1764340000000-StoredResponses';
 import { RevenueIndexes1764474000000 } from './1764474000000-RevenueIndexes';
 import { GrowthIndexes1764480000000 } from './1764480000000-GrowthIndexes';
+import { HistoryIndex1764540000000 } from './1764540000000-HistoryIndex';
 
 /** Every migration in order; the data source lists them explicitly so the compiled build needs no glob. */
 export const migrations = [
@@ -81,4 +82,5 @@ export const migrations = [
   StoredResponses1764340000000,
   RevenueIndexes1764474000000,
   GrowthIndexes1764480000000,
+  HistoryIndex1764540000000,
 ];

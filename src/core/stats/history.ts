@@ -97,20 +97,26 @@ async function historyRows(
   query: HistoryQuery,
 ): Promise<{ rows: GenerationEntity[]; next: string | null }> {
   const limit = Math.min(Math.max(query.limit ?? HISTORY_DEFAULT_LIMIT, 1), HISTORY_MAX_LIMIT);
-  const qb = ds.getRepository(GenerationEntity).createQueryBuilder('g').where('g.user_id = :userId', { userId });
-  if (query.category) qb.andWhere('g.category = :category', { category: query.category });
-  if (query.model) qb.andWhere('g.model_slug = :model', { model: query.model });
-  if (query.status) qb.andWhere('g.status = :status', { status: query.status });
-  if (query.door) qb.andWhere(DOOR_CONDITION[query.door]);
-  if (query.keyId !== undefined) qb.andWhere('g.api_key_id = :keyId', { keyId: query.keyId });
-  if (query.onlyKey !== undefined) qb.andWhere('g.api_key_id = :onlyKey', { onlyKey: query.onlyKey });
-  if (query.from) qb.andWhere('g.created_at >= :from', { from: query.from });
-  if (query.to) qb.andWhere('g.created_at < :to', { to: query.to });
-  if (query.cursor) qb.andWhere('g.id < :before', { before: decodeCursor(query.cursor) });
-  if (query.excludeDeleted) qb.andWhere('g.user_deleted_at IS NULL');
-  const rows = await qb
-    .orderBy('g.id', 'DESC')
-    .limit(limit + 1)
+  const repo = ds.getRepository(GenerationEntity);
+  // The page's ids first, from the user's history index alone (it carries every filtered column), then the rows:
+  // asked for whole rows at once, the planner may walk the primary key backwards through other users' rows.
+  const ids = repo.createQueryBuilder('g').select('g.id').where('g.user_id = :userId', { userId });
+  if (query.category) ids.andWhere('g.category = :category', { category: query.category });
+  if (query.model) ids.andWhere('g.model_slug = :model', { model: query.model });
+  if (query.status) ids.andWhere('g.status = :status', { status: query.status });
+  if (query.door) ids.andWhere(DOOR_CONDITION[query.door]);
+  if (query.keyId !== undefined) ids.andWhere('g.api_key_id = :keyId', { keyId: query.keyId });
+  if (query.onlyKey !== undefined) ids.andWhere('g.api_key_id = :onlyKey', { onlyKey: query.onlyKey });
+  if (query.from) ids.andWhere('g.created_at >= :from', { from: query.from });
+  if (query.to) ids.andWhere('g.created_at < :to', { to: query.to });
+  if (query.cursor) ids.andWhere('g.id < :before', { before: decodeCursor(query.cursor) });
+  if (query.excludeDeleted) ids.andWhere('g.user_deleted_at IS NULL');
+  ids.orderBy('g.id', 'DESC').limit(limit + 1);
+  const rows = await repo
+    .createQueryBuilder('row')
+    .where(`row.id IN (${ids.getQuery()})`)
+    .setParameters(ids.getParameters())
+    .orderBy('row.id', 'DESC')
     .getMany();
   const page = rows.slice(0, limit);
   return { rows: page, next: rows.length > limit ? encodeCursor(page[page.length - 1].id) : null };

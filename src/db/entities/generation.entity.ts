@@ -5,7 +5,8 @@ export type GenerationStatus = 'pending' | 'completed' | 'failed';
 export type GenerationSource = 'api' | 'bot' | 'v1' | 'schedule';
 
 @Entity('generations')
-@Index('generations_user_created_idx', ['userId', 'id'])
+// (user_id, id) INCLUDE the history's filter columns: migration 1764540000000.
+@Index('generations_user_history_idx', { synchronize: false })
 @Index('generations_model_completed_idx', ['modelSlug', 'completedAt'])
 @Index('generations_result_key_idx', ['resultKey'])
 @Index('generations_api_key_idx', ['apiKeyId', 'createdAt'], { where: '"api_key_id" IS NOT NULL' })
