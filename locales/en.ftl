@@ -504,7 +504,7 @@ admin-only = This command is for administrators only.
 admin-usage =
     Admin commands:
     /admin stats
-    /admin grant <user> <tokens>
+    /admin grant <user> <tokens> [reason]
     /admin plan <user> <free|basic|pro|vip|elite>
     /admin user <user>
     /admin refund <charge id>

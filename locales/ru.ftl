@@ -513,7 +513,7 @@ admin-only = Эта команда только для администрато�
 admin-usage =
     Команды администратора:
     /admin stats
-    /admin grant <пользователь> <токены>
+    /admin grant <пользователь> <токены> [причина]
     /admin plan <пользователь> <free|basic|pro|vip|elite>
     /admin user <пользователь>
     /admin refund <id платежа>

@@ -6,18 +6,19 @@ import { ApiKeyService } from './core/accounts/api-keys';
 import { emailSchema, phoneSchema } from './core/accounts/identifiers';
 import { hashPassword, MIN_PASSWORD_LENGTH } from './core/accounts/passwords';
 import { PlanDirectory } from './core/accounts/plans';
-import { changePlan, createUser, findUserById } from './core/accounts/users';
+import { createUser, findUserById } from './core/accounts/users';
 import { summarizeAccount } from './core/accounts/summaries';
 import { setAdmin } from './core/admin/admins';
 import { AdminAuditLog, adminActors } from './core/admin/audit-log';
 import { toUserBody } from './api/views/account';
-import { getBalance, grantBonus } from './core/billing/ledger';
+import { getBalance } from './core/billing/ledger';
 import { ArticleCatalog, toArticleView } from './core/payments/articles';
 import { listModels, toPublicModel } from './core/catalog/catalog';
 import { ParamError } from './core/catalog/errors';
 import { connectionsFor } from './core/catalog/live/check';
 import { LiveCatalog } from './core/catalog/live/live-catalog';
 import { auditedCatalogSet } from './core/admin/catalog-console';
+import { AdminUserDesk, MAX_GRANT_TOKENS } from './core/admin/user-desk';
 import { ProviderConnections } from './core/providers/connections';
 import { PROVIDER_NAMES, providerAdapters } from './core/providers/registry';
 import { sandboxHandlers } from './sandbox/handlers';
@@ -66,6 +67,14 @@ async function userView(ds: DataSource, plans: PlanDirectory, id: number): Promi
   return { ...toUserBody(summarizeAccount(user, plan, await getBalance(ds, id))), plan_name: plan.name };
 }
 
+/** What the ledger and the audit log say of a CLI grant given no --reason. */
+const CLI_GRANT_REASON = 'granted by operator (CLI)';
+
+/** The console's account desk as the CLI uses it: grants and plan changes, each audited as `cli`. */
+function operatorDesk(ds: DataSource, plans: PlanDirectory): AdminUserDesk {
+  return new AdminUserDesk(ds, plans, new AdminAuditLog(ds));
+}
+
 type Command = (ds: DataSource, args: Record<string, string | undefined>) => Promise<unknown>;
 
 const commands: Record<string, { options: string[]; help: CommandHelp; run: Command }> = {
@@ -105,30 +114,46 @@ const commands: Record<string, { options: string[]; help: CommandHelp; run: Comm
     },
   },
   'user:grant': {
-    help: { args: '--user ID --bonus N', summary: 'add N bonus tokens (a ledger row); prints the User object' },
-    options: ['user', 'bonus'],
+    help: {
+      args: '--user ID --bonus N [--reason R]',
+      summary: 'add N bonus tokens (a ledger row, in the audit log as user.grant); prints the User object',
+      notes: [`N is 1 to ${MAX_GRANT_TOKENS}; --reason (at most 500 characters) defaults to "${CLI_GRANT_REASON}"`],
+    },
+    options: ['user', 'bonus', 'reason'],
     run: async (ds, a) => {
       const id = parse(positiveId('user'), a.user);
-      const bonus = parse(nonNegativeInt('bonus').positive('--bonus must be positive'), a.bonus);
+      const bonus = parse(
+        nonNegativeInt('bonus').positive('--bonus must be positive').max(MAX_GRANT_TOKENS, `--bonus is at most ${MAX_GRANT_TOKENS}`),
+        a.bonus,
+      );
       const plans = new PlanDirectory(ds);
       await userView(ds, plans, id);
-      await grantBonus(ds, id, bonus, `cli:${Date.now()}:${Math.random().toString(36).slice(2)}`, 'granted by operator (CLI)');
+      await operatorDesk(ds, plans).grant(id, bonus, a.reason ?? CLI_GRANT_REASON, adminActors.cli());
       return userView(ds, plans, id);
     },
   },
   'user:plan': {
     help: {
-      args: `--user ID --plan ${PLAN_CHOICES}`,
-      summary: 'move an account to a plan (its allowance from now on); prints the User object',
-      notes: [PLAN_NOTE],
+      args: `--user ID --plan ${PLAN_CHOICES} [--expires-at ISO]`,
+      summary: 'move an account to a plan (its allowance from now on; in the audit log as user.plan); prints the User object',
+      notes: [PLAN_NOTE, '--expires-at (in the future): the plan lapses to Starter at the first period end after it; without, it renews'],
     },
-    options: ['user', 'plan'],
+    options: ['user', 'plan', 'expires-at'],
     run: async (ds, a) => {
       const id = parse(positiveId('user'), a.user);
       const plan = requirePlan(a.plan);
+      const expiresAt =
+        a['expires-at'] !== undefined
+          ? new Date(
+              parse(
+                z.iso.datetime({ offset: true, message: '--expires-at is an ISO date-time, e.g. 2027-01-31T00:00:00Z' }),
+                a['expires-at'],
+              ),
+            )
+          : null;
       const plans = new PlanDirectory(ds);
       await userView(ds, plans, id);
-      await changePlan(ds, plans, id, plan);
+      await operatorDesk(ds, plans).setPlan(id, plan, expiresAt, adminActors.cli());
       return userView(ds, plans, id);
     },
   },
@@ -364,7 +389,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (err) {
-    if (err instanceof UsageError || (err as Error).name === 'AccountConflictError') {
+    if (err instanceof UsageError || err instanceof ParamError || (err as Error).name === 'AccountConflictError') {
       process.stderr.write(`error: ${(err as Error).message}\n`);
       return 1;
     }

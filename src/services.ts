@@ -407,7 +407,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     adminAudit,
     revenue: new RevenueReports(ds, config.currencyRates),
     adminOrders: new AdminOrderDesk(ds, payments.refunds, adminAudit),
-    adminUsers: new AdminUserDesk(ds, plans, apiKeys, accounts, adminAudit),
+    adminUsers: new AdminUserDesk(ds, plans, adminAudit, { apiKeys, accounts }),
     catalogConsole: new CatalogConsole(ds, catalog, config.currencyRates, adminAudit),
     vendorHealth: () => vendorHealth(router.health()),
     deliveries: new DeliveryOutbox(ds),

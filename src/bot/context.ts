@@ -114,6 +114,8 @@ export type BotServices = Pick<
   | 'profiles'
   | 'usage'
   | 'accountAdmin'
+  | 'adminUsers'
+  | 'adminOrders'
   | 'deliveries'
   | 'jsonStores'
   | 'groupChats'

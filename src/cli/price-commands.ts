@@ -4,12 +4,14 @@ import { LiveCatalog, type CatalogPriceInput, type CatalogPriceState } from '../
 import { CatalogStore } from '../core/catalog/live/store';
 import { MODELS } from '../core/catalog/models';
 import { priceReport, type CurrencyRates, type PriceReport } from '../core/catalog/price-report';
+import { adminActors, AdminAuditLog } from '../core/admin/audit-log';
+import { auditedCatalogPrice } from '../core/admin/catalog-console';
 import { tokenOffers } from '../core/admin/token-offers';
 import type { Logger } from '../logger';
 
 // The operator's price commands: `catalog:price` (an override) and `catalog:prices` (cost, charge and margin).
 
-/** `catalog:price --slug S (--factor F | --tokens N) --reason R`, or `--clear`. @throws ParamError */
+/** `catalog:price --slug S (--factor F | --tokens N) --reason R`, or `--clear`; in the audit log (`catalog.price`). @throws ParamError */
 export async function setPrice(ds: DataSource, log: Logger, args: Record<string, string | undefined>): Promise<CatalogPriceState> {
   const slug = args.slug?.trim();
   if (!slug) throw new ParamError('slug', '--slug is required');
@@ -21,7 +23,7 @@ export async function setPrice(ds: DataSource, log: Logger, args: Record<string,
   else input = { tokens: Number(args.tokens), reason: args.reason ?? '' };
   const catalog = new LiveCatalog(new CatalogStore(ds), log);
   await catalog.load();
-  return catalog.setPrice(slug, input);
+  return auditedCatalogPrice(catalog, new AdminAuditLog(ds), adminActors.cli(), slug, input);
 }
 
 /** `catalog:prices`: every catalog model's vendor cost and charge, valued at the cheapest token sold. */

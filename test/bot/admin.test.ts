@@ -56,6 +56,54 @@ test('an admin grants bonus tokens (once per update), changes a plan, looks up a
   expect(h.telegram.sentTexts(ADMIN).pop()).toBe('No user @nobody_here.');
   await h.send(admin.text('/admin'));
   expect(h.telegram.sentTexts(ADMIN).pop()).toMatch(/^📈 Service\nUsers: \d+/);
+
+  // Each change is in the audit log once, as the bot admin did it (the repeated update wrote no second grant).
+  const adminAccount = await accountOf(h, ADMIN);
+  const audit = await h.engine.db.dataSource.query(
+    `SELECT actor_user_id, actor_label, door, action, before, after FROM admin_audit_log WHERE target_type = 'user' AND target_id = $1 ORDER BY id`,
+    [String(account.id)],
+  );
+  expect(audit).toEqual([
+    {
+      actor_user_id: adminAccount.id,
+      actor_label: `bot:${ADMIN}`,
+      door: 'bot',
+      action: 'user.grant',
+      before: { token_balance: 50, plan_tokens: 0, bonus_tokens: 50 },
+      after: { token_balance: 170, plan_tokens: 0, bonus_tokens: 170, granted: 120, reason: 'granted in the bot' },
+    },
+    expect.objectContaining({
+      actor_label: `bot:${ADMIN}`,
+      action: 'user.plan',
+      before: expect.objectContaining({ plan: 'free' }),
+      after: expect.objectContaining({ plan: 'pro', plan_paid_through: null }),
+    }),
+  ]);
+  const [ledger] = await h.engine.db.dataSource.query(
+    `SELECT note FROM ledger_entries WHERE user_id = $1 AND kind = 'grant' AND reference LIKE 'admin:%'`,
+    [account.id],
+  );
+  expect(ledger.note).toBe(`bot:${ADMIN}: granted in the bot`);
+});
+
+test('an admin’s grant over the bound, or with a reason, at the bot: refused without a trace, or the reason kept', async () => {
+  const admin = h.user(ADMIN, { languageCode: 'en' });
+  const customer = h.user(4_700_040, { username: 'customer_2' });
+  await h.send(customer.text('/start'));
+  const account = await accountOf(h, customer.id);
+  const auditRows = () =>
+    h.engine.db.dataSource.query(`SELECT action, after FROM admin_audit_log WHERE target_id = $1 ORDER BY id`, [String(account.id)]);
+
+  await h.send(admin.text('/admin grant @customer_2 1000001'));
+  expect(h.telegram.sentTexts(ADMIN).pop()).toContain('Admin commands:');
+  expect((await getBalance(h.engine.db.dataSource, account.id)).total).toBe(50);
+  expect(await auditRows()).toEqual([]);
+
+  await h.send(admin.text('/admin grant @customer_2 1000000 contest winner'));
+  expect((await getBalance(h.engine.db.dataSource, account.id)).total).toBe(1_000_050);
+  expect(await auditRows()).toEqual([
+    { action: 'user.grant', after: expect.objectContaining({ granted: 1_000_000, reason: 'contest winner' }) },
+  ]);
 });
 
 test('admins are told about new users, provider outages and recoveries, and failure bursts', async () => {

@@ -217,6 +217,19 @@ test('/admin refund <charge id>: refundStarPayment, then what is left is taken b
   // Not an admin: nothing happens.
   await h.send(user.text('/admin refund stxRefundMe'));
   expect(lastText(user.id)).toBe('This command is for administrators only.');
+
+  // The refund that changed the order is in the audit log once, as the bot admin did it; the repeat is not.
+  const audit = await ds().query(
+    `SELECT a.actor_label, a.door, a.after FROM admin_audit_log a JOIN payment_orders o ON a.target_id = o.id::text
+      WHERE a.action = 'order.refund' AND o.provider_charge_id = 'stxRefundMe'`,
+  );
+  expect(audit).toEqual([
+    {
+      actor_label: `bot:${ADMIN}`,
+      door: 'bot',
+      after: expect.objectContaining({ status: 'refunded', refund: 'refunded', tokens_taken: taken }),
+    },
+  ]);
 });
 
 test('/admin refund: Telegram answering CHARGE_ALREADY_REFUNDED counts as done; a flood wait is ridden out', async () => {

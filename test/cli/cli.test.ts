@@ -220,3 +220,66 @@ test('user:admin --on / --off sets is_admin, prints the User object and writes t
     { actor_user_id: null, actor_label: 'cli', door: 'cli', action: 'user.admin', before: { is_admin: true }, after: { is_admin: false } },
   ]);
 }, 30_000);
+
+test('user:grant, user:plan and catalog:price write the audit log as the CLI; bad input changes nothing and writes none', async () => {
+  const user = JSON.parse((await cli('user:create', '--email', 'audited-cli@example.com', '--plan', 'free')).stdout);
+  const id = String(user.id);
+  const rows = () =>
+    db.dataSource.query(`SELECT actor_label, door, action, before, after FROM admin_audit_log WHERE target_id = $1 ORDER BY id`, [id]);
+  for (const args of [
+    ['user:grant', '--user', id, '--bonus', '1000001'],
+    ['user:grant', '--user', id, '--bonus', '5', '--reason', 'r'.repeat(501)],
+    ['user:plan', '--user', id, '--plan', 'pro', '--expires-at', '2020-01-01T00:00:00Z'],
+    ['user:plan', '--user', id, '--plan', 'pro', '--expires-at', 'soon'],
+  ]) {
+    const out = await cli(...args);
+    expect({ args, code: out.code }).toEqual({ args, code: 1 });
+    expect(out.stderr).toMatch(/^error: /);
+  }
+  expect(await rows()).toEqual([]);
+
+  expect(JSON.parse((await cli('user:grant', '--user', id, '--bonus', '25', '--reason', 'refund for ticket 7')).stdout).token_balance).toBe(
+    75,
+  );
+  const until = new Date(Date.now() + 60 * 86_400_000).toISOString();
+  const moved = JSON.parse((await cli('user:plan', '--user', id, '--plan', 'pro', '--expires-at', until)).stdout);
+  expect(moved).toMatchObject({ plan: 'pro', plan_expires_at: until });
+  expect(await rows()).toEqual([
+    {
+      actor_label: 'cli',
+      door: 'cli',
+      action: 'user.grant',
+      before: { token_balance: 50, plan_tokens: 0, bonus_tokens: 50 },
+      after: { token_balance: 75, plan_tokens: 0, bonus_tokens: 75, granted: 25, reason: 'refund for ticket 7' },
+    },
+    {
+      actor_label: 'cli',
+      door: 'cli',
+      action: 'user.plan',
+      before: expect.objectContaining({ plan: 'free' }),
+      after: expect.objectContaining({ plan: 'pro', plan_expires_at: until }),
+    },
+  ]);
+
+  const slug = 'flux-dev';
+  const priceRows = () =>
+    db.dataSource.query(`SELECT actor_label, action, before, after FROM admin_audit_log WHERE action = 'catalog.price' ORDER BY id`);
+  expect((await cli('catalog:price', '--slug', slug, '--factor', '0', '--reason', 'free')).code).not.toBe(0);
+  expect(await priceRows()).toEqual([]);
+  expect((await cli('catalog:price', '--slug', slug, '--factor', '1.5', '--reason', 'launch week')).code).toBe(0);
+  expect((await cli('catalog:price', '--slug', slug, '--clear')).code).toBe(0);
+  expect(await priceRows()).toEqual([
+    {
+      actor_label: 'cli',
+      action: 'catalog.price',
+      before: expect.objectContaining({ override: null }),
+      after: { override: { by: 'operator', factor: 1.5, reason: 'launch week' } },
+    },
+    {
+      actor_label: 'cli',
+      action: 'catalog.price',
+      before: expect.objectContaining({ override: expect.objectContaining({ by: 'operator', factor: 1.5 }) }),
+      after: { override: null },
+    },
+  ]);
+}, 60_000);

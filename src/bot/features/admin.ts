@@ -1,19 +1,25 @@
 import { Composer } from 'grammy';
 import { isPlanSlug } from '../../core/accounts/plans';
+import { adminActors, type AdminActor } from '../../core/admin/audit-log';
+import { MAX_GRANT_TOKENS } from '../../core/admin/user-desk';
 import { hasErrorCode } from '../../core/error-registry';
 import type { BotContext } from '../context';
 import { formatDate, planName } from '../render/format';
 
-const MAX_GRANT = 1_000_000;
+/** What a grant made in the bot says in the ledger and the audit log when the admin gives no reason. */
+const BOT_GRANT_REASON = 'granted in the bot';
 
-/** Refunds a charge at its provider (refundStarPayment for Stars) and reverses what is left of the credit. */
-async function refund(ctx: BotContext, chargeId: string | undefined): Promise<void> {
+/**
+ * Refunds a charge at its provider (refundStarPayment for Stars) and reverses what is left of the credit; a refund
+ * that changed the order is in the audit log (`order.refund`), as from the dashboard.
+ */
+async function refund(ctx: BotContext, chargeId: string | undefined, actor: AdminActor): Promise<void> {
   if (!chargeId) {
     await ctx.reply(ctx.t('admin-usage'));
     return;
   }
   try {
-    const result = await ctx.deps.services.payments.refunds.request(chargeId);
+    const { result } = await ctx.deps.services.adminOrders.refundCharge(chargeId, actor);
     if (result.state === 'refunded') {
       await ctx.reply(
         ctx.t('admin-refund-done', {
@@ -36,8 +42,9 @@ async function refund(ctx: BotContext, chargeId: string | undefined): Promise<vo
 }
 
 /**
- * /admin for the user ids in ADMIN_CHAT_IDS only: service stats, `grant <user> <tokens>` (bonus tokens),
+ * /admin for the user ids in ADMIN_CHAT_IDS only: service stats, `grant <user> <tokens> [reason]` (bonus tokens),
  * `plan <user> <plan>`, `user <user>`, `refund <charge id>`. A user is an internal id, `tg:<telegram id>` or `@username`.
+ * Grants, plan changes and refunds go through the console's desks, so each is in the audit log (`bot:<telegram id>`).
  */
 export function adminFeature(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
@@ -48,8 +55,9 @@ export function adminFeature(): Composer<BotContext> {
       await ctx.reply(ctx.t('admin-only'));
       return;
     }
-    const { plans, usage, accountAdmin } = ctx.deps.services;
+    const { plans, usage, accountAdmin, adminUsers } = ctx.deps.services;
     const [sub = 'stats', ...args] = ctx.match.trim().split(/\s+/).filter(Boolean);
+    const actor = adminActors.bot(ctx.account?.user.id ?? null, fromId);
 
     if (sub === 'stats') {
       const s = await usage.serviceStats();
@@ -72,7 +80,7 @@ export function adminFeature(): Composer<BotContext> {
     }
 
     if (sub === 'refund') {
-      await refund(ctx, args[0]);
+      await refund(ctx, args[0], actor);
       return;
     }
 
@@ -85,13 +93,16 @@ export function adminFeature(): Composer<BotContext> {
     }
     if (sub === 'grant' && user) {
       const amount = Number(args[1]);
-      if (!Number.isInteger(amount) || amount <= 0 || amount > MAX_GRANT) {
+      const reason = args.slice(2).join(' ').slice(0, 500) || BOT_GRANT_REASON;
+      if (!Number.isInteger(amount) || amount <= 0 || amount > MAX_GRANT_TOKENS) {
         await ctx.reply(ctx.t('admin-usage'));
         return;
       }
       // The update id makes the grant idempotent when Telegram delivers the same update twice.
-      const balance = await accountAdmin.grantBonus(user.id, amount, `admin:${ctx.update.update_id}`, `granted by admin ${fromId}`);
-      await ctx.reply(ctx.t('admin-granted', { tokens: amount, id: String(user.id), name: user.name, balance }));
+      const granted = await adminUsers.grant(user.id, amount, reason, actor, `admin:${ctx.update.update_id}`);
+      await ctx.reply(
+        ctx.t('admin-granted', { tokens: amount, id: String(user.id), name: user.name, balance: granted.summary.tokenBalance }),
+      );
       return;
     }
     if (sub === 'plan' && user) {
@@ -100,8 +111,10 @@ export function adminFeature(): Composer<BotContext> {
         await ctx.reply(ctx.t('admin-usage'));
         return;
       }
-      const updated = await accountAdmin.changePlan(user.id, slug);
-      await ctx.reply(ctx.t('admin-plan-changed', { id: String(user.id), name: user.name, plan: await planName(plans, updated.planSlug) }));
+      const updated = await adminUsers.setPlan(user.id, slug, null, actor);
+      await ctx.reply(
+        ctx.t('admin-plan-changed', { id: String(user.id), name: user.name, plan: await planName(plans, updated.summary.plan) }),
+      );
       return;
     }
     if (sub === 'user' && user) {

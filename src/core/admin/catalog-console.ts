@@ -3,7 +3,15 @@
 import type { DataSource } from 'typeorm';
 import { ParamError, UnknownModelError } from '../catalog/errors';
 import { catalogEntry } from '../catalog/lifecycle';
-import { describeCatalogEntry, type CatalogEntryState, type CatalogSetInput, type LiveCatalog } from '../catalog/live/live-catalog';
+import {
+  describeCatalogEntry,
+  describeCatalogPrice,
+  type CatalogEntryState,
+  type CatalogPriceInput,
+  type CatalogPriceState,
+  type CatalogSetInput,
+  type LiveCatalog,
+} from '../catalog/live/live-catalog';
 import type { StoredFinding } from '../catalog/live/store';
 import { MODELS } from '../catalog/models';
 import { cheapestToken, modelPriceReport, type CurrencyRates, type ModelPriceReport } from '../catalog/price-report';
@@ -104,4 +112,38 @@ export async function auditedCatalogSet(
       m,
     ),
   );
+}
+
+const priceOf = (p: CatalogPriceState) => ({
+  override: p.override,
+  token_cost: p.token_cost,
+  min_token_cost: p.min_token_cost,
+  max_token_cost: p.max_token_cost,
+});
+
+/**
+ * `catalog:price` from any door: the override (or its removal) and its audit row (`catalog.price`, the model's price
+ * before and after) in one transaction. @throws ParamError
+ */
+export async function auditedCatalogPrice(
+  catalog: LiveCatalog,
+  audit: AuditRecorder,
+  actor: AdminActor,
+  slug: string,
+  input: CatalogPriceInput,
+): Promise<CatalogPriceState> {
+  const before = MODELS.some((m) => m.slug === slug) ? describeCatalogPrice(slug) : null;
+  const after = await catalog.setPrice(slug, input, (m) =>
+    audit.record(
+      {
+        actor,
+        action: 'catalog.price',
+        target: { type: 'model', id: slug },
+        before: before && priceOf(before),
+        after: 'clear' in input ? { override: null } : { override: { by: 'operator', ...input, reason: input.reason.trim() } },
+      },
+      m,
+    ),
+  );
+  return after;
 }

@@ -115,9 +115,12 @@ export class AdminUserDesk {
   constructor(
     private readonly ds: DataSource,
     private readonly plans: PlanDirectory,
-    private readonly apiKeys: Pick<ApiKeyService, 'list' | 'changeHeard'>,
-    private readonly accounts: Pick<AccountManagement, 'sessions'>,
     private readonly audit: AuditRecorder,
+    /** What an account's page shows of its keys and sessions, and the change feed a block waits on (absent in the CLI). */
+    private readonly service?: {
+      apiKeys: Pick<ApiKeyService, 'list' | 'changeHeard'>;
+      accounts: Pick<AccountManagement, 'sessions'>;
+    },
   ) {}
 
   /** Newest accounts first. @throws ParamError (a bad cursor) */
@@ -145,8 +148,8 @@ export class AdminUserDesk {
     const user = await this.get(userId);
     const [ledger, keys, sessions, generations] = await Promise.all([
       this.ds.getRepository(LedgerEntryEntity).find({ where: { userId }, order: { id: 'DESC' }, take: ACCOUNT_PAGE_ROWS }),
-      this.apiKeys.list(userId),
-      this.accounts.sessions(userId),
+      this.service?.apiKeys.list(userId) ?? [],
+      this.service?.accounts.sessions(userId) ?? [],
       this.ds.getRepository(GenerationEntity).find({ where: { userId }, order: { id: 'DESC' }, take: ACCOUNT_PAGE_ROWS }),
     ]);
     return {
@@ -235,7 +238,7 @@ export class AdminUserDesk {
   async setBlocked(userId: number, blocked: boolean, reason: string | undefined, actor: AdminActor): Promise<AdminUserRecord> {
     if (blocked && actor.userId === userId) throw new CannotBlockSelfError();
     const why = reasonOf(reason, blocked);
-    const heard = this.apiKeys.changeHeard(userId);
+    const heard = this.service?.apiKeys.changeHeard(userId);
     const changed = await inTransaction(this.ds, async (em) => {
       const user = await lockUser(em, userId);
       if (user.isBlocked === blocked && (!blocked || user.blockedReason === why)) return false;

@@ -173,12 +173,15 @@ export class LiveCatalog implements ChangeChannelListener {
     return describeCatalogEntry(slug);
   }
 
-  /** The operator's price override of a model (`catalog:price`), kept in the database. @throws ParamError */
-  async setPrice(slug: string, input: CatalogPriceInput): Promise<CatalogPriceState> {
+  /**
+   * The operator's price override of a model (`catalog:price`), kept in the database; `inside` runs in the change's
+   * transaction (the audit row). @throws ParamError
+   */
+  async setPrice(slug: string, input: CatalogPriceInput, inside?: (m: EntityManager) => Promise<void>): Promise<CatalogPriceState> {
     const model = MODELS.find((m) => m.slug === slug);
     if (!model) throw new ParamError('slug', `unknown model "${slug}" (see models:list)`);
     if ('clear' in input) {
-      await this.store.clearPriceOverride(slug);
+      await this.store.clearPriceOverride(slug, inside);
     } else {
       if (input.reason.trim() === '') throw new ParamError('reason', 'say why the price departs from the rule (--reason)');
       let override: OperatorPriceOverride;
@@ -196,7 +199,7 @@ export class LiveCatalog implements ChangeChannelListener {
         }
         override = { slug, tokens: input.tokens, reason: input.reason.trim() };
       }
-      await this.store.setPriceOverride(override);
+      await this.store.setPriceOverride(override, inside);
     }
     await this.load();
     return describeCatalogPrice(slug);

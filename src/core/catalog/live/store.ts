@@ -34,14 +34,22 @@ export class CatalogStore {
   }
 
   /** Sets the slug's price override (a factor or tokens), replacing any it had. */
-  async setPriceOverride(o: OperatorPriceOverride): Promise<void> {
-    await this.ds
-      .getRepository(CatalogPriceOverrideEntity)
-      .upsert({ slug: o.slug, factor: o.factor ?? null, tokens: o.tokens ?? null, reason: o.reason, updatedAt: new Date() }, ['slug']);
+  /** `inside` runs in the change's transaction (the audit row). */
+  async setPriceOverride(o: OperatorPriceOverride, inside?: (m: EntityManager) => Promise<void>): Promise<void> {
+    await this.ds.transaction(async (m) => {
+      await m
+        .getRepository(CatalogPriceOverrideEntity)
+        .upsert({ slug: o.slug, factor: o.factor ?? null, tokens: o.tokens ?? null, reason: o.reason, updatedAt: new Date() }, ['slug']);
+      await inside?.(m);
+    });
   }
 
-  async clearPriceOverride(slug: string): Promise<void> {
-    await this.ds.getRepository(CatalogPriceOverrideEntity).delete({ slug });
+  /** `inside` runs in the change's transaction (the audit row). */
+  async clearPriceOverride(slug: string, inside?: (m: EntityManager) => Promise<void>): Promise<void> {
+    await this.ds.transaction(async (m) => {
+      await m.getRepository(CatalogPriceOverrideEntity).delete({ slug });
+      await inside?.(m);
+    });
   }
 
   async findings(): Promise<StoredFinding[]> {
