@@ -53,7 +53,7 @@ import { readWalPosition, SettleJournal } from './core/generations/settlement/se
 import { GenerationBilling } from './core/generations/settlement/billing-batches';
 import { GenerationLeases } from './core/generations/settlement/leases';
 import { recoverAbandoned, settleAccountGenerations } from './core/generations/settlement/recovery';
-import { cutAnswersOfDeletedAccounts } from './core/generations/chat/deleted-accounts';
+import { cutAnswersOfClosedAccounts } from './core/generations/chat/deleted-accounts';
 import { resolveInstanceId } from './core/ops/instance-id';
 import { ScheduleService } from './core/schedules/schedules';
 import { StoredResponses } from './core/responses/stored-responses';
@@ -360,7 +360,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     onModelNotFound,
   });
   setGaugeSource(GAUGES.openAnswers, () => chat.openAnswers);
-  cutAnswersOfDeletedAccounts(accountChanges, chat, sql);
+  cutAnswersOfClosedAccounts(accountChanges, chat, sql);
   const closeAccountGenerations = {
     closeAccount: async (userId: number) => {
       await chat.cutAccount(userId);

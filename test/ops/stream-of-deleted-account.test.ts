@@ -71,3 +71,19 @@ test.each([
   await eventually(async () => ((await charged(generationId)) > 0 ? true : undefined), 5000, 'the delivered part billed');
   expect(await db.dataSource.query('SELECT 1 FROM users WHERE id = $1', [userId])).toEqual([]);
 });
+
+test('a stream open while its account is blocked is cut on its instance and billed for what it delivered', async () => {
+  const { userId, token } = await accountWithToken(db.dataSource, a, 'vip', 50_000);
+  const stream = await openStream(b, token);
+
+  // Any writer's block (the console's, the CLI's, an operator's SQL) reaches every instance on the change feed.
+  await db.dataSource.query(`UPDATE users SET is_blocked = true, blocked_at = now(), blocked_reason = 'abuse' WHERE id = $1`, [userId]);
+
+  const events = await stream.events;
+  const end = events.find((e) => e.event === 'generation_end');
+  expect(end?.data).toMatchObject({ finish_reason: null });
+  const generationId = end!.data.generation_id as number;
+  await eventually(async () => ((await charged(generationId)) > 0 ? true : undefined), 5000, 'the delivered part billed');
+  const refused = await fetch(`${b.baseUrl}/api/v2/user/me`, { headers: { authorization: `Bearer ${token}` } });
+  expect(refused.status).toBe(403);
+});
