@@ -1,5 +1,7 @@
 // The console's accounts routes through HTTP: search, one account's page, and (each audited) grant, plan, block and
 // sessions. An admin's web session only; bad input is a 400 with nothing changed and nothing in the audit log.
+import { searchConditions } from '../../src/core/admin/user-desk';
+import { UserEntity } from '../../src/db/entities';
 import { ApiHarness, expectErrorShape, insertGeneration, startApi, type TestAccount } from '../api/harness';
 
 let api: ApiHarness;
@@ -73,6 +75,32 @@ test('search: by id, email prefix in any case, Telegram id, username with or wit
   expect(second.body.items.map((u: { id: number }) => u.id)).toEqual([found.user.id]);
   expectErrorShape(await api.request('GET', '/api/v2/admin/users?cursor=nope', { token: adminToken }), 400, 'validation_error');
   expectErrorShape(await api.request('GET', '/api/v2/admin/users?limit=0', { token: adminToken }), 400, 'validation_error');
+});
+
+test('every reading of a search comes from an index: no search reads the whole users table', async () => {
+  const runner = ds().createQueryRunner();
+  try {
+    // Tiny test tables are cheaper to scan: forbid the scan, and a plan that still needs one has no index to use.
+    await runner.query('SET enable_seqscan = off');
+    for (const q of ['42', '+7 999 123-45-67', 'Alice@Example', '@search_me', 'SEARCH_ME', '777000111222']) {
+      const match = searchConditions(q)!;
+      const [sql, params] = ds()
+        .createQueryBuilder()
+        .select('u.id')
+        .from(UserEntity, 'u')
+        .where(match.sql, match.params)
+        .orderBy('u.id', 'DESC')
+        .limit(51)
+        .getQueryAndParameters();
+      const plan = (await runner.query(`EXPLAIN ${sql}`, params)) as { 'QUERY PLAN': string }[];
+      const text = plan.map((r) => r['QUERY PLAN']).join('\n');
+      // A walk of the whole table, by its heap or its primary key, filtering each row: what the indexes avoid.
+      expect({ q, fullWalk: /Seq Scan|Index Scan Backward/.test(text) }).toEqual({ q, fullWalk: false });
+    }
+  } finally {
+    await runner.query('RESET enable_seqscan');
+    await runner.release();
+  }
 });
 
 test('one account: the user, its latest ledger rows and generations, its keys and live sessions; unknown: 404', async () => {

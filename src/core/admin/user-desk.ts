@@ -80,7 +80,7 @@ const likeLiteral = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
  * The conditions (OR-ed) a search text stands for, as SQL over `u` with its parameters: every reading of the text
  * that can match (`123` may be an id, a Telegram id or the digits of a phone).
  */
-function searchConditions(raw: string): { sql: string; params: Record<string, unknown> } | null {
+export function searchConditions(raw: string): { sql: string; params: Record<string, unknown> } | null {
   const q = raw.trim();
   if (q === '') return null;
   const ors: string[] = [];

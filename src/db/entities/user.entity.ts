@@ -5,6 +5,9 @@ import { PlanEntity } from './plan.entity';
 @Index('users_idp_identity_idx', ['idpIssuer', 'idpSubject'], { unique: true, where: '"idp_subject" IS NOT NULL' })
 // Built CONCURRENTLY by migration 1764480000000: not synchronized.
 @Index('users_next_refill_idx', { synchronize: false })
+// The console's prefix search on email and username (pattern ops), built CONCURRENTLY by migration 1764510000000.
+@Index('users_email_prefix_idx', { synchronize: false })
+@Index('users_username_prefix_idx', { synchronize: false })
 export class UserEntity {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id: number;
