@@ -416,7 +416,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     answerStops,
     assistants: new AssistantService(ds),
     referrals: new ReferralService(ds, config.referrals, log),
-    promos: new PromoService(ds, plans),
+    promos: new PromoService(ds, plans, adminAudit),
     preflight: new RunPreflight({ sql, limiter, router }),
     createApiKey: (userId, name, limits, by) => createApiKeyWithinQuota(ds, apiKeys, userId, name, limits, by),
     resultFiles: new ResultFiles(ds, storage),

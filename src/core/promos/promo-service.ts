@@ -5,6 +5,7 @@ import { addDays } from '../accounts/users';
 import type { PlanSlug } from '../catalog/types';
 import type { AdminActor, AuditRecorder } from '../admin/audit-port';
 import { getBalance, grantBonus, setPlanTokens } from '../billing/ledger';
+import { ParamError } from '../catalog';
 import { newPromoCode, normalizePromoCode, PROMO_CODE_PATTERN } from './codes';
 import { PromoAlreadyRedeemedError, PromoCodeTakenError, PromoExhaustedError, PromoExpiredError, PromoNotFoundError } from './errors';
 
@@ -49,6 +50,10 @@ interface PromoRow {
 
 const COLUMNS = 'id, code, bonus_tokens, plan_slug, plan_days, max_uses, uses, expires_at, created_at';
 const CODE_ATTEMPTS = 5;
+/** Bounds of an operator's code: a grant's bound, a year of a plan, a million uses. */
+export const PROMO_MAX_TOKENS = 1_000_000;
+export const PROMO_MAX_DAYS = 365;
+export const PROMO_MAX_USES = 1_000_000;
 
 const toRecord = (r: PromoRow): PromoRecord => ({
   id: r.id,
@@ -73,7 +78,9 @@ export class PromoService {
     private readonly audit?: AuditRecorder,
   ) {}
 
+  /** @throws ParamError (a bound, an unknown or free plan, a past expiry), PromoCodeTakenError */
   async create(input: NewPromo, actor: AdminActor): Promise<PromoRecord> {
+    await this.check(input);
     for (let attempt = 1; ; attempt++) {
       const code = input.code !== undefined ? normalizePromoCode(input.code) : newPromoCode();
       try {
@@ -101,6 +108,25 @@ export class PromoService {
         if (input.code !== undefined || attempt >= CODE_ATTEMPTS) throw new PromoCodeTakenError(code);
       }
     }
+  }
+
+  private async check(input: NewPromo): Promise<void> {
+    if (input.code !== undefined && !PROMO_CODE_PATTERN.test(input.code))
+      throw new ParamError('code', 'a code is 3 to 40 letters, digits, - or _');
+    if (!Number.isInteger(input.maxUses) || input.maxUses < 1 || input.maxUses > PROMO_MAX_USES)
+      throw new ParamError('max_uses', `max_uses is a whole number from 1 to ${PROMO_MAX_USES.toLocaleString('en')}`);
+    if (input.expiresAt !== null && !(input.expiresAt.getTime() > Date.now()))
+      throw new ParamError('expires_at', 'expires_at must be in the future');
+    if ('bonusTokens' in input) {
+      if (!Number.isInteger(input.bonusTokens) || input.bonusTokens < 1 || input.bonusTokens > PROMO_MAX_TOKENS)
+        throw new ParamError('bonus_tokens', `bonus_tokens is a whole number from 1 to ${PROMO_MAX_TOKENS.toLocaleString('en')}`);
+      return;
+    }
+    const plan = (await this.plans.all()).get(input.planSlug);
+    if (!plan) throw new ParamError('plan', `no plan is called "${input.planSlug}"`);
+    if (plan.level === 0) throw new ParamError('plan', 'the Starter plan is what every account has: give bonus tokens instead');
+    if (!Number.isInteger(input.days) || input.days < 1 || input.days > PROMO_MAX_DAYS)
+      throw new ParamError('days', `days is a whole number from 1 to ${PROMO_MAX_DAYS}`);
   }
 
   /** Newest first; `before` is the last id of the previous page. */

@@ -8,6 +8,7 @@ import { registerOrderRoutes } from './order-routes';
 import { registerRevenueRoutes } from './revenue-routes';
 import { registerVendorRoutes } from './vendor-routes';
 import { registerAuditRoutes } from './audit-routes';
+import { registerPromoRoutes } from './promo-routes';
 import { registerUserRoutes } from './user-routes';
 
 export const ADMIN_PREFIX = '/api/v2/admin';
@@ -27,5 +28,6 @@ export function createAdminRouter(services: ApiServices, registry: OpenApiRegist
   registerCatalogRoutes(router, services);
   registerVendorRoutes(router, services);
   registerAuditRoutes(router, services);
+  registerPromoRoutes(router, services);
   return router;
 }
