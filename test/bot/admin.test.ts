@@ -1,3 +1,4 @@
+import { adminActors } from '../../src/core/admin/audit-log';
 import { getBalance } from '../../src/core/billing/ledger';
 import { ProviderError } from '../../src/core/providers/types';
 import { GenerationEntity } from '../../src/db/entities';
@@ -128,4 +129,19 @@ test('admins are told about new users, provider outages and recoveries, and fail
   for (let i = 0; i < 3; i++) await h.engine.services.notifier.generationFinished(failed);
   await h.app.deps.tasks.drain();
   expect(toAdmins('3 generations failed in the last 1 min')).toBe(true);
+});
+
+test('an account blocked in the console is refused by the bot on its very next message, and served again once unblocked', async () => {
+  const customer = h.user(4_700_050, { username: 'customer_3', languageCode: 'en' });
+  await h.send(customer.text('/start'));
+  const account = await accountOf(h, customer.id);
+  const desk = h.engine.services.adminUsers;
+
+  await desk.setBlocked(account.id, true, 'spam', adminActors.cli());
+  await h.send(customer.text('/balance'));
+  expect(h.telegram.sentTexts(customer.id).pop()).toBe('This account is blocked. Contact support if you think this is a mistake.');
+
+  await desk.setBlocked(account.id, false, undefined, adminActors.cli());
+  await h.send(customer.text('/balance'));
+  expect(h.telegram.sentTexts(customer.id).pop()).not.toContain('blocked');
 });
