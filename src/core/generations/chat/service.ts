@@ -199,11 +199,15 @@ export class ChatService {
       deadlineAt: new Date(Date.now() + 30 * 60_000),
       apiKeyId: actor.key?.id ?? null,
     };
-    const { rated, admitted } = this.settlement.admit(actor, generation, lease);
     // A key with a budget of its own is checked in the hold: no vendor call before that check has passed.
     const covered = early && !client?.aborted && !actor.key?.budgeted && this.balances.covers(actor.user.id, reserve);
     const conversation = reasoningFor(prepared.model.provider, prepared.messages);
     const plain = covered ? withoutImageRefs(conversation) : undefined;
+    // When the vendor call goes out beside the hold, its request is written first: the hold statement waits for
+    // the turn's check phase, where the vendor client writes a request on a reused connection too.
+    const { rated, admitted } = this.settlement.admit(actor, generation, lease, {
+      holdAfterTurn: early !== undefined && plain !== undefined,
+    });
     // Each image is fetched once, whichever model (or fallback) the conversation goes to.
     const fetched = new Map<string, Promise<{ data: Buffer; mime: string }>>();
     const fetchImage = (field: string, url: string) => {

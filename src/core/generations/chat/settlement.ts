@@ -63,9 +63,14 @@ export class ChatSettlement {
     actor: Actor,
     generation: NewGeneration,
     lease: NewLease,
+    opts: { holdAfterTurn?: boolean } = {},
   ): { rated: Promise<RateDecision>; admitted: Promise<{ rate: RateDecision; id: number; createdAt: Date }> } {
     const rating = this.deps.limiter.admit(actor.user.id, actor.plan);
-    const opening = this.deps.billing.open(generation, lease);
+    // `holdAfterTurn`: the hold is submitted in this turn's check phase, so that its statement goes out after what
+    // this turn still writes there (a vendor request started beside it), not before.
+    const opening = opts.holdAfterTurn
+      ? new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.deps.billing.open(generation, lease))
+      : this.deps.billing.open(generation, lease);
     rating.catch(() => undefined);
     const admitted = (async () => {
       const [rated, opened] = await Promise.allSettled([rating, opening]);
