@@ -88,7 +88,8 @@ async function main(): Promise<void> {
     const profArgs = process.env.STREAMS_CPU_PROF_DIR
       ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.STREAMS_CPU_PROF_DIR)}`]
       : [];
-    const service = Child.start('service', process.execPath, [...profArgs, 'dist/src/main.js'], { env, cwd: ROOT });
+    const nodeArgs = (process.env.STREAMS_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
+    const service = Child.start('service', process.execPath, [...nodeArgs, ...profArgs, 'dist/src/main.js'], { env, cwd: ROOT });
     children.push(service);
     const base = `http://127.0.0.1:${port}`;
     await service.waitForHttp(`${base}/health`, 60_000, 200);
