@@ -322,6 +322,7 @@ error-quota-exceeded = You have reached the limit of { $limit } for this.
 error-not-found = Not found: it may have been deleted.
 error-admin-required = This is for the service's administrators only.
 error-cannot-block-self = You cannot block your own account.
+error-broadcast-finished = This broadcast has finished or was canceled already.
 error-key-restricted = This API key has limits: it may generate and read, but not manage the account.
 error-internal = Something went wrong on our side. Nothing was charged; please try again.
 

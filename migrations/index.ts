@@ -39,6 +39,7 @@ import { StoredResponses1764340000000 } from './1764340000000-StoredResponses';
 import { RevenueIndexes1764474000000 } from './1764474000000-RevenueIndexes';
 import { GrowthIndexes1764480000000 } from './1764480000000-GrowthIndexes';
 import { HistoryIndex1764540000000 } from './1764540000000-HistoryIndex';
+import { Broadcasts1764541000000 } from './1764541000000-Broadcasts';
 import { UserSearchIndexes1764510000000 } from './1764510000000-UserSearchIndexes';
 
 /** Every migration in order; the data source lists them explicitly so the compiled build needs no glob. */
@@ -85,4 +86,5 @@ export const migrations = [
   GrowthIndexes1764480000000,
   HistoryIndex1764540000000,
   UserSearchIndexes1764510000000,
+  Broadcasts1764541000000,
 ];

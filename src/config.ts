@@ -159,6 +159,7 @@ const envSchema = z
     UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(120000),
     PROVIDER_CONCURRENCY: z.coerce.number().int().positive().default(8),
     VENDOR_POOL_SIZE: z.coerce.number().int().positive().default(256),
+    BROADCAST_MESSAGES_PER_SECOND: z.coerce.number().positive().max(30).default(25),
     YOOKASSA_SHOP_ID: optionalString,
     YOOKASSA_SECRET_KEY: optionalString,
     YOOKASSA_BASE_URL: optionalUrl,
@@ -298,6 +299,7 @@ function toConfig(e: Env) {
       token: e.BOT_TOKEN,
       apiRoot: trimSlashes(e.TELEGRAM_API_ROOT),
       adminChatIds: e.ADMIN_CHAT_IDS,
+      broadcastPerSecond: e.BROADCAST_MESSAGES_PER_SECOND,
       ...botUpdates(e, secrets, publicUrl),
     },
     auth: {

@@ -20,6 +20,8 @@ import { JsonStores } from './core/sessions/json-store';
 import { GroupChats } from './core/messenger/group-chats';
 import { AssistantService } from './core/assistants/assistant-service';
 import { PromoService } from './core/promos/promo-service';
+import { BroadcastDesk } from './core/broadcasts/broadcast-desk';
+import { BroadcastRunner } from './core/broadcasts/broadcast-runner';
 import { ReferralService } from './core/referrals/referral-service';
 import { AccountManagement } from './core/accounts/account-management';
 import { createApiKeyWithinQuota } from './core/accounts/api-key-quota';
@@ -156,6 +158,10 @@ export interface Services {
   /** Invitation codes and links; new accounts tied to their inviters (the bonuses are paid at fulfilment). */
   referrals: ReferralService;
   promos: PromoService;
+  /** The operator's broadcasts: made, listed, canceled (audited). */
+  broadcasts: BroadcastDesk;
+  /** Sends the open broadcasts once the bot gives it a sender (BroadcastRunner.start). */
+  broadcastRunner: BroadcastRunner;
   /** Rate limit, balance and plan checks before a run is set up (nothing counted or held). */
   preflight: RunPreflight;
   /** Creates an API key within the per-account cap (`by`: the key the request came with, see assertKeyMayWrite). */
@@ -368,6 +374,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     },
   };
   const adminAudit = new AdminAuditLog(ds);
+  const broadcastRunner = new BroadcastRunner(ds, log, { perSecond: config.bot.broadcastPerSecond });
   const accounts = new AccountManagement(ds, storage, log, payments, closeAccountGenerations);
   return {
     config,
@@ -417,6 +424,8 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     assistants: new AssistantService(ds),
     referrals: new ReferralService(ds, config.referrals, log),
     promos: new PromoService(ds, plans, adminAudit),
+    broadcasts: new BroadcastDesk(ds, plans, adminAudit, () => broadcastRunner.kick()),
+    broadcastRunner,
     preflight: new RunPreflight({ sql, limiter, router }),
     createApiKey: (userId, name, limits, by) => createApiKeyWithinQuota(ds, apiKeys, userId, name, limits, by),
     resultFiles: new ResultFiles(ds, storage),
@@ -428,6 +437,7 @@ export function createServices(config: AppConfig, log: Logger, ds: DataSource, o
     recoverAbandoned: (own) => recoverAbandoned({ sql, leases, queue, log }, own),
     webhooks,
     close: async () => {
+      await broadcastRunner.stop();
       await refusals.flush();
       await settleJournal?.close();
       outbox.stop();

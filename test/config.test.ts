@@ -58,7 +58,7 @@ test('the bot mode decides the shape: a webhook carries its secret and URL, poll
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ng-bot-mode-'));
   try {
     const polling = loadConfig({ DATA_DIR: dir, BOT_TOKEN: '1:x' });
-    expect(polling.bot).toEqual({ mode: 'polling', token: '1:x', apiRoot: undefined, adminChatIds: [] });
+    expect(polling.bot).toEqual({ mode: 'polling', token: '1:x', apiRoot: undefined, adminChatIds: [], broadcastPerSecond: 25 });
     const secret = 's'.repeat(20);
     const hook = loadConfig({ DATA_DIR: dir, BOT_MODE: 'webhook', BOT_WEBHOOK_SECRET: secret, PUBLIC_URL: 'https://ai.example.com/' });
     expect(hook.bot).toMatchObject({ mode: 'webhook', webhookSecret: secret, webhookUrl: 'https://ai.example.com/telegram/webhook' });

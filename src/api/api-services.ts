@@ -26,6 +26,7 @@ export type ApiServices = Pick<
   | 'plans'
   | 'preflight'
   | 'promos'
+  | 'broadcasts'
   | 'profiles'
   | 'readiness'
   | 'referrals'

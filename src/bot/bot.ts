@@ -5,6 +5,7 @@ import { Bot, session, type BotError, type Middleware } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import { accountMiddleware } from './middleware/account';
 import { AdminNotifier } from './services/admin-notifier';
+import { TelegramBroadcastSender } from './services/broadcast-sender';
 import { BackgroundTasks } from './services/background';
 import { BuyerNotices } from './services/buyer-notices';
 import {
@@ -248,6 +249,7 @@ export function createBot(token: string, services: BotServices, options: BotOpti
       attached = true;
       unlistenStops ??= answers.listen();
       delivery.start();
+      services.broadcastRunner.start(new TelegramBroadcastSender(token, apiRoot));
       purgeTimer ??= setInterval(() => purgeState().catch((err: unknown) => log.warn({ err }, 'bot state purge failed')), 6 * 3600_000);
       purgeTimer.unref();
       if (registered) return;
@@ -287,6 +289,7 @@ export function createBot(token: string, services: BotServices, options: BotOpti
       unlistenStops?.();
       unlistenStops = undefined;
       delivery.stop();
+      await services.broadcastRunner.stop();
       if (purgeTimer) clearInterval(purgeTimer);
       purgeTimer = undefined;
       await tasks.drain(15_000);

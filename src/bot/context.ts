@@ -125,6 +125,7 @@ export type BotServices = Pick<
   | 'assistants'
   | 'referrals'
   | 'promos'
+  | 'broadcastRunner'
   | 'preflight'
   | 'catalog'
 >;

@@ -135,6 +135,7 @@ const BOT_ERRORS: ErrorTable<BotRendering> & Record<TelegramFileError['code'], (
   key_restricted: () => ({ render: ({ t }) => ({ text: t('error-key-restricted') }) }),
   admin_required: () => ({ render: ({ t }) => ({ text: t('error-admin-required') }) }),
   cannot_block_self: () => ({ render: ({ t }) => ({ text: t('error-cannot-block-self') }) }),
+  broadcast_finished: () => ({ render: ({ t }) => ({ text: t('error-broadcast-finished') }) }),
   // Failures a bot user cannot cause: logged, and answered as an internal error.
   key_budget_exceeded: () => internal,
   model_not_allowed: () => internal,

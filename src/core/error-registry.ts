@@ -12,6 +12,7 @@ import {
   SmtpError,
 } from './accounts/errors';
 import { AdminRequiredError, CannotBlockSelfError } from './admin/errors';
+import { BroadcastFinishedError } from './broadcasts/errors';
 import { KeyBudgetExceededError, KeyRestrictedError, ModelNotAllowedError } from './accounts/key-limits';
 import { InsufficientTokensError } from './billing/errors';
 import { ModelRetiredError, ParamError, UnknownModelError } from './catalog/errors';
@@ -68,6 +69,7 @@ export const CORE_ERROR_CLASSES = [
   SmtpError,
   AdminRequiredError,
   CannotBlockSelfError,
+  BroadcastFinishedError,
   KeyBudgetExceededError,
   KeyRestrictedError,
   ModelNotAllowedError,

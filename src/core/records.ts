@@ -14,6 +14,8 @@ export interface UserRecord {
   readonly planExpiresAt: Date | null;
   readonly nextRefillAt: Date;
   readonly isBlocked: boolean;
+  /** Telegram said this user blocked the bot (a broadcast found it); cleared when they write to it again. */
+  readonly botBlockedAt?: Date | null;
   /** May use the operator's console. */
   readonly isAdmin: boolean;
   readonly createdAt: Date;

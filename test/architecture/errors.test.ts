@@ -17,6 +17,7 @@ import {
 } from '../../src/core/accounts/errors';
 import { PlanDirectory } from '../../src/core/accounts/plans';
 import { AdminRequiredError, CannotBlockSelfError } from '../../src/core/admin/errors';
+import { BroadcastFinishedError } from '../../src/core/broadcasts/errors';
 import { KeyBudgetExceededError, KeyRestrictedError, ModelNotAllowedError } from '../../src/core/accounts/key-limits';
 import { SmtpError } from '../../src/core/accounts/smtp-mailer';
 import { InsufficientTokensError } from '../../src/core/billing/errors';
@@ -79,6 +80,7 @@ const SAMPLES: Record<CoreErrorCode, DomainError> = {
   account_blocked: new AccountBlockedError(),
   admin_required: new AdminRequiredError(),
   cannot_block_self: new CannotBlockSelfError(),
+  broadcast_finished: new BroadcastFinishedError('done'),
   account_exists: new AccountConflictError('email', 'taken'),
   invalid_credentials: new InvalidCredentialsError(),
   invalid_token: new InvalidTokenError(),

@@ -230,6 +230,8 @@ export class FakeTelegram {
   private readonly messages = new Map<string, StoredMessage>();
   private readonly files = new Map<string, { path: string; data: Buffer }>();
   private readonly failures: { method: string; failure: FakeFailure }[] = [];
+  /** Users who blocked the bot: a message to their private chat is refused with 403, as Telegram refuses it. */
+  private readonly blockedBy = new Set<number>();
   private readonly pendingUpdates: { update_id: number }[] = [];
   /**
    * The update types the bot last asked for (getUpdates or setWebhook `allowed_updates`); undefined until it names
@@ -335,6 +337,11 @@ export class FakeTelegram {
   /** A member's status in a group, as getChatMember reports it (`creator`, `administrator`, `member`, `left`…). */
   setChatMember(chatId: number, userId: number, status: string): void {
     this.memberStatuses.set(`${chatId}:${userId}`, status);
+  }
+
+  /** The user blocks the bot: every later sendMessage to their chat answers 403 "bot was blocked by the user". */
+  blockBot(userId: number): void {
+    this.blockedBy.add(userId);
   }
 
   /** Makes the next call of `method` fail with a Bot API error. */
@@ -677,6 +684,7 @@ export class FakeTelegram {
       case 'getMe':
         return ok({ ...BOT_INFO, has_topics_enabled: this.privateTopics });
       case 'sendMessage': {
+        if (this.blockedBy.has(chatId)) return { ok: false, ...telegramError('error-403-bot-blocked') };
         const content = messageText(p);
         if ('error' in content) return { ok: false, error_code: 400, description: content.error };
         const entities = content.entities.length > 0 ? { entities: content.entities } : {};

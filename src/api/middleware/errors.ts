@@ -134,6 +134,7 @@ const API_ERRORS: ErrorTable<Rendering> = {
   account_blocked: () => ({ status: 403 }),
   admin_required: () => ({ status: 403 }),
   cannot_block_self: () => ({ status: 409 }),
+  broadcast_finished: () => ({ status: 409 }),
   invalid_token: () => ({ status: 401 }),
   invalid_reset_token: () => ({ status: 400 }),
   invalid_verification_token: () => ({ status: 400 }),

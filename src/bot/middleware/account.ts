@@ -31,6 +31,7 @@ export function accountMiddleware(): MiddlewareFn<BotContext> {
       }
       const { user, created } = found;
       if (created) admin.newUser(user, from.username);
+      if (user.botBlockedAt && !isGroupChat(ctx.chat)) await services.accountAdmin.markBotReachable(user.id);
       const settings = await services.settings.get(user.id);
       if (isLocale(settings.language)) ctx.locale = settings.language;
       ctx.t = i18n.translator(ctx.locale);

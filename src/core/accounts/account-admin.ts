@@ -13,6 +13,11 @@ export class AccountAdmin {
     private readonly plans: PlanDirectory,
   ) {}
 
+  /** The user wrote to the bot again: broadcasts reach them again. */
+  async markBotReachable(userId: number): Promise<void> {
+    await this.ds.query('UPDATE users SET bot_blocked_at = NULL WHERE id = $1 AND bot_blocked_at IS NOT NULL', [userId]);
+  }
+
   findOrCreateTelegramUser(profile: TelegramProfile): Promise<TelegramAccount> {
     return findOrCreateTelegramUser(this.ds, this.plans, profile);
   }

@@ -12,7 +12,8 @@ const USER_COLUMNS = `u.id, u.name, u.email, u.phone, u.telegram_id AS "telegram
   u.idp_subject AS "idpSubject", u.idp_issuer AS "idpIssuer", u.avatar_url AS "avatarUrl", u.password_hash AS "passwordHash",
   u.plan_slug AS "planSlug", u.plan_expires_at AS "planExpiresAt", u.plan_paid_through AS "planPaidThrough", u.period_started_at AS "periodStartedAt",
   u.next_refill_at AS "nextRefillAt", u.is_blocked AS "isBlocked", u.created_at AS "createdAt", u.updated_at AS "updatedAt",
-  u.email_verified_at AS "emailVerifiedAt", u.is_admin AS "isAdmin", u.blocked_at AS "blockedAt", u.blocked_reason AS "blockedReason"`;
+  u.email_verified_at AS "emailVerifiedAt", u.is_admin AS "isAdmin", u.blocked_at AS "blockedAt", u.blocked_reason AS "blockedReason",
+  u.bot_blocked_at AS "botBlockedAt"`;
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const PREFIX = 'nb_';

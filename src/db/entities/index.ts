@@ -19,6 +19,8 @@ import { PaymentOrderEntity } from './payment-order.entity';
 import { PlanEntity } from './plan.entity';
 import { RateCounterEntity } from './rate-counter.entity';
 import { RateCounterStateEntity } from './rate-counter-state.entity';
+import { BroadcastRecipientEntity } from './broadcast-recipient.entity';
+import { BroadcastEntity } from './broadcast.entity';
 import { PromoCodeEntity } from './promo-code.entity';
 import { PromoRedemptionEntity } from './promo-redemption.entity';
 import { ReferralCodeEntity } from './referral-code.entity';
@@ -40,6 +42,8 @@ import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 
 export const entities = [
+  BroadcastEntity,
+  BroadcastRecipientEntity,
   AdminAuditEntryEntity,
   ApiKeyEntity,
   ArticleEntity,
@@ -103,6 +107,8 @@ export * from './payment-order.entity';
 export * from './plan.entity';
 export * from './rate-counter.entity';
 export * from './rate-counter-state.entity';
+export * from './broadcast.entity';
+export * from './broadcast-recipient.entity';
 export * from './promo-code.entity';
 export * from './promo-redemption.entity';
 export * from './referral-code.entity';

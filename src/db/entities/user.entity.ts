@@ -77,6 +77,10 @@ export class UserEntity {
   blockedReason: string | null;
 
   /** May use the operator's console (`/api/v2/admin`): set by `user:admin`, or at start for ADMIN_CHAT_IDS. */
+  /** When Telegram last answered that this user blocked the bot (a broadcast found it); null: reachable. */
+  @Column({ name: 'bot_blocked_at', type: 'timestamptz', nullable: true })
+  botBlockedAt: Date | null;
+
   @Column({ name: 'is_admin', type: 'boolean', default: false })
   isAdmin: boolean;
 

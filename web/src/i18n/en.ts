@@ -357,6 +357,7 @@ export const en = {
   'error.sessionRequired': 'This can only be done while signed in on the web, not with an API key.',
   'error.accountBlocked': 'This account is blocked. Contact support.',
   'error.adminRequired': 'Only administrators can open this. Sign in with an administrator account.',
+  'error.broadcastFinished': 'This broadcast has finished or was canceled already: there is nothing to cancel.',
   'error.cannotBlockSelf': 'You cannot block your own account. Ask another administrator.',
   'error.insufficientTokens': 'Not enough tkn: this needs {required:tkn}, you have {available:tkn}. Buy tkn on the Billing page.',
   'error.insufficientPlan': 'This needs the {plan} plan or higher.',

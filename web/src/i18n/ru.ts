@@ -357,6 +357,7 @@ export const ru: Record<MessageKey, string> = {
   'error.sessionRequired': 'Это можно сделать только на сайте после входа, не с API-ключом.',
   'error.accountBlocked': 'Аккаунт заблокирован. Обратитесь в поддержку.',
   'error.adminRequired': 'Это доступно только администраторам. Войдите под аккаунтом администратора.',
+  'error.broadcastFinished': 'Эта рассылка уже завершена или отменена: отменять нечего.',
   'error.cannotBlockSelf': 'Нельзя заблокировать собственный аккаунт. Попросите другого администратора.',
   'error.insufficientTokens': 'Недостаточно токенов: нужно {required:tkn}, у вас {available:tkn}. Купите токены на странице «Оплата».',
   'error.insufficientPlan': 'Для этого нужен тариф {plan} или выше.',

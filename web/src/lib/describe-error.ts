@@ -25,6 +25,7 @@ const WORDING: Record<string, Wording> = {
   account_blocked: () => ['error.accountBlocked'],
   admin_required: () => ['error.adminRequired'],
   cannot_block_self: () => ['error.cannotBlockSelf'],
+  broadcast_finished: () => ['error.broadcastFinished'],
   invalid_reset_token: () => ['reset.invalid'],
   invalid_verification_token: () => ['verify.failed'],
   insufficient_tokens: (b) => ['error.insufficientTokens', { required: num(b.required), available: num(b.available) }],

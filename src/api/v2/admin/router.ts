@@ -9,6 +9,7 @@ import { registerRevenueRoutes } from './revenue-routes';
 import { registerVendorRoutes } from './vendor-routes';
 import { registerAuditRoutes } from './audit-routes';
 import { registerPromoRoutes } from './promo-routes';
+import { registerBroadcastRoutes } from './broadcast-routes';
 import { registerUserRoutes } from './user-routes';
 
 export const ADMIN_PREFIX = '/api/v2/admin';
@@ -29,5 +30,6 @@ export function createAdminRouter(services: ApiServices, registry: OpenApiRegist
   registerVendorRoutes(router, services);
   registerAuditRoutes(router, services);
   registerPromoRoutes(router, services);
+  registerBroadcastRoutes(router, services);
   return router;
 }
