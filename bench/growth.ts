@@ -10,6 +10,7 @@ import { listHistory } from '../src/core/stats/history';
 import { userStats } from '../src/core/stats/user-stats';
 import { createDataSource } from '../src/db/data-source';
 import { chatAtC1, type ChatTiming } from './lib/chat-at-c1';
+import { GROWTH_HEADING, writeSection } from './lib/results-section';
 import { BenchDatabase } from './lib/service-fixture';
 import { percentile } from './lib/stats';
 
@@ -294,7 +295,10 @@ if (require.main === module) {
     samples: Number(process.env.GROWTH_SAMPLES ?? 40),
     chatRequests: Number(process.env.GROWTH_CHAT_REQUESTS ?? 1000),
   }).then(
-    (report) => process.stdout.write(report),
+    (report) => {
+      process.stdout.write(report);
+      if (Number(process.env.GROWTH_SCALE ?? 1) === 1) writeSection(path.join(ROOT, 'bench', 'results.md'), GROWTH_HEADING, report);
+    },
     (err: unknown) => {
       process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
       process.exit(1);

@@ -4,7 +4,8 @@ import fs from 'node:fs';
  * bench/results.md is rewritten by `npm run bench`, but other benches keep a section of their own in it (issue 34:
  * "PostgreSQL restarts under load"). A section runs from its `## ` heading to the next one.
  */
-const KEPT_HEADINGS = ['## PostgreSQL restarts under load'];
+export const GROWTH_HEADING = '## Flat as the data grows (`npm run bench:growth`)';
+const KEPT_HEADINGS = ['## PostgreSQL restarts under load', GROWTH_HEADING];
 
 const read = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '');
 
