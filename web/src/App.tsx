@@ -121,7 +121,8 @@ export function App() {
     else page = <SignIn />;
   } else if (PUBLIC_ONLY.has(path)) page = <Redirect to="/" />;
   else {
-    const Page = PAGES[path]?.component;
+    const entry = PAGES[path];
+    const Page = entry && (!entry.adminOnly || user.is_admin) ? entry.component : undefined;
     page = Page ? (
       <Layout path={path}>
         <Suspense fallback={<Loading lang={lang} />}>

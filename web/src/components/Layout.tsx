@@ -36,13 +36,15 @@ export function Layout({ path, children }: { path: string; children: ReactNode }
           onClick={(e) => (e.target as HTMLElement).closest('a') && setMenuOpen(false)}
         >
           <ul>
-            {Object.entries(PAGES).map(([href, item]) => (
-              <li key={href}>
-                <Link href={href} aria-current={path === href ? 'page' : undefined}>
-                  {t(item.label)}
-                </Link>
-              </li>
-            ))}
+            {Object.entries(PAGES)
+              .filter(([, item]) => !item.adminOnly || user?.is_admin)
+              .map(([href, item]) => (
+                <li key={href}>
+                  <Link href={href} aria-current={path === href ? 'page' : undefined}>
+                    {t(item.label)}
+                  </Link>
+                </li>
+              ))}
           </ul>
         </nav>
         <div className="who">

@@ -7,7 +7,7 @@ type Page = LazyExoticComponent<ComponentType>;
 const page = (load: () => Promise<{ default: ComponentType }>): Page => lazy(load);
 
 /** The signed-in pages by path, in menu order, with their menu label. */
-export const PAGES: Record<string, { label: MessageKey; component: Page }> = {
+export const PAGES: Record<string, { label: MessageKey; component: Page; adminOnly?: true }> = {
   '/': { label: 'nav.overview', component: page(() => import('./Overview')) },
   '/usage': { label: 'nav.usage', component: page(() => import('./RequestLog')) },
   '/keys': { label: 'nav.keys', component: page(() => import('./Keys')) },
@@ -19,6 +19,8 @@ export const PAGES: Record<string, { label: MessageKey; component: Page }> = {
   '/webhooks': { label: 'nav.webhooks', component: page(() => import('./Webhooks')) },
   '/account': { label: 'nav.account', component: page(() => import('./Account')) },
   '/settings': { label: 'nav.settings', component: page(() => import('./Settings')) },
+  // The operator's console: in the menu, and served, for admins only (the routes refuse everyone else too).
+  '/admin': { label: 'nav.admin', component: page(() => import('./Admin')), adminOnly: true },
 };
 
 /** The pages anyone may open, signed in or not. */

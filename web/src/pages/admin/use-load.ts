@@ -1,0 +1,28 @@
+import { useCallback, useEffect, useState } from 'react';
+import { useApp } from '../../app-context';
+import { describeError } from '../../lib/describe-error';
+
+/** Loads with `load` (again when `deps` change or on `reload()`); an error is described in the user's language. */
+export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]) {
+  const { t } = useApp();
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let live = true;
+    load().then(
+      (d) => {
+        if (!live) return;
+        setError(null);
+        setData(d);
+      },
+      (err: unknown) => live && setError(describeError(err, t)),
+    );
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the caller names what the load depends on
+  }, [...deps, tick, t]);
+  const reload = useCallback(() => setTick((n) => n + 1), []);
+  return { data, error, reload };
+}
