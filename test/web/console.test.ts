@@ -6,55 +6,20 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { ApiHarness, startApi, TestAccount } from '../api/harness';
-import { seriousAxeFindings } from './support/axe';
-import { ensureWebBuild, launchBrowser, openDashboard, screenshot, type WatchedPage } from './support/browser';
+import type { Page } from 'playwright-core';
+import type { TestAccount } from '../api/harness';
+import { screenshot } from './support/browser';
+import { dashboardSuite } from './support/dashboard-suite';
 
 jest.setTimeout(120_000);
 
 const DOCS_IMG = path.resolve(__dirname, '..', '..', 'docs', 'img');
-let api: ApiHarness;
-let browser: Browser;
-let origin: string;
 let admin: TestAccount;
-const opened: WatchedPage[] = [];
-
-beforeAll(async () => {
-  ensureWebBuild();
-  api = await startApi();
-  origin = api.baseUrl.replace('127.0.0.1', 'localhost');
-  browser = await launchBrowser();
+const suite = dashboardSuite(async (api) => {
   admin = await api.account('vip');
   await api.db.dataSource.query('UPDATE users SET is_admin = true WHERE id = $1', [admin.user.id]);
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await api?.close();
-});
-
-afterEach(async () => {
-  const errors = opened.flatMap((w) => w.errors);
-  await Promise.all(opened.splice(0).map((w) => w.context.close()));
-  expect(errors).toEqual([]);
-});
-
-async function signedIn(account: TestAccount): Promise<Page> {
-  const watched = await openDashboard(browser, origin);
-  opened.push(watched);
-  const page = watched.page;
-  await page.goto('/sign-in');
-  await page.getByLabel('Email or phone').fill(account.email);
-  await page.getByLabel('Password').fill(account.password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByRole('heading', { name: 'Overview' }).waitFor();
-  return page;
-}
-
-async function clean(page: Page, label: string): Promise<void> {
-  expect([label, await seriousAxeFindings(page)]).toEqual([label, []]);
-}
+const { signedIn, clean } = suite;
 
 async function docsPicture(page: Page, name: string): Promise<void> {
   await screenshot(page, name);
@@ -64,10 +29,10 @@ async function docsPicture(page: Page, name: string): Promise<void> {
   }
 }
 
-const db = () => api.db.dataSource;
+const db = () => suite.api.db.dataSource;
 
 test('a customer has no Admin menu, and /admin takes them home', async () => {
-  const page = await signedIn(await api.account('pro'));
+  const page = await signedIn(await suite.api.account('pro'));
   expect(await page.getByRole('navigation').getByRole('link', { name: 'Admin', exact: true }).count()).toBe(0);
   await page.goto('/admin');
   await page.getByRole('heading', { name: 'Overview' }).waitFor();
@@ -75,7 +40,7 @@ test('a customer has no Admin menu, and /admin takes them home', async () => {
 });
 
 test('an admin finds a user, grants tokens and blocks them; each is in the database and the audit log', async () => {
-  const customer = await api.account('pro', { bonusTokens: 0, name: 'Console Customer' });
+  const customer = await suite.api.account('pro', { bonusTokens: 0, name: 'Console Customer' });
   const page = await signedIn(admin);
   await page.getByRole('navigation').getByRole('link', { name: 'Admin', exact: true }).click();
   await page.getByRole('heading', { name: 'Admin', level: 1 }).waitFor();
@@ -114,12 +79,12 @@ test('money, catalog, broadcasts, promo codes and the audit log: one action each
   await docsPicture(page, 'admin-money');
 
   await page.getByRole('tab', { name: 'Catalog' }).click();
-  const token = await api.accessToken(admin);
-  const before = await api.request('GET', '/api/v2/admin/catalog', { token });
+  const token = await suite.api.accessToken(admin);
+  const before = await suite.api.request('GET', '/api/v2/admin/catalog', { token });
   const slug: string = before.body.data.find((m: { enabled: boolean }) => m.enabled).slug;
   await page.getByRole('button', { name: `On ${slug}`, exact: true }).click();
   await page.getByText(`${slug} saved.`).waitFor();
-  const catalog = await api.request('GET', '/api/v2/admin/catalog', { token });
+  const catalog = await suite.api.request('GET', '/api/v2/admin/catalog', { token });
   expect(catalog.body.data.find((m: { slug: string }) => m.slug === slug).enabled).toBe(false);
   await page.getByRole('heading', { name: 'Vendor health' }).waitFor();
   await clean(page, 'admin catalog');
@@ -149,11 +114,9 @@ test('money, catalog, broadcasts, promo codes and the audit log: one action each
 });
 
 test('the console in Russian', async () => {
-  await api.request('PATCH', '/api/v2/user/settings', { token: await api.accessToken(admin), body: { language: 'ru' } });
+  await suite.api.request('PATCH', '/api/v2/user/settings', { token: await suite.api.accessToken(admin), body: { language: 'ru' } });
   try {
-    const watched = await openDashboard(browser, origin);
-    opened.push(watched);
-    const page = watched.page;
+    const page = await suite.open();
     await page.goto('/sign-in');
     await page.getByLabel(/Email/).first().fill(admin.email);
     await page.getByLabel(/Пароль|Password/).fill(admin.password);
@@ -168,6 +131,6 @@ test('the console in Russian', async () => {
     await page.getByRole('heading', { name: 'Новая рассылка' }).waitFor();
     await clean(page, 'admin broadcasts ru');
   } finally {
-    await api.request('PATCH', '/api/v2/user/settings', { token: await api.accessToken(admin), body: { language: 'en' } });
+    await suite.api.request('PATCH', '/api/v2/user/settings', { token: await suite.api.accessToken(admin), body: { language: 'en' } });
   }
 });
