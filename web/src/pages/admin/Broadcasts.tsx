@@ -4,9 +4,8 @@ import { useApp } from '../../app-context';
 import { Alert } from '../../components/Alert';
 import { EmptyState } from '../../components/EmptyState';
 import type { MessageKey } from '../../i18n/en';
-import { describeError } from '../../lib/describe-error';
 import { formatDateTime, planName } from '../../lib/format';
-import { useLoad } from './use-load';
+import { useAction, useLoad } from './use-load';
 
 const PLANS = ['free', 'basic', 'pro', 'vip', 'elite'] as const;
 const MAX_LENGTH = 4096;
@@ -19,7 +18,6 @@ export function Broadcasts() {
   const [plans, setPlans] = useState<string[]>([]);
   const [language, setLanguage] = useState<'' | 'en' | 'ru'>('');
   const [activeDays, setActiveDays] = useState('');
-  const [failure, setFailure] = useState<string | null>(null);
 
   // While one is on its way, its progress is read again every two seconds.
   const sending = list.data?.items.some((b) => b.status === 'queued' || b.status === 'sending') ?? false;
@@ -30,29 +28,25 @@ export function Broadcasts() {
     return () => clearInterval(timer);
   }, [sending, reload]);
 
-  const send = async () => {
-    try {
-      const segment = {
-        ...(plans.length > 0 ? { plans } : {}),
-        ...(language ? { language } : {}),
-        ...(activeDays ? { active_days: Number(activeDays) } : {}),
-      };
-      unwrap(await api.POST('/api/v2/admin/broadcasts', { body: { text, segment } }));
-      setText('');
-      setFailure(null);
-      list.reload();
-    } catch (err) {
-      setFailure(describeError(err, t));
-    }
+  const { failure, run } = useAction(list.reload);
+
+  const send = () => {
+    const segment = {
+      ...(plans.length > 0 ? { plans } : {}),
+      ...(language ? { language } : {}),
+      ...(activeDays ? { active_days: Number(activeDays) } : {}),
+    };
+    void run(
+      async () => unwrap(await api.POST('/api/v2/admin/broadcasts', { body: { text, segment } })),
+      () => {
+        setText('');
+        return null;
+      },
+    );
   };
-  const cancel = async (id: number) => {
-    try {
-      unwrap(await api.POST('/api/v2/admin/broadcasts/{id}/cancel', { params: { path: { id } } }));
-      list.reload();
-    } catch (err) {
-      setFailure(describeError(err, t));
-    }
-  };
+  const cancel = (id: number) =>
+    run(async () => unwrap(await api.POST('/api/v2/admin/broadcasts/{id}/cancel', { params: { path: { id } } })));
+
   return (
     <>
       <form
@@ -60,7 +54,7 @@ export function Broadcasts() {
         aria-label={t('admin.broadcasts.compose')}
         onSubmit={(e) => {
           e.preventDefault();
-          void send();
+          send();
         }}
       >
         <h2>{t('admin.broadcasts.compose')}</h2>

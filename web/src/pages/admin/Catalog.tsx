@@ -3,9 +3,8 @@ import { api, unwrap } from '../../api/client';
 import { useApp } from '../../app-context';
 import { Alert } from '../../components/Alert';
 import type { MessageKey } from '../../i18n/en';
-import { describeError } from '../../lib/describe-error';
 import { formatDate, formatDateTime } from '../../lib/format';
-import { useLoad } from './use-load';
+import { useAction, useLoad } from './use-load';
 
 /** Every model: in service or not, its rates beside the vendor's cost, the last check; and each vendor's health. */
 export function Catalog() {
@@ -13,19 +12,13 @@ export function Catalog() {
   const catalog = useLoad(async () => unwrap(await api.GET('/api/v2/admin/catalog')), []);
   const vendors = useLoad(async () => unwrap(await api.GET('/api/v2/admin/vendors')), []);
   const [filter, setFilter] = useState('');
-  const [notice, setNotice] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { notice, failure, run } = useAction(catalog.reload);
 
-  const toggle = async (slug: string, enabled: boolean) => {
-    try {
-      unwrap(await api.PATCH('/api/v2/admin/catalog/{slug}', { params: { path: { slug } }, body: { enabled } }));
-      setNotice(t('admin.catalog.saved', { slug }));
-      setFailure(null);
-      catalog.reload();
-    } catch (err) {
-      setFailure(describeError(err, t));
-    }
-  };
+  const toggle = (slug: string, enabled: boolean) =>
+    run(
+      async () => unwrap(await api.PATCH('/api/v2/admin/catalog/{slug}', { params: { path: { slug } }, body: { enabled } })),
+      () => t('admin.catalog.saved', { slug }),
+    );
   const models = (catalog.data?.data ?? []).filter((m) => `${m.slug} ${m.vendor}`.toLowerCase().includes(filter.toLowerCase()));
   return (
     <>

@@ -5,9 +5,8 @@ import { Alert } from '../../components/Alert';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import type { MessageKey } from '../../i18n/en';
-import { describeError } from '../../lib/describe-error';
 import { formatDateTime, formatNumber } from '../../lib/format';
-import { useLoad } from './use-load';
+import { useAction, useLoad } from './use-load';
 
 const usd = (n: number) => n.toFixed(2);
 
@@ -21,19 +20,14 @@ export function Money() {
   );
   const orders = useLoad(async () => unwrap(await api.GET('/api/v2/admin/orders', { params: { query: { limit: 50 } } })), []);
   const [refunding, setRefunding] = useState<number | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { notice, failure, run } = useAction(orders.reload);
 
-  const refund = async (id: number) => {
+  const refund = (id: number) => {
     setRefunding(null);
-    try {
-      const r = unwrap(await api.POST('/api/v2/admin/orders/{id}/refund', { params: { path: { id } } }));
-      setNotice(t(`admin.orders.refund.${r.state}` as MessageKey, { id: String(id), error: r.error ?? '' }));
-      setFailure(null);
-      orders.reload();
-    } catch (err) {
-      setFailure(describeError(err, t));
-    }
+    void run(
+      async () => unwrap(await api.POST('/api/v2/admin/orders/{id}/refund', { params: { path: { id } } })),
+      (r) => t(`admin.orders.refund.${r.state}` as MessageKey, { id: String(id), error: r.error ?? '' }),
+    );
   };
   const r = revenue.data;
   return (
@@ -124,7 +118,7 @@ export function Money() {
         confirmLabel={t('admin.orders.refund')}
         cancelLabel={t('admin.cancel')}
         danger
-        onConfirm={() => refunding !== null && void refund(refunding)}
+        onConfirm={() => refunding !== null && refund(refunding)}
         onCancel={() => setRefunding(null)}
       >
         <p>{t('admin.orders.refundText')}</p>

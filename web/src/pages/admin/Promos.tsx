@@ -3,9 +3,8 @@ import { api, unwrap } from '../../api/client';
 import { useApp } from '../../app-context';
 import { Alert } from '../../components/Alert';
 import { EmptyState } from '../../components/EmptyState';
-import { describeError } from '../../lib/describe-error';
 import { formatDate, formatNumber, planName } from '../../lib/format';
-import { useLoad } from './use-load';
+import { useAction, useLoad } from './use-load';
 
 const PAID_PLANS = ['basic', 'pro', 'vip', 'elite'] as const;
 
@@ -20,30 +19,23 @@ export function Promos() {
   const [days, setDays] = useState('7');
   const [maxUses, setMaxUses] = useState('100');
   const [expires, setExpires] = useState('');
-  const [notice, setNotice] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { notice, failure, run } = useAction(list.reload);
 
-  const create = async () => {
-    try {
-      const reward = kind === 'tokens' ? { bonus_tokens: Number(tokens) } : { plan, days: Number(days) };
-      const made = unwrap(
-        await api.POST('/api/v2/admin/promo-codes', {
-          body: {
-            ...(code.trim() ? { code: code.trim() } : {}),
-            ...reward,
-            max_uses: Number(maxUses),
-            expires_at: expires ? new Date(`${expires}T23:59:59Z`).toISOString() : null,
-          },
-        }),
-      );
-      setNotice(t('admin.promo.created', { code: made.code }));
-      setFailure(null);
-      setCode('');
-      list.reload();
-    } catch (err) {
-      setNotice(null);
-      setFailure(describeError(err, t));
-    }
+  const create = () => {
+    const reward = kind === 'tokens' ? { bonus_tokens: Number(tokens) } : { plan, days: Number(days) };
+    const body = {
+      ...(code.trim() ? { code: code.trim() } : {}),
+      ...reward,
+      max_uses: Number(maxUses),
+      expires_at: expires ? new Date(`${expires}T23:59:59Z`).toISOString() : null,
+    };
+    void run(
+      async () => unwrap(await api.POST('/api/v2/admin/promo-codes', { body })),
+      (made) => {
+        setCode('');
+        return t('admin.promo.created', { code: made.code });
+      },
+    );
   };
   return (
     <>
@@ -52,7 +44,7 @@ export function Promos() {
         aria-label={t('admin.promo.new')}
         onSubmit={(e) => {
           e.preventDefault();
-          void create();
+          create();
         }}
       >
         <h2>{t('admin.promo.new')}</h2>

@@ -4,9 +4,8 @@ import type { components } from '../../api/schema';
 import { useApp } from '../../app-context';
 import { Alert } from '../../components/Alert';
 import { EmptyState } from '../../components/EmptyState';
-import { describeError } from '../../lib/describe-error';
 import { formatDate, formatDateTime, formatNumber, planName } from '../../lib/format';
-import { useLoad } from './use-load';
+import { useAction, useLoad } from './use-load';
 
 type AdminUser = components['schemas']['AdminUser'];
 const PLANS = ['free', 'basic', 'pro', 'vip', 'elite'] as const;
@@ -78,25 +77,13 @@ export function Users() {
 function UserPage({ id, onBack }: { id: number; onBack(): void }) {
   const { t, lang } = useApp();
   const detail = useLoad(async () => unwrap(await api.GET('/api/v2/admin/users/{id}', { params: { path: { id } } })), [id]);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { notice, failure, run } = useAction(detail.reload);
   const [tokens, setTokens] = useState('1000');
   const [reason, setReason] = useState('');
   const [plan, setPlan] = useState<string>('pro');
   const [expires, setExpires] = useState('');
   const [blockReason, setBlockReason] = useState('');
-
-  const act = async (run: () => Promise<unknown>, done: string) => {
-    setNotice(null);
-    setFailure(null);
-    try {
-      await run();
-      setNotice(done);
-      detail.reload();
-    } catch (err) {
-      setFailure(describeError(err, t));
-    }
-  };
+  const act = (action: () => Promise<unknown>, done: string) => run(action, () => done);
   const u: AdminUser | undefined = detail.data?.user;
   return (
     <>

@@ -26,3 +26,27 @@ export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]) {
   const reload = useCallback(() => setTick((n) => n + 1), []);
   return { data, error, reload };
 }
+
+/** Runs a console action: its notice on success (then `after`), the error described in the user's language on failure. */
+export function useAction(after: () => void = () => undefined) {
+  const { t } = useApp();
+  const [notice, setNotice] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const run = useCallback(
+    async <T>(action: () => Promise<T>, done: (result: T) => string | null = () => null): Promise<boolean> => {
+      setNotice(null);
+      setFailure(null);
+      try {
+        const result = await action();
+        setNotice(done(result));
+        after();
+        return true;
+      } catch (err) {
+        setFailure(describeError(err, t));
+        return false;
+      }
+    },
+    [after, t],
+  );
+  return { notice, failure, run };
+}
