@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import type { TestAccount } from '../api/harness';
+import { insertGeneration, type TestAccount } from '../api/harness';
 import { screenshot } from './support/browser';
 import { dashboardSuite } from './support/dashboard-suite';
 
@@ -71,8 +71,25 @@ test('an admin finds a user, grants tokens and blocks them; each is in the datab
 });
 
 test('money, catalog, broadcasts, promo codes and the audit log: one action each, read back', async () => {
+  // Something to show: two paid orders (rubles and Stars) and answers with their vendor cost, today.
+  const buyer = await suite.api.account('free');
+  for (const [provider, amount, currency] of [
+    ['yookassa', 49_000, 'RUB'],
+    ['stars', 250, 'XTR'],
+  ] as const)
+    await db().query(
+      `INSERT INTO payment_orders (reference, user_id, article_id, kind, tokens, provider, amount_minor, currency, status, expires_at, paid_at)
+       VALUES ('ord_' || md5(random()::text), $1, 'tokens-500', 'tokens', 500, $2, $3, $4, 'fulfilled', now() + interval '1 day', now())`,
+      [buyer.user.id, provider, amount, currency],
+    );
+  for (const [model, tokens, cost] of [
+    ['gpt-6-luna', 40, 0.0021],
+    ['flux-dev', 300, 0.025],
+  ] as const)
+    await insertGeneration(db(), buyer.user.id, { modelSlug: model, tokensSpent: tokens, vendorCostUsd: cost });
   const page = await signedIn(admin);
   await page.goto('/admin?tab=money');
+  await page.getByTestId('revenue-table').waitFor();
   await page.getByRole('heading', { name: 'Revenue, vendor cost and margin' }).waitFor();
   await page.getByRole('heading', { name: 'Orders' }).waitFor();
   await clean(page, 'admin money');
