@@ -54,13 +54,14 @@ interface BroadcastRow {
   pending: number;
 }
 
-// The recipient counts come from the rows: one source of truth, read through (broadcast_id, status).
+// The recipient counts come from the rows: one source of truth, counted in one pass over (broadcast_id, status).
 const SELECT = `SELECT b.id, b.status, b.text, b.segment, b.total, b.created_at, b.started_at, b.finished_at,
-  (SELECT count(*) FILTER (WHERE r.status = 'sent') FROM broadcast_recipients r WHERE r.broadcast_id = b.id)::int AS sent,
-  (SELECT count(*) FILTER (WHERE r.status = 'failed') FROM broadcast_recipients r WHERE r.broadcast_id = b.id)::int AS failed,
-  (SELECT count(*) FILTER (WHERE r.status = 'blocked') FROM broadcast_recipients r WHERE r.broadcast_id = b.id)::int AS blocked,
-  (SELECT count(*) FILTER (WHERE r.status IN ('pending', 'sending')) FROM broadcast_recipients r WHERE r.broadcast_id = b.id)::int AS pending
-  FROM broadcasts b`;
+  c.sent, c.failed, c.blocked, c.pending
+  FROM broadcasts b CROSS JOIN LATERAL (
+    SELECT count(*) FILTER (WHERE r.status = 'sent')::int AS sent, count(*) FILTER (WHERE r.status = 'failed')::int AS failed,
+           count(*) FILTER (WHERE r.status = 'blocked')::int AS blocked,
+           count(*) FILTER (WHERE r.status IN ('pending', 'sending'))::int AS pending
+      FROM broadcast_recipients r WHERE r.broadcast_id = b.id) c`;
 
 const toRecord = (r: BroadcastRow): BroadcastRecord => ({
   id: r.id,
