@@ -5,6 +5,7 @@
 import { createBot, type TelegramBot } from '../../src/bot';
 import { ApiHarness, BOT_TOKEN, expectErrorShape, startApi, type TestAccount } from '../api/harness';
 import { BOT_INFO, FakeTelegram } from '../bot/fake-telegram';
+import { TestUser } from '../bot/updates';
 import { waitUntil } from '../support/wait';
 
 let telegram: FakeTelegram;
@@ -99,6 +100,15 @@ test('through a 403, a 429 and a restart, every reachable user gets exactly one 
 
   const audit = await api.request('GET', '/api/v2/admin/audit?action=broadcast.*', { token: adminToken });
   expect(audit.body.items.filter((a: { action: string }) => a.action === 'broadcast.create')).toHaveLength(2);
+
+  // They unblock the bot and write to it: broadcasts reach them again.
+  telegram.unblockBot(BLOCKER);
+  await bots[bots.length - 1]!.bot.handleUpdate(new TestUser(BLOCKER).text('hello again'));
+  const [unmarked] = await ds().query('SELECT bot_blocked_at FROM users WHERE id = $1', [ids.get(BLOCKER)]);
+  expect(unmarked.bot_blocked_at).toBeNull();
+  const third = await api.request('POST', '/api/v2/admin/broadcasts', { token: adminToken, body: { text: 'third' } });
+  expect(third.body.total).toBe(8);
+  await waitUntil(async () => (await broadcast(third.body.id)).status === 'done', 20_000, 'the third broadcast done');
 });
 
 test('segments choose by plan, language and activity; cancel stops the rest', async () => {
@@ -115,7 +125,7 @@ test('segments choose by plan, language and activity; cancel stops the rest', as
     `INSERT INTO generations (user_id, model_slug, category, status, source) VALUES ($1, 'gpt-6-luna', 'text', 'completed', 'bot')`,
     [pro],
   );
-  expect((await segment({ active_days: 7 })).total).toBe(1);
+  expect((await segment({ plans: ['pro'], active_days: 7 })).total).toBe(1);
 
   // Nobody sends (no bot running): cancel stops it; a second cancel is a 409.
   const open = await segment({});

@@ -344,6 +344,11 @@ export class FakeTelegram {
     this.blockedBy.add(userId);
   }
 
+  /** The user unblocks the bot: messages reach their chat again. */
+  unblockBot(userId: number): void {
+    this.blockedBy.delete(userId);
+  }
+
   /** Makes the next call of `method` fail with a Bot API error. */
   failNext(method: string, failure: FakeFailure): void {
     this.failures.push({ method, failure });
